@@ -1,0 +1,55 @@
+/*
+ * Server-rendered HTML with escaping by default. Every interpolation in an
+ * `html` template is escaped unless it is already `SafeHTML` (the result of
+ * another `html` template or of `raw`). Arrays are joined, `undefined`,
+ * `null` and `false` render nothing, so conditionals read naturally.
+ */
+
+/** A string of trusted HTML. */
+export class SafeHTML {
+  readonly #value: string;
+  constructor(value: string) {
+    this.#value = value;
+  }
+  toString(): string {
+    return this.#value;
+  }
+}
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Escapes text for an HTML body or a quoted attribute value. */
+export function escapeHTML(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+/** Marks a string as trusted HTML. Never pass user input. */
+export function raw(trusted: string): SafeHTML {
+  return new SafeHTML(trusted);
+}
+
+function render(value: unknown): string {
+  if (value === undefined || value === null || value === false) return "";
+  if (value instanceof SafeHTML) return value.toString();
+  if (Array.isArray(value)) return value.map(render).join("");
+  return escapeHTML(String(value));
+}
+
+/**
+ * Tagged template producing escaped HTML.
+ *
+ * @example
+ * const page = html`<p>Hello, ${name}</p>`; // name is escaped
+ * res.end(page.toString());
+ */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHTML {
+  let out = strings[0] ?? "";
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? "");
+  return new SafeHTML(out);
+}

@@ -1,0 +1,11 @@
+export { LatchError, isLatchError, HTTPError, HTTP_ERROR_CODES, ErrAbortHandler, isAbortHandler } from "./errors.ts";
+export { NewLogger, discardLogger } from "./logger.ts";
+export { systemClock, cryptoRandom } from "./clock.ts";
+export { html, raw, escapeHTML, SafeHTML } from "./html.ts";
+export { readBody, readForm, readJSON, DEFAULT_BODY_LIMIT } from "./body.ts";
+export { NewRef } from "./ref.ts";
+export type { HandlerFunc, Middleware } from "./types.ts";
+export type { LatchErrorOptions, HTTPErrorCode } from "./errors.ts";
+export type { Logger, LoggerOptions, Level, Attrs } from "./logger.ts";
+export type { Clock, RandomReader } from "./clock.ts";
+export type { BodyOptions } from "./body.ts";

@@ -1,0 +1,81 @@
+/*
+ * Structured logging: one JSON object per line, written to stderr by
+ * default, with `time`, `level`, `msg` and the caller's attributes. Every
+ * latch component logs through a `Logger`, so an application replaces it in
+ * one place. Attributes named like secrets are never passed here; callers
+ * redact before logging (DESIGN.md: never log a secret).
+ */
+import type { Writable } from "node:stream";
+
+/** Log severity, in increasing order. */
+export type Level = "debug" | "info" | "warn" | "error";
+
+/** Attributes attached to a log line. */
+export type Attrs = Readonly<Record<string, unknown>>;
+
+/** A structured logger. */
+export interface Logger {
+  debug(msg: string, attrs?: Attrs): void;
+  info(msg: string, attrs?: Attrs): void;
+  warn(msg: string, attrs?: Attrs): void;
+  error(msg: string, attrs?: Attrs): void;
+  /** Returns a logger that adds `attrs` to every line. */
+  with(attrs: Attrs): Logger;
+}
+
+/** Options of `NewLogger`. */
+export interface LoggerOptions {
+  /** Where lines go. @default process.stderr */
+  stream?: Writable;
+  /** Lines below this level are dropped. @default "info" */
+  level?: Level;
+}
+
+const RANK: Readonly<Record<Level, number>> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+/**
+ * Creates a logger writing JSON lines.
+ *
+ * @example
+ * const log = NewLogger({ level: "debug" });
+ * log.info("listening", { addr: ":8080" });
+ */
+export function NewLogger(options: LoggerOptions = {}): Logger {
+  const stream = options.stream ?? process.stderr;
+  const min = RANK[options.level ?? "info"];
+  return createLogger(stream, min, {});
+}
+
+function createLogger(stream: Writable, min: number, base: Attrs): Logger {
+  const write = (level: Level, msg: string, attrs?: Attrs): void => {
+    if (RANK[level] < min) return;
+    const line = { time: new Date().toISOString(), level, msg, ...base, ...attrs };
+    stream.write(JSON.stringify(line, replaceErrors) + "\n");
+  };
+  return {
+    debug: (msg, attrs) => write("debug", msg, attrs),
+    info: (msg, attrs) => write("info", msg, attrs),
+    warn: (msg, attrs) => write("warn", msg, attrs),
+    error: (msg, attrs) => write("error", msg, attrs),
+    with: (attrs) => createLogger(stream, min, { ...base, ...attrs }),
+  };
+}
+
+// Errors serialize as {} by default; keep what an operator needs.
+function replaceErrors(_key: string, value: unknown): unknown {
+  if (value instanceof Error) {
+    const code = "code" in value ? value.code : undefined;
+    return { name: value.name, message: value.message, code, stack: value.stack };
+  }
+  if (typeof value === "bigint") return value.toString();
+  return value;
+}
+
+/** A logger that drops everything; for tests that assert nothing about logs. */
+export const discardLogger: Logger = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  with: () => discardLogger,
+};

@@ -1,0 +1,12 @@
+/*
+ * The two shapes every part of latch is written against. A handler takes
+ * Node's own request and response objects (DESIGN.md: `(req, res)` order);
+ * a middleware wraps one handler in another.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** A request handler. It may return a promise; a rejection is a panic (see `Recover`). */
+export type HandlerFunc = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/** A middleware: returns a handler that does its work and calls `next` at most once. */
+export type Middleware = (next: HandlerFunc) => HandlerFunc;
