@@ -1,0 +1,29 @@
+/*
+ * Codes thrown by the database module. The runtime (lib/http) opens the
+ * database, so lib/db sits below it and imports only the dependency-free
+ * leaf that defines the base error class, never lib/http's index.
+ */
+import { LatchError } from "../http/errors.ts";
+
+/** The database module's error codes, each equal to its key. */
+export const DB_ERROR_CODES = {
+  ERR_DB_OPEN: "ERR_DB_OPEN",
+  ERR_DB_STEP_CHANGED: "ERR_DB_STEP_CHANGED",
+  ERR_DB_STEP_DUPLICATE: "ERR_DB_STEP_DUPLICATE",
+  ERR_DB_STEP_FAILED: "ERR_DB_STEP_FAILED",
+  ERR_DB_MIGRATION_NOT_ADDITIVE: "ERR_DB_MIGRATION_NOT_ADDITIVE",
+  ERR_DB_MIGRATIONS_REMOVED: "ERR_DB_MIGRATIONS_REMOVED",
+} as const;
+
+/** A database error code. */
+export type DBErrorCode = keyof typeof DB_ERROR_CODES;
+
+/** An error opening or migrating the database. */
+export class DBError extends LatchError<DBErrorCode> {
+  override name: string = "DBError";
+}
+
+/** Reports whether `e` is a `DBError` (by code, so vendored copies match). */
+export function isDBError(e: unknown): e is DBError {
+  return e instanceof Error && "code" in e && typeof e.code === "string" && e.code in DB_ERROR_CODES;
+}

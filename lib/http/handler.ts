@@ -1,0 +1,77 @@
+/*
+ * Handler assembles the middleware stack in the order SPEC §4.4 fixes,
+ * outermost first:
+ *
+ *   Recover → SecurityHeaders → Chrome (probes, locale prefix) → Wrap
+ *     → framework routes (POST /_locale) → the application's routes
+ *
+ * It also owns the database when `DBPath` is set: opens it, applies the
+ * older migrations and the schema steps, and closes it in `cleanup`.
+ */
+import { ApplyMigrations, ApplySchema, OpenDB, type DB } from "../db/index.ts";
+import { Chrome } from "./chrome.ts";
+import { HTTPError } from "./errors.ts";
+import { buildLocales } from "./locales.ts";
+import { NewLogger } from "./logger.ts";
+import { routesHandler, validateOptions, type Options } from "./options.ts";
+import { Recover } from "./recover.ts";
+import { SecurityHeaders } from "./security-headers.ts";
+import type { HandlerFunc } from "./types.ts";
+
+/** The path of the locale switch route (SPEC §2.4 `LocaleSwitchPath`). */
+const LOCALE_SWITCH_PATH = "/_locale";
+
+/**
+ * Builds the full request handler without a listener, for test harnesses
+ * and embedding. Call `cleanup` afterwards: it closes the database the
+ * runtime opened. Throws `HTTPError` ERR_HTTP_INVALID_OPTIONS for an
+ * invalid configuration (SPEC §7), and any database error at boot.
+ *
+ * @example
+ * const [handler, cleanup] = Handler({ Mux: mux, DBPath: ":memory:" });
+ * const server = http.createServer(handler);
+ */
+export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => void] {
+  validateOptions(opts);
+  const logger = opts.Logger ?? NewLogger();
+  const owned = opts.DBPath ? OpenDB(opts.DBPath) : undefined;
+  const db: DB | undefined = owned ?? opts.DB;
+  const cleanup = (): void => {
+    if (owned?.open === true) owned.close();
+  };
+  try {
+    if (opts.Migrations !== undefined || opts.Schema !== undefined) {
+      if (db === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "options: migrations need DBPath or DB");
+      if (opts.Migrations !== undefined) ApplyMigrations(db, opts.Migrations);
+      if (opts.Schema !== undefined) ApplySchema(db, opts.Schema);
+    }
+    const routes = opts.Mux ?? opts.Router?.(db);
+    if (routes === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "options: Router returned nothing");
+    const app = routesHandler(routes);
+    const locales = buildLocales(opts);
+    const withFramework: HandlerFunc =
+      locales === undefined
+        ? app
+        : function frameworkRoutes(req, res) {
+            const url = req.url ?? "/";
+            if (url === LOCALE_SWITCH_PATH || url.startsWith(LOCALE_SWITCH_PATH + "?")) {
+              return locales.SwitchHandler(req, res);
+            }
+            return app(req, res);
+          };
+    let wrapped = withFramework;
+    if (opts.Wrap !== undefined) {
+      const result = opts.Wrap(withFramework);
+      // SPEC §7: Wrap returning nil is a boot error.
+      if (typeof result !== "function") throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "options: Wrap returned nothing");
+      wrapped = result;
+    }
+    const chrome = Chrome({ DB: db, NextDue: opts.NextDue, LocaleMiddleware: locales?.Middleware });
+    const headers = SecurityHeaders({ ...(opts.CSP !== undefined && { CSP: opts.CSP }), ...(opts.Origin !== undefined && { Origin: opts.Origin }) });
+    const handler = Recover(logger, opts.ErrorPage)(headers(chrome(wrapped)));
+    return [handler, cleanup];
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+}

@@ -1,0 +1,99 @@
+/*
+ * Options of the runtime (SPEC §2.1) and the request context (§2.2).
+ * Field names are the contract's, letter for letter. Fields beyond the
+ * contract (Logger, DB, Schema, Origin, ShutdownGrace, SidecarInterval,
+ * Signal) are latch's documented extensions.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { DB, Step } from "../db/index.ts";
+import { HTTPError } from "./errors.ts";
+import type { Logger } from "./logger.ts";
+import type { HandlerFunc } from "./types.ts";
+
+/** Something that serves requests: a handler, or an object with `ServeHTTP` (a `Mux`). */
+export type Routes = HandlerFunc | { ServeHTTP: HandlerFunc };
+
+/** Renders an error body; it writes the status code itself (SPEC §2.2). */
+export type ErrorPageFunc = (req: IncomingMessage, res: ServerResponse, status: number, ref: string) => void;
+
+/** Renders a named view with data. */
+export type RenderFunc = (req: IncomingMessage, res: ServerResponse, view: string, data: unknown) => void | Promise<void>;
+
+/** Runtime options. Exactly one of `Mux` and `Router` must be set. */
+export interface Options {
+  /** The application's routes, built before boot. */
+  Mux?: Routes;
+  /** Builds the routes after the database opens; receives the handle the runtime opened (or `DB`). */
+  Router?: (db: DB | undefined) => Routes;
+  /** Middleware hook (sessions, CSRF, authorization). Returning nothing is a boot error. */
+  Wrap?: (next: HandlerFunc) => HandlerFunc | undefined;
+  /** SQLite path; relative paths live in `$STATE_DIRECTORY`. Must be blank when `DB` is set. */
+  DBPath?: string;
+  /** A handle the application opened itself (extension); the runtime never closes it. */
+  DB?: DB;
+  /** Older migration mechanism: additive-only SQL applied in order, idempotently. */
+  Migrations?: readonly string[];
+  /** Newer mechanism: merged, named schema steps (extension; see `MergeSchemas`). */
+  Schema?: readonly Step[];
+  /** Unix socket path to listen on (platform activation). */
+  Socket?: string;
+  /** `host:port` or `:port` to listen on (platform activation). */
+  Addr?: string;
+  /** Declared locale codes; enables locale-prefix stripping and `POST /_locale`. */
+  Locales?: readonly string[];
+  /** Default locale. @default the first of `Locales` */
+  DefaultLocale?: string;
+  /** Directory of the application's catalogs, `<code>.json`. */
+  LocaleFS?: string;
+  /** Replaces the baseline Content-Security-Policy. */
+  CSP?: string;
+  /** Answers the scheduled-wake poll `GET /api/next-due`; unset, the route does not exist. */
+  NextDue?: () => Date | undefined | Promise<Date | undefined>;
+  /** One sidecar pass, run in a loop under `sidecar run`. */
+  Sidecar?: (db: DB | undefined, signal: AbortSignal) => void | Promise<void>;
+  /** Renders the body of a 500 for a failure the app never saw. */
+  ErrorPage?: ErrorPageFunc;
+  /** Logger for the runtime (extension). @default NewLogger() */
+  Logger?: Logger;
+  /** Public origin, e.g. "https://example.com"; an https origin turns on HSTS (extension). */
+  Origin?: string;
+  /** Milliseconds in-flight requests get to finish after SIGTERM (extension). @default 10000 */
+  ShutdownGrace?: number;
+  /** Milliseconds between sidecar passes (extension). @default 60000 */
+  SidecarInterval?: number;
+  /** Aborting it shuts the server down like SIGTERM (extension; for tests and embedding). */
+  Signal?: AbortSignal;
+}
+
+/** The request context of an application (SPEC §2.2); per-request state is not held here. */
+export interface Ctx {
+  DB: DB | undefined;
+  Logger: Logger;
+  Assets: { Path(name: string): string } | undefined;
+  Actor: { Human: boolean; Name: string; String(): string };
+  Render: RenderFunc | undefined;
+  ErrorPage: ErrorPageFunc | undefined;
+}
+
+function invalid(reason: string): HTTPError {
+  return new HTTPError("ERR_HTTP_INVALID_OPTIONS", `options: ${reason}`);
+}
+
+/** Throws `HTTPError` ERR_HTTP_INVALID_OPTIONS for a configuration SPEC §7 calls invalid. */
+export function validateOptions(opts: Options): void {
+  // SPEC §2.1, §7: exactly one of Mux and Router.
+  if ((opts.Mux === undefined) === (opts.Router === undefined)) {
+    throw invalid("exactly one of Mux and Router must be set");
+  }
+  // SPEC §2.1: DBPath must be blanked when the app opened its own handle.
+  if (opts.DB !== undefined && opts.DBPath) {
+    throw invalid("DBPath must be blank when DB is set");
+  }
+  if (opts.Socket && opts.Addr) throw invalid("set at most one of Socket and Addr");
+  if (opts.Locales !== undefined && opts.Locales.length === 0) throw invalid("Locales is empty");
+}
+
+/** Returns the handler behind `Routes`. */
+export function routesHandler(routes: Routes): HandlerFunc {
+  return typeof routes === "function" ? routes : routes.ServeHTTP;
+}

@@ -1,0 +1,116 @@
+/*
+ * The platform activation contract (SPEC §4.4 `Run`, `Resolve`):
+ *
+ *   app [--socket PATH | --addr HOST:PORT]   serve
+ *   app sidecar run                          run Options.Sidecar in a loop
+ *
+ * `$STATE_DIRECTORY` (systemd's StateDirectory=, a colon-separated list of
+ * which the first entry is used) is where a relative `DBPath` lives.
+ * Arguments given by the platform win over the application's defaults.
+ */
+import { isAbsolute, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ApplyMigrations, ApplySchema, OpenDB } from "../db/index.ts";
+import { HTTPError } from "./errors.ts";
+import { NewLogger } from "./logger.ts";
+import type { Options } from "./options.ts";
+import { NewRef } from "./ref.ts";
+import { Serve } from "./serve.ts";
+
+/** Milliseconds between two sidecar passes. */
+export const DEFAULT_SIDECAR_INTERVAL: number = 60_000;
+
+/** What the activation argv asks for. */
+export interface Activation {
+  mode: "serve" | "sidecar";
+  socket: string | undefined;
+  addr: string | undefined;
+}
+
+function argError(reason: string): HTTPError {
+  return new HTTPError("ERR_HTTP_INVALID_OPTIONS", `argv: ${reason}`);
+}
+
+/** Parses the activation argv (without the node binary and script). */
+export function parseActivation(argv: readonly string[]): Activation {
+  if (argv[0] === "sidecar") {
+    if (argv[1] !== "run" || argv.length !== 2) throw argError("expected exactly `sidecar run`");
+    return { mode: "sidecar", socket: undefined, addr: undefined };
+  }
+  const out: Activation = { mode: "serve", socket: undefined, addr: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    if (flag !== "--socket" && flag !== "--addr") throw argError(`unknown argument ${JSON.stringify(flag)}`);
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === "") throw argError(`${flag} needs a value`);
+    if (flag === "--socket") out.socket = value;
+    else out.addr = value;
+  }
+  if (out.socket !== undefined && out.addr !== undefined) throw argError("give at most one of --socket and --addr");
+  return out;
+}
+
+/**
+ * Applies the activation argv and `$STATE_DIRECTORY` to `opts` without
+ * serving. Use it with `Serve` when the application opens its own database
+ * from the resolved `DBPath` (then blanks `DBPath` and passes `DB`).
+ */
+export function Resolve(opts: Options, argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): Options {
+  const activation = parseActivation(argv);
+  const resolved: Options = { ...opts };
+  if (activation.socket !== undefined) {
+    resolved.Socket = activation.socket;
+    delete resolved.Addr;
+  }
+  if (activation.addr !== undefined) {
+    resolved.Addr = activation.addr;
+    delete resolved.Socket;
+  }
+  const state = (env["STATE_DIRECTORY"] ?? "").split(":")[0] ?? "";
+  if (resolved.DBPath && resolved.DBPath !== ":memory:" && !isAbsolute(resolved.DBPath) && state !== "") {
+    resolved.DBPath = join(state, resolved.DBPath);
+  }
+  return resolved;
+}
+
+/**
+ * Resolves the platform's activation argv, then serves (or, under
+ * `sidecar run`, runs the sidecar loop). The framework owns the database.
+ */
+export async function Run(opts: Options): Promise<void> {
+  const activation = parseActivation(process.argv.slice(2));
+  const resolved = Resolve(opts);
+  if (activation.mode === "serve") return Serve(resolved);
+  return runSidecar(resolved);
+}
+
+async function runSidecar(opts: Options): Promise<void> {
+  const logger = opts.Logger ?? NewLogger();
+  const pass = opts.Sidecar;
+  if (pass === undefined) throw argError("sidecar run, but Options.Sidecar is not set");
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  const owned = opts.DBPath ? OpenDB(opts.DBPath) : undefined;
+  const db = owned ?? opts.DB;
+  try {
+    if (db !== undefined && opts.Migrations !== undefined) ApplyMigrations(db, opts.Migrations);
+    if (db !== undefined && opts.Schema !== undefined) ApplySchema(db, opts.Schema);
+    logger.info("sidecar started");
+    while (!stop.signal.aborted) {
+      try {
+        await pass(db, stop.signal);
+      } catch (err) {
+        logger.error("sidecar pass failed", { ref: NewRef(), error: err });
+      }
+      await sleep(opts.SidecarInterval ?? DEFAULT_SIDECAR_INTERVAL, undefined, { signal: stop.signal }).catch(() => {});
+    }
+    logger.info("sidecar stopped");
+  } finally {
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+    owned?.close();
+  }
+}

@@ -1,0 +1,94 @@
+/*
+ * Panic recovery, the outermost middleware (SPEC §4.4, §7 "Handler panic").
+ * A throw or a rejected promise from any handler below becomes:
+ *   - a quiet cut when it is `ErrAbortHandler` (the contract's re-raise);
+ *   - the error's own 4xx status and message when it is a latch error that
+ *     describes bad input (a body too large, a malformed form...);
+ *   - otherwise a 500 rendered by `ErrorPage(req, res, 500, ref)`, or the
+ *     plain text "Something went wrong." plus the reference, with the stack
+ *     logged under the same reference. Nothing of the error reaches the
+ *     client. After the first byte the response is cut and logged: the
+ *     client sees a broken page, never a spliced one.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { isAbortHandler, isLatchError } from "./errors.ts";
+import type { Logger } from "./logger.ts";
+import type { ErrorPageFunc } from "./options.ts";
+import { NewRef } from "./ref.ts";
+import type { HandlerFunc, Middleware } from "./types.ts";
+
+/** The plain-text body of a 500 when no `ErrorPage` is set (SPEC §7). */
+export const PLAIN_500: string = "Something went wrong.";
+
+/** Returns the panic-recovery middleware. */
+export function Recover(logger: Logger, errorPage: ErrorPageFunc | undefined): Middleware {
+  return function recoverMiddleware(next: HandlerFunc): HandlerFunc {
+    return function recoverPanics(req, res) {
+      const fail = (err: unknown): void => handlePanic(err, req, res, logger, errorPage);
+      let result: void | Promise<void>;
+      try {
+        result = next(req, res);
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      if (result !== undefined) return result.then(undefined, fail);
+      return undefined;
+    };
+  };
+}
+
+function isClientError(err: unknown): err is Error & { status: number } {
+  return isLatchError(err) && typeof err.status === "number" && err.status >= 400 && err.status < 500;
+}
+
+function handlePanic(
+  err: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger,
+  errorPage: ErrorPageFunc | undefined,
+): void {
+  if (isAbortHandler(err)) {
+    res.destroy();
+    return;
+  }
+  if (isClientError(err) && !res.headersSent) {
+    if (req.readableEnded === false) req.resume();
+    writePlain(res, err.status, err.message);
+    return;
+  }
+  const ref = NewRef();
+  const where = { ref, method: req.method, path: (req.url ?? "").split("?")[0] };
+  if (res.headersSent || res.writableEnded) {
+    logger.error("panic after response started; response cut", { ...where, error: err });
+    res.destroy();
+    return;
+  }
+  logger.error("panic", { ...where, error: err });
+  for (const name of res.getHeaderNames()) {
+    if (name === "set-cookie" || name.startsWith("content-")) res.removeHeader(name);
+  }
+  if (errorPage !== undefined) {
+    try {
+      errorPage(req, res, 500, ref);
+      if (!res.writableEnded) res.end();
+      return;
+    } catch (pageErr) {
+      logger.error("error page failed", { ref, error: pageErr });
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+    }
+  }
+  writePlain(res, 500, `${PLAIN_500}\nReference: ${ref}`);
+}
+
+function writePlain(res: ServerResponse, status: number, text: string): void {
+  const body = text + "\n";
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.end(body);
+}
