@@ -1,0 +1,72 @@
+/*
+ * Pure cookie parsing and serialization (RFC 6265, rfc6265bis). No
+ * node:http here, so it is testable alone. Parsed cookies live in a Map
+ * (never a plain object), the first occurrence of a name wins (RFC 6265
+ * §5.4 orders longer paths first), and serialization refuses characters
+ * that would split or inject attributes.
+ */
+
+/** Attributes of a cookie being set. */
+export interface CookieAttributes {
+  maxAge?: number;
+  path?: string;
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: "Strict" | "Lax" | "None";
+}
+
+/** Parses a Cookie request header into a Map of name to value. */
+export function parseCookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (header === undefined) return out;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (name === "" || out.has(name)) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    out.set(name, value);
+  }
+  return out;
+}
+
+// RFC 6265 §4.1.1: cookie-name is a token; cookie-octets exclude CTLs,
+// whitespace, DQUOTE, comma, semicolon and backslash.
+const NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const VALUE = /^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*$/;
+const PATH = /^[\x20-\x3A\x3C-\x7E]*$/;
+
+/**
+ * Serializes a Set-Cookie value. Throws `TypeError` for a name, value or
+ * path that RFC 6265 forbids, and for a `__Host-` cookie that is not
+ * `Secure` with `Path=/` (rfc6265bis §4.1.3.2).
+ */
+export function serializeCookie(name: string, value: string, attrs: CookieAttributes = {}): string {
+  if (!NAME.test(name)) throw new TypeError("serialize cookie: invalid name");
+  if (!VALUE.test(value)) throw new TypeError("serialize cookie: invalid value");
+  // rfc6265bis §4.1.3.2: __Host- requires Secure, Path=/ and no Domain.
+  if (name.startsWith("__Host-") && (attrs.secure !== true || attrs.path !== "/")) {
+    throw new TypeError("serialize cookie: __Host- cookies need Secure and Path=/");
+  }
+  // rfc6265bis §4.1.3.1: __Secure- requires Secure.
+  if (name.startsWith("__Secure-") && attrs.secure !== true) {
+    throw new TypeError("serialize cookie: __Secure- cookies need Secure");
+  }
+  let out = `${name}=${value}`;
+  if (attrs.maxAge !== undefined) out += `; Max-Age=${Math.max(0, Math.floor(attrs.maxAge))}`;
+  if (attrs.path !== undefined) {
+    if (!PATH.test(attrs.path)) throw new TypeError("serialize cookie: invalid path");
+    out += `; Path=${attrs.path}`;
+  }
+  if (attrs.httpOnly === true) out += "; HttpOnly";
+  if (attrs.secure === true) out += "; Secure";
+  if (attrs.sameSite !== undefined) out += `; SameSite=${attrs.sameSite}`;
+  return out;
+}
+
+/** Returns the cookie name, `__Host-` prefixed and secure when the origin is https. */
+export function cookieName(base: string, origin: string): { name: string; secure: boolean } {
+  const secure = origin.startsWith("https://");
+  return { name: secure ? `__Host-${base}` : base, secure };
+}

@@ -1,0 +1,20 @@
+/* The sessions schema, as named steps (lib/db `Step`). Times are Unix milliseconds. */
+import type { Step } from "../db/index.ts";
+
+/** Schema steps of the session module; merge them first. */
+export const Schema: readonly Step[] = [
+  {
+    Name: "session/001-sessions",
+    SQL: `CREATE TABLE sessions (
+  token_hash TEXT PRIMARY KEY,
+  subject TEXT NOT NULL,
+  method TEXT NOT NULL,
+  auth_time INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX sessions_subject ON sessions (subject);
+CREATE INDEX sessions_expires_at ON sessions (expires_at);`,
+  },
+];

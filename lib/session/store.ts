@@ -1,0 +1,209 @@
+/*
+ * The session store: one row per session in `sessions`, keyed by the
+ * token's hash. A session is live while both hold:
+ *   now < expires_at              (absolute cap, `TTL` from sign-in)
+ *   now < last_seen + IdleTimeout (rolling idle timeout)
+ * `last_seen` is written at most once per `TouchInterval`, so a session
+ * lookup is one indexed read and, almost always, no write. Every sign-in
+ * and every privilege change mints a new token (`Create`, `Rotate`), so a
+ * token observed before authentication never becomes authenticated.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { DB } from "../db/index.ts";
+import { systemClock, type Clock } from "../http/index.ts";
+import { cookieName, parseCookies, serializeCookie } from "./cookie.ts";
+import { HashToken, NewToken } from "./token.ts";
+
+/** Absolute session lifetime used when the config does not override it: 30 days. */
+export const DefaultSessionTTL: number = 30 * 24 * 60 * 60 * 1000;
+/** Rolling idle timeout: 7 days without a request ends a session. */
+export const DEFAULT_IDLE_TIMEOUT: number = 7 * 24 * 60 * 60 * 1000;
+/** `last_seen` is written at most this often: 5 minutes. */
+export const DEFAULT_TOUCH_INTERVAL: number = 5 * 60 * 1000;
+/** Base name of the session cookie (`__Host-` prefixed on https origins). */
+export const SESSION_COOKIE: string = "framework_session";
+
+/** Who a session speaks for, how and when they authenticated. */
+export interface Identity {
+  /** The verified subject: an email address under the sign-in component. */
+  Subject: string;
+  /** How the subject authenticated: "magiclink", "keymail", "passkey", "magiclink+passkey"... */
+  Method: string;
+  /** When the subject last proved who they are. */
+  AuthTime: Date;
+}
+
+/** A live session: its identity plus bookkeeping. */
+export interface Session extends Identity {
+  CreatedAt: Date;
+  LastSeen: Date;
+  ExpiresAt: Date;
+  /** The token hash (the row key); never the token itself. */
+  ID: string;
+}
+
+/** Options of `Sessions`. */
+export interface SessionsOptions {
+  /** Public origin; an https origin makes the cookie `__Host-` and `Secure`. */
+  Origin: string;
+  /** Absolute lifetime in ms. @default DefaultSessionTTL */
+  TTL?: number;
+  /** Idle timeout in ms. @default DEFAULT_IDLE_TIMEOUT */
+  IdleTimeout?: number;
+  /** Minimum ms between `last_seen` writes. @default DEFAULT_TOUCH_INTERVAL */
+  TouchInterval?: number;
+  /** @default systemClock */
+  Clock?: Clock;
+}
+
+interface Row {
+  token_hash: string;
+  subject: string;
+  method: string;
+  auth_time: number;
+  created_at: number;
+  last_seen: number;
+  expires_at: number;
+}
+
+const cache = new WeakMap<IncomingMessage, Session | null>();
+
+/** The session store over one database handle. Apply `Schema` first. */
+export class Sessions {
+  readonly #clock: Clock;
+  readonly #ttl: number;
+  readonly #idle: number;
+  readonly #touchEvery: number;
+  readonly #cookie: { name: string; secure: boolean };
+  readonly #get;
+  readonly #insert;
+  readonly #touch;
+  readonly #delete;
+  readonly #sweep;
+
+  constructor(db: DB, options: SessionsOptions) {
+    this.#clock = options.Clock ?? systemClock;
+    this.#ttl = options.TTL ?? DefaultSessionTTL;
+    this.#idle = options.IdleTimeout ?? DEFAULT_IDLE_TIMEOUT;
+    this.#touchEvery = options.TouchInterval ?? DEFAULT_TOUCH_INTERVAL;
+    this.#cookie = cookieName(SESSION_COOKIE, options.Origin);
+    this.#get = db.prepare<[string], Row>("SELECT * FROM sessions WHERE token_hash = ?");
+    this.#insert = db.prepare(
+      "INSERT INTO sessions (token_hash, subject, method, auth_time, created_at, last_seen, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.#touch = db.prepare("UPDATE sessions SET last_seen = ? WHERE token_hash = ?");
+    this.#delete = db.prepare("DELETE FROM sessions WHERE token_hash = ?");
+    this.#sweep = db.prepare("DELETE FROM sessions WHERE expires_at <= ? OR last_seen <= ?");
+  }
+
+  /** The session cookie's name. */
+  get CookieName(): string {
+    return this.#cookie.name;
+  }
+
+  /**
+   * Returns the request's live session, or undefined. Results are cached
+   * per request; `last_seen` is refreshed at most once per touch interval.
+   */
+  Read(req: IncomingMessage): Session | undefined {
+    const cached = cache.get(req);
+    if (cached !== undefined) return cached ?? undefined;
+    const token = parseCookies(req.headers.cookie).get(this.#cookie.name);
+    const session = token === undefined ? undefined : this.#lookup(HashToken(token));
+    cache.set(req, session ?? null);
+    return session;
+  }
+
+  #lookup(hash: string): Session | undefined {
+    const row = this.#get.get(hash);
+    if (row === undefined) return undefined;
+    const now = this.#clock.now().getTime();
+    if (now >= row.expires_at || now >= row.last_seen + this.#idle) return undefined;
+    if (now - row.last_seen >= this.#touchEvery) {
+      this.#touch.run(now, hash);
+      row.last_seen = now;
+    }
+    return toSession(row);
+  }
+
+  /**
+   * Mints a new session for `identity`, sets its cookie on `res`, and
+   * returns it. Any session the request already carried is deleted
+   * (rotation on sign-in).
+   */
+  Create(req: IncomingMessage, res: ServerResponse, identity: Identity): Session {
+    this.#deleteCurrent(req);
+    const token = NewToken();
+    const hash = HashToken(token);
+    const now = this.#clock.now().getTime();
+    const expires = now + this.#ttl;
+    this.#insert.run(hash, identity.Subject, identity.Method, identity.AuthTime.getTime(), now, now, expires);
+    appendSetCookie(res, this.#serialize(token, this.#ttl / 1000));
+    const session = toSession({
+      token_hash: hash,
+      subject: identity.Subject,
+      method: identity.Method,
+      auth_time: identity.AuthTime.getTime(),
+      created_at: now,
+      last_seen: now,
+      expires_at: expires,
+    });
+    cache.set(req, session);
+    return session;
+  }
+
+  /** Replaces the request's session by a new one (new token) with a new method and auth time. */
+  Rotate(req: IncomingMessage, res: ServerResponse, method: string, authTime: Date): Session | undefined {
+    const current = this.Read(req);
+    if (current === undefined) return undefined;
+    return this.Create(req, res, { Subject: current.Subject, Method: method, AuthTime: authTime });
+  }
+
+  /** Deletes the request's session row and clears the cookie. */
+  Destroy(req: IncomingMessage, res: ServerResponse): void {
+    this.#deleteCurrent(req);
+    appendSetCookie(res, this.#serialize("", 0));
+    cache.set(req, null);
+  }
+
+  /** Deletes expired and idle sessions; returns how many. */
+  Sweep(now: Date): number {
+    const t = now.getTime();
+    return this.#sweep.run(t, t - this.#idle).changes;
+  }
+
+  #deleteCurrent(req: IncomingMessage): void {
+    const token = parseCookies(req.headers.cookie).get(this.#cookie.name);
+    if (token !== undefined) this.#delete.run(HashToken(token));
+  }
+
+  #serialize(value: string, maxAge: number): string {
+    return serializeCookie(this.#cookie.name, value, {
+      maxAge,
+      path: "/",
+      httpOnly: true,
+      secure: this.#cookie.secure,
+      sameSite: "Lax",
+    });
+  }
+}
+
+function toSession(row: Row): Session {
+  return {
+    ID: row.token_hash,
+    Subject: row.subject,
+    Method: row.method,
+    AuthTime: new Date(row.auth_time),
+    CreatedAt: new Date(row.created_at),
+    LastSeen: new Date(row.last_seen),
+    ExpiresAt: new Date(row.expires_at),
+  };
+}
+
+/** Adds a Set-Cookie header without dropping the ones already set. */
+export function appendSetCookie(res: ServerResponse, cookie: string): void {
+  const prev = res.getHeader("Set-Cookie");
+  if (prev === undefined) res.setHeader("Set-Cookie", cookie);
+  else if (Array.isArray(prev)) res.setHeader("Set-Cookie", [...prev, cookie]);
+  else res.setHeader("Set-Cookie", [String(prev), cookie]);
+}

@@ -1,0 +1,18 @@
+/*
+ * Session and link tokens: 32 random bytes, base64url (256 bits: not
+ * guessable, not enumerable). Only `HashToken(token)`, the SHA-256 of the
+ * token, is ever stored, so a read of the database yields nothing that
+ * opens a session.
+ */
+import { createHash } from "node:crypto";
+import { cryptoRandom, type RandomReader } from "../http/index.ts";
+
+/** Returns a new random token: 32 bytes, base64url without padding. */
+export function NewToken(random: RandomReader = cryptoRandom): string {
+  return Buffer.from(random.read(32)).toString("base64url");
+}
+
+/** Returns the stored form of a token: SHA-256, base64url. */
+export function HashToken(token: string): string {
+  return createHash("sha256").update(token).digest("base64url");
+}
