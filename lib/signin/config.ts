@@ -1,0 +1,67 @@
+/*
+ * Configuration of the sign-in component (SPEC §2.6). The contract's
+ * fields come first, letter for letter; the rest are latch's documented
+ * extensions with defaults.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { DB } from "../db/index.ts";
+import type { Clock, Logger } from "../http/index.ts";
+import type { Mailer } from "../mail/index.ts";
+import type { Identity, Sessions } from "../session/index.ts";
+import type { RateLimits } from "./rate.ts";
+
+/** Options of the inbox-provider upgrade (OpenID Connect issuer). */
+export interface ProviderConfig {
+  /** The issuer URL, e.g. "https://id.example.com". */
+  Issuer: string;
+  /** Replaces the WebFinger lookup: reports whether the address has a claimed inbox there. */
+  Lookup?: (address: string, signal: AbortSignal) => Promise<boolean>;
+  /** Milliseconds the claim lookup may take before it counts as "not claimed". */
+  LookupTimeout?: number;
+}
+
+/** Configuration of the sign-in component. */
+export interface Config {
+  /** The database handle (apply `session.Schema` then `signin.Schema`). */
+  DB: DB;
+  /** Base of emailed links; decides cookie attributes; the OAuth `client_id`. */
+  Origin: string;
+  /** Seals the pending provider blob with an HMAC. Must not be empty. */
+  InstanceKey: string;
+  /** Mail sender. @default a logging sender that warns on every send (development only) */
+  Mailer?: Mailer;
+  /** Admission gate for a verified address. @default admit every verified address */
+  Authorize?: (address: string) => boolean | Promise<boolean>;
+  /**
+   * Called where the session would be minted. Resolve `true` when the hook
+   * answered the request itself (no session is minted here); `false` to
+   * proceed. The passkey `Gate` is its intended implementation.
+   */
+  SecondFactor?: (req: IncomingMessage, res: ServerResponse, session: Identity) => boolean | Promise<boolean>;
+  /** Path of the application's sign-in page; outcome redirects land there. */
+  SigninPath: string;
+  /** Path of the signed-in landing. */
+  SignedInPath: string;
+  /** Sender address of sign-in emails. @default "no-reply@<Origin host>" */
+  MailFrom?: string;
+  /** Where `RequireFreshSession` sends a stale session (with `?next=`). @default SigninPath */
+  StalePath?: string;
+  /** A session store to share with other components. @default one built from this config */
+  Sessions?: Sessions;
+  /** Absolute session lifetime in ms. @default DefaultSessionTTL */
+  SessionTTL?: number;
+  /** Rolling idle timeout in ms. @default DEFAULT_IDLE_TIMEOUT */
+  IdleTimeout?: number;
+  /** Emailed-link lifetime in ms. @default LINK_TTL (15 minutes) */
+  LinkTTL?: number;
+  /** Rate limits. @default DEFAULT_RATE_LIMITS */
+  RateLimits?: RateLimits;
+  /** The client IP for rate limiting (behind a proxy, read your proxy's header). @default the socket's peer address */
+  ClientIP?: (req: IncomingMessage) => string;
+  /** Upgrades claimed addresses to the provider's OpenID flow. */
+  Provider?: ProviderConfig;
+  /** @default NewLogger() */
+  Logger?: Logger;
+  /** @default systemClock */
+  Clock?: Clock;
+}

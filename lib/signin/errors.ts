@@ -1,0 +1,30 @@
+/* Codes thrown by the sign-in module. */
+import { LatchError } from "../http/index.ts";
+
+/** The sign-in module's error codes, each equal to its key. */
+export const SIGNIN_ERROR_CODES = {
+  ERR_SIGNIN_EMPTY_INSTANCE_KEY: "ERR_SIGNIN_EMPTY_INSTANCE_KEY",
+  ERR_SIGNIN_INVALID_CONFIG: "ERR_SIGNIN_INVALID_CONFIG",
+  ERR_SIGNIN_MAIL_FAILED: "ERR_SIGNIN_MAIL_FAILED",
+} as const;
+
+/** A sign-in error code. */
+export type SigninErrorCode = keyof typeof SIGNIN_ERROR_CODES;
+
+/** An error from the sign-in module. */
+export class SigninError extends LatchError<SigninErrorCode> {
+  override name: string = "SigninError";
+}
+
+/** Thrown by `New` when `Config.InstanceKey` is empty (SPEC §2.6, §7). */
+export class ErrEmptyInstanceKey extends SigninError {
+  override name: string = "ErrEmptyInstanceKey";
+  constructor() {
+    super("ERR_SIGNIN_EMPTY_INSTANCE_KEY", "signin: InstanceKey must not be empty");
+  }
+}
+
+/** Reports whether `e` is a sign-in error (by code, so vendored copies match). */
+export function isSigninError(e: unknown): e is SigninError {
+  return e instanceof Error && "code" in e && typeof e.code === "string" && e.code in SIGNIN_ERROR_CODES;
+}

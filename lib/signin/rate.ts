@@ -1,0 +1,83 @@
+/*
+ * Sign-in rate limits, kept in SQLite so a restart does not reset them.
+ * Three sliding windows are checked together before a link is sent: per
+ * address (an inbox is not flooded), per client IP (one client cannot
+ * walk through addresses), and a global send budget (the mail provider
+ * account is not burned). Only sends that happen are counted.
+ */
+import type { DB } from "../db/index.ts";
+import type { Clock } from "../http/index.ts";
+
+/** One sliding window: at most `Max` sends within `Window` ms. */
+export interface RateWindow {
+  Max: number;
+  Window: number;
+}
+
+/** The three sign-in limits. */
+export interface RateLimits {
+  PerAddress: RateWindow;
+  PerIP: RateWindow;
+  Global: RateWindow;
+}
+
+const MINUTE = 60 * 1000;
+
+/**
+ * Default limits: 5 links per address per 15 minutes, 20 per client IP per
+ * hour, 500 in total per hour.
+ */
+export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({
+  PerAddress: Object.freeze({ Max: 5, Window: 15 * MINUTE }),
+  PerIP: Object.freeze({ Max: 20, Window: 60 * MINUTE }),
+  Global: Object.freeze({ Max: 500, Window: 60 * MINUTE }),
+});
+
+/** The persistent sliding-window limiter. */
+export class RateLimiter {
+  readonly #db: DB;
+  readonly #clock: Clock;
+  readonly #limits: RateLimits;
+  readonly #count;
+  readonly #record;
+  readonly #sweep;
+
+  constructor(db: DB, clock: Clock, limits: RateLimits = DEFAULT_RATE_LIMITS) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#limits = limits;
+    this.#count = db.prepare<[string, number], { n: number }>(
+      "SELECT count(*) AS n FROM signin_rate_events WHERE bucket = ? AND at > ?",
+    );
+    this.#record = db.prepare("INSERT INTO signin_rate_events (bucket, at) VALUES (?, ?)");
+    this.#sweep = db.prepare("DELETE FROM signin_rate_events WHERE at <= ?");
+  }
+
+  /**
+   * Reports whether a send to `address` from `ip` is within every limit,
+   * and if so records it, atomically.
+   */
+  Take(address: string, ip: string): boolean {
+    const now = this.#clock.now().getTime();
+    const checks: [string, RateWindow][] = [
+      [`addr:${address}`, this.#limits.PerAddress],
+      [`ip:${ip}`, this.#limits.PerIP],
+      ["global", this.#limits.Global],
+    ];
+    return this.#db
+      .transaction(() => {
+        for (const [bucket, w] of checks) {
+          if ((this.#count.get(bucket, now - w.Window)?.n ?? 0) >= w.Max) return false;
+        }
+        for (const [bucket] of checks) this.#record.run(bucket, now);
+        return true;
+      })
+      .immediate();
+  }
+
+  /** Deletes events older than the longest window; returns how many. */
+  Sweep(now: Date): number {
+    const longest = Math.max(this.#limits.PerAddress.Window, this.#limits.PerIP.Window, this.#limits.Global.Window);
+    return this.#sweep.run(now.getTime() - longest).changes;
+  }
+}

@@ -1,0 +1,41 @@
+/*
+ * The sign-in schema, as named steps merged AFTER the sessions schema
+ * (SPEC §4.1: merge order is apply order; the backfill reads `sessions`).
+ * Times are Unix milliseconds.
+ */
+import type { Step } from "../db/index.ts";
+
+/** Schema steps of the sign-in module. */
+export const Schema: readonly Step[] = [
+  {
+    Name: "signin/001-links",
+    SQL: `CREATE TABLE signin_links (
+  token_hash TEXT PRIMARY KEY,
+  purpose TEXT NOT NULL,
+  address TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX signin_links_expires_at ON signin_links (expires_at);`,
+  },
+  {
+    Name: "signin/002-rate-events",
+    SQL: `CREATE TABLE signin_rate_events (
+  bucket TEXT NOT NULL,
+  at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX signin_rate_events_bucket_at ON signin_rate_events (bucket, at);`,
+  },
+  {
+    Name: "signin/003-accounts",
+    SQL: `CREATE TABLE signin_accounts (
+  address TEXT PRIMARY KEY,
+  first_signin_at INTEGER NOT NULL,
+  last_signin_at INTEGER NOT NULL
+) STRICT;`,
+  },
+  {
+    Name: "signin/004-backfill-accounts",
+    SQL: `INSERT OR IGNORE INTO signin_accounts (address, first_signin_at, last_signin_at)
+SELECT subject, min(created_at), max(created_at) FROM sessions GROUP BY subject;`,
+  },
+];
