@@ -1,0 +1,62 @@
+/*
+ * The demo's environment contract (README "Demo"):
+ *   PORT             listen on :PORT; unset → the runtime's default
+ *                    (systemd-activated listener, else :8080)
+ *   ORIGIN           public origin; default http://localhost:<port>
+ *   STATE_DIRECTORY  where the database and generated key live; default ./data
+ *   INSTANCE_KEY     sign-in HMAC key; unset → generated once, kept in the state directory
+ *   SMTP_URL         e.g. smtp://user:pass@127.0.0.1:2525; unset → links printed to the console
+ *   MAIL_FROM        sender address of sign-in emails
+ *   OIDC_ISSUER      an OpenID provider to upgrade claimed addresses to
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "../../lib/http/index.ts";
+
+/** The demo's resolved settings. */
+export interface DemoConfig {
+  addr: string | undefined;
+  origin: string;
+  stateDir: string;
+  instanceKey: string;
+  smtpURL: string | undefined;
+  mailFrom: string | undefined;
+  oidcIssuer: string | undefined;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+/** Reads the demo's settings from `env`. */
+export function loadConfig(env: NodeJS.ProcessEnv, logger: Logger): DemoConfig {
+  const port = nonEmpty(env["PORT"]);
+  const stateDir = nonEmpty((env["STATE_DIRECTORY"] ?? "").split(":")[0]) ?? "data";
+  mkdirSync(stateDir, { recursive: true });
+  return {
+    addr: port === undefined ? undefined : `:${port}`,
+    origin: nonEmpty(env["ORIGIN"]) ?? `http://localhost:${port ?? "8080"}`,
+    stateDir,
+    instanceKey: nonEmpty(env["INSTANCE_KEY"]) ?? generatedKey(stateDir, logger),
+    smtpURL: nonEmpty(env["SMTP_URL"]),
+    mailFrom: nonEmpty(env["MAIL_FROM"]),
+    oidcIssuer: nonEmpty(env["OIDC_ISSUER"]),
+  };
+}
+
+// A key generated once per state directory and reused across restarts, so
+// pending provider sign-ins survive a restart. Never a hard-coded key.
+function generatedKey(stateDir: string, logger: Logger): string {
+  const file = join(stateDir, "instance-key");
+  try {
+    const key = readFileSync(file, "utf8").trim();
+    if (key !== "") return key;
+  } catch {
+    // First start: generate below.
+  }
+  const key = randomBytes(32).toString("base64url");
+  writeFileSync(file, key + "\n", { mode: 0o600 });
+  logger.warn("INSTANCE_KEY is not set; generated one and stored it in the state directory", { file });
+  return key;
+}
