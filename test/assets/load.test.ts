@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fingerprintURL, hashBytes, HASH_LENGTH, NewAssets, type AssetsErrorCode } from "../../lib/assets/index.ts";
+import { isAbsolute, join, sep } from "node:path";
+import { CLIENT_DIR, fingerprintURL, hashBytes, HASH_LENGTH, NewAssets, type AssetsErrorCode } from "../../lib/assets/index.ts";
 import { FIXTURES } from "./support.ts";
 
 function tempDir(t: TestContext): string {
@@ -120,5 +120,13 @@ describe("NewAssets()", () => {
     const assets = NewAssets(root);
     assert.equal(assets.Path("alias.css"), assets.Path("css/app.css").replace("css/app", "alias"));
     assert.throws(() => assets.Path("css/self/app.css"));
+  });
+});
+
+describe("CLIENT_DIR", () => {
+  it("is the absolute path of lib/client beside the compiled assets module", () => {
+    assert.ok(isAbsolute(CLIENT_DIR));
+    assert.ok(CLIENT_DIR.endsWith(join("lib", "client") + sep), CLIENT_DIR);
+    assert.equal(join(CLIENT_DIR, "..", "assets"), join(FIXTURES, "../../../dist/lib/assets"));
   });
 });
