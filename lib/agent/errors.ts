@@ -1,0 +1,30 @@
+/*
+ * Codes thrown by the agent module: invalid actors, tools and actions are
+ * programmer errors caught at startup; invalid or unconfirmed tool calls are
+ * client errors and carry status 400.
+ */
+import { LatchError } from "../http/index.ts";
+
+/** The agent module's error codes, each equal to its key. */
+export const AGENT_ERROR_CODES = {
+  ERR_AGENT_INVALID_ACTOR: "ERR_AGENT_INVALID_ACTOR",
+  ERR_AGENT_INVALID_ACCESS: "ERR_AGENT_INVALID_ACCESS",
+  ERR_AGENT_INVALID_TOOL: "ERR_AGENT_INVALID_TOOL",
+  ERR_AGENT_INVALID_ACTION: "ERR_AGENT_INVALID_ACTION",
+  ERR_AGENT_DUPLICATE_TOOL: "ERR_AGENT_DUPLICATE_TOOL",
+  ERR_AGENT_INVALID_CALL: "ERR_AGENT_INVALID_CALL",
+  ERR_AGENT_UNCONFIRMED: "ERR_AGENT_UNCONFIRMED",
+} as const;
+
+/** An agent error code. */
+export type AgentErrorCode = keyof typeof AGENT_ERROR_CODES;
+
+/** An error about actors, tools, actions or tool calls. */
+export class AgentError extends LatchError<AgentErrorCode> {
+  override name: string = "AgentError";
+}
+
+/** Reports whether `e` is an `AgentError` (by code, so vendored copies match). */
+export function isAgentError(e: unknown): e is AgentError {
+  return e instanceof Error && "code" in e && typeof e.code === "string" && e.code in AGENT_ERROR_CODES;
+}

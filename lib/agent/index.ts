@@ -1,0 +1,14 @@
+export { Actor, Human, Agent, parseActor, AGENT_NAME_PATTERN } from "./actor.ts";
+export { Access, ToolRead, ToolWrite, AccessString, isAccess } from "./access.ts";
+export { NewTool, validateTool, ARG_NAME_PATTERN } from "./tool.ts";
+export { defineAction, TOOL_NAME_PATTERN } from "./action.ts";
+export { ToolRegistry } from "./registry.ts";
+export { assertConfirmed, parseToolCall } from "./call.ts";
+export { auditForm, createAuditEvent } from "./audit.ts";
+export { AGENT_ERROR_CODES, AgentError, isAgentError } from "./errors.ts";
+export type { ActorInit } from "./actor.ts";
+export type { Tool, ToolArg, ToolSpec, ArgType } from "./tool.ts";
+export type { ToolDef, ActionSpec, ToolMethod } from "./action.ts";
+export type { ToolCall, ArgValue } from "./call.ts";
+export type { AuditEvent } from "./audit.ts";
+export type { AgentErrorCode } from "./errors.ts";

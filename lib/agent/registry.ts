@@ -1,0 +1,49 @@
+/*
+ * The list of tools an application offers to agents. Registration is a
+ * startup step, so a clash fails at once, naming both sides; lookups
+ * afterwards are map reads.
+ */
+import { defineAction, type ToolDef } from "./action.ts";
+import { AgentError } from "./errors.ts";
+
+/**
+ * A set of `ToolDef`s with unique names and unique method+route pairs.
+ *
+ * @example
+ * const tools = new ToolRegistry();
+ * tools.register(defineAction({ ... }));
+ * for (const def of tools.list()) describeToAgent(def);
+ */
+export class ToolRegistry {
+  #byName = new Map<string, ToolDef>();
+  #byRoute = new Map<string, ToolDef>();
+
+  /**
+   * Adds `def`, after checking it again as `defineAction` would. Throws
+   * `AgentError` `ERR_AGENT_DUPLICATE_TOOL` when its name or its method and
+   * route are taken, and `defineAction`'s errors for an invalid entry.
+   */
+  register(def: ToolDef): void {
+    const checked = defineAction({ name: def.Name, method: def.Method, route: def.Route, tool: def.Tool, handler: def.Handler });
+    const route = `${checked.Method} ${checked.Route}`;
+    if (this.#byName.has(checked.Name)) {
+      throw new AgentError("ERR_AGENT_DUPLICATE_TOOL", `register tool: ${checked.Name} is already registered`);
+    }
+    const other = this.#byRoute.get(route);
+    if (other !== undefined) {
+      throw new AgentError("ERR_AGENT_DUPLICATE_TOOL", `register tool: ${checked.Name} and ${other.Name} both use ${route}`);
+    }
+    this.#byName.set(checked.Name, checked);
+    this.#byRoute.set(route, checked);
+  }
+
+  /** Returns the entry named `name`, or `undefined`. */
+  get(name: string): ToolDef | undefined {
+    return this.#byName.get(name);
+  }
+
+  /** Returns every entry, sorted by name. */
+  list(): ToolDef[] {
+    return [...this.#byName.values()].sort((a, b) => (a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0));
+  }
+}

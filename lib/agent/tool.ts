@@ -1,0 +1,99 @@
+/*
+ * A tool: the declarative description an agent reads before calling an
+ * action. Arguments are described, not typed by a schema language: a name,
+ * one of three scalar types, whether it is required, and a sentence. The
+ * rule that matters for safety: a write tool carries a confirm sentence,
+ * shown to the person who must approve the call (SPEC.md §2.3).
+ */
+import { isAccess, ToolWrite, type Access } from "./access.ts";
+import { AgentError } from "./errors.ts";
+
+/** The type of a tool argument. */
+export type ArgType = "string" | "number" | "boolean";
+
+/** One argument of a tool. */
+export interface ToolArg {
+  /** Name, 1-64 of a-z 0-9 _, starting with a letter; "confirmed" is reserved. */
+  readonly Name: string;
+  readonly Type: ArgType;
+  /** Whether a call must supply it. @default false */
+  readonly Required?: boolean;
+  /** What the argument means, for the agent. */
+  readonly Description: string;
+}
+
+/** A tool, as declared by an action. Build it with `NewTool`. */
+export interface Tool {
+  /** What the tool does, for the agent. */
+  readonly Description: string;
+  readonly Access: Access;
+  readonly Args: readonly ToolArg[];
+  /** The sentence a person confirms before a write call runs; "" for a read tool. */
+  readonly Confirm: string;
+}
+
+/** The fields given to `NewTool`. */
+export interface ToolSpec {
+  Description: string;
+  Access: Access;
+  /** @default [] */
+  Args?: readonly ToolArg[];
+  /** Required for a write tool, refused for a read tool. @default "" */
+  Confirm?: string;
+}
+
+/** The shape of an argument name. */
+export const ARG_NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,63}$/;
+
+const ARG_TYPES: ReadonlySet<unknown> = new Set(["string", "number", "boolean"]);
+
+/**
+ * Checks a tool description. Throws `AgentError` `ERR_AGENT_INVALID_TOOL`
+ * for an empty description, an unknown access, a write tool without a
+ * confirm sentence, a read tool with one, or a bad, duplicate or reserved
+ * argument.
+ */
+export function validateTool(spec: ToolSpec): void {
+  const fail = (reason: string): never => {
+    throw new AgentError("ERR_AGENT_INVALID_TOOL", `validate tool: ${reason}`);
+  };
+  if (typeof spec.Description !== "string" || spec.Description.trim() === "") fail("empty Description");
+  if (!isAccess(spec.Access)) fail('Access must be "read" or "write"');
+  const confirm = spec.Confirm ?? "";
+  if (typeof confirm !== "string") fail("Confirm must be a string");
+  // SPEC.md §2.3: a write tool requires a confirm sentence.
+  if (spec.Access === ToolWrite && confirm.trim() === "") fail("a write tool needs a Confirm sentence");
+  if (spec.Access !== ToolWrite && confirm !== "") fail("a read tool asks no confirmation; Confirm must be empty");
+  const seen = new Set<string>();
+  for (const arg of spec.Args ?? []) {
+    if (typeof arg.Name !== "string" || !ARG_NAME_PATTERN.test(arg.Name)) {
+      fail(`argument name must match ${ARG_NAME_PATTERN.source}`);
+    }
+    if (arg.Name === "confirmed") fail('argument name "confirmed" is reserved');
+    if (seen.has(arg.Name)) fail(`duplicate argument ${arg.Name}`);
+    seen.add(arg.Name);
+    if (!ARG_TYPES.has(arg.Type)) fail(`argument ${arg.Name}: Type must be string, number or boolean`);
+    if (typeof arg.Description !== "string" || arg.Description.trim() === "") {
+      fail(`argument ${arg.Name}: empty Description`);
+    }
+  }
+}
+
+/**
+ * Validates `spec` (see `validateTool`, which lists what it throws) and
+ * returns a frozen `Tool` with defaults filled in.
+ *
+ * @example
+ * const tool = NewTool({ Description: "Deletes an invoice", Access: ToolWrite,
+ *   Confirm: "Delete this invoice?", Args: [{ Name: "id", Type: "string", Required: true, Description: "Invoice id" }] });
+ */
+export function NewTool(spec: ToolSpec): Tool {
+  validateTool(spec);
+  const args = (spec.Args ?? []).map((a) => Object.freeze({ ...a }));
+  return Object.freeze({
+    Description: spec.Description,
+    Access: spec.Access,
+    Args: Object.freeze(args),
+    Confirm: spec.Confirm ?? "",
+  });
+}

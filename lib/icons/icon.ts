@@ -1,0 +1,37 @@
+/*
+ * Inline SVG icons: markup, not image requests, so they inherit the text
+ * colour (`currentColor`) and need no extra fetch. Every icon is decorative
+ * (`aria-hidden="true"`, `focusable="false"` for old Edge/IE): the text beside
+ * it carries the meaning for assistive technology.
+ */
+import { raw, SafeHTML } from "../http/index.ts";
+import { SHAPES } from "./shapes.ts";
+
+const OPEN =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" fill="none" ' +
+  'stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" ' +
+  'aria-hidden="true" focusable="false"';
+
+// Rendered once: icons are constant, so Icon() is a map lookup.
+const RENDERED: ReadonlyMap<string, SafeHTML> = new Map(
+  [...SHAPES].map(([slug, shape]) => [slug, raw(`${OPEN} class="icon icon-${slug}">${shape}</svg>`)]),
+);
+
+const EMPTY: SafeHTML = raw("");
+
+/**
+ * Returns the inline `<svg>` for `slug` (24x24, stroked in `currentColor`,
+ * class `icon icon-<slug>`, hidden from assistive technology). An unknown
+ * slug renders nothing: the result is empty `SafeHTML`.
+ *
+ * @example
+ * html`<button>${Icon("sign-out")} Sign out</button>`;
+ */
+export function Icon(slug: string): SafeHTML {
+  return RENDERED.get(slug) ?? EMPTY;
+}
+
+/** Returns the 11 icon slugs, in a fixed order (a fresh array each call). */
+export function IconSlugs(): string[] {
+  return [...SHAPES.keys()];
+}

@@ -1,0 +1,1 @@
+export { Icon, IconSlugs } from "./icon.ts";

@@ -1,0 +1,55 @@
+/*
+ * The enumerations of the manifest model as `as const` objects plus union
+ * types (no `enum`). Each value is its own stable string, safe to write in
+ * a JSON manifest.
+ */
+
+/** How a form field is edited and stored. */
+export const Kind = {
+  /** One line of text. */
+  Text: "text",
+  /** Several lines of text. */
+  Textarea: "textarea",
+  /** An amount of money, stored as integer minor units. */
+  Money: "money",
+} as const;
+
+/** A field kind: "text", "textarea" or "money". */
+export type Kind = (typeof Kind)[keyof typeof Kind];
+
+/** How a resource's records are stored. */
+export const StoreKind = {
+  /** One SQL table; a write replaces the row. */
+  Exclusive: "exclusive",
+  /** One event stream per record; concurrent edits merge. */
+  Mergeable: "mergeable",
+} as const;
+
+/** A store kind: "exclusive" or "mergeable". */
+export type StoreKind = (typeof StoreKind)[keyof typeof StoreKind];
+
+/** Whose records a resource shows. */
+export const ScopeKind = {
+  /** Every signed-in user sees every record. The zero value: what an omitted `Scope` means. */
+  Unscoped: "unscoped",
+  /** Records are filtered by owner = the session subject. */
+  UserScoped: "user",
+} as const;
+
+/** A scope kind: "unscoped" or "user". */
+export type ScopeKind = (typeof ScopeKind)[keyof typeof ScopeKind];
+
+/** Reports whether `value` is a `Kind`. */
+export function isKind(value: unknown): value is Kind {
+  return value === Kind.Text || value === Kind.Textarea || value === Kind.Money;
+}
+
+/** Reports whether `value` is a `StoreKind`. */
+export function isStoreKind(value: unknown): value is StoreKind {
+  return value === StoreKind.Exclusive || value === StoreKind.Mergeable;
+}
+
+/** Reports whether `value` is a `ScopeKind`. */
+export function isScopeKind(value: unknown): value is ScopeKind {
+  return value === ScopeKind.Unscoped || value === ScopeKind.UserScoped;
+}

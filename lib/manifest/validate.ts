@@ -1,0 +1,102 @@
+/*
+ * Manifest validation: every mistake a generator would otherwise turn into
+ * broken SQL, a broken page or a silent data leak is caught here, in
+ * manifest order, and reported with the resource and field at fault.
+ * Names are restricted to lowercase SQL identifiers so that they can be
+ * emitted into SQL and HTML without quoting surprises.
+ */
+import { ManifestError, type ManifestErrorCode } from "./errors.ts";
+import { isKind, isScopeKind, isStoreKind, ScopeKind } from "./kinds.ts";
+import type { ResourceSpec } from "./resource.ts";
+
+/** Columns every generated store emits; no field may take these names. */
+export const FIXED_COLUMNS: readonly string[] = Object.freeze(["id", "created_at", "updated_at"]);
+
+/** The extra fixed column of a user-scoped resource. */
+export const OWNER_COLUMN: string = "owner";
+
+/** The shape of resource and field names: a lowercase SQL identifier of at most 63 characters. */
+export const NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,62}$/;
+
+/** The shape of a resource route: "/" then segments of A-Z a-z 0-9 . _ ~ -, each starting with a letter or digit. */
+export const ROUTE_PATTERN: RegExp = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)+$/;
+
+/**
+ * Checks one resource. Throws `ManifestError`: a resource or field name
+ * that is empty or not a lowercase identifier (`ERR_MANIFEST_INVALID_NAME`),
+ * a route not starting with "/" or otherwise malformed
+ * (`ERR_MANIFEST_INVALID_ROUTE`), an unknown Store, Scope or Kind, a form
+ * with no fields, a field named id, created_at, updated_at, or owner when
+ * user-scoped (`ERR_MANIFEST_RESERVED_FIELD`), duplicate fields, columns
+ * or filters, an empty label, a column naming neither a field nor a fixed
+ * column, a filter naming no field.
+ */
+export function validateResource(spec: ResourceSpec): void {
+  const resource = typeof spec.Name === "string" ? spec.Name : "";
+  const fail = (code: ManifestErrorCode, reason: string, field?: string): never => {
+    throw new ManifestError(code, field === undefined ? { resource } : { resource, field }, reason);
+  };
+  if (!NAME_PATTERN.test(resource)) fail("ERR_MANIFEST_INVALID_NAME", nameReason(resource));
+  if (typeof spec.Route !== "string" || !ROUTE_PATTERN.test(spec.Route)) {
+    fail("ERR_MANIFEST_INVALID_ROUTE", 'route must start with "/" and hold non-empty segments without a trailing slash');
+  }
+  if (!isStoreKind(spec.Store)) fail("ERR_MANIFEST_UNKNOWN_STORE", 'Store must be "exclusive" or "mergeable"');
+  const scope = spec.Scope ?? ScopeKind.Unscoped;
+  if (!isScopeKind(scope)) fail("ERR_MANIFEST_UNKNOWN_SCOPE", 'Scope must be "unscoped" or "user"');
+  const fixed = new Set(FIXED_COLUMNS);
+  if (scope === ScopeKind.UserScoped) fixed.add(OWNER_COLUMN);
+
+  const fields = spec.Form?.Fields ?? [];
+  if (fields.length === 0) fail("ERR_MANIFEST_NO_FIELDS", "the form has no fields");
+  const names = new Set<string>();
+  for (const field of fields) {
+    const name = typeof field.Name === "string" ? field.Name : "";
+    if (!NAME_PATTERN.test(name)) fail("ERR_MANIFEST_INVALID_NAME", nameReason(name), name);
+    // SPEC.md §2.5: a field must not collide with the fixed columns every generated store emits.
+    if (fixed.has(name)) fail("ERR_MANIFEST_RESERVED_FIELD", "collides with a fixed column of the generated store", name);
+    if (names.has(name)) fail("ERR_MANIFEST_DUPLICATE_FIELD", "is declared twice", name);
+    names.add(name);
+    if (!isKind(field.Kind)) fail("ERR_MANIFEST_UNKNOWN_KIND", 'Kind must be "text", "textarea" or "money"', name);
+    if (typeof field.Label !== "string" || field.Label.trim() === "") fail("ERR_MANIFEST_EMPTY_LABEL", "has an empty Label", name);
+  }
+
+  const columns = new Set<string>();
+  for (const column of spec.List?.Columns ?? []) {
+    if (!names.has(column.Field) && !fixed.has(column.Field)) {
+      fail("ERR_MANIFEST_UNKNOWN_COLUMN", "list column names no field", column.Field);
+    }
+    if (columns.has(column.Field)) fail("ERR_MANIFEST_DUPLICATE_COLUMN", "is listed twice as a column", column.Field);
+    columns.add(column.Field);
+  }
+  const filters = new Set<string>();
+  for (const filter of spec.List?.Filters ?? []) {
+    if (!names.has(filter.Field)) fail("ERR_MANIFEST_UNKNOWN_FILTER", "filter names no field", filter.Field);
+    if (filters.has(filter.Field)) fail("ERR_MANIFEST_DUPLICATE_FILTER", "is filtered twice", filter.Field);
+    filters.add(filter.Field);
+  }
+}
+
+/**
+ * Checks every resource (`validateResource`) and that no two share a name
+ * or a route (`ERR_MANIFEST_DUPLICATE_RESOURCE`, naming both).
+ */
+export function validateResources(specs: readonly ResourceSpec[]): void {
+  const byName = new Map<string, ResourceSpec>();
+  const byRoute = new Map<string, ResourceSpec>();
+  for (const spec of specs) {
+    validateResource(spec);
+    if (byName.has(spec.Name)) {
+      throw new ManifestError("ERR_MANIFEST_DUPLICATE_RESOURCE", { resource: spec.Name }, "is declared twice");
+    }
+    const other = byRoute.get(spec.Route);
+    if (other !== undefined) {
+      throw new ManifestError("ERR_MANIFEST_DUPLICATE_RESOURCE", { resource: spec.Name }, `shares route ${spec.Route} with ${other.Name}`);
+    }
+    byName.set(spec.Name, spec);
+    byRoute.set(spec.Route, spec);
+  }
+}
+
+function nameReason(name: string): string {
+  return name === "" ? "empty name" : `name must match ${NAME_PATTERN.source}`;
+}
