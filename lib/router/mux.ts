@@ -56,6 +56,13 @@ const REDIRECT = 2;
 const BAD_REQUEST = 3;
 const NO_VALUES: string[] = [];
 
+function answer(outcome: number, res: ServerResponse, location: string, allow: string): void {
+  if (outcome === REDIRECT) writeMovedPermanently(res, location);
+  else if (outcome === NOT_ALLOWED) writeMethodNotAllowed(res, allow);
+  else if (outcome === BAD_REQUEST) writeBadRequest(res);
+  else writeNotFound(res);
+}
+
 function hostOf(req: IncomingMessage): string {
   const h = req.headers.host ?? "";
   // RFC 9110 §7.2: Host = uri-host [ ":" port ]; an IPv6 literal keeps its brackets.
@@ -110,7 +117,7 @@ export class Mux {
       setMatch(req, found.pattern.str, found.pattern.names, n === 0 ? NO_VALUES : this.#values.slice(0, n));
       return found.handler(req, res);
     }
-    return this.#answer(found, res);
+    return answer(found, res, this.#location, this.#allow);
   };
 
   /**
@@ -123,19 +130,7 @@ export class Mux {
     if (typeof found !== "number") return [found.handler, found.pattern.str];
     const location = this.#location;
     const allow = this.#allow;
-    const answer = (_req: IncomingMessage, res: ServerResponse): void => {
-      this.#location = location;
-      this.#allow = allow;
-      this.#answer(found, res);
-    };
-    return [answer, ""];
-  }
-
-  #answer(outcome: number, res: ServerResponse): void {
-    if (outcome === REDIRECT) writeMovedPermanently(res, this.#location);
-    else if (outcome === NOT_ALLOWED) writeMethodNotAllowed(res, this.#allow);
-    else if (outcome === BAD_REQUEST) writeBadRequest(res);
-    else writeNotFound(res);
+    return [(_req, res) => answer(found, res, location, allow), ""];
   }
 
   #register(pattern: string, handler: HandlerFunc, middleware: readonly Middleware[]): void {

@@ -22,7 +22,9 @@ export function setMatch(req: IncomingMessage, pattern: string, names: readonly 
 /**
  * Returns the value of the wildcard `name` in the pattern that matched
  * `req`, unescaped, or "" when there is no such wildcard (as Go's
- * `Request.PathValue`).
+ * `Request.PathValue`). Being unescaped, a value may contain "/" (sent as
+ * `%2F`) or be ".." (sent as `%2e%2e`): never use one as a file path
+ * without checking it.
  *
  * @example
  * mux.Handle("GET /jobs/{id}", (req, res) => { res.end(PathValue(req, "id")); });

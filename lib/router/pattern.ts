@@ -10,7 +10,7 @@
 import { isCleanPath } from "./clean-path.ts";
 import { RouterError } from "./errors.ts";
 
-/** Kind of a path segment. */
+/** A literal segment, matched after unescaping. */
 export const SEG_LITERAL = 0;
 /** A `{name}` wildcard: one whole non-empty segment. */
 export const SEG_WILD = 1;
@@ -19,10 +19,13 @@ export const SEG_MULTI = 2;
 /** `{$}`: the end of a path ending in a slash. */
 export const SEG_END = 3;
 
+/** The kind of a path segment: one of the `SEG_*` constants. */
+export type SegmentKind = typeof SEG_LITERAL | typeof SEG_WILD | typeof SEG_MULTI | typeof SEG_END;
+
 /** One segment of a parsed pattern path. */
 export interface Segment {
-  /** One of the `SEG_*` constants. */
-  readonly kind: number;
+  /** What the segment matches. */
+  readonly kind: SegmentKind;
   /** The unescaped literal, or the wildcard name ("" for a trailing slash and `{$}`). */
   readonly value: string;
 }

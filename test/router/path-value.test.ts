@@ -23,6 +23,16 @@ describe("PathValue()", () => {
     const r = await send("GET", "/p/x%2Fy/%E2%82%AC/r%3Fs/t%25u");
     assert.deepEqual(JSON.parse(r.body), ["x/y", "€", "r?s/t%u", ""]);
   });
+
+
+  it("unescapes after cleaning, so %2e%2e arrives as a literal \"..\" value", async (t) => {
+    const mux = new Mux();
+    mux.Handle("GET /files/{rest...}", (req, res) => void res.end(PathValue(req, "rest")));
+    const send = await serve(t, mux.ServeHTTP);
+    const r = await send("GET", "/files/%2e%2e/secret");
+    assert.equal(r.status, 200);
+    assert.equal(r.body, "../secret");
+  });
 });
 
 describe("SetPathValue()", () => {
