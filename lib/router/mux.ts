@@ -1,0 +1,212 @@
+/*
+ * Mux: an HTTP request router with Go 1.22 ServeMux semantics.
+ *
+ * Per request: read the path out of the request-target by hand; refuse
+ * malformed escapes (400); redirect a non-canonical path to its clean form
+ * and `/tree` to `/tree/` when only the subtree is registered (301, query
+ * kept); then walk host, method and segment levels of the tree (table.ts,
+ * tree.ts). No regular expression, no `new URL`, and no allocation beyond
+ * the path slice and, when wildcards matched, one array of their values.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HandlerFunc, Middleware } from "../http/index.ts";
+import { callerLocation } from "./caller.ts";
+import { composeChain } from "./chain.ts";
+import { cleanPath, isCleanPath } from "./clean-path.ts";
+import { describeConflict } from "./compare.ts";
+import { RouterError } from "./errors.ts";
+import { setMatch } from "./path-value.ts";
+import { parsePattern } from "./pattern.ts";
+import { writeBadRequest, writeMethodNotAllowed, writeMovedPermanently, writeNotFound } from "./respond.ts";
+import { RouteTable } from "./table.ts";
+import { absolutePathStart, encodeLocation, isValidEscaping } from "./target.ts";
+import { isExactMatch, type Route } from "./tree.ts";
+
+/** Routes registered with shared middleware; obtained from `Mux.With`. */
+export interface Group {
+  /** Registers `handler` for `pattern` on the Mux, wrapped in this group's middleware (outer-first). */
+  Handle(pattern: string, handler: HandlerFunc): void;
+  /** Returns a group that adds `middleware` inside this group's own. */
+  With(...middleware: Middleware[]): Group;
+}
+
+type Register = (pattern: string, handler: HandlerFunc, middleware: readonly Middleware[]) => void;
+
+class RouteGroup implements Group {
+  readonly #register: Register;
+  readonly #middleware: readonly Middleware[];
+
+  constructor(register: Register, middleware: readonly Middleware[]) {
+    this.#register = register;
+    this.#middleware = middleware;
+  }
+
+  Handle(pattern: string, handler: HandlerFunc): void {
+    this.#register(pattern, handler, this.#middleware);
+  }
+
+  With(...middleware: Middleware[]): Group {
+    return new RouteGroup(this.#register, [...this.#middleware, ...middleware]);
+  }
+}
+
+const NOT_FOUND = 0;
+const NOT_ALLOWED = 1;
+const REDIRECT = 2;
+const BAD_REQUEST = 3;
+const NO_VALUES: string[] = [];
+
+function answer(outcome: number, res: ServerResponse, location: string, allow: string): void {
+  if (outcome === REDIRECT) writeMovedPermanently(res, location);
+  else if (outcome === NOT_ALLOWED) writeMethodNotAllowed(res, allow);
+  else if (outcome === BAD_REQUEST) writeBadRequest(res);
+  else writeNotFound(res);
+}
+
+function hostOf(req: IncomingMessage): string {
+  const h = req.headers.host ?? "";
+  // RFC 9110 §7.2: Host = uri-host [ ":" port ]; an IPv6 literal keeps its brackets.
+  const end = h.startsWith("[") ? h.indexOf("]") + 1 : h.indexOf(":");
+  return (end > 0 ? h.slice(0, end) : h).toLowerCase();
+}
+
+/**
+ * An HTTP request multiplexer with Go 1.22 `ServeMux` patterns:
+ * `[METHOD ][HOST]/[PATH]` with `{name}`, `{name...}` and `{$}` wildcards.
+ * The most specific pattern wins whatever the registration order; patterns
+ * that overlap with neither more specific are refused when registered.
+ * A GET pattern also answers HEAD. No match: 405 with `Allow` when another
+ * method matches the path, else 404.
+ *
+ * @example
+ * const mux = new Mux();
+ * mux.Handle("GET /jobs/{id}", (req, res) => { res.end(PathValue(req, "id")); });
+ * mux.With(RequireSession).Handle("POST /jobs/{id}/cancel", cancelJob);
+ * http.createServer(mux.ServeHTTP).listen(8080);
+ */
+export class Mux {
+  #any = new RouteTable();
+  #hosts = new Map<string, RouteTable>();
+  #routes: Route[] = [];
+  // Scratch space: matching is synchronous, so one buffer per Mux is enough.
+  #values: string[] = [];
+  #probe: string[] = [];
+  #location = "";
+  #allow = "";
+
+  /**
+   * Registers `handler` for `pattern`. Throws `ERR_ROUTER_INVALID_PATTERN`
+   * for a malformed pattern, `ERR_ROUTER_CONFLICT` (naming both patterns and
+   * where each was registered) for a conflict, and
+   * `ERR_ROUTER_INVALID_HANDLER` when `handler` is not a function.
+   */
+  Handle(pattern: string, handler: HandlerFunc): void {
+    this.#register(pattern, handler, []);
+  }
+
+  /** Returns a group whose routes run `middleware` (first outermost), composed once at registration. */
+  With(...middleware: Middleware[]): Group {
+    return new RouteGroup((p, h, mw) => this.#register(p, h, mw), middleware);
+  }
+
+  /** Dispatches a request; a bound property, so it can be passed to `http.createServer` as is. */
+  readonly ServeHTTP: HandlerFunc = (req, res) => {
+    const found = this.#find(req);
+    if (typeof found !== "number") {
+      const n = found.pattern.names.length;
+      setMatch(req, found.pattern.str, found.pattern.names, n === 0 ? NO_VALUES : this.#values.slice(0, n));
+      return found.handler(req, res);
+    }
+    return answer(found, res, this.#location, this.#allow);
+  };
+
+  /**
+   * Returns the handler `ServeHTTP` would run for `req` and the pattern it
+   * would match ("" for a 404, 405, 400 or redirect), without running it or
+   * recording path values. Useful in logs and tests.
+   */
+  Handler(req: IncomingMessage): [handler: HandlerFunc, pattern: string] {
+    const found = this.#find(req);
+    if (typeof found !== "number") return [found.handler, found.pattern.str];
+    const location = this.#location;
+    const allow = this.#allow;
+    return [(_req, res) => answer(found, res, location, allow), ""];
+  }
+
+  #register(pattern: string, handler: HandlerFunc, middleware: readonly Middleware[]): void {
+    if (typeof handler !== "function") {
+      throw new RouterError("ERR_ROUTER_INVALID_HANDLER", `Handle: ${JSON.stringify(pattern)}: handler is not a function`);
+    }
+    const parsed = parsePattern(pattern);
+    const where = callerLocation();
+    for (const r of this.#routes) {
+      const why = describeConflict(parsed, r.pattern);
+      if (why === undefined) continue;
+      throw new RouterError(
+        "ERR_ROUTER_CONFLICT",
+        `Handle: pattern ${JSON.stringify(parsed.str)} (registered at ${where}) conflicts with pattern ` +
+          `${JSON.stringify(r.pattern.str)} (registered at ${r.where}): ${why}`,
+      );
+    }
+    const route: Route = { pattern: parsed, handler: composeChain(middleware, handler), where };
+    this.#routes.push(route);
+    let table = this.#any;
+    if (parsed.host !== "") {
+      table = this.#hosts.get(parsed.host) ?? new RouteTable();
+      this.#hosts.set(parsed.host, table);
+    }
+    table.insert(route);
+  }
+
+  #match(host: string, method: string, path: string, decode: boolean, out: string[]): Route | undefined {
+    if (host !== "") {
+      const r = this.#hosts.get(host)?.match(method, path, decode, out);
+      if (r !== undefined) return r;
+    }
+    return this.#any.match(method, path, decode, out);
+  }
+
+  /** Reports whether `/path` has no exact match but `/path/` has one, so it redirects there. */
+  #redirectsToSlash(host: string, method: string, path: string, decode: boolean): boolean {
+    if (path.endsWith("/")) return false;
+    const slashed = path + "/";
+    return isExactMatch(this.#match(host, method, slashed, decode, this.#probe), slashed);
+  }
+
+  #find(req: IncomingMessage): Route | number {
+    const url = req.url ?? "";
+    let start = 0;
+    if (url.charCodeAt(0) !== 47) {
+      // RFC 9112 §3.2.4: asterisk-form is for OPTIONS on the server, not a route.
+      start = absolutePathStart(url);
+      if (start < 0) return BAD_REQUEST;
+    }
+    const q = url.indexOf("?", start);
+    const end = q < 0 ? url.length : q;
+    const path = start === end ? "/" : start === 0 && end === url.length ? url : url.slice(start, end);
+    const decode = path.includes("%");
+    // RFC 3986 §2.1: a "%" must start a valid escape; the route values must decode.
+    if (decode && !isValidEscaping(path)) return BAD_REQUEST;
+    const method = req.method ?? "";
+    const host = this.#hosts.size > 0 ? hostOf(req) : "";
+    if (!isCleanPath(path)) {
+      const clean = cleanPath(path);
+      const target = this.#redirectsToSlash(host, method, clean, decode) ? clean + "/" : clean;
+      this.#location = encodeLocation(target + (q < 0 ? "" : url.slice(q)));
+      return REDIRECT;
+    }
+    const route = this.#match(host, method, path, decode, this.#values);
+    if (route !== undefined && isExactMatch(route, path)) return route;
+    if (this.#redirectsToSlash(host, method, path, decode)) {
+      this.#location = encodeLocation(path + "/" + (q < 0 ? "" : url.slice(q)));
+      return REDIRECT;
+    }
+    if (route !== undefined) return route;
+    const allowed = new Set<string>();
+    if (host !== "") this.#hosts.get(host)?.collectMethods(path, decode, this.#probe, allowed);
+    this.#any.collectMethods(path, decode, this.#probe, allowed);
+    if (allowed.size === 0) return NOT_FOUND;
+    this.#allow = [...allowed].sort().join(", ");
+    return NOT_ALLOWED;
+  }
+}
