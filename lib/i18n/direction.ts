@@ -3,6 +3,8 @@
  * `getTextInfo()`, or the older `textInfo` getter that Node 20 ships); where
  * neither exists, the script the locale is likely written in decides, and
  * when even that is unknown, a table of right-to-left languages does.
+ * Node 20's text info answers "ltr" for some right-to-left locales (`dv`,
+ * written in Thaana; `az-Arab`), so a right-to-left script always wins.
  */
 
 // Unicode scripts written right to left (Unicode Standard §2.10, CLDR script metadata "rtl").
@@ -27,7 +29,7 @@ export function Dir(locale: string): Direction {
   } catch {
     return "ltr";
   }
-  return intlDirection(loc) ?? tableDirection(loc);
+  return intlDirection(loc) === "rtl" ? "rtl" : tableDirection(loc);
 }
 
 /** Returns the direction Intl reports for `loc`, or `undefined` when this Node has no text info. */
