@@ -5,6 +5,8 @@
  * code is a 400 and sets nothing. `next` must be a same-origin path, else
  * the redirect goes to "/" (no open redirect); a locale prefix on it is
  * replaced by the chosen one, so the prefix does not contradict the choice.
+ * A browser's cross-site POST (`Sec-Fetch-Site: cross-site`) is refused
+ * with 403: the route sits outside the app's CSRF middleware.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isLatchError, readForm, type HandlerFunc } from "../http/index.ts";
@@ -42,6 +44,8 @@ function plain(res: ServerResponse, status: number, message: string, headers: Re
 export function createSwitchHandler(locales: Locales): HandlerFunc {
   return async function switchLocale(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== "POST") return plain(res, 405, "locale switch: use POST", { Allow: "POST" });
+    // W3C Fetch Metadata Request Headers, Sec-Fetch-Site: a form posted from another site must not change the locale.
+    if (req.headers["sec-fetch-site"] === "cross-site") return plain(res, 403, "locale switch: cross-site request refused");
     let form: URLSearchParams;
     try {
       form = await readForm(req, { limit: FORM_LIMIT });

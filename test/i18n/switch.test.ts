@@ -50,6 +50,15 @@ describe("Locales.SwitchHandler", () => {
     assert.equal(reply.headers["set-cookie"], undefined);
   });
 
+  it("refuses a cross-site form post with 403", async (t) => {
+    const base = await serve(t, locales.SwitchHandler);
+    const cross = await postForm(base, { locale: "fr" }, { "Sec-Fetch-Site": "cross-site" });
+    assert.equal(cross.status, 403);
+    assert.equal(cross.headers["set-cookie"], undefined);
+    const same = await postForm(base, { locale: "fr" }, { "Sec-Fetch-Site": "same-origin" });
+    assert.equal(same.status, 303);
+  });
+
   it("answers 415 for a body that is not a form", async (t) => {
     const base = await serve(t, locales.SwitchHandler);
     const reply = await send(base, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"locale":"fr"}' });
