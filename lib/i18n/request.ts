@@ -14,8 +14,11 @@ import { nativeName } from "./native-name.ts";
 
 /** What the middleware stores for a request. */
 export interface RequestLocale {
+  /** The locale set whose middleware saw the request. */
   locales: Locales;
+  /** The resolved locale code. */
   code: string;
+  /** The request path after the locale prefix was removed, without the query. */
   path: string;
 }
 
