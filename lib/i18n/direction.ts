@@ -1,0 +1,51 @@
+/*
+ * Writing direction of a locale. Intl knows it (Intl Locale Info:
+ * `getTextInfo()`, or the older `textInfo` getter that Node 20 ships); where
+ * neither exists, the script the locale is likely written in decides, and
+ * when even that is unknown, a table of right-to-left languages does.
+ * Node 20's text info answers "ltr" for some right-to-left locales (`dv`,
+ * written in Thaana; `az-Arab`), so a right-to-left script always wins.
+ */
+
+// Unicode scripts written right to left (Unicode Standard §2.10, CLDR script metadata "rtl").
+const RTL_SCRIPTS: ReadonlySet<string> = new Set(["Adlm", "Arab", "Hebr", "Mand", "Nkoo", "Rohg", "Samr", "Syrc", "Thaa", "Yezi"]);
+// Languages whose usual script is one of the above, for when `maximize()` is missing.
+const RTL_LANGUAGES: ReadonlySet<string> = new Set(["ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ps", "sd", "syr", "ug", "ur", "yi"]);
+
+/** Writing direction of a locale. */
+export type Direction = "rtl" | "ltr";
+
+/**
+ * Returns `"rtl"` for a right-to-left locale such as `ar`, else `"ltr"`.
+ * A malformed code is `"ltr"`; it never throws.
+ *
+ * @example
+ * html`<html lang="${code}" dir="${Dir(code)}">`;
+ */
+export function Dir(locale: string): Direction {
+  let loc: Intl.Locale;
+  try {
+    loc = new Intl.Locale(locale);
+  } catch {
+    return "ltr";
+  }
+  return intlDirection(loc) === "rtl" ? "rtl" : tableDirection(loc);
+}
+
+/** Returns the direction Intl reports for `loc`, or `undefined` when this Node has no text info. */
+function intlDirection(loc: Intl.Locale): Direction | undefined {
+  const obj: object = loc;
+  let info: unknown;
+  if ("getTextInfo" in obj && typeof obj.getTextInfo === "function") info = obj.getTextInfo.call(loc);
+  else if ("textInfo" in obj) info = obj.textInfo;
+  if (typeof info !== "object" || info === null || !("direction" in info)) return undefined;
+  return info.direction === "rtl" ? "rtl" : info.direction === "ltr" ? "ltr" : undefined;
+}
+
+/** Returns the direction from the locale's (likely) script, then from the language table. */
+export function tableDirection(loc: Intl.Locale): Direction {
+  let script = loc.script;
+  if (script === undefined && typeof loc.maximize === "function") script = loc.maximize().script;
+  if (script !== undefined) return RTL_SCRIPTS.has(script) ? "rtl" : "ltr";
+  return RTL_LANGUAGES.has(loc.language) ? "rtl" : "ltr";
+}

@@ -1,0 +1,47 @@
+/*
+ * The Locales middleware. Resolution order for a request: a declared locale
+ * as the first path segment (removed from `req.url` before routing, query
+ * kept), then the `framework_locale` cookie when it names a declared
+ * locale, then Accept-Language, then the default. When the answer depends
+ * on request headers, `Vary` says so, so shared caches keep one copy per
+ * language.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HandlerFunc, Middleware } from "../http/index.ts";
+import { readCookie } from "./cookie.ts";
+import { findDeclared } from "./locale-code.ts";
+import type { Locales } from "./locales.ts";
+import { negotiate } from "./negotiate.ts";
+import { splitLocalePrefix } from "./prefix.ts";
+import { bindLocale } from "./request.ts";
+import { LocaleCookie } from "./types.ts";
+
+/** Builds the middleware of a locale set. */
+export function createMiddleware(locales: Locales): Middleware {
+  return function localeMiddleware(next: HandlerFunc): HandlerFunc {
+    return function resolveLocale(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
+      const split = splitLocalePrefix(req.url ?? "/", locales.Codes);
+      let code = split.code;
+      if (code !== undefined) {
+        req.url = split.path + split.query;
+      } else {
+        code = fromHeaders(req, locales);
+        if (locales.Codes.length > 1) addVary(res, "Cookie, Accept-Language");
+      }
+      bindLocale(req, { locales, code, path: split.path });
+      return next(req, res);
+    };
+  };
+}
+
+function fromHeaders(req: IncomingMessage, locales: Locales): string {
+  const cookie = readCookie(req.headers.cookie, LocaleCookie);
+  const fromCookie = cookie === undefined ? undefined : findDeclared(locales.Codes, cookie);
+  return fromCookie ?? negotiate(req.headers["accept-language"], locales.Codes, locales.Default);
+}
+
+function addVary(res: ServerResponse, value: string): void {
+  const current = res.getHeader("Vary");
+  const existing = Array.isArray(current) ? current.join(", ") : current === undefined ? "" : String(current);
+  res.setHeader("Vary", existing === "" ? value : `${existing}, ${value}`);
+}

@@ -1,0 +1,67 @@
+/*
+ * The locale switch route, `POST /_locale` (SPEC.md §4.4). Form fields:
+ * `locale` (a declared code) and `next` (where to go afterwards). It writes
+ * the `framework_locale` cookie and answers 303 to `next`. An undeclared
+ * code is a 400 and sets nothing. `next` must be a same-origin path, else
+ * the redirect goes to "/" (no open redirect); a locale prefix on it is
+ * replaced by the chosen one, so the prefix does not contradict the choice.
+ * A browser's cross-site POST (`Sec-Fetch-Site: cross-site`) is refused
+ * with 403: the route sits outside the app's CSRF middleware.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { isLatchError, readForm, type HandlerFunc } from "../http/index.ts";
+import { findDeclared } from "./locale-code.ts";
+import type { Locales } from "./locales.ts";
+import { splitLocalePrefix } from "./prefix.ts";
+import { LocaleCookie } from "./types.ts";
+
+/** One year, in seconds: how long the locale choice is remembered. */
+const COOKIE_MAX_AGE = 31_536_000;
+/** The switch form is two short fields. */
+const FORM_LIMIT = 4096;
+/** Longest `next` accepted. */
+const MAX_NEXT = 2048;
+
+/**
+ * Returns `next` when it is a same-origin path, else "/". Accepted: starts
+ * with one "/" and holds only visible ASCII without backslashes.
+ */
+export function safeNext(next: string | null): string {
+  if (next === null || next.length === 0 || next.length > MAX_NEXT) return "/";
+  // RFC 3986 §4.2: "//host" is a network-path reference to another origin; WHATWG URL treats "\" as "/" in http(s).
+  if (!next.startsWith("/") || next.startsWith("//") || next.includes("\\")) return "/";
+  // WHATWG URL §4.4 strips tab and newline before parsing ("/\t/evil" becomes "//evil"); refuse all controls, spaces and non-ASCII.
+  if (!/^[\x21-\x7e]+$/.test(next)) return "/";
+  return next;
+}
+
+function plain(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
+  res.end(`${message}\n`);
+}
+
+/** Builds the switch handler of a locale set. */
+export function createSwitchHandler(locales: Locales): HandlerFunc {
+  return async function switchLocale(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== "POST") return plain(res, 405, "locale switch: use POST", { Allow: "POST" });
+    // W3C Fetch Metadata Request Headers, Sec-Fetch-Site: a form posted from another site must not change the locale.
+    if (req.headers["sec-fetch-site"] === "cross-site") return plain(res, 403, "locale switch: cross-site request refused");
+    let form: URLSearchParams;
+    try {
+      form = await readForm(req, { limit: FORM_LIMIT });
+    } catch (e) {
+      if (isLatchError(e) && e.status !== undefined) return plain(res, e.status, e.message);
+      throw e;
+    }
+    const code = findDeclared(locales.Codes, form.get("locale") ?? "");
+    // SPEC.md §4.4: only a declared locale is written to the cookie.
+    if (code === undefined) return plain(res, 400, "locale switch: unknown locale");
+    const target = safeNext(form.get("next"));
+    const split = splitLocalePrefix(target, locales.Codes);
+    const location = split.code === undefined ? target : `/${code}${split.path}${split.query}`;
+    const secure = "encrypted" in req.socket && req.socket.encrypted === true ? "; Secure" : "";
+    res.setHeader("Set-Cookie", `${LocaleCookie}=${code}; Path=/; Max-Age=${COOKIE_MAX_AGE}; SameSite=Lax${secure}`);
+    res.writeHead(303, { Location: location });
+    res.end();
+  };
+}
