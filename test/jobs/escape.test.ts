@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const child = fileURLToPath(new URL("../_support/escape-child.js", import.meta.url));
+const child = fileURLToPath(new URL("./escape-child.js", import.meta.url));
 
 function run(scenario: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -2,7 +2,7 @@ import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { discardLogger } from "../../lib/http/index.ts";
 import { DEFAULT_RETENTION, MAX_RUNNING_PER_OWNER, MAX_RUNTIME, Registry, Status, type Job } from "../../lib/jobs/index.ts";
-import { manualClock, settle } from "../_support/clock.ts";
+import { manualClock, settle } from "./support.ts";
 
 const never = (): Promise<void> => new Promise(() => {});
 
