@@ -128,9 +128,13 @@ export function statusPath(cfg: ResolvedConfig, job: Job): string {
   return `${cfg.basePath}/${encodeURIComponent(job.ID)}`;
 }
 
-/** Returns where the owner goes when `job` has finished: its `Location` when done with one, else its status page. */
+/**
+ * Returns where the owner goes once `job` is over: the status page for a
+ * failed job or one without `Location`, else `Location` (for a running job,
+ * where it will go on success).
+ */
 export function destination(cfg: ResolvedConfig, job: Job): string {
-  return job.Status === Status.Done && job.Location !== "" ? job.Location : statusPath(cfg, job);
+  return job.Status !== Status.Failed && job.Location !== "" ? job.Location : statusPath(cfg, job);
 }
 
 /** Answers a short plain-text error. */
