@@ -2,9 +2,11 @@
  * A tiny real HTTP server for the job handler tests: routes by path like
  * the runtime's mux would, and takes the owner from the `x-owner` header.
  */
+import { readFileSync } from "node:fs";
 import { createServer, get, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestContext } from "node:test";
+import { fileURLToPath } from "node:url";
 import { discardLogger } from "../../lib/http/index.ts";
 import { MetaRefresh, NewHandlers, Registry, RenderFragmentHTML, RenderStatusHTML, type Config, type RegistryOptions } from "../../lib/jobs/index.ts";
 import { html } from "../../lib/http/index.ts";
@@ -18,15 +20,31 @@ export interface TestServer {
   responses: ServerResponse[];
 }
 
-/** Starts a server with the job handlers on 127.0.0.1:0; closes in `t.after`. */
-export async function startServer(t: TestContext, config: Partial<Config> = {}, registry: RegistryOptions = {}): Promise<TestServer> {
-  const jobs = new Registry(discardLogger, registry);
+/** Options of the test server itself. */
+export interface ServerOptions {
+  registry?: RegistryOptions;
+  /** Emit `data-poll-push` on the page. @default true */
+  push?: boolean;
+  /** Answer 500 on the events route (to exercise the shim's fallback). */
+  breakEvents?: boolean;
+}
+
+const shimPath = fileURLToPath(new URL("../../../lib/client/jobs.js", import.meta.url));
+
+/**
+ * Starts a server with the job handlers on 127.0.0.1:0, plus the browser
+ * shim at /static/jobs.js and a landing page at /landing; closes in `t.after`.
+ */
+export async function startServer(t: TestContext, config: Partial<Config> = {}, options: ServerOptions = {}): Promise<TestServer> {
+  const jobs = new Registry(discardLogger, options.registry ?? {});
+  const push = options.push ?? true;
   const h = NewHandlers({
     Jobs: jobs,
     Owner: (req) => (typeof req.headers["x-owner"] === "string" ? req.headers["x-owner"] : undefined),
     Render: (_req, res, data) => {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      res.end(html`<!doctype html><html><head><title>Job</title>${MetaRefresh(data)}</head><body>${RenderStatusHTML(data)}</body></html>`.toString());
+      const page = html`<!doctype html><html><head><title>Job</title>${MetaRefresh(data)}<script type="module" src="/static/jobs.js"></script></head><body>${RenderStatusHTML(data, { push })}</body></html>`;
+      res.end(page.toString());
     },
     RenderFragment: (_req, res, data) => {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
@@ -38,6 +56,19 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     responses.push(res);
     const path = (req.url ?? "").split("?")[0] ?? "";
+    if (path === "/static/jobs.js") {
+      res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8" });
+      res.end(readFileSync(shimPath));
+      return;
+    }
+    if (path === "/landing") {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end("<!doctype html><title>landed</title><p>landed</p>");
+      return;
+    }
+    if (options.breakEvents === true && path.endsWith("/events")) {
+      res.writeHead(500).end();
+      return;
+    }
     const handler = /^\/jobs\/[^/]+$/.test(path)
       ? h.StatusPage
       : /^\/jobs\/[^/]+\/fragment$/.test(path)
