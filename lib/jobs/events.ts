@@ -24,6 +24,11 @@ export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
     const found = findJob(cfg, req);
     if (found.job === undefined) return answerText(res, found.status, found.status === 401 ? "Sign in required." : "Job not found.");
     const job = found.job;
+    if (req.method === "HEAD") {
+      res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform" });
+      res.end();
+      return;
+    }
     const writer = new EventWriter(res, {
       heartbeat: cfg.heartbeat,
       writeTimeout: cfg.writeTimeout,
