@@ -1,0 +1,164 @@
+/*
+ * Configuration of the job handlers (SPEC.md §2.8, §4.3) and what every
+ * handler shares: validating the config once, finding the owner and the job
+ * of a request, and the paths and destination a page or stream refers to.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { JobsError } from "./errors.ts";
+import { Status, type Job } from "./job.ts";
+import type { Registry } from "./registry.ts";
+
+/** What the status page and the fragment are rendered from (SPEC.md §2.8). */
+export interface PageData {
+  /** The job, as its owner may see it. */
+  Job: Job;
+  /** Path of the fragment route; goes in `data-poll` (SPEC.md §4.3). */
+  FragmentPath: string;
+  /** Path of the events route; goes in `data-poll-push` to opt in to server push. */
+  EventsPath: string;
+  /** Poll interval in seconds; feeds `data-poll-every` and the no-script meta refresh. */
+  PollSeconds: number;
+}
+
+/** Renders a page or a fragment; it writes the whole response itself. */
+export type RenderFunc = (req: IncomingMessage, res: ServerResponse, data: PageData) => void | Promise<void>;
+
+/** Configuration of `NewHandlers`. `Jobs`, `Render` and `RenderFragment` are required (SPEC.md §2.8). */
+export interface Config {
+  /** The job registry. */
+  Jobs: Registry;
+  /** Renders the full status page. */
+  Render: RenderFunc;
+  /** Renders the fragment alone, without layout. */
+  RenderFragment: RenderFunc;
+  /**
+   * Returns the job owner of the request: the session subject (SPEC.md §5.8).
+   * The runtime sets it to the session's subject when it mounts the routes;
+   * when unset or when it returns `undefined`, every route answers 401.
+   */
+  Owner?: (req: IncomingMessage) => string | undefined;
+  /**
+   * Returns the `{id}` path value; set it to `(req) => PathValue(req, "id")`
+   * under the router. When unset, the id is the path segment after `BasePath`.
+   */
+  ID?: (req: IncomingMessage) => string | undefined;
+  /** Path under which the three routes are mounted. @default "/jobs" */
+  BasePath?: string;
+  /** Seconds between polls. @default DEFAULT_POLL_SECONDS */
+  PollSeconds?: number;
+  /** Interval of `: ping` comments on the event stream, in ms. @default HEARTBEAT_INTERVAL */
+  HeartbeatInterval?: number;
+  /** How long a blocked write may wait for `drain` before the connection is destroyed, in ms. @default WRITE_TIMEOUT */
+  WriteTimeout?: number;
+  /** Longest life of one event stream, in ms; the browser then reconnects. @default STREAM_LIFETIME */
+  StreamLifetime?: number;
+  /** Reconnection delay sent as `retry:`, in ms. @default STREAM_RETRY */
+  StreamRetry?: number;
+}
+
+/** Seconds between fragment polls. */
+export const DEFAULT_POLL_SECONDS = 2;
+/** Interval of `: ping` heartbeats: 15 seconds (SPEC.md §8), in ms. */
+export const HEARTBEAT_INTERVAL = 15000;
+/** Per-write deadline of the event stream: 10 seconds, in ms. */
+export const WRITE_TIMEOUT = 10000;
+/** Bounded lifetime of one event stream: 5 minutes, in ms. */
+export const STREAM_LIFETIME: number = 5 * 60 * 1000;
+/** Reconnection delay sent to the browser as `retry:`: 3 seconds, in ms. */
+export const STREAM_RETRY = 3000;
+
+/** A config with every default applied. */
+export interface ResolvedConfig {
+  readonly jobs: Registry;
+  readonly render: RenderFunc;
+  readonly renderFragment: RenderFunc;
+  readonly owner: (req: IncomingMessage) => string | undefined;
+  readonly id: (req: IncomingMessage) => string | undefined;
+  readonly basePath: string;
+  readonly pollSeconds: number;
+  readonly heartbeat: number;
+  readonly writeTimeout: number;
+  readonly lifetime: number;
+  readonly retry: number;
+}
+
+/** Validates `config` and applies defaults; throws `JobsError` (`ERR_JOBS_INVALID_CONFIG`) naming the first bad field. */
+export function resolveConfig(config: Config): ResolvedConfig {
+  if (typeof config !== "object" || config === null) throw invalid("config is required");
+  // SPEC.md §2.8: Jobs, Render and RenderFragment are all required.
+  if (typeof config.Jobs !== "object" || config.Jobs === null) throw invalid("Jobs is required");
+  if (typeof config.Render !== "function") throw invalid("Render is required");
+  if (typeof config.RenderFragment !== "function") throw invalid("RenderFragment is required");
+  const basePath = (config.BasePath ?? "/jobs").replace(/\/+$/, "");
+  if (!basePath.startsWith("/") || /[\s?#]/.test(basePath)) throw invalid("BasePath must be a path starting with /");
+  const basePrefix = basePath + "/";
+  return {
+    jobs: config.Jobs,
+    render: config.Render,
+    renderFragment: config.RenderFragment,
+    owner: config.Owner ?? (() => undefined),
+    id: config.ID ?? ((req) => idFromPath(req, basePrefix)),
+    basePath,
+    pollSeconds: positive("PollSeconds", config.PollSeconds ?? DEFAULT_POLL_SECONDS),
+    heartbeat: positive("HeartbeatInterval", config.HeartbeatInterval ?? HEARTBEAT_INTERVAL),
+    writeTimeout: positive("WriteTimeout", config.WriteTimeout ?? WRITE_TIMEOUT),
+    lifetime: positive("StreamLifetime", config.StreamLifetime ?? STREAM_LIFETIME),
+    retry: positive("StreamRetry", config.StreamRetry ?? STREAM_RETRY),
+  };
+}
+
+/** Returns the requested job when the request's owner may see it; `undefined` and the status to answer otherwise. */
+export function findJob(cfg: ResolvedConfig, req: IncomingMessage): { job: Job } | { job: undefined; status: 401 | 404 } {
+  const owner = cfg.owner(req);
+  if (typeof owner !== "string" || owner === "") return { job: undefined, status: 401 };
+  const id = cfg.id(req);
+  // SPEC.md §4.3: a wrong owner and an unknown id are indistinguishable (404 both).
+  const job = typeof id === "string" ? cfg.jobs.Get(id, owner) : undefined;
+  return job === undefined ? { job: undefined, status: 404 } : { job };
+}
+
+/** Returns the page data of `job`. */
+export function pageData(cfg: ResolvedConfig, job: Job): PageData {
+  const page = statusPath(cfg, job);
+  return { Job: job, FragmentPath: `${page}/fragment`, EventsPath: `${page}/events`, PollSeconds: cfg.pollSeconds };
+}
+
+/** Returns the status page path of `job`. */
+export function statusPath(cfg: ResolvedConfig, job: Job): string {
+  return `${cfg.basePath}/${encodeURIComponent(job.ID)}`;
+}
+
+/**
+ * Returns where the owner goes once `job` is over: the status page for a
+ * failed job or one without `Location`, else `Location` (for a running job,
+ * where it will go on success).
+ */
+export function destination(cfg: ResolvedConfig, job: Job): string {
+  return job.Status !== Status.Failed && job.Location !== "" ? job.Location : statusPath(cfg, job);
+}
+
+/** Answers a short plain-text error. */
+export function answerText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+  res.end(text + "\n");
+}
+
+function idFromPath(req: IncomingMessage, basePrefix: string): string | undefined {
+  const path = (req.url ?? "/").split(/[?#]/)[0] ?? "";
+  if (!path.startsWith(basePrefix)) return undefined;
+  const segment = path.slice(basePrefix.length).split("/")[0] ?? "";
+  try {
+    return segment === "" ? undefined : decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function positive(name: string, value: number): number {
+  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) throw invalid(`${name} must be a positive number`);
+  return value;
+}
+
+function invalid(reason: string): JobsError {
+  return new JobsError("ERR_JOBS_INVALID_CONFIG", `new job handlers: ${reason}`);
+}

@@ -1,0 +1,68 @@
+/*
+ * The three job routes (SPEC.md §4.3), mounted inside the group that
+ * requires a session (SPEC.md §5.8). A finished job leaves the polling page:
+ * the status page answers 303 to `Location` when the job is done with one,
+ * and the fragment answers 204 with `Framework-Location` as soon as the job
+ * is no longer running (done or failed). That destination is `Location` for
+ * a job done with one, else the status page itself, which then renders the
+ * final state without polling.
+ */
+import type { HandlerFunc } from "../http/index.ts";
+import { answerText, destination, findJob, pageData, resolveConfig, type Config } from "./config.ts";
+import { eventsHandler } from "./events.ts";
+import { Status } from "./job.ts";
+
+/** The job route handlers. */
+export interface Handlers {
+  /** `GET /jobs/{id}`: the full page, or 303 to `Location` once done. */
+  StatusPage: HandlerFunc;
+  /** `GET /jobs/{id}/fragment`: the fragment alone, or 204 with `Framework-Location` once finished. */
+  Fragment: HandlerFunc;
+  /** `GET /jobs/{id}/events`: the server-sent event stream. */
+  Events: HandlerFunc;
+}
+
+/**
+ * Builds the job handlers. Every route answers 401 without an owner and 404
+ * for an unknown job or another owner's job. Throws `JobsError`
+ * (`ERR_JOBS_INVALID_CONFIG`) when `Jobs`, `Render` or `RenderFragment` is
+ * missing or an option is invalid (SPEC.md §7).
+ *
+ * @example
+ * const h = NewHandlers({ Jobs: registry, Render: renderPage, RenderFragment: renderPart, ID: (r) => PathValue(r, "id") });
+ * mux.Handle("GET /jobs/{id}", h.StatusPage);
+ * mux.Handle("GET /jobs/{id}/fragment", h.Fragment);
+ * mux.Handle("GET /jobs/{id}/events", h.Events);
+ */
+export function NewHandlers(config: Config): Handlers {
+  const cfg = resolveConfig(config);
+  return {
+    StatusPage: async function jobStatusPage(req, res) {
+      const found = findJob(cfg, req);
+      if (found.job === undefined) return answerText(res, found.status, found.status === 401 ? "Sign in required." : "Job not found.");
+      const job = found.job;
+      res.setHeader("Cache-Control", "no-store");
+      // SPEC.md §4.3: when the job is done, respond 303 to Location.
+      if (job.Status === Status.Done && job.Location !== "") {
+        res.writeHead(303, { Location: job.Location });
+        res.end();
+        return;
+      }
+      await cfg.render(req, res, pageData(cfg, job));
+    },
+    Fragment: async function jobFragment(req, res) {
+      const found = findJob(cfg, req);
+      if (found.job === undefined) return answerText(res, found.status, found.status === 401 ? "Sign in required." : "Job not found.");
+      const job = found.job;
+      res.setHeader("Cache-Control", "no-store");
+      // SPEC.md §4.3: when done, 204 with Framework-Location carrying the destination.
+      if (job.Status !== Status.Running) {
+        res.writeHead(204, { "Framework-Location": destination(cfg, job) });
+        res.end();
+        return;
+      }
+      await cfg.renderFragment(req, res, pageData(cfg, job));
+    },
+    Events: eventsHandler(cfg),
+  };
+}

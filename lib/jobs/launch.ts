@@ -1,0 +1,47 @@
+/*
+ * Running one job function. The function is called at once (there is no
+ * queued state, SPEC.md §3.1) inside its own escape scope, so errors thrown
+ * by callbacks it schedules are attributed to it. Its result is observed on
+ * a later microtask even when it returns synchronously, so `Start` always
+ * hands back a `Running` snapshot. Every outcome reaches exactly one hook;
+ * the registry ignores outcomes of a job that has already finished.
+ */
+import { runInScope } from "./escape-guard.ts";
+import { cleanText, errorText, MAX_PROGRESS_LENGTH } from "./job.ts";
+
+/**
+ * A job function. It should stop when `signal` aborts (timeout, shutdown);
+ * `progress` replaces the job's progress text (cut to `MAX_PROGRESS_LENGTH`,
+ * control characters removed). A thrown error or rejected promise fails the
+ * job with the error's message as `Err`.
+ */
+export type JobFunc = (signal: AbortSignal, progress: (text: string) => void) => unknown;
+
+/** Where a launched job reports. */
+export interface LaunchHooks {
+  /** New progress text, already cleaned. */
+  progress(text: string): void;
+  /** The function finished without error. */
+  done(): void;
+  /** The function threw, rejected, or a callback it scheduled escaped an error. */
+  fail(text: string, error: unknown): void;
+}
+
+/** Calls `fn` now, inside a job scope, and routes every outcome to `hooks`. */
+export function launchJob(fn: JobFunc, signal: AbortSignal, hooks: LaunchHooks): void {
+  const progress = (text: string): void => {
+    if (typeof text !== "string") return;
+    hooks.progress(cleanText(text, MAX_PROGRESS_LENGTH));
+  };
+  const fail = (error: unknown): void => hooks.fail(errorText(error), error);
+  let result: unknown;
+  try {
+    result = runInScope({ fail }, () => fn(signal, progress));
+  } catch (error) {
+    result = Promise.reject(error);
+  }
+  Promise.resolve(result).then(
+    () => hooks.done(),
+    (error: unknown) => fail(error),
+  );
+}

@@ -1,0 +1,55 @@
+/*
+ * Server-sent event framing, pure (no node:http) so it is testable alone.
+ * WHATWG HTML §9.2.5 "Parsing an event stream": a line ends at CRLF, LF or
+ * CR; a blank line dispatches; a line starting with ":" is a comment; a
+ * field's value follows "name:" and one optional space. So a data value is
+ * split on every line ending into one `data:` line each (the reader joins
+ * them with LF, §9.2.6), and an event name or id containing a line ending
+ * would smuggle a field of its own: it is refused.
+ */
+import { JobsError } from "./errors.ts";
+
+const LINE_END = /\r\n|\r|\n/;
+
+/** An event to encode. */
+export interface SSEMessage {
+  /** Event type; the reader defaults it to "message" when absent. */
+  event?: string;
+  /** Data; may span lines. An event with no data is never dispatched by a reader (§9.2.6). */
+  data: string;
+  /** Event id, remembered by the reader as the last event id. */
+  id?: string;
+}
+
+/**
+ * Encodes one event followed by the blank line that dispatches it. Throws
+ * `JobsError` (`ERR_JOBS_INVALID_ARGUMENT`) when `event` or `id` holds CR,
+ * LF or NUL.
+ */
+export function encodeEvent(message: SSEMessage): string {
+  let out = "";
+  if (message.event !== undefined) out += `event: ${checkField("event", message.event)}\n`;
+  if (message.id !== undefined) out += `id: ${checkField("id", message.id)}\n`;
+  for (const line of message.data.split(LINE_END)) out += `data: ${line}\n`;
+  return out + "\n";
+}
+
+/** Encodes a comment line (ignored by readers, keeps proxies and sockets alive), e.g. `: ping`. */
+export function encodeComment(text: string): string {
+  return text
+    .split(LINE_END)
+    .map((line) => `: ${line}\n`)
+    .join("") + "\n";
+}
+
+/** Encodes a `retry:` field: the reader's reconnection delay in ms (§9.2.6, ASCII digits only). */
+export function encodeRetry(ms: number): string {
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new JobsError("ERR_JOBS_INVALID_ARGUMENT", "encode retry: must be a non-negative integer");
+  return `retry: ${ms}\n\n`;
+}
+
+function checkField(name: string, value: string): string {
+  // WHATWG HTML §9.2.5: a CR or LF ends the field; §9.2.6: an id containing NUL is ignored.
+  if (/[\r\n\0]/.test(value)) throw new JobsError("ERR_JOBS_INVALID_ARGUMENT", `encode event: ${name} must not contain CR, LF or NUL`);
+  return value;
+}

@@ -1,0 +1,102 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { discardLogger } from "../../lib/http/index.ts";
+import { NewHandlers, Registry, type Config } from "../../lib/jobs/index.ts";
+import { settle } from "./support.ts";
+import { fetchAs, startServer } from "./server.ts";
+
+const never = (): Promise<void> => new Promise(() => {});
+
+describe("NewHandlers()", () => {
+  const jobs = new Registry(discardLogger);
+  const render = (): void => {};
+  const complete: Config = { Jobs: jobs, Render: render, RenderFragment: render };
+  for (const field of ["Jobs", "Render", "RenderFragment"] as const) {
+    it(`refuses a config without ${field}`, () => {
+      const config: Partial<Config> = { ...complete };
+      delete config[field];
+      // @ts-expect-error: the field is required
+      assert.throws(() => NewHandlers(config), { code: "ERR_JOBS_INVALID_CONFIG", message: new RegExp(`${field} is required`) });
+    });
+  }
+
+  it("accepts the three required fields", () => {
+    const h = NewHandlers(complete);
+    assert.deepEqual(Object.keys(h).sort(), ["Events", "Fragment", "StatusPage"]);
+  });
+});
+
+describe("NewHandlers() routes", () => {
+  it("answer 404 to another owner and to an unknown id, 401 without an owner", async (t) => {
+    const srv = await startServer(t);
+    const job = srv.jobs.Start("alice", "n", never);
+    for (const suffix of ["", "/fragment", "/events"]) {
+      const wrong = await fetchAs(`${srv.base}/jobs/${job.ID}${suffix}`, "mallory");
+      const unknown = await fetchAs(`${srv.base}/jobs/AAAAAAAAAAAAAAAAAAAAAA${suffix}`, "alice");
+      assert.equal(wrong.status, 404, suffix);
+      assert.deepEqual([unknown.status, unknown.body], [wrong.status, wrong.body], "indistinguishable");
+      assert.equal((await fetchAs(`${srv.base}/jobs/${job.ID}${suffix}`, undefined)).status, 401);
+    }
+  });
+
+  it("render the page with poll attributes and a meta refresh only while running", async (t) => {
+    const srv = await startServer(t, { PollSeconds: 3 });
+    let finish: () => void = () => {};
+    const job = srv.jobs.Start("alice", "report", (_s, progress) => {
+      progress("3/4 <b>");
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
+    const running = await fetchAs(`${srv.base}/jobs/${job.ID}`, "alice");
+    assert.equal(running.status, 200);
+    assert.equal(running.headers["cache-control"], "no-store");
+    assert.ok(running.body.includes(`data-poll="/jobs/${job.ID}/fragment"`));
+    assert.ok(running.body.includes(`data-poll-every="3"`));
+    assert.ok(running.body.includes(`data-poll-push="/jobs/${job.ID}/events"`));
+    assert.ok(running.body.includes(`<noscript><meta http-equiv="refresh" content="3"></noscript>`));
+    assert.ok(running.body.includes(`<progress max="100" value="75">`));
+    assert.ok(running.body.includes("3/4 &lt;b&gt;"), "progress text is escaped");
+    finish();
+    await settle();
+    const done = await fetchAs(`${srv.base}/jobs/${job.ID}`, "alice");
+    assert.equal(done.status, 200, "done without Location stays on the status page");
+    assert.ok(!done.body.includes("http-equiv"), "no meta refresh once finished");
+    assert.ok(!done.body.includes("data-poll"), "nothing polls a final page");
+  });
+
+  it("answer 303 to Location from the page and 204 with Framework-Location from the fragment once done", async (t) => {
+    const srv = await startServer(t);
+    const job = srv.jobs.Start("alice", "n", async () => {}, { Location: "/reports/7" });
+    await settle();
+    const page = await fetchAs(`${srv.base}/jobs/${job.ID}`, "alice");
+    assert.equal(page.status, 303);
+    assert.equal(page.headers.location, "/reports/7");
+    const fragment = await fetchAs(`${srv.base}/jobs/${job.ID}/fragment`, "alice");
+    assert.equal(fragment.status, 204);
+    assert.equal(fragment.headers["framework-location"], "/reports/7");
+  });
+
+  it("send the fragment while running and the status page as destination once failed", async (t) => {
+    const srv = await startServer(t);
+    let fail: (e: Error) => void = () => {};
+    const job = srv.jobs.Start("alice", "n", () => new Promise<void>((_ok, no) => (fail = no)), { Location: "/never" });
+    const running = await fetchAs(`${srv.base}/jobs/${job.ID}/fragment`, "alice");
+    assert.equal(running.status, 200);
+    assert.ok(running.body.startsWith(`<p class="job-status" data-status="running">`), "fragment alone, no layout");
+    fail(new Error("the <export> broke"));
+    await settle();
+    const fragment = await fetchAs(`${srv.base}/jobs/${job.ID}/fragment`, "alice");
+    assert.equal(fragment.status, 204);
+    assert.equal(fragment.headers["framework-location"], `/jobs/${job.ID}`);
+    const page = await fetchAs(`${srv.base}/jobs/${job.ID}`, "alice");
+    assert.equal(page.status, 200);
+    assert.ok(page.body.includes(`<p class="job-error" role="alert">the &lt;export&gt; broke</p>`));
+  });
+
+  it("take the id from Config.ID when set", async (t) => {
+    let id = "";
+    const srv = await startServer(t, { ID: () => id });
+    const job = srv.jobs.Start("alice", "n", never);
+    id = job.ID;
+    assert.equal((await fetchAs(`${srv.base}/jobs/ignored`, "alice")).status, 200);
+  });
+});

@@ -1,0 +1,153 @@
+/*
+ * A tiny real HTTP server for the job handler tests: routes by path like
+ * the runtime's mux would, and takes the owner from the `x-owner` header.
+ */
+import { readFileSync } from "node:fs";
+import { createServer, get, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TestContext } from "node:test";
+import { fileURLToPath } from "node:url";
+import { discardLogger } from "../../lib/http/index.ts";
+import { MetaRefresh, NewHandlers, Registry, RenderFragmentHTML, RenderStatusHTML, type Config, type RegistryOptions } from "../../lib/jobs/index.ts";
+import { html } from "../../lib/http/index.ts";
+import { SSEParser } from "../_support/sse.ts";
+
+/** A started server and what tests inspect. */
+export interface TestServer {
+  base: string;
+  jobs: Registry;
+  /** Server-side responses, in arrival order. */
+  responses: ServerResponse[];
+}
+
+/** Options of the test server itself. */
+export interface ServerOptions {
+  registry?: RegistryOptions;
+  /** Emit `data-poll-push` on the page. @default true */
+  push?: boolean;
+  /** Answer 500 on the events route (to exercise the shim's fallback). */
+  breakEvents?: boolean;
+}
+
+const shimPath = fileURLToPath(new URL("../../../lib/client/jobs.js", import.meta.url));
+
+/**
+ * Starts a server with the job handlers on 127.0.0.1:0, plus the browser
+ * shim at /static/jobs.js and a landing page at /landing; closes in `t.after`.
+ */
+export async function startServer(t: TestContext, config: Partial<Config> = {}, options: ServerOptions = {}): Promise<TestServer> {
+  const jobs = new Registry(discardLogger, options.registry ?? {});
+  const push = options.push ?? true;
+  const h = NewHandlers({
+    Jobs: jobs,
+    Owner: (req) => (typeof req.headers["x-owner"] === "string" ? req.headers["x-owner"] : undefined),
+    Render: (_req, res, data) => {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      const page = html`<!doctype html><html><head><title>Job</title>${MetaRefresh(data)}<script type="module" src="/static/jobs.js"></script></head><body>${RenderStatusHTML(data, { push })}</body></html>`;
+      res.end(page.toString());
+    },
+    RenderFragment: (_req, res, data) => {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(RenderFragmentHTML(data).toString());
+    },
+    ...config,
+  });
+  const responses: ServerResponse[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    responses.push(res);
+    const path = (req.url ?? "").split("?")[0] ?? "";
+    if (path === "/static/jobs.js") {
+      res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8" });
+      res.end(readFileSync(shimPath));
+      return;
+    }
+    if (path === "/landing") {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end("<!doctype html><title>landed</title><p>landed</p>");
+      return;
+    }
+    if (options.breakEvents === true && path.endsWith("/events")) {
+      res.writeHead(500).end();
+      return;
+    }
+    const handler = /^\/jobs\/[^/]+$/.test(path)
+      ? h.StatusPage
+      : /^\/jobs\/[^/]+\/fragment$/.test(path)
+        ? h.Fragment
+        : /^\/jobs\/[^/]+\/events$/.test(path)
+          ? h.Events
+          : undefined;
+    if (handler === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    void Promise.resolve(handler(req, res)).catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.after(() => {
+    jobs.Shutdown();
+    server.closeAllConnections();
+    server.close();
+  });
+  const { port } = server.address() as AddressInfo;
+  return { base: `http://127.0.0.1:${port}`, jobs, responses };
+}
+
+/** A fetched response with its body. */
+export interface Fetched {
+  status: number;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+/** GETs `url` as `owner` (no owner header when undefined) and reads the whole body. */
+export function fetchAs(url: string, owner: string | undefined): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = owner === undefined ? {} : { "x-owner": owner };
+    get(url, { headers, agent: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    }).on("error", reject);
+  });
+}
+
+/** An open event stream read through `SSEParser`. */
+export interface Stream {
+  parser: SSEParser;
+  res: IncomingMessage;
+  /** Resolves once `check` holds, re-checked on every chunk. */
+  until(check: (p: SSEParser) => boolean): Promise<void>;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
+}
+
+/** Opens `url` as an event stream for `owner`. */
+export function openStream(url: string, owner: string): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { "x-owner": owner, accept: "text/event-stream" }, agent: false }, (res) => {
+      const parser = new SSEParser();
+      const waiters = new Set<() => void>();
+      const ended = new Promise<void>((done) => res.on("end", () => done()));
+      res.on("data", (chunk: Buffer) => {
+        parser.feed(chunk);
+        for (const w of [...waiters]) w();
+      });
+      res.on("end", () => parser.end());
+      const until = (check: (p: SSEParser) => boolean): Promise<void> =>
+        new Promise((ok, fail) => {
+          if (check(parser)) return ok();
+          const w = (): void => {
+            if (!check(parser)) return;
+            waiters.delete(w);
+            ok();
+          };
+          waiters.add(w);
+          void ended.then(() => {
+            if (waiters.delete(w)) fail(new Error("stream ended before the condition held"));
+          });
+        });
+      resolve({ parser, res, until, ended });
+    }).on("error", reject);
+  });
+}
