@@ -1,4 +1,10 @@
-/* Placeholder replaced when lib/i18n lands (same session). */
+/*
+ * Builds the locale set from `Options.Locales`, `DefaultLocale` and
+ * `LocaleFS` (SPEC §2.1), for the chrome (prefix stripping, locale
+ * resolution) and the `POST /_locale` route. lib/i18n imports only lib/http's
+ * leaf files, so this import creates no cycle.
+ */
+import { NewLocales } from "../i18n/index.ts";
 import type { Options } from "./options.ts";
 import type { HandlerFunc, Middleware } from "./types.ts";
 
@@ -8,8 +14,9 @@ export interface LocaleHooks {
   SwitchHandler: HandlerFunc;
 }
 
-/** Builds the locale hooks from `Options.Locales`, or undefined when unset. */
+/** Builds the locale hooks, or undefined when `Options.Locales` is unset. */
 export function buildLocales(opts: Options): LocaleHooks | undefined {
   if (opts.Locales === undefined) return undefined;
-  throw new Error("i18n not merged yet");
+  const codes = [...opts.Locales];
+  return NewLocales(codes, opts.DefaultLocale ?? codes[0] ?? "en", undefined, opts.LocaleFS);
 }

@@ -3,7 +3,9 @@
  * mistakes found when `NewLocales` builds the locale set or when the shipped
  * catalogs cannot be read, so they fail at startup, never per request.
  */
-import { LatchError, isLatchError } from "../http/index.ts";
+// The runtime builds the locale set (Options.Locales), so lib/i18n imports
+// only lib/http's dependency-free leaf files at run time, never its index.
+import { LatchError, isLatchError } from "../http/errors.ts";
 
 /** The codes thrown by the localization module, each equal to its key. */
 export const I18N_ERROR_CODES = {

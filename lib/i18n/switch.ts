@@ -9,7 +9,9 @@
  * with 403: the route sits outside the app's CSRF middleware.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isLatchError, readForm, type HandlerFunc } from "../http/index.ts";
+import { readForm } from "../http/body.ts";
+import { isLatchError } from "../http/errors.ts";
+import type { HandlerFunc } from "../http/index.ts";
 import { findDeclared } from "./locale-code.ts";
 import type { Locales } from "./locales.ts";
 import { splitLocalePrefix } from "./prefix.ts";
