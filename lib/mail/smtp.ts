@@ -33,7 +33,12 @@ async function hello(conn: SMTPConnection, o: ResolvedSMTPOptions): Promise<Map<
   return new Map();
 }
 
-async function session(conn: SMTPConnection, ep: SMTPEndpoint, o: ResolvedSMTPOptions, msg: ComposedMessage): Promise<void> {
+/**
+ * Runs one mail transaction for `msg` on an open connection to `ep`. Policy
+ * decisions (TLS required, credentials allowed) use `ep.host`; exported for
+ * tests that drive it on a loopback connection under a non-loopback name.
+ */
+export async function runSession(conn: SMTPConnection, ep: SMTPEndpoint, o: ResolvedSMTPOptions, msg: ComposedMessage): Promise<void> {
   expect(await conn.read("greeting", o.commandTimeout), "greeting", 220);
   let ext = await hello(conn, o);
   if (!conn.secure) {
@@ -94,7 +99,7 @@ export function NewSMTPMailer(url: string, options: SMTPOptions = {}): Mailer {
         signal,
       });
       try {
-        await session(conn, ep, o, msg);
+        await runSession(conn, ep, o, msg);
         conn.end();
       } catch (e) {
         conn.destroy();

@@ -44,6 +44,8 @@ export interface CapturedMessage {
   secure: boolean;
   /** The authenticated user, if any. */
   user: string | undefined;
+  /** The SASL mechanism the client authenticated with, if any. */
+  authMethod: string | undefined;
   /** The name the client gave in EHLO/HELO. */
   helo: string;
   /** The decoded view of `raw`. */
@@ -68,7 +70,7 @@ function smtpError(code: number, message: string): Error {
 export async function startSMTPServer(options: TestSMTPServerOptions = {}): Promise<TestSMTPServer> {
   const messages: CapturedMessage[] = [];
   const waiters = new Set<() => void>();
-  const sockets = new Set<Socket>();
+  const authMethods = new Map<string, string>();
   const failAt = (stage: string, done: (err?: Error | null) => void): void => {
     if (options.fail?.at === stage) done(smtpError(options.fail.code, `test server refuses ${stage}`));
     else done();
@@ -85,8 +87,9 @@ export async function startSMTPServer(options: TestSMTPServerOptions = {}): Prom
     onConnect(_session, done) {
       if (options.stall !== "greeting") done();
     },
-    onAuth(auth, _session, done) {
+    onAuth(auth, session, done) {
       const ok = options.refuseAuth !== true && auth.username === options.auth?.user && auth.password === options.auth?.pass;
+      if (ok) authMethods.set(session.id, auth.method);
       if (ok) done(null, { user: auth.username });
       else done(smtpError(535, "Invalid username or password"));
     },
@@ -107,6 +110,7 @@ export async function startSMTPServer(options: TestSMTPServerOptions = {}): Prom
           raw,
           secure: session.secure,
           user: typeof user === "string" ? user : undefined,
+          authMethod: authMethods.get(session.id),
           helo: session.hostNameAppearsAs,
           parsed: parseMail(raw),
         });
@@ -114,10 +118,6 @@ export async function startSMTPServer(options: TestSMTPServerOptions = {}): Prom
         done();
       });
     },
-  });
-  server.server.on("connection", (s: Socket) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
   });
   server.on("error", () => {});
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -141,16 +141,32 @@ export async function startSMTPServer(options: TestSMTPServerOptions = {}): Prom
       });
     },
     close() {
-      for (const s of sockets) s.destroy();
+      // End sessions through smtp-server itself: destroying the TCP socket under a TLS
+      // wrap mid-handshake crashes Node (see SMTPServer.close in smtp-server).
+      for (const c of server.connections) c.close();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
 }
 
-/** A raw TCP server that accepts connections and never says a word, for timeout tests. */
-export async function startSilentServer(): Promise<{ port: number; close(): Promise<void> }> {
+/** A running silent server. */
+export interface SilentServer {
+  port: number;
+  /** How many connections were accepted so far. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A raw TCP server that accepts connections and never says a word, for
+ * timeout and abort tests. `onConnection` runs for each accepted socket.
+ */
+export async function startSilentServer(onConnection: (s: Socket) => void = () => {}): Promise<SilentServer> {
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const server = createServer((s) => {
+    accepted++;
+    onConnection(s);
     sockets.add(s);
     s.on("error", () => {});
     s.on("close", () => sockets.delete(s));
@@ -160,6 +176,7 @@ export async function startSilentServer(): Promise<{ port: number; close(): Prom
   if (address === null || typeof address === "string") throw new Error("silent server: no port");
   return {
     port: address.port,
+    connections: () => accepted,
     close() {
       for (const s of sockets) s.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
