@@ -1,5 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { createServer } from "node:net";
 import { NewSMTPMailer, isMailError } from "../../lib/mail/index.ts";
 import type { Message } from "../../lib/mail/index.ts";
 import { composeMessage } from "../../lib/mail/build.ts";
@@ -94,6 +95,26 @@ describe("NewSMTPMailer() failures", () => {
     await rejectsWith(mailer.Send({ ...msg, Subject: "Hi\r\nBcc: eve@evil.example" }), { code: "ERR_MAIL_HEADER_INJECTION" });
     await rejectsWith(mailer.Send({ ...msg, To: "ada@example.com\nBcc: eve@evil.example" }), { code: "ERR_MAIL_HEADER_INJECTION" });
     assert.equal(srv.connections(), 0);
+  });
+});
+
+describe("NewSMTPMailer() STARTTLS", () => {
+  it("refuses replies pipelined after the STARTTLS 220 (RFC 3207 §5)", async (t) => {
+    const server = createServer((s) => {
+      s.on("error", () => {});
+      s.write("220 ready\r\n");
+      s.on("data", (chunk: Buffer) => {
+        const line = chunk.toString("utf8");
+        if (line.startsWith("EHLO")) s.write("250-evil.example\r\n250 STARTTLS\r\n");
+        // A man in the middle injects a reply the client would read as if it came over TLS.
+        else if (line.startsWith("STARTTLS")) s.write("220 go ahead\r\n250 injected\r\n");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const address = server.address();
+    assert.ok(address !== null && typeof address !== "string");
+    await rejectsWith(NewSMTPMailer(`smtp://127.0.0.1:${address.port}`).Send(msg), { code: "ERR_MAIL_PROTOCOL" });
   });
 });
 
