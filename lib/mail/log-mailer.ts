@@ -1,0 +1,33 @@
+/*
+ * The development sender used when no `Mailer` is configured (SPEC.md §2.6,
+ * `Mailer`: "a logging sender is used and a warning is logged on every
+ * send"). It is the one place latch logs an emailed link (DESIGN.md,
+ * Conventions), which is why every line says the mail was not delivered.
+ */
+import type { Logger } from "../http/index.ts";
+import { composeMessage } from "./build.ts";
+import { MailError } from "./errors.ts";
+import type { Mailer, Message } from "./types.ts";
+
+/** The message of the warning line `NewLogMailer` writes on every send. */
+export const LOG_MAILER_WARNING = "mail: development mailer, message NOT delivered; configure a Mailer for production";
+
+/**
+ * Creates a mailer that delivers nothing: each `Send` checks the message as
+ * the SMTP mailer would (so header injection and bad addresses still
+ * throw) and logs one WARN line carrying To, Subject and the Text body.
+ *
+ * @example
+ * const mailer = NewLogMailer(NewLogger());
+ */
+export function NewLogMailer(logger: Logger): Mailer {
+  return {
+    async Send(msg: Message, signal?: AbortSignal): Promise<void> {
+      if (signal?.aborted === true) {
+        throw new MailError("ERR_MAIL_ABORTED", "mail: send aborted", { cause: signal.reason, transient: false });
+      }
+      const composed = composeMessage(msg);
+      logger.warn(LOG_MAILER_WARNING, { to: composed.recipients, subject: msg.Subject, text: msg.Text });
+    },
+  };
+}
