@@ -44,7 +44,7 @@ export function render(req: IncomingMessage, res: ServerResponse, assets: Assets
 <title>${page.title} · latch</title>
 <link rel="stylesheet" href="${assets.Path("app.css")}">
 ${page.head}
-${(page.scripts ?? []).map((name) => html`<script src="${assets.Path(name)}" defer></script>`)}
+${(page.scripts ?? []).map((name) => html`<script type="module" src="${assets.Path(name)}"></script>`)}
 </head>
 <body${attrs}>
 <header><a class="brand" href="/">${Icon("lock")} ${T(req, "demo.title")}</a>${localeSwitcher(req)}</header>
