@@ -81,6 +81,11 @@ function expectedFailure(v: Vector): string | undefined {
   return code;
 }
 
+function numbers(value: unknown): number[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.filter((n): n is number => typeof n === "number");
+}
+
 function runRegistration(v: Vector, file: VectorFile, useAttestedID = false): RegisteredCredential {
   const o = v.options;
   const anchors = o["trustAnchors"] === undefined ? [] : strings(o["trustAnchors"]);
@@ -95,7 +100,7 @@ function runRegistration(v: Vector, file: VectorFile, useAttestedID = false): Re
     requireUserVerification: o["requireUserVerification"] === true,
     allowCrossOrigin: o["allowCrossOrigin"] === true,
     allowedTopOrigins: o["allowedTopOrigins"] === undefined ? [] : strings(o["allowedTopOrigins"]),
-    algorithms: o["supportedAlgorithmIDs"] === undefined ? SUPPORTED_ALGORITHMS : (o["supportedAlgorithmIDs"] as number[]),
+    algorithms: numbers(o["supportedAlgorithmIDs"]) ?? SUPPORTED_ALGORITHMS,
     trustAnchors: anchors.map((name) => file.anchors.get(name) ?? new Uint8Array()),
     now: typeof verifyAt === "string" ? new Date(verifyAt) : new Date("2025-06-01T00:00:00Z"),
   });
