@@ -1,0 +1,139 @@
+/*
+ * The first half of each ceremony: narrowing the browser's
+ * `PublicKeyCredential.toJSON()` object (WebAuthn L3 §5.1,
+ * RegistrationResponseJSON / AuthenticationResponseJSON) from `unknown` into
+ * decoded bytes and parsed structures. Nothing here decides whether the
+ * response is acceptable; `verifyRegistration` / `verifyAuthentication` do.
+ * Every field has a size limit applied before decoding.
+ */
+import { Buffer } from "node:buffer";
+import { parseAttestationObject } from "./attestation-object.ts";
+import type { AttestationObject } from "./attestation-object.ts";
+import { parseAuthenticatorData, MAX_CREDENTIAL_ID_BYTES } from "./authenticator-data.ts";
+import type { AuthenticatorData } from "./authenticator-data.ts";
+import { decodeBase64url, encodeBase64url } from "./base64url.ts";
+import { parseClientData } from "./client-data.ts";
+import type { ClientData } from "./client-data.ts";
+import { ceremonyError } from "./errors.ts";
+
+/** Largest decoded size of any binary field of a response (clientDataJSON, attestationObject...). */
+export const MAX_RESPONSE_FIELD_BYTES = 65536;
+
+const TRANSPORT = /^[a-z0-9-]{1,32}$/;
+const MAX_TRANSPORTS = 16;
+
+/** A parsed registration response. */
+export interface RegistrationResponse {
+  /** Credential id, canonical base64url. */
+  id: string;
+  /** Raw clientDataJSON bytes (hashed for the attestation signature). */
+  clientDataJSON: Uint8Array;
+  /** Parsed client data. */
+  clientData: ClientData;
+  /** Decoded attestation object. */
+  attestation: AttestationObject;
+  /** Transports the client reported, e.g. ["internal", "hybrid"]. */
+  transports: string[];
+}
+
+/** A parsed authentication (assertion) response. */
+export interface AuthenticationResponse {
+  /** Credential id, canonical base64url: look the stored credential up by it. */
+  id: string;
+  /** Raw clientDataJSON bytes. */
+  clientDataJSON: Uint8Array;
+  /** Parsed client data. */
+  clientData: ClientData;
+  /** Raw authenticator data (signed). */
+  authenticatorDataBytes: Uint8Array;
+  /** Parsed authenticator data. */
+  authenticatorData: AuthenticatorData;
+  /** The assertion signature. */
+  signature: Uint8Array;
+  /** The user handle, when the authenticator returned one. */
+  userHandle: Uint8Array | undefined;
+}
+
+function field(obj: object, name: string): unknown {
+  if (!Object.hasOwn(obj, name)) return undefined;
+  const value: unknown = Reflect.get(obj, name);
+  return value;
+}
+
+function binary(obj: object, name: string, step: string, maxBytes: number): Uint8Array {
+  const text = field(obj, name);
+  const bytes = typeof text === "string" ? decodeBase64url(text, maxBytes) : undefined;
+  if (bytes === undefined) {
+    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, `${name} is not base64url within ${maxBytes} bytes`);
+  }
+  return bytes;
+}
+
+function envelope(input: unknown, step: string): [id: string, response: object] {
+  if (typeof input !== "object" || input === null) {
+    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "credential is not an object");
+  }
+  // WebAuthn L3 §5.1: a PublicKeyCredential has type "public-key".
+  if (field(input, "type") !== "public-key") {
+    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "credential type is not public-key");
+  }
+  const rawId = binary(input, "rawId", step, MAX_CREDENTIAL_ID_BYTES);
+  const id = binary(input, "id", step, MAX_CREDENTIAL_ID_BYTES);
+  // WebAuthn L3 §5.1: id is the base64url encoding of rawId.
+  if (Buffer.compare(id, rawId) !== 0 || id.length === 0) {
+    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "id and rawId differ");
+  }
+  const response = field(input, "response");
+  if (typeof response !== "object" || response === null) {
+    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "response is not an object");
+  }
+  return [encodeBase64url(rawId), response];
+}
+
+/**
+ * Parses the JSON form of a registration credential (WebAuthn L3 §7.1 steps
+ * 3-6 and 13). Throws PasskeyError with an ERR_PASSKEY_MALFORMED_* code.
+ */
+export function parseRegistrationResponse(input: unknown): RegistrationResponse {
+  const step = "7.1 step 3: response";
+  const [id, response] = envelope(input, step);
+  const clientDataJSON = binary(response, "clientDataJSON", step, MAX_RESPONSE_FIELD_BYTES);
+  const attestationObject = binary(response, "attestationObject", step, MAX_RESPONSE_FIELD_BYTES);
+  const list = field(response, "transports");
+  const transports: string[] = [];
+  if (list !== undefined) {
+    if (!Array.isArray(list) || list.length > MAX_TRANSPORTS) {
+      throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "transports is not a short list");
+    }
+    for (const t of list) {
+      if (typeof t !== "string" || !TRANSPORT.test(t)) {
+        throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "transports holds a malformed value");
+      }
+      if (!transports.includes(t)) transports.push(t);
+    }
+  }
+  const clientData = parseClientData(clientDataJSON, "registration");
+  const attestation = parseAttestationObject(attestationObject);
+  return { id, clientDataJSON, clientData, attestation, transports };
+}
+
+/**
+ * Parses the JSON form of an authentication credential (WebAuthn L3 §7.2
+ * steps 3 and 7-9). Throws PasskeyError with an ERR_PASSKEY_MALFORMED_* code.
+ */
+export function parseAuthenticationResponse(input: unknown): AuthenticationResponse {
+  const step = "7.2 step 3: response";
+  const [id, response] = envelope(input, step);
+  const clientDataJSON = binary(response, "clientDataJSON", step, MAX_RESPONSE_FIELD_BYTES);
+  const authenticatorDataBytes = binary(response, "authenticatorData", step, MAX_RESPONSE_FIELD_BYTES);
+  const signature = binary(response, "signature", step, MAX_RESPONSE_FIELD_BYTES);
+  const handle = field(response, "userHandle");
+  let userHandle: Uint8Array | undefined;
+  if (handle !== undefined && handle !== null) {
+    // WebAuthn L3 §5.4.3: a user handle is at most 64 bytes.
+    userHandle = binary(response, "userHandle", step, 64);
+  }
+  const clientData = parseClientData(clientDataJSON, "authentication");
+  const authenticatorData = parseAuthenticatorData(authenticatorDataBytes);
+  return { id, clientDataJSON, clientData, authenticatorDataBytes, authenticatorData, signature, userHandle };
+}

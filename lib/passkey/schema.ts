@@ -1,0 +1,67 @@
+/*
+ * The passkey tables, as named schema steps applied in order after the
+ * sessions schema (they reference no other table). Times are integer
+ * milliseconds since the epoch; secrets (pending tokens, recovery codes,
+ * challenge binders) are stored only as SHA-256 hashes.
+ */
+
+/** One named, immutable schema step. */
+export interface SchemaStep {
+  /** Unique, stable name. */
+  Name: string;
+  /** SQL run once. */
+  SQL: string;
+}
+
+/** The passkey schema steps, in apply order. Never edit a released step; append a new one. */
+export const Schema: readonly SchemaStep[] = [
+  {
+    Name: "passkey/001-credentials",
+    SQL: `CREATE TABLE passkey_credentials (
+  id TEXT PRIMARY KEY,
+  subject TEXT NOT NULL,
+  public_key BLOB NOT NULL,
+  algorithm INTEGER NOT NULL,
+  sign_count INTEGER NOT NULL DEFAULT 0,
+  transports TEXT NOT NULL DEFAULT '[]',
+  backup_eligible INTEGER NOT NULL,
+  backup_state INTEGER NOT NULL,
+  user_handle BLOB,
+  name TEXT NOT NULL DEFAULT '',
+  aaguid TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  last_used_at INTEGER
+) STRICT;
+CREATE INDEX passkey_credentials_subject ON passkey_credentials (subject);`,
+  },
+  {
+    Name: "passkey/002-challenges",
+    SQL: `CREATE TABLE passkey_challenges (
+  ceremony TEXT NOT NULL CHECK (ceremony IN ('register', 'stepup', 'signin')),
+  bound_to TEXT NOT NULL,
+  challenge BLOB NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (ceremony, bound_to)
+) STRICT;
+CREATE INDEX passkey_challenges_expires ON passkey_challenges (expires_at);`,
+  },
+  {
+    Name: "passkey/003-pending",
+    SQL: `CREATE TABLE passkey_pending (
+  token_hash TEXT PRIMARY KEY,
+  subject TEXT NOT NULL,
+  first_method TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX passkey_pending_expires ON passkey_pending (expires_at);`,
+  },
+  {
+    Name: "passkey/004-recovery-codes",
+    SQL: `CREATE TABLE passkey_recovery_codes (
+  subject TEXT NOT NULL,
+  code_hash TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (subject, code_hash)
+) STRICT;`,
+  },
+];

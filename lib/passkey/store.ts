@@ -1,0 +1,220 @@
+/*
+ * PasskeyStore: the passkey records over the application's one
+ * better-sqlite3 handle (tables in schema.ts). Single-use rows (challenges,
+ * pending half-sessions, recovery codes) are consumed by one
+ * `DELETE ... RETURNING`, so two concurrent requests can never both spend
+ * one; an expired row is deleted when presented and reported as absent.
+ * Time comes from the injected clock, randomness from the injected reader.
+ */
+import type Database from "better-sqlite3";
+import { cryptoRandom } from "../http/index.ts";
+import type { Clock, RandomReader } from "../http/index.ts";
+import { PasskeyError } from "./errors.ts";
+import { readCredentialRow } from "./store-rows.ts";
+import type { PasskeyCredential } from "./store-rows.ts";
+import { hashSecret, newRecoveryCode, newToken, normalizeRecoveryCode } from "./secrets.ts";
+import type { RegisteredCredential } from "./verify-registration.ts";
+
+/** How long a challenge stays valid: 2 minutes (SPEC "Passkey challenge lifetime"). */
+export const CHALLENGE_TTL = 120000;
+/** How long a pending half-session stays valid: 5 minutes (SPEC "Pending half-session lifetime"). */
+export const PENDING_TTL = 300000;
+/** Recovery codes issued per regeneration (SPEC: 10, replacing any existing set). */
+export const RECOVERY_CODE_COUNT = 10;
+/** Longest credential name accepted, in characters. */
+export const MAX_CREDENTIAL_NAME = 64;
+
+/** The ceremony a challenge was issued for. */
+export type ChallengeCeremony = "register" | "stepup" | "signin";
+
+/** A pending half-session: who must still assert, and how they signed in first. */
+export interface PendingSignIn {
+  /** The subject who passed the first factor. */
+  subject: string;
+  /** The first factor's method string, e.g. "magiclink". */
+  firstMethod: string;
+}
+
+/** Options for `PasskeyStore`. */
+export interface PasskeyStoreOptions {
+  /** Source of challenges, tokens and recovery codes. @default cryptoRandom */
+  random?: RandomReader;
+}
+
+/** Optional fields of a credential being saved. */
+export interface SaveCredentialOptions {
+  /** Display name. @default "" */
+  name?: string;
+  /** The user handle (user.id) the credential was created for. */
+  userHandle?: Uint8Array;
+}
+
+function pendingFrom(row: unknown): PendingSignIn | undefined {
+  if (typeof row !== "object" || row === null || !("subject" in row) || !("first_method" in row)) return undefined;
+  const { subject, first_method: firstMethod } = row;
+  return typeof subject === "string" && typeof firstMethod === "string" ? { subject, firstMethod } : undefined;
+}
+
+function expiresAt(row: unknown): number | undefined {
+  if (typeof row !== "object" || row === null || !("expires_at" in row)) return undefined;
+  return typeof row.expires_at === "number" ? row.expires_at : undefined;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  // STYLE §10: no control characters in values that reach HTML and logs.
+  if (trimmed.length > MAX_CREDENTIAL_NAME || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+    throw new PasskeyError("ERR_PASSKEY_INVALID_NAME", "passkey store: name too long or has control characters", { step: "store", status: 400 });
+  }
+  return trimmed;
+}
+
+/**
+ * Stores credentials, challenges, pending half-sessions and recovery codes.
+ *
+ * @example
+ * const store = new PasskeyStore(db, systemClock);
+ * const challenge = store.createChallenge("stepup", sessionTokenHash);
+ */
+export class PasskeyStore {
+  #db: Database.Database;
+  #clock: Clock;
+  #random: RandomReader;
+
+  constructor(db: Database.Database, clock: Clock, options: PasskeyStoreOptions = {}) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#random = options.random ?? cryptoRandom;
+  }
+
+  #now(): number {
+    return this.#clock.now().getTime();
+  }
+
+  /** Stores a verified credential for `subject`. Throws PasskeyError ERR_PASSKEY_CREDENTIAL_TAKEN if the id exists. */
+  saveCredential(subject: string, credential: RegisteredCredential, options: SaveCredentialOptions = {}): PasskeyCredential {
+    const sql = `INSERT INTO passkey_credentials (id, subject, public_key, algorithm, sign_count, transports, backup_eligible,
+      backup_state, user_handle, name, aaguid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`;
+    const c = credential;
+    const info = this.#db.prepare(sql).run(c.id, subject, c.publicKey, c.algorithm, c.signCount, JSON.stringify(c.transports),
+      c.backupEligible ? 1 : 0, c.backupState ? 1 : 0, options.userHandle ?? null, checkName(options.name ?? ""), c.aaguid, this.#now());
+    // WebAuthn L3 §7.1 step 26: a credential id is registered to one user only.
+    if (info.changes !== 1) {
+      throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_TAKEN", "passkey store: credential id is already registered", { step: "7.1 step 26: credentialId", status: 400 });
+    }
+    const saved = this.getCredential(c.id);
+    if (saved === undefined) throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_ID", "passkey store: saved credential vanished", { step: "store" });
+    return saved;
+  }
+
+  /** Returns the credential with `id` (base64url), or undefined. */
+  getCredential(id: string): PasskeyCredential | undefined {
+    const row: unknown = this.#db.prepare("SELECT * FROM passkey_credentials WHERE id = ?").get(id);
+    return row === undefined ? undefined : readCredentialRow(row);
+  }
+
+  /** Lists `subject`'s credentials, oldest first. */
+  listCredentials(subject: string): PasskeyCredential[] {
+    const rows: unknown[] = this.#db.prepare("SELECT * FROM passkey_credentials WHERE subject = ? ORDER BY created_at, id").all(subject);
+    return rows.map(readCredentialRow);
+  }
+
+  /** Renames `subject`'s credential; reports whether it existed. Throws ERR_PASSKEY_INVALID_NAME. */
+  renameCredential(subject: string, id: string, name: string): boolean {
+    const sql = "UPDATE passkey_credentials SET name = ? WHERE subject = ? AND id = ?";
+    return this.#db.prepare(sql).run(checkName(name), subject, id).changes === 1;
+  }
+
+  /** Deletes `subject`'s credential; reports whether it existed. */
+  deleteCredential(subject: string, id: string): boolean {
+    return this.#db.prepare("DELETE FROM passkey_credentials WHERE subject = ? AND id = ?").run(subject, id).changes === 1;
+  }
+
+  /** Records a verified assertion (WebAuthn L3 §7.2 step 24); the counter never moves backwards. Reports whether the credential exists. */
+  updateCounter(id: string, signCount: number, backupState: boolean, usedAt: Date): boolean {
+    const sql = "UPDATE passkey_credentials SET sign_count = MAX(sign_count, ?), backup_state = ?, last_used_at = ? WHERE id = ?";
+    return this.#db.prepare(sql).run(signCount, backupState ? 1 : 0, usedAt.getTime(), id).changes === 1;
+  }
+
+  /** Reports whether `subject` has at least one passkey (SPEC `Enrolled`). */
+  enrolled(subject: string): boolean {
+    return this.#db.prepare("SELECT 1 FROM passkey_credentials WHERE subject = ? LIMIT 1").get(subject) !== undefined;
+  }
+
+  /** Issues a 32-byte challenge for `ceremony`, bound to `boundTo` (stored hashed), replacing any earlier one. */
+  createChallenge(ceremony: ChallengeCeremony, boundTo: string): Uint8Array {
+    const challenge = Uint8Array.from(this.#random.read(32));
+    const sql = "INSERT OR REPLACE INTO passkey_challenges (ceremony, bound_to, challenge, expires_at) VALUES (?, ?, ?, ?)";
+    this.#db.prepare(sql).run(ceremony, hashSecret(boundTo), challenge, this.#now() + CHALLENGE_TTL);
+    return challenge;
+  }
+
+  /** Consumes the challenge for `ceremony` and `boundTo`: returned once if live; an expired one is deleted and undefined. */
+  consumeChallenge(ceremony: ChallengeCeremony, boundTo: string): Uint8Array | undefined {
+    const sql = "DELETE FROM passkey_challenges WHERE ceremony = ? AND bound_to = ? RETURNING challenge, expires_at";
+    const row: unknown = this.#db.prepare(sql).get(ceremony, hashSecret(boundTo));
+    const expires = expiresAt(row);
+    if (expires === undefined || expires <= this.#now() || typeof row !== "object" || row === null || !("challenge" in row)) return undefined;
+    return row.challenge instanceof Uint8Array ? new Uint8Array(row.challenge) : undefined;
+  }
+
+  /** Creates a pending half-session for `subject` after a verified first factor; returns its token (only the hash is stored). */
+  createPending(subject: string, firstMethod: string): string {
+    const token = newToken(this.#random);
+    const sql = "INSERT INTO passkey_pending (token_hash, subject, first_method, expires_at) VALUES (?, ?, ?, ?)";
+    this.#db.prepare(sql).run(hashSecret(token), subject, firstMethod, this.#now() + PENDING_TTL);
+    return token;
+  }
+
+  /** Returns the live pending half-session for `token`, without consuming it. */
+  readPending(token: string): PendingSignIn | undefined {
+    const sql = "SELECT subject, first_method FROM passkey_pending WHERE token_hash = ? AND expires_at > ?";
+    return pendingFrom(this.#db.prepare(sql).get(hashSecret(token), this.#now()));
+  }
+
+  /** Consumes the pending half-session for `token`: returned once if live; an expired one is deleted and undefined. */
+  consumePending(token: string): PendingSignIn | undefined {
+    const sql = "DELETE FROM passkey_pending WHERE token_hash = ? RETURNING subject, first_method, expires_at";
+    const row: unknown = this.#db.prepare(sql).get(hashSecret(token));
+    const expires = expiresAt(row);
+    return expires === undefined || expires <= this.#now() ? undefined : pendingFrom(row);
+  }
+
+  /** Replaces `subject`'s recovery codes with 10 new ones in one transaction and returns them (shown once, stored hashed). */
+  regenerateRecoveryCodes(subject: string): string[] {
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode(this.#random));
+    const now = this.#now();
+    const del = this.#db.prepare("DELETE FROM passkey_recovery_codes WHERE subject = ?");
+    const ins = this.#db.prepare("INSERT OR IGNORE INTO passkey_recovery_codes (subject, code_hash, created_at) VALUES (?, ?, ?)");
+    this.#db.transaction(() => {
+      del.run(subject);
+      for (const code of codes) ins.run(subject, hashSecret(normalizeRecoveryCode(code)), now);
+    }).immediate();
+    return codes;
+  }
+
+  /** Counts `subject`'s unused recovery codes. */
+  recoveryCodesRemaining(subject: string): number {
+    const row: unknown = this.#db.prepare("SELECT COUNT(*) AS n FROM passkey_recovery_codes WHERE subject = ?").get(subject);
+    return typeof row === "object" && row !== null && "n" in row && typeof row.n === "number" ? row.n : 0;
+  }
+
+  /** Burns `code` if it is one of `subject`'s unused codes; reports whether it was. A wrong code consumes nothing. */
+  useRecoveryCode(subject: string, code: string): boolean {
+    const sql = "DELETE FROM passkey_recovery_codes WHERE subject = ? AND code_hash = ? RETURNING 1";
+    return this.#db.prepare(sql).get(subject, hashSecret(normalizeRecoveryCode(code))) !== undefined;
+  }
+
+  /** Deletes expired challenges and pending half-sessions (never credentials or recovery codes); returns how many. */
+  sweep(now: Date): number {
+    return Sweep(this.#db, now);
+  }
+}
+
+/** Deletes expired passkey challenges and pending half-sessions as of `now` (SPEC `Sweep(db, now)`); returns how many rows. */
+export function Sweep(db: Database.Database, now: Date): number {
+  const t = now.getTime();
+  const a = db.prepare("DELETE FROM passkey_challenges WHERE expires_at <= ?").run(t).changes;
+  const b = db.prepare("DELETE FROM passkey_pending WHERE expires_at <= ?").run(t).changes;
+  return a + b;
+}

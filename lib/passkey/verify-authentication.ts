@@ -1,0 +1,131 @@
+/*
+ * The authentication ceremony, WebAuthn L3 §7.2 (editor's draft at
+ * w3c/webauthn 146d0db), steps 5-22 on a response parsed by
+ * `parseAuthenticationResponse` (steps 3 and 7-9). Steps 1-2 run in the
+ * browser, step 23 (extensions) is ignored, and the caller performs step 24
+ * by storing `newSignCount` and `backupState` (PasskeyStore.updateCounter).
+ *
+ * Signature counter rule (step 22): when the stored counter or the new one
+ * is non-zero, the new one must be strictly greater, otherwise the assertion
+ * is refused (ERR_PASSKEY_SIGN_COUNT) as a possible cloned authenticator;
+ * when both are zero the authenticator keeps no counter and nothing is
+ * compared.
+ */
+import { Buffer } from "node:buffer";
+import { sha256, verifyAuthenticatorData } from "./checks.ts";
+import { verifyClientData } from "./client-data.ts";
+import { parseCOSEKey } from "./cose.ts";
+import { ceremonyError, PasskeyError } from "./errors.ts";
+import type { AuthenticationResponse } from "./response.ts";
+import { verifySignature } from "./signature.ts";
+
+/** The stored credential record an assertion is checked against. */
+export interface StoredCredential {
+  /** Credential id, base64url. */
+  id: string;
+  /** Owner of the credential. */
+  subject: string;
+  /** COSE_Key bytes as stored at registration. */
+  publicKey: Uint8Array;
+  /** Last accepted signature counter. */
+  signCount: number;
+  /** BE flag recorded at registration. */
+  backupEligible: boolean;
+  /** The user handle (user.id) the credential was created for, when known. */
+  userHandle?: Uint8Array | undefined;
+}
+
+/** What an authentication response must match. */
+export interface AuthenticationExpectations {
+  /** The challenge issued for this ceremony (at least 16 bytes). */
+  challenge: Uint8Array;
+  /** Accepted origins, compared exactly. */
+  origin: string | readonly string[];
+  /** Accepted RP IDs. */
+  rpID: string | readonly string[];
+  /** Whether the UV flag must be set. */
+  requireUserVerification: boolean;
+  /** Whether a cross-origin iframe may authenticate. @default false */
+  allowCrossOrigin?: boolean;
+  /** Accepted top-level origins when framed. @default [] */
+  allowedTopOrigins?: readonly string[];
+  /** The stored record for `response.id`. */
+  credential: StoredCredential;
+  /** The subject identified before the ceremony (session or pending row). When absent, a user handle is required. */
+  expectedSubject?: string;
+}
+
+/** A verified assertion. */
+export interface AuthenticationResult {
+  /** Counter to store (step 24). */
+  newSignCount: number;
+  /** BS flag to store. */
+  backupState: boolean;
+  /** Whether the UV flag was set. */
+  userVerified: boolean;
+}
+
+/**
+ * Verifies a parsed assertion against `expect`. Throws PasskeyError (status
+ * 400) whose `code` and `step` name the first failed check;
+ * ERR_PASSKEY_INVALID_OPTIONS for a challenge shorter than 16 bytes;
+ * ERR_PASSKEY_MALFORMED_PUBLIC_KEY if the stored key does not decode.
+ *
+ * @example
+ * const response = parseAuthenticationResponse(await readJSON(req));
+ * const credential = store.getCredential(response.id);
+ * const result = verifyAuthentication(response, { challenge, origin, rpID, requireUserVerification: false,
+ *   credential, expectedSubject: subject });
+ * store.updateCounter(credential.id, result.newSignCount, result.backupState, new Date());
+ */
+export function verifyAuthentication(response: AuthenticationResponse, expect: AuthenticationExpectations): AuthenticationResult {
+  // WebAuthn L3 §13.4.3: challenges carry at least 16 random bytes.
+  if (expect.challenge.length < 16) {
+    throw new PasskeyError("ERR_PASSKEY_INVALID_OPTIONS", "verify authentication: challenge shorter than 16 bytes", { step: "13.4.3: challenge" });
+  }
+  const record = expect.credential;
+  // WebAuthn L3 §7.2 step 5: credential.id identifies the credential the RP looked up.
+  if (response.id !== record.id) {
+    throw ceremonyError("ERR_PASSKEY_CREDENTIAL_ID", "7.2 step 5: credential id", "response id differs from the stored credential");
+  }
+  if (expect.expectedSubject !== undefined) {
+    // WebAuthn L3 §7.2 step 6 (user identified first): the account holds this credential.
+    if (record.subject !== expect.expectedSubject) {
+      throw ceremonyError("ERR_PASSKEY_CREDENTIAL_OWNER", "7.2 step 6: credential owner", "credential belongs to another account");
+    }
+  } else if (response.userHandle === undefined) {
+    // WebAuthn L3 §7.2 step 6 (user not identified): userHandle is present.
+    throw ceremonyError("ERR_PASSKEY_USER_HANDLE", "7.2 step 6: userHandle", "user handle missing");
+  }
+  if (response.userHandle !== undefined) {
+    // WebAuthn L3 §7.2 step 6: a present userHandle equals the account's user handle.
+    if (record.userHandle === undefined || Buffer.compare(response.userHandle, record.userHandle) !== 0) {
+      throw ceremonyError("ERR_PASSKEY_USER_HANDLE", "7.2 step 6: userHandle", "user handle does not match the account");
+    }
+  }
+  const clientExpect = {
+    challenge: expect.challenge,
+    origin: expect.origin,
+    allowCrossOrigin: expect.allowCrossOrigin ?? false,
+    allowedTopOrigins: expect.allowedTopOrigins ?? [],
+  };
+  verifyClientData(response.clientData, clientExpect, "authentication");
+  const authData = response.authenticatorData;
+  verifyAuthenticatorData(authData, expect, "authentication");
+  // WebAuthn L3 §7.2 step 19.1-19.2: BE is a fixed property of the credential.
+  if (authData.flags.backupEligible !== record.backupEligible) {
+    throw ceremonyError("ERR_PASSKEY_BACKUP_FLAGS", "7.2 step 19: BE", "backup eligibility differs from registration");
+  }
+  // WebAuthn L3 §7.2 step 20: hash is SHA-256 of cData.
+  const hash = sha256(response.clientDataJSON);
+  const key = parseCOSEKey(record.publicKey, "7.2 step 21: signature");
+  // WebAuthn L3 §7.2 step 21: sig verifies over authData ‖ hash with the stored public key.
+  if (!verifySignature(key, Buffer.concat([response.authenticatorDataBytes, hash]), response.signature)) {
+    throw ceremonyError("ERR_PASSKEY_SIGNATURE", "7.2 step 21: signature", "signature does not verify");
+  }
+  // WebAuthn L3 §7.2 step 22 (§6.1.1): if either counter is non-zero the new one must be greater.
+  if ((authData.signCount !== 0 || record.signCount !== 0) && authData.signCount <= record.signCount) {
+    throw ceremonyError("ERR_PASSKEY_SIGN_COUNT", "7.2 step 22: signCount", "signature counter did not increase");
+  }
+  return { newSignCount: authData.signCount, backupState: authData.flags.backupState, userVerified: authData.flags.userVerified };
+}

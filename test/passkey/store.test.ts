@@ -1,0 +1,234 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import Database from "better-sqlite3";
+import {
+  CHALLENGE_TTL,
+  PENDING_TTL,
+  PasskeyStore,
+  RECOVERY_ALPHABET,
+  Schema,
+  isPasskeyError,
+} from "../../lib/passkey/index.ts";
+import type { RegisteredCredential } from "../../lib/passkey/index.ts";
+
+class FakeClock {
+  t = Date.parse("2025-06-01T12:00:00Z");
+  now(): Date {
+    return new Date(this.t);
+  }
+}
+
+function open(): { db: Database.Database; clock: FakeClock; store: PasskeyStore } {
+  const db = new Database(":memory:");
+  for (const step of Schema) db.exec(step.SQL);
+  const clock = new FakeClock();
+  return { db, clock, store: new PasskeyStore(db, clock) };
+}
+
+function count(db: Database.Database, table: string): number {
+  const row: unknown = db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get();
+  return typeof row === "object" && row !== null && "n" in row && typeof row.n === "number" ? row.n : -1;
+}
+
+const credential: RegisteredCredential = {
+  id: "AAEC",
+  publicKey: Uint8Array.of(0xa1, 0x01, 0x02),
+  algorithm: -7,
+  signCount: 3,
+  transports: ["internal", "hybrid"],
+  backupEligible: true,
+  backupState: false,
+  userVerified: true,
+  attestationFormat: "none",
+  attestationType: "none",
+  attested: false,
+  attestationTrusted: false,
+  aaguid: "00000000-0000-0000-0000-000000000000",
+};
+
+describe("Schema", () => {
+  it("has uniquely named steps that apply in order to an empty database", () => {
+    const names = Schema.map((s) => s.Name);
+    assert.equal(new Set(names).size, names.length);
+    assert.ok(names.every((n) => n.startsWith("passkey/")));
+    const { db } = open();
+    for (const table of ["passkey_credentials", "passkey_challenges", "passkey_pending", "passkey_recovery_codes"]) {
+      assert.equal(count(db, table), 0);
+    }
+  });
+});
+
+describe("PasskeyStore credentials", () => {
+  it("saves, reads back exact key bytes, lists, renames, updates and deletes", () => {
+    const { store, clock } = open();
+    assert.equal(store.enrolled("a@x"), false);
+    const saved = store.saveCredential("a@x", credential, { name: "Laptop", userHandle: Uint8Array.of(9, 9) });
+    assert.deepEqual(saved.publicKey, credential.publicKey);
+    assert.deepEqual(saved.transports, ["internal", "hybrid"]);
+    assert.deepEqual(saved.userHandle, Uint8Array.of(9, 9));
+    assert.equal(saved.createdAt.getTime(), clock.t);
+    assert.equal(store.enrolled("a@x"), true);
+    assert.equal(store.listCredentials("a@x").length, 1);
+    assert.equal(store.listCredentials("b@x").length, 0);
+    assert.equal(store.renameCredential("b@x", "AAEC", "Mine"), false);
+    assert.equal(store.renameCredential("a@x", "AAEC", " Phone "), true);
+    assert.equal(store.getCredential("AAEC")?.name, "Phone");
+    assert.equal(store.updateCounter("AAEC", 10, true, new Date(clock.t + 5)), true);
+    assert.equal(store.updateCounter("AAEC", 4, true, new Date(clock.t + 6)), true);
+    assert.equal(store.getCredential("AAEC")?.signCount, 10, "counter never moves backwards");
+    assert.equal(store.getCredential("AAEC")?.backupState, true);
+    assert.equal(store.getCredential("AAEC")?.lastUsedAt?.getTime(), clock.t + 6);
+    assert.equal(store.deleteCredential("b@x", "AAEC"), false);
+    assert.equal(store.deleteCredential("a@x", "AAEC"), true);
+    assert.equal(store.getCredential("AAEC"), undefined);
+  });
+
+  it("refuses a credential id already registered, to anyone", () => {
+    const { store } = open();
+    store.saveCredential("a@x", credential);
+    assert.throws(() => store.saveCredential("b@x", credential), (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_CREDENTIAL_TAKEN");
+    assert.equal(store.getCredential("AAEC")?.subject, "a@x");
+  });
+
+  it("refuses names with control characters or over 64 characters", () => {
+    const { store } = open();
+    for (const name of ["a\nb", "x".repeat(65)]) {
+      assert.throws(() => store.saveCredential("a@x", credential, { name }), (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_INVALID_NAME");
+    }
+  });
+});
+
+describe("PasskeyStore challenges", () => {
+  it("returns a challenge once", () => {
+    const { store } = open();
+    const c = store.createChallenge("stepup", "session-hash");
+    assert.equal(c.length, 32);
+    assert.deepEqual(store.consumeChallenge("stepup", "session-hash"), c);
+    assert.equal(store.consumeChallenge("stepup", "session-hash"), undefined);
+  });
+
+  it("binds a challenge to its ceremony and requester", () => {
+    const { store } = open();
+    store.createChallenge("register", "s1");
+    assert.equal(store.consumeChallenge("signin", "s1"), undefined);
+    assert.equal(store.consumeChallenge("register", "s2"), undefined);
+    assert.ok(store.consumeChallenge("register", "s1") !== undefined);
+  });
+
+  it("stores the binder hashed, never as given", () => {
+    const { store, db } = open();
+    store.createChallenge("register", "raw-token");
+    assert.equal(db.prepare("SELECT 1 FROM passkey_challenges WHERE bound_to = ?").get("raw-token"), undefined);
+  });
+
+  it("expires at 2 minutes and deletes the expired row when presented", () => {
+    const { store, clock, db } = open();
+    store.createChallenge("stepup", "s");
+    clock.t += CHALLENGE_TTL - 1;
+    assert.ok(store.consumeChallenge("stepup", "s") !== undefined);
+    store.createChallenge("stepup", "s");
+    clock.t += CHALLENGE_TTL;
+    assert.equal(store.consumeChallenge("stepup", "s"), undefined);
+    assert.equal(count(db, "passkey_challenges"), 0);
+    assert.equal(CHALLENGE_TTL, 120000);
+  });
+
+  it("replaces an earlier challenge for the same ceremony and requester", () => {
+    const { store } = open();
+    store.createChallenge("signin", "p");
+    const second = store.createChallenge("signin", "p");
+    assert.deepEqual(store.consumeChallenge("signin", "p"), second);
+  });
+});
+
+describe("PasskeyStore pending half-sessions", () => {
+  it("reads while live, consumes once, and stores only the token hash", () => {
+    const { store, db } = open();
+    const token = store.createPending("a@x", "magiclink");
+    assert.match(token, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(db.prepare("SELECT 1 FROM passkey_pending WHERE token_hash = ?").get(token), undefined);
+    assert.deepEqual(store.readPending(token), { subject: "a@x", firstMethod: "magiclink" });
+    assert.deepEqual(store.readPending(token), { subject: "a@x", firstMethod: "magiclink" });
+    assert.deepEqual(store.consumePending(token), { subject: "a@x", firstMethod: "magiclink" });
+    assert.equal(store.consumePending(token), undefined);
+    assert.equal(store.readPending(token), undefined);
+  });
+
+  it("expires at 5 minutes", () => {
+    const { store, clock } = open();
+    const token = store.createPending("a@x", "magiclink");
+    clock.t += PENDING_TTL - 1;
+    assert.ok(store.readPending(token) !== undefined);
+    clock.t += 1;
+    assert.equal(store.readPending(token), undefined);
+    assert.equal(store.consumePending(token), undefined);
+    assert.equal(PENDING_TTL, 300000);
+  });
+});
+
+describe("PasskeyStore recovery codes", () => {
+  it("issues 10 distinct xxxxx-xxxxx codes from the unambiguous alphabet", () => {
+    const { store } = open();
+    const codes = store.regenerateRecoveryCodes("a@x");
+    assert.equal(codes.length, 10);
+    assert.equal(new Set(codes).size, 10);
+    for (const code of codes) {
+      assert.match(code, /^[a-z0-9]{5}-[a-z0-9]{5}$/);
+      assert.ok([...code.replace("-", "")].every((ch) => RECOVERY_ALPHABET.includes(ch)));
+    }
+    assert.equal(store.recoveryCodesRemaining("a@x"), 10);
+  });
+
+  it("replaces the old set on regeneration", () => {
+    const { store } = open();
+    const old = store.regenerateRecoveryCodes("a@x");
+    const fresh = store.regenerateRecoveryCodes("a@x");
+    assert.equal(store.recoveryCodesRemaining("a@x"), 10);
+    assert.equal(store.useRecoveryCode("a@x", old[0] ?? ""), false);
+    assert.equal(store.useRecoveryCode("a@x", fresh[0] ?? ""), true);
+  });
+
+  it("accepts a code once, ignoring case, spaces and dashes", () => {
+    const { store } = open();
+    const [code = ""] = store.regenerateRecoveryCodes("a@x");
+    const typed = ` ${code.toUpperCase().replace("-", " ")} `;
+    assert.equal(store.useRecoveryCode("a@x", typed), true);
+    assert.equal(store.useRecoveryCode("a@x", code), false);
+    assert.equal(store.recoveryCodesRemaining("a@x"), 9);
+  });
+
+  it("a wrong code, or another subject's code, consumes nothing", () => {
+    const { store, db } = open();
+    const [code = ""] = store.regenerateRecoveryCodes("a@x");
+    store.regenerateRecoveryCodes("b@x");
+    assert.equal(store.useRecoveryCode("a@x", "zzzzz-zzzzz"), false);
+    assert.equal(store.useRecoveryCode("b@x", code), false);
+    assert.equal(store.recoveryCodesRemaining("a@x"), 10);
+    assert.equal(store.recoveryCodesRemaining("b@x"), 10);
+    assert.equal(db.prepare("SELECT 1 FROM passkey_recovery_codes WHERE code_hash = ?").get(code), undefined);
+  });
+});
+
+describe("PasskeyStore.sweep()", () => {
+  it("removes only expired challenges and pending rows", () => {
+    const { store, clock, db } = open();
+    store.saveCredential("a@x", credential);
+    store.regenerateRecoveryCodes("a@x");
+    store.createChallenge("stepup", "old");
+    const oldPending = store.createPending("a@x", "magiclink");
+    clock.t += 60000;
+    store.createChallenge("stepup", "new");
+    const newPending = store.createPending("a@x", "magiclink");
+    const now = new Date(clock.t + CHALLENGE_TTL - 60000);
+    assert.equal(store.sweep(now), 1);
+    assert.equal(count(db, "passkey_challenges"), 1);
+    assert.equal(count(db, "passkey_pending"), 2);
+    clock.t = now.getTime();
+    assert.ok(store.consumeChallenge("stepup", "new") !== undefined);
+    assert.equal(store.sweep(new Date(clock.t + PENDING_TTL)), 2);
+    assert.equal(store.readPending(oldPending), undefined);
+    assert.equal(store.readPending(newPending), undefined);
+    assert.equal(count(db, "passkey_credentials"), 1);
+    assert.equal(count(db, "passkey_recovery_codes"), 10);
+  });
+});
