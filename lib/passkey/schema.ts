@@ -5,16 +5,10 @@
  * challenge binders) are stored only as SHA-256 hashes.
  */
 
-/** One named, immutable schema step. */
-export interface SchemaStep {
-  /** Unique, stable name. */
-  Name: string;
-  /** SQL run once. */
-  SQL: string;
-}
+import type { Step } from "../db/index.ts";
 
 /** The passkey schema steps, in apply order. Never edit a released step; append a new one. */
-export const Schema: readonly SchemaStep[] = [
+export const Schema: readonly Step[] = [
   {
     Name: "passkey/001-credentials",
     SQL: `CREATE TABLE passkey_credentials (
@@ -62,6 +56,13 @@ CREATE INDEX passkey_pending_expires ON passkey_pending (expires_at);`,
   code_hash TEXT NOT NULL,
   created_at INTEGER NOT NULL,
   PRIMARY KEY (subject, code_hash)
+) STRICT;`,
+  },
+  {
+    Name: "passkey/005-user-handles",
+    SQL: `CREATE TABLE passkey_user_handles (
+  subject TEXT PRIMARY KEY,
+  user_handle BLOB NOT NULL UNIQUE
 ) STRICT;`,
   },
 ];

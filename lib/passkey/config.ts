@@ -1,0 +1,52 @@
+/*
+ * Configuration of the passkey component (SPEC §2.7: at least
+ * `ConfirmPath`; the rest are latch's documented fields).
+ */
+import type { DB } from "../db/index.ts";
+import type { Clock, Logger } from "../http/index.ts";
+import type { Sessions } from "../session/index.ts";
+
+/** WebAuthn L3 §5.10.6 user verification requirement. */
+export type UserVerification = "required" | "preferred" | "discouraged";
+
+/** Configuration of the passkey component. */
+export interface Config {
+  /** The database handle (apply `passkey.Schema` after the sessions schema). */
+  DB: DB;
+  /** The session store the sign-in component mints into (`signin.Sessions`). */
+  Sessions: Sessions;
+  /** The application's origin; assertions must come from exactly this origin. */
+  Origin: string;
+  /** Path where the second-factor prompt is shown. */
+  ConfirmPath: string;
+  /** Where a completed sign-in lands. */
+  SignedInPath: string;
+  /** The sign-in page; a missing or expired pending sign-in goes there with `?err=expired`. */
+  SigninPath: string;
+  /** Where passkey management forms return. @default SignedInPath */
+  ManagePath?: string;
+  /** Where a stale session is sent (with `?next=`) before deleting a passkey. @default ConfirmPath */
+  StalePath?: string;
+  /** Relying party id. @default the Origin's hostname */
+  RPID?: string;
+  /** Relying party name shown by authenticators. @default the Origin's hostname */
+  RPName?: string;
+  /** User verification policy; "required" also makes the server demand the UV flag. @default "preferred" */
+  UserVerification?: UserVerification;
+  /** COSE algorithms offered, in preference order. @default DEFAULT_ALGORITHMS ([-8, -7, -257]) */
+  Algorithms?: readonly number[];
+  /** Accept ceremonies run in a cross-origin iframe. @default false */
+  AllowCrossOrigin?: boolean;
+  /** How recent `AuthTime` must be to delete a passkey, in ms. @default 300000 (5 minutes) */
+  FreshFor?: number;
+  /** @default NewLogger() */
+  Logger?: Logger;
+  /** @default systemClock */
+  Clock?: Clock;
+}
+
+/** Default freshness window for deleting a passkey: 5 minutes. */
+export const DEFAULT_FRESH_FOR: number = 5 * 60 * 1000;
+
+/** Base name of the pending half-session cookie (`__Host-` prefixed on https). */
+export const PENDING_COOKIE: string = "framework_pending";

@@ -1,0 +1,309 @@
+/*
+ * The passkey second factor (SPEC §2.7, §4.2, §5.5–5.7). Access rules:
+ *   - register and step-up routes need a valid session; a stale one is
+ *     fine (that is what step-up refreshes), an absent one is refused;
+ *   - the sign-in routes need a live pending half-session, minted by
+ *     `Gate` after a verified first factor;
+ *   - a credential id alone opens nothing: every assertion is checked
+ *     against a single-use challenge bound to the asking session or
+ *     pending half-session, and against a credential owned by its subject.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { NewLogger, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
+import { appendSetCookie, cookieName, parseCookies, serializeCookie, type Identity, type Session, type Sessions } from "../session/index.ts";
+import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
+import { DEFAULT_FRESH_FOR, PENDING_COOKIE, type Config, type UserVerification } from "./config.ts";
+import { PasskeyError, isPasskeyError } from "./errors.ts";
+import { creationOptions, requestOptions } from "./options.ts";
+import { parseAuthenticationResponse, parseRegistrationResponse } from "./response.ts";
+import { CHALLENGE_TTL, PENDING_TTL, PasskeyStore, type ChallengeCeremony, type PendingSignIn } from "./store.ts";
+import type { PasskeyCredential } from "./store-rows.ts";
+import { UserHandles } from "./user-handles.ts";
+import { verifyAuthentication } from "./verify-authentication.ts";
+import { verifyRegistration } from "./verify-registration.ts";
+
+/** Session method after a step-up assertion. */
+export const METHOD_PASSKEY: string = "passkey";
+
+/** Creates the passkey component. */
+export function New(config: Config): Passkey {
+  return new Passkey(config);
+}
+
+function json(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.end(body);
+}
+
+function redirect(res: ServerResponse, location: string): void {
+  res.statusCode = 303;
+  res.setHeader("Location", location);
+  res.setHeader("Cache-Control", "no-store");
+  res.end();
+}
+
+/** The passkey component: `Gate`, routes and recovery codes. */
+export class Passkey {
+  readonly #config: Config;
+  readonly #sessions: Sessions;
+  readonly #store: PasskeyStore;
+  readonly #handles: UserHandles;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #origin: string;
+  readonly #rpID: string;
+  readonly #uv: UserVerification;
+  readonly #pending: { name: string; secure: boolean };
+
+  constructor(config: Config) {
+    const url = new URL(config.Origin);
+    this.#config = config;
+    this.#sessions = config.Sessions;
+    this.#clock = config.Clock ?? systemClock;
+    this.#logger = config.Logger ?? NewLogger();
+    this.#store = new PasskeyStore(config.DB, this.#clock);
+    this.#handles = new UserHandles(config.DB);
+    this.#origin = url.origin;
+    this.#rpID = config.RPID ?? url.hostname;
+    this.#uv = config.UserVerification ?? "preferred";
+    this.#pending = cookieName(PENDING_COOKIE, url.origin);
+  }
+
+  /** Reports whether `subject` has at least one passkey. */
+  Enrolled(subject: string): boolean {
+    return this.#store.enrolled(subject);
+  }
+
+  /** Issues 10 new recovery codes for `subject`, replacing any existing set. Show them once. */
+  RegenerateRecoveryCodes(subject: string): string[] {
+    return this.#store.regenerateRecoveryCodes(subject);
+  }
+
+  /** Returns how many unused recovery codes `subject` has. */
+  RecoveryCodesRemaining(subject: string): number {
+    return this.#store.recoveryCodesRemaining(subject);
+  }
+
+  /** Lists `subject`'s passkeys (public material and names only). */
+  Credentials(subject: string): PasskeyCredential[] {
+    return this.#store.listCredentials(subject);
+  }
+
+  /**
+   * The sign-in component's `SecondFactor` hook (SPEC §4.2). With no
+   * passkey it resolves `false` and sign-in proceeds. With one, it mints a
+   * pending half-session (hashed row plus the short-lived
+   * `framework_pending` cookie), redirects to `ConfirmPath` and resolves
+   * `true`: no session exists until an assertion or a recovery code.
+   */
+  readonly Gate = (_req: IncomingMessage, res: ServerResponse, session: Identity): boolean => {
+    if (!this.#store.enrolled(session.Subject)) return false;
+    const token = this.#store.createPending(session.Subject, session.Method);
+    appendSetCookie(res, this.#pendingCookie(token, PENDING_TTL / 1000));
+    redirect(res, this.#config.ConfirmPath);
+    return true;
+  };
+
+  #pendingCookie(value: string, maxAge: number): string {
+    return serializeCookie(this.#pending.name, value, { maxAge, path: "/", httpOnly: true, secure: this.#pending.secure, sameSite: "Lax" });
+  }
+
+  #pendingToken(req: IncomingMessage): string | undefined {
+    return parseCookies(req.headers.cookie).get(this.#pending.name);
+  }
+
+  // SPEC §5.5: step-up routes need a valid session (stale allowed, absent refused).
+  #session(req: IncomingMessage, res: ServerResponse): Session | undefined {
+    const session = this.#sessions.Read(req);
+    if (session === undefined) json(res, 401, { error: "unauthenticated" });
+    return session;
+  }
+
+  // SPEC §5.5: the sign-in pair needs a live pending half-session.
+  #livePending(req: IncomingMessage, res: ServerResponse): { token: string; pending: PendingSignIn } | undefined {
+    const token = this.#pendingToken(req);
+    const pending = token === undefined ? undefined : this.#store.readPending(token);
+    if (token === undefined || pending === undefined) {
+      json(res, 401, { error: "no_pending_signin" });
+      return undefined;
+    }
+    return { token, pending };
+  }
+
+  #refused(res: ServerResponse, err: unknown): void {
+    if (!isPasskeyError(err)) throw err;
+    this.#logger.info("passkey ceremony refused", { code: err.code, step: err.step });
+    json(res, 400, { error: err.code, step: err.step });
+  }
+
+  #challenge(ceremony: ChallengeCeremony, boundTo: string, res: ServerResponse): Uint8Array | undefined {
+    // SPEC §3.2: a challenge is single-use and valid 2 minutes; a missing one is refused on read.
+    const challenge = this.#store.consumeChallenge(ceremony, boundTo);
+    if (challenge === undefined) json(res, 400, { error: "challenge_expired" });
+    return challenge;
+  }
+
+  #request(ceremony: ChallengeCeremony, boundTo: string, subject: string, res: ServerResponse): void {
+    const credentials = this.#store.listCredentials(subject);
+    if (credentials.length === 0) return json(res, 400, { error: "no_credentials" });
+    const challenge = this.#store.createChallenge(ceremony, boundTo);
+    json(res, 200, requestOptions(challenge, this.#rpID, CHALLENGE_TTL, credentials, this.#uv));
+  }
+
+  // WebAuthn L3 §7.2: verify an assertion by `subject` against `challenge`; updates the counter.
+  async #assert(req: IncomingMessage, challenge: Uint8Array, subject: string): Promise<void> {
+    const response = parseAuthenticationResponse(await readJSON(req));
+    const stored = this.#store.getCredential(response.id);
+    // WebAuthn L3 §7.2 step 5: the credential must be one of the subject's; an unknown id opens nothing.
+    if (stored === undefined) {
+      throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_OWNER", "passkey: unknown credential", { step: "7.2 step 5: credential", status: 400 });
+    }
+    const result = verifyAuthentication(response, {
+      challenge,
+      origin: this.#origin,
+      rpID: this.#rpID,
+      requireUserVerification: this.#uv === "required",
+      allowCrossOrigin: this.#config.AllowCrossOrigin === true,
+      credential: stored,
+      expectedSubject: subject,
+    });
+    this.#store.updateCounter(response.id, result.newSignCount, result.backupState, this.#clock.now());
+  }
+
+  /** `POST /passkey/register/begin`: creation options for the session's subject. */
+  readonly RegisterBegin: HandlerFunc = (req, res) => {
+    const session = this.#session(req, res);
+    if (session === undefined) return;
+    const challenge = this.#store.createChallenge("register", session.ID);
+    json(res, 200, creationOptions({
+      challenge,
+      rpID: this.#rpID,
+      rpName: this.#config.RPName ?? this.#rpID,
+      userHandle: this.#handles.For(session.Subject),
+      subject: session.Subject,
+      algorithms: this.#config.Algorithms ?? DEFAULT_ALGORITHMS,
+      timeout: CHALLENGE_TTL,
+      existing: this.#store.listCredentials(session.Subject),
+      userVerification: this.#uv,
+    }));
+  };
+
+  /** `POST /passkey/register/finish`: body is `PublicKeyCredential.toJSON()`. */
+  readonly RegisterFinish: HandlerFunc = async (req, res) => {
+    const session = this.#session(req, res);
+    if (session === undefined) return;
+    const challenge = this.#challenge("register", session.ID, res);
+    if (challenge === undefined) return;
+    try {
+      const response = parseRegistrationResponse(await readJSON(req));
+      const credential = verifyRegistration(response, {
+        challenge,
+        origin: this.#origin,
+        rpID: this.#rpID,
+        requireUserVerification: this.#uv === "required",
+        allowCrossOrigin: this.#config.AllowCrossOrigin === true,
+        algorithms: this.#config.Algorithms ?? DEFAULT_ALGORITHMS,
+        isCredentialIDTaken: (id) => this.#store.getCredential(id) !== undefined,
+      });
+      const name = `Passkey ${this.#clock.now().toISOString().slice(0, 10)}`;
+      this.#store.saveCredential(session.Subject, credential, { name, userHandle: this.#handles.For(session.Subject) });
+      json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
+    } catch (err) {
+      this.#refused(res, err);
+    }
+  };
+
+  /** `POST /passkey/stepup/begin`: request options for the session's subject. */
+  readonly StepUpBegin: HandlerFunc = (req, res) => {
+    const session = this.#session(req, res);
+    if (session !== undefined) this.#request("stepup", session.ID, session.Subject, res);
+  };
+
+  /** `POST /passkey/stepup/finish`: on success the session is rotated with method "passkey" and a fresh AuthTime. */
+  readonly StepUpFinish: HandlerFunc = async (req, res) => {
+    const session = this.#session(req, res);
+    if (session === undefined) return;
+    const challenge = this.#challenge("stepup", session.ID, res);
+    if (challenge === undefined) return;
+    try {
+      await this.#assert(req, challenge, session.Subject);
+    } catch (err) {
+      return this.#refused(res, err);
+    }
+    this.#sessions.Rotate(req, res, METHOD_PASSKEY, this.#clock.now());
+    json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
+  };
+
+  /** `POST /passkey/signin/begin`: request options for the pending subject. */
+  readonly SignInBegin: HandlerFunc = (req, res) => {
+    const live = this.#livePending(req, res);
+    if (live !== undefined) this.#request("signin", live.token, live.pending.subject, res);
+  };
+
+  #finishSignIn(req: IncomingMessage, res: ServerResponse, token: string, suffix: string): boolean {
+    // SPEC §3.2: the pending half-session is consumed once; a lost race mints nothing.
+    const pending = this.#store.consumePending(token);
+    if (pending === undefined) return false;
+    appendSetCookie(res, this.#pendingCookie("", 0));
+    this.#sessions.Create(req, res, { Subject: pending.subject, Method: `${pending.firstMethod}+${suffix}`, AuthTime: this.#clock.now() });
+    return true;
+  }
+
+  /** `POST /passkey/signin/finish`: pending consumed, cookie cleared, session `<first>+passkey` minted. */
+  readonly SignInFinish: HandlerFunc = async (req, res) => {
+    const live = this.#livePending(req, res);
+    if (live === undefined) return;
+    const challenge = this.#challenge("signin", live.token, res);
+    if (challenge === undefined) return;
+    try {
+      await this.#assert(req, challenge, live.pending.subject);
+    } catch (err) {
+      return this.#refused(res, err);
+    }
+    if (!this.#finishSignIn(req, res, live.token, "passkey")) return json(res, 401, { error: "no_pending_signin" });
+    json(res, 200, { location: this.#config.SignedInPath });
+  };
+
+  /**
+   * `POST /passkey/signin/recovery`, a plain form with field `code`.
+   * Correct: code burned, pending consumed, session `<first>+recovery`.
+   * Wrong: 303 to `ConfirmPath?recovery=failed`, pending kept (SPEC §3.2).
+   */
+  readonly SignInRecovery: HandlerFunc = async (req, res) => {
+    const form = await readForm(req);
+    const token = this.#pendingToken(req);
+    const pending = token === undefined ? undefined : this.#store.readPending(token);
+    if (token === undefined || pending === undefined) return redirect(res, `${this.#config.SigninPath}?err=expired`);
+    if (!this.#store.useRecoveryCode(pending.subject, form.get("code") ?? "")) {
+      return redirect(res, `${this.#config.ConfirmPath}?recovery=failed`);
+    }
+    if (!this.#finishSignIn(req, res, token, "recovery")) return redirect(res, `${this.#config.SigninPath}?err=expired`);
+    redirect(res, this.#config.SignedInPath);
+  };
+
+  /** Form POST with `id` and `name`: renames one of the session subject's passkeys. */
+  readonly Rename: HandlerFunc = async (req, res) => {
+    const form = await readForm(req);
+    const session = this.#sessions.Read(req);
+    if (session === undefined) return redirect(res, this.#config.SigninPath);
+    this.#store.renameCredential(session.Subject, form.get("id") ?? "", form.get("name") ?? "");
+    redirect(res, this.#config.ManagePath ?? this.#config.SignedInPath);
+  };
+
+  /** Form POST with `id`: deletes one of the subject's passkeys; needs a fresh session. */
+  readonly Delete: HandlerFunc = async (req, res) => {
+    const form = await readForm(req);
+    const session = this.#sessions.Read(req);
+    if (session === undefined) return redirect(res, this.#config.SigninPath);
+    const manage = this.#config.ManagePath ?? this.#config.SignedInPath;
+    if (this.#clock.now().getTime() - session.AuthTime.getTime() > (this.#config.FreshFor ?? DEFAULT_FRESH_FOR)) {
+      return redirect(res, `${this.#config.StalePath ?? this.#config.ConfirmPath}?next=${encodeURIComponent(manage)}`);
+    }
+    this.#store.deleteCredential(session.Subject, form.get("id") ?? "");
+    redirect(res, manage);
+  };
+}
