@@ -112,7 +112,7 @@
         return post(el.getAttribute("data-finish"), credentialJSON(cred));
       })
       .then(function (data) {
-        window.location.assign(data.location || window.location.href);
+        window.location.assign(el.getAttribute("data-next") || data.location || window.location.href);
       })
       .catch(function (err) {
         el.disabled = false;

@@ -1,0 +1,143 @@
+/*
+ * The demo application's routes: every latch feature, wired the way an
+ * application would wire it. `buildApp` is called by the runtime's Router
+ * hook with the database it opened.
+ */
+import { fileURLToPath } from "node:url";
+import type { DB } from "../../lib/db/index.ts";
+import { CrossOriginProtection, html, type HandlerFunc, type Logger, type Options } from "../../lib/http/index.ts";
+import { CLIENT_DIR, NewAssets } from "../../lib/assets/index.ts";
+import { MergeSchemas } from "../../lib/db/index.ts";
+import { Registry, NewHandlers } from "../../lib/jobs/index.ts";
+import { NewSMTPMailer } from "../../lib/mail/index.ts";
+import * as passkey from "../../lib/passkey/index.ts";
+import { Mux, PathValue } from "../../lib/router/index.ts";
+import * as session from "../../lib/session/index.ts";
+import * as signin from "../../lib/signin/index.ts";
+import { From } from "../../lib/signin/index.ts";
+import { T } from "../../lib/i18n/index.ts";
+import type { DemoConfig } from "./config.ts";
+import { renderAccount } from "./pages/account.ts";
+import { confirmPage, stepUpPage } from "./pages/confirm.ts";
+import { homePage } from "./pages/home.ts";
+import { jobPages, startJob } from "./pages/jobs.ts";
+import { render } from "./pages/layout.ts";
+import { signinPage } from "./pages/signin.ts";
+
+/** Schema steps in apply order: sessions, then sign-in, then passkey. */
+export const schema: ReturnType<typeof MergeSchemas> = MergeSchemas(session.Schema, signin.Schema, passkey.Schema);
+
+/** How recent a sign-in must be for /account/security: 5 minutes. */
+export const FRESH_FOR: number = 5 * 60 * 1000;
+
+/** Directory of the demo's static files. */
+const STATIC_DIR = fileURLToPath(new URL("../../../examples/demo/static/", import.meta.url));
+
+/** Knobs tests turn (shorter job steps); production uses the defaults. */
+export interface AppOptions {
+  jobStepMs?: number;
+}
+
+/** Builds the demo's runtime options (everything except listen address and database path). */
+export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions = {}): Options & { cleanup: () => void } {
+  const jobs = new Registry(logger);
+  const csp = config.oidcIssuer === undefined ? undefined : cspWithIssuer(config.oidcIssuer);
+  return {
+    Router: (db) => buildRouter(db, config, logger, jobs, app),
+    Schema: schema,
+    Wrap: (next) => CrossOriginProtection({ Origin: config.origin })(next),
+    Locales: ["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"],
+    DefaultLocale: "en",
+    LocaleFS: fileURLToPath(new URL("../../../examples/demo/locales/", import.meta.url)),
+    Origin: config.origin,
+    Logger: logger,
+    ...(csp !== undefined && { CSP: csp }),
+    cleanup: () => jobs.Shutdown(),
+  };
+}
+
+// Begin answers a form POST with a redirect to the provider; CSP
+// form-action applies to that redirect, so the issuer's origin is allowed.
+function cspWithIssuer(issuer: string): string {
+  return `default-src 'self'; base-uri 'self'; font-src 'self' data:; form-action 'self' ${new URL(issuer).origin}; frame-ancestors 'none'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'`;
+}
+
+function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, app: AppOptions): Mux {
+  if (db === undefined) throw new Error("demo: the runtime opened no database");
+  const assets = NewAssets([STATIC_DIR, CLIENT_DIR]);
+  const auth = signin.New({
+    DB: db,
+    Origin: config.origin,
+    InstanceKey: config.instanceKey,
+    SigninPath: "/signin",
+    SignedInPath: "/account",
+    StalePath: "/stepup",
+    Logger: logger,
+    ...(config.smtpURL !== undefined && { Mailer: NewSMTPMailer(config.smtpURL, { logger }) }),
+    ...(config.mailFrom !== undefined && { MailFrom: config.mailFrom }),
+    ...(config.oidcIssuer !== undefined && { Provider: { Issuer: config.oidcIssuer } }),
+    SecondFactor: (req, res, identity) => keys.Gate(req, res, identity),
+  });
+  const keys = passkey.New({
+    DB: db,
+    Sessions: auth.Sessions,
+    Origin: config.origin,
+    ConfirmPath: "/confirm",
+    SignedInPath: "/account",
+    SigninPath: "/signin",
+    ManagePath: "/account",
+    StalePath: "/stepup",
+    Logger: logger,
+  });
+  const jobHandlers = NewHandlers({ Jobs: jobs, ...jobPages(assets), Owner: (req) => From(req)?.Subject, ID: (req) => PathValue(req, "id") });
+
+  const mux = new Mux();
+  const user = mux.With(auth.LoadSession);
+  const signedIn = mux.With(auth.RequireSession);
+  mux.Handle("GET /static/", assets.Handler());
+  user.Handle("GET /{$}", homePage(assets));
+  mux.Handle("GET /signin", signinPage(assets));
+  mux.Handle("POST /signin", auth.Begin);
+  mux.Handle("GET /auth/verify", auth.Verify);
+  mux.Handle("GET /auth/callback", auth.Callback);
+  mux.Handle("POST /signout", auth.Signout);
+  mux.Handle("GET /confirm", confirmPage(assets));
+  mux.Handle("POST /passkey/signin/begin", keys.SignInBegin);
+  mux.Handle("POST /passkey/signin/finish", keys.SignInFinish);
+  mux.Handle("POST /passkey/signin/recovery", keys.SignInRecovery);
+  mux.Handle("POST /passkey/register/begin", keys.RegisterBegin);
+  mux.Handle("POST /passkey/register/finish", keys.RegisterFinish);
+  mux.Handle("POST /passkey/stepup/begin", keys.StepUpBegin);
+  mux.Handle("POST /passkey/stepup/finish", keys.StepUpFinish);
+  signedIn.Handle("GET /account", (req, res) => renderAccount(req, res, assets, keys));
+  signedIn.Handle("POST /account/recovery-codes", (req, res) =>
+    renderAccount(req, res, assets, keys, keys.RegenerateRecoveryCodes(From(req)?.Subject ?? "")),
+  );
+  signedIn.Handle("POST /account/passkeys/rename", keys.Rename);
+  signedIn.Handle("POST /account/passkeys/delete", keys.Delete);
+  signedIn.Handle("GET /stepup", stepUpPage(assets));
+  mux.With(auth.RequireFreshSession(FRESH_FOR)).Handle("GET /account/security", securityPage(assets));
+  signedIn.Handle("POST /jobs", startJob(jobs, assets, app.jobStepMs ?? 600));
+  signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
+  signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
+  signedIn.Handle("GET /jobs/{id}/events", jobHandlers.Events);
+  mux.Handle("GET /demo/error", () => {
+    throw new Error("demo: this page fails on purpose to show the error page");
+  });
+  const sweep = setInterval(() => {
+    const now = new Date();
+    auth.Sweep(now);
+    passkey.Sweep(db, now);
+  }, 10 * 60 * 1000);
+  sweep.unref();
+  return mux;
+}
+
+function securityPage(assets: ReturnType<typeof NewAssets>): HandlerFunc {
+  return (req, res) =>
+    render(req, res, assets, {
+      title: T(req, "demo.fresh.title"),
+      bodyAttrs: { "data-method": From(req)?.Method ?? "" },
+      body: html`<h1>${T(req, "demo.fresh.title")}</h1><p class="card">${T(req, "demo.fresh.body")}</p><p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
+    });
+}

@@ -1,0 +1,21 @@
+/*
+ * The latch demo: `npm start` (or `node dist/examples/demo/main.js`, the
+ * same file a systemd unit runs). Environment: see config.ts and README.
+ */
+import { resolve } from "node:path";
+import { NewLogger, Run } from "../../lib/http/index.ts";
+import { demoOptions } from "./app.ts";
+import { loadConfig } from "./config.ts";
+
+const logger = NewLogger();
+const config = loadConfig(process.env, logger);
+const { cleanup, ...options } = demoOptions(config, logger);
+try {
+  await Run({
+    ...options,
+    DBPath: resolve(config.stateDir, "demo.db"),
+    ...(config.addr !== undefined && { Addr: config.addr }),
+  });
+} finally {
+  cleanup();
+}

@@ -1,0 +1,77 @@
+/*
+ * The background-job demo: `POST /jobs` with `kind=ok` (reports progress
+ * over a few seconds) or `kind=fail` (fails, to show `Err`), answering 303
+ * to `/jobs/{id}`; the status page and fragment rendered from PageData.
+ * Push (SSE) is on by default; `?mode=poll` shows plain polling; with
+ * JavaScript off the meta refresh does the work.
+ */
+import type { IncomingMessage } from "node:http";
+import { html, readForm, type HandlerFunc } from "../../../lib/http/index.ts";
+import { T } from "../../../lib/i18n/index.ts";
+import { Icon } from "../../../lib/icons/index.ts";
+import { MetaRefresh, RenderFragmentHTML, RenderStatusHTML, isOwnerBusy, type Config, type Registry, type StatusLabels } from "../../../lib/jobs/index.ts";
+import { From } from "../../../lib/signin/index.ts";
+import type { Assets } from "../../../lib/assets/index.ts";
+import { render } from "./layout.ts";
+
+const STEPS = 10;
+
+function labels(req: IncomingMessage): StatusLabels {
+  return { running: T(req, "jobs.running"), done: T(req, "jobs.done"), failed: T(req, "jobs.failed_label") };
+}
+
+function demoJob(kind: "ok" | "fail", stepMs: number) {
+  return async (signal: AbortSignal, progress: (text: string) => void): Promise<void> => {
+    for (let i = 1; i <= STEPS; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, stepMs);
+        signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(new Error("the job was stopped"));
+        }, { once: true });
+      });
+      progress(`${i}/${STEPS}`);
+      if (kind === "fail" && i === STEPS / 2) throw new Error("the demo job failed on purpose halfway through");
+    }
+  };
+}
+
+/** `POST /jobs`. */
+export function startJob(jobs: Registry, assets: Assets, stepMs: number): HandlerFunc {
+  return async (req, res) => {
+    const form = await readForm(req);
+    const kind = form.get("kind") === "fail" ? "fail" : "ok";
+    const owner = From(req)?.Subject ?? "";
+    try {
+      const job = jobs.Start(owner, kind === "ok" ? "demo" : "demo-fail", demoJob(kind, stepMs), { Location: kind === "ok" ? "/account?job=done" : "" });
+      res.statusCode = 303;
+      res.setHeader("Location", `/jobs/${job.ID}`);
+      res.end();
+    } catch (err) {
+      if (!isOwnerBusy(err)) throw err;
+      render(req, res, assets, { title: T(req, "demo.jobs.title"), body: html`<p class="card notice bad" role="alert">${T(req, "jobs.busy")}</p>` }, 429);
+    }
+  };
+}
+
+/** The jobs handlers' render functions for the demo. */
+export function jobPages(assets: Assets): Pick<Config, "Render" | "RenderFragment"> {
+  return {
+    Render: (req, res, data) => {
+      const push = new URL(req.url ?? "/", "http://localhost").searchParams.get("mode") !== "poll";
+      render(req, res, assets, {
+        title: T(req, "demo.jobs.title"),
+        head: MetaRefresh(data),
+        scripts: ["jobs.js"],
+        body: html`<h1>${Icon("spinner")} ${T(req, "demo.jobs.title")}</h1>
+<section class="card">${RenderStatusHTML(data, { labels: labels(req), push })}</section>
+<p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
+      });
+    },
+    RenderFragment: (req, res, data) => {
+      const body = RenderFragmentHTML(data, labels(req)).toString();
+      res.setHeader("Content-Type", "text/html; charset=utf-8");
+      res.end(body);
+    },
+  };
+}
