@@ -24,7 +24,7 @@ import { computeCodeChallenge, PKCE_METHOD } from "./pkce.ts";
 import { deriveSealKey, openBlob, sealBlob } from "./seal.ts";
 import { exchangeCode } from "./token-exchange.ts";
 import { lookupWebFinger } from "./webfinger.ts";
-import { callbackParam, equalSecret, settleBefore } from "./util.ts";
+import { callbackParam, deadline, equalSecret, settleBefore } from "./util.ts";
 
 /** Thrown inside `complete` to stop at the first failed check; never leaves this file. */
 class Refusal extends Error {
@@ -78,12 +78,14 @@ export class InboxProvider {
    * debug level): sign-in never blocks on the provider. Never rejects.
    */
   async isClaimed(address: string): Promise<boolean> {
-    const signal = AbortSignal.timeout(this.#options.lookupTimeout);
+    const { signal, cancel } = deadline(this.#options.lookupTimeout);
     try {
       return (await settleBefore(this.#lookup(address, signal), signal)) === true;
     } catch (cause) {
       this.#logger.debug("signin oidc: lookup failed, using the emailed link", { error: cause });
       return false;
+    } finally {
+      cancel();
     }
   }
 

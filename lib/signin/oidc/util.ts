@@ -47,3 +47,15 @@ export function settleBefore<T>(promise: Promise<T>, signal: AbortSignal): Promi
     );
   });
 }
+
+/**
+ * Returns a signal that aborts after `ms`, and a `cancel` that clears the
+ * timer. Unlike `AbortSignal.timeout`, the timer keeps the process alive
+ * while it runs and is a plain `setTimeout`, so tests can drive it with
+ * `t.mock.timers`.
+ */
+export function deadline(ms: number): { signal: AbortSignal; cancel: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException("lookup timed out", "TimeoutError")), ms);
+  return { signal: controller.signal, cancel: () => clearTimeout(timer) };
+}
