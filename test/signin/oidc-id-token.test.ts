@@ -56,25 +56,32 @@ describe("verifyIDToken()", () => {
     });
   }
 
+  const rs = (changes: object): string => signJWT("RS256", { ...CLAIMS, ...changes }, rsa.privateKey);
+  const skewSeconds = ID_TOKEN_CLOCK_SKEW / 1000;
+  const tamperedPayload = (): string => {
+    const [h, , sig] = rs({}).split(".");
+    return `${h}.${b64({ ...CLAIMS, email: "eve@example.com" })}.${sig}`;
+  };
+  const relabelled = (): string => signJWT("ES256", CLAIMS, ec.privateKey).replace(/^[^.]+/, b64({ alg: "RS256" }));
   const refusals: { name: string; token: () => string; reason: string }[] = [
     { name: "a signature by another key", token: () => signJWT("ES256", CLAIMS, otherEC.privateKey), reason: "signature" },
-    { name: "an RS256 header over an ES256 signature", token: () => signJWT("ES256", CLAIMS, ec.privateKey).replace(/^[^.]+/, b64({ alg: "RS256" })), reason: "signature" },
-    { name: "a tampered payload", token: () => { const [h, , s] = signJWT("RS256", CLAIMS, rsa.privateKey).split("."); return `${h}.${b64({ ...CLAIMS, email: "eve@example.com" })}.${s}`; }, reason: "signature" },
+    { name: "an RS256 header over an ES256 signature", token: relabelled, reason: "signature" },
+    { name: "a tampered payload", token: tamperedPayload, reason: "signature" },
     { name: "alg none", token: () => `${b64({ alg: "none" })}.${b64(CLAIMS)}.`, reason: "malformed" },
     { name: "alg HS256", token: () => `${b64({ alg: "HS256" })}.${b64(CLAIMS)}.AAAA`, reason: "malformed" },
     { name: "a crit header", token: () => signJWT("RS256", CLAIMS, rsa.privateKey, { crit: ["exp"] }), reason: "malformed" },
     { name: "two parts", token: () => `${b64({ alg: "RS256" })}.${b64(CLAIMS)}`, reason: "malformed" },
-    { name: "a wrong issuer", token: () => signJWT("RS256", { ...CLAIMS, iss: "https://evil.example" }, rsa.privateKey), reason: "iss" },
-    { name: "a wrong audience", token: () => signJWT("RS256", { ...CLAIMS, aud: "https://other.example" }, rsa.privateKey), reason: "aud" },
-    { name: "several audiences without azp", token: () => signJWT("RS256", { ...CLAIMS, aud: [EXPECT.audience, "x"] }, rsa.privateKey), reason: "azp" },
-    { name: "a wrong azp", token: () => signJWT("RS256", { ...CLAIMS, azp: "x" }, rsa.privateKey), reason: "azp" },
-    { name: "an expiry past the skew", token: () => signJWT("RS256", { ...CLAIMS, exp: SECONDS - ID_TOKEN_CLOCK_SKEW / 1000 }, rsa.privateKey), reason: "exp" },
-    { name: "no expiry", token: () => signJWT("RS256", { ...CLAIMS, exp: undefined }, rsa.privateKey), reason: "exp" },
-    { name: "an issue time past the skew in the future", token: () => signJWT("RS256", { ...CLAIMS, iat: SECONDS + ID_TOKEN_CLOCK_SKEW / 1000 + 1 }, rsa.privateKey), reason: "iat" },
-    { name: "a not-before in the future", token: () => signJWT("RS256", { ...CLAIMS, nbf: SECONDS + 3600 }, rsa.privateKey), reason: "nbf" },
-    { name: "a wrong nonce", token: () => signJWT("RS256", { ...CLAIMS, nonce: "n-124" }, rsa.privateKey), reason: "nonce" },
-    { name: "no nonce", token: () => signJWT("RS256", { ...CLAIMS, nonce: undefined }, rsa.privateKey), reason: "nonce" },
-    { name: "no subject", token: () => signJWT("RS256", { ...CLAIMS, sub: "" }, rsa.privateKey), reason: "sub" },
+    { name: "a wrong issuer", token: () => rs({ iss: "https://evil.example" }), reason: "iss" },
+    { name: "a wrong audience", token: () => rs({ aud: "https://other.example" }), reason: "aud" },
+    { name: "several audiences without azp", token: () => rs({ aud: [EXPECT.audience, "x"] }), reason: "azp" },
+    { name: "a wrong azp", token: () => rs({ azp: "x" }), reason: "azp" },
+    { name: "an expiry past the skew", token: () => rs({ exp: SECONDS - skewSeconds }), reason: "exp" },
+    { name: "no expiry", token: () => rs({ exp: undefined }), reason: "exp" },
+    { name: "an issue time past the skew in the future", token: () => rs({ iat: SECONDS + skewSeconds + 1 }), reason: "iat" },
+    { name: "a not-before in the future", token: () => rs({ nbf: SECONDS + 3600 }), reason: "nbf" },
+    { name: "a wrong nonce", token: () => rs({ nonce: "n-124" }), reason: "nonce" },
+    { name: "no nonce", token: () => rs({ nonce: undefined }), reason: "nonce" },
+    { name: "no subject", token: () => rs({ sub: "" }), reason: "sub" },
   ];
   for (const { name, token, reason } of refusals) {
     it(`refuses ${name}`, async () => {
@@ -83,13 +90,13 @@ describe("verifyIDToken()", () => {
   }
 
   it("tolerates an expiry within the clock skew", async () => {
-    const token = signJWT("RS256", { ...CLAIMS, exp: SECONDS - ID_TOKEN_CLOCK_SKEW / 1000 + 1 }, rsa.privateKey);
+    const token = rs({ exp: SECONDS - skewSeconds + 1 });
     assert.equal((await verifyIDToken(token, findKeys, EXPECT)).ok, true);
   });
 
   it("reads email_verified as true only for the JSON value true", async () => {
     for (const value of ["true", 1, undefined]) {
-      const result = await verifyIDToken(signJWT("RS256", { ...CLAIMS, email_verified: value }, rsa.privateKey), findKeys, EXPECT);
+      const result = await verifyIDToken(rs({ email_verified: value }), findKeys, EXPECT);
       assert.equal(result.ok && result.claims.emailVerified, false, String(value));
     }
   });
@@ -114,7 +121,8 @@ describe("parseJWT()", () => {
 
   it("refuses non-canonical base64url and non-object parts", () => {
     const token = signJWT("ES256", CLAIMS, ec.privateKey);
-    for (const bad of [`${token}=`, token.replace(".", ".="), `${b64({ alg: "ES256" })}.${b64([1])}.AA`, `${b64("x")}.${b64(CLAIMS)}.AA`]) {
+    const rows = [`${token}=`, token.replace(".", ".="), `${b64({ alg: "ES256" })}.${b64([1])}.AA`, `${b64("x")}.${b64(CLAIMS)}.AA`];
+    for (const bad of rows) {
       assert.equal(parseJWT(bad), undefined, bad.slice(0, 30));
     }
   });

@@ -57,7 +57,10 @@ export function importJWK(jwk: unknown): VerificationKey | undefined {
   }
 }
 
-/** Imports every usable key of a JWK Set document; others are skipped. Throws `OIDCError` `ERR_SIGNIN_OIDC_JWKS` when it is no JWK Set. */
+/**
+ * Imports every usable key of a JWK Set document; others are skipped.
+ * Throws `OIDCError` `ERR_SIGNIN_OIDC_JWKS` when it is no JWK Set.
+ */
 export function parseJWKS(doc: unknown): VerificationKey[] {
   if (typeof doc !== "object" || doc === null || !("keys" in doc) || !Array.isArray(doc.keys)) {
     throw new OIDCError("ERR_SIGNIN_OIDC_JWKS", "parse jwks: not a JWK Set");

@@ -18,7 +18,8 @@ import { isOIDCError } from "./errors.ts";
 import { verifyIDToken } from "./id-token.ts";
 import { KeySet } from "./jwks.ts";
 import { checkOptions } from "./options.ts";
-import type { BeginResult, CheckedOptions, CompleteFailure, CompleteResult, InboxProviderOptions, LookupFunc } from "./options.ts";
+import type { BeginResult, CheckedOptions, CompleteFailure, CompleteResult } from "./options.ts";
+import type { InboxProviderOptions, LookupFunc } from "./options.ts";
 import { createPending, parsePending, PENDING_BLOB_TTL, PENDING_SEAL_LABEL, type PendingBlob } from "./pending.ts";
 import { computeCodeChallenge, PKCE_METHOD } from "./pkce.ts";
 import { deriveSealKey, openBlob, sealBlob } from "./seal.ts";
@@ -132,8 +133,8 @@ export class InboxProvider {
     } catch (e) {
       const refusal = e instanceof Refusal ? e : this.#classify(e);
       const ref = NewRef();
-      const attrs = refusal.detail === undefined ? { ref, reason: refusal.reason } : { ref, reason: refusal.reason, detail: refusal.detail };
-      this.#logger.warn("signin oidc: callback refused", attrs);
+      const attrs = { ref, reason: refusal.reason };
+      this.#logger.warn("signin oidc: callback refused", refusal.detail === undefined ? attrs : { ...attrs, detail: refusal.detail });
       if (["provider_down", "discovery", "token_exchange"].includes(refusal.reason)) this.#metadata.invalidate();
       return { ok: false, reason: refusal.reason, ref };
     }
@@ -177,6 +178,10 @@ export class InboxProvider {
       clientID: this.#options.clientID,
       codeVerifier: pending.verifier,
       signal: AbortSignal.timeout(this.#options.httpTimeout),
+    }).catch((e: unknown) => {
+      // A token endpoint that answers garbage failed the exchange; one that does not answer is down.
+      if (isOIDCError(e) && e.code === "ERR_SIGNIN_OIDC_BAD_RESPONSE") throw new Refusal("token_exchange", e.message);
+      throw e;
     });
     if (this.#keys === undefined || this.#keys.uri !== metadata.jwksURI.href) {
       this.#keys = new KeySet(metadata.jwksURI, this.#options.httpTimeout);
