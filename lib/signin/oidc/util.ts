@@ -1,0 +1,61 @@
+/*
+ * Small helpers of the callback: reading a query parameter that must occur
+ * once, comparing one-time secrets in constant time, and bounding a promise
+ * by an abort signal even when the promise ignores the signal.
+ */
+import { timingSafeEqual } from "node:crypto";
+
+/**
+ * Returns the single value of `name`, or `undefined` when it is absent or
+ * repeated (RFC 6749 §3.1: request and response parameters must not be
+ * included more than once).
+ */
+export function callbackParam(query: URLSearchParams, name: string): string | undefined {
+  const values = query.getAll(name);
+  return values.length === 1 ? values[0] : undefined;
+}
+
+/** Reports whether two secrets are equal, comparing their bytes in constant time. */
+export function equalSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a, "utf8");
+  const y = Buffer.from(b, "utf8");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Resolves as `promise` does, or rejects with the signal's reason as soon as
+ * `signal` aborts, whichever comes first. The promise is not cancelled; a
+ * lookup that ignores its signal is merely no longer waited for.
+ */
+export function settleBefore<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Returns a signal that aborts after `ms`, and a `cancel` that clears the
+ * timer. Unlike `AbortSignal.timeout`, the timer keeps the process alive
+ * while it runs and is a plain `setTimeout`, so tests can drive it with
+ * `t.mock.timers`.
+ */
+export function deadline(ms: number): { signal: AbortSignal; cancel: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException("lookup timed out", "TimeoutError")), ms);
+  return { signal: controller.signal, cancel: () => clearTimeout(timer) };
+}
