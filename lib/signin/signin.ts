@@ -92,8 +92,8 @@ export class Signin {
     this.#links = new Links(config.DB, this.#clock, config.LinkTTL ?? LINK_TTL);
     this.#rate = new RateLimiter(config.DB, this.#clock, config.RateLimits);
     this.#recordAccount = config.DB.prepare(
-      `INSERT INTO signin_accounts (address, first_signin_at, last_signin_at) VALUES (?1, ?2, ?2)
-       ON CONFLICT (address) DO UPDATE SET last_signin_at = ?2`,
+      `INSERT INTO signin_accounts (address, first_signin_at, last_signin_at) VALUES (@address, @now, @now)
+       ON CONFLICT (address) DO UPDATE SET last_signin_at = @now`,
     );
     this.#provider =
       config.Provider === undefined
@@ -196,7 +196,7 @@ export class Signin {
       return this.#outcome(res, "err=address");
     }
     const now = this.#clock.now();
-    this.#recordAccount.run(address, now.getTime());
+    this.#recordAccount.run({ address, now: now.getTime() });
     const identity: Identity = { Subject: address, Method: method, AuthTime: now };
     if (this.#config.SecondFactor !== undefined && (await this.#config.SecondFactor(req, res, identity))) return;
     this.#sessions.Create(req, res, identity);
