@@ -94,9 +94,10 @@ export class InboxProvider {
    * Starts the provider's flow for `address`: returns the authorization URL
    * and the `Set-Cookie` value of the sealed pending blob. Throws
    * `OIDCError` when the provider's metadata cannot be had; the caller then
-   * falls back to the emailed link.
+   * falls back to the emailed link. Throws `TypeError` for an empty address.
    */
   async begin(address: string): Promise<BeginResult> {
+    if (address === "") throw new TypeError("begin: empty address");
     const metadata = await this.#metadata.get();
     const pending = createPending(address, this.#random);
     const sealed = sealBlob(this.#key, pending, new Date(this.#clock.now().getTime() + PENDING_BLOB_TTL));
