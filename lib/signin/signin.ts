@@ -142,9 +142,15 @@ export class Signin {
     if (address === undefined) return this.#outcome(res, "err=address");
     if (!this.#rate.Take(address, this.#clientIP(req))) return this.#outcome(res, "err=rate");
     if (this.#provider !== undefined && form.get("force") !== "1" && (await this.#provider.isClaimed(address))) {
-      const { location, cookie } = await this.#provider.begin(address);
-      appendSetCookie(res, cookie);
-      return this.#redirect(res, location);
+      const upgrade = await this.#provider.begin(address).catch((err: unknown) => {
+        // Sign-in never blocks on the provider: without its metadata, email the link instead.
+        this.#logger.warn("signin: inbox provider unavailable; sending an emailed link", { ref: NewRef(), error: err });
+        return undefined;
+      });
+      if (upgrade !== undefined) {
+        appendSetCookie(res, upgrade.cookie);
+        return this.#redirect(res, upgrade.location);
+      }
     }
     const { token, hash } = this.#links.Create(address, PURPOSE_SIGNIN);
     const link = `${this.#origin}/auth/verify?token=${token}`;
@@ -177,10 +183,8 @@ export class Signin {
     const query = new URL(req.url ?? "/", "http://localhost").searchParams;
     const result = await this.#provider.complete(query, req.headers.cookie);
     appendSetCookie(res, this.#provider.clearCookie());
-    if (!result.ok) {
-      this.#logger.warn("signin: inbox provider sign-in failed", { ref: NewRef(), reason: result.reason });
-      return this.#outcome(res, "err=keymail&force=1");
-    }
+    // The provider logged the refusal with its reason and reference.
+    if (!result.ok) return this.#outcome(res, "err=keymail&force=1");
     return this.#admit(req, res, result.address, METHOD_KEYMAIL);
   };
 
