@@ -1,14 +1,10 @@
 /*
- * Tokens and recovery codes. Tokens are 32 random bytes in base64url,
- * stored as the base64url SHA-256 of the token (the session module's
- * NewToken/HashToken follow the same rule; an integrator may switch to
- * them). Recovery codes are 10 characters from a 31-letter alphabet without
+ * Recovery codes (tokens come from the session module's NewToken and are
+ * stored as its HashToken, like every other secret). Recovery codes are 10 characters from a 31-letter alphabet without
  * look-alikes (0/o, 1/i/l), shown as "xxxxx-xxxxx" (about 49.5 bits);
  * normalisation drops case, spaces and dashes before hashing, so a code
  * typed in any of those forms finds the same row.
  */
-import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import type { RandomReader } from "../http/index.ts";
 
 /** The recovery-code alphabet: digits 2-9 and lower-case letters without i, l, o. */
@@ -16,16 +12,6 @@ export const RECOVERY_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
 
 /** Characters in one recovery code, excluding the dash. */
 export const RECOVERY_CODE_LENGTH = 10;
-
-/** Returns a new 32-byte random token, base64url. */
-export function newToken(random: RandomReader): string {
-  return Buffer.from(random.read(32)).toString("base64url");
-}
-
-/** Returns the base64url SHA-256 of `value`, the only form in which secrets are stored. */
-export function hashSecret(value: string): string {
-  return createHash("sha256").update(value, "utf8").digest("base64url");
-}
 
 /** Returns a new recovery code "xxxxx-xxxxx", drawn without modulo bias. */
 export function newRecoveryCode(random: RandomReader): string {

@@ -12,7 +12,8 @@ import type { Clock, RandomReader } from "../http/index.ts";
 import { PasskeyError } from "./errors.ts";
 import { readCredentialRow } from "./store-rows.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
-import { hashSecret, newRecoveryCode, newToken, normalizeRecoveryCode } from "./secrets.ts";
+import { HashToken, NewToken } from "../session/index.ts";
+import { newRecoveryCode, normalizeRecoveryCode } from "./secrets.ts";
 import type { RegisteredCredential } from "./verify-registration.ts";
 
 /** How long a challenge stays valid: 2 minutes (SPEC "Passkey challenge lifetime"). */
@@ -145,14 +146,14 @@ export class PasskeyStore {
   createChallenge(ceremony: ChallengeCeremony, boundTo: string): Uint8Array {
     const challenge = Uint8Array.from(this.#random.read(32));
     const sql = "INSERT OR REPLACE INTO passkey_challenges (ceremony, bound_to, challenge, expires_at) VALUES (?, ?, ?, ?)";
-    this.#db.prepare(sql).run(ceremony, hashSecret(boundTo), challenge, this.#now() + CHALLENGE_TTL);
+    this.#db.prepare(sql).run(ceremony, HashToken(boundTo), challenge, this.#now() + CHALLENGE_TTL);
     return challenge;
   }
 
   /** Consumes the challenge for `ceremony` and `boundTo`: returned once if live; an expired one is deleted and undefined. */
   consumeChallenge(ceremony: ChallengeCeremony, boundTo: string): Uint8Array | undefined {
     const sql = "DELETE FROM passkey_challenges WHERE ceremony = ? AND bound_to = ? RETURNING challenge, expires_at";
-    const row: unknown = this.#db.prepare(sql).get(ceremony, hashSecret(boundTo));
+    const row: unknown = this.#db.prepare(sql).get(ceremony, HashToken(boundTo));
     const expires = expiresAt(row);
     if (expires === undefined || expires <= this.#now() || typeof row !== "object" || row === null || !("challenge" in row)) return undefined;
     return row.challenge instanceof Uint8Array ? new Uint8Array(row.challenge) : undefined;
@@ -160,22 +161,22 @@ export class PasskeyStore {
 
   /** Creates a pending half-session for `subject` after a verified first factor; returns its token (only the hash is stored). */
   createPending(subject: string, firstMethod: string): string {
-    const token = newToken(this.#random);
+    const token = NewToken(this.#random);
     const sql = "INSERT INTO passkey_pending (token_hash, subject, first_method, expires_at) VALUES (?, ?, ?, ?)";
-    this.#db.prepare(sql).run(hashSecret(token), subject, firstMethod, this.#now() + PENDING_TTL);
+    this.#db.prepare(sql).run(HashToken(token), subject, firstMethod, this.#now() + PENDING_TTL);
     return token;
   }
 
   /** Returns the live pending half-session for `token`, without consuming it. */
   readPending(token: string): PendingSignIn | undefined {
     const sql = "SELECT subject, first_method FROM passkey_pending WHERE token_hash = ? AND expires_at > ?";
-    return pendingFrom(this.#db.prepare(sql).get(hashSecret(token), this.#now()));
+    return pendingFrom(this.#db.prepare(sql).get(HashToken(token), this.#now()));
   }
 
   /** Consumes the pending half-session for `token`: returned once if live; an expired one is deleted and undefined. */
   consumePending(token: string): PendingSignIn | undefined {
     const sql = "DELETE FROM passkey_pending WHERE token_hash = ? RETURNING subject, first_method, expires_at";
-    const row: unknown = this.#db.prepare(sql).get(hashSecret(token));
+    const row: unknown = this.#db.prepare(sql).get(HashToken(token));
     const expires = expiresAt(row);
     return expires === undefined || expires <= this.#now() ? undefined : pendingFrom(row);
   }
@@ -188,7 +189,7 @@ export class PasskeyStore {
     const ins = this.#db.prepare("INSERT OR IGNORE INTO passkey_recovery_codes (subject, code_hash, created_at) VALUES (?, ?, ?)");
     this.#db.transaction(() => {
       del.run(subject);
-      for (const code of codes) ins.run(subject, hashSecret(normalizeRecoveryCode(code)), now);
+      for (const code of codes) ins.run(subject, HashToken(normalizeRecoveryCode(code)), now);
     }).immediate();
     return codes;
   }
@@ -202,7 +203,7 @@ export class PasskeyStore {
   /** Burns `code` if it is one of `subject`'s unused codes; reports whether it was. A wrong code consumes nothing. */
   useRecoveryCode(subject: string, code: string): boolean {
     const sql = "DELETE FROM passkey_recovery_codes WHERE subject = ? AND code_hash = ? RETURNING 1";
-    return this.#db.prepare(sql).get(subject, hashSecret(normalizeRecoveryCode(code))) !== undefined;
+    return this.#db.prepare(sql).get(subject, HashToken(normalizeRecoveryCode(code))) !== undefined;
   }
 
   /** Deletes expired challenges and pending half-sessions (never credentials or recovery codes); returns how many. */
