@@ -3,7 +3,7 @@
  * programmer errors caught at startup; invalid or unconfirmed tool calls are
  * client errors and carry status 400.
  */
-import { LatchError } from "../http/index.ts";
+import { LatchError, hasErrorCode } from "../http/index.ts";
 
 /** The agent module's error codes, each equal to its key. */
 export const AGENT_ERROR_CODES = {
@@ -26,5 +26,5 @@ export class AgentError extends LatchError<AgentErrorCode> {
 
 /** Reports whether `e` is an `AgentError` (by code, so vendored copies match). */
 export function isAgentError(e: unknown): e is AgentError {
-  return e instanceof Error && "code" in e && typeof e.code === "string" && e.code in AGENT_ERROR_CODES;
+  return hasErrorCode(e, AGENT_ERROR_CODES);
 }

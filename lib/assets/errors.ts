@@ -3,7 +3,7 @@
  * mistake (a bad directory, a clashing name, an unknown asset name), so each
  * fails loudly instead of serving a broken page.
  */
-import { LatchError } from "../http/index.ts";
+import { LatchError, hasErrorCode } from "../http/index.ts";
 
 /** The assets module's error codes, each equal to its key. */
 export const ASSETS_ERROR_CODES = {
@@ -24,5 +24,5 @@ export class AssetsError extends LatchError<AssetsErrorCode> {
 
 /** Reports whether `e` is an `AssetsError` (by code, so vendored copies match). */
 export function isAssetsError(e: unknown): e is AssetsError {
-  return e instanceof Error && "code" in e && typeof e.code === "string" && e.code in ASSETS_ERROR_CODES;
+  return hasErrorCode(e, ASSETS_ERROR_CODES);
 }

@@ -3,7 +3,7 @@
  * database, so lib/db sits below it and imports only the dependency-free
  * leaf that defines the base error class, never lib/http's index.
  */
-import { LatchError } from "../http/errors.ts";
+import { LatchError, hasErrorCode } from "../http/errors.ts";
 
 /** The database module's error codes, each equal to its key. */
 export const DB_ERROR_CODES = {
@@ -25,5 +25,5 @@ export class DBError extends LatchError<DBErrorCode> {
 
 /** Reports whether `e` is a `DBError` (by code, so vendored copies match). */
 export function isDBError(e: unknown): e is DBError {
-  return e instanceof Error && "code" in e && typeof e.code === "string" && e.code in DB_ERROR_CODES;
+  return hasErrorCode(e, DB_ERROR_CODES);
 }

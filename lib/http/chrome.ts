@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
 import type { HandlerFunc, Middleware } from "./types.ts";
+import { WriteJSON as writeJSON, WriteText } from "./respond.ts";
 import { BuildVersion } from "./version.ts";
 
 /** What the chrome needs. */
@@ -19,21 +20,10 @@ export interface ChromeOptions {
   LocaleMiddleware: Middleware | undefined;
 }
 
-function writeJSON(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value) + "\n";
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("Content-Length", Buffer.byteLength(body));
-  res.end(body);
-}
-
 function onlyGet(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.method === "GET" || req.method === "HEAD") return true;
-  res.statusCode = 405;
   res.setHeader("Allow", "GET, HEAD");
-  res.setHeader("Content-Type", "text/plain; charset=utf-8");
-  res.end("405 method not allowed\n");
+  WriteText(res, 405, "405 method not allowed");
   return false;
 }
 

@@ -12,6 +12,7 @@
  *     (curl, server-to-server) and passes, unless `Strict` is set.
  */
 import type { ServerResponse } from "node:http";
+import { WriteText } from "./respond.ts";
 import type { HandlerFunc, Middleware } from "./types.ts";
 
 /** Options of `CrossOriginProtection`. */
@@ -25,11 +26,7 @@ export interface CrossOriginOptions {
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function refuse(res: ServerResponse): void {
-  const body = "403 forbidden: cross-origin request refused\n";
-  res.statusCode = 403;
-  res.setHeader("Content-Type", "text/plain; charset=utf-8");
-  res.setHeader("Content-Length", Buffer.byteLength(body));
-  res.end(body);
+  WriteText(res, 403, "403 forbidden: cross-origin request refused");
 }
 
 /**

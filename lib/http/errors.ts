@@ -40,6 +40,17 @@ export function isLatchError(e: unknown): e is LatchError {
   return typeof code === "string" && code.startsWith("ERR_");
 }
 
+/**
+ * Reports whether `e` is an Error whose `code` is one of `codes`' own keys.
+ * Each module's `isXError` guard is this check against its code table: by
+ * shape, not `instanceof`, so vendored copies of latch recognise each other.
+ */
+export function hasErrorCode(e: unknown, codes: Readonly<Record<string, string>>): boolean {
+  if (!(e instanceof Error) || !("code" in e)) return false;
+  const code: unknown = e.code;
+  return typeof code === "string" && Object.hasOwn(codes, code);
+}
+
 /** The codes thrown by the runtime module, each equal to its key. */
 export const HTTP_ERROR_CODES = {
   ERR_HTTP_BODY_TOO_LARGE: "ERR_HTTP_BODY_TOO_LARGE",

@@ -1,9 +1,10 @@
-export { LatchError, isLatchError, HTTPError, HTTP_ERROR_CODES, ErrAbortHandler, isAbortHandler } from "./errors.ts";
+export { LatchError, isLatchError, hasErrorCode, HTTPError, HTTP_ERROR_CODES, ErrAbortHandler, isAbortHandler } from "./errors.ts";
 export { NewLogger, discardLogger } from "./logger.ts";
 export { systemClock, cryptoRandom } from "./clock.ts";
 export { html, raw, escapeHTML, SafeHTML } from "./html.ts";
 export { readBody, readForm, readJSON, DEFAULT_BODY_LIMIT } from "./body.ts";
 export { NewRef } from "./ref.ts";
+export { WriteJSON, WriteText, SeeOther } from "./respond.ts";
 export { BuildVersion } from "./version.ts";
 export { validateOptions } from "./options.ts";
 export { Recover, PLAIN_500 } from "./recover.ts";

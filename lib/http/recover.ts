@@ -15,6 +15,7 @@ import { isAbortHandler, isLatchError } from "./errors.ts";
 import type { Logger } from "./logger.ts";
 import type { ErrorPageFunc } from "./options.ts";
 import { NewRef } from "./ref.ts";
+import { WriteText as writePlain } from "./respond.ts";
 import type { HandlerFunc, Middleware } from "./types.ts";
 
 /** The plain-text body of a 500 when no `ErrorPage` is set (SPEC §7). */
@@ -83,12 +84,4 @@ function handlePanic(
     }
   }
   writePlain(res, 500, `${PLAIN_500}\nReference: ${ref}`);
-}
-
-function writePlain(res: ServerResponse, status: number, text: string): void {
-  const body = text + "\n";
-  res.statusCode = status;
-  res.setHeader("Content-Type", "text/plain; charset=utf-8");
-  res.setHeader("Content-Length", Buffer.byteLength(body));
-  res.end(body);
 }

@@ -5,7 +5,7 @@
  */
 // The runtime builds the locale set (Options.Locales), so lib/i18n imports
 // only lib/http's dependency-free leaf files at run time, never its index.
-import { LatchError, isLatchError } from "../http/errors.ts";
+import { LatchError, hasErrorCode } from "../http/errors.ts";
 
 /** The codes thrown by the localization module, each equal to its key. */
 export const I18N_ERROR_CODES = {
@@ -27,5 +27,5 @@ export class I18nError extends LatchError<I18nErrorCode> {
 
 /** Reports whether `e` is a localization error (checked by `code`, not `instanceof`). */
 export function isI18nError(e: unknown): e is I18nError {
-  return isLatchError(e) && Object.hasOwn(I18N_ERROR_CODES, e.code);
+  return hasErrorCode(e, I18N_ERROR_CODES);
 }

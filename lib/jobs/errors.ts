@@ -3,7 +3,7 @@
  * (SPEC.md §7): `Start` throws it when the owner already has the maximum
  * number of running jobs; the application supplies its own wording.
  */
-import { LatchError, type LatchErrorOptions } from "../http/index.ts";
+import { LatchError, type LatchErrorOptions, hasErrorCode } from "../http/index.ts";
 
 /** The codes thrown by the jobs module, each equal to its key. */
 export const JOBS_ERROR_CODES = {
@@ -39,9 +39,7 @@ export class ErrOwnerBusy extends JobsError {
 
 /** Reports whether `e` is a jobs error (checked by `code`, so copies of latch agree). */
 export function isJobsError(e: unknown): e is JobsError {
-  if (!(e instanceof Error) || !("code" in e)) return false;
-  const code: unknown = e.code;
-  return typeof code === "string" && Object.hasOwn(JOBS_ERROR_CODES, code);
+  return hasErrorCode(e, JOBS_ERROR_CODES);
 }
 
 /** Reports whether `e` is the `ErrOwnerBusy` refusal (checked by `code`). */

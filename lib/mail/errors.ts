@@ -6,7 +6,7 @@
  * are transient too). Messages never carry the password or AUTH payloads,
  * and `command` is the SMTP verb alone ("RCPT", never its argument).
  */
-import { LatchError } from "../http/index.ts";
+import { LatchError, hasErrorCode } from "../http/index.ts";
 
 /** The codes thrown by the mail module, each equal to its key. */
 export const MAIL_ERROR_CODES = {
@@ -68,7 +68,5 @@ export class MailError extends LatchError<MailErrorCode> {
 
 /** Reports whether `e` is a mail error, by its code (vendored copies of latch recognise each other). */
 export function isMailError(e: unknown): e is MailError {
-  if (!(e instanceof Error) || !("code" in e)) return false;
-  const code: unknown = e.code;
-  return typeof code === "string" && Object.hasOwn(MAIL_ERROR_CODES, code);
+  return hasErrorCode(e, MAIL_ERROR_CODES);
 }

@@ -4,7 +4,7 @@
  * and its `resource` / `field` properties, so a generator can point at the
  * line of the manifest.
  */
-import { LatchError } from "../http/index.ts";
+import { LatchError, hasErrorCode } from "../http/index.ts";
 
 /** The manifest module's error codes, each equal to its key. */
 export const MANIFEST_ERROR_CODES = {
@@ -53,5 +53,5 @@ export class ManifestError extends LatchError<ManifestErrorCode> {
 
 /** Reports whether `e` is a `ManifestError` (by code, so vendored copies match). */
 export function isManifestError(e: unknown): e is ManifestError {
-  return e instanceof Error && "code" in e && typeof e.code === "string" && e.code in MANIFEST_ERROR_CODES;
+  return hasErrorCode(e, MANIFEST_ERROR_CODES);
 }

@@ -6,7 +6,7 @@
  * WebAuthn Level 3 section and step that failed (e.g. "7.2 step 21:
  * signature"), so logs say exactly which check refused the response.
  */
-import { LatchError } from "../http/index.ts";
+import { LatchError, hasErrorCode } from "../http/index.ts";
 
 /** The passkey module's error codes, each equal to its key. */
 export const PASSKEY_ERROR_CODES = {
@@ -67,7 +67,7 @@ export class PasskeyError extends LatchError<PasskeyErrorCode> {
 
 /** Reports whether `e` is a `PasskeyError` (by code, so vendored copies match). */
 export function isPasskeyError(e: unknown): e is PasskeyError {
-  return e instanceof Error && "code" in e && typeof e.code === "string" && Object.hasOwn(PASSKEY_ERROR_CODES, e.code);
+  return hasErrorCode(e, PASSKEY_ERROR_CODES);
 }
 
 /** Builds a 400 ceremony failure: `<operation>: <step>: <reason>`. */

@@ -9,7 +9,7 @@
  *     pending half-session, and against a credential owned by its subject.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { NewLogger, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
+import { NewLogger, SeeOther as redirect, WriteJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
 import { appendSetCookie, cookieName, parseCookies, serializeCookie, type Identity, type Session, type Sessions } from "../session/index.ts";
 import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
 import { DEFAULT_FRESH_FOR, PENDING_COOKIE, type Config, type UserVerification } from "./config.ts";
@@ -28,22 +28,6 @@ export const METHOD_PASSKEY: string = "passkey";
 /** Creates the passkey component. */
 export function New(config: Config): Passkey {
   return new Passkey(config);
-}
-
-function json(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("Content-Length", Buffer.byteLength(body));
-  res.end(body);
-}
-
-function redirect(res: ServerResponse, location: string): void {
-  res.statusCode = 303;
-  res.setHeader("Location", location);
-  res.setHeader("Cache-Control", "no-store");
-  res.end();
 }
 
 /** The passkey component: `Gate`, routes and recovery codes. */

@@ -4,7 +4,7 @@
  * middleware (calling `next` twice); bad requests never throw, they are
  * answered with a 4xx by `Mux.ServeHTTP`.
  */
-import { LatchError } from "../http/index.ts";
+import { LatchError, hasErrorCode } from "../http/index.ts";
 
 /** The codes thrown by the router module, each equal to its key. */
 export const ROUTER_ERROR_CODES = {
@@ -24,7 +24,5 @@ export class RouterError extends LatchError<RouterErrorCode> {
 
 /** Reports whether `e` is a router error (checked by `code`, so copies of latch agree). */
 export function isRouterError(e: unknown): e is RouterError {
-  if (!(e instanceof Error) || !("code" in e)) return false;
-  const code: unknown = e.code;
-  return typeof code === "string" && Object.hasOwn(ROUTER_ERROR_CODES, code);
+  return hasErrorCode(e, ROUTER_ERROR_CODES);
 }

@@ -1,5 +1,5 @@
 /* Codes thrown by the sign-in module. */
-import { LatchError } from "../http/index.ts";
+import { LatchError, hasErrorCode } from "../http/index.ts";
 
 /** The sign-in module's error codes, each equal to its key. */
 export const SIGNIN_ERROR_CODES = {
@@ -26,5 +26,5 @@ export class ErrEmptyInstanceKey extends SigninError {
 
 /** Reports whether `e` is a sign-in error (by code, so vendored copies match). */
 export function isSigninError(e: unknown): e is SigninError {
-  return e instanceof Error && "code" in e && typeof e.code === "string" && e.code in SIGNIN_ERROR_CODES;
+  return hasErrorCode(e, SIGNIN_ERROR_CODES);
 }

@@ -11,7 +11,7 @@
  * next `Begin` skip the provider).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { NewLogger, NewRef, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { NewLogger, NewRef, SeeOther, WriteText, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import { NewLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, SetCurrent, appendSetCookie, type Identity, type Session } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
@@ -121,10 +121,7 @@ export class Signin {
   }
 
   #redirect(res: ServerResponse, location: string): void {
-    res.statusCode = 303;
-    res.setHeader("Location", location);
-    res.setHeader("Cache-Control", "no-store");
-    res.end();
+    SeeOther(res, location);
   }
 
   #outcome(res: ServerResponse, query: string): void {
@@ -214,9 +211,7 @@ export class Signin {
 
   #refuse(req: IncomingMessage, res: ServerResponse, location: string, status: number, text: string): void {
     if (wantsHTML(req)) return this.#redirect(res, location);
-    res.statusCode = status;
-    res.setHeader("Content-Type", "text/plain; charset=utf-8");
-    res.end(`${status} ${text}\n`);
+    WriteText(res, status, `${status} ${text}`);
   }
 
   /**

@@ -5,7 +5,7 @@
  * `{ ok: false, reason }` outcome, so a callback never throws at its caller
  * for a provider's misbehaviour.
  */
-import { LatchError, type LatchErrorOptions } from "../../http/index.ts";
+import { LatchError, type LatchErrorOptions, hasErrorCode } from "../../http/index.ts";
 
 /** The codes of this module, each equal to its key. */
 export const OIDC_ERROR_CODES = {
@@ -37,7 +37,5 @@ export class OIDCError extends LatchError<OIDCErrorCode> {
 
 /** Reports whether `e` is an `OIDCError` (by its code, so copies from another latch match). */
 export function isOIDCError(e: unknown): e is OIDCError {
-  if (!(e instanceof Error) || !("code" in e)) return false;
-  const code: unknown = e.code;
-  return typeof code === "string" && Object.hasOwn(OIDC_ERROR_CODES, code);
+  return hasErrorCode(e, OIDC_ERROR_CODES);
 }

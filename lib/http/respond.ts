@@ -1,0 +1,33 @@
+/*
+ * The small answers every component gives: a JSON document, a plain-text
+ * message, a 303 redirect. One implementation, so Content-Type, length and
+ * caching headers are the same everywhere.
+ */
+import type { ServerResponse } from "node:http";
+
+/** Ends `res` with a JSON body (`Cache-Control: no-store`). */
+export function WriteJSON(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value) + "\n";
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.end(body);
+}
+
+/** Ends `res` with a plain-text message followed by a newline. */
+export function WriteText(res: ServerResponse, status: number, text: string): void {
+  const body = text + "\n";
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.end(body);
+}
+
+/** Ends `res` with `303 See Other` to `location` (a path or URL the caller vouches for). */
+export function SeeOther(res: ServerResponse, location: string): void {
+  res.statusCode = 303;
+  res.setHeader("Location", location);
+  res.setHeader("Cache-Control", "no-store");
+  res.end();
+}
