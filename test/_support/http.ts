@@ -144,6 +144,8 @@ export interface Child {
   process: ChildProcess;
   /** Resolves with the first stderr log line whose `msg` equals `msg`. */
   waitForLog(msg: string): Promise<LogLine>;
+  /** Resolves with the first stderr log line matching `match`; rejects if the child exits first. */
+  waitFor(match: (line: LogLine) => boolean): Promise<LogLine>;
   /** Every stderr log line so far. */
   lines(): LogLine[];
   /** Resolves with the exit code (or the signal name). */
@@ -162,7 +164,7 @@ export function spawnChild(
     stdio: options.stdio ?? ["ignore", "pipe", "pipe"],
   });
   const lines: LogLine[] = [];
-  const waiters: { msg: string; resolve: (line: LogLine) => void }[] = [];
+  const waiters: { match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];
   let buffered = "";
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (chunk: string) => {
@@ -180,7 +182,7 @@ export function spawnChild(
       if (typeof parsed !== "object" || parsed === null) continue;
       const line = Object.fromEntries(Object.entries(parsed));
       lines.push(line);
-      for (const w of waiters.filter((w) => w.msg === line["msg"])) {
+      for (const w of waiters.filter((w) => w.match(line))) {
         waiters.splice(waiters.indexOf(w), 1);
         w.resolve(line);
       }
@@ -199,17 +201,20 @@ export function spawnChild(
     process: child,
     lines: () => [...lines],
     exited,
-    waitForLog: (msg) => {
-      const found = lines.find((l) => l["msg"] === msg);
-      if (found !== undefined) return Promise.resolve(found);
-      return Promise.race([
-        new Promise<LogLine>((resolve) => waiters.push({ msg, resolve })),
-        exited.then((code): never => {
-          throw new Error(`child exited (${code}) before logging ${JSON.stringify(msg)}: ${JSON.stringify(lines)}`);
-        }),
-      ]);
-    },
+    waitFor,
+    waitForLog: (msg) => waitFor((l) => l["msg"] === msg),
   };
+
+  function waitFor(match: (line: LogLine) => boolean): Promise<LogLine> {
+    const found = lines.find(match);
+    if (found !== undefined) return Promise.resolve(found);
+    return Promise.race([
+      new Promise<LogLine>((resolve) => waiters.push({ match, resolve })),
+      exited.then((code): never => {
+        throw new Error(`child exited (${code}) before the awaited log line: ${JSON.stringify(lines)}`);
+      }),
+    ]);
+  }
 }
 
 /** Returns the port of a listening server's TCP address. */
