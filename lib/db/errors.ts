@@ -25,5 +25,6 @@ export class DBError extends LatchError<DBErrorCode> {
 
 /** Reports whether `e` is a `DBError` (by code, so vendored copies match). */
 export function isDBError(e: unknown): e is DBError {
-  return e instanceof Error && "code" in e && typeof e.code === "string" && e.code in DB_ERROR_CODES;
+  // Own keys only: `in` would also accept inherited names such as "toString".
+  return e instanceof Error && "code" in e && typeof e.code === "string" && Object.hasOwn(DB_ERROR_CODES, e.code);
 }
