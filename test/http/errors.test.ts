@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { DBError, DB_ERROR_CODES, isDBError } from "../../lib/db/index.ts";
+import { DBError, isDBError } from "../../lib/db/index.ts";
 import { ErrAbortHandler, HTTPError, HTTP_ERROR_CODES, LatchError, isAbortHandler, isLatchError } from "../../lib/http/index.ts";
 
 describe("HTTP_ERROR_CODES", () => {
@@ -9,16 +9,6 @@ describe("HTTP_ERROR_CODES", () => {
     for (const [key, value] of Object.entries(HTTP_ERROR_CODES)) {
       assert.equal(key, value);
       assert.match(key, /^ERR_HTTP_[A-Z_]+$/);
-    }
-  });
-});
-
-describe("DB_ERROR_CODES", () => {
-  test("pins the count and that each key equals its code", () => {
-    assert.equal(Object.keys(DB_ERROR_CODES).length, 6);
-    for (const [key, value] of Object.entries(DB_ERROR_CODES)) {
-      assert.equal(key, value);
-      assert.match(key, /^ERR_DB_[A-Z_]+$/);
     }
   });
 });
