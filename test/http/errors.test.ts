@@ -13,7 +13,7 @@ describe("HTTP_ERROR_CODES", () => {
   });
 });
 
-describe("LatchError", () => {
+describe("new LatchError()", () => {
   test("carries code, status, name and cause", () => {
     const cause = new Error("root");
     const err = new HTTPError("ERR_HTTP_MALFORMED_BODY", "read json: bad", { status: 400, cause });

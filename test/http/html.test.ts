@@ -17,7 +17,7 @@ function referenceEscape(text: string): string {
   return out;
 }
 
-describe("html``", () => {
+describe("html()", () => {
   const cases: { name: string; got: () => SafeHTML; want: string }[] = [
     { name: "plain text", got: () => html`<p>${"hello"}</p>`, want: "<p>hello</p>" },
     { name: "markup in text", got: () => html`<p>${"<script>alert(1)</script>"}</p>`, want: "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>" },
