@@ -50,7 +50,7 @@ function createLogger(stream: Writable, min: number, base: Attrs): Logger {
   const write = (level: Level, msg: string, attrs?: Attrs): void => {
     if (RANK[level] < min) return;
     const line = { time: new Date().toISOString(), level, msg, ...base, ...attrs };
-    stream.write(JSON.stringify(line, replaceErrors) + "\n");
+    stream.write(serialize(line) + "\n");
   };
   return {
     debug: (msg, attrs) => write("debug", msg, attrs),
@@ -59,6 +59,26 @@ function createLogger(stream: Writable, min: number, base: Attrs): Logger {
     error: (msg, attrs) => write("error", msg, attrs),
     with: (attrs) => createLogger(stream, min, { ...base, ...attrs }),
   };
+}
+
+// A log call must never throw: a panic value with a cycle would otherwise
+// escape panic recovery and kill the process. An attribute that does not
+// serialize is replaced by a marker; the others (the ref) are kept.
+function serialize(line: Attrs): string {
+  try {
+    return JSON.stringify(line, replaceErrors);
+  } catch {
+    const safe: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(line)) {
+      try {
+        JSON.stringify(value, replaceErrors);
+        safe[key] = value;
+      } catch {
+        safe[key] = "[unserializable]";
+      }
+    }
+    return JSON.stringify(safe, replaceErrors);
+  }
 }
 
 // Errors serialize as {} by default; keep what an operator needs.

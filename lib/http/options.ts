@@ -95,5 +95,7 @@ export function validateOptions(opts: Options): void {
 
 /** Returns the handler behind `Routes`. */
 export function routesHandler(routes: Routes): HandlerFunc {
-  return typeof routes === "function" ? routes : routes.ServeHTTP;
+  if (typeof routes === "function") return routes;
+  // Called as a method: a Mux class reads its own (#private) state through `this`.
+  return (req, res) => routes.ServeHTTP(req, res);
 }

@@ -68,6 +68,9 @@ function handlePanic(
   }
   logger.error("panic", { ...where, error: err });
   for (const name of res.getHeaderNames()) {
+    // SPEC §4.4: recovery sits outside the security headers, so the error
+    // page keeps them (the CSP too); only the failed body's own headers go.
+    if (name.startsWith("content-security-policy")) continue;
     if (name === "set-cookie" || name.startsWith("content-")) res.removeHeader(name);
   }
   if (errorPage !== undefined) {

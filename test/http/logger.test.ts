@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { Writable } from "node:stream";
+import { describe, test } from "node:test";
+import { NewLogger } from "../../lib/http/index.ts";
+import { captureLog } from "../_support/http.ts";
+
+describe("NewLogger()", () => {
+  test("writes one JSON line with time, level, msg and attributes", () => {
+    const log = captureLog();
+    log.logger.with({ component: "t" }).warn("disk low", { free: 3 });
+    const [line] = log.lines();
+    assert.equal(line?.["level"], "warn");
+    assert.equal(line?.["msg"], "disk low");
+    assert.equal(line?.["component"], "t");
+    assert.equal(line?.["free"], 3);
+    assert.ok(!Number.isNaN(Date.parse(String(line?.["time"]))));
+  });
+
+  test("keeps an error's name, message, code and stack", () => {
+    const log = captureLog();
+    const err = Object.assign(new Error("nope"), { code: "ERR_X" });
+    log.logger.error("failed", { error: err });
+    const error = log.lines()[0]?.["error"];
+    assert.ok(typeof error === "object" && error !== null);
+    assert.equal("message" in error && error.message, "nope");
+    assert.equal("code" in error && error.code, "ERR_X");
+    assert.ok("stack" in error && typeof error.stack === "string");
+  });
+
+  test("never throws on an attribute that does not serialize, and keeps the others", () => {
+    const log = captureLog();
+    const circular: Record<string, unknown> = {};
+    circular["self"] = circular;
+    assert.doesNotThrow(() => log.logger.error("panic", { ref: "abcdef", error: circular, n: 10n }));
+    const [line] = log.lines();
+    assert.equal(line?.["ref"], "abcdef");
+    assert.equal(line?.["error"], "[unserializable]");
+    assert.equal(line?.["n"], "10");
+  });
+
+  test("drops lines below the level", () => {
+    const written: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        written.push(String(chunk));
+        callback();
+      },
+    });
+    const logger = NewLogger({ stream, level: "warn" });
+    logger.debug("d");
+    logger.info("i");
+    logger.warn("w");
+    logger.error("e");
+    assert.deepEqual(
+      written.map((l) => {
+        const parsed: unknown = JSON.parse(l);
+        return typeof parsed === "object" && parsed !== null && "msg" in parsed ? parsed.msg : undefined;
+      }),
+      ["w", "e"],
+    );
+  });
+});

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { Resolve, parseActivation, type Options } from "../../lib/http/index.ts";
+import { spawnChild, supportScript } from "../_support/http.ts";
+
+const mux = (): void => {};
+
+function assertInvalid(fn: () => unknown, message: RegExp): void {
+  assert.throws(fn, (err: unknown) => {
+    assert.ok(err instanceof Error && "code" in err);
+    assert.equal(err.code, "ERR_HTTP_INVALID_OPTIONS");
+    assert.match(err.message, message);
+    return true;
+  });
+}
+
+describe("parseActivation()", () => {
+  const good: { argv: string[]; want: ReturnType<typeof parseActivation> }[] = [
+    { argv: [], want: { mode: "serve", socket: undefined, addr: undefined } },
+    { argv: ["--socket", "/run/app.sock"], want: { mode: "serve", socket: "/run/app.sock", addr: undefined } },
+    { argv: ["--socket=/run/app.sock"], want: { mode: "serve", socket: "/run/app.sock", addr: undefined } },
+    { argv: ["--addr", "127.0.0.1:9000"], want: { mode: "serve", socket: undefined, addr: "127.0.0.1:9000" } },
+    { argv: ["--addr=:9000"], want: { mode: "serve", socket: undefined, addr: ":9000" } },
+    { argv: ["--addr=[::1]:9000"], want: { mode: "serve", socket: undefined, addr: "[::1]:9000" } },
+    { argv: ["sidecar", "run"], want: { mode: "sidecar", socket: undefined, addr: undefined } },
+  ];
+  for (const { argv, want } of good) {
+    test(`parses ${JSON.stringify(argv)}`, () => assert.deepEqual(parseActivation(argv), want));
+  }
+
+  const bad: { argv: string[]; message: RegExp }[] = [
+    { argv: ["--port", "80"], message: /unknown argument "--port"/ },
+    { argv: ["serve"], message: /unknown argument "serve"/ },
+    { argv: ["-s", "x"], message: /unknown argument/ },
+    { argv: ["--socket"], message: /--socket needs a value/ },
+    { argv: ["--addr="], message: /--addr needs a value/ },
+    { argv: ["--socket", "/a", "--addr", ":1"], message: /at most one/ },
+    { argv: ["sidecar"], message: /sidecar run/ },
+    { argv: ["sidecar", "start"], message: /sidecar run/ },
+    { argv: ["sidecar", "run", "--addr", ":1"], message: /sidecar run/ },
+  ];
+  for (const { argv, message } of bad) {
+    test(`refuses ${JSON.stringify(argv)}`, () => assertInvalid(() => parseActivation(argv), message));
+  }
+});
+
+describe("Resolve()", () => {
+  test("lets --socket replace the application's Addr, and --addr its Socket", () => {
+    const bySocket = Resolve({ Mux: mux, Addr: ":8080" }, ["--socket", "/run/a.sock"], {});
+    assert.equal(bySocket.Socket, "/run/a.sock");
+    assert.equal("Addr" in bySocket, false);
+    const byAddr = Resolve({ Mux: mux, Socket: "/run/a.sock" }, ["--addr=127.0.0.1:1"], {});
+    assert.equal(byAddr.Addr, "127.0.0.1:1");
+    assert.equal("Socket" in byAddr, false);
+  });
+
+  test("keeps the options untouched without argv, and does not mutate its input", () => {
+    const opts: Options = { Mux: mux, Addr: ":9", DBPath: "app.db" };
+    const resolved = Resolve(opts, [], {});
+    assert.deepEqual(resolved, opts);
+    Resolve(opts, ["--socket", "/s"], { STATE_DIRECTORY: "/var/lib/app" });
+    assert.deepEqual(opts, { Mux: mux, Addr: ":9", DBPath: "app.db" });
+  });
+
+  test("refuses unknown arguments", () => {
+    assertInvalid(() => Resolve({ Mux: mux }, ["--verbose"], {}), /unknown argument/);
+  });
+
+  const paths: { name: string; dbPath: string; state: string | undefined; want: string }[] = [
+    { name: "a relative DBPath lives in $STATE_DIRECTORY", dbPath: "app.db", state: "/var/lib/app", want: "/var/lib/app/app.db" },
+    { name: "the first entry of a colon list is used", dbPath: "data/app.db", state: "/var/lib/one:/var/lib/two", want: "/var/lib/one/data/app.db" },
+    { name: "an absolute DBPath is kept", dbPath: "/srv/app.db", state: "/var/lib/app", want: "/srv/app.db" },
+    { name: ":memory: is kept", dbPath: ":memory:", state: "/var/lib/app", want: ":memory:" },
+    { name: "without $STATE_DIRECTORY the path is kept", dbPath: "app.db", state: undefined, want: "app.db" },
+    { name: "an empty $STATE_DIRECTORY is ignored", dbPath: "app.db", state: "", want: "app.db" },
+  ];
+  for (const { name, dbPath, state, want } of paths) {
+    test(name, () => {
+      const env = state === undefined ? {} : { STATE_DIRECTORY: state };
+      assert.equal(Resolve({ Mux: mux, DBPath: dbPath }, [], env).DBPath, want);
+    });
+  }
+});
+
+describe("Run()", () => {
+  test("under `sidecar run`, runs the pass repeatedly on the resolved database and stops on SIGTERM", async (t) => {
+    const state = mkdtempSync(join(tmpdir(), "latch-sidecar-"));
+    t.after(() => rmSync(state, { recursive: true, force: true }));
+    const child = spawnChild(t, supportScript("sidecar-app.js"), ["sidecar", "run"], {
+      env: { ...process.env, STATE_DIRECTORY: `${state}:/nonexistent` },
+    });
+    await child.waitForLog("sidecar started");
+    // Pass 2 throws; the loop goes on to pass 3.
+    await child.waitFor((l) => l["msg"] === "pass" && l["count"] === 3);
+    child.process.kill("SIGTERM");
+    assert.equal(await child.exited, 0);
+    const lines = child.lines();
+    const passes = lines.filter((l) => l["msg"] === "pass");
+    assert.deepEqual(
+      passes.slice(0, 3).map((l) => l["count"]),
+      [1, 2, 3],
+    );
+    for (const p of passes) assert.equal(p["db"], join(state, "sidecar.db"));
+    assert.ok(existsSync(join(state, "sidecar.db")));
+    const failed = lines.filter((l) => l["msg"] === "sidecar pass failed");
+    assert.equal(failed.length, 1);
+    assert.match(String(failed[0]?.["ref"]), /^[a-z2-7]{6}$/);
+    assert.equal(lines.at(-1)?.["msg"], "sidecar stopped");
+    assert.equal(lines.filter((l) => l["msg"] === "listening").length, 0);
+  });
+});

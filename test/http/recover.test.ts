@@ -1,0 +1,187 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { ErrAbortHandler, HTTPError, PLAIN_500, type HandlerFunc } from "../../lib/http/index.ts";
+import { fetchHTTP, startHandler, type LogLine } from "../_support/http.ts";
+
+const REF = /^[a-z2-7]{6}$/;
+
+function refInBody(body: string): string {
+  const m = /Reference: (\S+)/.exec(body);
+  assert.ok(m?.[1] !== undefined, `no reference in ${JSON.stringify(body)}`);
+  return m[1];
+}
+
+const errorsOf = (lines: LogLine[]): LogLine[] => lines.filter((l) => l["level"] === "error");
+
+describe("Recover()", () => {
+  const panics: { name: string; mux: HandlerFunc }[] = [
+    {
+      name: "a synchronous throw",
+      mux: () => {
+        throw new Error("boom: internal detail");
+      },
+    },
+    {
+      name: "a rejected promise",
+      mux: async () => {
+        await Promise.resolve();
+        throw new Error("boom: internal detail");
+      },
+    },
+  ];
+  for (const { name, mux } of panics) {
+    test(`answers ${name} with a 500, a reference and a log line carrying it`, async (t) => {
+      const { port, log } = await startHandler(t, { Mux: mux });
+      const reply = await fetchHTTP(port, "/x?q=1");
+      assert.equal(reply.status, 500);
+      assert.ok(reply.body.startsWith(`${PLAIN_500}\n`), reply.body);
+      assert.ok(reply.body.startsWith("Something went wrong."));
+      assert.ok(!reply.body.includes("internal detail"), "error text leaked to the client");
+      const ref = refInBody(reply.body);
+      assert.match(ref, REF);
+      const errors = errorsOf(log.lines());
+      assert.equal(errors.length, 1);
+      assert.equal(errors[0]?.["ref"], ref);
+      assert.equal(errors[0]?.["path"], "/x");
+      assert.equal(errors[0]?.["method"], "GET");
+      assert.match(JSON.stringify(errors[0]?.["error"]), /internal detail/);
+    });
+  }
+
+  test("renders the 500 through ErrorPage with status 500 and the logged reference", async (t) => {
+    const calls: { status: number; ref: string }[] = [];
+    const { port, log } = await startHandler(t, {
+      Mux: () => {
+        throw new Error("boom");
+      },
+      ErrorPage: (_req, res, status, ref) => {
+        calls.push({ status, ref });
+        res.statusCode = status;
+        res.setHeader("Content-Type", "text/html; charset=utf-8");
+        res.end(`<h1>Oops</h1><p>${ref}</p>`);
+      },
+    });
+    const reply = await fetchHTTP(port, "/");
+    assert.equal(reply.status, 500);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0]?.status, 500);
+    assert.match(calls[0]?.ref ?? "", REF);
+    assert.equal(reply.body, `<h1>Oops</h1><p>${calls[0]?.ref}</p>`);
+    assert.equal(errorsOf(log.lines())[0]?.["ref"], calls[0]?.ref);
+  });
+
+  test("falls back to the plain text when ErrorPage itself throws", async (t) => {
+    const { port } = await startHandler(t, {
+      Mux: () => {
+        throw new Error("boom");
+      },
+      ErrorPage: () => {
+        throw new Error("page broken");
+      },
+    });
+    const reply = await fetchHTTP(port, "/");
+    assert.equal(reply.status, 500);
+    assert.ok(reply.body.startsWith("Something went wrong."));
+  });
+
+  test("drops cookies and content headers the handler set before panicking", async (t) => {
+    const { port } = await startHandler(t, {
+      Mux: (_req, res) => {
+        res.setHeader("Set-Cookie", "sid=secret");
+        res.setHeader("Content-Encoding", "gzip");
+        throw new Error("boom");
+      },
+    });
+    const reply = await fetchHTTP(port, "/");
+    assert.equal(reply.status, 500);
+    assert.equal(reply.headers["set-cookie"], undefined);
+    assert.equal(reply.headers["content-encoding"], undefined);
+    assert.equal(reply.headers["content-type"], "text/plain; charset=utf-8");
+  });
+
+  test("cuts a response that already started and logs it", async (t) => {
+    const { port, log } = await startHandler(t, {
+      Mux: async (_req, res) => {
+        res.writeHead(200, { "Content-Type": "text/plain" });
+        res.write("partial page");
+        await new Promise((resolve) => setImmediate(resolve));
+        throw new Error("boom mid-stream");
+      },
+    });
+    const reply = await fetchHTTP(port, "/");
+    assert.ok(reply.error !== undefined || !reply.complete, "client saw a complete response");
+    if (reply.status !== undefined) assert.equal(reply.status, 200);
+    assert.ok(!reply.body.includes(PLAIN_500), "a 500 page was spliced into the response");
+    const errors = errorsOf(log.lines());
+    assert.equal(errors.length, 1);
+    assert.match(String(errors[0]?.["msg"]), /response cut/);
+    assert.match(String(errors[0]?.["ref"]), REF);
+  });
+
+  test("aborts quietly on ErrAbortHandler", async (t) => {
+    const { port, log } = await startHandler(t, {
+      Mux: async () => {
+        await Promise.resolve();
+        throw ErrAbortHandler;
+      },
+    });
+    const reply = await fetchHTTP(port, "/");
+    assert.equal(reply.status, undefined);
+    assert.ok(reply.error !== undefined, "expected the connection to be cut");
+    assert.deepEqual(errorsOf(log.lines()), []);
+  });
+
+  test("answers a thrown 4xx HTTPError with its status and message", async (t) => {
+    const { port, log } = await startHandler(t, {
+      Mux: () => {
+        throw new HTTPError("ERR_HTTP_MALFORMED_BODY", "read thing: not a thing", { status: 422 });
+      },
+    });
+    const reply = await fetchHTTP(port, "/");
+    assert.equal(reply.status, 422);
+    assert.equal(reply.body, "read thing: not a thing\n");
+    assert.deepEqual(errorsOf(log.lines()), []);
+  });
+
+  test("treats a latch error with a 5xx status as a panic", async (t) => {
+    const { port } = await startHandler(t, {
+      Mux: () => {
+        throw new HTTPError("ERR_HTTP_MALFORMED_BODY", "internal: db down", { status: 503 });
+      },
+    });
+    const reply = await fetchHTTP(port, "/");
+    assert.equal(reply.status, 500);
+    assert.ok(!reply.body.includes("db down"));
+  });
+
+  test("keeps answering after panics of every kind", async (t) => {
+    let n = 0;
+    const circular: Record<string, unknown> = {};
+    circular["self"] = circular;
+    const throwers: (() => unknown)[] = [
+      () => new Error("sync"),
+      () => "a string",
+      () => undefined,
+      () => 42n,
+      () => circular,
+      () => ErrAbortHandler,
+    ];
+    const { port } = await startHandler(t, {
+      Mux: (req, res) => {
+        if (req.url === "/ok") {
+          res.end("still here");
+          return;
+        }
+        const make = throwers[n++ % throwers.length];
+        throw make?.();
+      },
+    });
+    for (let i = 0; i < throwers.length; i++) {
+      const reply = await fetchHTTP(port, "/panic");
+      if (i < throwers.length - 1) assert.equal(reply.status, 500, `thrower ${i}`);
+    }
+    const reply = await fetchHTTP(port, "/ok");
+    assert.equal(reply.status, 200);
+    assert.equal(reply.body, "still here");
+  });
+});
