@@ -22,7 +22,12 @@ export type Listen = { socket: string } | { fd: number } | { host: string | unde
 /** Parses "host:port", ":port" or "[v6]:port". Throws for anything else. */
 export function parseAddr(addr: string): { host: string | undefined; port: number } {
   const colon = addr.lastIndexOf(":");
-  const host = addr.slice(0, colon).replace(/^\[(.*)\]$/, "$1");
+  const rawHost = addr.slice(0, colon);
+  // RFC 3986 §3.2.2: an IPv6 literal in an authority is bracketed; "::1:80" is ambiguous.
+  if (rawHost.includes(":") && !/^\[[^\]]*\]$/.test(rawHost)) {
+    throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `options: Addr ${JSON.stringify(addr)} needs brackets around an IPv6 host`);
+  }
+  const host = rawHost.replace(/^\[(.*)\]$/, "$1");
   const port = Number(addr.slice(colon + 1));
   if (colon < 0 || !Number.isInteger(port) || port < 0 || port > 65535 || addr.slice(colon + 1) === "") {
     throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `options: Addr ${JSON.stringify(addr)} is not host:port`);

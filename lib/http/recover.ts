@@ -56,6 +56,7 @@ function handlePanic(
   }
   if (isClientError(err) && !res.headersSent) {
     if (req.readableEnded === false) req.resume();
+    dropBodyHeaders(res);
     writePlain(res, err.status, err.message);
     return;
   }
@@ -67,12 +68,7 @@ function handlePanic(
     return;
   }
   logger.error("panic", { ...where, error: err });
-  for (const name of res.getHeaderNames()) {
-    // SPEC §4.4: recovery sits outside the security headers, so the error
-    // page keeps them (the CSP too); only the failed body's own headers go.
-    if (name.startsWith("content-security-policy")) continue;
-    if (name === "set-cookie" || name.startsWith("content-")) res.removeHeader(name);
-  }
+  dropBodyHeaders(res);
   if (errorPage !== undefined) {
     try {
       errorPage(req, res, 500, ref);
@@ -87,4 +83,13 @@ function handlePanic(
     }
   }
   writePlain(res, 500, `${PLAIN_500}\nReference: ${ref}`);
+}
+
+// SPEC §4.4: recovery sits outside the security headers, so an error answer
+// keeps them (the CSP too); only the failed response's own headers go.
+function dropBodyHeaders(res: ServerResponse): void {
+  for (const name of res.getHeaderNames()) {
+    if (name.startsWith("content-security-policy")) continue;
+    if (name === "set-cookie" || name.startsWith("content-")) res.removeHeader(name);
+  }
 }

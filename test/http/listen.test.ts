@@ -39,7 +39,7 @@ describe("parseAddr()", () => {
   for (const { addr, host, port } of good) {
     test(`parses ${addr}`, () => assert.deepEqual(parseAddr(addr), { host, port }));
   }
-  for (const addr of ["8080", "host:", "host:65536", "host:-1", "host:1.5", "host:http", ""]) {
+  for (const addr of ["8080", "host:", "host:65536", "host:-1", "host:1.5", "host:http", "", "::1:80"]) {
     test(`refuses ${JSON.stringify(addr)}`, () => assert.throws(() => parseAddr(addr), { code: "ERR_HTTP_INVALID_OPTIONS" }));
   }
   test("DEFAULT_ADDR is :8080", () => assert.equal(DEFAULT_ADDR, ":8080"));

@@ -143,6 +143,21 @@ describe("Recover()", () => {
     assert.deepEqual(errorsOf(log.lines()), []);
   });
 
+  test("drops the failed response's cookies and body headers on a 4xx, keeping the CSP", async (t) => {
+    const { port } = await startHandler(t, {
+      Mux: (_req, res) => {
+        res.setHeader("Set-Cookie", "half=done; Path=/");
+        res.setHeader("Content-Encoding", "gzip");
+        throw new HTTPError("ERR_HTTP_MALFORMED_BODY", "read thing: not a thing", { status: 400 });
+      },
+    });
+    const reply = await fetchHTTP(port, "/");
+    assert.equal(reply.status, 400);
+    assert.equal(reply.headers["set-cookie"], undefined);
+    assert.equal(reply.headers["content-encoding"], undefined);
+    assert.ok(String(reply.headers["content-security-policy"]).includes("default-src 'self'"));
+  });
+
   test("treats a latch error with a 5xx status as a panic", async (t) => {
     const { port } = await startHandler(t, {
       Mux: () => {
