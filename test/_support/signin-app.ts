@@ -92,6 +92,8 @@ export interface SigninAppOptions {
   clock?: FakeClock;
   /** @default a new capturing logger */
   capture?: { logger: Logger; lines: LogLine[] };
+  /** `StalePath`; false leaves it unset. @default "/stepup" */
+  stalePath?: string | false;
   /** Freshness window of GET /fresh. @default 5 minutes */
   freshFor?: number;
 }
@@ -215,7 +217,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
         InstanceKey: "signin-app-instance-key-0123456789abcdef",
         SigninPath: "/signin",
         SignedInPath: "/account",
-        StalePath: "/stepup",
+        ...(options.stalePath !== false && { StalePath: options.stalePath ?? "/stepup" }),
         Clock: clock,
         Logger: logger,
         ...(mailer !== undefined && { Mailer: mailer }),
