@@ -65,12 +65,17 @@ export class Signin {
   constructor(config: Config) {
     // SPEC §2.6, §5.9: the instance key seals the pending blob; empty is refused.
     if (typeof config.InstanceKey !== "string" || config.InstanceKey === "") throw new ErrEmptyInstanceKey();
-    let origin: string;
+    let url: URL;
     try {
-      origin = new URL(config.Origin).origin;
+      url = new URL(config.Origin);
     } catch (cause) {
       throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin is not a URL", { cause });
     }
+    // RFC 6454 §4: only an http(s) URL has a tuple origin; others serialize as "null" and would break links and cookies.
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin must be an http or https URL");
+    }
+    const origin = url.origin;
     for (const path of [config.SigninPath, config.SignedInPath]) {
       if (!path.startsWith("/") || path.startsWith("//")) {
         throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: SigninPath and SignedInPath must be local paths");
