@@ -149,7 +149,7 @@ function send(base: string, method: string, target: string, options: RequestOpti
   if (cookie !== undefined) headers["Cookie"] = cookie;
   Object.assign(headers, options.headers);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(url.pathname + url.search, base), { method, headers }, (res) => {
+    const req = httpRequest(new URL(url.pathname + url.search, base), { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
