@@ -104,7 +104,15 @@ describe("CrossOriginProtection()", () => {
     assert.equal((await send(dev, "POST", { Origin: "http://localhost:8080" })).status, 403);
   });
 
-  it("throws on a configured origin that is not a URL", () => {
-    assert.throws(() => CrossOriginProtection({ Origin: "app.example" }), TypeError);
+  it("throws on a configured origin that is not an http(s) URL", () => {
+    // Each of these would serialize as the opaque origin "null", which a sandboxed frame sends.
+    for (const origin of ["app.example", "", "localhost:8080", "file:///srv/app", "data:text/html,x", "javascript:void(0)"]) {
+      assert.throws(() => CrossOriginProtection({ Origin: origin }), TypeError, JSON.stringify(origin));
+    }
+  });
+
+  it("never accepts Origin: null", async (t) => {
+    const port = await serve(t, { Origin: ORIGIN });
+    assert.equal((await send(port, "POST", { Origin: "null" })).status, 403);
   });
 });
