@@ -259,7 +259,9 @@ export class Signin {
         const session = this.#sessions.Read(req);
         if (session === undefined) return this.#refuse(req, res, this.#config.SigninPath, 401, "unauthorized: sign in first");
         if (this.#clock.now().getTime() - session.AuthTime.getTime() > maxAge) {
-          const next = encodeURIComponent((req.url ?? "/").split("#")[0] ?? "/");
+          // next= is a local path: an absolute-form request target (RFC 9112 §3.2.2) must not put a foreign URL there.
+          const url = new URL(req.url ?? "/", "http://localhost");
+          const next = encodeURIComponent(`/${url.pathname.replace(/^\/+/, "")}${url.search}`);
           return this.#refuse(req, res, `${this.#config.StalePath ?? this.#config.SigninPath}?next=${next}`, 401, "unauthorized: session too old, authenticate again");
         }
         this.#bind(req, session);

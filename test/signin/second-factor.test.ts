@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { request } from "node:http";
 import { describe, it } from "node:test";
 import type { Identity } from "../../lib/signin/index.ts";
 import { CookieJar, count, startSigninApp } from "../_support/signin-app.ts";
@@ -122,5 +123,21 @@ describe("Signin RequireFreshSession()", () => {
       await app.request("GET", "/me", { jar });
     }
     assert.equal((await app.request("GET", "/fresh", { jar })).status, 401);
+  });
+
+  it("puts only the local path and query in next=, even for an absolute-form request", async (t) => {
+    const app = await startSigninApp(t, { freshFor: MINUTE });
+    const jar = await app.signIn("ann@example.com");
+    app.clock.advance(MINUTE + 1);
+    const location = await new Promise<string | undefined>((resolve, reject) => {
+      const headers = { Cookie: jar.header() ?? "", Accept: "text/html" };
+      const req = request(`${app.base}/`, { path: "http://evil.example/fresh?x=1", headers, agent: false }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.headers.location));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    assert.equal(location, `/stepup?next=${encodeURIComponent("/fresh?x=1")}`);
   });
 });
