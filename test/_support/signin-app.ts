@@ -11,19 +11,23 @@
  * const me = await app.request("GET", "/me", { jar });
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { request as httpRequest, createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
 import type { DB } from "../../lib/db/index.ts";
 import { MergeSchemas } from "../../lib/db/index.ts";
-import { CrossOriginProtection, Handler, type Clock, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
+import { CrossOriginProtection, Handler, type Clock, type HandlerFunc } from "../../lib/http/index.ts";
 import { NewSMTPMailer, type Mailer } from "../../lib/mail/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
 import { captureLogger, type LogLine } from "./capture-logger.ts";
+import { CookieJar, sendRequest, type RequestOptions, type TestResponse } from "./http-client.ts";
 import { startSMTPServer, type TestSMTPServer, type TestSMTPServerOptions } from "./smtp-server.ts";
+
+export { CookieJar };
+export type { RequestOptions, TestResponse };
 
 /** A clock tests move by hand. */
 export class FakeClock implements Clock {
@@ -40,44 +44,6 @@ export class FakeClock implements Clock {
   }
 }
 
-/** A minimal browser cookie store: name to value, updated from Set-Cookie. */
-export class CookieJar {
-  readonly cookies: Map<string, string> = new Map();
-  /** Applies Set-Cookie values (Max-Age=0 removes). */
-  store(setCookie: readonly string[]): void {
-    for (const line of setCookie) {
-      const [pair = ""] = line.split(";");
-      const eq = pair.indexOf("=");
-      const name = pair.slice(0, eq);
-      if (/;\s*Max-Age=0(;|$)/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, pair.slice(eq + 1));
-    }
-  }
-  /** The Cookie request header, or undefined when empty. */
-  header(): string | undefined {
-    if (this.cookies.size === 0) return undefined;
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
-}
-
-/** A response as the client saw it. */
-export interface TestResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  setCookie: string[];
-  location: string | undefined;
-  body: string;
-}
-
-/** Options of one request. */
-export interface RequestOptions {
-  jar?: CookieJar;
-  headers?: Record<string, string>;
-  /** A form body (urlencoded) or a raw body with the given headers. */
-  form?: Record<string, string>;
-  body?: string | Buffer;
-}
-
 /** Options of `startSigninApp`. */
 export interface SigninAppOptions {
   /** Sign-in config fields to set or override (DB, Clock and Logger are the harness's). */
@@ -90,8 +56,6 @@ export interface SigninAppOptions {
   mail?: "smtp" | "log" | { url: string };
   smtpOptions?: TestSMTPServerOptions;
   clock?: FakeClock;
-  /** @default a new capturing logger */
-  capture?: { logger: Logger; lines: LogLine[] };
   /** `StalePath`; false leaves it unset. @default "/stepup" */
   stalePath?: string | false;
   /** Freshness window of GET /fresh. @default 5 minutes */
@@ -112,8 +76,8 @@ export interface SigninApp {
   smtp: TestSMTPServer | undefined;
   /** Sends a request; a path or a URL of any origin is re-based onto `base`. POSTs carry Origin: origin unless overridden. */
   request(method: string, target: string, options?: RequestOptions): Promise<TestResponse>;
-  /** POST /signin with `email` (and extra fields). */
-  begin(email: string, options?: RequestOptions & { fields?: Record<string, string> }): Promise<TestResponse>;
+  /** POST /signin with `email`. */
+  begin(email: string, options?: RequestOptions): Promise<TestResponse>;
   /** Waits for the `n`-th (1-based) email to `address` and returns its link. */
   linkFor(address: string, n?: number): Promise<string>;
   /** Begin, read the email, follow the link; returns the jar holding the session cookie. */
@@ -134,34 +98,6 @@ export function count(db: DB, table: string, where = "1=1", ...params: unknown[]
   const row: unknown = db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(...params);
   if (typeof row !== "object" || row === null || !("n" in row) || typeof row.n !== "number") throw new Error("count: no row");
   return row.n;
-}
-
-function send(base: string, method: string, target: string, options: RequestOptions, origin: string): Promise<TestResponse> {
-  const url = new URL(target, base);
-  const headers: Record<string, string> = {};
-  if (method !== "GET" && method !== "HEAD") headers["Origin"] = origin;
-  let body: string | Buffer | undefined = options.body;
-  if (options.form !== undefined) {
-    headers["Content-Type"] = "application/x-www-form-urlencoded";
-    body = new URLSearchParams(options.form).toString();
-  }
-  const cookie = options.jar?.header();
-  if (cookie !== undefined) headers["Cookie"] = cookie;
-  Object.assign(headers, options.headers);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(url.pathname + url.search, base), { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const setCookie = res.headers["set-cookie"] ?? [];
-        options.jar?.store(setCookie);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, setCookie, location: res.headers.location, body: Buffer.concat(chunks).toString("utf8") });
-      });
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 /** Routes of the test application. */
@@ -193,7 +129,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
     dbPath = join(dir, "app.db");
   }
   const clock = options.clock ?? new FakeClock();
-  const { logger, lines } = options.capture ?? captureLogger();
+  const { logger, lines } = captureLogger();
   let handler: HandlerFunc = (_req, res) => void res.end();
   const server: Server = createServer((req, res) => void handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -249,8 +185,8 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
     clock,
     lines,
     smtp,
-    request: (method, target, opts = {}) => send(base, method, target, opts, origin),
-    begin: (email, opts = {}) => send(base, "POST", "/signin", { ...opts, form: { email, ...opts.fields } }, origin),
+    request: (method, target, opts = {}) => sendRequest(base, method, target, opts, origin),
+    begin: (email, opts = {}) => sendRequest(base, "POST", "/signin", { ...opts, form: { email } }, origin),
     async linkFor(address, n = 1) {
       if (smtp === undefined) throw new Error("signin-app: no SMTP server");
       const msg = await smtp.waitForMessage((m) => smtp.messages.filter((x) => x.to.includes(address)).indexOf(m) === n - 1);

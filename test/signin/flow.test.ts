@@ -124,4 +124,23 @@ describe("Signin Begin() → Verify() → RequireSession() → Signout()", () =>
     assert.equal(app.smtp?.messages.length, 0);
     assert.equal(count(app.db, "signin_links"), 0);
   });
+
+  it("applies SessionTTL and IdleTimeout from the config", async (t) => {
+    const HOUR = 60 * 60 * 1000;
+    const app = await startSigninApp(t, { config: { SessionTTL: 3 * HOUR, IdleTimeout: HOUR } });
+    await app.begin("ann@example.com");
+    const jar = new CookieJar();
+    const landed = await app.request("GET", await app.linkFor("ann@example.com"), { jar });
+    assert.match(sessionCookie(landed.setCookie, "framework_session"), /; Max-Age=10800;/);
+    for (let i = 0; i < 5; i++) {
+      app.clock.advance(HOUR / 2);
+      assert.equal((await app.request("GET", "/me", { jar })).status, 200, `after ${(i + 1) / 2} h of activity`);
+    }
+    app.clock.advance(HOUR / 2);
+    assert.equal((await app.request("GET", "/me", { jar })).status, 401, "the 3-hour cap ends it");
+
+    const idle = await app.signIn("bob@example.com");
+    app.clock.advance(HOUR);
+    assert.equal((await app.request("GET", "/me", { jar: idle })).status, 401, "an hour idle ends it");
+  });
 });
