@@ -32,12 +32,18 @@ function refuse(res: ServerResponse): void {
 /**
  * Returns middleware refusing cross-origin unsafe requests with 403.
  * Put it in `Options.Wrap`, in front of every state-changing route.
+ * Throws `TypeError` when `Origin` is not an http or https URL.
  *
  * @example
  * Wrap: (next) => CrossOriginProtection({ Origin: "https://example.com" })(next)
  */
 export function CrossOriginProtection(options: CrossOriginOptions): Middleware {
-  const origin = new URL(options.Origin).origin;
+  const url = new URL(options.Origin);
+  // RFC 6454 §6.2: a non-http(s) URL serializes as "null", the Origin that sandboxed frames send; never trust it.
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError("cross-origin protection: Origin must be an http or https URL");
+  }
+  const origin = url.origin;
   const strict = options.Strict === true;
   return function crossOriginMiddleware(next: HandlerFunc): HandlerFunc {
     return function crossOriginProtection(req, res) {

@@ -65,12 +65,17 @@ export class Signin {
   constructor(config: Config) {
     // SPEC §2.6, §5.9: the instance key seals the pending blob; empty is refused.
     if (typeof config.InstanceKey !== "string" || config.InstanceKey === "") throw new ErrEmptyInstanceKey();
-    let origin: string;
+    let url: URL;
     try {
-      origin = new URL(config.Origin).origin;
+      url = new URL(config.Origin);
     } catch (cause) {
       throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin is not a URL", { cause });
     }
+    // RFC 6454 §4: only an http(s) URL has a tuple origin; others serialize as "null" and would break links and cookies.
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin must be an http or https URL");
+    }
+    const origin = url.origin;
     for (const path of [config.SigninPath, config.SignedInPath]) {
       if (!path.startsWith("/") || path.startsWith("//")) {
         throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: SigninPath and SignedInPath must be local paths");
@@ -253,7 +258,9 @@ export class Signin {
         const session = this.#sessions.Read(req);
         if (session === undefined) return this.#refuse(req, res, this.#config.SigninPath, 401, "unauthorized: sign in first");
         if (this.#clock.now().getTime() - session.AuthTime.getTime() > maxAge) {
-          const next = encodeURIComponent((req.url ?? "/").split("#")[0] ?? "/");
+          // next= is a local path: an absolute-form request target (RFC 9112 §3.2.2) must not put a foreign URL there.
+          const url = new URL(req.url ?? "/", "http://localhost");
+          const next = encodeURIComponent(`/${url.pathname.replace(/^\/+/, "")}${url.search}`);
           return this.#refuse(req, res, `${this.#config.StalePath ?? this.#config.SigninPath}?next=${next}`, 401, "unauthorized: session too old, authenticate again");
         }
         this.#bind(req, session);

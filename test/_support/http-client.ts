@@ -1,0 +1,76 @@
+/*
+ * A tiny HTTP client for integration tests: one request per connection
+ * (no keep-alive races), a cookie jar, and the response as the client saw it.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+
+/** A minimal browser cookie store: name to value, updated from Set-Cookie. */
+export class CookieJar {
+  readonly cookies: Map<string, string> = new Map();
+  /** Applies Set-Cookie values (Max-Age=0 removes). */
+  store(setCookie: readonly string[]): void {
+    for (const line of setCookie) {
+      const [pair = ""] = line.split(";");
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq);
+      if (/;\s*Max-Age=0(;|$)/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, pair.slice(eq + 1));
+    }
+  }
+  /** The Cookie request header, or undefined when empty. */
+  header(): string | undefined {
+    if (this.cookies.size === 0) return undefined;
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+}
+
+/** A response as the client saw it. */
+export interface TestResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  setCookie: string[];
+  location: string | undefined;
+  body: string;
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  jar?: CookieJar;
+  headers?: Record<string, string>;
+  /** A form body (urlencoded) or a raw body with the given headers. */
+  form?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+/**
+ * Sends one request to `base` (a path or a URL of any origin is re-based
+ * onto it) on a fresh connection; unsafe methods carry `Origin: origin`
+ * unless `options.headers` overrides it.
+ */
+export function sendRequest(base: string, method: string, target: string, options: RequestOptions, origin: string): Promise<TestResponse> {
+  const url = new URL(target, base);
+  const headers: Record<string, string> = {};
+  if (method !== "GET" && method !== "HEAD") headers["Origin"] = origin;
+  let body: string | Buffer | undefined = options.body;
+  if (options.form !== undefined) {
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+    body = new URLSearchParams(options.form).toString();
+  }
+  const cookie = options.jar?.header();
+  if (cookie !== undefined) headers["Cookie"] = cookie;
+  Object.assign(headers, options.headers);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL(url.pathname + url.search, base), { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const setCookie = res.headers["set-cookie"] ?? [];
+        options.jar?.store(setCookie);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, setCookie, location: res.headers.location, body: Buffer.concat(chunks).toString("utf8") });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}

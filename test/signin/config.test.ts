@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { describe, it, type TestContext } from "node:test";
+import { ApplySchema, MergeSchemas, OpenDB, type DB } from "../../lib/db/index.ts";
+import { LatchError } from "../../lib/http/index.ts";
+import * as session from "../../lib/session/index.ts";
+import { ErrEmptyInstanceKey, New, SIGNIN_ERROR_CODES, Schema, SigninError, isSigninError, type Config } from "../../lib/signin/index.ts";
+
+function openDB(t: TestContext): DB {
+  const db = OpenDB(":memory:");
+  t.after(() => db.close());
+  ApplySchema(db, MergeSchemas(session.Schema, Schema));
+  return db;
+}
+
+function config(db: DB, overrides: Partial<Config> = {}): Config {
+  return { DB: db, Origin: "https://example.test", InstanceKey: "k".repeat(32), SigninPath: "/signin", SignedInPath: "/account", ...overrides };
+}
+
+describe("SIGNIN_ERROR_CODES", () => {
+  it("has 3 codes, each equal to its key", () => {
+    assert.equal(Object.keys(SIGNIN_ERROR_CODES).length, 3);
+    for (const [key, value] of Object.entries(SIGNIN_ERROR_CODES)) assert.equal(key, value);
+  });
+});
+
+describe("New()", () => {
+  it("refuses an empty InstanceKey with ErrEmptyInstanceKey", (t) => {
+    const db = openDB(t);
+    assert.throws(
+      () => New(config(db, { InstanceKey: "" })),
+      (err: unknown) => {
+        assert.ok(err instanceof ErrEmptyInstanceKey);
+        assert.ok(err instanceof SigninError);
+        assert.ok(err instanceof LatchError);
+        assert.equal(err.code, "ERR_SIGNIN_EMPTY_INSTANCE_KEY");
+        assert.equal(err.name, "ErrEmptyInstanceKey");
+        assert.match(err.message, /^signin: InstanceKey must not be empty$/);
+        assert.ok(isSigninError(err));
+        return true;
+      },
+    );
+  });
+
+  it("refuses an Origin that is not an http(s) origin", (t) => {
+    const db = openDB(t);
+    for (const origin of ["", "example.test", "not a url", "https://", "localhost:8080", "javascript:alert(1)", "file:///srv/app", "ftp://example.test", "data:text/plain,x"]) {
+      assert.throws(
+        () => New(config(db, { Origin: origin })),
+        (err: unknown) => isSigninError(err) && err.code === "ERR_SIGNIN_INVALID_CONFIG" && !(err instanceof ErrEmptyInstanceKey),
+        JSON.stringify(origin),
+      );
+    }
+  });
+
+  it("accepts http and https origins and names the cookie after the scheme", (t) => {
+    const db = openDB(t);
+    const table = [
+      { origin: "http://localhost:8080", cookie: "framework_session" },
+      { origin: "http://127.0.0.1:3000/", cookie: "framework_session" },
+      { origin: "https://example.test", cookie: "__Host-framework_session" },
+      { origin: "HTTPS://Example.TEST:443", cookie: "__Host-framework_session" },
+    ];
+    for (const { origin, cookie } of table) assert.equal(New(config(db, { Origin: origin })).SessionCookie(), cookie, origin);
+  });
+
+  it("refuses SigninPath and SignedInPath that are not local paths", (t) => {
+    const db = openDB(t);
+    for (const bad of [{ SigninPath: "signin" }, { SigninPath: "//evil.test/signin" }, { SignedInPath: "https://evil.test/" }, { SignedInPath: "" }]) {
+      assert.throws(
+        () => New(config(db, bad)),
+        (err: unknown) => isSigninError(err) && err.code === "ERR_SIGNIN_INVALID_CONFIG",
+        JSON.stringify(bad),
+      );
+    }
+  });
+
+  it("isSigninError() tells sign-in errors by code", () => {
+    assert.equal(isSigninError(new SigninError("ERR_SIGNIN_MAIL_FAILED", "signin: x")), true);
+    assert.equal(isSigninError(new Error("x")), false);
+    assert.equal(isSigninError(Object.assign(new Error("x"), { code: "ERR_MAIL_ABORTED" })), false);
+  });
+});
