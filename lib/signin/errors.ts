@@ -5,7 +5,6 @@ import { LatchError, hasErrorCode } from "../http/index.ts";
 export const SIGNIN_ERROR_CODES = {
   ERR_SIGNIN_EMPTY_INSTANCE_KEY: "ERR_SIGNIN_EMPTY_INSTANCE_KEY",
   ERR_SIGNIN_INVALID_CONFIG: "ERR_SIGNIN_INVALID_CONFIG",
-  ERR_SIGNIN_MAIL_FAILED: "ERR_SIGNIN_MAIL_FAILED",
 } as const;
 
 /** A sign-in error code. */

@@ -172,6 +172,11 @@ export class Signin {
 
   /** `GET /auth/verify?token=...`: the emailed link's landing. */
   readonly Verify: HandlerFunc = async (req, res) => {
+    // RFC 9110 §9.3.2: HEAD is safe. Mail scanners probe links with it; it must not spend the token.
+    if (req.method === "HEAD") {
+      res.setHeader("Cache-Control", "no-store");
+      return void res.end();
+    }
     const token = new URL(req.url ?? "/", "http://localhost").searchParams.get("token") ?? "";
     // SPEC §3.2: the token is spent whatever the cause of failure; one indistinguishable outcome.
     const address = token === "" ? undefined : this.#links.Consume(token, PURPOSE_SIGNIN);

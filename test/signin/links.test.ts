@@ -33,6 +33,16 @@ describe("Signin Verify()", () => {
     assert.equal(count(app.db, "sessions"), 1);
   });
 
+  it("answers HEAD without spending the link (mail scanners probe with HEAD)", async (t) => {
+    const app = await startSigninApp(t);
+    const link = await linkTo(app, "ann@example.com");
+    const probe = await app.request("HEAD", link, { jar: new CookieJar() });
+    assert.equal(probe.status, 200);
+    assert.deepEqual(probe.setCookie, []);
+    assert.equal(count(app.db, "signin_links", "token_hash = ?", HashToken(tokenOf(link))), 1);
+    assert.equal((await app.request("GET", link)).location, "/account");
+  });
+
   it("mints exactly one session for two concurrent requests with one token", async (t) => {
     const app = await startSigninApp(t);
     const link = await linkTo(app, "ann@example.com");
