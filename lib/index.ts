@@ -6,6 +6,7 @@ export {
   OpenDB,
   BuildVersion,
   NewRef,
+  RenderView,
   ErrAbortHandler,
   isAbortHandler,
   LatchError,

@@ -12,6 +12,7 @@ export { SecurityHeaders, DEFAULT_CSP, securityHeaderList } from "./security-hea
 export { RequestSignal } from "./request-signal.ts";
 export { CrossOriginProtection } from "./csrf.ts";
 export { Handler } from "./handler.ts";
+export { RenderView } from "./render.ts";
 export { Serve, DEFAULT_SHUTDOWN_GRACE } from "./serve.ts";
 export { Resolve, Run, parseActivation, DEFAULT_SIDECAR_INTERVAL } from "./platform.ts";
 export { DEFAULT_ADDR, parseAddr } from "./listen.ts";
