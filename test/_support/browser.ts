@@ -41,15 +41,19 @@ export interface CDPSession {
   send(method: string, params?: Record<string, unknown>): Promise<unknown>;
 }
 
-/** The slice of a playwright Page the tests use. */
+/**
+ * The slice of a playwright Page the tests use. No `waitForFunction`: it
+ * evaluates strings inside the page, which the demo's CSP (no
+ * 'unsafe-eval') refuses; wait with selectors instead.
+ */
 export interface Page {
   goto(url: string): Promise<PageResponse | null>;
   url(): string;
+  content(): Promise<string>;
   click(selector: string): Promise<void>;
   fill(selector: string, value: string): Promise<void>;
   waitForURL(url: RegExp | string): Promise<void>;
   waitForSelector(selector: string): Promise<unknown>;
-  waitForFunction(expression: string): Promise<unknown>;
   evaluate(expression: string): Promise<unknown>;
   getAttribute(selector: string, name: string): Promise<string | null>;
   textContent(selector: string): Promise<string | null>;
@@ -95,17 +99,20 @@ export interface WatchedPage {
   policies: string[];
   /** "<status> <url>" of every response with status 400 or more. */
   failures: string[];
+  /** The URL of every response, in order. */
+  visited: string[];
 }
 
 /** Opens a page in `context` that records errors and document CSPs. */
 export async function watchedPage(context: BrowserContext): Promise<WatchedPage> {
   const page = await context.newPage();
-  const watched: WatchedPage = { page, errors: [], policies: [], failures: [] };
+  const watched: WatchedPage = { page, errors: [], policies: [], failures: [], visited: [] };
   page.on("console", (m) => {
     if (m.type() === "error") watched.errors.push(m.text());
   });
   page.on("pageerror", (e) => watched.errors.push(`${e.name}: ${e.message}`));
   page.on("response", (r) => {
+    watched.visited.push(r.url());
     if (r.status() >= 400) watched.failures.push(`${r.status()} ${r.url()}`);
     const headers = r.headers();
     if ((headers["content-type"] ?? "").startsWith("text/html")) watched.policies.push(headers["content-security-policy"] ?? "");
