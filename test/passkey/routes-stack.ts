@@ -8,7 +8,6 @@
  * A `Client` keeps cookies like a browser on one origin.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { TestContext } from "node:test";
 import { CrossOriginProtection, Handler, discardLogger } from "../../lib/http/index.ts";
 import { MergeSchemas, type DB } from "../../lib/db/index.ts";
@@ -155,7 +154,9 @@ export async function startStack(t: TestContext): Promise<Stack> {
     await new Promise((resolve) => server.close(resolve));
     cleanup();
   });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("stack: no port");
+  const base = `http://127.0.0.1:${address.port}`;
   if (built === undefined) throw new Error("stack: Router was not called");
   const { db, keys } = built;
   return { base, clock, db, keys, mail, client: () => new Client(base, mail) };
