@@ -27,9 +27,6 @@ import { signinPage } from "./pages/signin.ts";
 /** Schema steps in apply order: sessions, then sign-in, then passkey. */
 export const schema: ReturnType<typeof MergeSchemas> = MergeSchemas(session.Schema, signin.Schema, passkey.Schema);
 
-/** How recent a sign-in must be for /account/security: 5 minutes. */
-export const FRESH_FOR: number = 5 * 60 * 1000;
-
 /** Directory of the demo's static files. */
 const STATIC_DIR = fileURLToPath(new URL("../../../examples/demo/static/", import.meta.url));
 
@@ -87,6 +84,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
     SigninPath: "/signin",
     ManagePath: "/account",
     StalePath: "/stepup",
+    FreshFor: config.freshFor,
     Logger: logger,
   });
   const jobHandlers = NewHandlers({ Jobs: jobs, ...jobPages(assets), Owner: (req) => From(req)?.Subject, ID: (req) => PathValue(req, "id") });
@@ -116,8 +114,8 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   signedIn.Handle("POST /account/passkeys/rename", keys.Rename);
   signedIn.Handle("POST /account/passkeys/delete", keys.Delete);
   signedIn.Handle("GET /stepup", stepUpPage(assets));
-  mux.With(auth.RequireFreshSession(FRESH_FOR)).Handle("GET /account/security", securityPage(assets));
-  signedIn.Handle("POST /jobs", startJob(jobs, assets, app.jobStepMs ?? 600));
+  mux.With(auth.RequireFreshSession(config.freshFor)).Handle("GET /account/security", securityPage(assets));
+  signedIn.Handle("POST /jobs", startJob(jobs, assets, app.jobStepMs ?? config.jobStepMs));
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
   signedIn.Handle("GET /jobs/{id}/events", jobHandlers.Events);

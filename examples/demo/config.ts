@@ -8,6 +8,11 @@
  *   SMTP_URL         e.g. smtp://user:pass@127.0.0.1:2525; unset → links printed to the console
  *   MAIL_FROM        sender address of sign-in emails
  *   OIDC_ISSUER      an OpenID provider to upgrade claimed addresses to
+ *   FRESH_SECONDS    how recent a sign-in must be for /account/security and
+ *                    for deleting a passkey; default 300 (5 minutes)
+ *   JOB_STEP_MS      length of one of the demo job's 10 steps; default 600
+ * The last two exist so the browser tests can run the real entry point
+ * quickly; leave them unset in use.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -23,6 +28,10 @@ export interface DemoConfig {
   smtpURL: string | undefined;
   mailFrom: string | undefined;
   oidcIssuer: string | undefined;
+  /** Freshness window of RequireFreshSession and passkey deletion, in ms. */
+  freshFor: number;
+  /** One job step, in ms. */
+  jobStepMs: number;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -42,7 +51,18 @@ export function loadConfig(env: NodeJS.ProcessEnv, logger: Logger): DemoConfig {
     smtpURL: nonEmpty(env["SMTP_URL"]),
     mailFrom: nonEmpty(env["MAIL_FROM"]),
     oidcIssuer: nonEmpty(env["OIDC_ISSUER"]),
+    freshFor: positive(env, "FRESH_SECONDS", 300) * 1000,
+    jobStepMs: positive(env, "JOB_STEP_MS", 600),
   };
+}
+
+// A positive integer setting; a malformed one fails at startup, naming it.
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = nonEmpty(env[name]);
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`demo config: ${name} must be a positive integer`);
+  return value;
 }
 
 // A key generated once per state directory and reused across restarts, so

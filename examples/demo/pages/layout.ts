@@ -42,6 +42,7 @@ export function render(req: IncomingMessage, res: ServerResponse, assets: Assets
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · latch</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assets.Path("app.css")}">
 ${page.head}
 ${(page.scripts ?? []).map((name) => html`<script type="module" src="${assets.Path(name)}"></script>`)}

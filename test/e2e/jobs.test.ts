@@ -1,0 +1,85 @@
+/*
+ * Background jobs end to end in the demo: real Chromium starts a job from
+ * /account; the status page follows it by server push (EventSource) and
+ * lands on the job's Location; a failing job shows its error; and with
+ * JavaScript off the no-script meta refresh alone reaches the end.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { hasChromium, launchBrowser, watchedPage, type Browser, type WatchedPage } from "../_support/browser.ts";
+import { signInByLink, startDemo, type Demo } from "../_support/demo.ts";
+
+// 10 steps of 300 ms: long enough to watch the bar move, short for a test.
+const STEP_MS = 300;
+
+describe("background jobs in the demo (browser)", { skip: hasChromium ? false : "no system Chromium" }, () => {
+  let demo: Demo;
+  let browser: Browser;
+
+  before(async () => {
+    demo = await startDemo({ JOB_STEP_MS: String(STEP_MS) });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  async function signedIn(address: string, javaScriptEnabled: boolean): Promise<WatchedPage> {
+    const watched = await watchedPage(await browser.newContext({ javaScriptEnabled }));
+    await signInByLink(watched.page, demo, address);
+    await watched.page.waitForURL(`${demo.origin}/account`);
+    return watched;
+  }
+
+  // Attribute selectors, not waitForFunction: the page's CSP (no 'unsafe-eval') forbids evaluating strings in it.
+  const bar = (values: number[]): string => `progress:is(${values.map((v) => `[value="${v}"]`).join(", ")})`;
+  const value = (page: WatchedPage["page"]): Promise<string | null> => page.getAttribute("progress", "value");
+
+  it("shows a progress bar that advances by push and lands on /account?job=done", async () => {
+    const { page, visited, errors } = await signedIn("grace@example.com", true);
+    await page.click('form[action="/jobs"] button[value="ok"]');
+    await page.waitForURL(/\/jobs\/[^/?]+$/);
+    const statusPage = page.url();
+    await page.waitForSelector(bar([10, 20, 30, 40, 50]));
+    const early = Number(await value(page));
+    await page.waitForSelector(bar([60, 70, 80, 90, 100]));
+    const later = Number(await value(page));
+    assert.ok(early >= 10 && later > early, `${early} then ${later}`);
+    // Not waitForURL: lib/client/jobs.js can start the same navigation twice (the `done`
+    // event and an in-flight fragment fetch answering 204 both call finish), and
+    // Playwright fails a wait whose navigation was superseded. Wait for the account page.
+    await page.waitForSelector("body[data-subject]");
+    assert.equal(page.url(), `${demo.origin}/account?job=done`);
+    assert.ok(visited.some((u) => u === `${statusPage}/events`), "the page followed the event stream");
+    assert.equal(visited.filter((u) => u === statusPage).length, 1, "no reload of the status page");
+    assert.deepEqual(errors, []);
+  });
+
+  it("shows the error text of a failing job and stays on its page", async () => {
+    const { page, errors } = await signedIn("hopper@example.com", true);
+    await page.click('form[action="/jobs"] button[value="fail"]');
+    await page.waitForURL(/\/jobs\/[^/?]+$/);
+    const statusPage = page.url();
+    await page.waitForSelector(".job-error");
+    assert.equal(await page.textContent(".job-error"), "the demo job failed on purpose halfway through");
+    assert.equal(await page.getAttribute(".job-status", "data-status"), "failed");
+    assert.equal(page.url(), statusPage);
+    assert.deepEqual(errors, []);
+  });
+
+  it("reaches the end by meta refresh alone with JavaScript disabled", async () => {
+    const { page, visited } = await signedIn("lovelace@example.com", false);
+    await page.click('form[action="/jobs"] button[value="ok"]');
+    await page.waitForURL(/\/jobs\/[^/?]+$/);
+    const statusPage = page.url();
+    assert.match(await page.content(), /<meta http-equiv="refresh" content="\d+">/);
+    await page.waitForURL(`${demo.origin}/account?job=done`);
+    assert.ok(visited.filter((u) => u === statusPage).length >= 2, "the page reloaded itself");
+    assert.ok(!visited.some((u) => u.endsWith("/events") || u.endsWith("/fragment")), "no script fetched anything");
+  });
+
+  it("logged no server error", () => {
+    assert.deepEqual(demo.errorLogs(), []);
+  });
+});

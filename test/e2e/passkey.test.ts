@@ -1,0 +1,128 @@
+/*
+ * The passkey second factor end to end: real headless Chromium with a CDP
+ * virtual authenticator, against the demo's real entry point (its own
+ * child process, database and SMTP server). One account walks the whole
+ * story in order: link sign-in, enrolment, recovery codes, passkey sign-in,
+ * step-up of a stale session, and recovery-code sign-ins.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page, type WatchedPage } from "../_support/browser.ts";
+import { signInByLink, signOut, startDemo, type Demo } from "../_support/demo.ts";
+
+const ADDRESS = "ada@example.com";
+// The demo's freshness window in this test; the step-up step waits it out.
+const FRESH_SECONDS = 2;
+
+async function method(page: Page): Promise<string | null> {
+  return page.getAttribute("body", "data-method");
+}
+
+function waitUntil(time: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, time - Date.now())));
+}
+
+describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : "no system Chromium" }, () => {
+  let demo: Demo;
+  let browser: Browser;
+  let watched: WatchedPage;
+  let page: Page;
+  let codes: string[] = [];
+
+  before(async () => {
+    demo = await startDemo({ FRESH_SECONDS: String(FRESH_SECONDS) });
+    browser = await launchBrowser();
+    watched = await watchedPage(await browser.newContext());
+    page = watched.page;
+    await addVirtualAuthenticator(page);
+  });
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  it("signs in by emailed link to a magiclink session", async () => {
+    await signInByLink(page, demo, ADDRESS);
+    await page.waitForURL(`${demo.origin}/account`);
+    assert.equal(await page.getAttribute("body", "data-subject"), ADDRESS);
+    assert.equal(await method(page), "magiclink");
+  });
+
+  it("adds a passkey with the page's button", async () => {
+    assert.equal(await page.evaluate(`document.querySelectorAll("tr[data-credential]").length`), 0);
+    await page.click('button[data-passkey="register"]');
+    await page.waitForSelector("tr[data-credential]");
+    assert.equal(page.url(), `${demo.origin}/account`);
+    assert.equal(await page.evaluate(`document.querySelectorAll("tr[data-credential]").length`), 1);
+  });
+
+  it("shows ten recovery codes once", async () => {
+    await page.click('form[action="/account/recovery-codes"] button');
+    await page.waitForSelector("ul.codes code");
+    const found = await page.evaluate(`[...document.querySelectorAll("ul.codes code")].map((c) => c.textContent)`);
+    assert.ok(Array.isArray(found));
+    codes = found.map(String);
+    assert.equal(codes.length, 10);
+    for (const code of codes) assert.match(code, /^[2-9a-z]{5}-[2-9a-z]{5}$/);
+    await page.goto(`${demo.origin}/account`);
+    assert.equal(await page.evaluate(`document.querySelectorAll("ul.codes code").length`), 0, "shown once");
+    assert.equal(await page.getAttribute("[data-recovery-remaining]", "data-recovery-remaining"), "10");
+  });
+
+  it("asks for the passkey after the link, and signs in as magiclink+passkey", async () => {
+    await signOut(page, demo);
+    await signInByLink(page, demo, ADDRESS);
+    await page.waitForURL(`${demo.origin}/confirm`);
+    assert.equal(await page.evaluate(`document.body.hasAttribute("data-subject")`), false, "no session yet");
+    await page.click('button[data-passkey="signin"]');
+    await page.waitForURL(`${demo.origin}/account`);
+    assert.equal(await method(page), "magiclink+passkey");
+  });
+
+  it("sends a stale session to /stepup and rotates it to a fresh passkey session", async () => {
+    // The session's AuthTime is before this moment; once the window has passed it is stale.
+    await waitUntil(Date.now() + FRESH_SECONDS * 1000 + 50);
+    await page.goto(`${demo.origin}/account/security`);
+    await page.waitForURL(/\/stepup\?next=%2Faccount%2Fsecurity$/);
+    await page.click('button[data-passkey="stepup"]');
+    await page.waitForURL(`${demo.origin}/account/security`);
+    assert.equal(await method(page), "passkey");
+  });
+
+  it("signs in with a recovery code as magiclink+recovery", async () => {
+    await signOut(page, demo);
+    await signInByLink(page, demo, ADDRESS);
+    await page.waitForURL(`${demo.origin}/confirm`);
+    await page.fill("#code", codes[0] ?? "");
+    await page.click('form[action="/passkey/signin/recovery"] button[type="submit"]');
+    await page.waitForURL(`${demo.origin}/account`);
+    assert.equal(await method(page), "magiclink+recovery");
+    assert.equal(await page.getAttribute("[data-recovery-remaining]", "data-recovery-remaining"), "9");
+  });
+
+  it("refuses a spent code and keeps the pending sign-in for another code", async () => {
+    await signOut(page, demo);
+    await signInByLink(page, demo, ADDRESS);
+    await page.waitForURL(`${demo.origin}/confirm`);
+    await page.fill("#code", codes[0] ?? "");
+    await page.click('form[action="/passkey/signin/recovery"] button[type="submit"]');
+    await page.waitForURL(`${demo.origin}/confirm?recovery=failed`);
+    await page.waitForSelector('[data-outcome="recovery-failed"]');
+    await page.fill("#code", codes[1] ?? "");
+    await page.click('form[action="/passkey/signin/recovery"] button[type="submit"]');
+    await page.waitForURL(`${demo.origin}/account`);
+    assert.equal(await method(page), "magiclink+recovery");
+  });
+
+  it("ran under the CSP with no inline script, no console error and no server error", async () => {
+    assert.ok(watched.policies.length > 10);
+    for (const csp of watched.policies) {
+      assert.match(csp, /script-src 'self'(;|$)/);
+      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    }
+    assert.equal(await page.evaluate(`[...document.scripts].filter((s) => !s.src).length`), 0);
+    assert.deepEqual(watched.failures, []);
+    assert.deepEqual(watched.errors, []);
+    assert.deepEqual(demo.errorLogs(), []);
+  });
+});
