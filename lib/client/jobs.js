@@ -35,6 +35,8 @@ function watch(element) {
   let over = false;
 
   function finish(target) {
+    // A `done` event and an in-flight fragment fetch can both arrive: navigate once.
+    if (over) return;
     over = true;
     clearInterval(timer);
     if (source !== null) source.close();
