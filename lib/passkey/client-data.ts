@@ -30,6 +30,22 @@ export interface ClientData {
 export type Ceremony = "registration" | "authentication";
 
 /** What client data must match. */
+/** What every ceremony's response must match (registration and authentication alike). */
+export interface CeremonyExpectations {
+  /** The challenge issued for this ceremony (at least 16 bytes). */
+  challenge: Uint8Array;
+  /** Accepted origins, compared exactly, e.g. "https://example.org". */
+  origin: string | readonly string[];
+  /** Accepted RP IDs, e.g. "example.org". */
+  rpID: string | readonly string[];
+  /** Whether the UV flag must be set. */
+  requireUserVerification: boolean;
+  /** Whether a cross-origin iframe may run the ceremony. @default false */
+  allowCrossOrigin?: boolean;
+  /** Accepted top-level origins when framed. @default [] */
+  allowedTopOrigins?: readonly string[];
+}
+
 export interface ClientDataExpectations {
   /** The challenge issued for this ceremony. */
   challenge: Uint8Array;

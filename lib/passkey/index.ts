@@ -18,7 +18,7 @@ export type { PasskeyErrorCode, PasskeyErrorOptions } from "./errors.ts";
 export type { AlgorithmSpec, KeyType, Curve } from "./algorithms.ts";
 export type { AuthenticatorData, AuthenticatorFlags, AttestedCredentialData } from "./authenticator-data.ts";
 export type { COSEPublicKey } from "./cose.ts";
-export type { ClientData, Ceremony } from "./client-data.ts";
+export type { ClientData, Ceremony, CeremonyExpectations } from "./client-data.ts";
 export type { AttestationObject } from "./attestation-object.ts";
 export type { AttestationType } from "./attestation-types.ts";
 export type { RegistrationResponse, AuthenticationResponse } from "./response.ts";

@@ -13,7 +13,7 @@
  */
 import { Buffer } from "node:buffer";
 import { sha256, verifyAuthenticatorData } from "./checks.ts";
-import { verifyClientData } from "./client-data.ts";
+import { verifyClientData, type CeremonyExpectations } from "./client-data.ts";
 import { parseCOSEKey } from "./cose.ts";
 import { ceremonyError, PasskeyError } from "./errors.ts";
 import type { AuthenticationResponse } from "./response.ts";
@@ -36,19 +36,7 @@ export interface StoredCredential {
 }
 
 /** What an authentication response must match. */
-export interface AuthenticationExpectations {
-  /** The challenge issued for this ceremony (at least 16 bytes). */
-  challenge: Uint8Array;
-  /** Accepted origins, compared exactly. */
-  origin: string | readonly string[];
-  /** Accepted RP IDs. */
-  rpID: string | readonly string[];
-  /** Whether the UV flag must be set. */
-  requireUserVerification: boolean;
-  /** Whether a cross-origin iframe may authenticate. @default false */
-  allowCrossOrigin?: boolean;
-  /** Accepted top-level origins when framed. @default [] */
-  allowedTopOrigins?: readonly string[];
+export interface AuthenticationExpectations extends CeremonyExpectations {
   /** The stored record for `response.id`. */
   credential: StoredCredential;
   /** The subject identified before the ceremony (session or pending row). When absent, a user handle is required. */

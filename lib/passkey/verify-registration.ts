@@ -12,25 +12,13 @@ import type { AttestationType } from "./attestation-types.ts";
 import { MAX_CREDENTIAL_ID_BYTES } from "./authenticator-data.ts";
 import { encodeBase64url } from "./base64url.ts";
 import { sha256, verifyAuthenticatorData } from "./checks.ts";
-import { verifyClientData } from "./client-data.ts";
+import { verifyClientData, type CeremonyExpectations } from "./client-data.ts";
 import { parseCOSEKey } from "./cose.ts";
 import { ceremonyError, PasskeyError } from "./errors.ts";
 import type { RegistrationResponse } from "./response.ts";
 
 /** What a registration response must match. */
-export interface RegistrationExpectations {
-  /** The challenge issued for this ceremony (at least 16 bytes). */
-  challenge: Uint8Array;
-  /** Accepted origins, compared exactly, e.g. "https://example.org". */
-  origin: string | readonly string[];
-  /** Accepted RP IDs, e.g. "example.org". */
-  rpID: string | readonly string[];
-  /** Whether the UV flag must be set. */
-  requireUserVerification: boolean;
-  /** Whether a cross-origin iframe may register. @default false */
-  allowCrossOrigin?: boolean;
-  /** Accepted top-level origins when framed. @default [] */
-  allowedTopOrigins?: readonly string[];
+export interface RegistrationExpectations extends CeremonyExpectations {
   /** Allowed COSE algorithms (the pubKeyCredParams sent). @default DEFAULT_ALGORITHMS */
   algorithms?: readonly number[];
   /** Reports whether a credential id (base64url) is already registered to anyone. @default () => false */
