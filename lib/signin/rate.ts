@@ -3,7 +3,10 @@
  * Three sliding windows are checked together before a link is sent: per
  * address (an inbox is not flooded), per client IP (one client cannot
  * walk through addresses), and a global send budget (the mail provider
- * account is not burned). Only sends that happen are counted.
+ * account is not burned). Every accepted Begin counts, whether it ends in
+ * an emailed link or a redirect to the inbox provider, so the limits also
+ * bound the WebFinger and provider traffic a client can cause; attempts
+ * refused by a limit are not counted.
  */
 import type { DB } from "../db/index.ts";
 import type { Clock } from "../http/index.ts";

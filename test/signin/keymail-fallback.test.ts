@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { assertLogsClean, beginKeymail, cookiePair, noteSecret, setCookieLine, startKeymailApp } from "../_support/keymail-app.ts";
 import type { KeymailApp } from "../_support/keymail-app.ts";
+import { createServer } from "node:net";
+import { startSigninApp } from "../_support/signin-app.ts";
 
 const ALICE = "alice@example.com";
 const DAVE = "dave@example.com";
@@ -94,3 +96,27 @@ describe("Signin.Begin() when WebFinger does not answer", () => {
     assertLogsClean(app);
   });
 });
+
+describe("Signin Begin() with an unreachable provider", () => {
+  it("sends the emailed link when the claim lookup says yes but the provider's metadata cannot be fetched", async (t) => {
+    const unreachable = await closedPort();
+    const app = await startSigninApp(t, {
+      config: { Provider: { Issuer: `http://127.0.0.1:${unreachable}`, Lookup: () => Promise.resolve(true) } },
+    });
+    const begun = await app.begin("ann@example.com");
+    assert.equal(begun.location, "/signin?sent=1");
+    const link = await app.linkFor("ann@example.com", 1);
+    assert.equal((await app.request("GET", link)).location, "/account");
+    assert.ok(app.lines.some((l) => l["msg"] === "signin: inbox provider unavailable; sending an emailed link"));
+  });
+});
+
+/** Returns a loopback port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === "string") throw new Error("closedPort: no TCP address");
+  return address.port;
+}
