@@ -3,13 +3,15 @@
 // warm-up, prints {"phase":"measure"} as the measured run starts, then one
 // JSON line with the result and this process's own CPU use during it, so
 // the report can show whether the server or the load generator saturated.
-// Usage: node bench/cannon.mjs '{"url":..,"connections":..,"pipelining":..,"duration":..,"warmup":..,"headers":{..}}'
+// A warm-up given several `paths` cycles through them on every connection.
+// Usage: node bench/cannon.mjs '{"url":..,"connections":..,"pipelining":..,"duration":..,"warmup":..,"paths":[..],"headers":{..}}'
 import autocannon from "autocannon";
 
 const opts = JSON.parse(process.argv[2] ?? "{}");
 const base = { url: opts.url, connections: opts.connections, pipelining: opts.pipelining, headers: opts.headers ?? {} };
+const requests = Array.isArray(opts.paths) ? opts.paths.map((path) => ({ method: "GET", path })) : undefined;
 
-if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
+if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup, ...(requests && { requests }) });
 process.stdout.write(JSON.stringify({ phase: "measure" }) + "\n");
 const cpu = process.cpuUsage();
 const started = process.hrtime.bigint();

@@ -100,8 +100,10 @@ function cpuSeconds(pid: number): number | undefined {
 }
 
 /**
- * Loads `url` on `server` with `load` and returns the measured run.
- * `expect` is the status class every response must have (2 or 4).
+ * Loads `path` on `server` with `load` and returns the measured run,
+ * after a warm-up of `load.warmup` seconds cycling through `warmPaths`
+ * (default: `path` alone). `expect` is the status class every measured
+ * response must have (2 or 4).
  */
 export async function measure(
   server: RunningServer,
@@ -109,8 +111,9 @@ export async function measure(
   load: LoadOptions,
   expect: 2 | 4,
   headers: Record<string, string> = {},
+  warmPaths: string[] = [path],
 ): Promise<Measurement> {
-  const opts = JSON.stringify({ url: `http://127.0.0.1:${server.port}${path}`, ...load, headers });
+  const opts = JSON.stringify({ url: `http://127.0.0.1:${server.port}${path}`, ...load, headers, paths: warmPaths });
   const child = spawn("taskset", ["-c", "1", process.execPath, "bench/cannon.mjs", opts], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],

@@ -1,0 +1,225 @@
+/*
+ * `npm run bench`: latch beside bare node:http and other frameworks, in
+ * one run, on one machine. Method and results: BENCHMARKS.md.
+ *
+ *   (a) hello world  GET /            (b) GET /users/{id} among 50 routes
+ *   (c) a 404                          (d) an authenticated route (session row)
+ *   (e) passkey verifications/s        (f) SSE streams (--sse or BENCH_SSE=1)
+ *
+ * Each server runs pinned to core 0 and the load generator to core 1; each
+ * server gets a warm-up over all its scenarios' paths, then one measured
+ * run per scenario, with the same load for every server. Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3),
+ * BENCH_CONNECTIONS (100), BENCH_PIPELINING (1), BENCH_ONLY (e.g. "b,d"),
+ * BENCH_SERVERS (labels, e.g. "latch,hono"), BENCH_PASSKEY_ITERATIONS (500),
+ * BENCH_SSE_STREAMS (10000), BENCH_SSE_SECONDS (30), BENCH_PROFILE (a
+ * directory: profile the latch servers with --cpu-prof and summarize),
+ * BENCH_JSON (a file to write the raw results to).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { measure, probe, ROOT, startServer, type LoadOptions, type ServerSpec } from "./bench-load.ts";
+import type { PasskeyBench } from "./bench-passkey.ts";
+import { formatProfile, summarizeProfile } from "./bench-profile.ts";
+import { passkeyTable, perCPU, ratio, table, target, type Row } from "./bench-report.ts";
+import { benchSSE } from "./bench-sse.ts";
+import { HELLO_BODY } from "./bench-servers/routes.ts";
+import { BENCH_COOKIE, seedSessionDB } from "./bench-servers/session-db.ts";
+
+function envNumber(name: string, fallback: number): number {
+  const v = Number(process.env[name] ?? "");
+  return process.env[name] !== undefined && Number.isFinite(v) && v >= 0 ? v : fallback;
+}
+
+const load: LoadOptions = {
+  connections: envNumber("BENCH_CONNECTIONS", 100),
+  pipelining: envNumber("BENCH_PIPELINING", 1),
+  duration: envNumber("BENCH_DURATION", 10),
+  warmup: envNumber("BENCH_WARMUP", 3),
+};
+const only = new Set((process.env["BENCH_ONLY"] ?? "a,b,c,d,e").split(","));
+const serverFilter = process.env["BENCH_SERVERS"]?.split(",");
+const profileDir = process.env["BENCH_PROFILE"] === undefined ? undefined : resolve(process.env["BENCH_PROFILE"]);
+const sse = process.argv.includes("--sse") || process.env["BENCH_SSE"] === "1";
+
+interface Scenario {
+  key: string;
+  title: string;
+  path: string;
+  expect: 2 | 4;
+  check: (status: number, body: string) => boolean;
+}
+
+const SCENARIOS: Scenario[] = [
+  { key: "a", title: "(a) hello world, GET /", path: "/", expect: 2, check: (s, b) => s === 200 && b === HELLO_BODY },
+  { key: "b", title: "(b) routed GET /users/{id} (JSON) among 50 routes", path: "/users/42", expect: 2, check: (s, b) => s === 200 && b.includes('"id":"42"') },
+  { key: "c", title: "(c) not found, GET /missing/42", path: "/missing/42", expect: 4, check: (s) => s === 404 },
+];
+
+interface Server {
+  label: string;
+  spec: ServerSpec;
+}
+
+function latchFlags(name: string): string[] {
+  return profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`];
+}
+
+const HTTP_SERVERS: Server[] = [
+  { label: "node:http", spec: { file: "dist/scripts/bench-servers/bare.js", args: ["plain"] } },
+  { label: "node:http+headers", spec: { file: "dist/scripts/bench-servers/bare.js", args: ["headers"] } },
+  { label: "latch", spec: { file: "dist/scripts/bench-servers/latch.js", args: [], nodeFlags: latchFlags("latch") } },
+  { label: "fastify", spec: { file: "bench/fastify.mjs", args: [] } },
+  { label: "hono", spec: { file: "bench/hono.mjs", args: [] } },
+  { label: "express", spec: { file: "bench/express.mjs", args: [] } },
+];
+
+function ensureTools(): void {
+  if (spawnSync("taskset", ["-V"]).error !== undefined) throw new Error("bench: taskset (util-linux) is required to pin processes");
+  if (cpus().length < 2) throw new Error("bench: needs 2 cores (server on core 0, load generator on core 1)");
+  if (existsSync(join(ROOT, "bench/node_modules/autocannon/package.json"))) return;
+  process.stdout.write("bench: installing bench/ dependencies (npm install --prefix bench)...\n");
+  const r = spawnSync("npm", ["install", "--prefix", "bench", "--no-audit", "--no-fund"], { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("bench: npm install --prefix bench failed");
+}
+
+function print(text: string): void {
+  process.stdout.write(text + "\n");
+}
+
+function printProfile(name: string): void {
+  if (profileDir === undefined) return;
+  print(`\nprofile of ${name} (${join(profileDir, `${name}.cpuprofile`)}):\n` + formatProfile(summarizeProfile(join(profileDir, `${name}.cpuprofile`))));
+}
+
+async function runHTTP(results: Record<string, Row[]>): Promise<void> {
+  const scenarios = SCENARIOS.filter((s) => only.has(s.key));
+  if (scenarios.length === 0) return;
+  for (const server of HTTP_SERVERS.filter((s) => serverFilter?.includes(s.label) ?? true)) {
+    const running = await startServer(server.spec);
+    try {
+      for (const s of scenarios) {
+        const answer = await probe(running.port, s.path);
+        if (!s.check(answer.status, answer.body)) throw new Error(`bench: ${server.label} ${s.path} answered ${answer.status} ${answer.body.slice(0, 80)}`);
+      }
+      // One warm-up per server over all the scenarios' paths, before the first measurement.
+      const paths = scenarios.map((s) => s.path);
+      for (const [i, s] of scenarios.entries()) {
+        print(`  ${server.label} ${s.path}...`);
+        const m = await measure(running, s.path, i === 0 ? load : { ...load, warmup: 0 }, s.expect, {}, paths);
+        (results[s.key] ??= []).push({ label: server.label, m });
+      }
+    } finally {
+      await running.stop();
+    }
+    if (server.label === "latch") printProfile("latch");
+  }
+}
+
+async function runSession(results: Record<string, Row[]>): Promise<void> {
+  if (!only.has("d")) return;
+  const dir = mkdtempSync(join(tmpdir(), "latch-bench-"));
+  try {
+    const db = join(dir, "bench.db");
+    const headers = { Cookie: `theme=dark; ${BENCH_COOKIE}=${seedSessionDB(db, "bench@example.com")}; lang=en` };
+    const servers: Server[] = [
+      { label: "bare-lookup", spec: { file: "dist/scripts/bench-servers/bare-session.js", args: [db] } },
+      { label: "latch", spec: { file: "dist/scripts/bench-servers/latch-session.js", args: [db], nodeFlags: latchFlags("latch-session") } },
+    ];
+    for (const server of servers) {
+      const running = await startServer(server.spec);
+      try {
+        const answer = await probe(running.port, "/me", headers);
+        const refused = await probe(running.port, "/me");
+        if (answer.status !== 200 || !answer.body.includes("bench@example.com") || refused.status !== 401) {
+          throw new Error(`bench: ${server.label} /me answered ${answer.status} ${answer.body.slice(0, 80)} / ${refused.status}`);
+        }
+        print(`  ${server.label} /me (session)...`);
+        (results["d"] ??= []).push({ label: server.label, m: await measure(running, "/me", load, 2, headers) });
+      } finally {
+        await running.stop();
+      }
+    }
+    printProfile("latch-session");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function runPasskey(): Promise<PasskeyBench[] | undefined> {
+  if (!only.has("e")) return undefined;
+  print("  passkey verifications...");
+  const n = String(envNumber("BENCH_PASSKEY_ITERATIONS", 500));
+  const child = spawn("taskset", ["-c", "0", process.execPath, "dist/scripts/bench-passkey.js", n], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((res) => child.on("exit", res));
+  if (code !== 0) throw new Error(`bench: passkey benchmark exited with ${code}`);
+  const parsed: unknown = JSON.parse(out);
+  if (!Array.isArray(parsed)) throw new Error("bench: passkey benchmark printed no results");
+  return parsed.filter((r): r is PasskeyBench => typeof r === "object" && r !== null && "alg" in r && "fullPerSec" in r);
+}
+
+function rps(rows: Row[] | undefined, label: string): number {
+  return rows?.find((r) => r.label === label)?.m.rps ?? 0;
+}
+
+function cpuRatio(rows: Row[] | undefined, a: string, b: string): string {
+  const ma = rows?.find((r) => r.label === a)?.m;
+  const mb = rows?.find((r) => r.label === b)?.m;
+  return ma === undefined || mb === undefined ? "n/a" : ratio(perCPU(ma), perCPU(mb));
+}
+
+function summary(results: Record<string, Row[]>, passkey: PasskeyBench[] | undefined): string {
+  const lines = ["", "Ratios"];
+  for (const s of SCENARIOS) {
+    const rows = results[s.key];
+    if (rows === undefined || rps(rows, "node:http+headers") === 0) continue;
+    const vs = ["hono", "express", "fastify"].map((f) => `latch / ${f} ${ratio(rps(rows, "latch"), rps(rows, f))}`).join(", ");
+    const cpu = cpuRatio(rows, "latch", "node:http+headers");
+    lines.push(`  ${s.key}: latch / bare+headers ${ratio(rps(rows, "latch"), rps(rows, "node:http+headers"))} (per CPU-s ${cpu}); ${vs}`);
+  }
+  const d = results["d"];
+  if (d !== undefined) lines.push(`  d: latch / bare-lookup ${ratio(rps(d, "latch"), rps(d, "bare-lookup"))} (per CPU-s ${cpuRatio(d, "latch", "bare-lookup")})`);
+  for (const p of passkey ?? []) lines.push(`  e: ${p.alg} ours / node:crypto ${ratio(p.fullPerSec, p.nodePerSec)}`);
+  lines.push("", "Targets");
+  const b = results["b"];
+  if (b !== undefined && rps(b, "node:http+headers") > 0) {
+    lines.push(target("(b) latch / bare+headers", rps(b, "latch") / rps(b, "node:http+headers"), 0.9));
+    for (const f of ["hono", "express"]) if (rps(b, f) > 0) lines.push(target(`(b) latch / ${f} (ahead)`, rps(b, "latch") / rps(b, f), 1));
+  }
+  if (results["d"] !== undefined) lines.push(target("(d) latch / bare-lookup", rps(results["d"], "latch") / rps(results["d"], "bare-lookup"), 0.9));
+  return lines.join("\n");
+}
+
+async function main(): Promise<void> {
+  ensureTools();
+  print(`latch bench: node ${process.version}, ${cpus()[0]?.model ?? "?"} x${cpus().length}, ${new Date().toISOString()}`);
+  const busy = loadavg()[0] ?? 0;
+  if (busy > 0.5) print(`warning: load average ${busy.toFixed(2)} before the run; other processes compete for the cores (see the srv cpu column)`);
+  print(`load: autocannon, ${load.connections} connections, pipelining ${load.pipelining}, ${load.warmup} s warm-up + ${load.duration} s measured; server on core 0, autocannon on core 1`);
+  const results: Record<string, Row[]> = {};
+  await runHTTP(results);
+  await runSession(results);
+  const passkey = await runPasskey();
+  print("");
+  for (const s of SCENARIOS) if (results[s.key] !== undefined) print(table(s.title, results[s.key] ?? [], "node:http") + "\n");
+  if (results["d"] !== undefined) print(table("(d) authenticated GET /me (cookie -> sha256 -> session row)", results["d"], "bare-lookup") + "\n");
+  if (passkey !== undefined) print(passkeyTable(passkey));
+  print(summary(results, passkey));
+  let sseResult: unknown;
+  if (sse) {
+    const streams = envNumber("BENCH_SSE_STREAMS", 10000);
+    const seconds = envNumber("BENCH_SSE_SECONDS", 30);
+    print(`\n(f) SSE: ${streams} streams held ${seconds} s...`);
+    const r = await benchSSE({ streams, seconds });
+    sseResult = r;
+    print(`  opened ${r.opened}/${r.streams} (failed ${r.failed}); RSS ${r.rssBeforeMB} -> ${r.rssOpenMB} -> ${r.rssEndMB} MB; ${r.rssPerStreamKB} KB per stream`);
+    print(`  heartbeats delivered ${r.pingsReceived}/${r.pingsExpected} (${(r.deliveryRatio * 100).toFixed(2)}%)${r.advice === "" ? "" : `; ${r.advice}`}`);
+  }
+  const json = process.env["BENCH_JSON"];
+  if (json !== undefined) writeFileSync(json, JSON.stringify({ date: new Date().toISOString(), node: process.version, load, results, passkey, sse: sseResult }, null, 2) + "\n");
+}
+
+await main();
