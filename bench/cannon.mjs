@@ -3,7 +3,8 @@
 // warm-up, prints {"phase":"measure"} as the measured run starts, then one
 // JSON line with the result and this process's own CPU use during it, so
 // the report can show whether the server or the load generator saturated.
-// A warm-up given several `paths` cycles through them on every connection.
+// A warm-up given several `paths` cycles through them on every connection;
+// a duration of 0 runs the warm-up alone.
 // Usage: node bench/cannon.mjs '{"url":..,"connections":..,"pipelining":..,"duration":..,"warmup":..,"paths":[..],"headers":{..}}'
 import autocannon from "autocannon";
 
@@ -13,6 +14,7 @@ const requests = Array.isArray(opts.paths) ? opts.paths.map((path) => ({ method:
 
 if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup, ...(requests && { requests }) });
 process.stdout.write(JSON.stringify({ phase: "measure" }) + "\n");
+if (!(opts.duration > 0)) process.exit(0);
 const cpu = process.cpuUsage();
 const started = process.hrtime.bigint();
 const r = await autocannon({ ...base, duration: opts.duration });

@@ -1,7 +1,7 @@
 /*
- * Runs one server and measures it: the server process pinned to core 0
+ * Runs servers and measures them: each server process pinned to core 0
  * (`taskset -c 0`), the load generator (bench/cannon.mjs, autocannon's
- * API in a child) pinned to core 1, a warm-up, then the measured run. The
+ * API in a child) pinned to core 1; warm-ups, then measured runs. The
  * server's CPU use during the measured run is read from /proc, so the
  * report can show that the server, not the load generator, was the limit.
  */
@@ -17,10 +17,12 @@ export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
 export interface LoadOptions {
   connections: number;
   pipelining: number;
-  /** Measured seconds. */
+  /** Measured seconds per server and scenario, split in `slices`. */
   duration: number;
-  /** Warm-up seconds before each measurement (discarded). */
+  /** Warm-up seconds per server (discarded). */
   warmup: number;
+  /** Interleaved slices each measurement is split into. */
+  slices: number;
 }
 
 /** One measurement. */
@@ -99,31 +101,36 @@ function cpuSeconds(pid: number): number | undefined {
   }
 }
 
+function cannon(server: RunningServer, path: string, options: object): { child: ChildProcess; lines: AsyncIterator<unknown> } {
+  const opts = JSON.stringify({ url: `http://127.0.0.1:${server.port}${path}`, ...options });
+  const child = spawn("taskset", ["-c", "1", process.execPath, "bench/cannon.mjs", opts], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  return { child, lines: firstJSONLine(child, "bench/cannon.mjs") };
+}
+
+/** Warms `server` up for `seconds`, every connection cycling through `paths`. */
+export async function warm(server: RunningServer, paths: string[], seconds: number, load: LoadOptions, headers: Record<string, string> = {}): Promise<void> {
+  const { child } = cannon(server, paths[0] ?? "/", { ...load, warmup: seconds, duration: 0, paths, headers });
+  await new Promise((resolve) => child.on("exit", resolve));
+}
+
 /**
- * Loads `path` on `server` with `load` and returns the measured run,
- * after a warm-up of `load.warmup` seconds cycling through `warmPaths`
- * (default: `path` alone). `expect` is the status class every measured
- * response must have (2 or 4).
+ * Loads `path` on `server` for `seconds` (no warm-up) and returns the
+ * run. `expect` is the status class every response must have (2 or 4).
  */
 export async function measure(
   server: RunningServer,
   path: string,
+  seconds: number,
   load: LoadOptions,
   expect: 2 | 4,
   headers: Record<string, string> = {},
-  warmPaths: string[] = [path],
 ): Promise<Measurement> {
-  const opts = JSON.stringify({ url: `http://127.0.0.1:${server.port}${path}`, ...load, headers, paths: warmPaths });
-  const child = spawn("taskset", ["-c", "1", process.execPath, "bench/cannon.mjs", opts], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const lines = firstJSONLine(child, "bench/cannon.mjs");
+  const { child, lines } = cannon(server, path, { ...load, warmup: 0, duration: seconds, headers });
   await lines.next();
   const cpuStart = cpuSeconds(server.pid);
   const started = performance.now();
   const r = (await lines.next()).value;
-  const seconds = (performance.now() - started) / 1000;
+  const elapsed = (performance.now() - started) / 1000;
   const cpuEnd = cpuSeconds(server.pid);
   child.kill();
   const good = numberField(r, expect === 2 ? "s2xx" : "s4xx");
@@ -133,8 +140,29 @@ export async function measure(
     p99: numberField(r, "p99"),
     total: numberField(r, "total"),
     bad: numberField(r, "errors") + numberField(r, "timeouts") + Math.max(0, numberField(r, "total") - good),
-    serverCPU: cpuStart === undefined || cpuEnd === undefined ? undefined : (cpuEnd - cpuStart) / seconds,
+    serverCPU: cpuStart === undefined || cpuEnd === undefined ? undefined : (cpuEnd - cpuStart) / elapsed,
     loadCPU: numberField(r, "cpu"),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/** Combines the slices of one measurement: medians of req/s and latencies, sums of counts, mean CPU use. */
+export function combine(slices: Measurement[]): Measurement {
+  const cpu = slices.map((m) => m.serverCPU);
+  const known = cpu.filter((c): c is number => c !== undefined);
+  return {
+    rps: median(slices.map((m) => m.rps)),
+    p50: median(slices.map((m) => m.p50)),
+    p99: median(slices.map((m) => m.p99)),
+    total: slices.reduce((n, m) => n + m.total, 0),
+    bad: slices.reduce((n, m) => n + m.bad, 0),
+    serverCPU: known.length === slices.length && known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : undefined,
+    loadCPU: slices.reduce((n, m) => n + m.loadCPU, 0) / Math.max(1, slices.length),
   };
 }
 

@@ -7,8 +7,10 @@
  *   (e) passkey verifications/s        (f) SSE streams (--sse or BENCH_SSE=1)
  *
  * Each server runs pinned to core 0 and the load generator to core 1; each
- * server gets a warm-up over all its scenarios' paths, then one measured
- * run per scenario, with the same load for every server. Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3),
+ * server gets a warm-up over all its scenarios' paths, then each scenario
+ * is measured for BENCH_DURATION seconds per server, in BENCH_SLICES
+ * interleaved slices, with the same load for every server.
+ * Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_SLICES (5),
  * BENCH_CONNECTIONS (100), BENCH_PIPELINING (1), BENCH_ONLY (e.g. "b,d"),
  * BENCH_SERVERS (labels, e.g. "latch,hono"), BENCH_PASSKEY_ITERATIONS (500),
  * BENCH_SSE_STREAMS (10000), BENCH_SSE_SECONDS (30), BENCH_PROFILE (a
@@ -19,7 +21,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { measure, probe, ROOT, startServer, type LoadOptions, type ServerSpec } from "./bench-load.ts";
+import { combine, measure, probe, ROOT, startServer, warm, type LoadOptions, type Measurement, type RunningServer, type ServerSpec } from "./bench-load.ts";
 import type { PasskeyBench } from "./bench-passkey.ts";
 import { formatProfile, summarizeProfile } from "./bench-profile.ts";
 import { passkeyTable, perCPU, ratio, table, target, type Row } from "./bench-report.ts";
@@ -37,6 +39,7 @@ const load: LoadOptions = {
   pipelining: envNumber("BENCH_PIPELINING", 1),
   duration: envNumber("BENCH_DURATION", 10),
   warmup: envNumber("BENCH_WARMUP", 3),
+  slices: Math.max(1, Math.round(envNumber("BENCH_SLICES", 5))),
 };
 const only = new Set((process.env["BENCH_ONLY"] ?? "a,b,c,d,e").split(","));
 const serverFilter = process.env["BENCH_SERVERS"]?.split(",");
@@ -49,6 +52,8 @@ interface Scenario {
   path: string;
   expect: 2 | 4;
   check: (status: number, body: string) => boolean;
+  /** Request headers; a scenario with headers must answer 401 without them. */
+  headers?: Record<string, string>;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -93,28 +98,58 @@ function printProfile(name: string): void {
   print(`\nprofile of ${name} (${join(profileDir, `${name}.cpuprofile`)}):\n` + formatProfile(summarizeProfile(join(profileDir, `${name}.cpuprofile`))));
 }
 
+/**
+ * Starts `servers` side by side (all pinned to core 0, idle but one at a
+ * time), checks each answers every scenario as expected, warms each up,
+ * then measures every scenario in interleaved slices (server 1, 2, ...,
+ * then again), so load from outside the benchmark lands on all of them
+ * alike.
+ */
+async function runGroup(servers: Server[], scenarios: Scenario[], results: Record<string, Row[]>): Promise<void> {
+  const running: RunningServer[] = [];
+  try {
+    for (const server of servers) running.push(await startServer(server.spec));
+    for (const [i, server] of servers.entries()) {
+      const port = running[i]?.port ?? 0;
+      for (const s of scenarios) {
+        const answer = await probe(port, s.path, s.headers);
+        const refused = s.headers === undefined ? undefined : await probe(port, s.path);
+        if (!s.check(answer.status, answer.body) || (refused !== undefined && refused.status !== 401)) {
+          throw new Error(`bench: ${server.label} ${s.path} answered ${answer.status} ${answer.body.slice(0, 80)}`);
+        }
+      }
+    }
+    for (const [i, server] of servers.entries()) {
+      print(`  warm-up ${server.label}...`);
+      await warm(running[i] ?? missing(), scenarios.map((s) => s.path), load.warmup, load, scenarios[0]?.headers);
+    }
+    const slice = load.duration / Math.max(1, load.slices);
+    for (const s of scenarios) {
+      print(`  ${s.title}: ${load.slices} x ${slice} s per server...`);
+      const slices: Measurement[][] = servers.map(() => []);
+      for (let round = 0; round < load.slices; round++) {
+        for (const [i, r] of running.entries()) slices[i]?.push(await measure(r, s.path, slice, load, s.expect, s.headers));
+      }
+      results[s.key] = servers.map((server, i) => ({ label: server.label, m: combine(slices[i] ?? []) }));
+    }
+  } finally {
+    for (const r of running) await r.stop();
+  }
+}
+
+function missing(): never {
+  throw new Error("bench: server did not start");
+}
+
 async function runHTTP(results: Record<string, Row[]>): Promise<void> {
   const scenarios = SCENARIOS.filter((s) => only.has(s.key));
   if (scenarios.length === 0) return;
-  for (const server of HTTP_SERVERS.filter((s) => serverFilter?.includes(s.label) ?? true)) {
-    const running = await startServer(server.spec);
-    try {
-      for (const s of scenarios) {
-        const answer = await probe(running.port, s.path);
-        if (!s.check(answer.status, answer.body)) throw new Error(`bench: ${server.label} ${s.path} answered ${answer.status} ${answer.body.slice(0, 80)}`);
-      }
-      // One warm-up per server over all the scenarios' paths, before the first measurement.
-      const paths = scenarios.map((s) => s.path);
-      for (const [i, s] of scenarios.entries()) {
-        print(`  ${server.label} ${s.path}...`);
-        const m = await measure(running, s.path, i === 0 ? load : { ...load, warmup: 0 }, s.expect, {}, paths);
-        (results[s.key] ??= []).push({ label: server.label, m });
-      }
-    } finally {
-      await running.stop();
-    }
-    if (server.label === "latch") printProfile("latch");
-  }
+  await runGroup(
+    HTTP_SERVERS.filter((s) => serverFilter?.includes(s.label) ?? true),
+    scenarios,
+    results,
+  );
+  printProfile("latch");
 }
 
 async function runSession(results: Record<string, Row[]>): Promise<void> {
@@ -122,25 +157,20 @@ async function runSession(results: Record<string, Row[]>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "latch-bench-"));
   try {
     const db = join(dir, "bench.db");
-    const headers = { Cookie: `theme=dark; ${BENCH_COOKIE}=${seedSessionDB(db, "bench@example.com")}; lang=en` };
+    const token = seedSessionDB(db, "bench@example.com");
+    const scenario: Scenario = {
+      key: "d",
+      title: "(d) authenticated GET /me (cookie -> sha256 -> session row)",
+      path: "/me",
+      expect: 2,
+      headers: { Cookie: `theme=dark; ${BENCH_COOKIE}=${token}; lang=en` },
+      check: (status, body) => status === 200 && body.includes("bench@example.com"),
+    };
     const servers: Server[] = [
       { label: "bare-lookup", spec: { file: "dist/scripts/bench-servers/bare-session.js", args: [db] } },
       { label: "latch", spec: { file: "dist/scripts/bench-servers/latch-session.js", args: [db], nodeFlags: latchFlags("latch-session") } },
     ];
-    for (const server of servers) {
-      const running = await startServer(server.spec);
-      try {
-        const answer = await probe(running.port, "/me", headers);
-        const refused = await probe(running.port, "/me");
-        if (answer.status !== 200 || !answer.body.includes("bench@example.com") || refused.status !== 401) {
-          throw new Error(`bench: ${server.label} /me answered ${answer.status} ${answer.body.slice(0, 80)} / ${refused.status}`);
-        }
-        print(`  ${server.label} /me (session)...`);
-        (results["d"] ??= []).push({ label: server.label, m: await measure(running, "/me", load, 2, headers) });
-      } finally {
-        await running.stop();
-      }
-    }
+    await runGroup(servers, [scenario], results);
     printProfile("latch-session");
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -198,7 +228,10 @@ async function main(): Promise<void> {
   print(`latch bench: node ${process.version}, ${cpus()[0]?.model ?? "?"} x${cpus().length}, ${new Date().toISOString()}`);
   const busy = loadavg()[0] ?? 0;
   if (busy > 0.5) print(`warning: load average ${busy.toFixed(2)} before the run; other processes compete for the cores (see the srv cpu column)`);
-  print(`load: autocannon, ${load.connections} connections, pipelining ${load.pipelining}, ${load.warmup} s warm-up + ${load.duration} s measured; server on core 0, autocannon on core 1`);
+  print(
+    `load: autocannon, ${load.connections} connections, pipelining ${load.pipelining}; ${load.warmup} s warm-up per server, ` +
+      `${load.duration} s measured per server and scenario in ${load.slices} interleaved slices; servers on core 0, autocannon on core 1`,
+  );
   const results: Record<string, Row[]> = {};
   await runHTTP(results);
   await runSession(results);
