@@ -13,6 +13,18 @@ import { fileURLToPath } from "node:url";
 /** The repository root (this file runs as dist/scripts/bench-load.js). */
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
 
+/**
+ * Spawns `node args...` pinned to `core`, under `nice -n $BENCH_NICE`
+ * when that is set (a negative value, as root, keeps other work on a shared
+ * machine from taking the benchmark's cores).
+ */
+export function pinned(core: number, args: string[]): ChildProcess {
+  const nice = process.env["BENCH_NICE"];
+  const command = ["taskset", "-c", String(core), process.execPath, ...args];
+  const full = nice === undefined || !/^-?[0-9]{1,2}$/.test(nice) ? command : ["nice", "-n", nice, ...command];
+  return spawn(full[0] ?? "taskset", full.slice(1), { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+}
+
 /** Load parameters, identical for every server. */
 export interface LoadOptions {
   connections: number;
@@ -75,8 +87,7 @@ function numberField(value: unknown, key: string): number {
 
 /** Starts `spec` pinned to core 0 and waits for the port it announces. */
 export async function startServer(spec: ServerSpec): Promise<RunningServer> {
-  const args = ["-c", "0", process.execPath, ...(spec.nodeFlags ?? []), spec.file, ...spec.args];
-  const child = spawn("taskset", args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = pinned(0, [...(spec.nodeFlags ?? []), spec.file, ...spec.args]);
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const port = numberField((await firstJSONLine(child, spec.file).next()).value, "port");
   return {
@@ -103,7 +114,7 @@ function cpuSeconds(pid: number): number | undefined {
 
 function cannon(server: RunningServer, path: string, options: object): { child: ChildProcess; lines: AsyncIterator<unknown> } {
   const opts = JSON.stringify({ url: `http://127.0.0.1:${server.port}${path}`, ...options });
-  const child = spawn("taskset", ["-c", "1", process.execPath, "bench/cannon.mjs", opts], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = pinned(1, ["bench/cannon.mjs", opts]);
   return { child, lines: firstJSONLine(child, "bench/cannon.mjs") };
 }
 

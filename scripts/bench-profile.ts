@@ -1,6 +1,6 @@
 /*
  * Summarizes a V8 `.cpuprofile` (written by `node --cpu-prof`): self time
- * per function (name, file, line), the share of all samples it took, and
+ * per function (name, file, line), its share of the busy (non-idle) samples, and
  * the same aggregated per file, so a run's hot spots can be read without
  * a profiler UI. `npm run bench` with BENCH_PROFILE=<dir> profiles the
  * latch servers and prints these summaries.
@@ -34,10 +34,11 @@ function isProfile(v: unknown): v is { nodes: ProfileNode[]; samples: number[]; 
   return typeof v === "object" && v !== null && "nodes" in v && "samples" in v && "timeDeltas" in v && Array.isArray(v.nodes) && Array.isArray(v.samples) && Array.isArray(v.timeDeltas);
 }
 
+const ROOT_URL = new URL("../../", import.meta.url).href;
+
 function shortFile(url: string): string {
   if (url === "") return "(native)";
-  const i = url.search(/\/(dist|node_modules|bench)\//);
-  return i >= 0 ? url.slice(i + 1) : url.replace(/^file:\/\//, "");
+  return url.startsWith(ROOT_URL) ? url.slice(ROOT_URL.length) : url.replace(/^file:\/\//, "");
 }
 
 function top(map: Map<string, number>, total: number, n: number): HotSpot[] {
@@ -58,7 +59,8 @@ export function summarizeProfile(path: string, n = 15): ProfileSummary {
   parsed.samples.forEach((id, i) => {
     const us = parsed.timeDeltas[i] ?? 0;
     const frame = byId.get(id)?.callFrame;
-    if (frame === undefined) return;
+    // Idle samples are the time the process waited: not part of any request's cost.
+    if (frame === undefined || frame.functionName === "(idle)") return;
     total += us;
     const where = shortFile(frame.url);
     const key = `${frame.functionName || "(anonymous)"} ${where}${frame.url === "" ? "" : `:${frame.lineNumber + 1}`}`;
@@ -72,7 +74,7 @@ export function summarizeProfile(path: string, n = 15): ProfileSummary {
 export function formatProfile(summary: ProfileSummary): string {
   const line = (h: HotSpot): string => `  ${(h.share * 100).toFixed(1).padStart(5)}%  ${String(h.ms).padStart(8)} ms  ${h.name}`;
   return [
-    `self time, ${summary.totalMs} ms sampled; top functions:`,
+    `self time, ${summary.totalMs} ms busy (idle excluded); top functions:`,
     ...summary.functions.map(line),
     "top files:",
     ...summary.files.map(line),

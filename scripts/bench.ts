@@ -14,14 +14,16 @@
  * BENCH_CONNECTIONS (100), BENCH_PIPELINING (1), BENCH_ONLY (e.g. "b,d"),
  * BENCH_SERVERS (labels, e.g. "latch,hono"), BENCH_PASSKEY_ITERATIONS (500),
  * BENCH_SSE_STREAMS (10000), BENCH_SSE_SECONDS (30), BENCH_PROFILE (a
- * directory: profile the latch servers with --cpu-prof and summarize),
- * BENCH_JSON (a file to write the raw results to).
+ * directory: profile every server with --cpu-prof and summarize),
+ * BENCH_JSON (a file to write the raw results to), BENCH_NICE (a nice
+ * level for the servers and the load generator, e.g. -10 as root on a
+ * shared machine).
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { combine, measure, probe, ROOT, startServer, warm, type LoadOptions, type Measurement, type RunningServer, type ServerSpec } from "./bench-load.ts";
+import { combine, measure, pinned, probe, ROOT, startServer, warm, type LoadOptions, type Measurement, type RunningServer, type ServerSpec } from "./bench-load.ts";
 import type { PasskeyBench } from "./bench-passkey.ts";
 import { formatProfile, summarizeProfile } from "./bench-profile.ts";
 import { passkeyTable, perCPU, ratio, table, target, type Row } from "./bench-report.ts";
@@ -67,14 +69,18 @@ interface Server {
   spec: ServerSpec;
 }
 
-function latchFlags(name: string): string[] {
-  return profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`];
+function profileName(label: string): string {
+  return label.replace(/[^a-z0-9-]+/g, "-");
+}
+
+function profileFlags(label: string): string[] {
+  return profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profileName(label)}.cpuprofile`];
 }
 
 const HTTP_SERVERS: Server[] = [
   { label: "node:http", spec: { file: "dist/scripts/bench-servers/bare.js", args: ["plain"] } },
   { label: "node:http+headers", spec: { file: "dist/scripts/bench-servers/bare.js", args: ["headers"] } },
-  { label: "latch", spec: { file: "dist/scripts/bench-servers/latch.js", args: [], nodeFlags: latchFlags("latch") } },
+  { label: "latch", spec: { file: "dist/scripts/bench-servers/latch.js", args: [] } },
   { label: "fastify", spec: { file: "bench/fastify.mjs", args: [] } },
   { label: "hono", spec: { file: "bench/hono.mjs", args: [] } },
   { label: "express", spec: { file: "bench/express.mjs", args: [] } },
@@ -93,9 +99,10 @@ function print(text: string): void {
   process.stdout.write(text + "\n");
 }
 
-function printProfile(name: string): void {
+function printProfile(label: string): void {
   if (profileDir === undefined) return;
-  print(`\nprofile of ${name} (${join(profileDir, `${name}.cpuprofile`)}):\n` + formatProfile(summarizeProfile(join(profileDir, `${name}.cpuprofile`))));
+  const file = join(profileDir, `${profileName(label)}.cpuprofile`);
+  print(`\nprofile of ${label} (${file}):\n` + formatProfile(summarizeProfile(file, 20)));
 }
 
 /**
@@ -108,7 +115,7 @@ function printProfile(name: string): void {
 async function runGroup(servers: Server[], scenarios: Scenario[], results: Record<string, Row[]>): Promise<void> {
   const running: RunningServer[] = [];
   try {
-    for (const server of servers) running.push(await startServer(server.spec));
+    for (const server of servers) running.push(await startServer({ ...server.spec, nodeFlags: profileFlags(server.label) }));
     for (const [i, server] of servers.entries()) {
       const port = running[i]?.port ?? 0;
       for (const s of scenarios) {
@@ -135,6 +142,7 @@ async function runGroup(servers: Server[], scenarios: Scenario[], results: Recor
   } finally {
     for (const r of running) await r.stop();
   }
+  for (const server of servers) printProfile(server.label);
 }
 
 function missing(): never {
@@ -149,7 +157,6 @@ async function runHTTP(results: Record<string, Row[]>): Promise<void> {
     scenarios,
     results,
   );
-  printProfile("latch");
 }
 
 async function runSession(results: Record<string, Row[]>): Promise<void> {
@@ -168,10 +175,9 @@ async function runSession(results: Record<string, Row[]>): Promise<void> {
     };
     const servers: Server[] = [
       { label: "bare-lookup", spec: { file: "dist/scripts/bench-servers/bare-session.js", args: [db] } },
-      { label: "latch", spec: { file: "dist/scripts/bench-servers/latch-session.js", args: [db], nodeFlags: latchFlags("latch-session") } },
+      { label: "latch", spec: { file: "dist/scripts/bench-servers/latch-session.js", args: [db] } },
     ];
     await runGroup(servers, [scenario], results);
-    printProfile("latch-session");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -181,9 +187,9 @@ async function runPasskey(): Promise<PasskeyBench[] | undefined> {
   if (!only.has("e")) return undefined;
   print("  passkey verifications...");
   const n = String(envNumber("BENCH_PASSKEY_ITERATIONS", 500));
-  const child = spawn("taskset", ["-c", "0", process.execPath, "dist/scripts/bench-passkey.js", n], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = pinned(0, ["dist/scripts/bench-passkey.js", n]);
   let out = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((res) => child.on("exit", res));
   if (code !== 0) throw new Error(`bench: passkey benchmark exited with ${code}`);
   const parsed: unknown = JSON.parse(out);
