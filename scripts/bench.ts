@@ -112,10 +112,10 @@ function printProfile(label: string): void {
  * then again), so load from outside the benchmark lands on all of them
  * alike.
  */
-async function runGroup(servers: Server[], scenarios: Scenario[], results: Record<string, Row[]>): Promise<void> {
+async function runGroup(group: string, servers: Server[], scenarios: Scenario[], results: Record<string, Row[]>): Promise<void> {
   const running: RunningServer[] = [];
   try {
-    for (const server of servers) running.push(await startServer({ ...server.spec, nodeFlags: profileFlags(server.label) }));
+    for (const server of servers) running.push(await startServer({ ...server.spec, nodeFlags: profileFlags(`${group}-${server.label}`) }));
     for (const [i, server] of servers.entries()) {
       const port = running[i]?.port ?? 0;
       for (const s of scenarios) {
@@ -142,7 +142,7 @@ async function runGroup(servers: Server[], scenarios: Scenario[], results: Recor
   } finally {
     for (const r of running) await r.stop();
   }
-  for (const server of servers) printProfile(server.label);
+  for (const server of servers) printProfile(`${group}-${server.label}`);
 }
 
 function missing(): never {
@@ -153,6 +153,7 @@ async function runHTTP(results: Record<string, Row[]>): Promise<void> {
   const scenarios = SCENARIOS.filter((s) => only.has(s.key));
   if (scenarios.length === 0) return;
   await runGroup(
+    "http",
     HTTP_SERVERS.filter((s) => serverFilter?.includes(s.label) ?? true),
     scenarios,
     results,
@@ -177,7 +178,7 @@ async function runSession(results: Record<string, Row[]>): Promise<void> {
       { label: "bare-lookup", spec: { file: "dist/scripts/bench-servers/bare-session.js", args: [db] } },
       { label: "latch", spec: { file: "dist/scripts/bench-servers/latch-session.js", args: [db] } },
     ];
-    await runGroup(servers, [scenario], results);
+    await runGroup("session", servers, [scenario], results);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
