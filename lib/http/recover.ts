@@ -25,15 +25,15 @@ export const PLAIN_500: string = "Something went wrong.";
 export function Recover(logger: Logger, errorPage: ErrorPageFunc | undefined): Middleware {
   return function recoverMiddleware(next: HandlerFunc): HandlerFunc {
     return function recoverPanics(req, res) {
-      const fail = (err: unknown): void => handlePanic(err, req, res, logger, errorPage);
       let result: void | Promise<void>;
       try {
         result = next(req, res);
       } catch (err) {
-        fail(err);
+        handlePanic(err, req, res, logger, errorPage);
         return;
       }
-      if (result !== undefined) return result.then(undefined, fail);
+      // Only an async handler pays for the rejection callback.
+      if (result !== undefined) return result.then(undefined, (err: unknown) => handlePanic(err, req, res, logger, errorPage));
       return undefined;
     };
   };

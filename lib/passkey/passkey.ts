@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NewLogger, SeeOther as redirect, WriteJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
-import { appendSetCookie, cookieName, parseCookies, serializeCookie, type Identity, type Session, type Sessions } from "../session/index.ts";
+import { appendSetCookie, cookieName, readCookie, serializeCookie, type Identity, type Session, type Sessions } from "../session/index.ts";
 import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
 import { DEFAULT_FRESH_FOR, PENDING_COOKIE, type Config, type UserVerification } from "./config.ts";
 import { PasskeyError, isPasskeyError } from "./errors.ts";
@@ -97,7 +97,7 @@ export class Passkey {
   }
 
   #pendingToken(req: IncomingMessage): string | undefined {
-    return parseCookies(req.headers.cookie).get(this.#pending.name);
+    return readCookie(req.headers.cookie, this.#pending.name);
   }
 
   // SPEC §5.5: step-up routes need a valid session (stale allowed, absent refused).

@@ -1,21 +1,29 @@
 /*
- * Per-request accessors (DESIGN.md: per-request values in WeakMaps). A
- * session middleware (signin's `RequireSession`) binds the request's
- * session once; handlers downstream read it.
+ * The request's current session (DESIGN.md: per-request values in
+ * WeakMaps). There is one binding per request: `Sessions.Read` records what
+ * it found (a session, or `null` for none) so later reads in the same
+ * request cost nothing, and `Create`/`Destroy` update it. Session
+ * middleware (signin's `RequireSession`) reads through the store, so
+ * `Current` works downstream of it.
  */
 import type { IncomingMessage } from "node:http";
 import type { Session } from "./store.ts";
 
-const current = new WeakMap<IncomingMessage, Session>();
+const current = new WeakMap<IncomingMessage, Session | null>();
 
-/** Binds `session` to `req`; called by session middleware. */
-export function SetCurrent(req: IncomingMessage, session: Session): void {
+/** Binds `session` (or `null`: looked up, none) to `req`. */
+export function SetCurrent(req: IncomingMessage, session: Session | null): void {
   current.set(req, session);
+}
+
+/** Returns the binding: a session, `null` (looked up, none), or undefined (not looked up). */
+export function lookedUp(req: IncomingMessage): Session | null | undefined {
+  return current.get(req);
 }
 
 /** Returns the session bound to the request, or undefined. */
 export function Current(req: IncomingMessage): Session | undefined {
-  return current.get(req);
+  return current.get(req) ?? undefined;
 }
 
 /**

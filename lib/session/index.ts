@@ -1,6 +1,6 @@
 export { Sessions, DefaultSessionTTL, DEFAULT_IDLE_TIMEOUT, DEFAULT_TOUCH_INTERVAL, SESSION_COOKIE, appendSetCookie } from "./store.ts";
 export { NewToken, HashToken } from "./token.ts";
-export { parseCookies, serializeCookie, cookieName } from "./cookie.ts";
+export { parseCookies, readCookie, serializeCookie, cookieName } from "./cookie.ts";
 export { Current, SetCurrent, UserID } from "./current.ts";
 export { Schema } from "./schema.ts";
 export type { Identity, Session, SessionsOptions } from "./store.ts";

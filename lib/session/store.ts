@@ -11,7 +11,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
-import { cookieName, parseCookies, serializeCookie } from "./cookie.ts";
+import { cookieName, readCookie, serializeCookie } from "./cookie.ts";
+import { SetCurrent, lookedUp } from "./current.ts";
 import { HashToken, NewToken } from "./token.ts";
 
 /** Absolute session lifetime used when the config does not override it: 30 days. */
@@ -66,8 +67,6 @@ interface Row {
   expires_at: number;
 }
 
-const cache = new WeakMap<IncomingMessage, Session | null>();
-
 /** The session store over one database handle. Apply `Schema` first. */
 export class Sessions {
   readonly #clock: Clock;
@@ -106,11 +105,11 @@ export class Sessions {
    * per request; `last_seen` is refreshed at most once per touch interval.
    */
   Read(req: IncomingMessage): Session | undefined {
-    const cached = cache.get(req);
+    const cached = lookedUp(req);
     if (cached !== undefined) return cached ?? undefined;
-    const token = parseCookies(req.headers.cookie).get(this.#cookie.name);
+    const token = readCookie(req.headers.cookie, this.#cookie.name);
     const session = token === undefined ? undefined : this.#lookup(HashToken(token));
-    cache.set(req, session ?? null);
+    SetCurrent(req, session ?? null);
     return session;
   }
 
@@ -148,7 +147,7 @@ export class Sessions {
       last_seen: now,
       expires_at: expires,
     });
-    cache.set(req, session);
+    SetCurrent(req, session);
     return session;
   }
 
@@ -163,7 +162,7 @@ export class Sessions {
   Destroy(req: IncomingMessage, res: ServerResponse): void {
     this.#deleteCurrent(req);
     appendSetCookie(res, this.#serialize("", 0));
-    cache.set(req, null);
+    SetCurrent(req, null);
   }
 
   /** Deletes expired and idle sessions; returns how many. */
@@ -173,7 +172,7 @@ export class Sessions {
   }
 
   #deleteCurrent(req: IncomingMessage): void {
-    const token = parseCookies(req.headers.cookie).get(this.#cookie.name);
+    const token = readCookie(req.headers.cookie, this.#cookie.name);
     if (token !== undefined) this.#delete.run(HashToken(token));
   }
 

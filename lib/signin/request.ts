@@ -1,23 +1,22 @@
-/* Per-request identity binding and content negotiation helpers. */
+/*
+ * Per-request accessors. `RequireSession` reads the session through the
+ * store, which binds it to the request once; `From` and `SessionFrom` both
+ * read that binding (the contract's "both work downstream"), so a signed-in
+ * request carries one per-request entry, not one per accessor.
+ */
 import type { IncomingMessage } from "node:http";
 import { Current, type Identity } from "../session/index.ts";
 
-const identities = new WeakMap<IncomingMessage, Identity>();
-
-/** Binds the identity; called by `RequireSession`. */
-export function bindIdentity(req: IncomingMessage, identity: Identity): void {
-  identities.set(req, { Subject: identity.Subject, Method: identity.Method, AuthTime: identity.AuthTime });
-}
-
-/** Returns the identity bound by `RequireSession`, or undefined. */
+/** Returns the identity of the request's session (bound by `RequireSession`), or undefined. */
 export function From(req: IncomingMessage): Identity | undefined {
-  return identities.get(req);
+  const session = Current(req);
+  // Only the identity: the session's row key and bookkeeping stay inside.
+  return session === undefined ? undefined : { Subject: session.Subject, Method: session.Method, AuthTime: session.AuthTime };
 }
 
-/** Returns the identity of the request's current session (session module accessor), or undefined. */
+/** Returns the identity of the request's current session (the session module's accessor), or undefined. */
 export function SessionFrom(req: IncomingMessage): Identity | undefined {
-  const session = Current(req);
-  return session === undefined ? undefined : { Subject: session.Subject, Method: session.Method, AuthTime: session.AuthTime };
+  return From(req);
 }
 
 /** Reports whether the client prefers an HTML answer (a browser navigation). */

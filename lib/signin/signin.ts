@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NewLogger, NewRef, SeeOther, WriteText, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import { NewLogMailer, type Mailer } from "../mail/index.ts";
-import { Sessions, SetCurrent, appendSetCookie, type Identity, type Session } from "../session/index.ts";
+import { Sessions, appendSetCookie, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
 import type { Config } from "./config.ts";
 import { ErrEmptyInstanceKey, SigninError } from "./errors.ts";
@@ -21,7 +21,7 @@ import { LINK_TTL, Links, PURPOSE_SIGNIN } from "./links.ts";
 import { signinMessage, sendFailurePage } from "./message.ts";
 import { InboxProvider } from "./oidc/provider.ts";
 import { RateLimiter } from "./rate.ts";
-import { bindIdentity, wantsHTML } from "./request.ts";
+import { wantsHTML } from "./request.ts";
 
 /** Session method of the emailed-link path. */
 export const METHOD_MAGICLINK: string = "magiclink";
@@ -214,11 +214,6 @@ export class Signin {
     this.#redirect(res, this.#config.SignedInPath);
   }
 
-  #bind(req: IncomingMessage, session: Session): void {
-    SetCurrent(req, session);
-    bindIdentity(req, session);
-  }
-
   #refuse(req: IncomingMessage, res: ServerResponse, location: string, status: number, text: string): void {
     if (wantsHTML(req)) return this.#redirect(res, location);
     WriteText(res, status, `${status} ${text}`);
@@ -234,7 +229,6 @@ export class Signin {
     const requireSession: HandlerFunc = (req, res) => {
       const session = this.#sessions.Read(req);
       if (session === undefined) return this.#refuse(req, res, this.#config.SigninPath, 401, "unauthorized: sign in first");
-      this.#bind(req, session);
       return next(req, res);
     };
     return requireSession;
@@ -243,8 +237,7 @@ export class Signin {
   /** Middleware binding the session when there is one, and passing either way. */
   readonly LoadSession: Middleware = (next) => {
     const loadSession: HandlerFunc = (req, res) => {
-      const session = this.#sessions.Read(req);
-      if (session !== undefined) this.#bind(req, session);
+      this.#sessions.Read(req);
       return next(req, res);
     };
     return loadSession;
@@ -268,7 +261,6 @@ export class Signin {
           const next = encodeURIComponent(`/${url.pathname.replace(/^\/+/, "")}${url.search}`);
           return this.#refuse(req, res, `${this.#config.StalePath ?? this.#config.SigninPath}?next=${next}`, 401, "unauthorized: session too old, authenticate again");
         }
-        this.#bind(req, session);
         return next(req, res);
       };
       return requireFreshSession;
