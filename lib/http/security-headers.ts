@@ -59,9 +59,12 @@ export function securityHeaderList(options: SecurityHeadersOptions = {}): [strin
 /** Returns the middleware setting the baseline security headers. */
 export function SecurityHeaders(options: SecurityHeadersOptions = {}): Middleware {
   const list = securityHeaderList(options);
+  // Parallel arrays and an indexed loop: this runs on every request.
+  const names = list.map(([name]) => name);
+  const values = list.map(([, value]) => value);
   return function securityHeadersMiddleware(next: HandlerFunc): HandlerFunc {
     return function setSecurityHeaders(req, res) {
-      for (const [name, value] of list) res.setHeader(name, value);
+      for (let i = 0; i < names.length; i++) res.setHeader(names[i] ?? "", values[i] ?? "");
       return next(req, res);
     };
   };
