@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import type { DB } from "../../lib/db/index.ts";
 import { CrossOriginProtection, html, type HandlerFunc, type Logger, type Options } from "../../lib/http/index.ts";
-import { CLIENT_DIR, NewAssets } from "../../lib/assets/index.ts";
+import { CLIENT_DIR, NewAssets, type Assets } from "../../lib/assets/index.ts";
 import { MergeSchemas } from "../../lib/db/index.ts";
 import { Registry, NewHandlers } from "../../lib/jobs/index.ts";
 import { NewSMTPMailer } from "../../lib/mail/index.ts";
@@ -21,7 +21,7 @@ import { renderAccount } from "./pages/account.ts";
 import { confirmPage, stepUpPage } from "./pages/confirm.ts";
 import { homePage } from "./pages/home.ts";
 import { jobPages, startJob } from "./pages/jobs.ts";
-import { render } from "./pages/layout.ts";
+import { errorPage, render } from "./pages/layout.ts";
 import { signinPage } from "./pages/signin.ts";
 
 /** Schema steps in apply order: sessions, then sign-in, then passkey. */
@@ -38,9 +38,11 @@ export interface AppOptions {
 /** Builds the demo's runtime options (everything except listen address and database path). */
 export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions = {}): Options & { cleanup: () => void } {
   const jobs = new Registry(logger);
+  const assets = NewAssets([STATIC_DIR, CLIENT_DIR]);
   const csp = config.oidcIssuer === undefined ? undefined : cspWithIssuer(config.oidcIssuer);
   return {
-    Router: (db) => buildRouter(db, config, logger, jobs, app),
+    Router: (db) => buildRouter(db, config, logger, jobs, assets, app),
+    ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
     Schema: schema,
     Wrap: (next) => CrossOriginProtection({ Origin: config.origin })(next),
     Locales: ["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"],
@@ -59,9 +61,8 @@ function cspWithIssuer(issuer: string): string {
   return `default-src 'self'; base-uri 'self'; font-src 'self' data:; form-action 'self' ${new URL(issuer).origin}; frame-ancestors 'none'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'`;
 }
 
-function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, app: AppOptions): Mux {
+function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, assets: Assets, app: AppOptions): Mux {
   if (db === undefined) throw new Error("demo: the runtime opened no database");
-  const assets = NewAssets([STATIC_DIR, CLIENT_DIR]);
   const auth = signin.New({
     DB: db,
     Origin: config.origin,
@@ -131,7 +132,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   return mux;
 }
 
-function securityPage(assets: ReturnType<typeof NewAssets>): HandlerFunc {
+function securityPage(assets: Assets): HandlerFunc {
   return (req, res) =>
     render(req, res, assets, {
       title: T(req, "demo.fresh.title"),

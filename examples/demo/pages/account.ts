@@ -42,7 +42,9 @@ export function renderAccount(req: IncomingMessage, res: ServerResponse, assets:
   const who = From(req);
   if (who === undefined) throw new Error("account page without RequireSession");
   const remaining = passkey.RecoveryCodesRemaining(who.Subject);
+  const finished = new URL(req.url ?? "/", "http://localhost").searchParams.get("job") === "done";
   const body = html`<h1>${T(req, "account.title")}</h1>
+${finished ? html`<p class="card notice ok" role="status" data-outcome="job-done">${Icon("check")} ${T(req, "jobs.done")}</p>` : html``}
 <section class="card">
   <p>${Icon("user")} ${Tf(req, "signin.signed_in_as", { subject: who.Subject })}</p>
   <p class="muted">${Tf(req, "account.method", { method: who.Method })}</p>

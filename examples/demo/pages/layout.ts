@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { html, type SafeHTML } from "../../../lib/http/index.ts";
-import { Dir, LocaleFrom, LocaleItems, LocaleSwitchPath, T } from "../../../lib/i18n/index.ts";
+import { Dir, LocaleFrom, LocaleItems, LocaleSwitchPath, T, Tf } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
 
@@ -61,4 +61,19 @@ ${page.body}
   res.setHeader("Content-Length", Buffer.byteLength(body));
   res.setHeader("Cache-Control", "no-store");
   res.end(body);
+}
+
+/**
+ * The demo's `ErrorPage` (SPEC §2.2): a translated page in the site's
+ * layout showing the reference that is also in the log.
+ */
+export function errorPage(req: IncomingMessage, res: ServerResponse, assets: Assets, status: number, ref: string): void {
+  render(req, res, assets, {
+    title: T(req, "error.title"),
+    body: html`<section class="card notice bad" role="alert">
+  <h1>${Icon("alert")} ${T(req, "error.title")}</h1>
+  <p>${Tf(req, "error.reference", { ref })}</p>
+  <p><a href="/">${T(req, "error.back_home")}</a></p>
+</section>`,
+  }, status);
 }
