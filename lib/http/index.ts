@@ -5,6 +5,7 @@ export { html, raw, escapeHTML, SafeHTML } from "./html.ts";
 export { readBody, readForm, readJSON, DEFAULT_BODY_LIMIT } from "./body.ts";
 export { NewRef } from "./ref.ts";
 export { WriteJSON, WriteText, SeeOther } from "./respond.ts";
+export { QueryParams, RequestTarget, isLocalPath } from "./url.ts";
 export { BuildVersion } from "./version.ts";
 export { validateOptions } from "./options.ts";
 export { Recover, PLAIN_500 } from "./recover.ts";

@@ -179,7 +179,8 @@ export class Mux {
     if (url.charCodeAt(0) !== 47) {
       // RFC 9112 §3.2.4: asterisk-form is for OPTIONS on the server, not a route.
       start = absolutePathStart(url);
-      if (start < 0) return BAD_REQUEST;
+      // RFC 9112 §3.2.2: absolute-form carries an authority; one that does not parse is a bad request.
+      if (start < 0 || !URL.canParse(url)) return BAD_REQUEST;
     }
     const q = url.indexOf("?", start);
     const end = q < 0 ? url.length : q;

@@ -11,7 +11,7 @@
  * next `Begin` skip the provider).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { NewLogger, NewRef, SeeOther, WriteText, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { NewLogger, NewRef, QueryParams, RequestTarget, SeeOther, WriteText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import { NewLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, appendSetCookie, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
@@ -77,7 +77,7 @@ export class Signin {
     }
     const origin = url.origin;
     for (const path of [config.SigninPath, config.SignedInPath]) {
-      if (!path.startsWith("/") || path.startsWith("//")) {
+      if (!isLocalPath(path)) {
         throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: SigninPath and SignedInPath must be local paths");
       }
     }
@@ -177,7 +177,7 @@ export class Signin {
       res.setHeader("Cache-Control", "no-store");
       return void res.end();
     }
-    const token = new URL(req.url ?? "/", "http://localhost").searchParams.get("token") ?? "";
+    const token = QueryParams(req).get("token") ?? "";
     // SPEC §3.2: the token is spent whatever the cause of failure; one indistinguishable outcome.
     const address = token === "" ? undefined : this.#links.Consume(token, PURPOSE_SIGNIN);
     if (address === undefined) return this.#outcome(res, "err=expired");
@@ -187,7 +187,7 @@ export class Signin {
   /** `GET /auth/callback`: the inbox provider's return point. */
   readonly Callback: HandlerFunc = async (req, res) => {
     if (this.#provider === undefined) return this.#outcome(res, "err=keymail&force=1");
-    const query = new URL(req.url ?? "/", "http://localhost").searchParams;
+    const query = QueryParams(req);
     const result = await this.#provider.complete(query, req.headers.cookie);
     appendSetCookie(res, this.#provider.clearCookie());
     // The provider logged the refusal with its reason and reference.
@@ -257,8 +257,7 @@ export class Signin {
         if (session === undefined) return this.#refuse(req, res, this.#config.SigninPath, 401, "unauthorized: sign in first");
         if (this.#clock.now().getTime() - session.AuthTime.getTime() > maxAge) {
           // next= is a local path: an absolute-form request target (RFC 9112 §3.2.2) must not put a foreign URL there.
-          const url = new URL(req.url ?? "/", "http://localhost");
-          const next = encodeURIComponent(`/${url.pathname.replace(/^\/+/, "")}${url.search}`);
+          const next = encodeURIComponent(RequestTarget(req));
           return this.#refuse(req, res, `${this.#config.StalePath ?? this.#config.SigninPath}?next=${next}`, 401, "unauthorized: session too old, authenticate again");
         }
         return next(req, res);

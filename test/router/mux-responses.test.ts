@@ -96,7 +96,7 @@ describe("Mux.ServeHTTP() answers", () => {
 
   it("400 for targets node:http lets through only when called directly", () => {
     const mux = newMux();
-    for (const target of ["weird", "", "example.test:443", "1http://x/users/1"]) {
+    for (const target of ["weird", "", "example.test:443", "1http://x/users/1", "http://a:99999/users/1", "http://[::1/users/1"]) {
       const req = new IncomingMessage(new Socket());
       req.method = "GET";
       req.url = target;

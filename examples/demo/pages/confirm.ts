@@ -5,7 +5,7 @@
  * sends stale sessions to.
  */
 import type { HandlerFunc } from "../../../lib/http/index.ts";
-import { html } from "../../../lib/http/index.ts";
+import { QueryParams, html, isLocalPath } from "../../../lib/http/index.ts";
 import { T } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
@@ -15,7 +15,7 @@ import { render } from "./layout.ts";
 /** `GET /confirm`. */
 export function confirmPage(assets: Assets): HandlerFunc {
   return (req, res) => {
-    const failed = new URL(req.url ?? "/", "http://localhost").searchParams.get("recovery") === "failed";
+    const failed = QueryParams(req).get("recovery") === "failed";
     render(req, res, assets, {
       title: T(req, "passkey.confirm.title"),
       scripts: ["passkey.js"],
@@ -41,13 +41,13 @@ export function confirmPage(assets: Assets): HandlerFunc {
 
 /** Returns `next` when it is a local path, else the fallback (no open redirect). */
 export function localPath(next: string | null, fallback: string): string {
-  return next !== null && /^\/(?![/\\])[\x21-\x7e]*$/.test(next) ? next : fallback;
+  return next !== null && isLocalPath(next) ? next : fallback;
 }
 
 /** `GET /stepup?next=...`: the step-up prompt for a stale session. */
 export function stepUpPage(assets: Assets): HandlerFunc {
   return (req, res) => {
-    const next = localPath(new URL(req.url ?? "/", "http://localhost").searchParams.get("next"), "/account");
+    const next = localPath(QueryParams(req).get("next"), "/account");
     render(req, res, assets, {
       title: T(req, "passkey.stepup.title"),
       scripts: ["passkey.js"],

@@ -6,7 +6,7 @@
  * JavaScript off the meta refresh does the work.
  */
 import type { IncomingMessage } from "node:http";
-import { html, readForm, type HandlerFunc } from "../../../lib/http/index.ts";
+import { QueryParams, html, readForm, type HandlerFunc } from "../../../lib/http/index.ts";
 import { T } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
 import { MetaRefresh, RenderFragmentHTML, RenderStatusHTML, isOwnerBusy, type Config, type Registry, type StatusLabels } from "../../../lib/jobs/index.ts";
@@ -58,7 +58,7 @@ export function startJob(jobs: Registry, assets: Assets, stepMs: number): Handle
 export function jobPages(assets: Assets): Pick<Config, "Render" | "RenderFragment"> {
   return {
     Render: (req, res, data) => {
-      const push = new URL(req.url ?? "/", "http://localhost").searchParams.get("mode") !== "poll";
+      const push = QueryParams(req).get("mode") !== "poll";
       render(req, res, assets, {
         title: T(req, "demo.jobs.title"),
         head: MetaRefresh(data),

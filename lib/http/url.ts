@@ -1,0 +1,39 @@
+/*
+ * Reading the request target without ever throwing. `new URL(req.url, base)`
+ * throws for an absolute-form target whose authority does not parse
+ * (`GET http://a:99999/x`), which would turn bad client input into a 500;
+ * these helpers take the query and path by hand instead.
+ */
+import type { IncomingMessage } from "node:http";
+
+/** Returns the request's query parameters (empty when there is none). Never throws. */
+export function QueryParams(req: IncomingMessage): URLSearchParams {
+  const url = req.url ?? "";
+  const q = url.indexOf("?");
+  return new URLSearchParams(q < 0 ? "" : url.slice(q + 1));
+}
+
+/**
+ * Returns the request's path and query (`/a/b?c`) in origin form, also for an
+ * absolute-form target (RFC 9112 §3.2.2: its authority is dropped, never
+ * trusted). Never throws; "/" when there is no path.
+ */
+export function RequestTarget(req: IncomingMessage): string {
+  const url = req.url ?? "/";
+  if (url.startsWith("/")) return `/${url.replace(/^\/+/, "")}`;
+  const scheme = url.indexOf("://");
+  if (scheme < 0) return "/";
+  const path = url.slice(scheme + 3).search(/[/?]/);
+  if (path < 0) return "/";
+  const rest = url.slice(scheme + 3 + path);
+  return rest.startsWith("?") ? `/${rest}` : `/${rest.replace(/^\/+/, "")}`;
+}
+
+/**
+ * Reports whether `target` is a path on this origin, safe as a redirect
+ * target: one leading "/", not "//" or "/\" (browsers read both as another
+ * host), no backslash or control character anywhere, at most 2048 characters.
+ */
+export function isLocalPath(target: string): boolean {
+  return target.length <= 2048 && /^\/(?![/\\])[^\\\x00-\x1f\x7f]*$/.test(target);
+}
