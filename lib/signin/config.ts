@@ -56,7 +56,12 @@ export interface Config {
   LinkTTL?: number;
   /** Rate limits. @default DEFAULT_RATE_LIMITS */
   RateLimits?: RateLimits;
-  /** The client IP for rate limiting (behind a proxy, read your proxy's header). @default the socket's peer address */
+  /**
+   * The client IP for rate limiting (behind a proxy, read your proxy's
+   * header; on a unix socket there is no peer address and the per-IP limit
+   * does not apply without this). IPv6 addresses are limited by their /64.
+   * @default the socket's peer address
+   */
   ClientIP?: (req: IncomingMessage) => string;
   /** Upgrades claimed addresses to the provider's OpenID flow. */
   Provider?: ProviderConfig;

@@ -3,7 +3,7 @@ export { From, SessionFrom } from "./request.ts";
 export { ErrEmptyInstanceKey, SigninError, SIGNIN_ERROR_CODES, isSigninError } from "./errors.ts";
 export { Schema } from "./schema.ts";
 export { LINK_TTL } from "./links.ts";
-export { DEFAULT_RATE_LIMITS } from "./rate.ts";
+export { DEFAULT_RATE_LIMITS, clientBucket } from "./rate.ts";
 export { normalizeAddress, MAX_ADDRESS_LENGTH } from "./address.ts";
 export { NewToken, HashToken, DefaultSessionTTL } from "../session/index.ts";
 export type { Config, ProviderConfig } from "./config.ts";

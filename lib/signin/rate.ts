@@ -36,6 +36,23 @@ export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({
   Global: Object.freeze({ Max: 500, Window: 60 * MINUTE }),
 });
 
+/**
+ * Returns the bucket of a client address: IPv4 addresses (also IPv4-mapped
+ * IPv6) as they are, IPv6 addresses by their /64, the smallest prefix a
+ * single subscriber is routinely given (RFC 6177 §3), so one client cannot
+ * rotate through its own /64 to escape the limit.
+ */
+export function clientBucket(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1] !== undefined) return mapped[1];
+  if (!ip.includes(":")) return ip;
+  const [head = "", tail = ""] = ip.toLowerCase().split("%")[0]?.split("::") ?? [];
+  const left = head === "" ? [] : head.split(":");
+  const right = tail === "" ? [] : tail.split(":");
+  const groups = ip.includes("::") ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
 /** The persistent sliding-window limiter. */
 export class RateLimiter {
   readonly #db: DB;
@@ -60,13 +77,13 @@ export class RateLimiter {
    * Reports whether a send to `address` from `ip` is within every limit,
    * and if so records it, atomically.
    */
-  Take(address: string, ip: string): boolean {
+  Take(address: string, ip: string | undefined): boolean {
     const now = this.#clock.now().getTime();
-    const checks: [string, RateWindow][] = [
-      [`addr:${address}`, this.#limits.PerAddress],
-      [`ip:${ip}`, this.#limits.PerIP],
-      ["global", this.#limits.Global],
-    ];
+    const checks: [string, RateWindow][] = [[`addr:${address}`, this.#limits.PerAddress]];
+    // Without a peer address (a unix socket and no ClientIP) there is no per-client
+    // bucket: one shared "unknown" bucket would let any client lock everyone out.
+    if (ip !== undefined && ip !== "") checks.push([`ip:${clientBucket(ip)}`, this.#limits.PerIP]);
+    checks.push(["global", this.#limits.Global]);
     return this.#db
       .transaction(() => {
         for (const [bucket, w] of checks) {

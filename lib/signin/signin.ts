@@ -133,8 +133,8 @@ export class Signin {
     this.#redirect(res, `${this.#config.SigninPath}?${query}`);
   }
 
-  #clientIP(req: IncomingMessage): string {
-    return this.#config.ClientIP?.(req) ?? req.socket.remoteAddress ?? "unknown";
+  #clientIP(req: IncomingMessage): string | undefined {
+    return this.#config.ClientIP?.(req) ?? req.socket.remoteAddress;
   }
 
   /** `POST /signin`: form fields `email` and optional `force=1`. */

@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ApplySchema, MergeSchemas, OpenDB } from "../../lib/db/index.ts";
+import * as session from "../../lib/session/index.ts";
+import { Schema, clientBucket } from "../../lib/signin/index.ts";
+import { RateLimiter } from "../../lib/signin/rate.ts";
+
+describe("clientBucket()", () => {
+  const rows: { ip: string; want: string }[] = [
+    { ip: "203.0.113.7", want: "203.0.113.7" },
+    { ip: "::ffff:203.0.113.7", want: "203.0.113.7" },
+    { ip: "2001:db8:1:2:3:4:5:6", want: "2001:db8:1:2::/64" },
+    { ip: "2001:db8:1:2::7", want: "2001:db8:1:2::/64" },
+    { ip: "2001:0DB8:0001:0002:ffff::", want: "2001:db8:1:2::/64" },
+    { ip: "2001:db8::", want: "2001:db8:0:0::/64" },
+    { ip: "fe80::1%eth0", want: "fe80:0:0:0::/64" },
+  ];
+  for (const { ip, want } of rows) it(`puts ${ip} in ${want}`, () => assert.equal(clientBucket(ip), want));
+});
+
+describe("RateLimiter.Take()", () => {
+  const limits = { PerAddress: { Max: 100, Window: 60_000 }, PerIP: { Max: 2, Window: 60_000 }, Global: { Max: 100, Window: 60_000 } };
+  function limiter(): RateLimiter {
+    const db = OpenDB(":memory:");
+    ApplySchema(db, MergeSchemas(session.Schema, Schema));
+    return new RateLimiter(db, { now: () => new Date(0) }, limits);
+  }
+
+  it("limits one IPv6 /64 as one client", () => {
+    const rate = limiter();
+    assert.equal(rate.Take("a@example.com", "2001:db8:1:2::1"), true);
+    assert.equal(rate.Take("b@example.com", "2001:db8:1:2::2"), true);
+    assert.equal(rate.Take("c@example.com", "2001:db8:1:2:ffff::3"), false);
+    assert.equal(rate.Take("d@example.com", "2001:db8:1:3::1"), true, "another /64 is another client");
+  });
+
+  it("applies no per-IP limit without a peer address (a unix socket), so no shared bucket locks everyone out", () => {
+    const rate = limiter();
+    for (const who of ["a", "b", "c", "d"]) assert.equal(rate.Take(`${who}@example.com`, undefined), true);
+  });
+});
