@@ -5,7 +5,7 @@
  * instead of a 500.
  */
 import type { IncomingMessage } from "node:http";
-import { HTTPError } from "./errors.ts";
+import { ErrAbortHandler, HTTPError, isLatchError } from "./errors.ts";
 
 /** Default body limit for forms and JSON: 64 KiB. */
 export const DEFAULT_BODY_LIMIT: number = 64 * 1024;
@@ -26,14 +26,21 @@ export async function readBody(req: IncomingMessage, options: BodyOptions = {}):
   if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    const buf: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buf.length;
-    if (size > limit) {
-      req.resume();
-      throw tooLarge(limit);
+  try {
+    for await (const chunk of req) {
+      const buf: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      size += buf.length;
+      if (size > limit) {
+        req.resume();
+        throw tooLarge(limit);
+      }
+      chunks.push(buf);
     }
-    chunks.push(buf);
+  } catch (err) {
+    if (isLatchError(err)) throw err;
+    // The client went away mid-body: nobody is left to answer, and it is not
+    // a server fault to log as a panic (anyone could flood the log so).
+    throw ErrAbortHandler;
   }
   return Buffer.concat(chunks);
 }

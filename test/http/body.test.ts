@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { connect } from "node:net";
 import { describe, test } from "node:test";
 import { readForm, readJSON } from "../../lib/http/index.ts";
 import { fetchHTTP, startHandler, type FetchOptions } from "../_support/http.ts";
@@ -66,5 +67,17 @@ describe("readForm() and readJSON()", () => {
     assert.equal(over.status, 413);
     const ok = await fetchHTTP(port, "/form", { method: "POST", headers: { "Content-Type": FORM }, body: "a=1" });
     assert.equal(ok.status, 200);
+  });
+
+  test("a client that disconnects mid-body ends the request quietly: no panic is logged", async (t) => {
+    const { port, log } = await startHandler(t, { Mux: echo });
+    const socket = connect(port, "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", resolve));
+    socket.write(`POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: 60\r\n\r\na=12`);
+    await new Promise((resolve) => setImmediate(resolve));
+    socket.destroy();
+    const ok = await fetchHTTP(port, "/form", { method: "POST", headers: { "Content-Type": FORM }, body: "a=1" });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(log.lines().filter((l) => l["level"] === "error"), []);
   });
 });
