@@ -5,11 +5,13 @@
  * code is a 400 and sets nothing. `next` must be a same-origin path, else
  * the redirect goes to "/" (no open redirect); a locale prefix on it is
  * replaced by the chosen one, so the prefix does not contradict the choice.
- * A browser's cross-site POST (`Sec-Fetch-Site: cross-site`) is refused
- * with 403: the route sits outside the app's CSRF middleware.
+ * The runtime mounts it inside `Wrap`, behind the application's CSRF
+ * protection; it also refuses a browser's cross-origin POST itself, by the
+ * same Fetch Metadata rule as `CrossOriginProtection`, for apps without one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readForm } from "../http/body.ts";
+import { appendSetCookie, serializeCookie } from "../http/cookie.ts";
 import { isLatchError } from "../http/errors.ts";
 import type { HandlerFunc } from "../http/index.ts";
 import { findDeclared } from "./locale-code.ts";
@@ -46,8 +48,9 @@ function plain(res: ServerResponse, status: number, message: string, headers: Re
 export function createSwitchHandler(locales: Locales): HandlerFunc {
   return async function switchLocale(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== "POST") return plain(res, 405, "locale switch: use POST", { Allow: "POST" });
-    // W3C Fetch Metadata Request Headers, Sec-Fetch-Site: a form posted from another site must not change the locale.
-    if (req.headers["sec-fetch-site"] === "cross-site") return plain(res, 403, "locale switch: cross-site request refused");
+    // W3C Fetch Metadata §2.4: only same-origin and user-initiated (none) requests may change state.
+    const site = req.headers["sec-fetch-site"];
+    if (site !== undefined && site !== "same-origin" && site !== "none") return plain(res, 403, "locale switch: cross-origin request refused");
     let form: URLSearchParams;
     try {
       form = await readForm(req, { limit: FORM_LIMIT });
@@ -61,8 +64,9 @@ export function createSwitchHandler(locales: Locales): HandlerFunc {
     const target = safeNext(form.get("next"));
     const split = splitLocalePrefix(target, locales.Codes);
     const location = split.code === undefined ? target : `/${code}${split.path}${split.query}`;
-    const secure = "encrypted" in req.socket && req.socket.encrypted === true ? "; Secure" : "";
-    res.setHeader("Set-Cookie", `${LocaleCookie}=${code}; Path=/; Max-Age=${COOKIE_MAX_AGE}; SameSite=Lax${secure}`);
+    // The locale is no secret: Secure only when this hop is TLS (behind a TLS proxy it is left off).
+    const secure = "encrypted" in req.socket && req.socket.encrypted === true;
+    appendSetCookie(res, serializeCookie(LocaleCookie, code, { path: "/", maxAge: COOKIE_MAX_AGE, sameSite: "Lax", secure }));
     res.writeHead(303, { Location: location });
     res.end();
   };

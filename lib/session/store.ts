@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
-import { cookieName, readCookie, serializeCookie } from "./cookie.ts";
+import { appendSetCookie, cookieName, readCookie, serializeCookie } from "../http/index.ts";
 import { SetCurrent, lookedUp } from "./current.ts";
 import { HashToken, NewToken } from "./token.ts";
 
@@ -197,12 +197,4 @@ function toSession(row: Row): Session {
     LastSeen: new Date(row.last_seen),
     ExpiresAt: new Date(row.expires_at),
   };
-}
-
-/** Adds a Set-Cookie header without dropping the ones already set. */
-export function appendSetCookie(res: ServerResponse, cookie: string): void {
-  const prev = res.getHeader("Set-Cookie");
-  if (prev === undefined) res.setHeader("Set-Cookie", cookie);
-  else if (Array.isArray(prev)) res.setHeader("Set-Cookie", [...prev, cookie]);
-  else res.setHeader("Set-Cookie", [String(prev), cookie]);
 }

@@ -18,7 +18,7 @@ describe("Locales.SwitchHandler", () => {
     const reply = await postForm(base + LocaleSwitchPath, { locale: "fr", next: "/account?tab=1" });
     assert.equal(reply.status, 303);
     assert.equal(reply.headers.location, "/account?tab=1");
-    assert.deepEqual(reply.headers["set-cookie"], [`${LocaleCookie}=fr; Path=/; Max-Age=31536000; SameSite=Lax`]);
+    assert.deepEqual(reply.headers["set-cookie"], [`${LocaleCookie}=fr; Max-Age=31536000; Path=/; SameSite=Lax`]);
   });
 
   it("sets a cookie the middleware then honours", async (t) => {
@@ -114,7 +114,7 @@ describe("Locales.SwitchHandler", () => {
           server.close();
           try {
             assert.equal(res.statusCode, 303);
-            assert.deepEqual(res.headers["set-cookie"], ["framework_locale=de; Path=/; Max-Age=31536000; SameSite=Lax; Secure"]);
+            assert.deepEqual(res.headers["set-cookie"], ["framework_locale=de; Max-Age=31536000; Path=/; Secure; SameSite=Lax"]);
             resolve();
           } catch (e) {
             reject(e);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { cookieName, parseCookies, serializeCookie, type CookieAttributes } from "../../lib/session/index.ts";
+import { cookieName, parseCookies, readCookie, serializeCookie, type CookieAttributes } from "../../lib/session/index.ts";
 
 describe("parseCookies()", () => {
   it("parses a Cookie header into a Map", () => {
@@ -91,5 +91,19 @@ describe("cookieName()", () => {
     assert.deepEqual(cookieName("framework_session", "https://example.test"), { name: "__Host-framework_session", secure: true });
     assert.deepEqual(cookieName("framework_session", "http://example.test"), { name: "framework_session", secure: false });
     assert.deepEqual(cookieName("framework_session", "http://localhost:8080"), { name: "framework_session", secure: false });
+  });
+});
+
+describe("readCookie()", () => {
+  it("answers as parseCookies(header).get(name) over random headers (oracle)", () => {
+    const parts = ["a=1", " b=2", "a=3", "framework_session=tok", ' q="quoted"', "noeq", " =empty", "c=", "framework_session=second", "  spaced = v "];
+    for (let i = 0; i < 2000; i++) {
+      const n = 1 + (i % 6);
+      const picked = Array.from({ length: n }, (_, k) => parts[(i * 7 + k * 13) % parts.length] ?? "");
+      const header = picked.join(";");
+      for (const name of ["a", "b", "framework_session", "q", "c", "spaced", "missing"]) {
+        assert.equal(readCookie(header, name), parseCookies(header).get(name), `${JSON.stringify(header)} ${name}`);
+      }
+    }
   });
 });

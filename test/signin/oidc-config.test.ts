@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { InboxProvider, isOIDCError, PENDING_BLOB_TTL } from "../../lib/signin/oidc/index.ts";
 import type { InboxProviderOptions } from "../../lib/signin/oidc/index.ts";
-import { readCookie } from "../../lib/signin/oidc/cookie.ts";
+import { readCookie } from "../../lib/http/index.ts";
 import { startOIDCProvider } from "../_support/oidc-provider.ts";
 
 const GOOD: InboxProviderOptions = {
@@ -38,9 +38,9 @@ describe("InboxProvider.begin()", () => {
     t.after(() => idp.close());
     const p = new InboxProvider({ ...GOOD, Issuer: idp.issuer });
     const { cookie, location } = await p.begin("alice@example.com");
-    assert.match(cookie, /^__Host-framework_oidc=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/);
+    assert.match(cookie, /^__Host-framework_oidc=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; Max-Age=600; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
     assert.equal(PENDING_BLOB_TTL, 600_000);
-    assert.equal(p.clearCookie(), "__Host-framework_oidc=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure");
+    assert.equal(p.clearCookie(), "__Host-framework_oidc=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax");
     const url = new URL(location);
     assert.notEqual(url.searchParams.get("state"), url.searchParams.get("nonce"));
     const again = new URL((await p.begin("alice@example.com")).location);
@@ -53,8 +53,8 @@ describe("InboxProvider.begin()", () => {
     t.after(() => idp.close());
     const p = new InboxProvider({ ...GOOD, Issuer: idp.issuer, ClientID: "http://localhost:8080", RedirectURI: "http://localhost:8080/auth/callback" });
     const { cookie } = await p.begin("alice@example.com");
-    assert.match(cookie, /^framework_oidc=[^;]+; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax$/);
-    assert.equal(p.clearCookie(), "framework_oidc=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
+    assert.match(cookie, /^framework_oidc=[^;]+; Max-Age=600; Path=\/; HttpOnly; SameSite=Lax$/);
+    assert.equal(p.clearCookie(), "framework_oidc=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax");
   });
 
   it("throws ERR_SIGNIN_OIDC_UNREACHABLE when the provider is down", async () => {

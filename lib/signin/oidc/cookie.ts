@@ -6,6 +6,7 @@
  * SameSite=Lax lets it ride on the provider's top-level redirect back to
  * us; HttpOnly keeps it from scripts.
  */
+import { serializeCookie } from "../../http/index.ts";
 
 /** The pending cookie's name before any prefix. */
 export const PENDING_COOKIE = "framework_oidc";
@@ -15,13 +16,15 @@ export function pendingCookieName(origin: URL): string {
   return origin.protocol === "https:" ? `__Host-${PENDING_COOKIE}` : PENDING_COOKIE;
 }
 
-const COOKIE_VALUE = /^[A-Za-z0-9._-]*$/;
-
 function serialize(origin: URL, value: string, maxAgeSeconds: number): string {
-  // RFC 6265 §4.1.1: a cookie value is a restricted octet set; ours is base64url, never CR/LF or ';'.
-  if (!COOKIE_VALUE.test(value)) throw new TypeError("set pending cookie: value is not base64url");
-  const secure = origin.protocol === "https:" ? "; Secure" : "";
-  return `${pendingCookieName(origin)}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+  // RFC 6265 §4.1.1 and rfc6265bis §4.1.3.2 (__Host-) are enforced by serializeCookie.
+  return serializeCookie(pendingCookieName(origin), value, {
+    maxAge: maxAgeSeconds,
+    path: "/",
+    httpOnly: true,
+    secure: origin.protocol === "https:",
+    sameSite: "Lax",
+  });
 }
 
 /** Returns the `Set-Cookie` value carrying a sealed blob for `maxAge` ms (rounded down to seconds). */
@@ -32,19 +35,4 @@ export function setPendingCookie(origin: URL, sealed: string, maxAge: number): s
 /** Returns the `Set-Cookie` value deleting the pending cookie. */
 export function clearPendingCookie(origin: URL): string {
   return serialize(origin, "", 0);
-}
-
-/**
- * Returns the value of cookie `name` from a `Cookie` request header, or
- * `undefined`. When the name repeats, the first wins (RFC 6265 §5.4 sends
- * the most specific path first).
- */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined;
-  for (const pair of header.split(";")) {
-    const eq = pair.indexOf("=");
-    if (eq < 0) continue;
-    if (pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
-  }
-  return undefined;
 }

@@ -12,7 +12,8 @@
  */
 import { discardLogger, NewRef, systemClock, cryptoRandom } from "../../http/index.ts";
 import type { Clock, Logger, RandomReader } from "../../http/index.ts";
-import { clearPendingCookie, pendingCookieName, readCookie, setPendingCookie } from "./cookie.ts";
+import { readCookie } from "../../http/index.ts";
+import { clearPendingCookie, pendingCookieName, setPendingCookie } from "./cookie.ts";
 import { MetadataCache } from "./discovery.ts";
 import { isOIDCError } from "./errors.ts";
 import { verifyIDToken } from "./id-token.ts";

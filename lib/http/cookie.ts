@@ -1,10 +1,14 @@
 /*
- * Pure cookie parsing and serialization (RFC 6265, rfc6265bis). No
- * node:http here, so it is testable alone. Parsed cookies live in a Map
- * (never a plain object), the first occurrence of a name wins (RFC 6265
- * §5.4 orders longer paths first), and serialization refuses characters
- * that would split or inject attributes.
+ * Cookie parsing and serialization (RFC 6265, rfc6265bis), shared by every
+ * component that sets or reads a cookie (session, pending passkey sign-in,
+ * inbox-provider blob, locale). Pure except `appendSetCookie`, which only
+ * touches a response's headers; it imports nothing at run time, so lib/i18n
+ * may use it without depending on the rest of lib/http. Parsed cookies
+ * live in a Map (never a plain object), the first occurrence of a name wins
+ * (RFC 6265 §5.4 orders longer paths first), and serialization refuses
+ * characters that would split or inject attributes.
  */
+import type { ServerResponse } from "node:http";
 
 /** Attributes of a cookie being set. */
 export interface CookieAttributes {
@@ -91,4 +95,12 @@ export function serializeCookie(name: string, value: string, attrs: CookieAttrib
 export function cookieName(base: string, origin: string): { name: string; secure: boolean } {
   const secure = origin.startsWith("https://");
   return { name: secure ? `__Host-${base}` : base, secure };
+}
+
+/** Adds a Set-Cookie header without dropping the ones already set. */
+export function appendSetCookie(res: ServerResponse, cookie: string): void {
+  const prev = res.getHeader("Set-Cookie");
+  if (prev === undefined) res.setHeader("Set-Cookie", cookie);
+  else if (Array.isArray(prev)) res.setHeader("Set-Cookie", [...prev, cookie]);
+  else res.setHeader("Set-Cookie", [String(prev), cookie]);
 }
