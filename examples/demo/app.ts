@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from "node:url";
 import type { DB } from "../../lib/db/index.ts";
-import { CrossOriginProtection, html, type HandlerFunc, type Logger, type Options } from "../../lib/http/index.ts";
+import { CrossOriginProtection, DEFAULT_CSP, html, type HandlerFunc, type Logger, type Options } from "../../lib/http/index.ts";
 import { CLIENT_DIR, NewAssets, type Assets } from "../../lib/assets/index.ts";
 import { MergeSchemas } from "../../lib/db/index.ts";
 import { Registry, NewHandlers } from "../../lib/jobs/index.ts";
@@ -39,7 +39,7 @@ export interface AppOptions {
 export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions = {}): Options & { cleanup: () => void } {
   const jobs = new Registry(logger);
   const assets = NewAssets([STATIC_DIR, CLIENT_DIR]);
-  const csp = config.oidcIssuer === undefined ? undefined : cspWithIssuer(config.oidcIssuer);
+  const csp = config.oidcIssuer === undefined ? undefined : cspWithIssuer(config.oidcIssuer, config.origin);
   return {
     Router: (db) => buildRouter(db, config, logger, jobs, assets, app),
     ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
@@ -57,8 +57,9 @@ export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions 
 
 // Begin answers a form POST with a redirect to the provider; CSP
 // form-action applies to that redirect, so the issuer's origin is allowed.
-function cspWithIssuer(issuer: string): string {
-  return `default-src 'self'; base-uri 'self'; font-src 'self' data:; form-action 'self' ${new URL(issuer).origin}; frame-ancestors 'none'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'`;
+function cspWithIssuer(issuer: string, origin: string): string {
+  const csp = DEFAULT_CSP.replace("form-action 'self'", `form-action 'self' ${new URL(issuer).origin}`);
+  return origin.startsWith("https://") ? `${csp}; upgrade-insecure-requests` : csp;
 }
 
 function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, assets: Assets, app: AppOptions): Mux {

@@ -6,6 +6,7 @@
  * one the user typed, which the ID token's verified email must equal.
  */
 import { cryptoRandom, type RandomReader } from "../../http/index.ts";
+import { NewToken } from "../../session/index.ts";
 import { createCodeVerifier } from "./pkce.ts";
 
 /** Lifetime of the pending blob and its cookie, in ms: 10 minutes to finish at the provider. */
@@ -28,8 +29,7 @@ export interface PendingBlob {
 
 /** Creates a pending blob for `address` with fresh state, nonce and code verifier (32 random bytes each). */
 export function createPending(address: string, random: RandomReader = cryptoRandom): PendingBlob {
-  const token = (): string => Buffer.from(random.read(32)).toString("base64url");
-  return { state: token(), nonce: token(), verifier: createCodeVerifier(random), address };
+  return { state: NewToken(random), nonce: NewToken(random), verifier: createCodeVerifier(random), address };
 }
 
 /** Narrows an opened blob's data to a `PendingBlob`; `undefined` when any field is missing or empty. */

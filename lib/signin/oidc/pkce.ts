@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { cryptoRandom, type RandomReader } from "../../http/index.ts";
+import { NewToken } from "../../session/index.ts";
 
 /** The only code challenge method latch sends (RFC 7636 §4.2). */
 export const PKCE_METHOD = "S256";
@@ -14,7 +15,7 @@ export const PKCE_METHOD = "S256";
  * from the unreserved set (RFC 7636 §4.1 requires 43 to 128).
  */
 export function createCodeVerifier(random: RandomReader = cryptoRandom): string {
-  return Buffer.from(random.read(32)).toString("base64url");
+  return NewToken(random);
 }
 
 /** Returns the S256 code challenge of `verifier`: BASE64URL(SHA256(ASCII(verifier))) (RFC 7636 §4.2). */
