@@ -133,6 +133,7 @@ export class Registry {
       progress: (text) => this.#update(entry, { Progress: text }),
       done: () => this.#finish(entry, Status.Done, ""),
       fail: (text, error) => this.#fail(entry, text, error),
+      late: (error) => this.#logger.warn("job error after it finished", { job: entry.job.ID, name: entry.job.Name, error }),
     });
     return entry.job;
   }
@@ -206,12 +207,12 @@ export class Registry {
     }
   }
 
-  #fail(entry: Entry, text: string, error: unknown): void {
-    if (this.#finish(entry, Status.Failed, text, undefined)) {
-      this.#logger.warn("job failed", { job: entry.job.ID, name: entry.job.Name, error });
-    } else {
-      this.#logger.warn("job error after it finished", { job: entry.job.ID, name: entry.job.Name, error });
-    }
+  // Fails a running job; reports whether it was running. An error escaping
+  // a finished job is not absorbed: the escape guard lets Node handle it.
+  #fail(entry: Entry, text: string, error: unknown): boolean {
+    if (!this.#finish(entry, Status.Failed, text, undefined)) return false;
+    this.#logger.warn("job failed", { job: entry.job.ID, name: entry.job.Name, error });
+    return true;
   }
 
   // Moves a running job to its final state; reports whether it did.
