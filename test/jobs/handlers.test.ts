@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { discardLogger } from "../../lib/http/index.ts";
 import { NewHandlers, Registry, type Config } from "../../lib/jobs/index.ts";
 import { settle } from "./support.ts";
-import { fetchAs, startServer } from "./server.ts";
+import { fetchAs, openStream, startServer } from "./server.ts";
 
 const never = (): Promise<void> => new Promise(() => {});
 
@@ -37,6 +37,21 @@ describe("NewHandlers() routes", () => {
       assert.deepEqual([unknown.status, unknown.body], [wrong.status, wrong.body], "indistinguishable");
       assert.equal((await fetchAs(`${srv.base}/jobs/${job.ID}${suffix}`, undefined)).status, 401);
     }
+  });
+
+  it("take the owner from the request's session when Owner is unset (SPEC.md §5.8)", async (t) => {
+    const srv = await startServer(t, {}, { session: true });
+    const job = srv.jobs.Start("alice@example.com", "n", never);
+    for (const suffix of ["", "/fragment"]) {
+      const url = `${srv.base}/jobs/${job.ID}${suffix}`;
+      assert.equal((await fetchAs(url, "alice@example.com")).status, 200, `owner ${suffix}`);
+      assert.equal((await fetchAs(url, "mallory@example.com")).status, 404, `other subject ${suffix}`);
+      assert.equal((await fetchAs(url, undefined)).status, 401, `no session ${suffix}`);
+    }
+    const stream = await openStream(`${srv.base}/jobs/${job.ID}/events`, "alice@example.com");
+    await stream.until((p) => p.events.length === 1);
+    assert.equal(stream.parser.events[0]?.type, "update", "the owner's stream opened");
+    stream.res.destroy();
   });
 
   it("render the page with poll attributes and a meta refresh only while running", async (t) => {
