@@ -7,7 +7,12 @@
  * job leaves the count the moment it leaves `Running` (including by timeout,
  * even when its function ignores the aborted signal and runs on). A finished
  * job stays readable for `retention`, then is forgotten and its subscribers
- * are told so with `undefined`.
+ * are told so with `undefined`. An owner keeps at most `maxFinished`
+ * finished jobs: when one more finishes, the one that finished first is
+ * forgotten at once, so a job that fails straight away cannot pile up an
+ * hour of records. Running jobs are never evicted (they are capped by
+ * `maxRunning`). `#finished` lists, per owner, the finished entries in the
+ * order they finished.
  */
 import { cryptoRandom, systemClock, type Clock, type Logger, type RandomReader } from "../http/index.ts";
 import { acquireEscapeGuard } from "./escape-guard.ts";
@@ -24,6 +29,12 @@ export const MAX_RUNTIME: number = 15 * 60 * 1000;
 
 /** How long a finished job stays readable before it is forgotten: 1 hour, in ms. */
 export const DEFAULT_RETENTION: number = 60 * 60 * 1000;
+
+/**
+ * Finished jobs kept per owner: past this, the one that finished first is
+ * forgotten (before its retention ends). Running jobs are never evicted.
+ */
+export const MAX_FINISHED_PER_OWNER = 20;
 
 /** Options of `Start`. */
 export interface StartOptions {
@@ -43,6 +54,8 @@ export interface RegistryOptions {
   maxRuntime?: number;
   /** How long a finished job stays readable, in ms, enforced with `setTimeout`. @default DEFAULT_RETENTION */
   retention?: number;
+  /** Finished jobs kept per owner; the earliest finished is forgotten first. @default MAX_FINISHED_PER_OWNER */
+  maxFinished?: number;
 }
 
 /** Called with the new snapshot when a job changes, and with `undefined` when it is forgotten. */
@@ -74,12 +87,14 @@ export class Registry {
   readonly #maxRunning: number;
   readonly #maxRuntime: number;
   readonly #retention: number;
+  readonly #maxFinished: number;
   readonly #entries = new Map<string, Entry>();
   readonly #running = new Map<string, number>();
+  readonly #finished = new Map<string, Set<Entry>>();
   #release: (() => void) | undefined;
   #shut = false;
 
-  /** Throws `JobsError` (`ERR_JOBS_INVALID_CONFIG`) when `logger` is missing or an option is not a positive number. */
+  /** Throws `JobsError` (`ERR_JOBS_INVALID_CONFIG`) when `logger` is missing or an option is not a positive number (`maxFinished`: a positive integer). */
   constructor(logger: Logger, options: RegistryOptions = {}) {
     if (typeof logger !== "object" || logger === null || typeof logger.error !== "function") {
       throw new JobsError("ERR_JOBS_INVALID_CONFIG", "new registry: a logger is required");
@@ -90,6 +105,10 @@ export class Registry {
     this.#maxRunning = positive("maxRunning", options.maxRunning ?? MAX_RUNNING_PER_OWNER);
     this.#maxRuntime = positive("maxRuntime", options.maxRuntime ?? MAX_RUNTIME);
     this.#retention = positive("retention", options.retention ?? DEFAULT_RETENTION);
+    this.#maxFinished = options.maxFinished ?? MAX_FINISHED_PER_OWNER;
+    if (!Number.isSafeInteger(this.#maxFinished) || this.#maxFinished < 1) {
+      throw new JobsError("ERR_JOBS_INVALID_CONFIG", "new registry: maxFinished must be a positive integer");
+    }
   }
 
   /**
@@ -176,6 +195,7 @@ export class Registry {
     }
     this.#entries.clear();
     this.#running.clear();
+    this.#finished.clear();
     this.#release?.();
   }
 
@@ -227,12 +247,29 @@ export class Registry {
     entry.controller.abort(abortReason ?? new JobsError("ERR_JOBS_SHUT_DOWN", "run job: the job has finished"));
     entry.timer = unref(setTimeout(() => this.#forget(entry), this.#retention));
     this.#notify(entry, entry.job);
+    this.#keepFinished(entry);
     return true;
+  }
+
+  // Records a newly finished entry; evicts the owner's earliest finished ones past the cap.
+  #keepFinished(entry: Entry): void {
+    const owner = entry.job.Owner;
+    let kept = this.#finished.get(owner);
+    if (kept === undefined) this.#finished.set(owner, (kept = new Set()));
+    kept.add(entry);
+    for (const oldest of kept) {
+      if (kept.size <= this.#maxFinished) break;
+      this.#forget(oldest);
+    }
   }
 
   #forget(entry: Entry): void {
     if (this.#entries.get(entry.job.ID) !== entry) return;
+    clearTimeout(entry.timer);
     this.#entries.delete(entry.job.ID);
+    const kept = this.#finished.get(entry.job.Owner);
+    kept?.delete(entry);
+    if (kept?.size === 0) this.#finished.delete(entry.job.Owner);
     this.#notify(entry, undefined);
   }
 
