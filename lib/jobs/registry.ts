@@ -11,12 +11,12 @@
  * finished jobs: when one more finishes, the one that finished first is
  * forgotten at once, so a job that fails straight away cannot pile up an
  * hour of records. Running jobs are never evicted (they are capped by
- * `maxRunning`). `#finished` lists, per owner, the finished entries in the
- * order they finished.
+ * `maxRunning`; see `FinishedCap`).
  */
 import { cryptoRandom, systemClock, type Clock, type Logger, type RandomReader } from "../http/index.ts";
 import { acquireEscapeGuard } from "./escape-guard.ts";
 import { ErrOwnerBusy, JobsError } from "./errors.ts";
+import { FinishedCap } from "./finished-cap.ts";
 import { Status, type Job } from "./job.ts";
 import { launchJob, type JobFunc } from "./launch.ts";
 import { checkLocation } from "./location.ts";
@@ -87,10 +87,9 @@ export class Registry {
   readonly #maxRunning: number;
   readonly #maxRuntime: number;
   readonly #retention: number;
-  readonly #maxFinished: number;
   readonly #entries = new Map<string, Entry>();
   readonly #running = new Map<string, number>();
-  readonly #finished = new Map<string, Set<Entry>>();
+  readonly #finished: FinishedCap<Entry>;
   #release: (() => void) | undefined;
   #shut = false;
 
@@ -105,10 +104,7 @@ export class Registry {
     this.#maxRunning = positive("maxRunning", options.maxRunning ?? MAX_RUNNING_PER_OWNER);
     this.#maxRuntime = positive("maxRuntime", options.maxRuntime ?? MAX_RUNTIME);
     this.#retention = positive("retention", options.retention ?? DEFAULT_RETENTION);
-    this.#maxFinished = options.maxFinished ?? MAX_FINISHED_PER_OWNER;
-    if (!Number.isSafeInteger(this.#maxFinished) || this.#maxFinished < 1) {
-      throw new JobsError("ERR_JOBS_INVALID_CONFIG", "new registry: maxFinished must be a positive integer");
-    }
+    this.#finished = new FinishedCap(options.maxFinished ?? MAX_FINISHED_PER_OWNER);
   }
 
   /**
@@ -247,29 +243,15 @@ export class Registry {
     entry.controller.abort(abortReason ?? new JobsError("ERR_JOBS_SHUT_DOWN", "run job: the job has finished"));
     entry.timer = unref(setTimeout(() => this.#forget(entry), this.#retention));
     this.#notify(entry, entry.job);
-    this.#keepFinished(entry);
+    for (const evicted of this.#finished.add(owner, entry)) this.#forget(evicted);
     return true;
-  }
-
-  // Records a newly finished entry; evicts the owner's earliest finished ones past the cap.
-  #keepFinished(entry: Entry): void {
-    const owner = entry.job.Owner;
-    let kept = this.#finished.get(owner);
-    if (kept === undefined) this.#finished.set(owner, (kept = new Set()));
-    kept.add(entry);
-    for (const oldest of kept) {
-      if (kept.size <= this.#maxFinished) break;
-      this.#forget(oldest);
-    }
   }
 
   #forget(entry: Entry): void {
     if (this.#entries.get(entry.job.ID) !== entry) return;
     clearTimeout(entry.timer);
     this.#entries.delete(entry.job.ID);
-    const kept = this.#finished.get(entry.job.Owner);
-    kept?.delete(entry);
-    if (kept?.size === 0) this.#finished.delete(entry.job.Owner);
+    this.#finished.delete(entry.job.Owner, entry);
     this.#notify(entry, undefined);
   }
 
