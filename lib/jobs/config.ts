@@ -4,6 +4,7 @@
  * of a request, and the paths and destination a page or stream refers to.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { WriteText } from "../http/index.ts";
 import { Current } from "../session/index.ts";
 import { JobsError } from "./errors.ts";
 import { Status, type Job } from "./job.ts";
@@ -142,10 +143,10 @@ export function destination(cfg: ResolvedConfig, job: Job): string {
   return job.Status !== Status.Failed && job.Location !== "" ? job.Location : statusPath(cfg, job);
 }
 
-/** Answers a short plain-text error. */
-export function answerText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
-  res.end(text + "\n");
+/** Answers the refusal `findJob` chose: 401 without an owner, 404 for a job the owner may not see. */
+export function refuse(res: ServerResponse, status: 401 | 404): void {
+  res.setHeader("Cache-Control", "no-store");
+  WriteText(res, status, status === 401 ? "Sign in required." : "Job not found.");
 }
 
 function sessionSubject(req: IncomingMessage): string | undefined {

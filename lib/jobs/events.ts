@@ -17,7 +17,7 @@
  * period) or the client went away. The browser reconnects after `retry`.
  */
 import { RequestSignal, type HandlerFunc } from "../http/index.ts";
-import { answerText, destination, findJob, type ResolvedConfig } from "./config.ts";
+import { destination, findJob, refuse, type ResolvedConfig } from "./config.ts";
 import { EventWriter } from "./event-writer.ts";
 import { Status, type Job } from "./job.ts";
 import { encodeEvent } from "./sse.ts";
@@ -26,7 +26,7 @@ import { encodeEvent } from "./sse.ts";
 export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
   return function jobEvents(req, res) {
     const found = findJob(cfg, req);
-    if (found.job === undefined) return answerText(res, found.status, found.status === 401 ? "Sign in required." : "Job not found.");
+    if (found.job === undefined) return refuse(res, found.status);
     const job = found.job;
     if (req.method === "HEAD") {
       res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform" });

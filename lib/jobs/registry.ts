@@ -284,8 +284,3 @@ function unref(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeo
   if (typeof timer === "object" && timer !== null && typeof timer.unref === "function") timer.unref();
   return timer;
 }
-
-/** Returns `new Registry(logger, options)`: the contract's constructor spelling. */
-export function NewRegistry(logger: Logger, options: RegistryOptions = {}): Registry {
-  return new Registry(logger, options);
-}

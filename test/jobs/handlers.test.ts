@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { discardLogger } from "../../lib/http/index.ts";
+import * as jobsModule from "../../lib/jobs/index.ts";
 import { NewHandlers, Registry, type Config } from "../../lib/jobs/index.ts";
 import { settle } from "./support.ts";
 import { fetchAs, openStream, startServer } from "./server.ts";
@@ -26,7 +27,35 @@ describe("NewHandlers()", () => {
   });
 });
 
+describe("latch/jobs exports", () => {
+  it("are the contract's names and their constants, nothing else", () => {
+    assert.deepEqual(Object.keys(jobsModule).sort(), [
+      "DEFAULT_POLL_SECONDS", "DEFAULT_RETENTION", "DEFAULT_STATUS_LABELS", "ErrOwnerBusy", "HEARTBEAT_INTERVAL",
+      "JOBS_ERROR_CODES", "JobsError", "MAX_ERR_LENGTH", "MAX_FINISHED_PER_OWNER", "MAX_PROGRESS_LENGTH",
+      "MAX_RUNNING_PER_OWNER", "MAX_RUNTIME", "MetaRefresh", "NewHandlers", "Registry", "RenderFragmentHTML",
+      "RenderStatusHTML", "STREAM_LIFETIME", "STREAM_RETRY", "Status", "WRITE_TIMEOUT", "encodeComment",
+      "encodeEvent", "encodeRetry", "isJobsError", "isOwnerBusy", "progressPercent",
+    ]);
+  });
+});
+
 describe("NewHandlers() routes", () => {
+  it("answer refusals as short plain text that is never cached", async (t) => {
+    const srv = await startServer(t);
+    const job = srv.jobs.Start("alice", "n", never);
+    for (const suffix of ["", "/fragment", "/events"]) {
+      for (const [owner, status, body] of [["mallory", 404, "Job not found.\n"], [undefined, 401, "Sign in required.\n"]] as const) {
+        const got = await fetchAs(`${srv.base}/jobs/${job.ID}${suffix}`, owner);
+        assert.deepEqual(
+          [got.status, got.body, got.headers["content-type"], got.headers["cache-control"], got.headers["content-length"]],
+          [status, body, "text/plain; charset=utf-8", "no-store", String(Buffer.byteLength(body))],
+          `${suffix} ${status}`,
+        );
+      }
+    }
+  });
+
+
   it("answer 404 to another owner and to an unknown id, 401 without an owner", async (t) => {
     const srv = await startServer(t);
     const job = srv.jobs.Start("alice", "n", never);
