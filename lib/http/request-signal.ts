@@ -3,13 +3,25 @@
  * server begins shutting down, so long-lived responses (event streams)
  * end promptly during a graceful shutdown. The server binds its shutdown
  * signal to each connection once; the per-request signal is built lazily,
- * only for handlers that ask, so ordinary requests pay nothing.
+ * only for handlers that ask.
+ *
+ * The signal watches the socket's `close` (the client went away) and the
+ * shutdown signal, and lets go of both when the response finishes, so a
+ * keep-alive connection serving many such requests does not pile up
+ * listeners. The request's own `close` is no use here: on Node 20 it also
+ * fires as soon as a request body has been read, while the response goes
+ * on. The end of the response is observed on Node's documented
+ * `http.server.response.finish` diagnostics channel, subscribed to on the
+ * first call; from then on each finished response costs one WeakMap lookup.
  */
-import type { IncomingMessage } from "node:http";
+import { subscribe } from "node:diagnostics_channel";
+import { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 
 const shutdownSignals = new WeakMap<Socket, AbortSignal>();
 const requestSignals = new WeakMap<IncomingMessage, AbortSignal>();
+const releases = new WeakMap<IncomingMessage, () => void>();
+let watching = false;
 
 /** Binds the server's shutdown signal to a connection; called by `Serve`. */
 export function bindShutdownSignal(socket: Socket, signal: AbortSignal): void {
@@ -18,23 +30,45 @@ export function bindShutdownSignal(socket: Socket, signal: AbortSignal): void {
 
 /**
  * Returns the request's signal: aborted when the client disconnects or the
- * server shuts down (outside `Serve`, only the former).
+ * server shuts down (outside `Serve`, only the former) before the response
+ * has finished. Calling it again for the same request returns the same signal.
  */
 export function RequestSignal(req: IncomingMessage): AbortSignal {
-  let signal = requestSignals.get(req);
-  if (signal !== undefined) return signal;
+  const known = requestSignals.get(req);
+  if (known !== undefined) return known;
   const controller = new AbortController();
-  const abort = (): void => controller.abort();
-  const shutdown = shutdownSignals.get(req.socket);
-  req.socket.once("close", () => {
-    shutdown?.removeEventListener("abort", abort);
-    abort();
-  });
-  if (shutdown !== undefined) {
-    if (shutdown.aborted) abort();
-    else shutdown.addEventListener("abort", abort, { once: true });
+  requestSignals.set(req, controller.signal);
+  const socket = req.socket;
+  const shutdown = shutdownSignals.get(socket);
+  if (socket.destroyed || shutdown?.aborted === true) {
+    controller.abort();
+    return controller.signal;
   }
-  signal = controller.signal;
-  requestSignals.set(req, signal);
-  return signal;
+  const release = (): void => {
+    releases.delete(req);
+    socket.off("close", abort);
+    shutdown?.removeEventListener("abort", abort);
+  };
+  const abort = (): void => {
+    release();
+    controller.abort();
+  };
+  socket.once("close", abort);
+  shutdown?.addEventListener("abort", abort, { once: true });
+  releases.set(req, release);
+  watchResponses();
+  return controller.signal;
+}
+
+function watchResponses(): void {
+  if (watching) return;
+  watching = true;
+  subscribe("http.server.response.finish", onResponseFinish);
+}
+
+// The message is Node's `{ request, response, socket, server }`; read it as untrusted.
+function onResponseFinish(message: unknown): void {
+  if (typeof message !== "object" || message === null || !("request" in message)) return;
+  const req = message.request;
+  if (req instanceof IncomingMessage) releases.get(req)?.();
 }

@@ -4,6 +4,8 @@
  * of a request, and the paths and destination a page or stream refers to.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { WriteText } from "../http/index.ts";
+import { Current } from "../session/index.ts";
 import { JobsError } from "./errors.ts";
 import { Status, type Job } from "./job.ts";
 import type { Registry } from "./registry.ts";
@@ -32,9 +34,12 @@ export interface Config {
   /** Renders the fragment alone, without layout. */
   RenderFragment: RenderFunc;
   /**
-   * Returns the job owner of the request: the session subject (SPEC.md §5.8).
-   * The runtime sets it to the session's subject when it mounts the routes;
-   * when unset or when it returns `undefined`, every route answers 401.
+   * Returns the job owner of the request. When unset, the owner is the
+   * subject of the request's session (SPEC.md §5.8), as bound by the session
+   * middleware (signin's `RequireSession`, or `Sessions.Read`) that must run
+   * before these routes. When there is no session, or this returns
+   * `undefined` or "", every route answers 401.
+   * @default (req) => Current(req)?.Subject
    */
   Owner?: (req: IncomingMessage) => string | undefined;
   /**
@@ -96,7 +101,8 @@ export function resolveConfig(config: Config): ResolvedConfig {
     jobs: config.Jobs,
     render: config.Render,
     renderFragment: config.RenderFragment,
-    owner: config.Owner ?? (() => undefined),
+    // SPEC.md §5.8: the job owner is the session subject.
+    owner: config.Owner ?? sessionSubject,
     id: config.ID ?? ((req) => idFromPath(req, basePrefix)),
     basePath,
     pollSeconds: positive("PollSeconds", config.PollSeconds ?? DEFAULT_POLL_SECONDS),
@@ -137,10 +143,14 @@ export function destination(cfg: ResolvedConfig, job: Job): string {
   return job.Status !== Status.Failed && job.Location !== "" ? job.Location : statusPath(cfg, job);
 }
 
-/** Answers a short plain-text error. */
-export function answerText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
-  res.end(text + "\n");
+/** Answers the refusal `findJob` chose: 401 without an owner, 404 for a job the owner may not see. */
+export function refuse(res: ServerResponse, status: 401 | 404): void {
+  res.setHeader("Cache-Control", "no-store");
+  WriteText(res, status, status === 401 ? "Sign in required." : "Job not found.");
+}
+
+function sessionSubject(req: IncomingMessage): string | undefined {
+  return Current(req)?.Subject;
 }
 
 function idFromPath(req: IncomingMessage, basePrefix: string): string | undefined {

@@ -7,7 +7,13 @@
  * that job instead of letting the process die (SPEC.md §3.1: "The process
  * keeps running").
  *
- * Errors outside any job keep Node's default behaviour: when no other
+ * Only a job that is still running absorbs an error. Anything the job
+ * created (a socket, a lazily built pool) keeps its scope after the job has
+ * finished; an error escaping there has no job left to fail, and the state
+ * it leaves behind is unknown, so it is treated exactly like an error
+ * outside any job.
+ *
+ * Errors outside any running job keep Node's default behaviour: when no other
  * listener exists, ours steps aside and re-raises, so an uncaught exception
  * still prints its stack and exits with code 1, and an unhandled rejection
  * is raised as an uncaught exception (Node's default `--unhandled-rejections=throw`
@@ -25,8 +31,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 /** What a job's async scope carries: how to fail that job. */
 export interface JobScope {
-  /** Fails the job with an error that escaped one of its callbacks. */
-  fail(error: unknown): void;
+  /**
+   * Fails the job with an error that escaped one of its callbacks; returns
+   * whether the job was still running (and so took the error). `false`
+   * leaves the error to Node's default behaviour.
+   */
+  fail(error: unknown): boolean;
 }
 
 const scopes = new AsyncLocalStorage<JobScope>();
@@ -72,32 +82,29 @@ function othersListen(event: "uncaughtException" | "unhandledRejection"): boolea
 }
 
 function onUncaught(error: unknown): void {
-  const scope = scopes.getStore();
-  if (scope !== undefined) {
-    scope.fail(error);
-    return;
-  }
+  if (scopes.getStore()?.fail(error) === true) return;
   if (othersListen("uncaughtException")) return;
-  // Not ours and nobody else's: step aside and raise it again, so Node
-  // prints it and exits exactly as it would without this listener.
+  // Not a running job's and nobody else's: step aside and raise it again,
+  // so Node prints it and exits exactly as it would without this listener.
   uninstall();
-  process.nextTick(() => {
-    throw error;
-  });
+  raise(error);
 }
 
 function onRejection(reason: unknown): void {
-  const scope = scopes.getStore();
-  if (scope !== undefined) {
-    scope.fail(reason);
-    return;
-  }
+  if (scopes.getStore()?.fail(reason) === true) return;
   if (othersListen("unhandledRejection")) return;
   // Node's default "throw" mode raises the rejection as an uncaught exception.
-  const error = reason instanceof Error ? reason : new UnhandledRejection(reason);
-  process.nextTick(() => {
-    throw error;
-  });
+  raise(reason instanceof Error ? reason : new UnhandledRejection(reason));
+}
+
+// Throws `error` on a later tick, outside any job scope, so it cannot be
+// attributed to a (finished) job a second time.
+function raise(error: unknown): void {
+  scopes.exit(() =>
+    process.nextTick(() => {
+      throw error;
+    }),
+  );
 }
 
 class UnhandledRejection extends Error {

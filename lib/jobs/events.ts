@@ -11,9 +11,13 @@
  * the other two routes (SPEC.md §4.3), never with a stream. Data is small
  * JSON: `{"status","progress","location"}` plus `"err"` for a failed job,
  * where `location` is where the browser should go once the job is over.
+ *
+ * The stream also ends cleanly when the request's `RequestSignal` aborts:
+ * the server is shutting down (so `Serve` need not wait out its grace
+ * period) or the client went away. The browser reconnects after `retry`.
  */
-import type { HandlerFunc } from "../http/index.ts";
-import { answerText, destination, findJob, type ResolvedConfig } from "./config.ts";
+import { RequestSignal, type HandlerFunc } from "../http/index.ts";
+import { destination, findJob, refuse, type ResolvedConfig } from "./config.ts";
 import { EventWriter } from "./event-writer.ts";
 import { Status, type Job } from "./job.ts";
 import { encodeEvent } from "./sse.ts";
@@ -22,7 +26,7 @@ import { encodeEvent } from "./sse.ts";
 export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
   return function jobEvents(req, res) {
     const found = findJob(cfg, req);
-    if (found.job === undefined) return answerText(res, found.status, found.status === 401 ? "Sign in required." : "Job not found.");
+    if (found.job === undefined) return refuse(res, found.status);
     const job = found.job;
     if (req.method === "HEAD") {
       res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform" });
@@ -41,9 +45,16 @@ export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
       else writer.final(encodeEvent({ event: "done", data: payload(cfg, current) }));
     };
     const unsubscribe = cfg.jobs.Subscribe(job.ID, job.Owner, send);
-    writer.onClose(() => unsubscribe?.());
+    const stop = RequestSignal(req);
+    const onStop = (): void => writer.end();
+    stop.addEventListener("abort", onStop, { once: true });
+    writer.onClose(() => {
+      unsubscribe?.();
+      stop.removeEventListener("abort", onStop);
+    });
     // Read again: the job may have moved between Get and Subscribe.
     send(unsubscribe === undefined ? undefined : cfg.jobs.Get(job.ID, job.Owner));
+    if (stop.aborted) writer.end();
   };
 }
 

@@ -8,7 +8,7 @@
  * final state without polling.
  */
 import type { HandlerFunc } from "../http/index.ts";
-import { answerText, destination, findJob, pageData, resolveConfig, type Config } from "./config.ts";
+import { destination, findJob, pageData, refuse, resolveConfig, type Config } from "./config.ts";
 import { eventsHandler } from "./events.ts";
 import { Status } from "./job.ts";
 
@@ -39,7 +39,7 @@ export function NewHandlers(config: Config): Handlers {
   return {
     StatusPage: async function jobStatusPage(req, res) {
       const found = findJob(cfg, req);
-      if (found.job === undefined) return answerText(res, found.status, found.status === 401 ? "Sign in required." : "Job not found.");
+      if (found.job === undefined) return refuse(res, found.status);
       const job = found.job;
       res.setHeader("Cache-Control", "no-store");
       // SPEC.md §4.3: when the job is done, respond 303 to Location.
@@ -52,7 +52,7 @@ export function NewHandlers(config: Config): Handlers {
     },
     Fragment: async function jobFragment(req, res) {
       const found = findJob(cfg, req);
-      if (found.job === undefined) return answerText(res, found.status, found.status === 401 ? "Sign in required." : "Job not found.");
+      if (found.job === undefined) return refuse(res, found.status);
       const job = found.job;
       res.setHeader("Cache-Control", "no-store");
       // SPEC.md §4.3: when done, 204 with Framework-Location carrying the destination.

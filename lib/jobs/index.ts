@@ -1,4 +1,4 @@
-export { Registry, NewRegistry, MAX_RUNNING_PER_OWNER, MAX_RUNTIME, DEFAULT_RETENTION } from "./registry.ts";
+export { Registry, MAX_RUNNING_PER_OWNER, MAX_RUNTIME, DEFAULT_RETENTION, MAX_FINISHED_PER_OWNER } from "./registry.ts";
 export { Status, MAX_PROGRESS_LENGTH, MAX_ERR_LENGTH } from "./job.ts";
 export { NewHandlers } from "./handlers.ts";
 export { DEFAULT_POLL_SECONDS, HEARTBEAT_INTERVAL, WRITE_TIMEOUT, STREAM_LIFETIME, STREAM_RETRY } from "./config.ts";

@@ -3,8 +3,10 @@
  * queued state, SPEC.md §3.1) inside its own escape scope, so errors thrown
  * by callbacks it schedules are attributed to it. Its result is observed on
  * a later microtask even when it returns synchronously, so `Start` always
- * hands back a `Running` snapshot. Every outcome reaches exactly one hook;
- * the registry ignores outcomes of a job that has already finished.
+ * hands back a `Running` snapshot. Every outcome reaches exactly one hook.
+ * Once the job has finished, `fail` reports `false`: an escaped error then
+ * goes to Node's default handling, and a late rejection of the function's
+ * own promise to `late`.
  */
 import { runInScope } from "./escape-guard.ts";
 import { cleanText, errorText, MAX_PROGRESS_LENGTH } from "./job.ts";
@@ -23,8 +25,13 @@ export interface LaunchHooks {
   progress(text: string): void;
   /** The function finished without error. */
   done(): void;
-  /** The function threw, rejected, or a callback it scheduled escaped an error. */
-  fail(text: string, error: unknown): void;
+  /**
+   * The function threw, rejected, or a callback it scheduled escaped an
+   * error; returns whether the job was still running and is now failed.
+   */
+  fail(text: string, error: unknown): boolean;
+  /** The function's own promise rejected after the job had already finished (timeout, shutdown). */
+  late(error: unknown): void;
 }
 
 /** Calls `fn` now, inside a job scope, and routes every outcome to `hooks`. */
@@ -33,7 +40,7 @@ export function launchJob(fn: JobFunc, signal: AbortSignal, hooks: LaunchHooks):
     if (typeof text !== "string") return;
     hooks.progress(cleanText(text, MAX_PROGRESS_LENGTH));
   };
-  const fail = (error: unknown): void => hooks.fail(errorText(error), error);
+  const fail = (error: unknown): boolean => hooks.fail(errorText(error), error);
   let result: unknown;
   try {
     result = runInScope({ fail }, () => fn(signal, progress));
@@ -42,6 +49,8 @@ export function launchJob(fn: JobFunc, signal: AbortSignal, hooks: LaunchHooks):
   }
   Promise.resolve(result).then(
     () => hooks.done(),
-    (error: unknown) => fail(error),
+    (error: unknown) => {
+      if (!fail(error)) hooks.late(error);
+    },
   );
 }

@@ -7,11 +7,16 @@
  * job leaves the count the moment it leaves `Running` (including by timeout,
  * even when its function ignores the aborted signal and runs on). A finished
  * job stays readable for `retention`, then is forgotten and its subscribers
- * are told so with `undefined`.
+ * are told so with `undefined`. An owner keeps at most `maxFinished`
+ * finished jobs: when one more finishes, the one that finished first is
+ * forgotten at once, so a job that fails straight away cannot pile up an
+ * hour of records. Running jobs are never evicted (they are capped by
+ * `maxRunning`; see `FinishedCap`).
  */
 import { cryptoRandom, systemClock, type Clock, type Logger, type RandomReader } from "../http/index.ts";
 import { acquireEscapeGuard } from "./escape-guard.ts";
 import { ErrOwnerBusy, JobsError } from "./errors.ts";
+import { FinishedCap } from "./finished-cap.ts";
 import { Status, type Job } from "./job.ts";
 import { launchJob, type JobFunc } from "./launch.ts";
 import { checkLocation } from "./location.ts";
@@ -24,6 +29,12 @@ export const MAX_RUNTIME: number = 15 * 60 * 1000;
 
 /** How long a finished job stays readable before it is forgotten: 1 hour, in ms. */
 export const DEFAULT_RETENTION: number = 60 * 60 * 1000;
+
+/**
+ * Finished jobs kept per owner: past this, the one that finished first is
+ * forgotten (before its retention ends). Running jobs are never evicted.
+ */
+export const MAX_FINISHED_PER_OWNER = 20;
 
 /** Options of `Start`. */
 export interface StartOptions {
@@ -43,6 +54,8 @@ export interface RegistryOptions {
   maxRuntime?: number;
   /** How long a finished job stays readable, in ms, enforced with `setTimeout`. @default DEFAULT_RETENTION */
   retention?: number;
+  /** Finished jobs kept per owner; the earliest finished is forgotten first. @default MAX_FINISHED_PER_OWNER */
+  maxFinished?: number;
 }
 
 /** Called with the new snapshot when a job changes, and with `undefined` when it is forgotten. */
@@ -76,10 +89,11 @@ export class Registry {
   readonly #retention: number;
   readonly #entries = new Map<string, Entry>();
   readonly #running = new Map<string, number>();
+  readonly #finished: FinishedCap<Entry>;
   #release: (() => void) | undefined;
   #shut = false;
 
-  /** Throws `JobsError` (`ERR_JOBS_INVALID_CONFIG`) when `logger` is missing or an option is not a positive number. */
+  /** Throws `JobsError` (`ERR_JOBS_INVALID_CONFIG`) when `logger` is missing or an option is not a positive number (`maxFinished`: a positive integer). */
   constructor(logger: Logger, options: RegistryOptions = {}) {
     if (typeof logger !== "object" || logger === null || typeof logger.error !== "function") {
       throw new JobsError("ERR_JOBS_INVALID_CONFIG", "new registry: a logger is required");
@@ -90,6 +104,7 @@ export class Registry {
     this.#maxRunning = positive("maxRunning", options.maxRunning ?? MAX_RUNNING_PER_OWNER);
     this.#maxRuntime = positive("maxRuntime", options.maxRuntime ?? MAX_RUNTIME);
     this.#retention = positive("retention", options.retention ?? DEFAULT_RETENTION);
+    this.#finished = new FinishedCap(options.maxFinished ?? MAX_FINISHED_PER_OWNER);
   }
 
   /**
@@ -133,6 +148,7 @@ export class Registry {
       progress: (text) => this.#update(entry, { Progress: text }),
       done: () => this.#finish(entry, Status.Done, ""),
       fail: (text, error) => this.#fail(entry, text, error),
+      late: (error) => this.#logger.warn("job error after it finished", { job: entry.job.ID, name: entry.job.Name, error }),
     });
     return entry.job;
   }
@@ -175,6 +191,7 @@ export class Registry {
     }
     this.#entries.clear();
     this.#running.clear();
+    this.#finished.clear();
     this.#release?.();
   }
 
@@ -206,12 +223,12 @@ export class Registry {
     }
   }
 
-  #fail(entry: Entry, text: string, error: unknown): void {
-    if (this.#finish(entry, Status.Failed, text, undefined)) {
-      this.#logger.warn("job failed", { job: entry.job.ID, name: entry.job.Name, error });
-    } else {
-      this.#logger.warn("job error after it finished", { job: entry.job.ID, name: entry.job.Name, error });
-    }
+  // Fails a running job; reports whether it was running. An error escaping
+  // a finished job is not absorbed: the escape guard lets Node handle it.
+  #fail(entry: Entry, text: string, error: unknown): boolean {
+    if (!this.#finish(entry, Status.Failed, text, undefined)) return false;
+    this.#logger.warn("job failed", { job: entry.job.ID, name: entry.job.Name, error });
+    return true;
   }
 
   // Moves a running job to its final state; reports whether it did.
@@ -226,12 +243,15 @@ export class Registry {
     entry.controller.abort(abortReason ?? new JobsError("ERR_JOBS_SHUT_DOWN", "run job: the job has finished"));
     entry.timer = unref(setTimeout(() => this.#forget(entry), this.#retention));
     this.#notify(entry, entry.job);
+    for (const evicted of this.#finished.add(owner, entry)) this.#forget(evicted);
     return true;
   }
 
   #forget(entry: Entry): void {
     if (this.#entries.get(entry.job.ID) !== entry) return;
+    clearTimeout(entry.timer);
     this.#entries.delete(entry.job.ID);
+    this.#finished.delete(entry.job.Owner, entry);
     this.#notify(entry, undefined);
   }
 
@@ -263,9 +283,4 @@ function invalid(message: string): JobsError {
 function unref(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
   if (typeof timer === "object" && timer !== null && typeof timer.unref === "function") timer.unref();
   return timer;
-}
-
-/** Returns `new Registry(logger, options)`: the contract's constructor spelling. */
-export function NewRegistry(logger: Logger, options: RegistryOptions = {}): Registry {
-  return new Registry(logger, options);
 }

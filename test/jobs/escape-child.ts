@@ -56,6 +56,20 @@ switch (process.argv[2]) {
       void Promise.reject(new Error("unrelated rejection"));
     }, 0);
     break;
+  case "finished-exception":
+  case "finished-rejection": {
+    // The job finishes at once but leaves a callback behind (like a socket it
+    // opened), which carries its scope and fails once the job is over.
+    const leaky = reg.Start("o", "leaky", () => {
+      setTimeout(() => {
+        if (process.argv[2] === "finished-exception") throw new Error("late crash");
+        void Promise.reject(new Error("late rejection"));
+      }, 5);
+    });
+    reg.Start("o", "bystander", never);
+    setImmediate(() => report(view(reg.Get(leaky.ID, "o"))));
+    break;
+  }
   case "app-listener": {
     const seen: string[] = [];
     process.on("uncaughtException", (e) => seen.push(e instanceof Error ? e.message : "?"));

@@ -37,6 +37,19 @@ describe("Registry escaped errors", () => {
     });
   }
 
+  for (const [scenario, message] of [
+    ["finished-exception", "late crash"],
+    ["finished-rejection", "late rejection"],
+  ] as const) {
+    it(`keeps Node's default crash for an error escaping a job that already finished (${scenario})`, async () => {
+      const { code, stdout, stderr } = await run(scenario);
+      assert.equal(stdout.trim(), '"done:"', "the job had finished before its callback threw");
+      assert.equal(code, 1, "the process did not carry on");
+      assert.ok(stderr.includes(message), stderr);
+      assert.ok(stderr.includes("    at "), "Node printed the stack as usual");
+    });
+  }
+
   it("leaves unrelated errors to the application's own listener", async () => {
     const { code, stdout, stderr } = await run("app-listener");
     assert.equal(code, 0, stderr);

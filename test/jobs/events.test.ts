@@ -1,7 +1,10 @@
 import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
-import { HEARTBEAT_INTERVAL, STREAM_LIFETIME, STREAM_RETRY, WRITE_TIMEOUT } from "../../lib/jobs/index.ts";
+import { discardLogger, Serve } from "../../lib/http/index.ts";
+import { HEARTBEAT_INTERVAL, NewHandlers, Registry, STREAM_LIFETIME, STREAM_RETRY, WRITE_TIMEOUT } from "../../lib/jobs/index.ts";
+import { captureLog, fetchHTTP } from "../_support/http.ts";
+import { SSEParser } from "../_support/sse.ts";
 import { settle } from "./support.ts";
 import { openStream, startServer, type TestServer } from "./server.ts";
 
@@ -144,5 +147,41 @@ describe("NewHandlers().Events", () => {
     await settle();
     assert.equal(res.destroyed, true, "the stalled reader was dropped");
     assert.equal(srv.jobs.Get(job.id, "alice")?.Status, "running", "the job is unaffected");
+  });
+});
+
+describe("NewHandlers().Events under Serve()", () => {
+  it("ends the stream cleanly when the server shuts down, so Serve need not wait out the grace", async (t) => {
+    const jobs = new Registry(discardLogger);
+    t.after(() => jobs.Shutdown());
+    const job = jobs.Start("alice", "n", () => new Promise<void>(() => {}));
+    const h = NewHandlers({ Jobs: jobs, Owner: () => "alice", Render: () => {}, RenderFragment: () => {} });
+    const log = captureLog();
+    const stop = new AbortController();
+    const served = Serve({
+      Addr: "127.0.0.1:0",
+      Logger: log.logger,
+      Signal: stop.signal,
+      // Should the stream wait for the grace, it is cut then: the reply is incomplete.
+      ShutdownGrace: 20_000,
+      Mux: (req, res) => {
+        h.Events(req, res);
+        log.logger.info("stream open");
+      },
+    });
+    const listening = await log.waitFor((l) => l["msg"] === "listening");
+    const port = Number(/:(\d+)$/.exec(String(listening["addr"]))?.[1]);
+    const streaming = fetchHTTP(port, `/jobs/${job.ID}/events`);
+    await log.waitFor((l) => l["msg"] === "stream open");
+    stop.abort();
+    const reply = await streaming;
+    await served;
+    assert.equal(reply.status, 200);
+    assert.equal(reply.complete, true, "a clean end, not a cut at the end of the grace");
+    const parser = new SSEParser();
+    parser.feed(new TextEncoder().encode(reply.body));
+    parser.end();
+    assert.deepEqual(types({ parser }), ["update"], "the stream carried the running job, then ended");
+    assert.equal(jobs.Get(job.ID, "alice")?.Status, "running", "the job itself is unaffected");
   });
 });

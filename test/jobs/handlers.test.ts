@@ -1,9 +1,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { discardLogger } from "../../lib/http/index.ts";
+import * as jobsModule from "../../lib/jobs/index.ts";
 import { NewHandlers, Registry, type Config } from "../../lib/jobs/index.ts";
 import { settle } from "./support.ts";
-import { fetchAs, startServer } from "./server.ts";
+import { fetchAs, openStream, startServer } from "./server.ts";
 
 const never = (): Promise<void> => new Promise(() => {});
 
@@ -26,7 +27,35 @@ describe("NewHandlers()", () => {
   });
 });
 
+describe("latch/jobs exports", () => {
+  it("are the contract's names and their constants, nothing else", () => {
+    assert.deepEqual(Object.keys(jobsModule).sort(), [
+      "DEFAULT_POLL_SECONDS", "DEFAULT_RETENTION", "DEFAULT_STATUS_LABELS", "ErrOwnerBusy", "HEARTBEAT_INTERVAL",
+      "JOBS_ERROR_CODES", "JobsError", "MAX_ERR_LENGTH", "MAX_FINISHED_PER_OWNER", "MAX_PROGRESS_LENGTH",
+      "MAX_RUNNING_PER_OWNER", "MAX_RUNTIME", "MetaRefresh", "NewHandlers", "Registry", "RenderFragmentHTML",
+      "RenderStatusHTML", "STREAM_LIFETIME", "STREAM_RETRY", "Status", "WRITE_TIMEOUT", "encodeComment",
+      "encodeEvent", "encodeRetry", "isJobsError", "isOwnerBusy", "progressPercent",
+    ]);
+  });
+});
+
 describe("NewHandlers() routes", () => {
+  it("answer refusals as short plain text that is never cached", async (t) => {
+    const srv = await startServer(t);
+    const job = srv.jobs.Start("alice", "n", never);
+    for (const suffix of ["", "/fragment", "/events"]) {
+      for (const [owner, status, body] of [["mallory", 404, "Job not found.\n"], [undefined, 401, "Sign in required.\n"]] as const) {
+        const got = await fetchAs(`${srv.base}/jobs/${job.ID}${suffix}`, owner);
+        assert.deepEqual(
+          [got.status, got.body, got.headers["content-type"], got.headers["cache-control"], got.headers["content-length"]],
+          [status, body, "text/plain; charset=utf-8", "no-store", String(Buffer.byteLength(body))],
+          `${suffix} ${status}`,
+        );
+      }
+    }
+  });
+
+
   it("answer 404 to another owner and to an unknown id, 401 without an owner", async (t) => {
     const srv = await startServer(t);
     const job = srv.jobs.Start("alice", "n", never);
@@ -37,6 +66,21 @@ describe("NewHandlers() routes", () => {
       assert.deepEqual([unknown.status, unknown.body], [wrong.status, wrong.body], "indistinguishable");
       assert.equal((await fetchAs(`${srv.base}/jobs/${job.ID}${suffix}`, undefined)).status, 401);
     }
+  });
+
+  it("take the owner from the request's session when Owner is unset (SPEC.md §5.8)", async (t) => {
+    const srv = await startServer(t, {}, { session: true });
+    const job = srv.jobs.Start("alice@example.com", "n", never);
+    for (const suffix of ["", "/fragment"]) {
+      const url = `${srv.base}/jobs/${job.ID}${suffix}`;
+      assert.equal((await fetchAs(url, "alice@example.com")).status, 200, `owner ${suffix}`);
+      assert.equal((await fetchAs(url, "mallory@example.com")).status, 404, `other subject ${suffix}`);
+      assert.equal((await fetchAs(url, undefined)).status, 401, `no session ${suffix}`);
+    }
+    const stream = await openStream(`${srv.base}/jobs/${job.ID}/events`, "alice@example.com");
+    await stream.until((p) => p.events.length === 1);
+    assert.equal(stream.parser.events[0]?.type, "update", "the owner's stream opened");
+    stream.res.destroy();
   });
 
   it("render the page with poll attributes and a meta refresh only while running", async (t) => {

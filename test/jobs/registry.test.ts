@@ -1,12 +1,12 @@
 import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { discardLogger } from "../../lib/http/index.ts";
-import { DEFAULT_RETENTION, MAX_RUNNING_PER_OWNER, MAX_RUNTIME, Registry, Status, type Job } from "../../lib/jobs/index.ts";
+import { DEFAULT_RETENTION, MAX_FINISHED_PER_OWNER, MAX_RUNNING_PER_OWNER, MAX_RUNTIME, Registry, Status, type Job } from "../../lib/jobs/index.ts";
 import { manualClock, settle } from "./support.ts";
 
 const never = (): Promise<void> => new Promise(() => {});
 
-function setup(t: TestContext, options: { retention?: number } = {}): { reg: Registry; clock: ReturnType<typeof manualClock> } {
+function setup(t: TestContext, options: { retention?: number; maxFinished?: number } = {}): { reg: Registry; clock: ReturnType<typeof manualClock> } {
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const clock = manualClock();
   const reg = new Registry(discardLogger, { clock, ...options });
@@ -19,6 +19,9 @@ describe("new Registry()", () => {
     // @ts-expect-error: the contract requires a logger
     assert.throws(() => new Registry(), { code: "ERR_JOBS_INVALID_CONFIG", message: /logger is required/ });
     assert.throws(() => new Registry(discardLogger, { maxRuntime: 0 }), { code: "ERR_JOBS_INVALID_CONFIG" });
+    for (const maxFinished of [0, 1.5, Number.NaN]) {
+      assert.throws(() => new Registry(discardLogger, { maxFinished }), { code: "ERR_JOBS_INVALID_CONFIG", message: /maxFinished/ });
+    }
   });
 });
 
@@ -160,6 +163,46 @@ describe("Registry.Get()", () => {
     assert.equal(reg.Get(job.ID, "o")?.Status, Status.Done);
     t.mock.timers.tick(1);
     assert.equal(reg.Get(job.ID, "o"), undefined);
+  });
+});
+
+describe("Registry finished-job cap", () => {
+  it(`keeps MAX_FINISHED_PER_OWNER (${MAX_FINISHED_PER_OWNER}) finished jobs per owner by default`, async (t) => {
+    const { reg } = setup(t);
+    const ids: string[] = [];
+    for (let i = 0; i <= MAX_FINISHED_PER_OWNER; i++) {
+      ids.push(reg.Start("o", `j${i}`, () => Promise.reject(new Error("fails at once"))).ID);
+      await settle();
+    }
+    assert.equal(MAX_FINISHED_PER_OWNER, 20);
+    assert.equal(reg.Get(ids[0] ?? "", "o"), undefined, "the earliest finished is forgotten");
+    assert.ok(ids.slice(1).every((id) => reg.Get(id, "o")?.Status === Status.Failed), "the latest 20 stay");
+  });
+
+  it("forgets the owner's earliest finished jobs first, never a running one nor another owner's", async (t) => {
+    const { reg, clock } = setup(t, { maxFinished: 2 });
+    const finishers: (() => void)[] = [];
+    const start = (owner: string, name: string): Job =>
+      reg.Start(owner, name, () => new Promise<void>((resolve) => finishers.push(resolve)));
+    const running = reg.Start("o", "long", never);
+    const other = reg.Start("p", "other", async () => {});
+    const [a, b, c] = [start("o", "a"), start("o", "b"), start("o", "c")];
+    const seen: string[] = [];
+    for (const job of [a, b, c]) reg.Subscribe(job.ID, "o", (j) => seen.push(`${job.Name}:${j === undefined ? "gone" : j.Status}`));
+    // They finish in the order b, a, c, a minute apart.
+    for (const i of [1, 0, 2]) {
+      clock.advance(60_000);
+      finishers[i]?.();
+      await settle();
+    }
+    assert.equal(reg.Get(b.ID, "o"), undefined, "b finished first: evicted");
+    assert.deepEqual(reg.Get(a.ID, "o")?.FinishedAt, new Date(clock.now().getTime() - 60_000));
+    assert.deepEqual(reg.Get(c.ID, "o")?.FinishedAt, clock.now());
+    assert.equal(reg.Get(running.ID, "o")?.Status, Status.Running, "running jobs are never evicted");
+    assert.equal(reg.Get(other.ID, "p")?.Status, Status.Done, "another owner's jobs are untouched");
+    assert.deepEqual(seen, ["b:done", "a:done", "c:done", "b:gone"], "the evicted job's subscribers are told");
+    t.mock.timers.tick(DEFAULT_RETENTION);
+    assert.equal(reg.Get(a.ID, "o"), undefined, "retention still applies");
   });
 });
 

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { discardLogger } from "../../lib/http/index.ts";
 import { MetaRefresh, NewHandlers, Registry, RenderFragmentHTML, RenderStatusHTML, type Config, type RegistryOptions } from "../../lib/jobs/index.ts";
 import { html } from "../../lib/http/index.ts";
+import { SetCurrent } from "../../lib/session/index.ts";
 import { SSEParser } from "../_support/sse.ts";
 
 /** A started server and what tests inspect. */
@@ -27,6 +28,11 @@ export interface ServerOptions {
   push?: boolean;
   /** Answer 500 on the events route (to exercise the shim's fallback). */
   breakEvents?: boolean;
+  /**
+   * Leave `Owner` unset and bind a session instead, like the session
+   * middleware: subject from `x-owner`, none without the header.
+   */
+  session?: boolean;
 }
 
 const shimPath = fileURLToPath(new URL("../../../lib/client/jobs.js", import.meta.url));
@@ -38,9 +44,10 @@ const shimPath = fileURLToPath(new URL("../../../lib/client/jobs.js", import.met
 export async function startServer(t: TestContext, config: Partial<Config> = {}, options: ServerOptions = {}): Promise<TestServer> {
   const jobs = new Registry(discardLogger, options.registry ?? {});
   const push = options.push ?? true;
+  const ownerHeader = (req: IncomingMessage): string | undefined => (typeof req.headers["x-owner"] === "string" ? req.headers["x-owner"] : undefined);
   const h = NewHandlers({
     Jobs: jobs,
-    Owner: (req) => (typeof req.headers["x-owner"] === "string" ? req.headers["x-owner"] : undefined),
+    ...(options.session === true ? {} : { Owner: ownerHeader }),
     Render: (_req, res, data) => {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
       const page = html`<!doctype html><html><head><title>Job</title>${MetaRefresh(data)}<script type="module" src="/static/jobs.js"></script></head><body>${RenderStatusHTML(data, { push })}</body></html>`;
@@ -55,6 +62,7 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
   const responses: ServerResponse[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     responses.push(res);
+    if (options.session === true) bindSession(req, ownerHeader(req));
     const path = (req.url ?? "").split("?")[0] ?? "";
     if (path === "/static/jobs.js") {
       res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8" });
@@ -90,6 +98,13 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
   });
   const { port } = server.address() as AddressInfo;
   return { base: `http://127.0.0.1:${port}`, jobs, responses };
+}
+
+// What the session middleware does for a request: bind its session, or null for none.
+function bindSession(req: IncomingMessage, subject: string | undefined): void {
+  const at = new Date("2025-01-01T00:00:00Z");
+  const session = { Subject: subject ?? "", Method: "magiclink", AuthTime: at, CreatedAt: at, LastSeen: at, ExpiresAt: at, ID: "test" };
+  SetCurrent(req, subject === undefined ? null : session);
 }
 
 /** A fetched response with its body. */
