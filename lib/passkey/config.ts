@@ -37,7 +37,7 @@ export interface Config {
   Algorithms?: readonly number[];
   /** Accept ceremonies run in a cross-origin iframe. @default false */
   AllowCrossOrigin?: boolean;
-  /** How recent `AuthTime` must be to delete a passkey, in ms. @default 300000 (5 minutes) */
+  /** How recent `AuthTime` must be to register (finish) or delete a passkey, in ms. @default 300000 (5 minutes) */
   FreshFor?: number;
   /** @default NewLogger() */
   Logger?: Logger;
@@ -45,7 +45,7 @@ export interface Config {
   Clock?: Clock;
 }
 
-/** Default freshness window for deleting a passkey: 5 minutes. */
+/** Default freshness window for registering (finish) or deleting a passkey: 5 minutes. */
 export const DEFAULT_FRESH_FOR: number = 5 * 60 * 1000;
 
 /** Base name of the pending half-session cookie (`__Host-` prefixed on https). */

@@ -1,7 +1,10 @@
 /*
  * The passkey second factor (SPEC §2.7, §4.2, §5.5–5.7). Access rules:
- *   - register and step-up routes need a valid session; a stale one is
- *     fine (that is what step-up refreshes), an absent one is refused;
+ *   - register/begin and the step-up routes need a valid session; a stale
+ *     one is fine (that is what step-up refreshes), an absent one is refused;
+ *   - register/finish needs a fresh session (AuthTime within `FreshFor`):
+ *     otherwise a stolen stale cookie could enrol the thief's passkey, step
+ *     up with it and delete the owner's;
  *   - the sign-in routes need a live pending half-session, minted by
  *     `Gate` after a verified first factor;
  *   - a credential id alone opens nothing: every assertion is checked
@@ -107,6 +110,11 @@ export class Passkey {
     return session;
   }
 
+  // SPEC §4.2: fresh means authenticated within FreshFor; only an assertion or a re-sign-in renews AuthTime.
+  #isFresh(session: Session): boolean {
+    return this.#clock.now().getTime() - session.AuthTime.getTime() <= (this.#config.FreshFor ?? DEFAULT_FRESH_FOR);
+  }
+
   // SPEC §5.5: the sign-in pair needs a live pending half-session.
   #livePending(req: IncomingMessage, res: ServerResponse): { token: string; pending: PendingSignIn } | undefined {
     const token = this.#pendingToken(req);
@@ -176,10 +184,16 @@ export class Passkey {
     }));
   };
 
-  /** `POST /passkey/register/finish`: body is `PublicKeyCredential.toJSON()`. */
+  /**
+   * `POST /passkey/register/finish`: body is `PublicKeyCredential.toJSON()`.
+   * Needs a fresh session (`FreshFor`): a stale one gets 403 `{"error":"stale_session"}`,
+   * so a stolen stale cookie cannot add the thief's passkey and step up with it.
+   */
   readonly RegisterFinish: HandlerFunc = async (req, res) => {
     const session = this.#session(req, res);
     if (session === undefined) return;
+    // SPEC §4.2: register/finish needs a valid session, not "stale allowed" as begin does; a stale one is refused.
+    if (!this.#isFresh(session)) return json(res, 403, { error: "stale_session" });
     const challenge = this.#challenge("register", session.ID, res);
     if (challenge === undefined) return;
     try {
@@ -284,7 +298,7 @@ export class Passkey {
     const session = this.#sessions.Read(req);
     if (session === undefined) return redirect(res, this.#config.SigninPath);
     const manage = this.#config.ManagePath ?? this.#config.SignedInPath;
-    if (this.#clock.now().getTime() - session.AuthTime.getTime() > (this.#config.FreshFor ?? DEFAULT_FRESH_FOR)) {
+    if (!this.#isFresh(session)) {
       return redirect(res, `${this.#config.StalePath ?? this.#config.ConfirmPath}?next=${encodeURIComponent(manage)}`);
     }
     this.#store.deleteCredential(session.Subject, form.get("id") ?? "");
