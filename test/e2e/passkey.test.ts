@@ -3,7 +3,8 @@
  * virtual authenticator, against the demo's real entry point (its own
  * child process, database and SMTP server). One account walks the whole
  * story in order: link sign-in, enrolment, recovery codes, passkey sign-in,
- * step-up of a stale session, and recovery-code sign-ins.
+ * a stale session refused new recovery codes, step-up of a stale session,
+ * and recovery-code sign-ins (with the first set: the stale attempt replaced nothing).
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -79,9 +80,18 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
     assert.equal(await method(page), "magiclink+passkey");
   });
 
-  it("sends a stale session to /stepup and rotates it to a fresh passkey session", async () => {
+  it("sends a stale session to /stepup instead of regenerating recovery codes", async () => {
     // The session's AuthTime is before this moment; once the window has passed it is stale.
     await waitUntil(Date.now() + FRESH_SECONDS * 1000 + 50);
+    await page.goto(`${demo.origin}/account`);
+    await page.click('form[action="/account/recovery-codes"] button');
+    await page.waitForURL(/\/stepup\?next=%2Faccount%2Frecovery-codes$/);
+    await page.goto(`${demo.origin}/account`);
+    assert.equal(await page.evaluate(`document.querySelectorAll("ul.codes code").length`), 0);
+    assert.equal(await page.getAttribute("[data-recovery-remaining]", "data-recovery-remaining"), "10");
+  });
+
+  it("sends a stale session to /stepup and rotates it to a fresh passkey session", async () => {
     await page.goto(`${demo.origin}/account/security`);
     await page.waitForURL(/\/stepup\?next=%2Faccount%2Fsecurity$/);
     await page.click('button[data-passkey="stepup"]');
