@@ -5,6 +5,7 @@
  * `DELETE ... RETURNING`, so two concurrent requests can never both spend
  * one; an expired row is deleted when presented and reported as absent.
  * Time comes from the injected clock, randomness from the injected reader.
+ * Recovery codes are stored salted with their subject (secrets.ts).
  */
 import type Database from "better-sqlite3";
 import { cryptoRandom } from "../http/index.ts";
@@ -13,7 +14,7 @@ import { PasskeyError } from "./errors.ts";
 import { readCredentialRow } from "./store-rows.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
 import { HashToken, NewToken } from "../session/index.ts";
-import { newRecoveryCode, normalizeRecoveryCode } from "./secrets.ts";
+import { hashRecoveryCode, newRecoveryCode } from "./secrets.ts";
 import type { RegisteredCredential } from "./verify-registration.ts";
 
 /** How long a challenge stays valid: 2 minutes (SPEC "Passkey challenge lifetime"). */
@@ -189,7 +190,7 @@ export class PasskeyStore {
     const ins = this.#db.prepare("INSERT OR IGNORE INTO passkey_recovery_codes (subject, code_hash, created_at) VALUES (?, ?, ?)");
     this.#db.transaction(() => {
       del.run(subject);
-      for (const code of codes) ins.run(subject, HashToken(normalizeRecoveryCode(code)), now);
+      for (const code of codes) ins.run(subject, hashRecoveryCode(subject, code), now);
     }).immediate();
     return codes;
   }
@@ -203,7 +204,7 @@ export class PasskeyStore {
   /** Burns `code` if it is one of `subject`'s unused codes; reports whether it was. A wrong code consumes nothing. */
   useRecoveryCode(subject: string, code: string): boolean {
     const sql = "DELETE FROM passkey_recovery_codes WHERE subject = ? AND code_hash = ? RETURNING 1";
-    return this.#db.prepare(sql).get(subject, HashToken(normalizeRecoveryCode(code))) !== undefined;
+    return this.#db.prepare(sql).get(subject, hashRecoveryCode(subject, code)) !== undefined;
   }
 
   /** Deletes expired challenges and pending half-sessions (never credentials or recovery codes); returns how many. */

@@ -64,7 +64,7 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
     assert.ok(Array.isArray(found));
     codes = found.map(String);
     assert.equal(codes.length, 10);
-    for (const code of codes) assert.match(code, /^[2-9a-z]{5}-[2-9a-z]{5}$/);
+    for (const code of codes) assert.match(code, /^[2-9a-z]{4}-[2-9a-z]{4}-[2-9a-z]{4}-[2-9a-z]{4}$/);
     await page.goto(`${demo.origin}/account`);
     assert.equal(await page.evaluate(`document.querySelectorAll("ul.codes code").length`), 0, "shown once");
     assert.equal(await page.getAttribute("[data-recovery-remaining]", "data-recovery-remaining"), "10");
