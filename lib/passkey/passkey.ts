@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { NewLogger, SeeOther as redirect, WriteJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
 import { appendSetCookie, cookieName, readCookie, serializeCookie, type Identity, type Session, type Sessions } from "../session/index.ts";
 import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
-import { DEFAULT_FRESH_FOR, PENDING_COOKIE, type Config, type UserVerification } from "./config.ts";
+import { DEFAULT_FRESH_FOR, PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
 import { PasskeyError, isPasskeyError } from "./errors.ts";
 import { creationOptions, requestOptions } from "./options.ts";
 import { parseAuthenticationResponse, parseRegistrationResponse } from "./response.ts";
@@ -28,7 +28,7 @@ import { verifyRegistration } from "./verify-registration.ts";
 /** Session method after a step-up assertion. */
 export const METHOD_PASSKEY: string = "passkey";
 
-/** Creates the passkey component. */
+/** Creates the passkey component. Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG for an unusable config. */
 export function New(config: Config): Passkey {
   return new Passkey(config);
 }
@@ -46,18 +46,19 @@ export class Passkey {
   readonly #uv: UserVerification;
   readonly #pending: { name: string; secure: boolean };
 
+  /** Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG for a bad Origin, a non-local path, or an RPID foreign to the Origin. */
   constructor(config: Config) {
-    const url = new URL(config.Origin);
+    const { origin, rpID } = checkConfig(config);
     this.#config = config;
     this.#sessions = config.Sessions;
     this.#clock = config.Clock ?? systemClock;
     this.#logger = config.Logger ?? NewLogger();
     this.#store = new PasskeyStore(config.DB, this.#clock);
     this.#handles = new UserHandles(config.DB);
-    this.#origin = url.origin;
-    this.#rpID = config.RPID ?? url.hostname;
+    this.#origin = origin;
+    this.#rpID = rpID;
     this.#uv = config.UserVerification ?? "preferred";
-    this.#pending = cookieName(PENDING_COOKIE, url.origin);
+    this.#pending = cookieName(PENDING_COOKIE, origin);
   }
 
   /** Reports whether `subject` has at least one passkey. */
