@@ -4,7 +4,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { CHALLENGE_TTL, DEFAULT_FRESH_FOR } from "../../lib/passkey/index.ts";
+import { CHALLENGE_TTL, DEFAULT_ATTESTATION_CONVEYANCE, DEFAULT_FRESH_FOR } from "../../lib/passkey/index.ts";
 import { newAuthenticator } from "../_support/authenticator.ts";
 import { ORIGIN, enroll, enrolledClient, errorOf, startStack } from "./routes-stack.ts";
 
@@ -63,7 +63,8 @@ describe("RegisterBegin()", () => {
     assert.equal(o.get("timeout"), CHALLENGE_TTL);
     assert.deepEqual(o.get("excludeCredentials"), []);
     assert.deepEqual(o.get("authenticatorSelection"), { residentKey: "preferred", requireResidentKey: false, userVerification: "preferred" });
-    assert.equal(o.get("attestation"), "none");
+    assert.equal(o.get("attestation"), DEFAULT_ATTESTATION_CONVEYANCE);
+    assert.equal(DEFAULT_ATTESTATION_CONVEYANCE, "none");
   });
 
   it("lists existing passkeys in excludeCredentials and keeps one user handle", async (t) => {
