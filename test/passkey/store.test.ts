@@ -263,3 +263,29 @@ describe("PasskeyStore.sweep()", () => {
     assert.equal(count(db, "passkey_recovery_codes"), 10);
   });
 });
+
+describe("new PasskeyStore()", () => {
+  it("prepares its statements once: no operation prepares SQL afterwards", (t) => {
+    const { store, clock, db } = open();
+    const prepare = t.mock.method(db, "prepare");
+    store.saveCredential("a@x", credential, { name: "Laptop" });
+    store.getCredential(credential.id);
+    store.listCredentials("a@x");
+    store.renameCredential("a@x", credential.id, "Phone");
+    store.updateCounter(credential.id, 4, false, clock.now());
+    for (let i = 0; i < 3; i++) store.enrolled("a@x");
+    store.consumeChallenge("stepup", "s");
+    store.createChallenge("stepup", "s");
+    store.consumeChallenge("stepup", "s");
+    const token = store.createPending("a@x", "magiclink");
+    store.readPending(token);
+    store.consumePending(token);
+    const [code = ""] = store.regenerateRecoveryCodes("a@x");
+    store.recoveryCodesRemaining("a@x");
+    store.useRecoveryCode("a@x", code);
+    store.sweep(clock.now());
+    store.deleteCredential("a@x", credential.id);
+    assert.equal(prepare.mock.callCount(), 0);
+    assert.equal(store.enrolled("a@x"), false, "the operations still ran");
+  });
+});
