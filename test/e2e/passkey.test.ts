@@ -99,6 +99,25 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
     assert.equal(await method(page), "passkey");
   });
 
+  it("follows only a same-origin destination after a ceremony, else reloads", async () => {
+    const here = `${demo.origin}/stepup?next=%2Faccount`;
+    await page.goto(here);
+    await page.evaluate(`document.querySelector('button[data-passkey="stepup"]').setAttribute("data-next", "http://127.0.0.1:1/elsewhere")`);
+    await page.evaluate(`document.body.setAttribute("data-before-reload", "")`);
+    await page.click('button[data-passkey="stepup"]');
+    await page.waitForSelector("body:not([data-before-reload])");
+    assert.equal(page.url(), here);
+  });
+
+  it("shows a ceremony's message next to its own button", async () => {
+    await page.goto(`${demo.origin}/account`);
+    await page.evaluate(`document.body.insertAdjacentHTML("afterbegin", '<p data-passkey-status id="decoy"></p>')`);
+    // The authenticator already holds a credential in excludeCredentials, so create() fails.
+    await page.click('button[data-passkey="register"]');
+    await page.waitForSelector('section [data-passkey-status]:not(:empty)');
+    assert.equal(await page.textContent("#decoy"), "");
+  });
+
   it("signs in with a recovery code as magiclink+recovery", async () => {
     await signOut(page, demo);
     await signInByLink(page, demo, ADDRESS);
