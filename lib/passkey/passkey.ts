@@ -297,8 +297,10 @@ export class Passkey {
   readonly Delete: HandlerFunc = async (req, res) => {
     const form = await readForm(req);
     const session = this.#sessions.Read(req);
+    // SPEC §5.5: an absent session is refused.
     if (session === undefined) return redirect(res, this.#config.SigninPath);
     const manage = this.#config.ManagePath ?? this.#config.SignedInPath;
+    // SPEC §4.2, §5.5: removing a second factor needs a fresh session; only an assertion or a re-sign-in makes one.
     if (!this.#isFresh(session)) {
       return redirect(res, `${this.#config.StalePath ?? this.#config.ConfirmPath}?next=${encodeURIComponent(manage)}`);
     }
