@@ -110,7 +110,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   mux.Handle("POST /passkey/stepup/begin", keys.StepUpBegin);
   mux.Handle("POST /passkey/stepup/finish", keys.StepUpFinish);
   signedIn.Handle("GET /account", (req, res) => renderAccount(req, res, assets, keys));
-  signedIn.Handle("POST /account/recovery-codes", (req, res) =>
+  mux.With(auth.RequireFreshSession(config.freshFor)).Handle("POST /account/recovery-codes", (req, res) =>
     renderAccount(req, res, assets, keys, keys.RegenerateRecoveryCodes(From(req)?.Subject ?? "")),
   );
   signedIn.Handle("POST /account/passkeys/rename", keys.Rename);

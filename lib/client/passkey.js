@@ -12,7 +12,9 @@
 // JSON options into WebAuthn options (base64url → ArrayBuffer), calls
 // navigator.credentials.create or .get, and POSTs the credential in the
 // JSON shape of PublicKeyCredential.toJSON() to data-finish. The finish
-// route answers {"location": "..."} and the page goes there.
+// route answers {"location": "..."}; the page goes to data-next, else that
+// location, when it is same-origin, and reloads otherwise. Messages go to
+// the [data-passkey-status] of the button's <section>, else the page's first.
 "use strict";
 (function () {
   function toBuffer(b64url) {
@@ -87,10 +89,30 @@
     });
   }
 
+  // The status element of the button's own section, else the page's first one.
+  function statusFor(el) {
+    var section = el.closest("section");
+    var near = section ? section.querySelector("[data-passkey-status]") : null;
+    return near || document.querySelector("[data-passkey-status]");
+  }
+
   function say(el, text) {
-    var status = document.querySelector("[data-passkey-status]");
+    var status = statusFor(el);
     if (status) status.textContent = text;
     else if (text) window.alert(text);
+  }
+
+  // Only same-origin destinations are followed (a data-next or location
+  // pointing elsewhere would be an open redirect); anything else reloads.
+  function go(target) {
+    var url = null;
+    try {
+      if (typeof target === "string" && target !== "") url = new URL(target, window.location.href);
+    } catch (e) {
+      url = null;
+    }
+    if (url && url.origin === window.location.origin) window.location.assign(url.href);
+    else window.location.reload();
   }
 
   function run(el) {
@@ -112,7 +134,7 @@
         return post(el.getAttribute("data-finish"), credentialJSON(cred));
       })
       .then(function (data) {
-        window.location.assign(el.getAttribute("data-next") || data.location || window.location.href);
+        go(el.getAttribute("data-next") || (data && data.location));
       })
       .catch(function (err) {
         el.disabled = false;

@@ -29,7 +29,6 @@ export interface ClientData {
 /** Which ceremony a check belongs to. */
 export type Ceremony = "registration" | "authentication";
 
-/** What client data must match. */
 /** What every ceremony's response must match (registration and authentication alike). */
 export interface CeremonyExpectations {
   /** The challenge issued for this ceremony (at least 16 bytes). */
@@ -46,15 +45,17 @@ export interface CeremonyExpectations {
   allowedTopOrigins?: readonly string[];
 }
 
-export interface ClientDataExpectations {
-  /** The challenge issued for this ceremony. */
-  challenge: Uint8Array;
-  /** Accepted origins, compared exactly. */
-  origin: string | readonly string[];
-  /** Whether a cross-origin iframe may run the ceremony. */
-  allowCrossOrigin: boolean;
-  /** Accepted top origins when framed. */
-  allowedTopOrigins: readonly string[];
+/** The part of `CeremonyExpectations` the client-data steps check, with the defaults applied. */
+export type ClientDataExpectations = Pick<Required<CeremonyExpectations>, "challenge" | "origin" | "allowCrossOrigin" | "allowedTopOrigins">;
+
+/** Picks the client-data expectations out of `expect`, applying the documented defaults. */
+export function clientDataExpectations(expect: CeremonyExpectations): ClientDataExpectations {
+  return {
+    challenge: expect.challenge,
+    origin: expect.origin,
+    allowCrossOrigin: expect.allowCrossOrigin ?? false,
+    allowedTopOrigins: expect.allowedTopOrigins ?? [],
+  };
 }
 
 const STEPS = {

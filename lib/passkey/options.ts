@@ -4,6 +4,7 @@
  * §5.1.3.1, §5.1.4.1), binary fields base64url, ready for
  * `PublicKey­Credential.parseCreationOptionsFromJSON` or latch's client.
  */
+import { DEFAULT_ATTESTATION_CONVEYANCE } from "./algorithms.ts";
 import { encodeBase64url } from "./base64url.ts";
 import type { UserVerification } from "./config.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
@@ -36,7 +37,7 @@ export function creationOptions(input: CreationInput): Record<string, unknown> {
     // §5.4.3: excludeCredentials stops a second registration on the same authenticator.
     excludeCredentials: descriptors(input.existing),
     authenticatorSelection: { residentKey: "preferred", requireResidentKey: false, userVerification: input.userVerification },
-    attestation: "none",
+    attestation: DEFAULT_ATTESTATION_CONVEYANCE,
   };
 }
 

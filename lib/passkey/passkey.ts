@@ -1,7 +1,10 @@
 /*
  * The passkey second factor (SPEC §2.7, §4.2, §5.5–5.7). Access rules:
- *   - register and step-up routes need a valid session; a stale one is
- *     fine (that is what step-up refreshes), an absent one is refused;
+ *   - register/begin and the step-up routes need a valid session; a stale
+ *     one is fine (that is what step-up refreshes), an absent one is refused;
+ *   - register/finish needs a fresh session (AuthTime within `FreshFor`):
+ *     otherwise a stolen stale cookie could enrol the thief's passkey, step
+ *     up with it and delete the owner's;
  *   - the sign-in routes need a live pending half-session, minted by
  *     `Gate` after a verified first factor;
  *   - a credential id alone opens nothing: every assertion is checked
@@ -12,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { NewLogger, SeeOther as redirect, WriteJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
 import { appendSetCookie, cookieName, readCookie, serializeCookie, type Identity, type Session, type Sessions } from "../session/index.ts";
 import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
-import { DEFAULT_FRESH_FOR, PENDING_COOKIE, type Config, type UserVerification } from "./config.ts";
+import { DEFAULT_FRESH_FOR, PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
 import { PasskeyError, isPasskeyError } from "./errors.ts";
 import { creationOptions, requestOptions } from "./options.ts";
 import { parseAuthenticationResponse, parseRegistrationResponse } from "./response.ts";
@@ -25,7 +28,7 @@ import { verifyRegistration } from "./verify-registration.ts";
 /** Session method after a step-up assertion. */
 export const METHOD_PASSKEY: string = "passkey";
 
-/** Creates the passkey component. */
+/** Creates the passkey component. Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG for an unusable config. */
 export function New(config: Config): Passkey {
   return new Passkey(config);
 }
@@ -43,18 +46,19 @@ export class Passkey {
   readonly #uv: UserVerification;
   readonly #pending: { name: string; secure: boolean };
 
+  /** Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG for a bad Origin, a non-local path, or an RPID foreign to the Origin. */
   constructor(config: Config) {
-    const url = new URL(config.Origin);
+    const { origin, rpID } = checkConfig(config);
     this.#config = config;
     this.#sessions = config.Sessions;
     this.#clock = config.Clock ?? systemClock;
     this.#logger = config.Logger ?? NewLogger();
     this.#store = new PasskeyStore(config.DB, this.#clock);
     this.#handles = new UserHandles(config.DB);
-    this.#origin = url.origin;
-    this.#rpID = config.RPID ?? url.hostname;
+    this.#origin = origin;
+    this.#rpID = rpID;
     this.#uv = config.UserVerification ?? "preferred";
-    this.#pending = cookieName(PENDING_COOKIE, url.origin);
+    this.#pending = cookieName(PENDING_COOKIE, origin);
   }
 
   /** Reports whether `subject` has at least one passkey. */
@@ -105,6 +109,11 @@ export class Passkey {
     const session = this.#sessions.Read(req);
     if (session === undefined) json(res, 401, { error: "unauthenticated" });
     return session;
+  }
+
+  // SPEC §4.2: fresh means authenticated within FreshFor; only an assertion or a re-sign-in renews AuthTime.
+  #isFresh(session: Session): boolean {
+    return this.#clock.now().getTime() - session.AuthTime.getTime() <= (this.#config.FreshFor ?? DEFAULT_FRESH_FOR);
   }
 
   // SPEC §5.5: the sign-in pair needs a live pending half-session.
@@ -176,10 +185,16 @@ export class Passkey {
     }));
   };
 
-  /** `POST /passkey/register/finish`: body is `PublicKeyCredential.toJSON()`. */
+  /**
+   * `POST /passkey/register/finish`: body is `PublicKeyCredential.toJSON()`.
+   * Needs a fresh session (`FreshFor`): a stale one gets 403 `{"error":"stale_session"}`,
+   * so a stolen stale cookie cannot add the thief's passkey and step up with it.
+   */
   readonly RegisterFinish: HandlerFunc = async (req, res) => {
     const session = this.#session(req, res);
     if (session === undefined) return;
+    // SPEC §4.2: register/finish needs a valid session, not "stale allowed" as begin does; a stale one is refused.
+    if (!this.#isFresh(session)) return json(res, 403, { error: "stale_session" });
     const challenge = this.#challenge("register", session.ID, res);
     if (challenge === undefined) return;
     try {
@@ -282,9 +297,11 @@ export class Passkey {
   readonly Delete: HandlerFunc = async (req, res) => {
     const form = await readForm(req);
     const session = this.#sessions.Read(req);
+    // SPEC §5.5: an absent session is refused.
     if (session === undefined) return redirect(res, this.#config.SigninPath);
     const manage = this.#config.ManagePath ?? this.#config.SignedInPath;
-    if (this.#clock.now().getTime() - session.AuthTime.getTime() > (this.#config.FreshFor ?? DEFAULT_FRESH_FOR)) {
+    // SPEC §4.2, §5.5: removing a second factor needs a fresh session; only an assertion or a re-sign-in makes one.
+    if (!this.#isFresh(session)) {
       return redirect(res, `${this.#config.StalePath ?? this.#config.ConfirmPath}?next=${encodeURIComponent(manage)}`);
     }
     this.#store.deleteCredential(session.Subject, form.get("id") ?? "");

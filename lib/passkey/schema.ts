@@ -2,7 +2,8 @@
  * The passkey tables, as named schema steps applied in order after the
  * sessions schema (they reference no other table). Times are integer
  * milliseconds since the epoch; secrets (pending tokens, recovery codes,
- * challenge binders) are stored only as SHA-256 hashes.
+ * challenge binders) are stored only as SHA-256 hashes (recovery codes
+ * salted with their subject, from step 006 on).
  */
 
 import type { Step } from "../db/index.ts";
@@ -64,5 +65,12 @@ CREATE INDEX passkey_pending_expires ON passkey_pending (expires_at);`,
   subject TEXT PRIMARY KEY,
   user_handle BLOB NOT NULL UNIQUE
 ) STRICT;`,
+  },
+  {
+    // Recovery codes were 10-character codes stored as unsalted SHA-256; they are now
+    // subject-salted (secrets.ts), so old rows can never match. Dropping them makes
+    // RecoveryCodesRemaining report 0 instead of a count of codes that no longer work.
+    Name: "passkey/006-recovery-codes-salted",
+    SQL: "DELETE FROM passkey_recovery_codes;",
   },
 ];

@@ -1,19 +1,32 @@
 /*
- * Recovery codes (tokens come from the session module's NewToken and are
- * stored as its HashToken, like every other secret). Recovery codes are 10 characters from a 31-letter alphabet without
- * look-alikes (0/o, 1/i/l), shown as "xxxxx-xxxxx" (about 49.5 bits);
- * normalisation drops case, spaces and dashes before hashing, so a code
- * typed in any of those forms finds the same row.
+ * Recovery codes. A code is 16 characters from a 31-letter alphabet without
+ * look-alikes (0/o, 1/i/l), shown as "xxxx-xxxx-xxxx-xxxx": 16 × log2(31)
+ * ≈ 79.3 bits. Normalisation drops case, spaces and dashes, so a code typed
+ * in any of those forms finds the same row.
+ *
+ * Storage: SHA-256 over a domain-separated, subject-salted input,
+ * `"latch/passkey/recovery-code v1\0" + subject + "\0" + normalized`. The
+ * subject is a per-user salt: after a database leak, every guess is a guess
+ * at one user's codes, never at everyone's in one pass; with ~79 bits per
+ * code that keyspace is out of reach. The domain string keeps these hashes
+ * apart from every other SHA-256 latch stores (tokens, challenge binders).
  */
+import { createHash } from "node:crypto";
 import type { RandomReader } from "../http/index.ts";
 
 /** The recovery-code alphabet: digits 2-9 and lower-case letters without i, l, o. */
 export const RECOVERY_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
 
-/** Characters in one recovery code, excluding the dash. */
-export const RECOVERY_CODE_LENGTH = 10;
+/** Characters in one recovery code, excluding the dashes (16, about 79 bits). */
+export const RECOVERY_CODE_LENGTH = 16;
 
-/** Returns a new recovery code "xxxxx-xxxxx", drawn without modulo bias. */
+/** Characters per dash-separated group of a displayed code. */
+const GROUP = 4;
+
+/** Domain separator of stored recovery-code hashes; changing it orphans every stored code. */
+const HASH_DOMAIN = "latch/passkey/recovery-code v1\0";
+
+/** Returns a new recovery code "xxxx-xxxx-xxxx-xxxx", drawn without modulo bias. */
 export function newRecoveryCode(random: RandomReader): string {
   const limit = 256 - (256 % RECOVERY_ALPHABET.length);
   let code = "";
@@ -22,10 +35,17 @@ export function newRecoveryCode(random: RandomReader): string {
       if (byte < limit && code.length < RECOVERY_CODE_LENGTH) code += RECOVERY_ALPHABET[byte % RECOVERY_ALPHABET.length];
     }
   }
-  return `${code.slice(0, 5)}-${code.slice(5)}`;
+  const groups: string[] = [];
+  for (let i = 0; i < code.length; i += GROUP) groups.push(code.slice(i, i + GROUP));
+  return groups.join("-");
 }
 
 /** Normalises a typed recovery code: lower case, spaces and dashes removed. */
 export function normalizeRecoveryCode(code: string): string {
   return code.toLowerCase().replace(/[\s-]+/g, "");
+}
+
+/** Returns the stored form of `subject`'s `code`: base64url SHA-256 of the domain, the subject and the normalised code. */
+export function hashRecoveryCode(subject: string, code: string): string {
+  return createHash("sha256").update(`${HASH_DOMAIN}${subject}\0${normalizeRecoveryCode(code)}`).digest("base64url");
 }

@@ -5,6 +5,7 @@
  * `DELETE ... RETURNING`, so two concurrent requests can never both spend
  * one; an expired row is deleted when presented and reported as absent.
  * Time comes from the injected clock, randomness from the injected reader.
+ * Recovery codes are stored salted with their subject (secrets.ts).
  */
 import type Database from "better-sqlite3";
 import { cryptoRandom } from "../http/index.ts";
@@ -13,7 +14,7 @@ import { PasskeyError } from "./errors.ts";
 import { readCredentialRow } from "./store-rows.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
 import { HashToken, NewToken } from "../session/index.ts";
-import { newRecoveryCode, normalizeRecoveryCode } from "./secrets.ts";
+import { hashRecoveryCode, newRecoveryCode } from "./secrets.ts";
 import type { RegisteredCredential } from "./verify-registration.ts";
 
 /** How long a challenge stays valid: 2 minutes (SPEC "Passkey challenge lifetime"). */
@@ -70,22 +71,55 @@ function checkName(name: string): string {
   return trimmed;
 }
 
+function prepareStatements(db: Database.Database) {
+  return {
+    insertCredential: db.prepare(`INSERT INTO passkey_credentials (id, subject, public_key, algorithm, sign_count, transports,
+      backup_eligible, backup_state, user_handle, name, aaguid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (id) DO NOTHING`),
+    getCredential: db.prepare("SELECT * FROM passkey_credentials WHERE id = ?"),
+    listCredentials: db.prepare("SELECT * FROM passkey_credentials WHERE subject = ? ORDER BY created_at, id"),
+    renameCredential: db.prepare("UPDATE passkey_credentials SET name = ? WHERE subject = ? AND id = ?"),
+    deleteCredential: db.prepare("DELETE FROM passkey_credentials WHERE subject = ? AND id = ?"),
+    updateCounter: db.prepare("UPDATE passkey_credentials SET sign_count = MAX(sign_count, ?), backup_state = ?, last_used_at = ? WHERE id = ?"),
+    enrolled: db.prepare("SELECT 1 FROM passkey_credentials WHERE subject = ? LIMIT 1"),
+    putChallenge: db.prepare("INSERT OR REPLACE INTO passkey_challenges (ceremony, bound_to, challenge, expires_at) VALUES (?, ?, ?, ?)"),
+    takeChallenge: db.prepare("DELETE FROM passkey_challenges WHERE ceremony = ? AND bound_to = ? RETURNING challenge, expires_at"),
+    putPending: db.prepare("INSERT INTO passkey_pending (token_hash, subject, first_method, expires_at) VALUES (?, ?, ?, ?)"),
+    readPending: db.prepare("SELECT subject, first_method FROM passkey_pending WHERE token_hash = ? AND expires_at > ?"),
+    takePending: db.prepare("DELETE FROM passkey_pending WHERE token_hash = ? RETURNING subject, first_method, expires_at"),
+    deleteCodes: db.prepare("DELETE FROM passkey_recovery_codes WHERE subject = ?"),
+    insertCode: db.prepare("INSERT OR IGNORE INTO passkey_recovery_codes (subject, code_hash, created_at) VALUES (?, ?, ?)"),
+    countCodes: db.prepare("SELECT COUNT(*) AS n FROM passkey_recovery_codes WHERE subject = ?"),
+    takeCode: db.prepare("DELETE FROM passkey_recovery_codes WHERE subject = ? AND code_hash = ? RETURNING 1"),
+    sweepChallenges: db.prepare("DELETE FROM passkey_challenges WHERE expires_at <= ?"),
+    sweepPending: db.prepare("DELETE FROM passkey_pending WHERE expires_at <= ?"),
+  };
+}
+
 /**
  * Stores credentials, challenges, pending half-sessions and recovery codes.
+ * Every statement is prepared once, in the constructor (`enrolled` runs on
+ * every sign-in through `Gate`).
  *
  * @example
  * const store = new PasskeyStore(db, systemClock);
  * const challenge = store.createChallenge("stepup", sessionTokenHash);
  */
 export class PasskeyStore {
-  #db: Database.Database;
-  #clock: Clock;
-  #random: RandomReader;
+  readonly #clock: Clock;
+  readonly #random: RandomReader;
+  readonly #sql: ReturnType<typeof prepareStatements>;
+  readonly #replaceCodes: Database.Transaction<(subject: string, hashes: readonly string[], now: number) => void>;
 
   constructor(db: Database.Database, clock: Clock, options: PasskeyStoreOptions = {}) {
-    this.#db = db;
     this.#clock = clock;
     this.#random = options.random ?? cryptoRandom;
+    const sql = prepareStatements(db);
+    this.#sql = sql;
+    this.#replaceCodes = db.transaction((subject: string, hashes: readonly string[], now: number) => {
+      sql.deleteCodes.run(subject);
+      for (const hash of hashes) sql.insertCode.run(subject, hash, now);
+    });
   }
 
   #now(): number {
@@ -94,10 +128,8 @@ export class PasskeyStore {
 
   /** Stores a verified credential for `subject`. Throws PasskeyError ERR_PASSKEY_CREDENTIAL_TAKEN if the id exists. */
   saveCredential(subject: string, credential: RegisteredCredential, options: SaveCredentialOptions = {}): PasskeyCredential {
-    const sql = `INSERT INTO passkey_credentials (id, subject, public_key, algorithm, sign_count, transports, backup_eligible,
-      backup_state, user_handle, name, aaguid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`;
     const c = credential;
-    const info = this.#db.prepare(sql).run(c.id, subject, c.publicKey, c.algorithm, c.signCount, JSON.stringify(c.transports),
+    const info = this.#sql.insertCredential.run(c.id, subject, c.publicKey, c.algorithm, c.signCount, JSON.stringify(c.transports),
       c.backupEligible ? 1 : 0, c.backupState ? 1 : 0, options.userHandle ?? null, checkName(options.name ?? ""), c.aaguid, this.#now());
     // WebAuthn L3 §7.1 step 26: a credential id is registered to one user only.
     if (info.changes !== 1) {
@@ -110,50 +142,46 @@ export class PasskeyStore {
 
   /** Returns the credential with `id` (base64url), or undefined. */
   getCredential(id: string): PasskeyCredential | undefined {
-    const row: unknown = this.#db.prepare("SELECT * FROM passkey_credentials WHERE id = ?").get(id);
+    const row: unknown = this.#sql.getCredential.get(id);
     return row === undefined ? undefined : readCredentialRow(row);
   }
 
   /** Lists `subject`'s credentials, oldest first. */
   listCredentials(subject: string): PasskeyCredential[] {
-    const rows: unknown[] = this.#db.prepare("SELECT * FROM passkey_credentials WHERE subject = ? ORDER BY created_at, id").all(subject);
+    const rows: unknown[] = this.#sql.listCredentials.all(subject);
     return rows.map(readCredentialRow);
   }
 
   /** Renames `subject`'s credential; reports whether it existed. Throws ERR_PASSKEY_INVALID_NAME. */
   renameCredential(subject: string, id: string, name: string): boolean {
-    const sql = "UPDATE passkey_credentials SET name = ? WHERE subject = ? AND id = ?";
-    return this.#db.prepare(sql).run(checkName(name), subject, id).changes === 1;
+    return this.#sql.renameCredential.run(checkName(name), subject, id).changes === 1;
   }
 
   /** Deletes `subject`'s credential; reports whether it existed. */
   deleteCredential(subject: string, id: string): boolean {
-    return this.#db.prepare("DELETE FROM passkey_credentials WHERE subject = ? AND id = ?").run(subject, id).changes === 1;
+    return this.#sql.deleteCredential.run(subject, id).changes === 1;
   }
 
   /** Records a verified assertion (WebAuthn L3 §7.2 step 24); the counter never moves backwards. Reports whether the credential exists. */
   updateCounter(id: string, signCount: number, backupState: boolean, usedAt: Date): boolean {
-    const sql = "UPDATE passkey_credentials SET sign_count = MAX(sign_count, ?), backup_state = ?, last_used_at = ? WHERE id = ?";
-    return this.#db.prepare(sql).run(signCount, backupState ? 1 : 0, usedAt.getTime(), id).changes === 1;
+    return this.#sql.updateCounter.run(signCount, backupState ? 1 : 0, usedAt.getTime(), id).changes === 1;
   }
 
   /** Reports whether `subject` has at least one passkey (SPEC `Enrolled`). */
   enrolled(subject: string): boolean {
-    return this.#db.prepare("SELECT 1 FROM passkey_credentials WHERE subject = ? LIMIT 1").get(subject) !== undefined;
+    return this.#sql.enrolled.get(subject) !== undefined;
   }
 
   /** Issues a 32-byte challenge for `ceremony`, bound to `boundTo` (stored hashed), replacing any earlier one. */
   createChallenge(ceremony: ChallengeCeremony, boundTo: string): Uint8Array {
     const challenge = Uint8Array.from(this.#random.read(32));
-    const sql = "INSERT OR REPLACE INTO passkey_challenges (ceremony, bound_to, challenge, expires_at) VALUES (?, ?, ?, ?)";
-    this.#db.prepare(sql).run(ceremony, HashToken(boundTo), challenge, this.#now() + CHALLENGE_TTL);
+    this.#sql.putChallenge.run(ceremony, HashToken(boundTo), challenge, this.#now() + CHALLENGE_TTL);
     return challenge;
   }
 
   /** Consumes the challenge for `ceremony` and `boundTo`: returned once if live; an expired one is deleted and undefined. */
   consumeChallenge(ceremony: ChallengeCeremony, boundTo: string): Uint8Array | undefined {
-    const sql = "DELETE FROM passkey_challenges WHERE ceremony = ? AND bound_to = ? RETURNING challenge, expires_at";
-    const row: unknown = this.#db.prepare(sql).get(ceremony, HashToken(boundTo));
+    const row: unknown = this.#sql.takeChallenge.get(ceremony, HashToken(boundTo));
     const expires = expiresAt(row);
     if (expires === undefined || expires <= this.#now() || typeof row !== "object" || row === null || !("challenge" in row)) return undefined;
     return row.challenge instanceof Uint8Array ? new Uint8Array(row.challenge) : undefined;
@@ -162,21 +190,18 @@ export class PasskeyStore {
   /** Creates a pending half-session for `subject` after a verified first factor; returns its token (only the hash is stored). */
   createPending(subject: string, firstMethod: string): string {
     const token = NewToken(this.#random);
-    const sql = "INSERT INTO passkey_pending (token_hash, subject, first_method, expires_at) VALUES (?, ?, ?, ?)";
-    this.#db.prepare(sql).run(HashToken(token), subject, firstMethod, this.#now() + PENDING_TTL);
+    this.#sql.putPending.run(HashToken(token), subject, firstMethod, this.#now() + PENDING_TTL);
     return token;
   }
 
   /** Returns the live pending half-session for `token`, without consuming it. */
   readPending(token: string): PendingSignIn | undefined {
-    const sql = "SELECT subject, first_method FROM passkey_pending WHERE token_hash = ? AND expires_at > ?";
-    return pendingFrom(this.#db.prepare(sql).get(HashToken(token), this.#now()));
+    return pendingFrom(this.#sql.readPending.get(HashToken(token), this.#now()));
   }
 
   /** Consumes the pending half-session for `token`: returned once if live; an expired one is deleted and undefined. */
   consumePending(token: string): PendingSignIn | undefined {
-    const sql = "DELETE FROM passkey_pending WHERE token_hash = ? RETURNING subject, first_method, expires_at";
-    const row: unknown = this.#db.prepare(sql).get(HashToken(token));
+    const row: unknown = this.#sql.takePending.get(HashToken(token));
     const expires = expiresAt(row);
     return expires === undefined || expires <= this.#now() ? undefined : pendingFrom(row);
   }
@@ -184,31 +209,25 @@ export class PasskeyStore {
   /** Replaces `subject`'s recovery codes with 10 new ones in one transaction and returns them (shown once, stored hashed). */
   regenerateRecoveryCodes(subject: string): string[] {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode(this.#random));
-    const now = this.#now();
-    const del = this.#db.prepare("DELETE FROM passkey_recovery_codes WHERE subject = ?");
-    const ins = this.#db.prepare("INSERT OR IGNORE INTO passkey_recovery_codes (subject, code_hash, created_at) VALUES (?, ?, ?)");
-    this.#db.transaction(() => {
-      del.run(subject);
-      for (const code of codes) ins.run(subject, HashToken(normalizeRecoveryCode(code)), now);
-    }).immediate();
+    this.#replaceCodes.immediate(subject, codes.map((code) => hashRecoveryCode(subject, code)), this.#now());
     return codes;
   }
 
   /** Counts `subject`'s unused recovery codes. */
   recoveryCodesRemaining(subject: string): number {
-    const row: unknown = this.#db.prepare("SELECT COUNT(*) AS n FROM passkey_recovery_codes WHERE subject = ?").get(subject);
+    const row: unknown = this.#sql.countCodes.get(subject);
     return typeof row === "object" && row !== null && "n" in row && typeof row.n === "number" ? row.n : 0;
   }
 
   /** Burns `code` if it is one of `subject`'s unused codes; reports whether it was. A wrong code consumes nothing. */
   useRecoveryCode(subject: string, code: string): boolean {
-    const sql = "DELETE FROM passkey_recovery_codes WHERE subject = ? AND code_hash = ? RETURNING 1";
-    return this.#db.prepare(sql).get(subject, HashToken(normalizeRecoveryCode(code))) !== undefined;
+    return this.#sql.takeCode.get(subject, hashRecoveryCode(subject, code)) !== undefined;
   }
 
   /** Deletes expired challenges and pending half-sessions (never credentials or recovery codes); returns how many. */
   sweep(now: Date): number {
-    return Sweep(this.#db, now);
+    const t = now.getTime();
+    return this.#sql.sweepChallenges.run(t).changes + this.#sql.sweepPending.run(t).changes;
   }
 }
 

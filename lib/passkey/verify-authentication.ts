@@ -13,7 +13,7 @@
  */
 import { Buffer } from "node:buffer";
 import { sha256, verifyAuthenticatorData } from "./checks.ts";
-import { verifyClientData, type CeremonyExpectations } from "./client-data.ts";
+import { clientDataExpectations, verifyClientData, type CeremonyExpectations } from "./client-data.ts";
 import { parseCOSEKey } from "./cose.ts";
 import { ceremonyError, PasskeyError } from "./errors.ts";
 import type { AuthenticationResponse } from "./response.ts";
@@ -91,13 +91,7 @@ export function verifyAuthentication(response: AuthenticationResponse, expect: A
       throw ceremonyError("ERR_PASSKEY_USER_HANDLE", "7.2 step 6: userHandle", "user handle does not match the account");
     }
   }
-  const clientExpect = {
-    challenge: expect.challenge,
-    origin: expect.origin,
-    allowCrossOrigin: expect.allowCrossOrigin ?? false,
-    allowedTopOrigins: expect.allowedTopOrigins ?? [],
-  };
-  verifyClientData(response.clientData, clientExpect, "authentication");
+  verifyClientData(response.clientData, clientDataExpectations(expect), "authentication");
   const authData = response.authenticatorData;
   verifyAuthenticatorData(authData, expect, "authentication");
   // WebAuthn L3 §7.2 step 19.1-19.2: BE is a fixed property of the credential.

@@ -12,7 +12,7 @@ import type { AttestationType } from "./attestation-types.ts";
 import { MAX_CREDENTIAL_ID_BYTES } from "./authenticator-data.ts";
 import { encodeBase64url } from "./base64url.ts";
 import { sha256, verifyAuthenticatorData } from "./checks.ts";
-import { verifyClientData, type CeremonyExpectations } from "./client-data.ts";
+import { clientDataExpectations, verifyClientData, type CeremonyExpectations } from "./client-data.ts";
 import { parseCOSEKey } from "./cose.ts";
 import { ceremonyError, PasskeyError } from "./errors.ts";
 import type { RegistrationResponse } from "./response.ts";
@@ -80,13 +80,7 @@ export function verifyRegistration(response: RegistrationResponse, expect: Regis
   if (expect.challenge.length < 16) {
     throw new PasskeyError("ERR_PASSKEY_INVALID_OPTIONS", "verify registration: challenge shorter than 16 bytes", { step: "13.4.3: challenge" });
   }
-  const clientExpect = {
-    challenge: expect.challenge,
-    origin: expect.origin,
-    allowCrossOrigin: expect.allowCrossOrigin ?? false,
-    allowedTopOrigins: expect.allowedTopOrigins ?? [],
-  };
-  verifyClientData(response.clientData, clientExpect, "registration");
+  verifyClientData(response.clientData, clientDataExpectations(expect), "registration");
   // WebAuthn L3 §7.1 step 12: hash is SHA-256 of clientDataJSON.
   const clientDataHash = sha256(response.clientDataJSON);
   const { authData, authDataBytes, fmt, attStmt } = response.attestation;

@@ -3,7 +3,8 @@
  * virtual authenticator, against the demo's real entry point (its own
  * child process, database and SMTP server). One account walks the whole
  * story in order: link sign-in, enrolment, recovery codes, passkey sign-in,
- * step-up of a stale session, and recovery-code sign-ins.
+ * a stale session refused new recovery codes, step-up of a stale session,
+ * and recovery-code sign-ins (with the first set: the stale attempt replaced nothing).
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -63,7 +64,7 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
     assert.ok(Array.isArray(found));
     codes = found.map(String);
     assert.equal(codes.length, 10);
-    for (const code of codes) assert.match(code, /^[2-9a-z]{5}-[2-9a-z]{5}$/);
+    for (const code of codes) assert.match(code, /^[2-9a-z]{4}-[2-9a-z]{4}-[2-9a-z]{4}-[2-9a-z]{4}$/);
     await page.goto(`${demo.origin}/account`);
     assert.equal(await page.evaluate(`document.querySelectorAll("ul.codes code").length`), 0, "shown once");
     assert.equal(await page.getAttribute("[data-recovery-remaining]", "data-recovery-remaining"), "10");
@@ -79,14 +80,42 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
     assert.equal(await method(page), "magiclink+passkey");
   });
 
-  it("sends a stale session to /stepup and rotates it to a fresh passkey session", async () => {
+  it("sends a stale session to /stepup instead of regenerating recovery codes", async () => {
     // The session's AuthTime is before this moment; once the window has passed it is stale.
     await waitUntil(Date.now() + FRESH_SECONDS * 1000 + 50);
+    await page.goto(`${demo.origin}/account`);
+    await page.click('form[action="/account/recovery-codes"] button');
+    await page.waitForURL(/\/stepup\?next=%2Faccount%2Frecovery-codes$/);
+    await page.goto(`${demo.origin}/account`);
+    assert.equal(await page.evaluate(`document.querySelectorAll("ul.codes code").length`), 0);
+    assert.equal(await page.getAttribute("[data-recovery-remaining]", "data-recovery-remaining"), "10");
+  });
+
+  it("sends a stale session to /stepup and rotates it to a fresh passkey session", async () => {
     await page.goto(`${demo.origin}/account/security`);
     await page.waitForURL(/\/stepup\?next=%2Faccount%2Fsecurity$/);
     await page.click('button[data-passkey="stepup"]');
     await page.waitForURL(`${demo.origin}/account/security`);
     assert.equal(await method(page), "passkey");
+  });
+
+  it("follows only a same-origin destination after a ceremony, else reloads", async () => {
+    const here = `${demo.origin}/stepup?next=%2Faccount`;
+    await page.goto(here);
+    await page.evaluate(`document.querySelector('button[data-passkey="stepup"]').setAttribute("data-next", "http://127.0.0.1:1/elsewhere")`);
+    await page.evaluate(`document.body.setAttribute("data-before-reload", "")`);
+    await page.click('button[data-passkey="stepup"]');
+    await page.waitForSelector("body:not([data-before-reload])");
+    assert.equal(page.url(), here);
+  });
+
+  it("shows a ceremony's message next to its own button", async () => {
+    await page.goto(`${demo.origin}/account`);
+    await page.evaluate(`document.body.insertAdjacentHTML("afterbegin", '<p data-passkey-status id="decoy"></p>')`);
+    // The authenticator already holds a credential in excludeCredentials, so create() fails.
+    await page.click('button[data-passkey="register"]');
+    await page.waitForSelector('section [data-passkey-status]:not(:empty)');
+    assert.equal(await page.textContent("#decoy"), "");
   });
 
   it("signs in with a recovery code as magiclink+recovery", async () => {

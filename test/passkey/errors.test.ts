@@ -4,7 +4,7 @@ import { PASSKEY_ERROR_CODES, PasskeyError, isPasskeyError } from "../../lib/pas
 
 describe("PASSKEY_ERROR_CODES", () => {
   it("pins the number of codes", () => {
-    assert.equal(Object.keys(PASSKEY_ERROR_CODES).length, 25);
+    assert.equal(Object.keys(PASSKEY_ERROR_CODES).length, 26);
   });
   it("has each key equal to its value, prefixed ERR_PASSKEY_", () => {
     for (const [key, value] of Object.entries(PASSKEY_ERROR_CODES)) {

@@ -4,7 +4,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { CHALLENGE_TTL } from "../../lib/passkey/index.ts";
+import { CHALLENGE_TTL, DEFAULT_ATTESTATION_CONVEYANCE, DEFAULT_FRESH_FOR } from "../../lib/passkey/index.ts";
 import { newAuthenticator } from "../_support/authenticator.ts";
 import { ORIGIN, enroll, enrolledClient, errorOf, startStack } from "./routes-stack.ts";
 
@@ -63,7 +63,8 @@ describe("RegisterBegin()", () => {
     assert.equal(o.get("timeout"), CHALLENGE_TTL);
     assert.deepEqual(o.get("excludeCredentials"), []);
     assert.deepEqual(o.get("authenticatorSelection"), { residentKey: "preferred", requireResidentKey: false, userVerification: "preferred" });
-    assert.equal(o.get("attestation"), "none");
+    assert.equal(o.get("attestation"), DEFAULT_ATTESTATION_CONVEYANCE);
+    assert.equal(DEFAULT_ATTESTATION_CONVEYANCE, "none");
   });
 
   it("lists existing passkeys in excludeCredentials and keeps one user handle", async (t) => {
@@ -115,15 +116,49 @@ describe("register and step-up routes: access (SPEC §5.5)", () => {
     for (const path of routes) assert.equal((await pending.post(path)).status, 401, path);
   });
 
-  it("accept a stale session: register and step up after the freshness window", async (t) => {
+  it("accept a stale session for step-up and register begin, but refuse register finish with 403 (SPEC §4.2)", async (t) => {
     const stack = await startStack(t);
     const authenticator = newAuthenticator({ origin: ORIGIN });
     const [client] = await enrolledClient(stack, ALICE, authenticator);
     stack.clock.advance(STALE);
-    await enroll(client, newAuthenticator({ origin: ORIGIN }));
+    const attacker = newAuthenticator({ origin: ORIGIN });
+    const register = await client.post("/passkey/register/begin");
+    assert.equal(register.status, 200, "register begin stays stale-allowed");
+    const refused = await client.post("/passkey/register/finish", attacker.register(register.body));
+    assert.equal(refused.status, 403);
+    assert.deepEqual(refused.body, { error: "stale_session" });
+    assert.equal(stack.keys.Credentials(ALICE).length, 1, "a stale session adds no passkey");
     const begin = await client.post("/passkey/stepup/begin");
     assert.equal(begin.status, 200);
     assert.equal((await client.post("/passkey/stepup/finish", authenticator.assert(begin.body))).status, 200);
+    await enroll(client, attacker);
+    assert.equal(stack.keys.Credentials(ALICE).length, 2, "after a step-up the session is fresh and may register");
+  });
+
+  it("let a stolen stale cookie neither register a passkey nor, through one, delete the owner's", async (t) => {
+    const stack = await startStack(t);
+    const [owner, id] = await enrolledClient(stack, ALICE, newAuthenticator({ origin: ORIGIN }));
+    stack.clock.advance(STALE);
+    const thief = stack.client();
+    thief.cookies.set("framework_session", owner.cookies.get("framework_session") ?? "");
+    const own = newAuthenticator({ origin: ORIGIN });
+    const begin = await thief.post("/passkey/register/begin");
+    assert.equal((await thief.post("/passkey/register/finish", own.register(begin.body))).status, 403);
+    const stepUp = await thief.post("/passkey/stepup/begin");
+    assert.equal((await thief.post("/passkey/stepup/finish", own.assert(stepUp.body))).status, 400);
+    const del = await thief.send("POST", "/account/passkeys/delete", { form: { id } });
+    assert.equal(del.headers.get("location"), "/stepup?next=%2Faccount");
+    assert.deepEqual(stack.keys.Credentials(ALICE).map((c) => c.id), [id]);
+  });
+
+  it("accept register finish from a session exactly at the freshness limit", async (t) => {
+    const stack = await startStack(t);
+    const client = stack.client();
+    await client.signIn(ALICE);
+    stack.clock.advance(DEFAULT_FRESH_FOR - 1000);
+    const begin = await client.post("/passkey/register/begin");
+    stack.clock.advance(1000);
+    assert.equal((await client.post("/passkey/register/finish", newAuthenticator({ origin: ORIGIN }).register(begin.body))).status, 200);
   });
 
   it("refuse cross-origin POSTs before any handler runs (SPEC §5.6)", async (t) => {

@@ -1,11 +1,13 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import {
   CHALLENGE_TTL,
   PENDING_TTL,
   PasskeyStore,
   RECOVERY_ALPHABET,
+  RECOVERY_CODE_LENGTH,
   Schema,
   isPasskeyError,
 } from "../../lib/passkey/index.ts";
@@ -55,6 +57,20 @@ describe("Schema", () => {
     for (const table of ["passkey_credentials", "passkey_challenges", "passkey_pending", "passkey_recovery_codes"]) {
       assert.equal(count(db, table), 0);
     }
+  });
+
+  it("drops pre-salt recovery-code rows in a new step after the five released ones", () => {
+    const released = ["passkey/001-credentials", "passkey/002-challenges", "passkey/003-pending", "passkey/004-recovery-codes", "passkey/005-user-handles"];
+    assert.deepEqual(Schema.slice(0, 5).map((s) => s.Name), released);
+    const db = new Database(":memory:");
+    for (const step of Schema.slice(0, 5)) db.exec(step.SQL);
+    db.prepare("INSERT INTO passkey_recovery_codes (subject, code_hash, created_at) VALUES (?, ?, ?)").run("a@x", "legacy", 1);
+    for (const step of Schema.slice(5)) db.exec(step.SQL);
+    assert.equal(count(db, "passkey_recovery_codes"), 0);
+    const store = new PasskeyStore(db, new FakeClock());
+    assert.equal(store.recoveryCodesRemaining("a@x"), 0);
+    store.regenerateRecoveryCodes("a@x");
+    assert.equal(store.recoveryCodesRemaining("a@x"), 10);
   });
 });
 
@@ -167,16 +183,31 @@ describe("PasskeyStore pending half-sessions", () => {
 });
 
 describe("PasskeyStore recovery codes", () => {
-  it("issues 10 distinct xxxxx-xxxxx codes from the unambiguous alphabet", () => {
+  it("issues 10 distinct xxxx-xxxx-xxxx-xxxx codes (16 characters, about 79 bits) from the unambiguous alphabet", () => {
     const { store } = open();
     const codes = store.regenerateRecoveryCodes("a@x");
     assert.equal(codes.length, 10);
     assert.equal(new Set(codes).size, 10);
+    assert.equal(RECOVERY_CODE_LENGTH, 16);
+    assert.ok(RECOVERY_CODE_LENGTH * Math.log2(RECOVERY_ALPHABET.length) > 79);
     for (const code of codes) {
-      assert.match(code, /^[a-z0-9]{5}-[a-z0-9]{5}$/);
-      assert.ok([...code.replace("-", "")].every((ch) => RECOVERY_ALPHABET.includes(ch)));
+      assert.match(code, /^[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}$/);
+      assert.ok([...code.replaceAll("-", "")].every((ch) => RECOVERY_ALPHABET.includes(ch)));
     }
     assert.equal(store.recoveryCodesRemaining("a@x"), 10);
+  });
+
+  it("stores each code as SHA-256 of the domain, the subject and the normalised code", () => {
+    const { store, db } = open();
+    const codes = store.regenerateRecoveryCodes("a@x");
+    const stored = new Set(db.prepare("SELECT code_hash FROM passkey_recovery_codes WHERE subject = ?").pluck().all("a@x"));
+    const salted = (subject: string, code: string): string =>
+      createHash("sha256").update(`latch/passkey/recovery-code v1\0${subject}\0${code.replaceAll("-", "")}`).digest("base64url");
+    assert.deepEqual(stored, new Set(codes.map((c) => salted("a@x", c))));
+    for (const code of codes) {
+      assert.ok(!stored.has(createHash("sha256").update(code.replaceAll("-", "")).digest("base64url")), "not an unsalted hash");
+      assert.notEqual(salted("b@x", code), salted("a@x", code), "the subject salts the hash");
+    }
   });
 
   it("replaces the old set on regeneration", () => {
@@ -201,7 +232,7 @@ describe("PasskeyStore recovery codes", () => {
     const { store, db } = open();
     const [code = ""] = store.regenerateRecoveryCodes("a@x");
     store.regenerateRecoveryCodes("b@x");
-    assert.equal(store.useRecoveryCode("a@x", "zzzzz-zzzzz"), false);
+    assert.equal(store.useRecoveryCode("a@x", "zzzz-zzzz-zzzz-zzzz"), false);
     assert.equal(store.useRecoveryCode("b@x", code), false);
     assert.equal(store.recoveryCodesRemaining("a@x"), 10);
     assert.equal(store.recoveryCodesRemaining("b@x"), 10);
@@ -230,5 +261,31 @@ describe("PasskeyStore.sweep()", () => {
     assert.equal(store.readPending(newPending), undefined);
     assert.equal(count(db, "passkey_credentials"), 1);
     assert.equal(count(db, "passkey_recovery_codes"), 10);
+  });
+});
+
+describe("new PasskeyStore()", () => {
+  it("prepares its statements once: no operation prepares SQL afterwards", (t) => {
+    const { store, clock, db } = open();
+    const prepare = t.mock.method(db, "prepare");
+    store.saveCredential("a@x", credential, { name: "Laptop" });
+    store.getCredential(credential.id);
+    store.listCredentials("a@x");
+    store.renameCredential("a@x", credential.id, "Phone");
+    store.updateCounter(credential.id, 4, false, clock.now());
+    for (let i = 0; i < 3; i++) store.enrolled("a@x");
+    store.consumeChallenge("stepup", "s");
+    store.createChallenge("stepup", "s");
+    store.consumeChallenge("stepup", "s");
+    const token = store.createPending("a@x", "magiclink");
+    store.readPending(token);
+    store.consumePending(token);
+    const [code = ""] = store.regenerateRecoveryCodes("a@x");
+    store.recoveryCodesRemaining("a@x");
+    store.useRecoveryCode("a@x", code);
+    store.sweep(clock.now());
+    store.deleteCredential("a@x", credential.id);
+    assert.equal(prepare.mock.callCount(), 0);
+    assert.equal(store.enrolled("a@x"), false, "the operations still ran");
   });
 });
