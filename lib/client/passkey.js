@@ -4,7 +4,8 @@
 //   <button data-passkey="register|stepup|signin"
 //           data-begin="/passkey/register/begin"
 //           data-finish="/passkey/register/finish"
-//           data-msg-unsupported="..." data-msg-cancelled="..." data-msg-failed="...">
+//           data-msg-unsupported="..." data-msg-cancelled="..." data-msg-failed="..."
+//           [data-next="/after"] [data-stale="/stepup?next=/account"]>
 //   <p data-passkey-status role="alert"></p>
 //
 // A click POSTs to data-begin (same-origin fetch: the browser adds the
@@ -83,7 +84,7 @@
       body: JSON.stringify(body || {}),
     }).then(function (res) {
       return res.json().catch(function () { return {}; }).then(function (data) {
-        if (!res.ok) throw Object.assign(new Error(data.error || "HTTP " + res.status), { status: res.status });
+        if (!res.ok) throw Object.assign(new Error(data.error || "HTTP " + res.status), { status: res.status, code: data.error });
         return data;
       });
     });
@@ -137,6 +138,8 @@
         go(el.getAttribute("data-next") || (data && data.location));
       })
       .catch(function (err) {
+        // A stale session may not register a passkey: go confirm identity first when the page says where.
+        if (err && err.code === "stale_session" && el.getAttribute("data-stale")) return go(el.getAttribute("data-stale"));
         el.disabled = false;
         var cancelled = err && (err.name === "NotAllowedError" || err.name === "AbortError");
         say(el, el.getAttribute(cancelled ? "data-msg-cancelled" : "data-msg-failed") || String(err));

@@ -257,8 +257,10 @@ export class Signin {
         if (session === undefined) return this.#refuse(req, res, this.#config.SigninPath, 401, "unauthorized: sign in first");
         if (this.#clock.now().getTime() - session.AuthTime.getTime() > maxAge) {
           // next= is a local path: an absolute-form request target (RFC 9112 §3.2.2) must not put a foreign URL there.
-          const next = encodeURIComponent(RequestTarget(req));
-          return this.#refuse(req, res, `${this.#config.StalePath ?? this.#config.SigninPath}?next=${next}`, 401, "unauthorized: session too old, authenticate again");
+          // A form POST cannot be replayed by a redirect back: only safe requests name themselves as next.
+          const safe = req.method === "GET" || req.method === "HEAD";
+          const next = safe ? `?next=${encodeURIComponent(RequestTarget(req))}` : "";
+          return this.#refuse(req, res, `${this.#config.StalePath ?? this.#config.SigninPath}${next}`, 401, "unauthorized: session too old, authenticate again");
         }
         return next(req, res);
       };

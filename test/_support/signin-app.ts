@@ -114,6 +114,7 @@ function routes(auth: signin.Signin, freshFor: number): Mux {
   mux.Handle("POST /signout", auth.Signout);
   mux.With(auth.RequireSession).Handle("GET /me", show);
   mux.With(auth.RequireFreshSession(freshFor)).Handle("GET /fresh", show);
+  mux.With(auth.RequireFreshSession(freshFor)).Handle("POST /fresh", show);
   return mux;
 }
 

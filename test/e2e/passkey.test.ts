@@ -13,7 +13,8 @@ import { signInByLink, signOut, startDemo, type Demo } from "../_support/demo.ts
 
 const ADDRESS = "ada@example.com";
 // The demo's freshness window in this test; the step-up step waits it out.
-const FRESH_SECONDS = 2;
+// Long enough that sign-in, adding a passkey and generating codes fit in it on a slow CI machine.
+const FRESH_SECONDS = 5;
 
 async function method(page: Page): Promise<string | null> {
   return page.getAttribute("body", "data-method");
@@ -85,7 +86,7 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
     await waitUntil(Date.now() + FRESH_SECONDS * 1000 + 50);
     await page.goto(`${demo.origin}/account`);
     await page.click('form[action="/account/recovery-codes"] button');
-    await page.waitForURL(/\/stepup\?next=%2Faccount%2Frecovery-codes$/);
+    await page.waitForURL(/\/stepup$/);
     await page.goto(`${demo.origin}/account`);
     assert.equal(await page.evaluate(`document.querySelectorAll("ul.codes code").length`), 0);
     assert.equal(await page.getAttribute("[data-recovery-remaining]", "data-recovery-remaining"), "10");

@@ -99,6 +99,15 @@ describe("Signin RequireFreshSession()", () => {
     assert.equal(count(app.db, "sessions"), 1);
   });
 
+  it("names no next for a stale unsafe request: a redirect cannot replay a form POST", async (t) => {
+    const app = await startSigninApp(t, { freshFor: 5 * MINUTE });
+    const jar = await app.signIn("ann@example.com");
+    app.clock.advance(5 * MINUTE + 1);
+    const stale = await app.request("POST", "/fresh", { jar, headers: { Accept: "text/html" }, form: { x: "1" } });
+    assert.equal(stale.status, 303);
+    assert.equal(stale.location, "/stepup");
+  });
+
   it("behaves as RequireSession without a session", async (t) => {
     const app = await startSigninApp(t);
     const html = await app.request("GET", "/fresh", { headers: { Accept: "text/html" } });

@@ -14,9 +14,9 @@ import type { Assets } from "../../../lib/assets/index.ts";
 import { render } from "./layout.ts";
 
 /** The client's passkey button attributes, localized. */
-export function passkeyButton(req: IncomingMessage, kind: "register" | "stepup" | "signin", label: string, next?: string): SafeHTML {
+export function passkeyButton(req: IncomingMessage, kind: "register" | "stepup" | "signin", label: string, next?: string, stale?: string): SafeHTML {
   const base = kind === "register" ? "/passkey/register" : kind === "stepup" ? "/passkey/stepup" : "/passkey/signin";
-  return html`<button type="button" hidden data-passkey="${kind}" data-begin="${base}/begin" data-finish="${base}/finish"${next === undefined ? "" : html` data-next="${next}"`}
+  return html`<button type="button" hidden data-passkey="${kind}" data-begin="${base}/begin" data-finish="${base}/finish"${next === undefined ? "" : html` data-next="${next}"`}${stale === undefined ? "" : html` data-stale="${stale}"`}
   data-msg-unsupported="${T(req, "passkey.err.unsupported")}" data-msg-cancelled="${T(req, "passkey.err.cancelled")}" data-msg-failed="${T(req, "passkey.err.failed")}">${Icon("key")} ${label}</button>`;
 }
 
@@ -56,7 +56,7 @@ ${finished ? html`<p class="card notice ok" role="status" data-outcome="job-done
 <section class="card">
   <h2>${T(req, "passkey.list.title")}</h2>
   ${passkeyList(req, passkey, who.Subject)}
-  <div class="row">${passkeyButton(req, "register", T(req, "passkey.enroll"))}</div>
+  <div class="row">${passkeyButton(req, "register", T(req, "passkey.enroll"), undefined, "/stepup?next=/account")}</div>
   <p data-passkey-status role="alert"></p>
 </section>
 <section class="card">
