@@ -21,6 +21,7 @@ import { creationOptions, requestOptions } from "./options.ts";
 import { parseAuthenticationResponse, parseRegistrationResponse } from "./response.ts";
 import { CHALLENGE_TTL, PENDING_TTL, PasskeyStore, type ChallengeCeremony, type PendingSignIn } from "./store.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
+import { deleteCredential, renameCredential, type ManageContext } from "./manage.ts";
 import { UserHandles } from "./user-handles.ts";
 import { verifyAuthentication } from "./verify-authentication.ts";
 import { verifyRegistration } from "./verify-registration.ts";
@@ -112,6 +113,10 @@ export class Passkey {
   }
 
   // SPEC §4.2: fresh means authenticated within FreshFor; only an assertion or a re-sign-in renews AuthTime.
+  get #manage(): ManageContext {
+    return { config: this.#config, sessions: this.#sessions, store: this.#store, isFresh: (session) => this.#isFresh(session) };
+  }
+
   #isFresh(session: Session): boolean {
     return this.#clock.now().getTime() - session.AuthTime.getTime() <= (this.#config.FreshFor ?? DEFAULT_FRESH_FOR);
   }
@@ -285,26 +290,8 @@ export class Passkey {
   };
 
   /** Form POST with `id` and `name`: renames one of the session subject's passkeys. */
-  readonly Rename: HandlerFunc = async (req, res) => {
-    const form = await readForm(req);
-    const session = this.#sessions.Read(req);
-    if (session === undefined) return redirect(res, this.#config.SigninPath);
-    this.#store.renameCredential(session.Subject, form.get("id") ?? "", form.get("name") ?? "");
-    redirect(res, this.#config.ManagePath ?? this.#config.SignedInPath);
-  };
+  readonly Rename: HandlerFunc = (req, res) => renameCredential(this.#manage, req, res);
 
   /** Form POST with `id`: deletes one of the subject's passkeys; needs a fresh session. */
-  readonly Delete: HandlerFunc = async (req, res) => {
-    const form = await readForm(req);
-    const session = this.#sessions.Read(req);
-    // SPEC §5.5: an absent session is refused.
-    if (session === undefined) return redirect(res, this.#config.SigninPath);
-    const manage = this.#config.ManagePath ?? this.#config.SignedInPath;
-    // SPEC §4.2, §5.5: removing a second factor needs a fresh session; only an assertion or a re-sign-in makes one.
-    if (!this.#isFresh(session)) {
-      return redirect(res, `${this.#config.StalePath ?? this.#config.ConfirmPath}?next=${encodeURIComponent(manage)}`);
-    }
-    this.#store.deleteCredential(session.Subject, form.get("id") ?? "");
-    redirect(res, manage);
-  };
+  readonly Delete: HandlerFunc = (req, res) => deleteCredential(this.#manage, req, res);
 }
