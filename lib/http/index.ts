@@ -1,6 +1,6 @@
 export { LatchError, isLatchError, hasErrorCode, HTTPError, HTTP_ERROR_CODES, ErrAbortHandler, isAbortHandler } from "./errors.ts";
 export { NewLogger, discardLogger } from "./logger.ts";
-export { systemClock, cryptoRandom } from "./clock.ts";
+export { systemClock, cryptoRandom, equalSecret } from "./clock.ts";
 export { html, raw, escapeHTML, SafeHTML } from "./html.ts";
 export { readBody, readForm, readJSON, DEFAULT_BODY_LIMIT } from "./body.ts";
 export { NewRef } from "./ref.ts";

@@ -7,8 +7,7 @@
  * as exact strings against the configured list: no normalisation, no
  * wildcard, no subdomain matching.
  */
-import { Buffer } from "node:buffer";
-import { timingSafeEqual } from "node:crypto";
+import { equalSecret } from "../http/index.ts";
 import { encodeBase64url } from "./base64url.ts";
 import { ceremonyError } from "./errors.ts";
 
@@ -106,11 +105,6 @@ export function parseClientData(bytes: Uint8Array, ceremony: Ceremony): ClientDa
   return { type, challenge, origin, crossOrigin: crossOrigin === true, topOrigin };
 }
 
-function constantTimeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a, "utf8");
-  const y = Buffer.from(b, "utf8");
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** Runs the client-data steps of a ceremony. Throws PasskeyError naming the failed step. */
 export function verifyClientData(c: ClientData, expect: ClientDataExpectations, ceremony: Ceremony): void {
@@ -120,7 +114,7 @@ export function verifyClientData(c: ClientData, expect: ClientDataExpectations, 
     throw ceremonyError("ERR_PASSKEY_TYPE", stepName(ceremony, "type", "type"), `client data type is not ${wantType}`);
   }
   // WebAuthn L3 §7.1 step 8 / §7.2 step 11: C.challenge equals base64url(challenge); constant time.
-  if (!constantTimeEqual(c.challenge, encodeBase64url(expect.challenge))) {
+  if (!equalSecret(c.challenge, encodeBase64url(expect.challenge))) {
     throw ceremonyError("ERR_PASSKEY_CHALLENGE", stepName(ceremony, "challenge", "challenge"), "challenge does not match");
   }
   const origins = typeof expect.origin === "string" ? [expect.origin] : expect.origin;

@@ -26,7 +26,8 @@ import { computeCodeChallenge, PKCE_METHOD } from "./pkce.ts";
 import { deriveSealKey, openBlob, sealBlob } from "./seal.ts";
 import { exchangeCode } from "./token-exchange.ts";
 import { lookupWebFinger } from "./webfinger.ts";
-import { callbackParam, deadline, equalSecret, settleBefore } from "./util.ts";
+import { equalSecret } from "../../http/index.ts";
+import { callbackParam, deadline, settleBefore } from "./util.ts";
 
 /** Thrown inside `complete` to stop at the first failed check; never leaves this file. */
 class Refusal extends Error {

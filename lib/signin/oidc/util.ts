@@ -1,9 +1,8 @@
 /*
  * Small helpers of the callback: reading a query parameter that must occur
- * once, comparing one-time secrets in constant time, and bounding a promise
- * by an abort signal even when the promise ignores the signal.
+ * once, and bounding a promise by an abort signal even when the promise
+ * ignores the signal.
  */
-import { timingSafeEqual } from "node:crypto";
 
 /**
  * Returns the single value of `name`, or `undefined` when it is absent or
@@ -15,12 +14,6 @@ export function callbackParam(query: URLSearchParams, name: string): string | un
   return values.length === 1 ? values[0] : undefined;
 }
 
-/** Reports whether two secrets are equal, comparing their bytes in constant time. */
-export function equalSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a, "utf8");
-  const y = Buffer.from(b, "utf8");
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /**
  * Resolves as `promise` does, or rejects with the signal's reason as soon as
