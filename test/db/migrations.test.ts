@@ -1,36 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { describe, test, type TestContext } from "node:test";
-import { ApplyMigrations, OpenDB, type DB } from "../../lib/db/index.ts";
-
-function tempFile(t: TestContext): string {
-  const dir = mkdtempSync(join(tmpdir(), "latch-migrations-"));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return join(dir, "app.db");
-}
-
-function open(t: TestContext, path: string): DB {
-  const db = OpenDB(path);
-  t.after(() => {
-    if (db.open) db.close();
-  });
-  return db;
-}
+import { describe, test } from "node:test";
+import { ApplyMigrations, type DB } from "../../lib/db/index.ts";
+import { assertCode, open, tempFile } from "../_support/db.ts";
 
 const version = (db: DB): unknown => db.pragma("user_version", { simple: true });
 
 const v1 = ["CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)", "ALTER TABLE notes ADD COLUMN dropped_at TEXT"];
-
-function assertCode(fn: () => unknown, code: string, message: RegExp): void {
-  assert.throws(fn, (err: unknown) => {
-    assert.ok(err instanceof Error && "code" in err);
-    assert.equal(err.code, code);
-    assert.match(err.message, message);
-    return true;
-  });
-}
 
 describe("ApplyMigrations()", () => {
   test("applies each migration once across two boots", (t) => {

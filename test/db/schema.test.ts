@@ -1,23 +1,7 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { describe, test, type TestContext } from "node:test";
-import { ApplySchema, MergeSchemas, OpenDB, type DB, type Step } from "../../lib/db/index.ts";
-
-function tempFile(t: TestContext): string {
-  const dir = mkdtempSync(join(tmpdir(), "latch-schema-"));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return join(dir, "app.db");
-}
-
-function open(t: TestContext, path: string): DB {
-  const db = OpenDB(path);
-  t.after(() => {
-    if (db.open) db.close();
-  });
-  return db;
-}
+import { describe, test } from "node:test";
+import { ApplySchema, MergeSchemas, type DB, type Step } from "../../lib/db/index.ts";
+import { assertCode, open, tempFile } from "../_support/db.ts";
 
 function recorded(db: DB): string[] {
   return db.prepare<[], { name: string }>("SELECT name FROM latch_schema ORDER BY rowid").all().map((r) => r.name);
@@ -35,15 +19,6 @@ const sessions: Step[] = [
   { Name: "session/002-index", SQL: "CREATE INDEX sessions_subject ON sessions (subject)" },
 ];
 const signin: Step[] = [{ Name: "signin/001-tokens", SQL: "CREATE TABLE tokens (hash BLOB PRIMARY KEY, email TEXT NOT NULL)" }];
-
-function assertDBError(fn: () => unknown, code: string, message: RegExp): void {
-  assert.throws(fn, (err: unknown) => {
-    assert.ok(err instanceof Error && "code" in err);
-    assert.equal(err.code, code);
-    assert.match(err.message, message);
-    return true;
-  });
-}
 
 describe("ApplySchema()", () => {
   test("applies every step once, and nothing on a second boot", (t) => {
@@ -70,14 +45,14 @@ describe("ApplySchema()", () => {
     ApplySchema(open(t, path), sessions);
     const edited: Step[] = [sessions[0] ?? { Name: "", SQL: "" }, { Name: "session/002-index", SQL: "CREATE INDEX sessions_subject ON sessions (subject, id)" }];
     const db = open(t, path);
-    assertDBError(() => ApplySchema(db, [...edited, ...signin]), "ERR_DB_STEP_CHANGED", /step session\/002-index was applied with different SQL/);
+    assertCode(() => ApplySchema(db, [...edited, ...signin]), "ERR_DB_STEP_CHANGED", /step session\/002-index was applied with different SQL/);
     assert.deepEqual(tables(db), ["sessions"], "no later step may run after a refusal");
   });
 
   test("refuses duplicate step names before running anything", (t) => {
     const db = open(t, ":memory:");
     const dup: Step[] = [...sessions, { Name: "session/001-sessions", SQL: "CREATE TABLE other (x)" }];
-    assertDBError(() => ApplySchema(db, dup), "ERR_DB_STEP_DUPLICATE", /step session\/001-sessions appears twice/);
+    assertCode(() => ApplySchema(db, dup), "ERR_DB_STEP_DUPLICATE", /step session\/001-sessions appears twice/);
     assert.deepEqual(tables(db), []);
   });
 
@@ -121,6 +96,6 @@ describe("MergeSchemas()", () => {
   });
 
   test("refuses a name that appears in two lists", () => {
-    assertDBError(() => MergeSchemas(sessions, [{ Name: "session/002-index", SQL: "SELECT 1" }]), "ERR_DB_STEP_DUPLICATE", /session\/002-index/);
+    assertCode(() => MergeSchemas(sessions, [{ Name: "session/002-index", SQL: "SELECT 1" }]), "ERR_DB_STEP_DUPLICATE", /session\/002-index/);
   });
 });
