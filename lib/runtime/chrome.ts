@@ -8,8 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
-import type { HandlerFunc, Middleware } from "./types.ts";
-import { WriteJSON as writeJSON, WriteText } from "./respond.ts";
+import type { HandlerFunc, Middleware } from "../http/index.ts";
+import { WriteJSON as writeJSON, WriteText } from "../http/index.ts";
 import { BuildVersion } from "./version.ts";
 
 /** What the chrome needs. */

@@ -11,10 +11,10 @@
 import { isAbsolute, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApplyMigrations, ApplySchema, OpenDB } from "../db/index.ts";
-import { HTTPError } from "./errors.ts";
-import { NewLogger } from "./logger.ts";
+import { HTTPError } from "../http/index.ts";
+import { NewLogger } from "../http/index.ts";
 import type { Options } from "./options.ts";
-import { NewRef } from "./ref.ts";
+import { NewRef } from "../http/index.ts";
 import { Serve } from "./serve.ts";
 
 /** Milliseconds between two sidecar passes. */

@@ -10,13 +10,13 @@
  */
 import { ApplyMigrations, ApplySchema, OpenDB, type DB } from "../db/index.ts";
 import { Chrome } from "./chrome.ts";
-import { HTTPError } from "./errors.ts";
+import { HTTPError } from "../http/index.ts";
 import { buildLocales } from "./locales.ts";
-import { NewLogger } from "./logger.ts";
+import { NewLogger } from "../http/index.ts";
 import { routesHandler, validateOptions, type Options } from "./options.ts";
 import { Recover } from "./recover.ts";
-import { SecurityHeaders } from "./security-headers.ts";
-import type { HandlerFunc } from "./types.ts";
+import { SecurityHeaders } from "../http/index.ts";
+import type { HandlerFunc } from "../http/index.ts";
 
 /** The path of the locale switch route (SPEC §2.4 `LocaleSwitchPath`). */
 const LOCALE_SWITCH_PATH = "/_locale";

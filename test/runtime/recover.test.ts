@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ErrAbortHandler, HTTPError, PLAIN_500, type HandlerFunc } from "../../lib/http/index.ts";
+import { ErrAbortHandler, HTTPError, type HandlerFunc } from "../../lib/http/index.ts";
+import { PLAIN_500 } from "../../lib/index.ts";
 import { fetchHTTP, startHandler, type LogLine } from "../_support/http.ts";
 
 const REF = /^[a-z2-7]{6}$/;
