@@ -10,10 +10,7 @@
  * same Fetch Metadata rule as `CrossOriginProtection`, for apps without one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readForm } from "../http/body.ts";
-import { appendSetCookie, serializeCookie } from "../http/cookie.ts";
-import { isLatchError } from "../http/errors.ts";
-import type { HandlerFunc } from "../http/index.ts";
+import { readForm, appendSetCookie, serializeCookie, isLatchError, type HandlerFunc } from "../http/index.ts";
 import { findDeclared } from "./locale-code.ts";
 import type { Locales } from "./locales.ts";
 import { splitLocalePrefix } from "./prefix.ts";
