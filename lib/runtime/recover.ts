@@ -25,15 +25,16 @@ export const PLAIN_500: string = "Something went wrong.";
 export function Recover(logger: Logger, errorPage: ErrorPageFunc | undefined): Middleware {
   return function recoverMiddleware(next: HandlerFunc): HandlerFunc {
     return function recoverPanics(req, res) {
-      let result: void | Promise<void>;
+      let result: unknown;
       try {
         result = next(req, res);
       } catch (err) {
         handlePanic(err, req, res, logger, errorPage);
         return;
       }
-      // Only an async handler pays for the rejection callback.
-      if (result !== undefined) return result.then(undefined, (err: unknown) => handlePanic(err, req, res, logger, errorPage));
+      // Only an async handler pays for the rejection callback. A JavaScript
+      // handler may return any value; only a promise is waited on.
+      if (result instanceof Promise) return result.then(undefined, (err: unknown) => handlePanic(err, req, res, logger, errorPage));
       return undefined;
     };
   };
