@@ -2,6 +2,7 @@ export { LatchError, isLatchError, hasErrorCode, HTTPError, HTTP_ERROR_CODES, Er
 export { NewLogger, discardLogger } from "./logger.ts";
 export { systemClock, cryptoRandom } from "./clock.ts";
 export { equalSecret } from "./secret.ts";
+export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./option-checks.ts";
 export { html, raw, escapeHTML, SafeHTML } from "./html.ts";
 export { readBody, readForm, readJSON, DEFAULT_BODY_LIMIT } from "./body.ts";
 export { NewRef } from "./ref.ts";

@@ -10,7 +10,7 @@
  * same Fetch Metadata rule as `CrossOriginProtection`, for apps without one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readForm, appendSetCookie, serializeCookie, isLatchError, type HandlerFunc } from "../http/index.ts";
+import { isLocalPath, readForm, appendSetCookie, serializeCookie, isLatchError, type HandlerFunc } from "../http/index.ts";
 import { findDeclared } from "./locale-code.ts";
 import type { Locales } from "./locales.ts";
 import { splitLocalePrefix } from "./prefix.ts";
@@ -23,17 +23,9 @@ const FORM_LIMIT = 4096;
 /** Longest `next` accepted. */
 const MAX_NEXT = 2048;
 
-/**
- * Returns `next` when it is a same-origin path, else "/". Accepted: starts
- * with one "/" and holds only visible ASCII without backslashes.
- */
+/** Returns `next` when it is a same-origin path (`isLocalPath`), else "/". */
 export function safeNext(next: string | null): string {
-  if (next === null || next.length === 0 || next.length > MAX_NEXT) return "/";
-  // RFC 3986 §4.2: "//host" is a network-path reference to another origin; WHATWG URL treats "\" as "/" in http(s).
-  if (!next.startsWith("/") || next.startsWith("//") || next.includes("\\")) return "/";
-  // WHATWG URL §4.4 strips tab and newline before parsing ("/\t/evil" becomes "//evil"); refuse all controls, spaces and non-ASCII.
-  if (!/^[\x21-\x7e]+$/.test(next)) return "/";
-  return next;
+  return next !== null && next.length <= MAX_NEXT && isLocalPath(next) ? next : "/";
 }
 
 function plain(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {

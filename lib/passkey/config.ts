@@ -3,7 +3,7 @@
  * `ConfirmPath`; the rest are latch's documented fields).
  */
 import type { DB } from "../db/index.ts";
-import type { Clock, Logger } from "../http/index.ts";
+import { durationProblem, isLocalPath, type Clock, type Logger } from "../http/index.ts";
 import type { Sessions } from "../session/index.ts";
 import { PasskeyError } from "./errors.ts";
 
@@ -64,11 +64,6 @@ function invalid(reason: string, cause?: unknown): PasskeyError {
   return new PasskeyError("ERR_PASSKEY_INVALID_CONFIG", `passkey config: ${reason}`, { step: "config", ...(cause !== undefined && { cause }) });
 }
 
-/** Reports whether `path` is a local path: one leading "/", not "//" or "/\", no control characters. */
-function isLocalPath(path: unknown): boolean {
-  return typeof path === "string" && /^\/(?![/\\])/.test(path) && !/[\u0000-\u001f\u007f]/.test(path);
-}
-
 /**
  * Checks `config` at construction, so a mistake fails at startup rather
  * than as a broken ceremony or an open redirect. Throws PasskeyError
@@ -92,14 +87,15 @@ export function checkConfig(config: Config): CheckedConfig {
   ];
   for (const [name, path] of paths) {
     // RFC 9110 §10.2.2 / RFC 3986 §4.2: these go into Location; "//host" (or "/\host" to browsers) leaves the origin.
-    if (path !== undefined && !isLocalPath(path)) throw invalid(`${name} must be a local path ("/..." but not "//" or "/\\")`);
+    if (path !== undefined && !(typeof path === "string" && isLocalPath(path))) throw invalid(`${name} must be a local path ("/..." but not "//" or "/\\")`);
   }
   const host = url.hostname;
   const rpID = config.RPID ?? host;
   // WebAuthn L3 §5.1.4.1 / §4 "RP ID": the RP ID is the origin's effective domain or a registrable suffix of it.
   if (rpID === "" || (host !== rpID && !host.endsWith(`.${rpID}`))) throw invalid("RPID must equal the Origin's host or be a suffix of it");
-  if (config.FreshFor !== undefined && !(Number.isFinite(config.FreshFor) && config.FreshFor > 0)) {
-    throw invalid("FreshFor must be a positive number of ms");
+  const freshProblem = config.FreshFor === undefined ? undefined : durationProblem(config.FreshFor);
+  if (freshProblem !== undefined) {
+    throw invalid(`FreshFor ${freshProblem}`);
   }
   return { origin: url.origin, rpID };
 }
