@@ -41,3 +41,15 @@ export function isLocalPath(target: string): boolean {
   // carry non-ASCII, so only visible ASCII passes.
   return target.length <= 2048 && /^\/(?!\/)[\x21-\x5b\x5d-\x7e]*$/.test(target);
 }
+
+/**
+ * Returns the serialized origin (`scheme://host[:port]`) of an http or https
+ * URL, or `undefined` for anything else. The one check of every `Origin`
+ * option: RFC 6454 §4 gives only such URLs a tuple origin; any other
+ * serializes as "null", the value sandboxed frames send, never to be trusted.
+ */
+export function parseOrigin(value: unknown): string | undefined {
+  const url = typeof value === "string" ? URL.parse(value) : null;
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) return undefined;
+  return url.origin;
+}

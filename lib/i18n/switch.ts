@@ -10,7 +10,7 @@
  * same Fetch Metadata rule as `CrossOriginProtection`, for apps without one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isLocalPath, readForm, appendSetCookie, serializeCookie, isLatchError, type HandlerFunc } from "../http/index.ts";
+import { crossOriginVerdict, isLocalPath, readForm, appendSetCookie, serializeCookie, isLatchError, type HandlerFunc } from "../http/index.ts";
 import { findDeclared } from "./locale-code.ts";
 import type { Locales } from "./locales.ts";
 import { splitLocalePrefix } from "./prefix.ts";
@@ -37,9 +37,7 @@ function plain(res: ServerResponse, status: number, message: string, headers: Re
 export function createSwitchHandler(locales: Locales): HandlerFunc {
   return async function switchLocale(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== "POST") return plain(res, 405, "locale switch: use POST", { Allow: "POST" });
-    // W3C Fetch Metadata §2.4: only same-origin and user-initiated (none) requests may change state.
-    const site = req.headers["sec-fetch-site"];
-    if (site !== undefined && site !== "same-origin" && site !== "none") return plain(res, 403, "locale switch: cross-origin request refused");
+    if (crossOriginVerdict(req, undefined) === "cross-origin") return plain(res, 403, "locale switch: cross-origin request refused");
     let form: URLSearchParams;
     try {
       form = await readForm(req, { limit: FORM_LIMIT });

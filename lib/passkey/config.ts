@@ -3,7 +3,7 @@
  * `ConfirmPath`; the rest are latch's documented fields).
  */
 import type { DB } from "../db/index.ts";
-import { durationProblem, isLocalPath, type Clock, type Logger } from "../http/index.ts";
+import { durationProblem, isLocalPath, parseOrigin, type Clock, type Logger } from "../http/index.ts";
 import type { Sessions } from "../session/index.ts";
 import { PasskeyError } from "./errors.ts";
 
@@ -70,14 +70,8 @@ function invalid(reason: string, cause?: unknown): PasskeyError {
  * ERR_PASSKEY_INVALID_CONFIG naming the field.
  */
 export function checkConfig(config: Config): CheckedConfig {
-  let url: URL;
-  try {
-    url = new URL(config.Origin);
-  } catch (cause) {
-    throw invalid("Origin is not a URL", cause);
-  }
-  // RFC 6454 §4: only an http(s) URL has a tuple origin; WebAuthn L3 §5.1.3 compares C.origin against it.
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid("Origin must be an http or https URL");
+  const origin = parseOrigin(config.Origin);
+  if (origin === undefined) throw invalid("Origin must be an http or https URL");
   const paths: [string, string | undefined][] = [
     ["ConfirmPath", config.ConfirmPath],
     ["SignedInPath", config.SignedInPath],
@@ -89,7 +83,7 @@ export function checkConfig(config: Config): CheckedConfig {
     // RFC 9110 §10.2.2 / RFC 3986 §4.2: these go into Location; "//host" (or "/\host" to browsers) leaves the origin.
     if (path !== undefined && !(typeof path === "string" && isLocalPath(path))) throw invalid(`${name} must be a local path ("/..." but not "//" or "/\\")`);
   }
-  const host = url.hostname;
+  const host = new URL(origin).hostname;
   const rpID = config.RPID ?? host;
   // WebAuthn L3 §5.1.4.1 / §4 "RP ID": the RP ID is the origin's effective domain or a registrable suffix of it.
   if (rpID === "" || (host !== rpID && !host.endsWith(`.${rpID}`))) throw invalid("RPID must equal the Origin's host or be a suffix of it");
@@ -97,5 +91,5 @@ export function checkConfig(config: Config): CheckedConfig {
   if (freshProblem !== undefined) {
     throw invalid(`FreshFor ${freshProblem}`);
   }
-  return { origin: url.origin, rpID };
+  return { origin, rpID };
 }
