@@ -50,7 +50,7 @@ export interface Config {
 export const DEFAULT_FRESH_FOR: number = 5 * 60 * 1000;
 
 /** Base name of the pending half-session cookie (`__Host-` prefixed on https). */
-export const PENDING_COOKIE: string = "framework_pending";
+export const PASSKEY_PENDING_COOKIE: string = "framework_pending";
 
 /** What the constructor keeps from a checked config. */
 export interface CheckedConfig {
