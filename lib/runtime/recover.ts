@@ -11,12 +11,8 @@
  *     client sees a broken page, never a spliced one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isAbortHandler, isLatchError } from "../http/index.ts";
-import type { Logger } from "../http/index.ts";
+import { isAbortHandler, isLatchError, NewRef, WriteText as writePlain, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import type { ErrorPageFunc } from "./options.ts";
-import { NewRef } from "../http/index.ts";
-import { WriteText as writePlain } from "../http/index.ts";
-import type { HandlerFunc, Middleware } from "../http/index.ts";
 
 /** The plain-text body of a 500 when no `ErrorPage` is set (SPEC §7). */
 export const PLAIN_500: string = "Something went wrong.";
