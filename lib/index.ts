@@ -21,6 +21,7 @@ export {
   LatchError,
   isLatchError,
   HTTPError,
+  isHTTPError,
   HTTP_ERROR_CODES,
   SecurityHeaders,
   securityHeaderList,

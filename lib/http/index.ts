@@ -1,4 +1,4 @@
-export { LatchError, isLatchError, hasErrorCode, HTTPError, HTTP_ERROR_CODES, ErrAbortHandler, isAbortHandler } from "./errors.ts";
+export { LatchError, isLatchError, hasErrorCode, HTTPError, isHTTPError, HTTP_ERROR_CODES, ErrAbortHandler, isAbortHandler } from "./errors.ts";
 export { NewLogger, discardLogger } from "./logger.ts";
 export { systemClock, cryptoRandom } from "./clock.ts";
 export { equalSecret } from "./secret.ts";
