@@ -4,8 +4,8 @@ export {
   Serve,
   Handler,
   BuildVersion,
-  RenderView,
-  Recover,
+  renderView,
+  recoverPanics,
   PLAIN_500,
   DEFAULT_ADDR,
   DEFAULT_SHUTDOWN_GRACE,
@@ -23,12 +23,12 @@ export {
   HTTPError,
   isHTTPError,
   HTTP_ERROR_CODES,
-  SecurityHeaders,
+  securityHeaders,
   securityHeaderList,
   DEFAULT_CSP,
-  CrossOriginProtection,
-  RequestSignal,
-  NewLogger,
+  crossOriginProtection,
+  requestSignal,
+  newLogger,
   discardLogger,
   systemClock,
   cryptoRandom,
@@ -42,7 +42,7 @@ export {
   DEFAULT_BODY_LIMIT,
 } from "./http/index.ts";
 export { OpenDB } from "./db/index.ts";
-export { Mux, PathValue, SetPathValue, Pattern, RouterError, ROUTER_ERROR_CODES, isRouterError } from "./router/index.ts";
+export { Mux, PathValue, setPathValue, Pattern, RouterError, ROUTER_ERROR_CODES, isRouterError } from "./router/index.ts";
 export type {
   Options,
   Ctx,

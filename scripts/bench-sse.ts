@@ -18,7 +18,7 @@ import { createServer } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { discardLogger } from "../lib/http/index.ts";
-import { NewHandlers, Registry } from "../lib/jobs/index.ts";
+import { newHandlers, Registry } from "../lib/jobs/index.ts";
 
 /** Options of `benchSSE`. */
 export interface BenchOptions {
@@ -63,7 +63,7 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
   const heartbeatMs = options.heartbeatMs ?? 15000;
   const jobs = new Registry(discardLogger, { maxRuntime: (seconds + 600) * 1000 });
   const job = jobs.Start("bench", "bench", (signal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve())));
-  const h = NewHandlers({
+  const h = newHandlers({
     Jobs: jobs,
     Render: () => {},
     RenderFragment: () => {},

@@ -5,12 +5,12 @@
  */
 import { fileURLToPath } from "node:url";
 import type { DB } from "../../lib/db/index.ts";
-import { CrossOriginProtection, DEFAULT_CSP, html, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
+import { crossOriginProtection, DEFAULT_CSP, html, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
 import { type Options } from "../../lib/index.ts";
 import { CLIENT_DIR, NewAssets, type Assets } from "../../lib/assets/index.ts";
-import { MergeSchemas } from "../../lib/db/index.ts";
-import { Registry, NewHandlers } from "../../lib/jobs/index.ts";
-import { NewSMTPMailer } from "../../lib/mail/index.ts";
+import { mergeSchemas } from "../../lib/db/index.ts";
+import { Registry, newHandlers } from "../../lib/jobs/index.ts";
+import { newSMTPMailer } from "../../lib/mail/index.ts";
 import * as passkey from "../../lib/passkey/index.ts";
 import { Mux, PathValue } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
@@ -26,7 +26,7 @@ import { errorPage, render } from "./pages/layout.ts";
 import { signinPage } from "./pages/signin.ts";
 
 /** Schema steps in apply order: sessions, then sign-in, then passkey. */
-export const schema: ReturnType<typeof MergeSchemas> = MergeSchemas(session.Schema, signin.Schema, passkey.Schema);
+export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(session.Schema, signin.Schema, passkey.Schema);
 
 /** Directory of the demo's static files. */
 const STATIC_DIR = fileURLToPath(new URL("../../../examples/demo/static/", import.meta.url));
@@ -45,7 +45,7 @@ export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions 
     Router: (db) => buildRouter(db, config, logger, jobs, assets, app),
     ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
     Schema: schema,
-    Wrap: (next) => CrossOriginProtection({ Origin: config.origin })(next),
+    Wrap: (next) => crossOriginProtection({ Origin: config.origin })(next),
     Locales: ["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"],
     DefaultLocale: "en",
     LocaleFS: fileURLToPath(new URL("../../../examples/demo/locales/", import.meta.url)),
@@ -65,7 +65,7 @@ function cspWithIssuer(issuer: string, origin: string): string {
 
 function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, assets: Assets, app: AppOptions): Mux {
   if (db === undefined) throw new Error("demo: the runtime opened no database");
-  const auth = signin.New({
+  const auth = signin.create({
     DB: db,
     Origin: config.origin,
     InstanceKey: config.instanceKey,
@@ -73,12 +73,12 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
     SignedInPath: "/account",
     StalePath: "/stepup",
     Logger: logger,
-    ...(config.smtpURL !== undefined && { Mailer: NewSMTPMailer(config.smtpURL, { logger }) }),
+    ...(config.smtpURL !== undefined && { Mailer: newSMTPMailer(config.smtpURL, { logger }) }),
     ...(config.mailFrom !== undefined && { MailFrom: config.mailFrom }),
     ...(config.oidcIssuer !== undefined && { Provider: { Issuer: config.oidcIssuer } }),
     SecondFactor: (req, res, identity) => keys.Gate(req, res, identity),
   });
-  const keys = passkey.New({
+  const keys = passkey.create({
     DB: db,
     Sessions: auth.Sessions,
     Origin: config.origin,
@@ -90,7 +90,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
     FreshFor: config.freshFor,
     Logger: logger,
   });
-  const jobHandlers = NewHandlers({ Jobs: jobs, ...jobPages(assets), Owner: (req) => From(req)?.Subject, ID: (req) => PathValue(req, "id") });
+  const jobHandlers = newHandlers({ Jobs: jobs, ...jobPages(assets), Owner: (req) => From(req)?.Subject, ID: (req) => PathValue(req, "id") });
 
   const mux = new Mux();
   const user = mux.With(auth.LoadSession);

@@ -3,12 +3,12 @@
  * same file a systemd unit runs). Environment: see config.ts and README.
  */
 import { resolve } from "node:path";
-import { NewLogger } from "../../lib/http/index.ts";
+import { newLogger } from "../../lib/http/index.ts";
 import { Run } from "../../lib/index.ts";
 import { demoOptions } from "./app.ts";
 import { loadConfig } from "./config.ts";
 
-const logger = NewLogger();
+const logger = newLogger();
 const config = loadConfig(process.env, logger);
 const { cleanup, ...options } = demoOptions(config, logger);
 // Links, cookies and the WebAuthn relying party all use ORIGIN, not the

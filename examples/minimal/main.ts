@@ -3,8 +3,8 @@
  * drift: passwordless sign-in in front of one page. Run it with
  * `INSTANCE_KEY=... node dist/examples/minimal/main.js --addr 127.0.0.1:8080`.
  */
-import { CrossOriginProtection, Mux, Run, html, type HandlerFunc } from "../../lib/index.ts";
-import { MergeSchemas } from "../../lib/db/index.ts";
+import { crossOriginProtection, Mux, Run, html, type HandlerFunc } from "../../lib/index.ts";
+import { mergeSchemas } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
 
@@ -18,11 +18,11 @@ const signinPage: HandlerFunc = (_req, res) => {
 await Run({
   DBPath: "minimal.db", // relative: lives in $STATE_DIRECTORY when set
   Origin,
-  Schema: MergeSchemas(session.Schema, signin.Schema),
-  Wrap: (next) => CrossOriginProtection({ Origin })(next),
+  Schema: mergeSchemas(session.Schema, signin.Schema),
+  Wrap: (next) => crossOriginProtection({ Origin })(next),
   Router: (db) => {
     if (db === undefined) throw new Error("minimal: no database");
-    const auth = signin.New({ DB: db, Origin, InstanceKey: process.env["INSTANCE_KEY"] ?? "", SigninPath: "/signin", SignedInPath: "/" });
+    const auth = signin.create({ DB: db, Origin, InstanceKey: process.env["INSTANCE_KEY"] ?? "", SigninPath: "/signin", SignedInPath: "/" });
     const mux = new Mux();
     mux.Handle("GET /signin", signinPage);
     mux.Handle("POST /signin", auth.Begin);

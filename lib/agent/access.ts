@@ -30,7 +30,7 @@ export function isAccess(value: unknown): value is Access {
  * Returns the contract's `Access.String`: "read" or "write". Throws
  * `AgentError` `ERR_AGENT_INVALID_ACCESS` for any other value.
  */
-export function AccessString(a: Access): string {
+export function accessString(a: Access): string {
   if (!isAccess(a)) throw new AgentError("ERR_AGENT_INVALID_ACCESS", 'access string: expected "read" or "write"');
   return a;
 }

@@ -7,7 +7,7 @@
 import type { HandlerFunc } from "../http/index.ts";
 import { ToolRead } from "./access.ts";
 import { AgentError } from "./errors.ts";
-import { NewTool, type Tool, type ToolSpec } from "./tool.ts";
+import { newTool, type Tool, type ToolSpec } from "./tool.ts";
 
 /** An HTTP method a tool's route may use. */
 export type ToolMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -63,7 +63,7 @@ export function defineAction(spec: ActionSpec): ToolDef {
     fail(`${where}: route must start with "/" and hold no spaces or control characters`);
   }
   if (typeof spec.handler !== "function") fail(`${where}: handler must be a function`);
-  const tool = NewTool(spec.tool);
+  const tool = newTool(spec.tool);
   // RFC 9110 §9.2.1: a read tool observes only, so it must sit on a safe method; a write tool must not.
   if ((tool.Access === ToolRead) !== SAFE.has(spec.method)) {
     fail(`${where}: a ${tool.Access} tool cannot use ${spec.method}`);

@@ -63,12 +63,12 @@ export class Actor {
 const HUMAN: Actor = new Actor({ Human: true });
 
 /** Returns the human actor. */
-export function Human(): Actor {
+export function humanActor(): Actor {
   return HUMAN;
 }
 
 /** Returns the agent actor named `name`. Throws `AgentError` `ERR_AGENT_INVALID_ACTOR` for a bad name. */
-export function Agent(name: string): Actor {
+export function agentActor(name: string): Actor {
   return new Actor({ Human: false, Name: name });
 }
 
@@ -78,6 +78,6 @@ export function Agent(name: string): Actor {
  */
 export function parseActor(form: string): Actor {
   if (form === "human") return HUMAN;
-  if (form.startsWith("agent:")) return Agent(form.slice("agent:".length));
+  if (form.startsWith("agent:")) return agentActor(form.slice("agent:".length));
   throw new AgentError("ERR_AGENT_INVALID_ACTOR", 'parse actor: expected "human" or "agent:<name>"');
 }

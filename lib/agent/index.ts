@@ -1,6 +1,6 @@
-export { Actor, Human, Agent, parseActor, AGENT_NAME_PATTERN } from "./actor.ts";
-export { Access, ToolRead, ToolWrite, AccessString, isAccess } from "./access.ts";
-export { NewTool, validateTool, ARG_NAME_PATTERN } from "./tool.ts";
+export { Actor, humanActor, agentActor, parseActor, AGENT_NAME_PATTERN } from "./actor.ts";
+export { Access, ToolRead, ToolWrite, accessString, isAccess } from "./access.ts";
+export { newTool, validateTool, ARG_NAME_PATTERN } from "./tool.ts";
 export { defineAction, TOOL_NAME_PATTERN } from "./action.ts";
 export { ToolRegistry } from "./registry.ts";
 export { assertConfirmed, parseToolCall } from "./call.ts";

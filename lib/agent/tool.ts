@@ -22,7 +22,7 @@ export interface ToolArg {
   readonly Description: string;
 }
 
-/** A tool, as declared by an action. Build it with `NewTool`. */
+/** A tool, as declared by an action. Build it with `newTool`. */
 export interface Tool {
   /** What the tool does, for the agent. */
   readonly Description: string;
@@ -32,7 +32,7 @@ export interface Tool {
   readonly Confirm: string;
 }
 
-/** The fields given to `NewTool`. */
+/** The fields given to `newTool`. */
 export interface ToolSpec {
   Description: string;
   Access: Access;
@@ -84,10 +84,10 @@ export function validateTool(spec: ToolSpec): void {
  * returns a frozen `Tool` with defaults filled in.
  *
  * @example
- * const tool = NewTool({ Description: "Deletes an invoice", Access: ToolWrite,
+ * const tool = newTool({ Description: "Deletes an invoice", Access: ToolWrite,
  *   Confirm: "Delete this invoice?", Args: [{ Name: "id", Type: "string", Required: true, Description: "Invoice id" }] });
  */
-export function NewTool(spec: ToolSpec): Tool {
+export function newTool(spec: ToolSpec): Tool {
   validateTool(spec);
   const args = (spec.Args ?? []).map((a) => Object.freeze({ ...a }));
   return Object.freeze({

@@ -16,7 +16,7 @@ const DESTRUCTIVE = /\b(DROP|RENAME)\b/i;
  * Applies the migrations not yet applied, each in its own transaction
  * together with the `user_version` bump. Returns how many ran.
  */
-export function ApplyMigrations(db: DB, migrations: readonly string[]): number {
+export function applyMigrations(db: DB, migrations: readonly string[]): number {
   const done = Number(db.pragma("user_version", { simple: true }));
   if (done > migrations.length) {
     throw new DBError(

@@ -2,7 +2,7 @@
  * Named schema steps (the newer migration mechanism). Every component
  * exports its schema as an ordered list of `Step`s; an application merges
  * them (merge order is apply order: sessions before sign-in before
- * passkey). `ApplySchema` runs each step not yet applied in its own
+ * passkey). `applySchema` runs each step not yet applied in its own
  * transaction and records its name with a SHA-256 checksum of its SQL; an
  * applied step whose SQL has since changed is refused at boot, naming it,
  * because silently diverging schemas are how data gets lost.
@@ -20,7 +20,7 @@ export interface Step {
 }
 
 /** Concatenates step lists in apply order, refusing duplicate names. */
-export function MergeSchemas(...lists: readonly (readonly Step[])[]): Step[] {
+export function mergeSchemas(...lists: readonly (readonly Step[])[]): Step[] {
   const merged: Step[] = [];
   const seen = new Set<string>();
   for (const step of lists.flat()) {
@@ -42,8 +42,8 @@ function checksum(sql: string): string {
  * names it applied. Throws `DBError` ERR_DB_STEP_CHANGED when a recorded
  * step's SQL differs, ERR_DB_STEP_FAILED when a step's SQL fails.
  */
-export function ApplySchema(db: DB, steps: readonly Step[]): string[] {
-  MergeSchemas(steps);
+export function applySchema(db: DB, steps: readonly Step[]): string[] {
+  mergeSchemas(steps);
   db.exec(`CREATE TABLE IF NOT EXISTS latch_schema (
     name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
   const recorded = db.prepare<[string], { checksum: string }>("SELECT checksum FROM latch_schema WHERE name = ?");

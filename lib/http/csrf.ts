@@ -1,6 +1,6 @@
 /*
  * Cross-origin request protection in the manner of Go 1.25's
- * `http.CrossOriginProtection`: no tokens, only what browsers already say.
+ * `http.crossOriginProtection`: no tokens, only what browsers already say.
  *
  *   - Safe methods (GET, HEAD, OPTIONS) pass: they must not change state.
  *   - Fetch Metadata (W3C Fetch Metadata §2.4): `Sec-Fetch-Site:
@@ -13,11 +13,11 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HTTPError } from "./errors.ts";
-import { WriteText } from "./respond.ts";
+import { writeText } from "./respond.ts";
 import { parseOrigin } from "./url.ts";
 import type { HandlerFunc, Middleware } from "./types.ts";
 
-/** Options of `CrossOriginProtection`. */
+/** Options of `crossOriginProtection`. */
 export interface CrossOriginOptions {
   /** The application's public origin, e.g. "https://example.com". */
   Origin: string;
@@ -28,7 +28,7 @@ export interface CrossOriginOptions {
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function refuse(res: ServerResponse): void {
-  WriteText(res, 403, "403 forbidden: cross-origin request refused");
+  writeText(res, 403, "403 forbidden: cross-origin request refused");
 }
 
 /**
@@ -37,9 +37,9 @@ function refuse(res: ServerResponse): void {
  * Throws `TypeError` when `Origin` is not an http or https URL.
  *
  * @example
- * Wrap: (next) => CrossOriginProtection({ Origin: "https://example.com" })(next)
+ * Wrap: (next) => crossOriginProtection({ Origin: "https://example.com" })(next)
  */
-export function CrossOriginProtection(options: CrossOriginOptions): Middleware {
+export function crossOriginProtection(options: CrossOriginOptions): Middleware {
   const origin = parseOrigin(options.Origin);
   if (origin === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "cross-origin protection: Origin must be an http or https URL");
   const strict = options.Strict === true;
@@ -57,7 +57,7 @@ export function CrossOriginProtection(options: CrossOriginOptions): Middleware {
  * Reports what a request's browser headers say of where it comes from:
  * "same-origin", "cross-origin", or "unknown" when it carries neither
  * `Sec-Fetch-Site` nor `Origin` (not a modern browser). The one rule behind
- * `CrossOriginProtection` and every route that checks for itself.
+ * `crossOriginProtection` and every route that checks for itself.
  * `origin` is the application's serialized origin; without it only Fetch
  * Metadata is read.
  */

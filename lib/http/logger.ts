@@ -23,7 +23,7 @@ export interface Logger {
   with(attrs: Attrs): Logger;
 }
 
-/** Options of `NewLogger`. */
+/** Options of `newLogger`. */
 export interface LoggerOptions {
   /** Where lines go. @default process.stderr */
   stream?: Writable;
@@ -37,10 +37,10 @@ const RANK: Readonly<Record<Level, number>> = { debug: 0, info: 1, warn: 2, erro
  * Creates a logger writing JSON lines.
  *
  * @example
- * const log = NewLogger({ level: "debug" });
+ * const log = newLogger({ level: "debug" });
  * log.info("listening", { addr: ":8080" });
  */
-export function NewLogger(options: LoggerOptions = {}): Logger {
+export function newLogger(options: LoggerOptions = {}): Logger {
   const stream = options.stream ?? process.stderr;
   const min = RANK[options.level ?? "info"];
   return createLogger(stream, min, {});

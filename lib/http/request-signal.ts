@@ -33,7 +33,7 @@ export function bindShutdownSignal(socket: Socket, signal: AbortSignal): void {
  * server shuts down (outside `Serve`, only the former) before the response
  * has finished. Calling it again for the same request returns the same signal.
  */
-export function RequestSignal(req: IncomingMessage): AbortSignal {
+export function requestSignal(req: IncomingMessage): AbortSignal {
   const known = requestSignals.get(req);
   if (known !== undefined) return known;
   const controller = new AbortController();

@@ -6,7 +6,7 @@
 import type { ServerResponse } from "node:http";
 
 /** Ends `res` with a JSON body (`Cache-Control: no-store`). */
-export function WriteJSON(res: ServerResponse, status: number, value: unknown): void {
+export function writeJSON(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value) + "\n";
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
@@ -16,7 +16,7 @@ export function WriteJSON(res: ServerResponse, status: number, value: unknown): 
 }
 
 /** Ends `res` with a plain-text message followed by a newline. */
-export function WriteText(res: ServerResponse, status: number, text: string): void {
+export function writeText(res: ServerResponse, status: number, text: string): void {
   const body = text + "\n";
   res.statusCode = status;
   res.setHeader("Content-Type", "text/plain; charset=utf-8");
@@ -25,7 +25,7 @@ export function WriteText(res: ServerResponse, status: number, text: string): vo
 }
 
 /** Ends `res` with `303 See Other` to `location` (a path or URL the caller vouches for). */
-export function SeeOther(res: ServerResponse, location: string): void {
+export function seeOther(res: ServerResponse, location: string): void {
   res.statusCode = 303;
   res.setHeader("Location", location);
   res.setHeader("Cache-Control", "no-store");

@@ -6,7 +6,7 @@
  */
 import type { HandlerFunc, Middleware } from "./types.ts";
 
-/** Options of `SecurityHeaders`. */
+/** Options of `securityHeaders`. */
 export interface SecurityHeadersOptions {
   /** Replaces the Content-Security-Policy. @default DEFAULT_CSP (+ upgrade-insecure-requests on https) */
   CSP?: string;
@@ -33,7 +33,7 @@ export const DEFAULT_CSP: string = [
   "style-src 'self'",
 ].join("; ");
 
-/** Returns the header list `SecurityHeaders` sets, in order. */
+/** Returns the header list `securityHeaders` sets, in order. */
 export function securityHeaderList(options: SecurityHeadersOptions = {}): [string, string][] {
   const https = options.Origin?.startsWith("https://") === true;
   const csp = options.CSP ?? (https ? `${DEFAULT_CSP}; upgrade-insecure-requests` : DEFAULT_CSP);
@@ -57,7 +57,7 @@ export function securityHeaderList(options: SecurityHeadersOptions = {}): [strin
 }
 
 /** Returns the middleware setting the baseline security headers. */
-export function SecurityHeaders(options: SecurityHeadersOptions = {}): Middleware {
+export function securityHeaders(options: SecurityHeadersOptions = {}): Middleware {
   const list = securityHeaderList(options);
   // Parallel arrays and an indexed loop: this runs on every request.
   const names = list.map(([name]) => name);

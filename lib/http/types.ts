@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-/** A request handler. It may return a promise; a rejection is a panic (see `Recover`). */
+/** A request handler. It may return a promise; a rejection is a panic (see `recoverPanics`). */
 export type HandlerFunc = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /** A middleware: returns a handler that does its work and calls `next` at most once. */

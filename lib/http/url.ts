@@ -7,7 +7,7 @@
 import type { IncomingMessage } from "node:http";
 
 /** Returns the request's query parameters (empty when there is none). Never throws. */
-export function QueryParams(req: IncomingMessage): URLSearchParams {
+export function queryParams(req: IncomingMessage): URLSearchParams {
   const url = req.url ?? "";
   const q = url.indexOf("?");
   return new URLSearchParams(q < 0 ? "" : url.slice(q + 1));
@@ -18,7 +18,7 @@ export function QueryParams(req: IncomingMessage): URLSearchParams {
  * absolute-form target (RFC 9112 §3.2.2: its authority is dropped, never
  * trusted). Never throws; "/" when there is no path.
  */
-export function RequestTarget(req: IncomingMessage): string {
+export function requestTarget(req: IncomingMessage): string {
   const url = req.url ?? "/";
   if (url.startsWith("/")) return `/${url.replace(/^\/+/, "")}`;
   const scheme = url.indexOf("://");

@@ -7,7 +7,7 @@
  * replaced by the chosen one, so the prefix does not contradict the choice.
  * The runtime mounts it inside `Wrap`, behind the application's CSRF
  * protection; it also refuses a browser's cross-origin POST itself, by the
- * same Fetch Metadata rule as `CrossOriginProtection`, for apps without one.
+ * same Fetch Metadata rule as `crossOriginProtection`, for apps without one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { crossOriginVerdict, isLocalPath, readForm, appendSetCookie, serializeCookie, isLatchError, type HandlerFunc } from "../http/index.ts";

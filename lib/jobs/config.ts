@@ -4,8 +4,8 @@
  * of a request, and the paths and destination a page or stream refers to.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { WriteText, durationProblem, positiveProblem } from "../http/index.ts";
-import { Current } from "../session/index.ts";
+import { writeText, durationProblem, positiveProblem } from "../http/index.ts";
+import { currentSession } from "../session/index.ts";
 import { JobsError } from "./errors.ts";
 import { Status, type Job } from "./job.ts";
 import type { Registry } from "./registry.ts";
@@ -25,7 +25,7 @@ export interface PageData {
 /** Renders a page or a fragment; it writes the whole response itself. */
 export type RenderFunc = (req: IncomingMessage, res: ServerResponse, data: PageData) => void | Promise<void>;
 
-/** Configuration of `NewHandlers`. `Jobs`, `Render` and `RenderFragment` are required (SPEC.md §2.8). */
+/** Configuration of `newHandlers`. `Jobs`, `Render` and `RenderFragment` are required (SPEC.md §2.8). */
 export interface Config {
   /** The job registry. */
   Jobs: Registry;
@@ -39,7 +39,7 @@ export interface Config {
    * middleware (signin's `RequireSession`, or `Sessions.Read`) that must run
    * before these routes. When there is no session, or this returns
    * `undefined` or "", every route answers 401.
-   * @default (req) => Current(req)?.Subject
+   * @default (req) => currentSession(req)?.Subject
    */
   Owner?: (req: IncomingMessage) => string | undefined;
   /**
@@ -146,11 +146,11 @@ export function destination(cfg: ResolvedConfig, job: Job): string {
 /** Answers the refusal `findJob` chose: 401 without an owner, 404 for a job the owner may not see. */
 export function refuse(res: ServerResponse, status: 401 | 404): void {
   res.setHeader("Cache-Control", "no-store");
-  WriteText(res, status, status === 401 ? "Sign in required." : "Job not found.");
+  writeText(res, status, status === 401 ? "Sign in required." : "Job not found.");
 }
 
 function sessionSubject(req: IncomingMessage): string | undefined {
-  return Current(req)?.Subject;
+  return currentSession(req)?.Subject;
 }
 
 function idFromPath(req: IncomingMessage, basePrefix: string): string | undefined {

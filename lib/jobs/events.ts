@@ -12,11 +12,11 @@
  * JSON: `{"status","progress","location"}` plus `"err"` for a failed job,
  * where `location` is where the browser should go once the job is over.
  *
- * The stream also ends cleanly when the request's `RequestSignal` aborts:
+ * The stream also ends cleanly when the request's `requestSignal` aborts:
  * the server is shutting down (so `Serve` need not wait out its grace
  * period) or the client went away. The browser reconnects after `retry`.
  */
-import { RequestSignal, type HandlerFunc } from "../http/index.ts";
+import { requestSignal, type HandlerFunc } from "../http/index.ts";
 import { destination, findJob, refuse, type ResolvedConfig } from "./config.ts";
 import { EventWriter } from "./event-writer.ts";
 import { Status, type Job } from "./job.ts";
@@ -45,7 +45,7 @@ export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
       else writer.final(encodeEvent({ event: "done", data: payload(cfg, current) }));
     };
     const unsubscribe = cfg.jobs.Subscribe(job.ID, job.Owner, send);
-    const stop = RequestSignal(req);
+    const stop = requestSignal(req);
     const onStop = (): void => writer.end();
     stop.addEventListener("abort", onStop, { once: true });
     writer.onClose(() => {

@@ -29,12 +29,12 @@ export interface Handlers {
  * missing or an option is invalid (SPEC.md §7).
  *
  * @example
- * const h = NewHandlers({ Jobs: registry, Render: renderPage, RenderFragment: renderPart, ID: (r) => PathValue(r, "id") });
+ * const h = newHandlers({ Jobs: registry, Render: renderPage, RenderFragment: renderPart, ID: (r) => PathValue(r, "id") });
  * mux.Handle("GET /jobs/{id}", h.StatusPage);
  * mux.Handle("GET /jobs/{id}/fragment", h.Fragment);
  * mux.Handle("GET /jobs/{id}/events", h.Events);
  */
-export function NewHandlers(config: Config): Handlers {
+export function newHandlers(config: Config): Handlers {
   const cfg = resolveConfig(config);
   return {
     StatusPage: async function jobStatusPage(req, res) {

@@ -40,7 +40,7 @@ export function progressPercent(progress: string): number | undefined {
  * `<progress>` bar when `progressPercent` finds a value, and the error text
  * of a failed job. Every text is escaped.
  */
-export function RenderFragmentHTML(data: PageData, labels: StatusLabels = DEFAULT_STATUS_LABELS): SafeHTML {
+export function renderFragmentHTML(data: PageData, labels: StatusLabels = DEFAULT_STATUS_LABELS): SafeHTML {
   const job = data.Job;
   const percent = progressPercent(job.Progress);
   return html`<p class="job-status" data-status="${job.Status}"><strong>${labels[job.Status]}</strong> <span class="job-name">${job.Name}</span>${
@@ -55,15 +55,15 @@ export function RenderFragmentHTML(data: PageData, labels: StatusLabels = DEFAUL
  * carries `data-poll`, `data-poll-every` and `data-poll-push`; pass
  * `{ push: false }` to leave out `data-poll-push` (plain polling).
  */
-export function RenderStatusHTML(data: PageData, options: { labels?: StatusLabels; push?: boolean } = {}): SafeHTML {
-  const inner = RenderFragmentHTML(data, options.labels);
+export function renderStatusHTML(data: PageData, options: { labels?: StatusLabels; push?: boolean } = {}): SafeHTML {
+  const inner = renderFragmentHTML(data, options.labels);
   if (data.Job.Status !== Status.Running) return html`<div class="job" aria-live="polite">${inner}</div>`;
   const push = options.push === false ? "" : html` data-poll-push="${data.EventsPath}"`;
   return html`<div class="job" aria-live="polite" data-poll="${data.FragmentPath}" data-poll-every="${data.PollSeconds}"${push}>${inner}</div>`;
 }
 
 /** Renders the no-script meta refresh for the page head: only while the job runs, empty otherwise. */
-export function MetaRefresh(data: PageData): SafeHTML {
+export function metaRefresh(data: PageData): SafeHTML {
   if (data.Job.Status !== Status.Running) return html``;
   return html`<noscript><meta http-equiv="refresh" content="${data.PollSeconds}"></noscript>`;
 }

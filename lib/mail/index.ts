@@ -1,7 +1,7 @@
 export { MAIL_ERROR_CODES, MailError, isMailError } from "./errors.ts";
-export { NewSMTPMailer } from "./smtp.ts";
+export { newSMTPMailer } from "./smtp.ts";
 export { DEFAULT_CONNECT_TIMEOUT, DEFAULT_COMMAND_TIMEOUT, DEFAULT_DATA_TIMEOUT } from "./smtp-options.ts";
-export { NewLogMailer, LOG_MAILER_WARNING } from "./log-mailer.ts";
+export { newLogMailer, LOG_MAILER_WARNING } from "./log-mailer.ts";
 export { buildMessage } from "./build.ts";
 export { parseAddress } from "./address.ts";
 export { DEFAULT_SMTP_PORT, DEFAULT_SMTPS_PORT } from "./url.ts";

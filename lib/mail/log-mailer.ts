@@ -9,7 +9,7 @@ import { composeMessage } from "./build.ts";
 import { MailError } from "./errors.ts";
 import type { Mailer, Message } from "./types.ts";
 
-/** The message of the warning line `NewLogMailer` writes on every send. */
+/** The message of the warning line `newLogMailer` writes on every send. */
 export const LOG_MAILER_WARNING = "mail: development mailer, message NOT delivered; configure a Mailer for production";
 
 /**
@@ -18,9 +18,9 @@ export const LOG_MAILER_WARNING = "mail: development mailer, message NOT deliver
  * throw) and logs one WARN line carrying To, Subject and the Text body.
  *
  * @example
- * const mailer = NewLogMailer(NewLogger());
+ * const mailer = newLogMailer(newLogger());
  */
-export function NewLogMailer(logger: Logger): Mailer {
+export function newLogMailer(logger: Logger): Mailer {
   return {
     async Send(msg: Message, signal?: AbortSignal): Promise<void> {
       if (signal?.aborted === true) {

@@ -18,7 +18,7 @@ export const DEFAULT_COMMAND_TIMEOUT = 30_000;
 /** Default deadline from sending the message body to the server's final reply, in ms. */
 export const DEFAULT_DATA_TIMEOUT = 60_000;
 
-/** Options of `NewSMTPMailer`. */
+/** Options of `newSMTPMailer`. */
 export interface SMTPOptions {
   /** The name sent with EHLO. @default os.hostname(), reduced to a valid hostname, else "localhost" */
   helo?: string;

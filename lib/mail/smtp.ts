@@ -80,10 +80,10 @@ export async function runSession(conn: SMTPConnection, ep: SMTPEndpoint, o: Reso
  * rejects with a `MailError`.
  *
  * @example
- * const mailer = NewSMTPMailer("smtps://app%40example.com:secret@smtp.example.com");
+ * const mailer = newSMTPMailer("smtps://app%40example.com:secret@smtp.example.com");
  * await mailer.Send({ From: "app@example.com", To: "ada@example.com", Subject: "Sign in", Text: link });
  */
-export function NewSMTPMailer(url: string, options: SMTPOptions = {}): Mailer {
+export function newSMTPMailer(url: string, options: SMTPOptions = {}): Mailer {
   const ep = parseSMTPURL(url);
   const o = resolveSMTPOptions(options);
   const buildOptions = { clock: o.clock, random: o.random, ...(o.messageIdDomain === undefined ? {} : { messageIdDomain: o.messageIdDomain }) };

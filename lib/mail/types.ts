@@ -1,6 +1,6 @@
 /*
- * The two shapes every sender shares. `NewSMTPMailer` delivers over SMTP,
- * `NewLogMailer` only logs (development); the sign-in component accepts any
+ * The two shapes every sender shares. `newSMTPMailer` delivers over SMTP,
+ * `newLogMailer` only logs (development); the sign-in component accepts any
  * `Mailer`, so tests and applications can plug in their own.
  */
 

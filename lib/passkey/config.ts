@@ -40,7 +40,7 @@ export interface Config {
   AllowCrossOrigin?: boolean;
   /** How recent `AuthTime` must be to register (finish) or delete a passkey, in ms. @default 300000 (5 minutes) */
   FreshFor?: number;
-  /** @default NewLogger() */
+  /** @default newLogger() */
   Logger?: Logger;
   /** @default systemClock */
   Clock?: Clock;

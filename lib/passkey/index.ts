@@ -26,6 +26,6 @@ export type { RegistrationExpectations, RegisteredCredential } from "./verify-re
 export type { AuthenticationExpectations, AuthenticationResult, StoredCredential } from "./verify-authentication.ts";
 export type { ChallengeCeremony, PendingSignIn, PasskeyStoreOptions, SaveCredentialOptions } from "./store.ts";
 export type { PasskeyCredential } from "./store-rows.ts";
-export { New, Passkey, METHOD_PASSKEY } from "./passkey.ts";
+export { create, Passkey, METHOD_PASSKEY } from "./passkey.ts";
 export { PASSKEY_PENDING_COOKIE, DEFAULT_FRESH_FOR } from "./config.ts";
 export type { Config, UserVerification } from "./config.ts";

@@ -5,7 +5,7 @@
  * removes a second factor, needs a fresh session.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { SeeOther as redirect, readForm } from "../http/index.ts";
+import { seeOther as redirect, readForm } from "../http/index.ts";
 import type { Session, Sessions } from "../session/index.ts";
 import type { Config } from "./config.ts";
 import type { PasskeyStore } from "./store.ts";

@@ -12,7 +12,7 @@
  *     pending half-session, and against a credential owned by its subject.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { NewLogger, SeeOther as redirect, WriteJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
+import { newLogger, seeOther as redirect, writeJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
 import { appendSetCookie, cookieName, readCookie, serializeCookie, type Identity, type Session, type Sessions } from "../session/index.ts";
 import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
 import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
@@ -30,7 +30,7 @@ import { verifyRegistration } from "./verify-registration.ts";
 export const METHOD_PASSKEY: string = "passkey";
 
 /** Creates the passkey component. Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG for an unusable config. */
-export function New(config: Config): Passkey {
+export function create(config: Config): Passkey {
   return new Passkey(config);
 }
 
@@ -53,7 +53,7 @@ export class Passkey {
     this.#config = config;
     this.#sessions = config.Sessions;
     this.#clock = config.Clock ?? systemClock;
-    this.#logger = config.Logger ?? NewLogger();
+    this.#logger = config.Logger ?? newLogger();
     this.#store = new PasskeyStore(config.DB, this.#clock);
     this.#handles = new UserHandles(config.DB);
     this.#origin = origin;

@@ -36,8 +36,8 @@ export function PathValue(req: IncomingMessage, name: string): string {
   return i < 0 ? "" : (m.values[i] ?? "");
 }
 
-/** Sets the value `PathValue(req, name)` returns from now on (as Go's `Request.SetPathValue`). */
-export function SetPathValue(req: IncomingMessage, name: string, value: string): void {
+/** Sets the value `PathValue(req, name)` returns from now on (as Go's `Request.setPathValue`). */
+export function setPathValue(req: IncomingMessage, name: string, value: string): void {
   let m = matches.get(req);
   if (m === undefined) {
     m = { pattern: "", names: [], values: [] };

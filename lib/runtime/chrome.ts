@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
-import { WriteJSON as writeJSON, WriteText, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { writeJSON as writeJSON, writeText, type HandlerFunc, type Middleware } from "../http/index.ts";
 import { BuildVersion } from "./version.ts";
 
 /** What the chrome needs. */
@@ -22,7 +22,7 @@ export interface ChromeOptions {
 function onlyGet(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.method === "GET" || req.method === "HEAD") return true;
   res.setHeader("Allow", "GET, HEAD");
-  WriteText(res, 405, "405 method not allowed");
+  writeText(res, 405, "405 method not allowed");
   return false;
 }
 

@@ -4,7 +4,7 @@
  * the application's `DB`; then apply the older migrations and the schema
  * steps, in that order.
  */
-import { ApplyMigrations, ApplySchema, OpenDB, type DB } from "../db/index.ts";
+import { applyMigrations, applySchema, OpenDB, type DB } from "../db/index.ts";
 import { HTTPError } from "../http/index.ts";
 import type { Options } from "./options.ts";
 
@@ -30,8 +30,8 @@ export function bootDatabase(opts: Options): BootedDB {
   try {
     if (opts.Migrations !== undefined || opts.Schema !== undefined) {
       if (db === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "options: migrations need DBPath or DB");
-      if (opts.Migrations !== undefined) ApplyMigrations(db, opts.Migrations);
-      if (opts.Schema !== undefined) ApplySchema(db, opts.Schema);
+      if (opts.Migrations !== undefined) applyMigrations(db, opts.Migrations);
+      if (opts.Schema !== undefined) applySchema(db, opts.Schema);
     }
   } catch (err) {
     close();

@@ -2,7 +2,7 @@
  * Handler assembles the middleware stack in the order SPEC §4.4 fixes,
  * outermost first:
  *
- *   Recover → SecurityHeaders → Chrome (probes, locale prefix) → Wrap
+ *   Recover → securityHeaders → Chrome (probes, locale prefix) → Wrap
  *     → framework routes (POST /_locale) → the application's routes
  *
  * It also owns the database when `DBPath` is set (database.ts): opens it,
@@ -11,10 +11,10 @@
  */
 import { Chrome } from "./chrome.ts";
 import { bootDatabase } from "./database.ts";
-import { HTTPError, NewLogger, SecurityHeaders, type HandlerFunc } from "../http/index.ts";
+import { HTTPError, newLogger, securityHeaders, type HandlerFunc } from "../http/index.ts";
 import { buildLocales } from "./locales.ts";
 import { routesHandler, validateOptions, type Options } from "./options.ts";
-import { Recover } from "./recover.ts";
+import { recoverPanics } from "./recover.ts";
 
 /** The path of the locale switch route (SPEC §2.4 `LocaleSwitchPath`). */
 const LOCALE_SWITCH_PATH = "/_locale";
@@ -31,7 +31,7 @@ const LOCALE_SWITCH_PATH = "/_locale";
  */
 export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => void] {
   validateOptions(opts);
-  const logger = opts.Logger ?? NewLogger();
+  const logger = opts.Logger ?? newLogger();
   const { db, close: cleanup } = bootDatabase(opts);
   try {
     const routes = opts.Mux ?? opts.Router?.(db);
@@ -56,8 +56,8 @@ export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => vo
       wrapped = result;
     }
     const chrome = Chrome({ DB: db, NextDue: opts.NextDue, LocaleMiddleware: locales?.Middleware });
-    const headers = SecurityHeaders({ ...(opts.CSP !== undefined && { CSP: opts.CSP }), ...(opts.Origin !== undefined && { Origin: opts.Origin }) });
-    const handler = Recover(logger, opts.ErrorPage)(headers(chrome(wrapped)));
+    const headers = securityHeaders({ ...(opts.CSP !== undefined && { CSP: opts.CSP }), ...(opts.Origin !== undefined && { Origin: opts.Origin }) });
+    const handler = recoverPanics(logger, opts.ErrorPage)(headers(chrome(wrapped)));
     return [handler, cleanup];
   } catch (err) {
     cleanup();

@@ -31,7 +31,7 @@ export interface Options {
   DB?: DB;
   /** Older migration mechanism: additive-only SQL applied in order, idempotently. */
   Migrations?: readonly string[];
-  /** Newer mechanism: merged, named schema steps (extension; see `MergeSchemas`). */
+  /** Newer mechanism: merged, named schema steps (extension; see `mergeSchemas`). */
   Schema?: readonly Step[];
   /** Unix socket path to listen on (platform activation). */
   Socket?: string;
@@ -51,7 +51,7 @@ export interface Options {
   Sidecar?: (db: DB | undefined, signal: AbortSignal) => void | Promise<void>;
   /** Renders the body of a 500 for a failure the app never saw. */
   ErrorPage?: ErrorPageFunc;
-  /** Logger for the runtime (extension). @default NewLogger() */
+  /** Logger for the runtime (extension). @default newLogger() */
   Logger?: Logger;
   /** Public origin, e.g. "https://example.com"; an https origin turns on HSTS (extension). */
   Origin?: string;

@@ -11,7 +11,7 @@
 import { isAbsolute, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { bootDatabase } from "./database.ts";
-import { HTTPError, NewLogger, NewRef } from "../http/index.ts";
+import { HTTPError, newLogger, NewRef } from "../http/index.ts";
 import type { Options } from "./options.ts";
 import { Serve } from "./serve.ts";
 
@@ -84,7 +84,7 @@ export async function Run(opts: Options): Promise<void> {
 }
 
 async function runSidecar(opts: Options): Promise<void> {
-  const logger = opts.Logger ?? NewLogger();
+  const logger = opts.Logger ?? newLogger();
   const pass = opts.Sidecar;
   if (pass === undefined) throw argError("sidecar run, but Options.Sidecar is not set");
   const stop = new AbortController();

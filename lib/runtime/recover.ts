@@ -11,14 +11,14 @@
  *     client sees a broken page, never a spliced one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isAbortHandler, isLatchError, NewRef, WriteText as writePlain, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { isAbortHandler, isLatchError, NewRef, writeText as writePlain, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import type { ErrorPageFunc } from "./options.ts";
 
 /** The plain-text body of a 500 when no `ErrorPage` is set (SPEC §7). */
 export const PLAIN_500: string = "Something went wrong.";
 
 /** Returns the panic-recovery middleware. */
-export function Recover(logger: Logger, errorPage: ErrorPageFunc | undefined): Middleware {
+export function recoverPanics(logger: Logger, errorPage: ErrorPageFunc | undefined): Middleware {
   return function recoverMiddleware(next: HandlerFunc): HandlerFunc {
     return function recoverPanics(req, res) {
       let result: unknown;

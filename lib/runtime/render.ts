@@ -13,7 +13,7 @@ import type { Ctx } from "./options.ts";
  * ERR_HTTP_NO_RENDER when `Render` is unset; panic recovery logs it with a
  * reference and answers 500.
  */
-export async function RenderView(ctx: Ctx, req: IncomingMessage, res: ServerResponse, view: string, data: unknown): Promise<void> {
+export async function renderView(ctx: Ctx, req: IncomingMessage, res: ServerResponse, view: string, data: unknown): Promise<void> {
   if (ctx.Render === undefined) {
     throw new HTTPError("ERR_HTTP_NO_RENDER", `render ${view}: Ctx.Render is not set`);
   }

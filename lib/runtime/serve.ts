@@ -1,7 +1,7 @@
 /*
  * Serve: boot (see `Handler`), listen, and shut down gracefully. On
  * SIGTERM or SIGINT (or `Options.Signal`) the server stops accepting,
- * aborts every request's `RequestSignal` so long-lived streams end, lets
+ * aborts every request's `requestSignal` so long-lived streams end, lets
  * in-flight requests finish for `ShutdownGrace` milliseconds, then cuts
  * what remains and closes the database the runtime opened.
  */
@@ -9,7 +9,7 @@ import { createServer } from "node:http";
 import type { Socket } from "node:net";
 import { Handler } from "./handler.ts";
 import { chooseListen, listenOn } from "./listen.ts";
-import { bindShutdownSignal, NewLogger } from "../http/index.ts";
+import { bindShutdownSignal, newLogger } from "../http/index.ts";
 import type { Options } from "./options.ts";
 
 /** Milliseconds in-flight requests get after a shutdown signal. */
@@ -24,7 +24,7 @@ export const DEFAULT_SHUTDOWN_GRACE: number = 10_000;
  * await Serve({ Mux: mux, DBPath: "app.db", Addr: ":8080" });
  */
 export async function Serve(opts: Options): Promise<void> {
-  const logger = opts.Logger ?? NewLogger();
+  const logger = opts.Logger ?? newLogger();
   const [handler, cleanup] = Handler({ ...opts, Logger: logger });
   const shutdown = new AbortController();
   const server = createServer({ headersTimeout: 20_000, requestTimeout: 60_000 }, handler);

@@ -4,7 +4,7 @@
  * it found (a session, or `null` for none) so later reads in the same
  * request cost nothing, and `Create`/`Destroy` update it. Session
  * middleware (signin's `RequireSession`) reads through the store, so
- * `Current` works downstream of it.
+ * `currentSession` works downstream of it.
  */
 import type { IncomingMessage } from "node:http";
 import type { Session } from "./store.ts";
@@ -12,7 +12,7 @@ import type { Session } from "./store.ts";
 const current = new WeakMap<IncomingMessage, Session | null>();
 
 /** Binds `session` (or `null`: looked up, none) to `req`. */
-export function SetCurrent(req: IncomingMessage, session: Session | null): void {
+export function setCurrentSession(req: IncomingMessage, session: Session | null): void {
   current.set(req, session);
 }
 
@@ -22,7 +22,7 @@ export function lookedUp(req: IncomingMessage): Session | null | undefined {
 }
 
 /** Returns the session bound to the request, or undefined. */
-export function Current(req: IncomingMessage): Session | undefined {
+export function currentSession(req: IncomingMessage): Session | undefined {
   return current.get(req) ?? undefined;
 }
 
@@ -32,7 +32,7 @@ export function Current(req: IncomingMessage): Session | undefined {
  * `(0, false)`), as it is under the sign-in component, whose subjects are
  * email addresses. Never scope data on a missing id.
  */
-export function UserID(req: IncomingMessage): number | undefined {
+export function userID(req: IncomingMessage): number | undefined {
   const subject = current.get(req)?.Subject;
   if (subject === undefined || !/^[1-9][0-9]{0,15}$/.test(subject)) return undefined;
   const id = Number(subject);

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { appendSetCookie, cookieName, readCookie, serializeCookie } from "../http/index.ts";
-import { SetCurrent, lookedUp } from "./current.ts";
+import { setCurrentSession, lookedUp } from "./current.ts";
 import { HashToken, NewToken } from "./token.ts";
 
 /** Absolute session lifetime used when the config does not override it: 30 days. */
@@ -109,7 +109,7 @@ export class Sessions {
     if (cached !== undefined) return cached ?? undefined;
     const token = readCookie(req.headers.cookie, this.#cookie.name);
     const session = token === undefined ? undefined : this.#lookup(HashToken(token));
-    SetCurrent(req, session ?? null);
+    setCurrentSession(req, session ?? null);
     return session;
   }
 
@@ -147,7 +147,7 @@ export class Sessions {
       last_seen: now,
       expires_at: expires,
     });
-    SetCurrent(req, session);
+    setCurrentSession(req, session);
     return session;
   }
 
@@ -162,7 +162,7 @@ export class Sessions {
   Destroy(req: IncomingMessage, res: ServerResponse): void {
     this.#deleteCurrent(req);
     appendSetCookie(res, this.#serialize("", 0));
-    SetCurrent(req, null);
+    setCurrentSession(req, null);
   }
 
   /** Deletes expired and idle sessions; returns how many. */

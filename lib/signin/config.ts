@@ -65,7 +65,7 @@ export interface Config {
   ClientIP?: (req: IncomingMessage) => string;
   /** Upgrades claimed addresses to the provider's OpenID flow. */
   Provider?: ProviderConfig;
-  /** @default NewLogger() */
+  /** @default newLogger() */
   Logger?: Logger;
   /** @default systemClock */
   Clock?: Clock;

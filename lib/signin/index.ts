@@ -1,4 +1,4 @@
-export { New, Signin, METHOD_MAGICLINK, METHOD_KEYMAIL } from "./signin.ts";
+export { create, Signin, METHOD_MAGICLINK, METHOD_KEYMAIL } from "./signin.ts";
 export { From, SessionFrom } from "./request.ts";
 export { ErrEmptyInstanceKey, SigninError, SIGNIN_ERROR_CODES, isSigninError } from "./errors.ts";
 export { Schema } from "./schema.ts";

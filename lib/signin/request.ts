@@ -5,11 +5,11 @@
  * request carries one per-request entry, not one per accessor.
  */
 import type { IncomingMessage } from "node:http";
-import { Current, type Identity } from "../session/index.ts";
+import { currentSession, type Identity } from "../session/index.ts";
 
 /** Returns the identity of the request's session (bound by `RequireSession`), or undefined. */
 export function From(req: IncomingMessage): Identity | undefined {
-  const session = Current(req);
+  const session = currentSession(req);
   // Only the identity: the session's row key and bookkeeping stay inside.
   return session === undefined ? undefined : { Subject: session.Subject, Method: session.Method, AuthTime: session.AuthTime };
 }

@@ -11,8 +11,8 @@
  * next `Begin` skip the provider).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { NewLogger, NewRef, parseOrigin, QueryParams, RequestTarget, SeeOther, WriteText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
-import { NewLogMailer, type Mailer } from "../mail/index.ts";
+import { newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, appendSetCookie, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
 import type { Config } from "./config.ts";
@@ -40,12 +40,12 @@ export interface SweepResult {
  * `InstanceKey` is empty, `SigninError` for other invalid configuration.
  *
  * @example
- * const auth = New({ DB: db, Origin, InstanceKey, SigninPath: "/signin", SignedInPath: "/account" });
+ * const auth = create({ DB: db, Origin, InstanceKey, SigninPath: "/signin", SignedInPath: "/account" });
  * mux.Handle("POST /signin", auth.Begin);
  * mux.Handle("GET /auth/verify", auth.Verify);
  * mux.With(auth.RequireSession).Handle("GET /account", account);
  */
-export function New(config: Config): Signin {
+export function create(config: Config): Signin {
   return new Signin(config);
 }
 
@@ -75,8 +75,8 @@ export class Signin {
     this.#config = config;
     this.#origin = origin;
     this.#clock = config.Clock ?? systemClock;
-    this.#logger = config.Logger ?? NewLogger();
-    this.#mailer = config.Mailer ?? NewLogMailer(this.#logger);
+    this.#logger = config.Logger ?? newLogger();
+    this.#mailer = config.Mailer ?? newLogMailer(this.#logger);
     this.#sessions =
       config.Sessions ??
       new Sessions(config.DB, {
@@ -117,7 +117,7 @@ export class Signin {
   }
 
   #redirect(res: ServerResponse, location: string): void {
-    SeeOther(res, location);
+    seeOther(res, location);
   }
 
   #outcome(res: ServerResponse, query: string): void {
@@ -168,7 +168,7 @@ export class Signin {
       res.setHeader("Cache-Control", "no-store");
       return void res.end();
     }
-    const token = QueryParams(req).get("token") ?? "";
+    const token = queryParams(req).get("token") ?? "";
     // SPEC §3.2: the token is spent whatever the cause of failure; one indistinguishable outcome.
     const address = token === "" ? undefined : this.#links.Consume(token, PURPOSE_SIGNIN);
     if (address === undefined) return this.#outcome(res, "err=expired");
@@ -178,7 +178,7 @@ export class Signin {
   /** `GET /auth/callback`: the inbox provider's return point. */
   readonly Callback: HandlerFunc = async (req, res) => {
     if (this.#provider === undefined) return this.#outcome(res, "err=keymail&force=1");
-    const query = QueryParams(req);
+    const query = queryParams(req);
     const result = await this.#provider.complete(query, req.headers.cookie);
     appendSetCookie(res, this.#provider.clearCookie());
     // The provider logged the refusal with its reason and reference.
@@ -207,12 +207,12 @@ export class Signin {
 
   #refuse(req: IncomingMessage, res: ServerResponse, location: string, status: number, text: string): void {
     if (wantsHTML(req)) return this.#redirect(res, location);
-    WriteText(res, status, `${status} ${text}`);
+    writeText(res, status, `${status} ${text}`);
   }
 
   /**
    * Middleware requiring a live session. It binds the identity and the
-   * session to the request (`From`, `SessionFrom`, session `Current`).
+   * session to the request (`From`, `SessionFrom`, session `currentSession`).
    * Without one: HTML requests are redirected (303) to `SigninPath`,
    * others get 401.
    */
@@ -250,7 +250,7 @@ export class Signin {
           // next= is a local path: an absolute-form request target (RFC 9112 §3.2.2) must not put a foreign URL there.
           // A form POST cannot be replayed by a redirect back: only safe requests name themselves as next.
           const safe = req.method === "GET" || req.method === "HEAD";
-          const next = safe ? `?next=${encodeURIComponent(RequestTarget(req))}` : "";
+          const next = safe ? `?next=${encodeURIComponent(requestTarget(req))}` : "";
           return this.#refuse(req, res, `${this.#config.StalePath ?? this.#config.SigninPath}${next}`, 401, "unauthorized: session too old, authenticate again");
         }
         return next(req, res);

@@ -13,15 +13,15 @@ import { OpenDB } from "../../lib/db/index.ts";
 import { discardLogger } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
 import { Mux } from "../../lib/router/index.ts";
-import { Current } from "../../lib/session/index.ts";
-import { New } from "../../lib/signin/index.ts";
+import { currentSession } from "../../lib/session/index.ts";
+import { create } from "../../lib/signin/index.ts";
 import { announce } from "./routes.ts";
 import { BENCH_ORIGIN, ME_PATH, meBody } from "./session-db.ts";
 
 const path = process.argv[2];
 if (path === undefined) throw new Error("usage: latch-session.js <db path>");
 const db = OpenDB(path);
-const auth = New({
+const auth = create({
   DB: db,
   Origin: BENCH_ORIGIN,
   InstanceKey: "bench-instance-key",
@@ -31,7 +31,7 @@ const auth = New({
 });
 const mux = new Mux();
 mux.With(auth.RequireSession).Handle(`GET ${ME_PATH}`, (req, res) => {
-  const session = Current(req);
+  const session = currentSession(req);
   res.setHeader("Content-Type", "application/json");
   res.end(meBody(session?.Subject ?? "", session?.Method ?? ""));
 });

@@ -4,7 +4,7 @@
  * session row created the way `Sessions.Create` stores it (the SHA-256 of
  * a fresh token). Both servers open the same file and read that row.
  */
-import { ApplySchema, MergeSchemas, OpenDB } from "../../lib/db/index.ts";
+import { applySchema, mergeSchemas, OpenDB } from "../../lib/db/index.ts";
 import { HashToken, NewToken, Schema as SessionSchema, SESSION_COOKIE } from "../../lib/session/index.ts";
 import { Schema as SigninSchema } from "../../lib/signin/index.ts";
 
@@ -32,7 +32,7 @@ export function meBody(subject: string, method: string): string {
 export function seedSessionDB(path: string, subject: string): string {
   const db = OpenDB(path);
   try {
-    ApplySchema(db, MergeSchemas(SessionSchema, SigninSchema));
+    applySchema(db, mergeSchemas(SessionSchema, SigninSchema));
     const token = NewToken();
     const now = Date.now();
     db.prepare(

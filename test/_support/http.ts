@@ -10,7 +10,7 @@ import { createServer, request, type IncomingHttpHeaders, type RequestOptions } 
 import { connect, type AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import type { TestContext } from "node:test";
-import { NewLogger, type Logger } from "../../lib/http/index.ts";
+import { newLogger, type Logger } from "../../lib/http/index.ts";
 import { Handler, type Options } from "../../lib/index.ts";
 
 /** One parsed log line. */
@@ -46,7 +46,7 @@ export function captureLog(): CapturedLog {
     },
   });
   return {
-    logger: NewLogger({ stream, level: "debug" }),
+    logger: newLogger({ stream, level: "debug" }),
     lines: () => [...lines],
     waitFor: (match) => {
       const found = lines.find(match);

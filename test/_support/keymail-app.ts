@@ -1,7 +1,7 @@
 /*
  * A whole application for the inbox-provider ("keymail") sign-in tests:
  * the runtime's `Handler` with a `Mux` holding the sign-in component's own
- * routes, CrossOriginProtection in `Wrap`, an in-memory SQLite database, a
+ * routes, crossOriginProtection in `Wrap`, an in-memory SQLite database, a
  * real SMTP server for the emailed link and a real oidc-provider whose
  * registered client is this app's Origin. The app listens first, on
  * 127.0.0.1 port 0, so its Origin (the OAuth client_id) is known before
@@ -13,10 +13,10 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
-import { MergeSchemas, OpenDB, type DB } from "../../lib/db/index.ts";
-import { CrossOriginProtection, type HandlerFunc } from "../../lib/http/index.ts";
+import { mergeSchemas, OpenDB, type DB } from "../../lib/db/index.ts";
+import { crossOriginProtection, type HandlerFunc } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
-import { NewSMTPMailer } from "../../lib/mail/index.ts";
+import { newSMTPMailer } from "../../lib/mail/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
@@ -89,13 +89,13 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
   let auth: signin.Signin | undefined;
   const router = (handle: DB | undefined): Mux => {
     if (handle === undefined) throw new Error("keymail app: no database");
-    auth = signin.New({
+    auth = signin.create({
       DB: handle,
       Origin: origin,
       InstanceKey: KEYMAIL_INSTANCE_KEY,
       SigninPath: "/signin",
       SignedInPath: "/account",
-      Mailer: NewSMTPMailer(`smtp://127.0.0.1:${smtp.port}`, { logger }),
+      Mailer: newSMTPMailer(`smtp://127.0.0.1:${smtp.port}`, { logger }),
       Logger: logger,
       Clock: { now: () => new Date(Date.now() + offset) },
       // Many sign-ins from one address and one IP within a test run.
@@ -118,9 +118,9 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
   };
   const [handler, cleanup] = Handler({
     DB: db,
-    Schema: MergeSchemas(session.Schema, signin.Schema),
+    Schema: mergeSchemas(session.Schema, signin.Schema),
     Router: router,
-    Wrap: (next) => CrossOriginProtection({ Origin: origin })(next),
+    Wrap: (next) => crossOriginProtection({ Origin: origin })(next),
     Origin: origin,
     Logger: logger,
   });

@@ -3,10 +3,10 @@
  * runs `Run` with a pass that logs "pass" with its count and the database
  * file it was given. Logs JSON to stderr.
  */
-import { NewLogger } from "../../lib/http/index.ts";
+import { newLogger } from "../../lib/http/index.ts";
 import { Run } from "../../lib/index.ts";
 
-const logger = NewLogger();
+const logger = newLogger();
 let count = 0;
 await Run({
   Mux: (_req, res) => {

@@ -1,7 +1,7 @@
 /*
  * A real sign-in application for integration tests: a real SMTP server
  * (test/_support/smtp-server.ts), the full runtime stack built by
- * `Handler({ Router, Schema, Wrap: CrossOriginProtection, Logger })` on
+ * `Handler({ Router, Schema, Wrap: crossOriginProtection, Logger })` on
  * 127.0.0.1:0, a SQLite file in a temporary directory, a fake clock, a
  * capturing logger, a tiny cookie jar and helpers to POST /signin and pull
  * the link out of the delivered email.
@@ -16,10 +16,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
 import type { DB } from "../../lib/db/index.ts";
-import { MergeSchemas } from "../../lib/db/index.ts";
-import { CrossOriginProtection, type Clock, type HandlerFunc } from "../../lib/http/index.ts";
+import { mergeSchemas } from "../../lib/db/index.ts";
+import { crossOriginProtection, type Clock, type HandlerFunc } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
-import { NewSMTPMailer, type Mailer } from "../../lib/mail/index.ts";
+import { newSMTPMailer, type Mailer } from "../../lib/mail/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
@@ -108,7 +108,7 @@ function routes(auth: signin.Signin, freshFor: number): Mux {
     const from = signin.From(req);
     const current = signin.SessionFrom(req);
     res.setHeader("Content-Type", "application/json");
-    res.end(JSON.stringify({ from, session: current, userID: session.UserID(req) ?? null }));
+    res.end(JSON.stringify({ from, session: current, userID: session.userID(req) ?? null }));
   };
   mux.Handle("POST /signin", auth.Begin);
   mux.Handle("GET /auth/verify", auth.Verify);
@@ -140,16 +140,16 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
   const base = `http://127.0.0.1:${address.port}`;
   const origin = options.origin ?? base;
   const url = mail === "smtp" ? `smtp://127.0.0.1:${smtp?.port ?? 0}` : mail === "log" ? undefined : mail.url;
-  const mailer: Mailer | undefined = url === undefined ? undefined : NewSMTPMailer(url, { tls: { rejectUnauthorized: false }, logger });
+  const mailer: Mailer | undefined = url === undefined ? undefined : newSMTPMailer(url, { tls: { rejectUnauthorized: false }, logger });
   const built: { db?: DB; auth?: signin.Signin } = {};
   const [h, cleanup] = Handler({
     DBPath: dbPath,
-    Schema: MergeSchemas(session.Schema, signin.Schema),
-    Wrap: (next) => CrossOriginProtection({ Origin: origin })(next),
+    Schema: mergeSchemas(session.Schema, signin.Schema),
+    Wrap: (next) => crossOriginProtection({ Origin: origin })(next),
     Logger: logger,
     Router: (opened) => {
       if (opened === undefined) throw new Error("signin-app: no database");
-      const auth = signin.New({
+      const auth = signin.create({
         DB: opened,
         Origin: origin,
         InstanceKey: "signin-app-instance-key-0123456789abcdef",

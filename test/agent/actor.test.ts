@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Actor, Agent, Human, auditForm, createAuditEvent, parseActor, type ActorInit } from "../../lib/agent/index.ts";
+import { Actor, agentActor, humanActor, auditForm, createAuditEvent, parseActor, type ActorInit } from "../../lib/agent/index.ts";
 
 function assertInvalid(fn: () => unknown): void {
   assert.throws(fn, (e: unknown) => e instanceof Error && "code" in e && e.code === "ERR_AGENT_INVALID_ACTOR");
@@ -8,17 +8,17 @@ function assertInvalid(fn: () => unknown): void {
 
 describe("Actor.String()", () => {
   it('is "human" for a person and "agent:<name>" for an agent, toString() alike', () => {
-    assert.equal(Human().String(), "human");
-    assert.equal(`${Human()}`, "human");
+    assert.equal(humanActor().String(), "human");
+    assert.equal(`${humanActor()}`, "human");
     assert.equal(new Actor({ Human: true }).toString(), "human");
-    const bot = Agent("billing-bot.v2_1");
+    const bot = agentActor("billing-bot.v2_1");
     assert.equal(bot.String(), "agent:billing-bot.v2_1");
     assert.equal(String(bot), "agent:billing-bot.v2_1");
     assert.equal(bot.Human, false);
     assert.equal(bot.Name, "billing-bot.v2_1");
   });
   it("cannot be changed after construction", () => {
-    const bot = Agent("bot");
+    const bot = agentActor("bot");
     assert.throws(() => Object.assign(bot, { Name: "other" }), TypeError);
     assert.equal(bot.String(), "agent:bot");
   });
@@ -26,22 +26,22 @@ describe("Actor.String()", () => {
 
 describe("new Actor()", () => {
   const good = ["a", "0", "bot", "billing-bot", "a.b_c-d", "x".repeat(64)];
-  for (const name of good) it(`accepts agent name ${JSON.stringify(name)}`, () => assert.equal(Agent(name).Name, name));
+  for (const name of good) it(`accepts agent name ${JSON.stringify(name)}`, () => assert.equal(agentActor(name).Name, name));
   const bad = ["", "Bot", "BOT", "a:b", "a b", " a", "a\n", "a\r", "a\t", "a\0", "a\x7f", "-a", ".a", "_a", "x".repeat(65), "é", "a/b", "agent:x"];
-  for (const name of bad) it(`rejects agent name ${JSON.stringify(name)}`, () => assertInvalid(() => Agent(name)));
+  for (const name of bad) it(`rejects agent name ${JSON.stringify(name)}`, () => assertInvalid(() => agentActor(name)));
   it("rejects a human with a name, and a non-boolean Human", () => {
     assertInvalid(() => new Actor({ Human: true, Name: "alice" }));
     const sloppy: unknown = { Human: "yes" };
     assertInvalid(() => new Actor(sloppy as ActorInit));
   });
   it("keeps raw names out of the error message", () => {
-    assert.throws(() => Agent("Evil:Name"), (e: unknown) => e instanceof Error && !e.message.includes("Evil"));
+    assert.throws(() => agentActor("Evil:Name"), (e: unknown) => e instanceof Error && !e.message.includes("Evil"));
   });
 });
 
 describe("parseActor()", () => {
   it("inverts String()", () => {
-    for (const actor of [Human(), Agent("bot"), Agent("a.b-c")]) assert.equal(parseActor(actor.String()).String(), actor.String());
+    for (const actor of [humanActor(), agentActor("bot"), agentActor("a.b-c")]) assert.equal(parseActor(actor.String()).String(), actor.String());
     assert.equal(parseActor("human").Human, true);
   });
   for (const form of ["", "Human", "agent:", "agent:Bot", "agent:a:b", "robot:x", "human "]) {
@@ -51,15 +51,15 @@ describe("parseActor()", () => {
 
 describe("auditForm()", () => {
   it("is the audit string stored on events", () => {
-    assert.equal(auditForm(Human()), "human");
-    assert.equal(auditForm(Agent("bot")), "agent:bot");
+    assert.equal(auditForm(humanActor()), "human");
+    assert.equal(auditForm(agentActor("bot")), "agent:bot");
   });
 });
 
 describe("createAuditEvent()", () => {
   it("stamps the actor's audit form and the clock's time", () => {
     const at = new Date("2025-01-02T03:04:05Z");
-    const event = createAuditEvent(Agent("bot"), "invoice.created", { now: () => at });
+    const event = createAuditEvent(agentActor("bot"), "invoice.created", { now: () => at });
     assert.deepEqual({ ...event }, { Actor: "agent:bot", Type: "invoice.created", At: at });
   });
 });

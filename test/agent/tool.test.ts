@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { NewTool, ToolRead, ToolWrite, validateTool, type ToolArg, type ToolSpec } from "../../lib/agent/index.ts";
+import { newTool, ToolRead, ToolWrite, validateTool, type ToolArg, type ToolSpec } from "../../lib/agent/index.ts";
 
 const idArg: ToolArg = { Name: "id", Type: "string", Required: true, Description: "Invoice id" };
 
@@ -36,20 +36,20 @@ describe("validateTool()", () => {
   });
 });
 
-describe("NewTool()", () => {
+describe("newTool()", () => {
   it("fills defaults and freezes the result", () => {
-    const tool = NewTool({ Description: "Lists", Access: ToolRead });
+    const tool = newTool({ Description: "Lists", Access: ToolRead });
     assert.deepEqual({ ...tool }, { Description: "Lists", Access: "read", Args: [], Confirm: "" });
     assert.ok(Object.isFrozen(tool) && Object.isFrozen(tool.Args));
   });
   it("copies arguments so later edits to the spec do not leak in", () => {
     const args = [{ ...idArg }];
-    const tool = NewTool({ Description: "Deletes", Access: ToolWrite, Confirm: "Delete it?", Args: args });
+    const tool = newTool({ Description: "Deletes", Access: ToolWrite, Confirm: "Delete it?", Args: args });
     args.push({ ...idArg, Name: "other" });
     assert.equal(tool.Args.length, 1);
     assert.ok(Object.isFrozen(tool.Args[0]));
   });
   it("throws as validateTool does", () => {
-    assert.throws(() => NewTool({ Description: "Deletes", Access: ToolWrite }), /a write tool needs a Confirm sentence/);
+    assert.throws(() => newTool({ Description: "Deletes", Access: ToolWrite }), /a write tool needs a Confirm sentence/);
   });
 });

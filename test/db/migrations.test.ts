@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ApplyMigrations, type DB } from "../../lib/db/index.ts";
+import { applyMigrations, type DB } from "../../lib/db/index.ts";
 import { assertCode, open, tempFile } from "../_support/db.ts";
 
 const version = (db: DB): unknown => db.pragma("user_version", { simple: true });
@@ -11,20 +11,20 @@ describe("ApplyMigrations()", () => {
   test("applies each migration once across two boots", (t) => {
     const path = tempFile(t);
     const first = open(t, path);
-    assert.equal(ApplyMigrations(first, v1), 2);
+    assert.equal(applyMigrations(first, v1), 2);
     assert.equal(version(first), 2);
     first.close();
     const second = open(t, path);
-    assert.equal(ApplyMigrations(second, v1), 0);
+    assert.equal(applyMigrations(second, v1), 0);
     assert.equal(version(second), 2);
-    assert.equal(ApplyMigrations(second, [...v1, "CREATE INDEX notes_body ON notes (body)"]), 1);
+    assert.equal(applyMigrations(second, [...v1, "CREATE INDEX notes_body ON notes (body)"]), 1);
     assert.equal(version(second), 3);
   });
 
   test("refuses a list shorter than what was applied", (t) => {
     const db = open(t, tempFile(t));
-    ApplyMigrations(db, v1);
-    assertCode(() => ApplyMigrations(db, v1.slice(0, 1)), "ERR_DB_MIGRATIONS_REMOVED", /2 applied but only 1 are listed/);
+    applyMigrations(db, v1);
+    assertCode(() => applyMigrations(db, v1.slice(0, 1)), "ERR_DB_MIGRATIONS_REMOVED", /2 applied but only 1 are listed/);
     assert.equal(version(db), 2);
   });
 
@@ -39,8 +39,8 @@ describe("ApplyMigrations()", () => {
   for (const sql of destructive) {
     test(`refuses ${JSON.stringify(sql)} before running it`, (t) => {
       const db = open(t, tempFile(t));
-      ApplyMigrations(db, v1);
-      assertCode(() => ApplyMigrations(db, [...v1, sql]), "ERR_DB_MIGRATION_NOT_ADDITIVE", /migration 2 drops or renames/);
+      applyMigrations(db, v1);
+      assertCode(() => applyMigrations(db, [...v1, sql]), "ERR_DB_MIGRATION_NOT_ADDITIVE", /migration 2 drops or renames/);
       assert.equal(version(db), 2);
       assert.equal(db.prepare("SELECT name FROM sqlite_master WHERE name IN ('notes', 'x')").all().length, 1);
     });
@@ -48,14 +48,14 @@ describe("ApplyMigrations()", () => {
 
   test("does not mistake words containing drop or rename for them", (t) => {
     const db = open(t, tempFile(t));
-    assert.equal(ApplyMigrations(db, [...v1, "ALTER TABLE notes ADD COLUMN renamed_from TEXT", "CREATE TABLE drop_log (x)"]), 4);
+    assert.equal(applyMigrations(db, [...v1, "ALTER TABLE notes ADD COLUMN renamed_from TEXT", "CREATE TABLE drop_log (x)"]), 4);
   });
 
   test("leaves user_version and the schema unchanged when a migration fails", (t) => {
     const db = open(t, tempFile(t));
     const list = [...v1, "CREATE TABLE half (x); INSERT INTO no_such_table VALUES (1)", "CREATE TABLE after (x)"];
     assert.throws(
-      () => ApplyMigrations(db, list),
+      () => applyMigrations(db, list),
       (err: unknown) => {
         assert.ok(err instanceof Error && "code" in err);
         assert.equal(err.code, "ERR_DB_STEP_FAILED");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ApplySchema, MergeSchemas, type DB, type Step } from "../../lib/db/index.ts";
+import { applySchema, mergeSchemas, type DB, type Step } from "../../lib/db/index.ts";
 import { assertCode, open, tempFile } from "../_support/db.ts";
 
 function recorded(db: DB): string[] {
@@ -23,36 +23,36 @@ const signin: Step[] = [{ Name: "signin/001-tokens", SQL: "CREATE TABLE tokens (
 describe("ApplySchema()", () => {
   test("applies every step once, and nothing on a second boot", (t) => {
     const path = tempFile(t);
-    const steps = MergeSchemas(sessions, signin);
+    const steps = mergeSchemas(sessions, signin);
     const first = open(t, path);
-    assert.deepEqual(ApplySchema(first, steps), ["session/001-sessions", "session/002-index", "signin/001-tokens"]);
+    assert.deepEqual(applySchema(first, steps), ["session/001-sessions", "session/002-index", "signin/001-tokens"]);
     first.close();
     const second = open(t, path);
-    assert.deepEqual(ApplySchema(second, steps), []);
+    assert.deepEqual(applySchema(second, steps), []);
     assert.deepEqual(recorded(second), ["session/001-sessions", "session/002-index", "signin/001-tokens"]);
     assert.deepEqual(tables(second), ["sessions", "tokens"]);
   });
 
   test("applies only the steps added since the last boot", (t) => {
     const path = tempFile(t);
-    ApplySchema(open(t, path), sessions);
+    applySchema(open(t, path), sessions);
     const db = open(t, path);
-    assert.deepEqual(ApplySchema(db, [...sessions, ...signin]), ["signin/001-tokens"]);
+    assert.deepEqual(applySchema(db, [...sessions, ...signin]), ["signin/001-tokens"]);
   });
 
   test("refuses a step whose SQL changed after it was applied, naming it", (t) => {
     const path = tempFile(t);
-    ApplySchema(open(t, path), sessions);
+    applySchema(open(t, path), sessions);
     const edited: Step[] = [sessions[0] ?? { Name: "", SQL: "" }, { Name: "session/002-index", SQL: "CREATE INDEX sessions_subject ON sessions (subject, id)" }];
     const db = open(t, path);
-    assertCode(() => ApplySchema(db, [...edited, ...signin]), "ERR_DB_STEP_CHANGED", /step session\/002-index was applied with different SQL/);
+    assertCode(() => applySchema(db, [...edited, ...signin]), "ERR_DB_STEP_CHANGED", /step session\/002-index was applied with different SQL/);
     assert.deepEqual(tables(db), ["sessions"], "no later step may run after a refusal");
   });
 
   test("refuses duplicate step names before running anything", (t) => {
     const db = open(t, ":memory:");
     const dup: Step[] = [...sessions, { Name: "session/001-sessions", SQL: "CREATE TABLE other (x)" }];
-    assertCode(() => ApplySchema(db, dup), "ERR_DB_STEP_DUPLICATE", /step session\/001-sessions appears twice/);
+    assertCode(() => applySchema(db, dup), "ERR_DB_STEP_DUPLICATE", /step session\/001-sessions appears twice/);
     assert.deepEqual(tables(db), []);
   });
 
@@ -64,7 +64,7 @@ describe("ApplySchema()", () => {
       ...signin,
     ];
     assert.throws(
-      () => ApplySchema(db, steps),
+      () => applySchema(db, steps),
       (err: unknown) => {
         assert.ok(err instanceof Error && "code" in err);
         assert.equal(err.code, "ERR_DB_STEP_FAILED");
@@ -79,7 +79,7 @@ describe("ApplySchema()", () => {
 
   test("records a SHA-256 checksum and an ISO applied_at", (t) => {
     const db = open(t, ":memory:");
-    ApplySchema(db, signin);
+    applySchema(db, signin);
     const row = db.prepare<[], { applied_at: string; checksum: string }>("SELECT applied_at, checksum FROM latch_schema").get();
     assert.ok(row !== undefined);
     assert.match(row.applied_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -90,12 +90,12 @@ describe("ApplySchema()", () => {
 describe("MergeSchemas()", () => {
   test("concatenates in order", () => {
     assert.deepEqual(
-      MergeSchemas(sessions, [], signin).map((s) => s.Name),
+      mergeSchemas(sessions, [], signin).map((s) => s.Name),
       ["session/001-sessions", "session/002-index", "signin/001-tokens"],
     );
   });
 
   test("refuses a name that appears in two lists", () => {
-    assertCode(() => MergeSchemas(sessions, [{ Name: "session/002-index", SQL: "SELECT 1" }]), "ERR_DB_STEP_DUPLICATE", /session\/002-index/);
+    assertCode(() => mergeSchemas(sessions, [{ Name: "session/002-index", SQL: "SELECT 1" }]), "ERR_DB_STEP_DUPLICATE", /session\/002-index/);
   });
 });

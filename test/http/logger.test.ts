@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { describe, test } from "node:test";
-import { NewLogger } from "../../lib/http/index.ts";
+import { newLogger } from "../../lib/http/index.ts";
 import { captureLog } from "../_support/http.ts";
 
 describe("NewLogger()", () => {
@@ -46,7 +46,7 @@ describe("NewLogger()", () => {
         callback();
       },
     });
-    const logger = NewLogger({ stream, level: "warn" });
+    const logger = newLogger({ stream, level: "warn" });
     logger.debug("d");
     logger.info("i");
     logger.warn("w");

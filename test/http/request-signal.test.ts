@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { RequestSignal } from "../../lib/http/index.ts";
+import { requestSignal } from "../../lib/http/index.ts";
 import { bindShutdownSignal } from "../../lib/http/index.ts";
 import { fetchHTTP } from "../_support/http.ts";
 
@@ -30,8 +30,8 @@ describe("RequestSignal()", () => {
     const seen: { socketListeners: number; shutdownListeners: number; signal: AbortSignal }[] = [];
     const sockets = new Set<Socket>();
     const port = await listen(t, shutdown.signal, (req, res) => {
-      const signal = RequestSignal(req);
-      assert.equal(RequestSignal(req), signal, "one signal per request");
+      const signal = requestSignal(req);
+      assert.equal(requestSignal(req), signal, "one signal per request");
       sockets.add(req.socket);
       seen.push({ socketListeners: req.socket.listenerCount("close"), shutdownListeners: getEventListeners(shutdown.signal, "abort").length, signal });
       res.end("ok");
@@ -51,7 +51,7 @@ describe("RequestSignal()", () => {
     let bodyRead = (): void => {};
     const afterBody = new Promise<void>((resolve) => (bodyRead = resolve));
     const port = await listen(t, new AbortController().signal, async (req, res) => {
-      signal = RequestSignal(req);
+      signal = requestSignal(req);
       for await (const _ of req);
       res.writeHead(200);
       res.write("open");
@@ -74,7 +74,7 @@ describe("RequestSignal()", () => {
     let opened = (): void => {};
     const open = new Promise<void>((resolve) => (opened = resolve));
     const port = await listen(t, shutdown.signal, async (req, res) => {
-      const signal = RequestSignal(req);
+      const signal = requestSignal(req);
       res.writeHead(200);
       res.write("open\n");
       assert.equal(signal.aborted, false);

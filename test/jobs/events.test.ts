@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { discardLogger } from "../../lib/http/index.ts";
 import { Serve } from "../../lib/index.ts";
-import { HEARTBEAT_INTERVAL, NewHandlers, Registry, STREAM_LIFETIME, STREAM_RETRY, WRITE_TIMEOUT } from "../../lib/jobs/index.ts";
+import { HEARTBEAT_INTERVAL, newHandlers, Registry, STREAM_LIFETIME, STREAM_RETRY, WRITE_TIMEOUT } from "../../lib/jobs/index.ts";
 import { captureLog, fetchHTTP } from "../_support/http.ts";
 import { SSEParser } from "../_support/sse.ts";
 import { settle } from "./support.ts";
@@ -34,7 +34,7 @@ function mockTimers(t: TestContext): void {
 
 const types = (s: { parser: { events: { type: string }[] } }): string[] => s.parser.events.map((e) => e.type);
 
-describe("NewHandlers().Events", () => {
+describe("newHandlers().Events", () => {
   it("streams update on progress, then done, then ends", async (t) => {
     const srv = await startServer(t);
     const job = startControlled(srv, "alice", "/after");
@@ -151,12 +151,12 @@ describe("NewHandlers().Events", () => {
   });
 });
 
-describe("NewHandlers().Events under Serve()", () => {
+describe("newHandlers().Events under Serve()", () => {
   it("ends the stream cleanly when the server shuts down, so Serve need not wait out the grace", async (t) => {
     const jobs = new Registry(discardLogger);
     t.after(() => jobs.Shutdown());
     const job = jobs.Start("alice", "n", () => new Promise<void>(() => {}));
-    const h = NewHandlers({ Jobs: jobs, Owner: () => "alice", Render: () => {}, RenderFragment: () => {} });
+    const h = newHandlers({ Jobs: jobs, Owner: () => "alice", Render: () => {}, RenderFragment: () => {} });
     const log = captureLog();
     const stop = new AbortController();
     const served = Serve({

@@ -2,13 +2,13 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { discardLogger } from "../../lib/http/index.ts";
 import * as jobsModule from "../../lib/jobs/index.ts";
-import { NewHandlers, Registry, type Config } from "../../lib/jobs/index.ts";
+import { newHandlers, Registry, type Config } from "../../lib/jobs/index.ts";
 import { settle } from "./support.ts";
 import { fetchAs, openStream, startServer } from "./server.ts";
 
 const never = (): Promise<void> => new Promise(() => {});
 
-describe("NewHandlers()", () => {
+describe("newHandlers()", () => {
   const jobs = new Registry(discardLogger);
   const render = (): void => {};
   const complete: Config = { Jobs: jobs, Render: render, RenderFragment: render };
@@ -17,12 +17,12 @@ describe("NewHandlers()", () => {
       const config: Partial<Config> = { ...complete };
       delete config[field];
       // @ts-expect-error: the field is required
-      assert.throws(() => NewHandlers(config), { code: "ERR_JOBS_INVALID_CONFIG", message: new RegExp(`${field} is required`) });
+      assert.throws(() => newHandlers(config), { code: "ERR_JOBS_INVALID_CONFIG", message: new RegExp(`${field} is required`) });
     });
   }
 
   it("accepts the three required fields", () => {
-    const h = NewHandlers(complete);
+    const h = newHandlers(complete);
     assert.deepEqual(Object.keys(h).sort(), ["Events", "Fragment", "StatusPage"]);
   });
 });
@@ -32,14 +32,14 @@ describe("latch/jobs exports", () => {
     assert.deepEqual(Object.keys(jobsModule).sort(), [
       "DEFAULT_POLL_SECONDS", "DEFAULT_RETENTION", "DEFAULT_STATUS_LABELS", "ErrOwnerBusy", "HEARTBEAT_INTERVAL",
       "JOBS_ERROR_CODES", "JobsError", "MAX_ERR_LENGTH", "MAX_FINISHED_PER_OWNER", "MAX_PROGRESS_LENGTH",
-      "MAX_RUNNING_PER_OWNER", "MAX_RUNTIME", "MetaRefresh", "NewHandlers", "Registry", "RenderFragmentHTML",
-      "RenderStatusHTML", "STREAM_LIFETIME", "STREAM_RETRY", "Status", "WRITE_TIMEOUT", "encodeComment",
+      "MAX_RUNNING_PER_OWNER", "MAX_RUNTIME", "metaRefresh", "newHandlers", "Registry", "renderFragmentHTML",
+      "renderStatusHTML", "STREAM_LIFETIME", "STREAM_RETRY", "Status", "WRITE_TIMEOUT", "encodeComment",
       "encodeEvent", "encodeRetry", "isJobsError", "isOwnerBusy", "progressPercent",
-    ]);
+    ].sort());
   });
 });
 
-describe("NewHandlers() routes", () => {
+describe("newHandlers() routes", () => {
   it("answer refusals as short plain text that is never cached", async (t) => {
     const srv = await startServer(t);
     const job = srv.jobs.Start("alice", "n", never);

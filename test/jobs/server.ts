@@ -8,9 +8,9 @@ import type { AddressInfo } from "node:net";
 import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 import { discardLogger } from "../../lib/http/index.ts";
-import { MetaRefresh, NewHandlers, Registry, RenderFragmentHTML, RenderStatusHTML, type Config, type RegistryOptions } from "../../lib/jobs/index.ts";
+import { metaRefresh, newHandlers, Registry, renderFragmentHTML, renderStatusHTML, type Config, type RegistryOptions } from "../../lib/jobs/index.ts";
 import { html } from "../../lib/http/index.ts";
-import { SetCurrent } from "../../lib/session/index.ts";
+import { setCurrentSession } from "../../lib/session/index.ts";
 import { SSEParser } from "../_support/sse.ts";
 
 /** A started server and what tests inspect. */
@@ -45,17 +45,17 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
   const jobs = new Registry(discardLogger, options.registry ?? {});
   const push = options.push ?? true;
   const ownerHeader = (req: IncomingMessage): string | undefined => (typeof req.headers["x-owner"] === "string" ? req.headers["x-owner"] : undefined);
-  const h = NewHandlers({
+  const h = newHandlers({
     Jobs: jobs,
     ...(options.session === true ? {} : { Owner: ownerHeader }),
     Render: (_req, res, data) => {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      const page = html`<!doctype html><html><head><title>Job</title>${MetaRefresh(data)}<script type="module" src="/static/jobs.js"></script></head><body>${RenderStatusHTML(data, { push })}</body></html>`;
+      const page = html`<!doctype html><html><head><title>Job</title>${metaRefresh(data)}<script type="module" src="/static/jobs.js"></script></head><body>${renderStatusHTML(data, { push })}</body></html>`;
       res.end(page.toString());
     },
     RenderFragment: (_req, res, data) => {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      res.end(RenderFragmentHTML(data).toString());
+      res.end(renderFragmentHTML(data).toString());
     },
     ...config,
   });
@@ -104,7 +104,7 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
 function bindSession(req: IncomingMessage, subject: string | undefined): void {
   const at = new Date("2025-01-01T00:00:00Z");
   const session = { Subject: subject ?? "", Method: "magiclink", AuthTime: at, CreatedAt: at, LastSeen: at, ExpiresAt: at, ID: "test" };
-  SetCurrent(req, subject === undefined ? null : session);
+  setCurrentSession(req, subject === undefined ? null : session);
 }
 
 /** A fetched response with its body. */

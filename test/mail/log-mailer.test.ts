@@ -1,8 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
-import { NewLogger } from "../../lib/http/index.ts";
-import { LOG_MAILER_WARNING, NewLogMailer } from "../../lib/mail/index.ts";
+import { newLogger } from "../../lib/http/index.ts";
+import { LOG_MAILER_WARNING, newLogMailer } from "../../lib/mail/index.ts";
 
 function capture(): { lines: () => Array<Record<string, unknown>>; stream: Writable } {
   let text = "";
@@ -21,7 +21,7 @@ function capture(): { lines: () => Array<Record<string, unknown>>; stream: Writa
 describe("NewLogMailer()", () => {
   it("writes one warn line per send carrying To, Subject and the link", async () => {
     const out = capture();
-    const mailer = NewLogMailer(NewLogger({ stream: out.stream, level: "debug" }));
+    const mailer = newLogMailer(newLogger({ stream: out.stream, level: "debug" }));
     const link = "https://app.example/auth/verify?t=AbC123";
     await mailer.Send({ From: "app@example.com", To: "Ada <ada@example.com>", Subject: "Sign in", Text: `Open ${link}` });
     await mailer.Send({ From: "app@example.com", To: ["b@example.com"], Subject: "Again", Text: `Open ${link}2` });
@@ -40,7 +40,7 @@ describe("NewLogMailer()", () => {
 
   it("refuses what the SMTP mailer refuses, and logs nothing then", async () => {
     const out = capture();
-    const mailer = NewLogMailer(NewLogger({ stream: out.stream }));
+    const mailer = newLogMailer(newLogger({ stream: out.stream }));
     await assert.rejects(mailer.Send({ From: "app@example.com", To: "a@example.com", Subject: "x\r\nBcc: e@evil.example", Text: "t" }), {
       code: "ERR_MAIL_HEADER_INJECTION",
     });

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
-import { NewSMTPMailer, isMailError } from "../../lib/mail/index.ts";
+import { newSMTPMailer, isMailError } from "../../lib/mail/index.ts";
 import type { Message } from "../../lib/mail/index.ts";
 import { composeMessage } from "../../lib/mail/build.ts";
 import { SMTPConnection } from "../../lib/mail/connection.ts";
@@ -41,7 +41,7 @@ describe("NewSMTPMailer() failures", () => {
       const srv = await startSMTPServer(row.server);
       t.after(() => srv.close());
       const creds = row.auth === true ? "u:hunter2@" : "";
-      const mailer = NewSMTPMailer(`smtp://${creds}127.0.0.1:${srv.port}`, { tls: insecureTLS, ...(row.prefer === undefined ? {} : { authMethod: row.prefer }) });
+      const mailer = newSMTPMailer(`smtp://${creds}127.0.0.1:${srv.port}`, { tls: insecureTLS, ...(row.prefer === undefined ? {} : { authMethod: row.prefer }) });
       await rejectsWith(mailer.Send(msg), row.want);
       assert.equal(srv.messages.length, 0);
     });
@@ -50,7 +50,7 @@ describe("NewSMTPMailer() failures", () => {
   it("times out on a server that never greets", async (t) => {
     const srv = await startSilentServer();
     t.after(() => srv.close());
-    await rejectsWith(NewSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { commandTimeout: 50 }).Send(msg), {
+    await rejectsWith(newSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { commandTimeout: 50 }).Send(msg), {
       code: "ERR_MAIL_TIMEOUT",
       command: "greeting",
       transient: true,
@@ -60,39 +60,39 @@ describe("NewSMTPMailer() failures", () => {
   it("times out on a server that never answers the message body", async (t) => {
     const srv = await startSMTPServer({ stall: "DATA" });
     t.after(() => srv.close());
-    await rejectsWith(NewSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { dataTimeout: 50 }).Send(msg), { code: "ERR_MAIL_TIMEOUT", command: "DATA" });
+    await rejectsWith(newSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { dataTimeout: 50 }).Send(msg), { code: "ERR_MAIL_TIMEOUT", command: "DATA" });
   });
 
   it("times out on an smtp-server that stalls before its greeting", async (t) => {
     const srv = await startSMTPServer({ stall: "greeting" });
     t.after(() => srv.close());
-    await rejectsWith(NewSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { commandTimeout: 50 }).Send(msg), { code: "ERR_MAIL_TIMEOUT" });
+    await rejectsWith(newSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { commandTimeout: 50 }).Send(msg), { code: "ERR_MAIL_TIMEOUT" });
   });
 
   it("aborts when the signal fires", async (t) => {
     const ac = new AbortController();
     const srv = await startSilentServer(() => ac.abort(new Error("shutdown")));
     t.after(() => srv.close());
-    await rejectsWith(NewSMTPMailer(`smtp://127.0.0.1:${srv.port}`).Send(msg, ac.signal), { code: "ERR_MAIL_ABORTED", transient: false });
+    await rejectsWith(newSMTPMailer(`smtp://127.0.0.1:${srv.port}`).Send(msg, ac.signal), { code: "ERR_MAIL_ABORTED", transient: false });
   });
 
   it("reports a refused connection as transient ERR_MAIL_CONNECT", async () => {
     const srv = await startSilentServer();
     const port = srv.port;
     await srv.close();
-    await rejectsWith(NewSMTPMailer(`smtp://127.0.0.1:${port}`).Send(msg), { code: "ERR_MAIL_CONNECT", transient: true });
+    await rejectsWith(newSMTPMailer(`smtp://127.0.0.1:${port}`).Send(msg), { code: "ERR_MAIL_CONNECT", transient: true });
   });
 
   it("verifies the server certificate by default", async (t) => {
     const srv = await startSMTPServer({ secure: true });
     t.after(() => srv.close());
-    await rejectsWith(NewSMTPMailer(`smtps://127.0.0.1:${srv.port}`).Send(msg), { code: "ERR_MAIL_CONNECT", transient: false });
+    await rejectsWith(newSMTPMailer(`smtps://127.0.0.1:${srv.port}`).Send(msg), { code: "ERR_MAIL_CONNECT", transient: false });
   });
 
   it("refuses header injection before connecting", async (t) => {
     const srv = await startSilentServer();
     t.after(() => srv.close());
-    const mailer = NewSMTPMailer(`smtp://127.0.0.1:${srv.port}`);
+    const mailer = newSMTPMailer(`smtp://127.0.0.1:${srv.port}`);
     await rejectsWith(mailer.Send({ ...msg, Subject: "Hi\r\nBcc: eve@evil.example" }), { code: "ERR_MAIL_HEADER_INJECTION" });
     await rejectsWith(mailer.Send({ ...msg, To: "ada@example.com\nBcc: eve@evil.example" }), { code: "ERR_MAIL_HEADER_INJECTION" });
     assert.equal(srv.connections(), 0);
@@ -115,7 +115,7 @@ describe("NewSMTPMailer() STARTTLS", () => {
     t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const address = server.address();
     assert.ok(address !== null && typeof address !== "string");
-    await rejectsWith(NewSMTPMailer(`smtp://127.0.0.1:${address.port}`).Send(msg), { code: "ERR_MAIL_PROTOCOL" });
+    await rejectsWith(newSMTPMailer(`smtp://127.0.0.1:${address.port}`).Send(msg), { code: "ERR_MAIL_PROTOCOL" });
   });
 });
 
@@ -155,7 +155,7 @@ describe("NewSMTPMailer() configuration", () => {
   ];
   for (const row of rows) {
     it(`throws ${row.code} at construction for ${JSON.stringify(row.options)}`, () => {
-      assert.throws(() => NewSMTPMailer(row.url, row.options), { code: row.code });
+      assert.throws(() => newSMTPMailer(row.url, row.options), { code: row.code });
     });
   }
 });

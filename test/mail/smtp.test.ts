@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
-import { NewSMTPMailer } from "../../lib/mail/index.ts";
+import { newSMTPMailer } from "../../lib/mail/index.ts";
 import type { Message } from "../../lib/mail/index.ts";
 import { startSMTPServer } from "../_support/smtp-server.ts";
 
@@ -12,7 +12,7 @@ describe("NewSMTPMailer()", () => {
   it("delivers over plaintext to a loopback server, with the configured EHLO name", async (t) => {
     const srv = await startSMTPServer();
     t.after(() => srv.close());
-    await NewSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { helo: "client.test" }).Send({ ...msg, To: ["ada@example.com", "Bob <bob@example.org>"] });
+    await newSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { helo: "client.test" }).Send({ ...msg, To: ["ada@example.com", "Bob <bob@example.org>"] });
     const got = await srv.waitForMessage();
     assert.equal(got.from, "app@example.com");
     assert.deepEqual(got.to, ["ada@example.com", "bob@example.org"]);
@@ -35,7 +35,7 @@ describe("NewSMTPMailer()", () => {
       const srv = await startSMTPServer({ starttls: true, auth: { user: "app@example.com", pass: "p@ss:w0rd/é", methods: [...row.methods] } });
       t.after(() => srv.close());
       const url = `smtp://app%40example.com:${encodeURIComponent("p@ss:w0rd/é")}@127.0.0.1:${srv.port}`;
-      await NewSMTPMailer(url, { tls: insecureTLS, ...(row.prefer === undefined ? {} : { authMethod: row.prefer }) }).Send(msg);
+      await newSMTPMailer(url, { tls: insecureTLS, ...(row.prefer === undefined ? {} : { authMethod: row.prefer }) }).Send(msg);
       const got = await srv.waitForMessage();
       assert.equal(got.secure, true);
       assert.equal(got.user, "app@example.com");
@@ -46,7 +46,7 @@ describe("NewSMTPMailer()", () => {
   it("delivers over implicit TLS (smtps)", async (t) => {
     const srv = await startSMTPServer({ secure: true, auth: { user: "u", pass: "p" } });
     t.after(() => srv.close());
-    await NewSMTPMailer(`smtps://u:p@127.0.0.1:${srv.port}`, { tls: insecureTLS }).Send(msg);
+    await newSMTPMailer(`smtps://u:p@127.0.0.1:${srv.port}`, { tls: insecureTLS }).Send(msg);
     const got = await srv.waitForMessage();
     assert.equal(got.secure, true);
     assert.equal(got.user, "u");
@@ -56,7 +56,7 @@ describe("NewSMTPMailer()", () => {
     const srv = await startSMTPServer();
     t.after(() => srv.close());
     const text = ".leading dot\r\n..two dots\r\n.\r\n" + "w".repeat(2000) + "\r\nend.";
-    await NewSMTPMailer(`smtp://127.0.0.1:${srv.port}`).Send({ ...msg, Text: text });
+    await newSMTPMailer(`smtp://127.0.0.1:${srv.port}`).Send({ ...msg, Text: text });
     const got = await srv.waitForMessage();
     assert.equal(got.parsed.text, text);
     // The dot-led lines really were on the wire (stuffed, then unstuffed by the server).
@@ -68,7 +68,7 @@ describe("NewSMTPMailer()", () => {
     const srv = await startSMTPServer();
     t.after(() => srv.close());
     const subject = "Привет, 世界 ✓";
-    await NewSMTPMailer(`smtp://127.0.0.1:${srv.port}`).Send({ ...msg, Subject: subject, Text: "Привет", HTML: "<p>Привет, <b>世界</b></p>" });
+    await newSMTPMailer(`smtp://127.0.0.1:${srv.port}`).Send({ ...msg, Subject: subject, Text: "Привет", HTML: "<p>Привет, <b>世界</b></p>" });
     const got = await srv.waitForMessage();
     assert.equal(got.parsed.subject, subject);
     assert.equal(got.parsed.text, "Привет");
@@ -103,7 +103,7 @@ describe("NewSMTPMailer()", () => {
     t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const address = server.address();
     assert.ok(address !== null && typeof address !== "string");
-    await NewSMTPMailer(`smtp://127.0.0.1:${address.port}`, { helo: "[127.0.0.1]" }).Send(msg);
+    await newSMTPMailer(`smtp://127.0.0.1:${address.port}`, { helo: "[127.0.0.1]" }).Send(msg);
     assert.equal(received[0], "EHLO [127.0.0.1]");
     assert.equal(received[1], "MAIL FROM:<app@example.com>");
     assert.equal(received[2], "RCPT TO:<ada@example.com>");

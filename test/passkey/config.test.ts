@@ -1,17 +1,17 @@
 /*
- * New(config) checks its config at construction (STYLE §5: config mistakes
+ * create(config) checks its config at construction (STYLE §5: config mistakes
  * fail at startup): Origin, every path that reaches Location, and the RP ID
  * against the Origin's host (WebAuthn L3 §5.1.4.1).
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { ApplySchema, MergeSchemas, OpenDB, type DB } from "../../lib/db/index.ts";
-import { New, isPasskeyError, Schema, type Config } from "../../lib/passkey/index.ts";
+import { applySchema, mergeSchemas, OpenDB, type DB } from "../../lib/db/index.ts";
+import { create, isPasskeyError, Schema, type Config } from "../../lib/passkey/index.ts";
 import * as session from "../../lib/session/index.ts";
 
 function base(): Config {
   const db: DB = OpenDB(":memory:");
-  ApplySchema(db, MergeSchemas(session.Schema, Schema));
+  applySchema(db, mergeSchemas(session.Schema, Schema));
   return {
     DB: db,
     Sessions: new session.Sessions(db, { Origin: "https://app.example.org" }),
@@ -45,7 +45,7 @@ describe("New()", () => {
   for (const { name, patch, want } of refused) {
     it(`refuses ${name} with ERR_PASSKEY_INVALID_CONFIG`, () => {
       assert.throws(
-        () => New({ ...base(), ...patch }),
+        () => create({ ...base(), ...patch }),
         (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_INVALID_CONFIG" && e.message.startsWith("passkey config: ") && e.message.includes(want),
       );
     });
@@ -60,7 +60,7 @@ describe("New()", () => {
   ];
   for (const { name, patch } of accepted) {
     it(`accepts ${name}`, () => {
-      assert.doesNotThrow(() => New({ ...base(), ...patch }));
+      assert.doesNotThrow(() => create({ ...base(), ...patch }));
     });
   }
 });

@@ -1,7 +1,7 @@
 /*
  * The real stack the passkey route tests run against: the runtime's
  * `Handler` (an in-memory SQLite database, the merged schema, and
- * CrossOriginProtection in `Wrap`), a `Mux` with the sign-in component
+ * crossOriginProtection in `Wrap`), a `Mux` with the sign-in component
  * (emailed links, `SecondFactor` = the passkey `Gate`) and the passkey
  * component, all on one fake clock. Mail is captured by a `Mailer` (the
  * interface the sign-in component accepts from applications).
@@ -9,9 +9,9 @@
  */
 import { createServer } from "node:http";
 import type { TestContext } from "node:test";
-import { CrossOriginProtection, discardLogger } from "../../lib/http/index.ts";
+import { crossOriginProtection, discardLogger } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
-import { MergeSchemas, type DB } from "../../lib/db/index.ts";
+import { mergeSchemas, type DB } from "../../lib/db/index.ts";
 import type { Mailer, Message } from "../../lib/mail/index.ts";
 import * as passkey from "../../lib/passkey/index.ts";
 import { Mux } from "../../lib/router/index.ts";
@@ -129,18 +129,18 @@ export async function startStack(t: TestContext): Promise<Stack> {
   const lots = { Max: 1000, Window: 60_000 };
   const [handler, cleanup] = Handler({
     DBPath: ":memory:",
-    Schema: MergeSchemas(session.Schema, signin.Schema, passkey.Schema),
-    Wrap: (next) => CrossOriginProtection({ Origin: ORIGIN })(next),
+    Schema: mergeSchemas(session.Schema, signin.Schema, passkey.Schema),
+    Wrap: (next) => crossOriginProtection({ Origin: ORIGIN })(next),
     Logger: discardLogger,
     Router: (db) => {
       if (db === undefined) throw new Error("no database");
-      const auth = signin.New({
+      const auth = signin.create({
         DB: db, Origin: ORIGIN, InstanceKey: "test-instance-key", SigninPath: "/signin", SignedInPath: "/account",
         StalePath: "/stepup", Mailer: mailer, Clock: clock, Logger: discardLogger,
         RateLimits: { PerAddress: lots, PerIP: lots, Global: lots },
         SecondFactor: (req, res, identity) => keys.Gate(req, res, identity),
       });
-      const keys = passkey.New({
+      const keys = passkey.create({
         DB: db, Sessions: auth.Sessions, Origin: ORIGIN, ConfirmPath: "/confirm", SignedInPath: "/account",
         SigninPath: "/signin", ManagePath: "/account", StalePath: "/stepup", Clock: clock, Logger: discardLogger,
       });

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { IncomingMessage } from "node:http";
 import { Socket } from "node:net";
-import { Mux, PathValue, Pattern, SetPathValue } from "../../lib/router/index.ts";
+import { Mux, PathValue, Pattern, setPathValue } from "../../lib/router/index.ts";
 import { serve } from "./support.ts";
 
 function unrouted(): IncomingMessage {
@@ -39,8 +39,8 @@ describe("SetPathValue()", () => {
   it("overrides a matched value and adds new names without touching other requests", async (t) => {
     const mux = new Mux();
     mux.Handle("/s/{id}", (req, res) => {
-      SetPathValue(req, "id", "changed");
-      SetPathValue(req, "extra", "added");
+      setPathValue(req, "id", "changed");
+      setPathValue(req, "extra", "added");
       res.end(`${PathValue(req, "id")} ${PathValue(req, "extra")} ${Pattern(req)}`);
     });
     mux.Handle("/t/{id}", (req, res) => void res.end(`${PathValue(req, "id")}|${PathValue(req, "extra")}`));
@@ -51,7 +51,7 @@ describe("SetPathValue()", () => {
 
   it("works on a request the router never saw", () => {
     const req = unrouted();
-    SetPathValue(req, "k", "v");
+    setPathValue(req, "k", "v");
     assert.equal(PathValue(req, "k"), "v");
     assert.equal(Pattern(req), "");
   });
@@ -60,7 +60,7 @@ describe("SetPathValue()", () => {
     const mux = new Mux();
     mux.Handle("/plain", (req, res) => {
       const before = PathValue(req, "k");
-      SetPathValue(req, "k", "set");
+      setPathValue(req, "k", "set");
       res.end(`[${before}]`);
     });
     const send = await serve(t, mux.ServeHTTP);

@@ -15,7 +15,7 @@ function refInBody(body: string): string {
 
 const errorsOf = (lines: LogLine[]): LogLine[] => lines.filter((l) => l["level"] === "error");
 
-describe("Recover() with a JavaScript handler that returns a value", () => {
+describe("recoverPanics() with a JavaScript handler that returns a value", () => {
   for (const value of [42, { then: 1 }, "done", null]) {
     test(`serves the response and stays up when the handler returns ${JSON.stringify(value)}`, async (t) => {
       const handler = ((_req: IncomingMessage, res: ServerResponse) => {
@@ -29,7 +29,7 @@ describe("Recover() with a JavaScript handler that returns a value", () => {
   }
 });
 
-describe("Recover()", () => {
+describe("recoverPanics()", () => {
   const panics: { name: string; mux: HandlerFunc }[] = [
     {
       name: "a synchronous throw",

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { DB } from "../../lib/db/index.ts";
-import { RequestSignal } from "../../lib/http/index.ts";
+import { requestSignal } from "../../lib/http/index.ts";
 import { DEFAULT_SHUTDOWN_GRACE, Serve } from "../../lib/index.ts";
 import { captureLog, fetchHTTP, spawnChild, supportScript, type LogLine } from "../_support/http.ts";
 
@@ -88,7 +88,7 @@ describe("Serve() shutdown", () => {
     );
   });
 
-  test("aborts RequestSignal on shutdown so a long-lived response ends", async () => {
+  test("aborts requestSignal on shutdown so a long-lived response ends", async () => {
     const log = captureLog();
     const stop = new AbortController();
     const served = Serve({
@@ -97,7 +97,7 @@ describe("Serve() shutdown", () => {
       Signal: stop.signal,
       ShutdownGrace: NO_GRACE_NEEDED,
       Mux: async (req, res) => {
-        const signal = RequestSignal(req);
+        const signal = requestSignal(req);
         res.writeHead(200, { "Content-Type": "text/event-stream" });
         res.write(": ping\n\n");
         log.logger.info("stream open");

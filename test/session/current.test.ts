@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { IncomingMessage } from "node:http";
 import { Socket } from "node:net";
 import { describe, it } from "node:test";
-import { Current, SetCurrent, UserID, type Session } from "../../lib/session/index.ts";
+import { currentSession, setCurrentSession, userID, type Session } from "../../lib/session/index.ts";
 
 function session(subject: string): Session {
   const t = new Date("2030-01-01T00:00:00Z");
@@ -29,13 +29,13 @@ describe("UserID()", () => {
     ];
     for (const { subject, want } of table) {
       const req = new IncomingMessage(new Socket());
-      SetCurrent(req, session(subject));
-      assert.equal(UserID(req), want, JSON.stringify(subject));
+      setCurrentSession(req, session(subject));
+      assert.equal(userID(req), want, JSON.stringify(subject));
     }
   });
 
   it("returns undefined without a session", () => {
-    assert.equal(UserID(new IncomingMessage(new Socket())), undefined);
+    assert.equal(userID(new IncomingMessage(new Socket())), undefined);
   });
 });
 
@@ -44,8 +44,8 @@ describe("Current()", () => {
     const a = new IncomingMessage(new Socket());
     const b = new IncomingMessage(new Socket());
     const s = session("ann@example.com");
-    SetCurrent(a, s);
-    assert.equal(Current(a), s);
-    assert.equal(Current(b), undefined);
+    setCurrentSession(a, s);
+    assert.equal(currentSession(a), s);
+    assert.equal(currentSession(b), undefined);
   });
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import { describe, it, type TestContext } from "node:test";
-import { ApplySchema, OpenDB, type DB } from "../../lib/db/index.ts";
+import { applySchema, OpenDB, type DB } from "../../lib/db/index.ts";
 import {
   DEFAULT_IDLE_TIMEOUT,
   DEFAULT_TOUCH_INTERVAL,
@@ -28,7 +28,7 @@ interface Store {
 function open(t: TestContext, options: Partial<SessionsOptions> = {}): Store {
   const db = OpenDB(":memory:");
   t.after(() => db.close());
-  ApplySchema(db, Schema);
+  applySchema(db, Schema);
   const clock = new FakeClock();
   return { db, clock, sessions: new Sessions(db, { Origin: "http://app.test", Clock: clock, ...options }) };
 }

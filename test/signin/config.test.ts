@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
-import { ApplySchema, MergeSchemas, OpenDB, type DB } from "../../lib/db/index.ts";
+import { applySchema, mergeSchemas, OpenDB, type DB } from "../../lib/db/index.ts";
 import { LatchError } from "../../lib/http/index.ts";
 import * as session from "../../lib/session/index.ts";
-import { ErrEmptyInstanceKey, New, SIGNIN_ERROR_CODES, Schema, SigninError, isSigninError, type Config } from "../../lib/signin/index.ts";
+import { ErrEmptyInstanceKey, create, SIGNIN_ERROR_CODES, Schema, SigninError, isSigninError, type Config } from "../../lib/signin/index.ts";
 
 function openDB(t: TestContext): DB {
   const db = OpenDB(":memory:");
   t.after(() => db.close());
-  ApplySchema(db, MergeSchemas(session.Schema, Schema));
+  applySchema(db, mergeSchemas(session.Schema, Schema));
   return db;
 }
 
@@ -27,7 +27,7 @@ describe("New()", () => {
   it("refuses an empty InstanceKey with ErrEmptyInstanceKey", (t) => {
     const db = openDB(t);
     assert.throws(
-      () => New(config(db, { InstanceKey: "" })),
+      () => create(config(db, { InstanceKey: "" })),
       (err: unknown) => {
         assert.ok(err instanceof ErrEmptyInstanceKey);
         assert.ok(err instanceof SigninError);
@@ -45,7 +45,7 @@ describe("New()", () => {
     const db = openDB(t);
     for (const origin of ["", "example.test", "not a url", "https://", "localhost:8080", "javascript:alert(1)", "file:///srv/app", "ftp://example.test", "data:text/plain,x"]) {
       assert.throws(
-        () => New(config(db, { Origin: origin })),
+        () => create(config(db, { Origin: origin })),
         (err: unknown) => isSigninError(err) && err.code === "ERR_SIGNIN_INVALID_CONFIG" && !(err instanceof ErrEmptyInstanceKey),
         JSON.stringify(origin),
       );
@@ -60,14 +60,14 @@ describe("New()", () => {
       { origin: "https://example.test", cookie: "__Host-framework_session" },
       { origin: "HTTPS://Example.TEST:443", cookie: "__Host-framework_session" },
     ];
-    for (const { origin, cookie } of table) assert.equal(New(config(db, { Origin: origin })).SessionCookie(), cookie, origin);
+    for (const { origin, cookie } of table) assert.equal(create(config(db, { Origin: origin })).SessionCookie(), cookie, origin);
   });
 
   it("refuses SigninPath and SignedInPath that are not local paths", (t) => {
     const db = openDB(t);
     for (const bad of [{ SigninPath: "signin" }, { SigninPath: "//evil.test/signin" }, { SignedInPath: "https://evil.test/" }, { SignedInPath: "" }]) {
       assert.throws(
-        () => New(config(db, bad)),
+        () => create(config(db, bad)),
         (err: unknown) => isSigninError(err) && err.code === "ERR_SIGNIN_INVALID_CONFIG",
         JSON.stringify(bad),
       );

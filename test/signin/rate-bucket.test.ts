@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApplySchema, MergeSchemas, OpenDB } from "../../lib/db/index.ts";
+import { applySchema, mergeSchemas, OpenDB } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
 import { Schema, clientBucket } from "../../lib/signin/index.ts";
 import { RateLimiter } from "../../lib/signin/rate.ts";
@@ -22,7 +22,7 @@ describe("RateLimiter.Take()", () => {
   const limits = { PerAddress: { Max: 100, Window: 60_000 }, PerIP: { Max: 2, Window: 60_000 }, Global: { Max: 100, Window: 60_000 } };
   function limiter(): RateLimiter {
     const db = OpenDB(":memory:");
-    ApplySchema(db, MergeSchemas(session.Schema, Schema));
+    applySchema(db, mergeSchemas(session.Schema, Schema));
     return new RateLimiter(db, { now: () => new Date(0) }, limits);
   }
 

@@ -5,7 +5,7 @@
  * background-job demo.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { QueryParams, html, type SafeHTML } from "../../../lib/http/index.ts";
+import { queryParams, html, type SafeHTML } from "../../../lib/http/index.ts";
 import { T, Tf } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
 import type { Passkey } from "../../../lib/passkey/index.ts";
@@ -42,7 +42,7 @@ export function renderAccount(req: IncomingMessage, res: ServerResponse, assets:
   const who = From(req);
   if (who === undefined) throw new Error("account page without RequireSession");
   const remaining = passkey.RecoveryCodesRemaining(who.Subject);
-  const finished = QueryParams(req).get("job") === "done";
+  const finished = queryParams(req).get("job") === "done";
   const body = html`<h1>${T(req, "account.title")}</h1>
 ${finished ? html`<p class="card notice ok" role="status" data-outcome="job-done">${Icon("check")} ${T(req, "jobs.done")}</p>` : html``}
 <section class="card">

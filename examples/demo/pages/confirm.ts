@@ -5,7 +5,7 @@
  * sends stale sessions to.
  */
 import type { HandlerFunc } from "../../../lib/http/index.ts";
-import { QueryParams, html, isLocalPath } from "../../../lib/http/index.ts";
+import { queryParams, html, isLocalPath } from "../../../lib/http/index.ts";
 import { T } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
@@ -15,7 +15,7 @@ import { render } from "./layout.ts";
 /** `GET /confirm`. */
 export function confirmPage(assets: Assets): HandlerFunc {
   return (req, res) => {
-    const failed = QueryParams(req).get("recovery") === "failed";
+    const failed = queryParams(req).get("recovery") === "failed";
     render(req, res, assets, {
       title: T(req, "passkey.confirm.title"),
       scripts: ["passkey.js"],
@@ -47,7 +47,7 @@ export function localPath(next: string | null, fallback: string): string {
 /** `GET /stepup?next=...`: the step-up prompt for a stale session. */
 export function stepUpPage(assets: Assets): HandlerFunc {
   return (req, res) => {
-    const next = localPath(QueryParams(req).get("next"), "/account");
+    const next = localPath(queryParams(req).get("next"), "/account");
     render(req, res, assets, {
       title: T(req, "passkey.stepup.title"),
       scripts: ["passkey.js"],

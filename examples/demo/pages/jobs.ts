@@ -6,10 +6,10 @@
  * JavaScript off the meta refresh does the work.
  */
 import type { IncomingMessage } from "node:http";
-import { QueryParams, html, readForm, type HandlerFunc } from "../../../lib/http/index.ts";
+import { queryParams, html, readForm, type HandlerFunc } from "../../../lib/http/index.ts";
 import { T } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
-import { MetaRefresh, RenderFragmentHTML, RenderStatusHTML, isOwnerBusy, type Config, type Registry, type StatusLabels } from "../../../lib/jobs/index.ts";
+import { metaRefresh, renderFragmentHTML, renderStatusHTML, isOwnerBusy, type Config, type Registry, type StatusLabels } from "../../../lib/jobs/index.ts";
 import { From } from "../../../lib/signin/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
 import { render } from "./layout.ts";
@@ -58,18 +58,18 @@ export function startJob(jobs: Registry, assets: Assets, stepMs: number): Handle
 export function jobPages(assets: Assets): Pick<Config, "Render" | "RenderFragment"> {
   return {
     Render: (req, res, data) => {
-      const push = QueryParams(req).get("mode") !== "poll";
+      const push = queryParams(req).get("mode") !== "poll";
       render(req, res, assets, {
         title: T(req, "demo.jobs.title"),
-        head: MetaRefresh(data),
+        head: metaRefresh(data),
         scripts: ["jobs.js"],
         body: html`<h1>${Icon("spinner")} ${T(req, "demo.jobs.title")}</h1>
-<section class="card">${RenderStatusHTML(data, { labels: labels(req), push })}</section>
+<section class="card">${renderStatusHTML(data, { labels: labels(req), push })}</section>
 <p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
       });
     },
     RenderFragment: (req, res, data) => {
-      const body = RenderFragmentHTML(data, labels(req)).toString();
+      const body = renderFragmentHTML(data, labels(req)).toString();
       res.setHeader("Content-Type", "text/html; charset=utf-8");
       res.end(body);
     },

@@ -5,7 +5,7 @@
  * inbox provider.
  */
 import type { HandlerFunc } from "../../../lib/http/index.ts";
-import { QueryParams, html } from "../../../lib/http/index.ts";
+import { queryParams, html } from "../../../lib/http/index.ts";
 import { T, Tf } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
 import { LINK_TTL } from "../../../lib/signin/index.ts";
@@ -17,7 +17,7 @@ const ERRORS: ReadonlySet<string> = new Set(["rate", "address", "expired", "keym
 /** `GET /signin`. */
 export function signinPage(assets: Assets): HandlerFunc {
   return (req, res) => {
-    const query = QueryParams(req);
+    const query = queryParams(req);
     const err = query.get("err") ?? "";
     const force = query.get("force") === "1";
     const notice =
