@@ -103,7 +103,7 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
 // What the session middleware does for a request: bind its session, or null for none.
 function bindSession(req: IncomingMessage, subject: string | undefined): void {
   const at = new Date("2025-01-01T00:00:00Z");
-  const session = { Subject: subject ?? "", Method: "magiclink", AuthTime: at, CreatedAt: at, LastSeen: at, ExpiresAt: at, ID: "test" };
+  const session = { Subject: subject ?? "", Method: "magiclink", AuthTime: at, CreatedAt: at, LastSeen: at, ExpiresAt: at, ID: "test", PublicID: "p", Device: "" };
   SetCurrent(req, subject === undefined ? null : session);
 }
 
