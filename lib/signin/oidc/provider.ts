@@ -29,6 +29,9 @@ import { lookupWebFinger } from "./webfinger.ts";
 import { equalSecret } from "../../http/index.ts";
 import { callbackParam, deadline, settleBefore } from "./util.ts";
 
+/** The `claims` request parameter asking for `auth_time` in the ID token (OIDC Core §5.5.1). */
+const AUTH_TIME_CLAIMS = JSON.stringify({ id_token: { auth_time: { essential: true } } });
+
 /** Thrown inside `complete` to stop at the first failed check; never leaves this file. */
 class Refusal extends Error {
   override name: string = "Refusal";
@@ -114,6 +117,8 @@ export class InboxProvider {
       code_challenge: computeCodeChallenge(pending.verifier),
       code_challenge_method: PKCE_METHOD,
       login_hint: address,
+      // OIDC Core §5.5: ask for auth_time in the ID token, so the session's AuthTime is when the person authenticated.
+      claims: AUTH_TIME_CLAIMS,
     };
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
     return { location: url.href, cookie: setPendingCookie(this.#options.redirectURI, sealed, PENDING_BLOB_TTL) };
@@ -132,7 +137,8 @@ export class InboxProvider {
    */
   async complete(query: URLSearchParams, cookieHeader: string | undefined): Promise<CompleteResult> {
     try {
-      return { ok: true, address: await this.#complete(query, cookieHeader) };
+      const { address, authTime } = await this.#complete(query, cookieHeader);
+      return { ok: true, address, authTime };
     } catch (e) {
       const refusal = e instanceof Refusal ? e : this.#classify(e);
       const ref = NewRef();
@@ -161,7 +167,7 @@ export class InboxProvider {
     return pending;
   }
 
-  async #complete(query: URLSearchParams, cookieHeader: string | undefined): Promise<string> {
+  async #complete(query: URLSearchParams, cookieHeader: string | undefined): Promise<{ address: string; authTime: Date | undefined }> {
     const pending = this.#open(cookieHeader);
     const state = callbackParam(query, "state");
     // RFC 6749 §10.12: the state must be the one this browser's blob holds (CSRF), even on error responses.
@@ -202,7 +208,7 @@ export class InboxProvider {
     const email = verified.claims.email;
     // SPEC.md §2.6: the subject is the verified address; it must be the one sign-in started with.
     if (email === undefined || email.toLowerCase() !== pending.address.toLowerCase()) throw new Refusal("email_mismatch");
-    return pending.address;
+    return { address: pending.address, authTime: verified.claims.authTime };
   }
 }
 
