@@ -129,7 +129,10 @@ function routes(auth: signin.Signin, freshFor: number): Mux {
   };
   mux.Handle("POST /signin", auth.Begin);
   mux.Handle("GET /auth/verify", auth.Verify);
+  mux.Handle("POST /auth/code", auth.VerifyCode);
   mux.Handle("POST /signout", auth.Signout);
+  mux.With(auth.RequireSession).Handle("POST /sessions/revoke", auth.RevokeSession);
+  mux.With(auth.RequireSession).Handle("POST /sessions/revoke-others", auth.RevokeOtherSessions);
   mux.With(auth.RequireSession).Handle("GET /me", show);
   mux.With(auth.RequireFreshSession(freshFor)).Handle("GET /fresh", show);
   mux.With(auth.RequireFreshSession(freshFor)).Handle("POST /fresh", show);
