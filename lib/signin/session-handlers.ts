@@ -33,8 +33,7 @@ export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMe
 }
 
 /** Ends every session of the subject except the current one. */
-export async function revokeOtherSessions(ctx: SessionHandlersContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  await readForm(req);
+export function revokeOtherSessions(ctx: SessionHandlersContext, req: IncomingMessage, res: ServerResponse): void {
   const session = ctx.sessions.Read(req);
   if (session === undefined) return SeeOther(res, ctx.signinPath);
   const count = ctx.sessions.RevokeOthers(session);
