@@ -52,7 +52,7 @@ export function codePage(req: IncomingMessage, res: ServerResponse, view: CodePa
   const locale = LocaleFrom(req);
   const page = html`<!doctype html>
 <html lang="${locale}" dir="${Dir(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${T(req, "signin.code_page.title")}</title></head>
+<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${T(req, "signin.code_page.title")}</title></head>
 <body><main>
 <h1>${T(req, "signin.code_page.title")}</h1>
 <p data-signin-address="${view.address}">${Tf(req, "signin.code_page.address", { address: view.address })}</p>
