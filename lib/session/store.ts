@@ -105,6 +105,7 @@ export class Sessions {
   readonly #list;
   readonly #revoke;
   readonly #revokeOthers;
+  readonly #revokeAll;
 
   constructor(db: DB, options: SessionsOptions) {
     this.#clock = options.Clock ?? systemClock;
@@ -121,6 +122,7 @@ export class Sessions {
     );
     this.#revoke = db.prepare("DELETE FROM sessions WHERE subject = ? AND public_id = ?");
     this.#revokeOthers = db.prepare("DELETE FROM sessions WHERE subject = ? AND token_hash != ?");
+    this.#revokeAll = db.prepare("DELETE FROM sessions WHERE subject = ?");
     this.#touch = db.prepare("UPDATE sessions SET last_seen = ? WHERE token_hash = ?");
     this.#delete = db.prepare("DELETE FROM sessions WHERE token_hash = ?");
     this.#sweep = db.prepare("DELETE FROM sessions WHERE expires_at <= ? OR last_seen <= ?");
@@ -225,6 +227,11 @@ export class Sessions {
   /** Ends every session of `keep.Subject` except `keep` itself; returns how many ended. */
   RevokeOthers(keep: Session): number {
     return this.#revokeOthers.run(keep.Subject, keep.ID).changes;
+  }
+
+  /** Ends every session of `subject` (an account disabled or deleted by the application); returns how many ended. */
+  RevokeAll(subject: string): number {
+    return this.#revokeAll.run(subject).changes;
   }
 
   /** Deletes expired and idle sessions; returns how many. */

@@ -51,7 +51,7 @@ describe("Sessions.List()", () => {
     assert.deepEqual(sessions.List("ann@example.com"), []);
   });
 
-  it("ends one session by public id, only the subject's own, and all others but the current", (t) => {
+  it("ends one session by public id, only the subject's own, all others but the current, and all of them", (t) => {
     const { db, clock, sessions } = open(t);
     const a = signIn(sessions, "ann@example.com", FIREFOX, clock.now());
     const b = signIn(sessions, "ann@example.com", IPHONE, clock.now());
@@ -66,6 +66,11 @@ describe("Sessions.List()", () => {
     assert.equal(sessions.List("bob@example.com")[0]?.PublicID, bob.PublicID);
     const rows: unknown = db.prepare("SELECT count(*) AS n FROM sessions").get();
     assert.deepEqual(rows, { n: 2 });
+    // An account the application disables: every session ends, another subject's stay.
+    signIn(sessions, "ann@example.com", IPHONE, clock.now());
+    assert.equal(sessions.RevokeAll("ann@example.com"), 2);
+    assert.deepEqual(sessions.List("ann@example.com"), []);
+    assert.equal(sessions.List("bob@example.com").length, 1);
   });
 });
 
