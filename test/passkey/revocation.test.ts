@@ -39,6 +39,26 @@ describe("Passkey automatic session revocation", () => {
     ]);
   });
 
+  it("reports a step-up, and a passkey sign-in with its method, and ends no session for them", async (t) => {
+    const stack = await startStack(t);
+    const key = newAuthenticator({ origin: ORIGIN });
+    const other = await signedIn(stack.client(), ALICE);
+    const me = await signedIn(stack.client(), ALICE);
+    await enroll(me, key);
+    const begin = await me.post("/passkey/stepup/begin");
+    assert.equal((await me.post("/passkey/stepup/finish", key.assert(begin.body))).status, 200);
+    const pending = await pendingClient(stack, ALICE);
+    const signinBegin = await pending.post("/passkey/signin/begin");
+    assert.equal((await pending.post("/passkey/signin/finish", key.assert(signinBegin.body))).status, 200);
+    const seen = stack.events.filter((e) => e.Kind === "step_up" || (e.Kind === "signed_in" && e.Method !== "magiclink"));
+    assert.deepEqual(seen.map((e) => [e.Kind, e.Subject, e.Method]), [
+      ["step_up", ALICE, "passkey"],
+      ["signed_in", ALICE, "magiclink+passkey"],
+    ]);
+    assert.equal(typeof (await other.whoami()), "object");
+    assert.equal(stack.events.filter((e) => e.Kind === "sessions_ended").length, 0);
+  });
+
   it("deletes nothing and ends nothing for an unknown credential id", async (t) => {
     const stack = await startStack(t);
     const other = await signedIn(stack.client(), ALICE);
