@@ -13,7 +13,7 @@ import { NewSMTPMailer } from "../../lib/mail/index.ts";
 import * as passkey from "../../lib/passkey/index.ts";
 import { Mux, PathValue } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
-import { logAuthEvents, type AuthEventSink } from "../../lib/session/index.ts";
+import { fanOutAuthEvents, logAuthEvents, type AuthEventSink } from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
 import { From } from "../../lib/signin/index.ts";
 import type { DemoConfig } from "./config.ts";
@@ -65,9 +65,9 @@ function cspWithIssuer(issuer: string, origin: string): string {
 
 function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, assets: Assets, app: AppOptions): Mux {
   if (db === undefined) throw new Error("demo: the runtime opened no database");
-  // One sink for every auth event of both components; another sink is one more
-  // argument to session.fanOutAuthEvents (an audit stream, for instance).
-  const onAuthEvent: AuthEventSink = logAuthEvents(logger);
+  // Every auth event of both components goes here; another sink (an audit
+  // stream, for instance) is one more argument.
+  const onAuthEvent: AuthEventSink = fanOutAuthEvents(logAuthEvents(logger));
   const auth = signin.New({
     DB: db,
     Origin: config.origin,

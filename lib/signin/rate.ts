@@ -112,7 +112,7 @@ export class RateLimiter {
     // Without a peer address (a unix socket and no ClientIP) there is no per-client
     // bucket: one shared "unknown" bucket would let any client lock everyone out.
     if (ip !== undefined && ip !== "") checks.push([`ip:${clientBucket(ip)}`, this.#limits.PerIP, "client"]);
-    // OWASP ASVS 5.0 §6.3.1: anti-automation that an attacker cannot turn into a lockout of known accounts.
+    // OWASP ASVS 5.0 §6.1.1: anti-automation that an attacker cannot turn into a lockout of known accounts.
     if (!returning) checks.push(["global", this.#limits.Global, "global"]);
     return this.#db
       .transaction((): RateResult => {

@@ -23,6 +23,7 @@ export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMe
   const session = ctx.sessions.Read(req);
   if (session === undefined) return SeeOther(res, ctx.signinPath);
   const id = form.get("id") ?? "";
+  // OWASP ASVS 5.0 §7.5.2: a person ends their own sessions; Revoke filters by the request's subject.
   if (id === session.PublicID) {
     ctx.sessions.Destroy(req, res);
     ctx.emit(req, { Kind: "signed_out", Subject: session.Subject });

@@ -29,7 +29,7 @@ import { codePage, signinMessage, sendFailurePage } from "./message.ts";
 import { InboxProvider } from "./oidc/provider.ts";
 import { RateLimiter } from "./rate.ts";
 import { wantsHTML, wantsJSON } from "./request.ts";
-import { revokeOtherSessions, revokeSession } from "./session-handlers.ts";
+import { revokeOtherSessions, revokeSession, type SessionHandlersContext } from "./session-handlers.ts";
 
 /** Session method of the emailed-link path. */
 export const METHOD_MAGICLINK: string = "magiclink";
@@ -278,7 +278,7 @@ export class Signin {
   /** Form POST: ends every session of the subject but the current one; 303 to `SessionsPath`. */
   readonly RevokeOtherSessions: HandlerFunc = (req, res) => revokeOtherSessions(this.#manage, req, res);
 
-  get #manage(): Parameters<typeof revokeSession>[0] {
+  get #manage(): SessionHandlersContext {
     return {
       sessions: this.#sessions,
       signinPath: this.#config.SigninPath,
