@@ -4,25 +4,25 @@
  * hook with the database it opened.
  */
 import { fileURLToPath } from "node:url";
-import type { DB } from "../../lib/db/index.ts";
-import { crossOriginProtection, DEFAULT_CSP, html, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
-import { type Options } from "../../lib/index.ts";
+import { mergeSchemas, type DB } from "../../lib/db/index.ts";
+import { crossOriginProtection, DEFAULT_CSP, type Logger } from "../../lib/http/index.ts";
+import type { Options } from "../../lib/index.ts";
 import { CLIENT_DIR, NewAssets, type Assets } from "../../lib/assets/index.ts";
-import { mergeSchemas } from "../../lib/db/index.ts";
 import { Registry, newHandlers } from "../../lib/jobs/index.ts";
 import { newSMTPMailer } from "../../lib/mail/index.ts";
 import * as passkey from "../../lib/passkey/index.ts";
 import { Mux, PathValue } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
+import { fanOutAuthEvents, logAuthEvents, type AuthEventSink } from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
 import { From } from "../../lib/signin/index.ts";
-import { T } from "../../lib/i18n/index.ts";
 import type { DemoConfig } from "./config.ts";
 import { renderAccount } from "./pages/account.ts";
 import { confirmPage, stepUpPage } from "./pages/confirm.ts";
 import { homePage } from "./pages/home.ts";
 import { jobPages, startJob } from "./pages/jobs.ts";
-import { errorPage, render } from "./pages/layout.ts";
+import { errorPage } from "./pages/layout.ts";
+import { securityPage } from "./pages/security.ts";
 import { signinPage } from "./pages/signin.ts";
 
 /** Schema steps in apply order: sessions, then sign-in, then passkey. */
@@ -65,6 +65,9 @@ function cspWithIssuer(issuer: string, origin: string): string {
 
 function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, assets: Assets, app: AppOptions): Mux {
   if (db === undefined) throw new Error("demo: the runtime opened no database");
+  // Every auth event of both components goes here; another sink (an audit
+  // stream, for instance) is one more argument.
+  const onAuthEvent: AuthEventSink = fanOutAuthEvents(logAuthEvents(logger));
   const auth = signin.create({
     DB: db,
     Origin: config.origin,
@@ -72,6 +75,8 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
     SigninPath: "/signin",
     SignedInPath: "/account",
     StalePath: "/stepup",
+    SessionsPath: "/account/security",
+    OnAuthEvent: onAuthEvent,
     Logger: logger,
     ...(config.smtpURL !== undefined && { Mailer: newSMTPMailer(config.smtpURL, { logger }) }),
     ...(config.mailFrom !== undefined && { MailFrom: config.mailFrom }),
@@ -88,6 +93,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
     ManagePath: "/account",
     StalePath: "/stepup",
     FreshFor: config.freshFor,
+    OnAuthEvent: onAuthEvent,
     Logger: logger,
   });
   const jobHandlers = newHandlers({ Jobs: jobs, ...jobPages(assets), Owner: (req) => From(req)?.Subject, ID: (req) => PathValue(req, "id") });
@@ -100,6 +106,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   mux.Handle("GET /signin", signinPage(assets));
   mux.Handle("POST /signin", auth.Begin);
   mux.Handle("GET /auth/verify", auth.Verify);
+  mux.Handle("POST /auth/code", auth.VerifyCode);
   mux.Handle("GET /auth/callback", auth.Callback);
   mux.Handle("POST /signout", auth.Signout);
   mux.Handle("GET /confirm", confirmPage(assets));
@@ -117,7 +124,10 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   signedIn.Handle("POST /account/passkeys/rename", keys.Rename);
   signedIn.Handle("POST /account/passkeys/delete", keys.Delete);
   signedIn.Handle("GET /stepup", stepUpPage(assets));
-  mux.With(auth.RequireFreshSession(config.freshFor)).Handle("GET /account/security", securityPage(assets));
+  const fresh = mux.With(auth.RequireFreshSession(config.freshFor));
+  fresh.Handle("GET /account/security", securityPage(assets, auth.Sessions));
+  fresh.Handle("POST /account/sessions/revoke", auth.RevokeSession);
+  fresh.Handle("POST /account/sessions/revoke-others", auth.RevokeOtherSessions);
   signedIn.Handle("POST /jobs", startJob(jobs, assets, app.jobStepMs ?? config.jobStepMs));
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
@@ -132,13 +142,4 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   }, 10 * 60 * 1000);
   sweep.unref();
   return mux;
-}
-
-function securityPage(assets: Assets): HandlerFunc {
-  return (req, res) =>
-    render(req, res, assets, {
-      title: T(req, "demo.fresh.title"),
-      bodyAttrs: { "data-method": From(req)?.Method ?? "" },
-      body: html`<h1>${T(req, "demo.fresh.title")}</h1><p class="card">${T(req, "demo.fresh.body")}</p><p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
-    });
 }

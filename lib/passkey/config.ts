@@ -4,7 +4,8 @@
  */
 import type { DB } from "../db/index.ts";
 import { durationProblem, isLocalPath, parseOrigin, type Clock, type Logger } from "../http/index.ts";
-import type { Sessions } from "../session/index.ts";
+import type { IncomingMessage } from "node:http";
+import type { AuthEventSink, Sessions } from "../session/index.ts";
 import { PasskeyError } from "./errors.ts";
 
 /** WebAuthn L3 §5.10.6 user verification requirement. */
@@ -40,6 +41,10 @@ export interface Config {
   AllowCrossOrigin?: boolean;
   /** How recent `AuthTime` must be to register (finish) or delete a passkey, in ms. @default 300000 (5 minutes) */
   FreshFor?: number;
+  /** Receives the component's auth events (passkey added/removed, step-up, recovery code used...). @default logAuthEvents(Logger) */
+  OnAuthEvent?: AuthEventSink;
+  /** The client address named in auth events (behind a proxy, read your proxy's header). @default the socket's peer address */
+  ClientIP?: (req: IncomingMessage) => string;
   /** @default newLogger() */
   Logger?: Logger;
   /** @default systemClock */

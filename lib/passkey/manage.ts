@@ -16,6 +16,8 @@ export interface ManageContext {
   sessions: Sessions;
   store: PasskeyStore;
   isFresh: (session: Session) => boolean;
+  /** Called after one of `session`'s subject's passkeys was deleted (event, end the other sessions). */
+  removed: (req: IncomingMessage, session: Session) => void;
 }
 
 /** Renames one of the session subject's passkeys (form fields `id`, `name`). */
@@ -39,6 +41,6 @@ export async function deleteCredential(ctx: ManageContext, req: IncomingMessage,
   if (!ctx.isFresh(session)) {
     return redirect(res, `${ctx.config.StalePath ?? ctx.config.ConfirmPath}?next=${encodeURIComponent(manage)}`);
   }
-  ctx.store.deleteCredential(session.Subject, form.get("id") ?? "");
+  if (ctx.store.deleteCredential(session.Subject, form.get("id") ?? "")) ctx.removed(req, session);
   redirect(res, manage);
 }

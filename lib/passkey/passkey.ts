@@ -10,10 +10,14 @@
  *   - a credential id alone opens nothing: every assertion is checked
  *     against a single-use challenge bound to the asking session or
  *     pending half-session, and against a credential owned by its subject.
+ * Deleting a passkey and signing in with a recovery code end every other
+ * session of the subject: both are what a person does after losing a
+ * device, and a thief's session must not outlive it. Every ceremony that
+ * succeeds is reported to `OnAuthEvent` (session auth-events.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { newLogger, seeOther as redirect, writeJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
-import { appendSetCookie, cookieName, readCookie, serializeCookie, type Identity, type Session, type Sessions } from "../session/index.ts";
+import { appendSetCookie, cookieName, logAuthEvents, readCookie, serializeCookie, type AuthEvent, type AuthEventSink, type Identity, type Session, type Sessions } from "../session/index.ts";
 import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
 import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
 import { PasskeyError, isPasskeyError } from "./errors.ts";
@@ -46,6 +50,7 @@ export class Passkey {
   readonly #rpID: string;
   readonly #uv: UserVerification;
   readonly #pending: { name: string; secure: boolean };
+  readonly #event: AuthEventSink;
 
   /** Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG for a bad Origin, a non-local path, or an RPID foreign to the Origin. */
   constructor(config: Config) {
@@ -60,6 +65,19 @@ export class Passkey {
     this.#rpID = rpID;
     this.#uv = config.UserVerification ?? "preferred";
     this.#pending = cookieName(PASSKEY_PENDING_COOKIE, origin);
+    this.#event = config.OnAuthEvent ?? logAuthEvents(this.#logger);
+  }
+
+  /** Hands one auth event, with the request's client address, to the sink. */
+  #emit(req: IncomingMessage, event: Omit<AuthEvent, "At" | "Client">): void {
+    const client = this.#config.ClientIP?.(req) ?? req.socket.remoteAddress;
+    this.#event({ ...event, At: this.#clock.now(), ...(client !== undefined && { Client: client }) });
+  }
+
+  // A lost device: every other session of the subject ends (README "Sessions").
+  #endOthers(req: IncomingMessage, keep: Session, reason: string): void {
+    const count = this.#sessions.RevokeOthers(keep);
+    this.#emit(req, { Kind: "sessions_ended", Subject: keep.Subject, Reason: reason, Count: count });
   }
 
   /** Reports whether `subject` has at least one passkey. */
@@ -114,7 +132,16 @@ export class Passkey {
 
   // SPEC §4.2: fresh means authenticated within FreshFor; only an assertion or a re-sign-in renews AuthTime.
   get #manage(): ManageContext {
-    return { config: this.#config, sessions: this.#sessions, store: this.#store, isFresh: (session) => this.#isFresh(session) };
+    return {
+      config: this.#config,
+      sessions: this.#sessions,
+      store: this.#store,
+      isFresh: (session) => this.#isFresh(session),
+      removed: (req, session) => {
+        this.#emit(req, { Kind: "passkey_removed", Subject: session.Subject });
+        this.#endOthers(req, session, "passkey_removed");
+      },
+    };
   }
 
   #isFresh(session: Session): boolean {
@@ -215,6 +242,7 @@ export class Passkey {
       });
       const name = `Passkey ${this.#clock.now().toISOString().slice(0, 10)}`;
       this.#store.saveCredential(session.Subject, credential, { name, userHandle: this.#handles.For(session.Subject) });
+      this.#emit(req, { Kind: "passkey_added", Subject: session.Subject });
       json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
     } catch (err) {
       this.#refused(res, err);
@@ -239,6 +267,7 @@ export class Passkey {
       return this.#refused(res, err);
     }
     this.#sessions.Rotate(req, res, METHOD_PASSKEY, this.#clock.now());
+    this.#emit(req, { Kind: "step_up", Subject: session.Subject, Method: METHOD_PASSKEY });
     json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
   };
 
@@ -248,13 +277,15 @@ export class Passkey {
     if (live !== undefined) this.#request("signin", live.token, live.pending.subject, res);
   };
 
-  #finishSignIn(req: IncomingMessage, res: ServerResponse, token: string, suffix: string): boolean {
+  #finishSignIn(req: IncomingMessage, res: ServerResponse, token: string, suffix: string): Session | undefined {
     // SPEC §3.2: the pending half-session is consumed once; a lost race mints nothing.
     const pending = this.#store.consumePending(token);
-    if (pending === undefined) return false;
+    if (pending === undefined) return undefined;
     appendSetCookie(res, this.#pendingCookie("", 0));
-    this.#sessions.Create(req, res, { Subject: pending.subject, Method: `${pending.firstMethod}+${suffix}`, AuthTime: this.#clock.now() });
-    return true;
+    const method = `${pending.firstMethod}+${suffix}`;
+    const session = this.#sessions.Create(req, res, { Subject: pending.subject, Method: method, AuthTime: this.#clock.now() });
+    this.#emit(req, { Kind: "signed_in", Subject: pending.subject, Method: method });
+    return session;
   }
 
   /** `POST /passkey/signin/finish`: pending consumed, cookie cleared, session `<first>+passkey` minted. */
@@ -268,7 +299,7 @@ export class Passkey {
     } catch (err) {
       return this.#refused(res, err);
     }
-    if (!this.#finishSignIn(req, res, live.token, "passkey")) return json(res, 401, { error: "no_pending_signin" });
+    if (this.#finishSignIn(req, res, live.token, "passkey") === undefined) return json(res, 401, { error: "no_pending_signin" });
     json(res, 200, { location: this.#config.SignedInPath });
   };
 
@@ -283,9 +314,13 @@ export class Passkey {
     const pending = token === undefined ? undefined : this.#store.readPending(token);
     if (token === undefined || pending === undefined) return redirect(res, `${this.#config.SigninPath}?err=expired`);
     if (!this.#store.useRecoveryCode(pending.subject, form.get("code") ?? "")) {
+      this.#emit(req, { Kind: "signin_refused", Subject: pending.subject, Reason: "recovery_code" });
       return redirect(res, `${this.#config.ConfirmPath}?recovery=failed`);
     }
-    if (!this.#finishSignIn(req, res, token, "recovery")) return redirect(res, `${this.#config.SigninPath}?err=expired`);
+    this.#emit(req, { Kind: "recovery_code_used", Subject: pending.subject });
+    const session = this.#finishSignIn(req, res, token, "recovery");
+    if (session === undefined) return redirect(res, `${this.#config.SigninPath}?err=expired`);
+    this.#endOthers(req, session, "recovery_code_used");
     redirect(res, this.#config.SignedInPath);
   };
 

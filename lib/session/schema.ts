@@ -17,4 +17,13 @@ export const Schema: readonly Step[] = [
 CREATE INDEX sessions_subject ON sessions (subject);
 CREATE INDEX sessions_expires_at ON sessions (expires_at);`,
   },
+  {
+    // A public, non-secret id per session (the token hash is the row key and
+    // must not reach a page), and the short device description of its list.
+    Name: "session/002-public-id-device",
+    SQL: `ALTER TABLE sessions ADD COLUMN public_id TEXT;
+ALTER TABLE sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
+UPDATE sessions SET public_id = lower(hex(randomblob(16)));
+CREATE UNIQUE INDEX sessions_public_id ON sessions (public_id);`,
+  },
 ];

@@ -7,13 +7,17 @@
  * lookup is one indexed read and, almost always, no write. Every sign-in
  * and every privilege change mints a new token (`Create`, `Rotate`), so a
  * token observed before authentication never becomes authenticated.
+ *
+ * A person sees their sessions (`List`) and ends them (`Revoke`,
+ * `RevokeOthers`) by a public id: random, not secret, useless without the
+ * subject's own session (every query also filters by subject).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
-import { systemClock, type Clock } from "../http/index.ts";
-import { appendSetCookie, cookieName, readCookie, serializeCookie } from "../http/index.ts";
+import { appendSetCookie, cookieName, readCookie, serializeCookie, systemClock, type Clock } from "../http/index.ts";
 import { setCurrentSession, lookedUp } from "./current.ts";
 import { HashToken, NewToken } from "./token.ts";
+import { describeUserAgent } from "./user-agent.ts";
 
 /** Absolute session lifetime used when the config does not override it: 30 days. */
 export const DefaultSessionTTL: number = 30 * 24 * 60 * 60 * 1000;
@@ -39,8 +43,24 @@ export interface Session extends Identity {
   CreatedAt: Date;
   LastSeen: Date;
   ExpiresAt: Date;
-  /** The token hash (the row key); never the token itself. */
+  /** The token hash (the row key); never the token itself. Never show it: use `PublicID`. */
   ID: string;
+  /** The session's public id, safe to put in a page (revocation forms). */
+  PublicID: string;
+  /** Short description of the browser that signed in ("Firefox on Linux"), or "". */
+  Device: string;
+}
+
+/** One row of a person's session list (`Sessions.List`). */
+export interface SessionSummary {
+  PublicID: string;
+  Method: string;
+  AuthTime: Date;
+  CreatedAt: Date;
+  LastSeen: Date;
+  Device: string;
+  /** Whether this is the session of the request that asked. */
+  Current: boolean;
 }
 
 /** Options of `Sessions`. */
@@ -65,6 +85,8 @@ interface Row {
   created_at: number;
   last_seen: number;
   expires_at: number;
+  public_id: string;
+  device: string;
 }
 
 /** The session store over one database handle. Apply `Schema` first. */
@@ -79,6 +101,10 @@ export class Sessions {
   readonly #touch;
   readonly #delete;
   readonly #sweep;
+  readonly #list;
+  readonly #revoke;
+  readonly #revokeOthers;
+  readonly #revokeAll;
 
   constructor(db: DB, options: SessionsOptions) {
     this.#clock = options.Clock ?? systemClock;
@@ -88,8 +114,14 @@ export class Sessions {
     this.#cookie = cookieName(SESSION_COOKIE, options.Origin);
     this.#get = db.prepare<[string], Row>("SELECT * FROM sessions WHERE token_hash = ?");
     this.#insert = db.prepare(
-      "INSERT INTO sessions (token_hash, subject, method, auth_time, created_at, last_seen, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO sessions (token_hash, subject, method, auth_time, created_at, last_seen, expires_at, public_id, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
+    this.#list = db.prepare<[string, number, number], Row>(
+      "SELECT * FROM sessions WHERE subject = ? AND expires_at > ? AND last_seen > ? ORDER BY last_seen DESC, created_at DESC",
+    );
+    this.#revoke = db.prepare("DELETE FROM sessions WHERE subject = ? AND public_id = ?");
+    this.#revokeOthers = db.prepare("DELETE FROM sessions WHERE subject = ? AND token_hash != ?");
+    this.#revokeAll = db.prepare("DELETE FROM sessions WHERE subject = ?");
     this.#touch = db.prepare("UPDATE sessions SET last_seen = ? WHERE token_hash = ?");
     this.#delete = db.prepare("DELETE FROM sessions WHERE token_hash = ?");
     this.#sweep = db.prepare("DELETE FROM sessions WHERE expires_at <= ? OR last_seen <= ?");
@@ -136,7 +168,9 @@ export class Sessions {
     const hash = HashToken(token);
     const now = this.#clock.now().getTime();
     const expires = now + this.#ttl;
-    this.#insert.run(hash, identity.Subject, identity.Method, identity.AuthTime.getTime(), now, now, expires);
+    const publicID = NewToken().slice(0, 22);
+    const device = describeUserAgent(req.headers["user-agent"]);
+    this.#insert.run(hash, identity.Subject, identity.Method, identity.AuthTime.getTime(), now, now, expires, publicID, device);
     appendSetCookie(res, this.#serialize(token, this.#ttl / 1000));
     const session = toSession({
       token_hash: hash,
@@ -146,6 +180,8 @@ export class Sessions {
       created_at: now,
       last_seen: now,
       expires_at: expires,
+      public_id: publicID,
+      device,
     });
     setCurrentSession(req, session);
     return session;
@@ -163,6 +199,38 @@ export class Sessions {
     this.#deleteCurrent(req);
     appendSetCookie(res, this.#serialize("", 0));
     setCurrentSession(req, null);
+  }
+
+  /**
+   * Lists `subject`'s live sessions, most recently seen first; the one
+   * whose row key is `current?.ID` is marked `currentSession`.
+   */
+  List(subject: string, current?: Session): SessionSummary[] {
+    const now = this.#clock.now().getTime();
+    return this.#list.all(subject, now, now - this.#idle).map((row) => ({
+      PublicID: row.public_id,
+      Method: row.method,
+      AuthTime: new Date(row.auth_time),
+      CreatedAt: new Date(row.created_at),
+      LastSeen: new Date(row.last_seen),
+      Device: row.device,
+      Current: row.token_hash === current?.ID,
+    }));
+  }
+
+  /** Ends `subject`'s session with public id `publicID`; reports whether there was one. Another subject's id ends nothing. */
+  Revoke(subject: string, publicID: string): boolean {
+    return this.#revoke.run(subject, publicID).changes > 0;
+  }
+
+  /** Ends every session of `keep.Subject` except `keep` itself; returns how many ended. */
+  RevokeOthers(keep: Session): number {
+    return this.#revokeOthers.run(keep.Subject, keep.ID).changes;
+  }
+
+  /** Ends every session of `subject` (an account disabled or deleted by the application); returns how many ended. */
+  RevokeAll(subject: string): number {
+    return this.#revokeAll.run(subject).changes;
   }
 
   /** Deletes expired and idle sessions; returns how many. */
@@ -196,5 +264,7 @@ function toSession(row: Row): Session {
     CreatedAt: new Date(row.created_at),
     LastSeen: new Date(row.last_seen),
     ExpiresAt: new Date(row.expires_at),
+    PublicID: row.public_id,
+    Device: row.device,
   };
 }

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
 import type { Clock, Logger } from "../http/index.ts";
 import type { Mailer } from "../mail/index.ts";
-import type { Identity, Sessions } from "../session/index.ts";
+import type { AuthEventSink, Identity, Sessions } from "../session/index.ts";
 import type { RateLimits } from "./rate.ts";
 
 /** Options of the inbox-provider upgrade (OpenID Connect issuer). */
@@ -52,7 +52,11 @@ export interface Config {
   SessionTTL?: number;
   /** Rolling idle timeout in ms. @default DEFAULT_IDLE_TIMEOUT */
   IdleTimeout?: number;
-  /** Emailed-link lifetime in ms. @default LINK_TTL (15 minutes) */
+  /** Where the session revocation forms return. @default SignedInPath */
+  SessionsPath?: string;
+  /** Receives every auth event (sign-ins, refusals, rate limits, sessions ended...). @default logAuthEvents(Logger) */
+  OnAuthEvent?: AuthEventSink;
+  /** Emailed-link (and code) lifetime in ms. @default LINK_TTL (10 minutes) */
   LinkTTL?: number;
   /** Rate limits. @default DEFAULT_RATE_LIMITS */
   RateLimits?: RateLimits;

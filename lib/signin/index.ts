@@ -1,9 +1,11 @@
-export { create, Signin, METHOD_MAGICLINK, METHOD_KEYMAIL } from "./signin.ts";
+export { create, Signin, METHOD_MAGICLINK, METHOD_KEYMAIL, METHOD_EMAIL_CODE } from "./signin.ts";
 export { From, SessionFrom } from "./request.ts";
 export { ErrEmptyInstanceKey, SigninError, SIGNIN_ERROR_CODES, isSigninError } from "./errors.ts";
 export { Schema } from "./schema.ts";
 export { LINK_TTL } from "./links.ts";
-export { DEFAULT_RATE_LIMITS, clientBucket } from "./rate.ts";
+export { CODE_LENGTH, MAX_CODE_ATTEMPTS } from "./link-code.ts";
+export { BINDING_COOKIE } from "./binding.ts";
+export { DEFAULT_RATE_LIMITS, clientBucket, addressBucket } from "./rate.ts";
 export { normalizeAddress, MAX_ADDRESS_LENGTH } from "./address.ts";
 export { NewToken, HashToken, DefaultSessionTTL } from "../session/index.ts";
 export {
@@ -21,7 +23,7 @@ export {
 } from "./oidc/index.ts";
 export type { Config, ProviderConfig } from "./config.ts";
 export type { SweepResult } from "./signin.ts";
-export type { RateLimits, RateWindow } from "./rate.ts";
+export type { RateLimits, RateWindow, RateLimitName } from "./rate.ts";
 export type { SigninErrorCode } from "./errors.ts";
 export type { Identity } from "../session/index.ts";
 export type { InboxProviderOptions, LookupFunc, BeginResult, CompleteResult, CompleteFailure, OIDCErrorCode } from "./oidc/index.ts";

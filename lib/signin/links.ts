@@ -1,54 +1,136 @@
 /*
  * Emailed links (SPEC §3.2). A link's token is stored only hashed, with
- * its purpose, address and expiry. It is consumed by one atomic
- * `DELETE ... RETURNING`: the presented token is spent whether it was
- * valid, of the wrong purpose, unknown or expired, and every failure is
- * the same `undefined`, so nothing distinguishes the causes.
+ * its purpose, address, expiry, the hash of the browser binding it was
+ * asked from, and an HMAC of its sign-in code (link-code.ts).
+ *
+ * Spending is one atomic `DELETE ... RETURNING` that also requires the
+ * binding: the bound browser's token is spent whether it was valid, of the
+ * wrong purpose, unknown or expired (every failure the same `undefined`),
+ * while a request without the binding deletes nothing (README "Scanner-safe
+ * links"). A code is spent the same way, found among the binding's own live
+ * links; wrong codes count against all of them, and MAX_CODE_ATTEMPTS void
+ * them.
  */
 import type { DB } from "../db/index.ts";
-import type { Clock } from "../http/index.ts";
+import { equalSecret, type Clock } from "../http/index.ts";
 import { HashToken, NewToken } from "../session/index.ts";
+import { MAX_CODE_ATTEMPTS, codeForToken, hashCode } from "./link-code.ts";
 
-/** Lifetime of an emailed link: 15 minutes. */
-export const LINK_TTL: number = 15 * 60 * 1000;
+/**
+ * Lifetime of an emailed link and its code: 10 minutes. OWASP ASVS 5.0
+ * §6.5.5 caps out-of-band codes and links at 10 minutes; long enough to
+ * switch to the mailbox, short enough that an old email is useless.
+ */
+export const LINK_TTL: number = 10 * 60 * 1000;
 
 /** The purpose of sign-in links. */
 export const PURPOSE_SIGNIN: string = "signin";
 
+/** A link as `Peek` sees it. */
+export interface LinkView {
+  address: string;
+  /** The link's sign-in code, for the page shown to a browser without the binding. */
+  code: string;
+  expiresAt: Date;
+}
+
+/** The outcome of a code: the address, or why not ("voided": the last allowed wrong try). */
+export type CodeResult = { ok: true; address: string } | { ok: false; reason: "wrong" | "voided" };
+
+interface Row {
+  token_hash: string;
+  purpose: string;
+  address: string;
+  expires_at: number;
+  code_hash: string;
+}
+
 /** The store of emailed links. */
 export class Links {
+  readonly #db: DB;
   readonly #clock: Clock;
   readonly #ttl: number;
+  readonly #key: Buffer;
   readonly #insert;
+  readonly #peek;
   readonly #consume;
+  readonly #ofBinding;
+  readonly #take;
+  readonly #miss;
+  readonly #void;
   readonly #delete;
   readonly #sweep;
 
-  constructor(db: DB, clock: Clock, ttl: number = LINK_TTL) {
+  constructor(db: DB, clock: Clock, codeKey: Buffer, ttl: number = LINK_TTL) {
+    this.#db = db;
     this.#clock = clock;
+    this.#key = codeKey;
     this.#ttl = ttl;
-    this.#insert = db.prepare("INSERT INTO signin_links (token_hash, purpose, address, expires_at) VALUES (?, ?, ?, ?)");
-    this.#consume = db.prepare<[string], { purpose: string; address: string; expires_at: number }>(
-      "DELETE FROM signin_links WHERE token_hash = ? RETURNING purpose, address, expires_at",
+    this.#insert = db.prepare(
+      "INSERT INTO signin_links (token_hash, purpose, address, expires_at, binding_hash, code_hash) VALUES (?, ?, ?, ?, ?, ?)",
     );
+    this.#peek = db.prepare<[string], Row>("SELECT * FROM signin_links WHERE token_hash = ?");
+    this.#consume = db.prepare<[string, string], Row>(
+      "DELETE FROM signin_links WHERE token_hash = ? AND binding_hash = ? RETURNING *",
+    );
+    this.#ofBinding = db.prepare<[string, string, number], Row>(
+      "SELECT * FROM signin_links WHERE binding_hash = ? AND purpose = ? AND expires_at > ?",
+    );
+    this.#take = db.prepare<[string], Row>("DELETE FROM signin_links WHERE token_hash = ? RETURNING *");
+    this.#miss = db.prepare("UPDATE signin_links SET attempts = attempts + 1 WHERE binding_hash = ?");
+    this.#void = db.prepare("DELETE FROM signin_links WHERE binding_hash = ? AND attempts >= ?");
     this.#delete = db.prepare("DELETE FROM signin_links WHERE token_hash = ?");
     this.#sweep = db.prepare("DELETE FROM signin_links WHERE expires_at <= ?");
   }
 
-  /** Creates a link for `address`; returns the token (to email) and its hash (to revoke). */
-  Create(address: string, purpose: string): { token: string; hash: string } {
+  /** Creates a link for `address` bound to `bindingHash`; returns the token and code (to email) and the hash (to revoke). */
+  Create(address: string, purpose: string, bindingHash: string): { token: string; hash: string; code: string } {
     const token = NewToken();
     const hash = HashToken(token);
-    this.#insert.run(hash, purpose, address, this.#clock.now().getTime() + this.#ttl);
-    return { token, hash };
+    const code = codeForToken(this.#key, token);
+    this.#insert.run(hash, purpose, address, this.#clock.now().getTime() + this.#ttl, bindingHash, hashCode(this.#key, hash, code));
+    return { token, hash, code };
   }
 
-  /** Spends `token`; returns the address when it was live and of `purpose`, else undefined. */
-  Consume(token: string, purpose: string): string | undefined {
-    const row = this.#consume.get(HashToken(token));
-    if (row === undefined || row.purpose !== purpose) return undefined;
-    if (this.#clock.now().getTime() >= row.expires_at) return undefined;
-    return row.address;
+  /** Spends `token` if it was bound to `bindingHash`; returns the address when it was live and of `purpose`. */
+  Consume(token: string, purpose: string, bindingHash: string): { spent: boolean; address: string | undefined } {
+    const row = this.#consume.get(HashToken(token), bindingHash);
+    if (row === undefined) return { spent: false, address: undefined };
+    return { spent: true, address: this.#live(row, purpose) ? row.address : undefined };
+  }
+
+  /** Reads a live link of `purpose` without spending it (the page for a browser without the binding). */
+  Peek(token: string, purpose: string): LinkView | undefined {
+    const row = this.#peek.get(HashToken(token));
+    if (row === undefined || !this.#live(row, purpose)) return undefined;
+    return { address: row.address, code: codeForToken(this.#key, token), expiresAt: new Date(row.expires_at) };
+  }
+
+  /**
+   * Spends the live link of `bindingHash` whose code is `code`. A miss
+   * (including a code that is not CODE_LENGTH digits: pass it as typed)
+   * counts one wrong try against every live link of the binding, and the
+   * try that reaches MAX_CODE_ATTEMPTS deletes them ("voided").
+   */
+  ConsumeCode(bindingHash: string, code: string, purpose: string): CodeResult {
+    return this.#db
+      .transaction((): CodeResult => {
+        const rows = this.#ofBinding.all(bindingHash, purpose, this.#clock.now().getTime());
+        // DESIGN.md (secrets compared in constant time): every candidate is compared, no early exit at a match.
+        let match: Row | undefined;
+        for (const row of rows) if (equalSecret(hashCode(this.#key, row.token_hash, code), row.code_hash)) match = row;
+        if (match !== undefined && this.#take.get(match.token_hash) !== undefined) return { ok: true, address: match.address };
+        if (rows.length === 0) return { ok: false, reason: "wrong" };
+        this.#miss.run(bindingHash);
+        // OWASP ASVS 5.0 §6.6.3: out-of-band codes are rate limited; MAX_CODE_ATTEMPTS wrong codes void the pending sign-in.
+        const voided = this.#void.run(bindingHash, MAX_CODE_ATTEMPTS).changes > 0;
+        return { ok: false, reason: voided ? "voided" : "wrong" };
+      })
+      .immediate();
+  }
+
+  #live(row: Row, purpose: string): boolean {
+    return row.purpose === purpose && this.#clock.now().getTime() < row.expires_at;
   }
 
   /** Revokes a link by its hash (a link whose email could not be sent). */

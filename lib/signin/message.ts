@@ -12,21 +12,63 @@ export interface SigninMail {
   from: string;
   to: string;
   link: string;
+  /** The 6-digit sign-in code for another device (link-code.ts). */
+  code: string;
   minutes: number;
 }
 
 /** Builds the localized sign-in email. */
 export function signinMessage(req: IncomingMessage, mail: SigninMail): Message {
   const body = Tf(req, "mail.signin.body", { link: mail.link, minutes: mail.minutes });
+  const code = Tf(req, "mail.signin.code", { code: mail.code });
   const ignore = T(req, "mail.signin.ignore");
   const locale = LocaleFrom(req);
   const paragraphs = body.split("\n").filter((line) => line.trim() !== "");
   const page = html`<!doctype html>
 <html lang="${locale}" dir="${Dir(locale)}"><body>
 ${paragraphs.map((p) => (p.includes(mail.link) ? html`<p><a href="${mail.link}">${mail.link}</a></p>` : html`<p>${p}</p>`))}
+<p data-signin-code="${mail.code}">${code}</p>
 <p>${ignore}</p>
 </body></html>`;
-  return { From: mail.from, To: mail.to, Subject: T(req, "mail.signin.subject"), Text: `${body}\n\n${ignore}\n`, HTML: page.toString() };
+  const text = `${body}\n\n${code}\n\n${ignore}\n`;
+  return { From: mail.from, To: mail.to, Subject: T(req, "mail.signin.subject"), Text: text, HTML: page.toString() };
+}
+
+/** What the page for a browser without the binding shows. */
+export interface CodePage {
+  address: string;
+  code: string;
+  minutes: number;
+}
+
+/**
+ * Answers the page shown when a link is opened without its browser
+ * binding (README "Scanner-safe links"): the address signing in and the
+ * sign-in code to type where the link was asked for. It holds no form, no
+ * button and no script, so nothing a scanner presses can spend or sign in
+ * anything; it is not stored (no-store) and leaks no Referer.
+ */
+export function codePage(req: IncomingMessage, res: ServerResponse, view: CodePage): void {
+  const locale = LocaleFrom(req);
+  const page = html`<!doctype html>
+<html lang="${locale}" dir="${Dir(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${T(req, "signin.code_page.title")}</title></head>
+<body><main>
+<h1>${T(req, "signin.code_page.title")}</h1>
+<p data-signin-address="${view.address}">${Tf(req, "signin.code_page.address", { address: view.address })}</p>
+<p>${T(req, "signin.code_page.enter")}</p>
+<h2><code data-signin-code="${view.code}">${view.code}</code></h2>
+<p>${Tf(req, "signin.code_page.expires", { minutes: view.minutes })}</p>
+<p>${T(req, "signin.code_page.ignore")}</p>
+</main></body></html>`;
+  const body = page.toString();
+  res.statusCode = 200;
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  // RFC 9111 §5.2.2.5: no cache keeps the code; the Referer of any onward navigation carries no token.
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Referrer-Policy", "no-referrer");
+  res.end(body);
 }
 
 /** Answers 503 with a localized page naming the reference of a failed send. */

@@ -1,12 +1,22 @@
 /*
  * Sign-in rate limits, kept in SQLite so a restart does not reset them.
- * Three sliding windows are checked together before a link is sent: per
- * address (an inbox is not flooded), per client IP (one client cannot
- * walk through addresses), and a global send budget (the mail provider
- * account is not burned). Every accepted Begin counts, whether it ends in
- * an emailed link or a redirect to the inbox provider, so the limits also
- * bound the WebFinger and provider traffic a client can cause; attempts
- * refused by a limit are not counted.
+ * Three sliding windows are checked together before a link is sent:
+ *   - per address (an inbox is not flooded), counted on the address with
+ *     any "+tag" removed from its local part, so `ann+1@x` and `ann+2@x`
+ *     share ann@x's budget;
+ *   - per client IP (one client cannot walk through addresses);
+ *   - a global budget for strangers (the mail provider account is not
+ *     burned by sends to addresses nobody owns). It counts and refuses
+ *     only addresses that have never signed in: a flood from many clients
+ *     can spend it, but it cannot lock out a returning person, who is
+ *     still bounded by the first two limits. A brand-new address under
+ *     such a flood is refused (`err=rate`, or 429 with Retry-After for
+ *     JSON clients) until the window frees room: sign-ups pause, sign-ins
+ *     do not (README "Rate limits").
+ * Every accepted Begin counts, whether it ends in an emailed link or a
+ * redirect to the inbox provider, so the limits also bound the WebFinger
+ * and provider traffic a client can cause; attempts refused by a limit
+ * are not counted.
  */
 import type { DB } from "../db/index.ts";
 import type { Clock } from "../http/index.ts";
@@ -53,12 +63,27 @@ export function clientBucket(ip: string): string {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
+/** Which limit refused a send. */
+export type RateLimitName = "address" | "client" | "global";
+
+/** The outcome of `Take`: allowed, or which limit refused and when to retry (ms from now). */
+export type RateResult = { ok: true } | { ok: false; limit: RateLimitName; retryAfter: number };
+
+/** Returns the per-address bucket key: the local part without its "+tag" (RFC 5233 subaddress). */
+export function addressBucket(address: string): string {
+  const at = address.lastIndexOf("@");
+  const local = address.slice(0, at);
+  const plus = local.indexOf("+");
+  return plus > 0 ? `${local.slice(0, plus)}${address.slice(at)}` : address;
+}
+
 /** The persistent sliding-window limiter. */
 export class RateLimiter {
   readonly #db: DB;
   readonly #clock: Clock;
   readonly #limits: RateLimits;
   readonly #count;
+  readonly #nth;
   readonly #record;
   readonly #sweep;
 
@@ -69,28 +94,37 @@ export class RateLimiter {
     this.#count = db.prepare<[string, number], { n: number }>(
       "SELECT count(*) AS n FROM signin_rate_events WHERE bucket = ? AND at > ?",
     );
+    this.#nth = db.prepare<[string, number, number], { at: number }>(
+      "SELECT at FROM signin_rate_events WHERE bucket = ? AND at > ? ORDER BY at LIMIT 1 OFFSET ?",
+    );
     this.#record = db.prepare("INSERT INTO signin_rate_events (bucket, at) VALUES (?, ?)");
     this.#sweep = db.prepare("DELETE FROM signin_rate_events WHERE at <= ?");
   }
 
   /**
-   * Reports whether a send to `address` from `ip` is within every limit,
-   * and if so records it, atomically.
+   * Checks a send to `address` from `ip` against every limit and, when
+   * allowed, records it, atomically. `returning` (the address has signed
+   * in before) exempts it from the global budget.
    */
-  Take(address: string, ip: string | undefined): boolean {
+  Take(address: string, ip: string | undefined, returning: boolean): RateResult {
     const now = this.#clock.now().getTime();
-    const checks: [string, RateWindow][] = [[`addr:${address}`, this.#limits.PerAddress]];
+    const checks: [string, RateWindow, RateLimitName][] = [[`addr:${addressBucket(address)}`, this.#limits.PerAddress, "address"]];
     // Without a peer address (a unix socket and no ClientIP) there is no per-client
     // bucket: one shared "unknown" bucket would let any client lock everyone out.
-    if (ip !== undefined && ip !== "") checks.push([`ip:${clientBucket(ip)}`, this.#limits.PerIP]);
-    checks.push(["global", this.#limits.Global]);
+    if (ip !== undefined && ip !== "") checks.push([`ip:${clientBucket(ip)}`, this.#limits.PerIP, "client"]);
+    // OWASP ASVS 5.0 §6.1.1: anti-automation that an attacker cannot turn into a lockout of known accounts.
+    if (!returning) checks.push(["global", this.#limits.Global, "global"]);
     return this.#db
-      .transaction(() => {
-        for (const [bucket, w] of checks) {
-          if ((this.#count.get(bucket, now - w.Window)?.n ?? 0) >= w.Max) return false;
+      .transaction((): RateResult => {
+        for (const [bucket, w, limit] of checks) {
+          const n = this.#count.get(bucket, now - w.Window)?.n ?? 0;
+          if (n < w.Max) continue;
+          // The window frees room when the event that put it at Max leaves it.
+          const at = this.#nth.get(bucket, now - w.Window, n - w.Max)?.at ?? now;
+          return { ok: false, limit, retryAfter: Math.max(1, at + w.Window - now) };
         }
         for (const [bucket] of checks) this.#record.run(bucket, now);
-        return true;
+        return { ok: true };
       })
       .immediate();
   }

@@ -24,3 +24,9 @@ export function wantsHTML(req: IncomingMessage): boolean {
   const accept = req.headers.accept;
   return accept !== undefined && accept.includes("text/html");
 }
+
+/** Reports whether the client asked for JSON (an API client, answered with status codes rather than redirects). */
+export function wantsJSON(req: IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  return accept !== undefined && accept.includes("application/json");
+}

@@ -38,4 +38,15 @@ CREATE INDEX signin_rate_events_bucket_at ON signin_rate_events (bucket, at);`,
     SQL: `INSERT OR IGNORE INTO signin_accounts (address, first_signin_at, last_signin_at)
 SELECT subject, min(created_at), max(created_at) FROM sessions GROUP BY subject;`,
   },
+  {
+    // Browser-bound links (README "Scanner-safe links"): the hash of the asking
+    // browser's binding cookie, an HMAC of the sign-in code, and wrong tries.
+    // Rows from before this step have an empty binding and code: they can no
+    // longer be spent, and expire within their old lifetime.
+    Name: "signin/005-link-binding-code",
+    SQL: `ALTER TABLE signin_links ADD COLUMN binding_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE signin_links ADD COLUMN code_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE signin_links ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX signin_links_binding_hash ON signin_links (binding_hash);`,
+  },
 ];

@@ -1,32 +1,42 @@
 /*
- * Passwordless sign-in (SPEC §4.1, §5). Two first factors end in the same
- * place, `#admit`: the emailed single-use link (`Begin` → email → `Verify`)
- * and, for an address with a claimed inbox at the configured provider, that
- * provider's OpenID flow (`Begin` → provider → `Callback`). There the
- * verified address passes `Authorize`, then `SecondFactor`, then becomes
- * the subject of a new session.
+ * Passwordless sign-in (SPEC §4.1, §5). Three first factors end in the
+ * same place, `#admit`: the emailed single-use link opened in the browser
+ * that asked for it (`Begin` → email → `Verify`), the link's 6-digit code
+ * typed into that browser (`Begin` → email → `VerifyCode`) and, for an
+ * address with a claimed inbox at the configured provider, that provider's
+ * OpenID flow (`Begin` → provider → `Callback`). There the verified address
+ * passes `Authorize`, then `SecondFactor`, then becomes the subject of a
+ * new session.
+ *
+ * Links are bound to the asking browser (binding.ts): any other opener
+ * spends nothing and sees the code instead (README "Scanner-safe links").
  *
  * Outcomes are redirects to `SigninPath` with `sent=1` or `err=` one of
  * rate, address, expired, keymail (keymail adds force=1, which makes the
- * next `Begin` skip the provider).
+ * next `Begin` skip the provider), and latch's `code` (a code refused).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeJSON, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
-import { Sessions, appendSetCookie, type Identity } from "../session/index.ts";
+import { Sessions, appendSetCookie, logAuthEvents, type AuthEvent, type AuthEventSink, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
+import { Binding } from "./binding.ts";
 import type { Config } from "./config.ts";
 import { ErrEmptyInstanceKey, SigninError } from "./errors.ts";
+import { deriveCodeKey } from "./link-code.ts";
 import { LINK_TTL, Links, PURPOSE_SIGNIN } from "./links.ts";
-import { signinMessage, sendFailurePage } from "./message.ts";
+import { codePage, signinMessage, sendFailurePage } from "./message.ts";
 import { InboxProvider } from "./oidc/provider.ts";
 import { RateLimiter } from "./rate.ts";
-import { wantsHTML } from "./request.ts";
+import { wantsHTML, wantsJSON } from "./request.ts";
+import { revokeOtherSessions, revokeSession, type SessionHandlersContext } from "./session-handlers.ts";
 
 /** Session method of the emailed-link path. */
 export const METHOD_MAGICLINK: string = "magiclink";
 /** Session method of the inbox-provider path. */
 export const METHOD_KEYMAIL: string = "keymail";
+/** Session method of the emailed code typed into the asking browser. */
+export const METHOD_EMAIL_CODE: string = "emailcode";
 
 /** What `Sweep` deleted. */
 export interface SweepResult {
@@ -60,7 +70,11 @@ export class Signin {
   readonly #links: Links;
   readonly #rate: RateLimiter;
   readonly #provider: InboxProvider | undefined;
+  readonly #binding: Binding;
+  readonly #linkTTL: number;
+  readonly #event: AuthEventSink;
   readonly #recordAccount;
+  readonly #isReturning;
 
   constructor(config: Config) {
     // SPEC §2.6, §5.9: the instance key seals the pending blob; empty is refused.
@@ -85,8 +99,12 @@ export class Signin {
         ...(config.SessionTTL !== undefined && { TTL: config.SessionTTL }),
         ...(config.IdleTimeout !== undefined && { IdleTimeout: config.IdleTimeout }),
       });
-    this.#links = new Links(config.DB, this.#clock, config.LinkTTL ?? LINK_TTL);
+    this.#linkTTL = config.LinkTTL ?? LINK_TTL;
+    this.#links = new Links(config.DB, this.#clock, deriveCodeKey(config.InstanceKey), this.#linkTTL);
+    this.#binding = new Binding(origin, this.#linkTTL);
+    this.#event = config.OnAuthEvent ?? logAuthEvents(this.#logger);
     this.#rate = new RateLimiter(config.DB, this.#clock, config.RateLimits);
+    this.#isReturning = config.DB.prepare<[string], { n: number }>("SELECT 1 AS n FROM signin_accounts WHERE address = ?");
     this.#recordAccount = config.DB.prepare(
       `INSERT INTO signin_accounts (address, first_signin_at, last_signin_at) VALUES (@address, @now, @now)
        ON CONFLICT (address) DO UPDATE SET last_signin_at = @now`,
@@ -128,12 +146,25 @@ export class Signin {
     return this.#config.ClientIP?.(req) ?? req.socket.remoteAddress;
   }
 
+  /** Hands one auth event, with the request's client address, to the sink. */
+  #emit(req: IncomingMessage, event: Omit<AuthEvent, "At" | "Client">): void {
+    const client = this.#clientIP(req);
+    this.#event({ ...event, At: this.#clock.now(), ...(client !== undefined && { Client: client }) });
+  }
+
   /** `POST /signin`: form fields `email` and optional `force=1`. */
   readonly Begin: HandlerFunc = async (req, res) => {
     const form = await readForm(req);
     const address = normalizeAddress(form.get("email") ?? "");
     if (address === undefined) return this.#outcome(res, "err=address");
-    if (!this.#rate.Take(address, this.#clientIP(req))) return this.#outcome(res, "err=rate");
+    const rate = this.#rate.Take(address, this.#clientIP(req), this.#isReturning.get(address) !== undefined);
+    if (!rate.ok) {
+      this.#emit(req, { Kind: "rate_limited", Subject: address, Reason: rate.limit });
+      // RFC 6585 §4: 429 with Retry-After for clients that read status codes; browsers get the page's message.
+      if (!wantsJSON(req)) return this.#outcome(res, "err=rate");
+      res.setHeader("Retry-After", String(Math.ceil(rate.retryAfter / 1000)));
+      return writeJSON(res, 429, { error: "rate" });
+    }
     if (this.#provider !== undefined && form.get("force") !== "1" && (await this.#provider.isClaimed(address))) {
       const upgrade = await this.#provider.begin(address).catch((err: unknown) => {
         // Sign-in never blocks on the provider: without its metadata, email the link instead.
@@ -145,12 +176,13 @@ export class Signin {
         return this.#redirect(res, upgrade.location);
       }
     }
-    const { token, hash } = this.#links.Create(address, PURPOSE_SIGNIN);
+    const binding = this.#binding.issue(req);
+    const { token, hash, code } = this.#links.Create(address, PURPOSE_SIGNIN, binding.hash);
     const link = `${this.#origin}/auth/verify?token=${token}`;
-    const minutes = Math.round((this.#config.LinkTTL ?? LINK_TTL) / 60000);
+    const minutes = Math.round(this.#linkTTL / 60000);
     const from = this.#config.MailFrom ?? `no-reply@${new URL(this.#origin).hostname}`;
     try {
-      await this.#mailer.Send(signinMessage(req, { from, to: address, link, minutes }));
+      await this.#mailer.Send(signinMessage(req, { from, to: address, link, code, minutes }));
     } catch (err) {
       // No orphan link stays usable when its email never left.
       this.#links.Revoke(hash);
@@ -158,10 +190,18 @@ export class Signin {
       this.#logger.error("signin: sending the link failed", { ref, error: err });
       return sendFailurePage(req, res, ref);
     }
+    appendSetCookie(res, binding.setCookie);
+    this.#emit(req, { Kind: "link_requested", Subject: address });
     return this.#outcome(res, "sent=1");
   };
 
-  /** `GET /auth/verify?token=...`: the emailed link's landing. */
+  /**
+   * `GET /auth/verify?token=...`: the emailed link's landing. In the
+   * browser that asked (its binding cookie matches) the link is spent and
+   * signs in. Any other opener spends nothing: a live link shows the
+   * address and the sign-in code (a page with nothing to press), anything
+   * else answers `?err=expired`.
+   */
   readonly Verify: HandlerFunc = async (req, res) => {
     // RFC 9110 §9.3.2: HEAD is safe. Mail scanners probe links with it; it must not spend the token.
     if (req.method === "HEAD") {
@@ -169,10 +209,36 @@ export class Signin {
       return void res.end();
     }
     const token = queryParams(req).get("token") ?? "";
-    // SPEC §3.2: the token is spent whatever the cause of failure; one indistinguishable outcome.
-    const address = token === "" ? undefined : this.#links.Consume(token, PURPOSE_SIGNIN);
-    if (address === undefined) return this.#outcome(res, "err=expired");
-    return this.#admit(req, res, address, METHOD_MAGICLINK);
+    const bound = this.#binding.hashOf(req);
+    // SPEC §3.2: in the bound browser the token is spent whatever the cause of failure; one indistinguishable outcome.
+    const spent = token === "" || bound === undefined ? undefined : this.#links.Consume(token, PURPOSE_SIGNIN, bound);
+    if (spent?.address !== undefined) return this.#admit(req, res, spent.address, METHOD_MAGICLINK);
+    // OWASP ASVS 5.0 §6.6.2: the link is bound to the request that asked for it; another browser cannot spend it.
+    const view = spent?.spent !== true && token !== "" ? this.#links.Peek(token, PURPOSE_SIGNIN) : undefined;
+    if (view === undefined) {
+      this.#emit(req, { Kind: "signin_refused", Reason: "link" });
+      return this.#outcome(res, "err=expired");
+    }
+    const minutes = Math.max(1, Math.ceil((view.expiresAt.getTime() - this.#clock.now().getTime()) / 60000));
+    codePage(req, res, { address: view.address, code: view.code, minutes });
+  };
+
+  /**
+   * `POST /auth/code`, form field `code`: the sign-in code typed into the
+   * browser that asked for the link. A refused code (malformed, wrong, of
+   * another browser, already used, or no binding at all) answers
+   * `?err=code`, one indistinguishable outcome; the wrong try that reaches
+   * MAX_CODE_ATTEMPTS voids the browser's pending sign-ins and answers
+   * `?err=expired`.
+   */
+  readonly VerifyCode: HandlerFunc = async (req, res) => {
+    const form = await readForm(req);
+    const bound = this.#binding.hashOf(req);
+    const typed = (form.get("code") ?? "").replace(/[\s-]/g, "").slice(0, 64);
+    const result = bound === undefined ? { ok: false as const, reason: "wrong" as const } : this.#links.ConsumeCode(bound, typed, PURPOSE_SIGNIN);
+    if (result.ok) return this.#admit(req, res, result.address, METHOD_EMAIL_CODE);
+    this.#emit(req, { Kind: "signin_refused", Reason: result.reason === "voided" ? "code_attempts" : "code" });
+    return this.#outcome(res, result.reason === "voided" ? "err=expired" : "err=code");
   };
 
   /** `GET /auth/callback`: the inbox provider's return point. */
@@ -182,26 +248,48 @@ export class Signin {
     const result = await this.#provider.complete(query, req.headers.cookie);
     appendSetCookie(res, this.#provider.clearCookie());
     // The provider logged the refusal with its reason and reference.
-    if (!result.ok) return this.#outcome(res, "err=keymail&force=1");
-    return this.#admit(req, res, result.address, METHOD_KEYMAIL);
+    if (!result.ok) {
+      this.#emit(req, { Kind: "signin_refused", Reason: `keymail_${result.reason}` });
+      return this.#outcome(res, "err=keymail&force=1");
+    }
+    return this.#admit(req, res, result.address, METHOD_KEYMAIL, result.authTime);
   };
 
   /** `POST /signout`: ends the session and clears its cookie. */
   readonly Signout: HandlerFunc = (req, res) => {
+    const subject = this.#sessions.Read(req)?.Subject;
     this.#sessions.Destroy(req, res);
+    if (subject !== undefined) this.#emit(req, { Kind: "signed_out", Subject: subject });
     this.#redirect(res, this.#config.SigninPath);
   };
 
+  /** Form POST with field `id`: ends one of the session subject's sessions (its public id); 303 to `SessionsPath`. */
+  readonly RevokeSession: HandlerFunc = (req, res) => revokeSession(this.#manage, req, res);
+
+  /** Form POST: ends every session of the subject but the current one; 303 to `SessionsPath`. */
+  readonly RevokeOtherSessions: HandlerFunc = (req, res) => revokeOtherSessions(this.#manage, req, res);
+
+  get #manage(): SessionHandlersContext {
+    return {
+      sessions: this.#sessions,
+      signinPath: this.#config.SigninPath,
+      sessionsPath: this.#config.SessionsPath ?? this.#config.SignedInPath,
+      emit: (req, event) => this.#emit(req, event),
+    };
+  }
+
   // SPEC §5.3–5.4: Authorize gates the verified address; SecondFactor runs where the session would be minted.
-  async #admit(req: IncomingMessage, res: ServerResponse, address: string, method: string): Promise<void> {
+  async #admit(req: IncomingMessage, res: ServerResponse, address: string, method: string, authTime?: Date): Promise<void> {
     if (this.#config.Authorize !== undefined && !(await this.#config.Authorize(address))) {
+      this.#emit(req, { Kind: "signin_refused", Subject: address, Reason: "not_authorized" });
       return this.#outcome(res, "err=address");
     }
     const now = this.#clock.now();
     this.#recordAccount.run({ address, now: now.getTime() });
-    const identity: Identity = { Subject: address, Method: method, AuthTime: now };
+    const identity: Identity = { Subject: address, Method: method, AuthTime: authTime ?? now };
     if (this.#config.SecondFactor !== undefined && (await this.#config.SecondFactor(req, res, identity))) return;
     this.#sessions.Create(req, res, identity);
+    this.#emit(req, { Kind: "signed_in", Subject: address, Method: method });
     this.#redirect(res, this.#config.SignedInPath);
   }
 

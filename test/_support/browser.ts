@@ -67,6 +67,8 @@ export interface Page {
 /** The slice of a playwright BrowserContext the tests use. */
 export interface BrowserContext {
   newPage(): Promise<Page>;
+  /** The context's cookies (names and values). */
+  cookies(): Promise<{ name: string; value: string }[]>;
   newCDPSession(page: Page): Promise<CDPSession>;
   close(): Promise<void>;
 }

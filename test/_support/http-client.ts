@@ -40,6 +40,10 @@ export interface RequestOptions {
   /** A form body (urlencoded) or a raw body with the given headers. */
   form?: Record<string, string>;
   body?: string | Buffer;
+  /** signin-app: send without the asking browser's sign-in binding cookie (another device, a mail scanner). */
+  unbound?: boolean;
+  /** Bind the request to this local address (a distinct client, e.g. "127.0.2.1"). */
+  localAddress?: string;
 }
 
 /**
@@ -60,7 +64,7 @@ export function sendRequest(base: string, method: string, target: string, option
   if (cookie !== undefined) headers["Cookie"] = cookie;
   Object.assign(headers, options.headers);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(url.pathname + url.search, base), { method, headers, agent: false }, (res) => {
+    const req = httpRequest(new URL(url.pathname + url.search, base), { method, headers, agent: false, ...(options.localAddress !== undefined && { localAddress: options.localAddress }) }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {

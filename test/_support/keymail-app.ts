@@ -127,6 +127,7 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
   serve = handler;
   if (auth === undefined) throw new Error("keymail app: the router was not built");
   const count = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sessions");
+  let binding: string | undefined;
   return {
     origin,
     idp,
@@ -138,15 +139,22 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
     secrets: new Set([KEYMAIL_INSTANCE_KEY]),
     advance: (ms) => void (offset += ms),
     resetClock: () => void (offset = 0),
-    post: (path, form) =>
-      fetch(new URL(path, origin), {
+    // One browser: the sign-in binding cookie Begin sets rides along on later requests, as a browser sends it.
+    post: async (path, form) => {
+      const res = await fetch(new URL(path, origin), {
         method: "POST",
         redirect: "manual",
-        headers: { origin, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" },
+        headers: { origin, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded", ...(binding !== undefined && { cookie: binding }) },
         body: new URLSearchParams(form).toString(),
-      }),
-    get: (target, cookie) =>
-      fetch(new URL(target, origin), { redirect: "manual", headers: cookie === undefined ? {} : { cookie } }),
+      });
+      const line = setCookieLine(res, "framework_signin");
+      if (line !== undefined) binding = cookiePair(line);
+      return res;
+    },
+    get: (target, cookie) => {
+      const header = [cookie, binding].filter((c) => c !== undefined).join("; ");
+      return fetch(new URL(target, origin), { redirect: "manual", headers: header === "" ? {} : { cookie: header } });
+    },
     sessionCount: () => count.get()?.n ?? -1,
     async close() {
       await new Promise<void>((resolve) => {

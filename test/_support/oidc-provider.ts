@@ -96,7 +96,8 @@ export async function startOIDCProvider(options: TestProviderOptions): Promise<T
     claims: { openid: ["sub"], email: ["email", "email_verified"] },
     // Put the email claims in the ID token itself rather than only behind userinfo.
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: true } },
+    // claimsParameter: the client asks for auth_time in the ID token (OIDC Core §5.5).
+    features: { devInteractions: { enabled: true }, claimsParameter: { enabled: true } },
     ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
     findAccount: (_ctx: unknown, sub: string) => {
       const account = accounts.get(sub);

@@ -6,6 +6,13 @@
  * capturing logger, a tiny cookie jar and helpers to POST /signin and pull
  * the link out of the delivered email.
  *
+ * Links are bound to the browser that asked (signin binding.ts). The app
+ * plays that browser by default: `begin` without a jar keeps the binding
+ * cookie in `app.browser`, and every request whose jar holds no binding of
+ * its own carries it. It is sent beside the jar's cookies,
+ * not stored in the jar. Pass `unbound: true` to be any other opener (a scanner, another device), or use jars that `begin` was
+ * called with to play several browsers.
+ *
  * const app = await startSigninApp(t, { config: { Authorize: (a) => a !== "eve@example.com" } });
  * const jar = await app.signIn("ann@example.com");
  * const me = await app.request("GET", "/me", { jar });
@@ -15,8 +22,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
-import type { DB } from "../../lib/db/index.ts";
-import { mergeSchemas } from "../../lib/db/index.ts";
+import { mergeSchemas, type DB } from "../../lib/db/index.ts";
 import { crossOriginProtection, type Clock, type HandlerFunc } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
 import { newSMTPMailer, type Mailer } from "../../lib/mail/index.ts";
@@ -75,6 +81,10 @@ export interface SigninApp {
   clock: FakeClock;
   lines: LogLine[];
   smtp: TestSMTPServer | undefined;
+  /** The default browser: holds the binding cookie of `begin` calls made without a jar. */
+  browser: CookieJar;
+  /** The binding cookie's name on this origin. */
+  bindingCookie: string;
   /** Sends a request; a path or a URL of any origin is re-based onto `base`. POSTs carry Origin: origin unless overridden. */
   request(method: string, target: string, options?: RequestOptions): Promise<TestResponse>;
   /** POST /signin with `email`. */
@@ -85,6 +95,13 @@ export interface SigninApp {
   signIn(email: string, address?: string): Promise<CookieJar>;
   /** Closes the HTTP server and the database (the SMTP server stays up). */
   closeApp(): Promise<void>;
+}
+
+/** Extracts the 6-digit sign-in code from a message text. */
+export function extractCode(text: string): string {
+  const m = /\b([0-9]{6})\b/.exec(text.replace(/https?:\/\/\S+/g, ""));
+  if (m?.[1] === undefined) throw new Error(`no sign-in code in: ${text}`);
+  return m[1];
 }
 
 /** Extracts the verify link from a message text. */
@@ -112,7 +129,10 @@ function routes(auth: signin.Signin, freshFor: number): Mux {
   };
   mux.Handle("POST /signin", auth.Begin);
   mux.Handle("GET /auth/verify", auth.Verify);
+  mux.Handle("POST /auth/code", auth.VerifyCode);
   mux.Handle("POST /signout", auth.Signout);
+  mux.With(auth.RequireSession).Handle("POST /sessions/revoke", auth.RevokeSession);
+  mux.With(auth.RequireSession).Handle("POST /sessions/revoke-others", auth.RevokeOtherSessions);
   mux.With(auth.RequireSession).Handle("GET /me", show);
   mux.With(auth.RequireFreshSession(freshFor)).Handle("GET /fresh", show);
   mux.With(auth.RequireFreshSession(freshFor)).Handle("POST /fresh", show);
@@ -169,6 +189,15 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
   handler = h;
   const { db, auth } = built;
   if (db === undefined || auth === undefined) throw new Error("signin-app: Router was not called");
+  const browser = new CookieJar();
+  const bindingCookie = origin.startsWith("https:") ? "__Host-framework_signin" : "framework_signin";
+  // The default browser's binding rides along unless the request is unbound or its jar holds its own.
+  const bind = (opts: RequestOptions): RequestOptions => {
+    const held = browser.cookies.get(bindingCookie);
+    if (opts.unbound === true || held === undefined || opts.jar?.cookies.has(bindingCookie) === true) return opts;
+    const cookie = [opts.jar?.header(), `${bindingCookie}=${held}`].filter((c) => c !== undefined).join("; ");
+    return { ...opts, headers: { Cookie: cookie, ...opts.headers } };
+  };
   let closed = false;
   const closeApp = async (): Promise<void> => {
     if (closed) return;
@@ -187,8 +216,10 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
     clock,
     lines,
     smtp,
-    request: (method, target, opts = {}) => sendRequest(base, method, target, opts, origin),
-    begin: (email, opts = {}) => sendRequest(base, "POST", "/signin", { ...opts, form: { email } }, origin),
+    browser,
+    bindingCookie,
+    request: (method, target, opts = {}) => sendRequest(base, method, target, bind(opts), origin),
+    begin: (email, opts = {}) => sendRequest(base, "POST", "/signin", { ...opts, jar: opts.jar ?? browser, form: { email } }, origin),
     async linkFor(address, n = 1) {
       if (smtp === undefined) throw new Error("signin-app: no SMTP server");
       const msg = await smtp.waitForMessage((m) => smtp.messages.filter((x) => x.to.includes(address)).indexOf(m) === n - 1);

@@ -7,9 +7,8 @@ import { createServer, get, type IncomingMessage, type ServerResponse } from "no
 import type { AddressInfo } from "node:net";
 import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
-import { discardLogger } from "../../lib/http/index.ts";
+import { discardLogger, html } from "../../lib/http/index.ts";
 import { metaRefresh, newHandlers, Registry, renderFragmentHTML, renderStatusHTML, type Config, type RegistryOptions } from "../../lib/jobs/index.ts";
-import { html } from "../../lib/http/index.ts";
 import { setCurrentSession } from "../../lib/session/index.ts";
 import { SSEParser } from "../_support/sse.ts";
 
@@ -103,7 +102,7 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
 // What the session middleware does for a request: bind its session, or null for none.
 function bindSession(req: IncomingMessage, subject: string | undefined): void {
   const at = new Date("2025-01-01T00:00:00Z");
-  const session = { Subject: subject ?? "", Method: "magiclink", AuthTime: at, CreatedAt: at, LastSeen: at, ExpiresAt: at, ID: "test" };
+  const session = { Subject: subject ?? "", Method: "magiclink", AuthTime: at, CreatedAt: at, LastSeen: at, ExpiresAt: at, ID: "test", PublicID: "p", Device: "" };
   setCurrentSession(req, subject === undefined ? null : session);
 }
 

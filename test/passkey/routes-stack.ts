@@ -40,6 +40,8 @@ export interface Stack {
   db: DB;
   keys: passkey.Passkey;
   mail: Message[];
+  /** Every auth event both components reported, in order. */
+  events: session.AuthEvent[];
   /** A new cookie-keeping client. */
   client(): Client;
 }
@@ -126,6 +128,8 @@ export async function startStack(t: TestContext): Promise<Stack> {
     },
   };
   let built: { db: DB; keys: passkey.Passkey } | undefined;
+  const events: session.AuthEvent[] = [];
+  const onAuthEvent = (e: session.AuthEvent): void => void events.push(e);
   const lots = { Max: 1000, Window: 60_000 };
   const [handler, cleanup] = Handler({
     DBPath: ":memory:",
@@ -139,10 +143,12 @@ export async function startStack(t: TestContext): Promise<Stack> {
         StalePath: "/stepup", Mailer: mailer, Clock: clock, Logger: discardLogger,
         RateLimits: { PerAddress: lots, PerIP: lots, Global: lots },
         SecondFactor: (req, res, identity) => keys.Gate(req, res, identity),
+        OnAuthEvent: onAuthEvent,
       });
       const keys = passkey.create({
         DB: db, Sessions: auth.Sessions, Origin: ORIGIN, ConfirmPath: "/confirm", SignedInPath: "/account",
         SigninPath: "/signin", ManagePath: "/account", StalePath: "/stepup", Clock: clock, Logger: discardLogger,
+        OnAuthEvent: onAuthEvent,
       });
       built = { db, keys };
       return routes(auth, keys);
@@ -160,7 +166,7 @@ export async function startStack(t: TestContext): Promise<Stack> {
   const base = `http://127.0.0.1:${address.port}`;
   if (built === undefined) throw new Error("stack: Router was not called");
   const { db, keys } = built;
-  return { base, clock, db, keys, mail, client: () => new Client(base, mail) };
+  return { base, clock, db, keys, mail, events, client: () => new Client(base, mail) };
 }
 
 function routes(auth: signin.Signin, keys: passkey.Passkey): Mux {

@@ -6,7 +6,7 @@ import { currentSession, setCurrentSession, userID, type Session } from "../../l
 
 function session(subject: string): Session {
   const t = new Date("2030-01-01T00:00:00Z");
-  return { ID: "h", Subject: subject, Method: "magiclink", AuthTime: t, CreatedAt: t, LastSeen: t, ExpiresAt: t };
+  return { ID: "h", Subject: subject, Method: "magiclink", AuthTime: t, CreatedAt: t, LastSeen: t, ExpiresAt: t, PublicID: "p", Device: "" };
 }
 
 describe("UserID()", () => {

@@ -78,7 +78,7 @@ describe("Sessions", () => {
     const session = s.sessions.Read(exchange(cookie).req);
     assert.ok(session);
     assert.equal(session.ID, HashToken(token));
-    assert.deepEqual({ ...session }, { ID: HashToken(token), ...ANN, CreatedAt: s.clock.now(), LastSeen: s.clock.now(), ExpiresAt: new Date(s.clock.now().getTime() + DefaultSessionTTL) });
+    assert.deepEqual({ ...session }, { ID: HashToken(token), ...ANN, CreatedAt: s.clock.now(), LastSeen: s.clock.now(), ExpiresAt: new Date(s.clock.now().getTime() + DefaultSessionTTL), PublicID: session.PublicID, Device: "" });
     assert.equal(s.db.prepare("SELECT count(*) AS n FROM sessions WHERE token_hash = ?").pluck().get(token), 0);
     assert.equal(s.sessions.Read(exchange(`${cookie}x`).req), undefined);
     assert.equal(s.sessions.Read(exchange().req), undefined);

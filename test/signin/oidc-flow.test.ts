@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
-import { InboxProvider, PENDING_BLOB_TTL } from "../../lib/signin/oidc/index.ts";
-import type { CompleteResult } from "../../lib/signin/oidc/index.ts";
+import { InboxProvider, PENDING_BLOB_TTL, type CompleteResult } from "../../lib/signin/oidc/index.ts";
 import { captureLogger, type LogLine } from "../_support/capture-logger.ts";
 import { startOIDCProvider, type TestIDTokenAlg, type TestProvider } from "../_support/oidc-provider.ts";
 
@@ -75,10 +74,17 @@ describe("InboxProvider.complete() against oidc-provider", () => {
       assert.equal(auth.searchParams.get("scope"), "openid email");
       assert.equal(auth.searchParams.get("code_challenge_method"), "S256");
       assert.equal(auth.searchParams.get("login_hint"), ALICE);
+      // OIDC Core §5.5.1: auth_time is asked for by the claims parameter.
+      assert.deepEqual(JSON.parse(auth.searchParams.get("claims") ?? ""), { id_token: { auth_time: { essential: true } } });
+      const loginFrom = Math.floor(Date.now() / 1000) * 1000;
       const callback = await s.idp.authorize(begun.location);
       assert.equal(callback.searchParams.get("iss"), s.idp.issuer);
       const result = await s.provider.complete(callback.searchParams, cookieOf(begun.cookie));
-      assert.deepEqual(result, { ok: true, address: ALICE });
+      assert.ok(result.ok);
+      assert.equal(result.address, ALICE);
+      // The provider's auth_time: the login the provider just performed, not a time of ours.
+      assert.ok(result.authTime instanceof Date, "auth_time is read from the ID token");
+      assert.ok(result.authTime.getTime() >= loginFrom && result.authTime.getTime() <= Date.now(), result.authTime.toISOString());
       assert.equal(s.lines.length, 0);
     });
   }
@@ -148,7 +154,8 @@ describe("InboxProvider.complete() against oidc-provider", () => {
     missing.delete("iss");
     assertRefused(await s.provider.complete(missing, cookie), "iss", s.lines);
     // The code was never spent: the untouched callback still completes.
-    assert.deepEqual(await s.provider.complete(query, cookie), { ok: true, address: ALICE });
+    const result = await s.provider.complete(query, cookie);
+    assert.equal(result.ok && result.address, ALICE);
   });
 
   it("refuses an ID token for another address", async (t) => {

@@ -28,14 +28,14 @@ describe("RateLimiter.Take()", () => {
 
   it("limits one IPv6 /64 as one client", () => {
     const rate = limiter();
-    assert.equal(rate.Take("a@example.com", "2001:db8:1:2::1"), true);
-    assert.equal(rate.Take("b@example.com", "2001:db8:1:2::2"), true);
-    assert.equal(rate.Take("c@example.com", "2001:db8:1:2:ffff::3"), false);
-    assert.equal(rate.Take("d@example.com", "2001:db8:1:3::1"), true, "another /64 is another client");
+    assert.equal(rate.Take("a@example.com", "2001:db8:1:2::1", false).ok, true);
+    assert.equal(rate.Take("b@example.com", "2001:db8:1:2::2", false).ok, true);
+    assert.equal(rate.Take("c@example.com", "2001:db8:1:2:ffff::3", false).ok, false);
+    assert.equal(rate.Take("d@example.com", "2001:db8:1:3::1", false).ok, true, "another /64 is another client");
   });
 
   it("applies no per-IP limit without a peer address (a unix socket), so no shared bucket locks everyone out", () => {
     const rate = limiter();
-    for (const who of ["a", "b", "c", "d"]) assert.equal(rate.Take(`${who}@example.com`, undefined), true);
+    for (const who of ["a", "b", "c", "d"]) assert.equal(rate.Take(`${who}@example.com`, undefined, false).ok, true);
   });
 });

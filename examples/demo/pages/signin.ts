@@ -1,18 +1,19 @@
 /*
  * The sign-in page (SPEC §4.1: "the sign-in page is the application's own
  * and renders these queries"): `sent=1`, `err=rate|address|expired|keymail`
- * and `force=1`, which it carries into the form so the next POST skips the
- * inbox provider.
+ * (and latch's `code`) and `force=1`, which it carries into the form so the
+ * next POST skips the inbox provider. After `sent=1` (and a refused code)
+ * it also shows the code form (`POST /auth/code`, field `code`): the way in
+ * when the link was opened on another device.
  */
-import type { HandlerFunc } from "../../../lib/http/index.ts";
-import { queryParams, html } from "../../../lib/http/index.ts";
+import { html, queryParams, type HandlerFunc } from "../../../lib/http/index.ts";
 import { T, Tf } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
-import { LINK_TTL } from "../../../lib/signin/index.ts";
+import { CODE_LENGTH, LINK_TTL } from "../../../lib/signin/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
 import { render } from "./layout.ts";
 
-const ERRORS: ReadonlySet<string> = new Set(["rate", "address", "expired", "keymail"]);
+const ERRORS: ReadonlySet<string> = new Set(["rate", "address", "expired", "keymail", "code"]);
 
 /** `GET /signin`. */
 export function signinPage(assets: Assets): HandlerFunc {
@@ -20,6 +21,14 @@ export function signinPage(assets: Assets): HandlerFunc {
     const query = queryParams(req);
     const err = query.get("err") ?? "";
     const force = query.get("force") === "1";
+    const codeForm =
+      query.get("sent") === "1" || err === "code"
+        ? html`<form class="card" method="post" action="/auth/code">
+  <label for="code">${T(req, "signin.code_label")}</label>
+  <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 -]*" maxlength="${CODE_LENGTH + 2}" required>
+  <div class="row"><button type="submit">${Icon("key")} ${T(req, "signin.code_submit")}</button></div>
+</form>`
+        : html``;
     const notice =
       query.get("sent") === "1"
         ? html`<p class="card notice ok" role="status" data-outcome="sent">${Icon("mail")} ${Tf(req, "signin.sent", { minutes: LINK_TTL / 60000 })}</p>`
@@ -30,6 +39,7 @@ export function signinPage(assets: Assets): HandlerFunc {
       title: T(req, "signin.title"),
       body: html`<h1>${T(req, "signin.title")}</h1>
 ${notice}
+${codeForm}
 <form class="card" method="post" action="/signin">
   <label for="email">${T(req, "signin.email_label")}</label>
   <input id="email" name="email" type="email" autocomplete="username webauthn" required>

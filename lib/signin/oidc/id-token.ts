@@ -31,6 +31,8 @@ export interface IDTokenClaims {
   email: string | undefined;
   /** Whether `email_verified` is the JSON value `true` (a string "true" is not). */
   emailVerified: boolean;
+  /** When the person last authenticated at the provider (`auth_time`), when present and not in the future. */
+  authTime: Date | undefined;
 }
 
 /** Why an ID token was refused. */
@@ -75,12 +77,15 @@ export function verifyIDTokenClaims(payload: object, expect: IDTokenExpectations
   // OIDC Core §2: sub is required, a non-empty string.
   if (typeof sub !== "string" || sub === "") return { ok: false, reason: "sub" };
   const email = field(payload, "email");
+  const authTime = field(payload, "auth_time");
   return {
     ok: true,
     claims: {
       sub,
       email: typeof email === "string" ? email : undefined,
       emailVerified: field(payload, "email_verified") === true,
+      // OIDC Core §2: auth_time is seconds since the epoch; a value beyond the skew in the future is ignored, not trusted.
+      authTime: typeof authTime === "number" && Number.isFinite(authTime) && authTime * 1000 <= now + skew ? new Date(Math.min(authTime * 1000, now)) : undefined,
     },
   };
 }

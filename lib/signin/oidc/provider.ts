@@ -10,24 +10,22 @@
  * `iss`, provider error, code exchange with the PKCE verifier, ID token
  * (signature, iss, aud, exp/iat, nonce), email_verified, email = address.
  */
-import { discardLogger, NewRef, systemClock, cryptoRandom } from "../../http/index.ts";
-import type { Clock, Logger, RandomReader } from "../../http/index.ts";
-import { readCookie } from "../../http/index.ts";
+import { cryptoRandom, discardLogger, equalSecret, NewRef, readCookie, systemClock, type Clock, type Logger, type RandomReader } from "../../http/index.ts";
 import { clearPendingCookie, pendingCookieName, setPendingCookie } from "./cookie.ts";
 import { MetadataCache } from "./discovery.ts";
 import { isOIDCError } from "./errors.ts";
 import { verifyIDToken } from "./id-token.ts";
 import { KeySet } from "./jwks.ts";
-import { checkOptions } from "./options.ts";
-import type { BeginResult, CheckedOptions, CompleteFailure, CompleteResult } from "./options.ts";
-import type { InboxProviderOptions, LookupFunc } from "./options.ts";
+import { checkOptions, type BeginResult, type CheckedOptions, type CompleteFailure, type CompleteResult, type InboxProviderOptions, type LookupFunc } from "./options.ts";
 import { createPending, parsePending, PENDING_BLOB_TTL, PENDING_SEAL_LABEL, type PendingBlob } from "./pending.ts";
 import { computeCodeChallenge, PKCE_METHOD } from "./pkce.ts";
 import { deriveSealKey, openBlob, sealBlob } from "./seal.ts";
 import { exchangeCode } from "./token-exchange.ts";
 import { lookupWebFinger } from "./webfinger.ts";
-import { equalSecret } from "../../http/index.ts";
 import { callbackParam, deadline, settleBefore } from "./util.ts";
+
+/** The `claims` request parameter asking for `auth_time` in the ID token (OIDC Core §5.5.1). */
+const AUTH_TIME_CLAIMS = JSON.stringify({ id_token: { auth_time: { essential: true } } });
 
 /** Thrown inside `complete` to stop at the first failed check; never leaves this file. */
 class Refusal extends Error {
@@ -114,6 +112,8 @@ export class InboxProvider {
       code_challenge: computeCodeChallenge(pending.verifier),
       code_challenge_method: PKCE_METHOD,
       login_hint: address,
+      // OIDC Core §5.5: ask for auth_time in the ID token, so the session's AuthTime is when the person authenticated.
+      claims: AUTH_TIME_CLAIMS,
     };
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
     return { location: url.href, cookie: setPendingCookie(this.#options.redirectURI, sealed, PENDING_BLOB_TTL) };
@@ -132,7 +132,8 @@ export class InboxProvider {
    */
   async complete(query: URLSearchParams, cookieHeader: string | undefined): Promise<CompleteResult> {
     try {
-      return { ok: true, address: await this.#complete(query, cookieHeader) };
+      const { address, authTime } = await this.#complete(query, cookieHeader);
+      return { ok: true, address, authTime };
     } catch (e) {
       const refusal = e instanceof Refusal ? e : this.#classify(e);
       const ref = NewRef();
@@ -161,7 +162,7 @@ export class InboxProvider {
     return pending;
   }
 
-  async #complete(query: URLSearchParams, cookieHeader: string | undefined): Promise<string> {
+  async #complete(query: URLSearchParams, cookieHeader: string | undefined): Promise<{ address: string; authTime: Date | undefined }> {
     const pending = this.#open(cookieHeader);
     const state = callbackParam(query, "state");
     // RFC 6749 §10.12: the state must be the one this browser's blob holds (CSRF), even on error responses.
@@ -202,7 +203,7 @@ export class InboxProvider {
     const email = verified.claims.email;
     // SPEC.md §2.6: the subject is the verified address; it must be the one sign-in started with.
     if (email === undefined || email.toLowerCase() !== pending.address.toLowerCase()) throw new Refusal("email_mismatch");
-    return pending.address;
+    return { address: pending.address, authTime: verified.claims.authTime };
   }
 }
 

@@ -1,0 +1,68 @@
+/*
+ * The auth event log: the one home of security events (OWASP ASVS 5.0
+ * §16.3.1: log authentication events, successes and failures). Components
+ * (sign-in, passkey) build a typed `AuthEvent` and hand it to one sink
+ * function, `Config.OnAuthEvent`; the default sink writes one structured
+ * log line per event. An application that also wants the events elsewhere
+ * (an audit stream) composes sinks in one line:
+ *
+ *   OnAuthEvent: fanOutAuthEvents(logAuthEvents(logger), (e) => audit.append(e))
+ *
+ * An event names who (subject) and from where (client address), never a
+ * token, code, cookie or link: those are secrets and never reach a sink.
+ */
+import type { Logger } from "../http/index.ts";
+
+/** Every kind of auth event. */
+export const AUTH_EVENT_KINDS = [
+  "link_requested",
+  "signed_in",
+  "signin_refused",
+  "signed_out",
+  "rate_limited",
+  "passkey_added",
+  "passkey_removed",
+  "recovery_code_used",
+  "step_up",
+  "sessions_ended",
+] as const;
+
+/** The kind of an auth event. */
+export type AuthEventKind = (typeof AUTH_EVENT_KINDS)[number];
+
+/** One auth event. Fields that do not apply are absent. */
+export interface AuthEvent {
+  Kind: AuthEventKind;
+  /** When it happened (the component's clock). */
+  At: Date;
+  /** The account concerned (an email address under the sign-in component), when known. */
+  Subject?: string;
+  /** The client's address, as the component's ClientIP sees it. */
+  Client?: string;
+  /** The session method of a sign-in or step-up ("magiclink", "emailcode+passkey"...). */
+  Method?: string;
+  /** Why: the refusal reason, the rate limit hit, or what ended sessions. */
+  Reason?: string;
+  /** How many sessions were ended. */
+  Count?: number;
+}
+
+/** Receives auth events; must not throw. */
+export type AuthEventSink = (event: AuthEvent) => void;
+
+/** Returns the sink writing one `info` line "auth event" per event to `logger`. */
+export function logAuthEvents(logger: Logger): AuthEventSink {
+  return (event) => {
+    const { Kind, At, ...rest } = event;
+    const attrs: Record<string, unknown> = { event: Kind, at: At.toISOString() };
+    for (const [key, value] of Object.entries(rest)) if (value !== undefined) attrs[key.toLowerCase()] = value;
+    logger.info("auth event", attrs);
+  };
+}
+
+/** Returns one sink that hands each event to every sink of `sinks`, in order. */
+export function fanOutAuthEvents(...sinks: readonly AuthEventSink[]): AuthEventSink {
+  return (event) => {
+    for (const sink of sinks) sink(event);
+  };
+}

@@ -1,0 +1,57 @@
+/*
+ * The browser binding of emailed links. `Begin` gives the asking browser a
+ * random value in a short-lived cookie (`framework_signin`, `__Host-` on
+ * https; HttpOnly so no script reads it, SameSite=Lax so it still rides
+ * along on the top-level navigation from the mail client) and stores only
+ * its hash with the link. `Verify` spends a link only for the browser
+ * holding that value; any other opener (a mail scanner, another device, a
+ * victim lured to an attacker's link) spends nothing.
+ *
+ * One value per browser: a later `Begin` reuses a well-formed value the
+ * browser still holds (and extends its life), so every link asked for
+ * from that browser within the window works there.
+ */
+import type { IncomingMessage } from "node:http";
+import { cookieName, readCookie, serializeCookie } from "../http/index.ts";
+import { HashToken, NewToken } from "../session/index.ts";
+
+/** Base name of the binding cookie (`__Host-` prefixed on https origins). */
+export const BINDING_COOKIE: string = "framework_signin";
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The binding cookie of one origin. */
+export class Binding {
+  readonly #cookie: { name: string; secure: boolean };
+  readonly #ttl: number;
+
+  constructor(origin: string, ttl: number) {
+    this.#cookie = cookieName(BINDING_COOKIE, origin);
+    this.#ttl = ttl;
+  }
+
+  /** The cookie's name. */
+  get name(): string {
+    return this.#cookie.name;
+  }
+
+  /** Returns the hash of the request's well-formed binding value, or undefined. */
+  hashOf(req: IncomingMessage): string | undefined {
+    const value = readCookie(req.headers.cookie, this.#cookie.name);
+    return value !== undefined && TOKEN.test(value) ? HashToken(value) : undefined;
+  }
+
+  /** Returns the value to bind a new link to (the browser's own, else a new one), its hash and the Set-Cookie line. */
+  issue(req: IncomingMessage): { hash: string; setCookie: string } {
+    const held = readCookie(req.headers.cookie, this.#cookie.name);
+    const value = held !== undefined && TOKEN.test(held) ? held : NewToken();
+    const setCookie = serializeCookie(this.#cookie.name, value, {
+      maxAge: Math.round(this.#ttl / 1000),
+      path: "/",
+      httpOnly: true,
+      secure: this.#cookie.secure,
+      sameSite: "Lax",
+    });
+    return { hash: HashToken(value), setCookie };
+  }
+}

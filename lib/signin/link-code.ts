@@ -1,0 +1,39 @@
+/*
+ * The 6-digit sign-in code that travels beside each emailed link. It is
+ * derived from the link's token with an HMAC keyed by the InstanceKey, so
+ * the page shown to a browser without the binding can show it from the
+ * token alone, and nothing stores it in the clear: the link row holds only
+ * an HMAC of (token hash, code), useless without the key.
+ *
+ * Six digits are a million values; the code works only together with the
+ * asking browser's binding cookie and at most MAX_CODE_ATTEMPTS wrong
+ * tries void the pending sign-in (OWASP ASVS 5.0 §6.5.4: at least 20
+ * bits; §6.6.3: out-of-band codes rate limited against brute force), so a
+ * guesser holding the binding wins with odds of 5 in a million per link.
+ */
+import { createHmac } from "node:crypto";
+
+/** Digits of a sign-in code: 6. */
+export const CODE_LENGTH: number = 6;
+
+/** Wrong codes that void a browser's pending sign-ins: 5. */
+export const MAX_CODE_ATTEMPTS: number = 5;
+
+const LABEL = "latch signin code v1";
+
+/** Derives the code key from the InstanceKey (a separate key per use). */
+export function deriveCodeKey(instanceKey: string): Buffer {
+  return createHmac("sha256", instanceKey).update(LABEL).digest();
+}
+
+/** Returns the code of a link token: CODE_LENGTH decimal digits. */
+export function codeForToken(key: Buffer, token: string): string {
+  const mac = createHmac("sha256", key).update(`token:${token}`).digest();
+  // 48 bits mod 10^6: the bias is below 10^-8, far under the guessing odds.
+  return String(mac.readUIntBE(0, 6) % 10 ** CODE_LENGTH).padStart(CODE_LENGTH, "0");
+}
+
+/** Returns the stored form of `code` for the link whose token hash is `tokenHash`. */
+export function hashCode(key: Buffer, tokenHash: string, code: string): string {
+  return createHmac("sha256", key).update(`code:${tokenHash}:${code}`).digest("base64url");
+}

@@ -1,0 +1,128 @@
+/*
+ * Emailed sign-in against the demo's real entry point over plain HTTP
+ * (its own process, database and real SMTP server): any client without the
+ * binding (a plain GET, HEAD) spends nothing; five wrong codes void the
+ * pending sign-in; plus-tags share an address's budget; the sessions page
+ * and its routes; and last (it spends the hour's stranger budget) a flood
+ * from 25 loopback clients while a returning person is still served.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { startDemo, type Demo } from "../_support/demo.ts";
+import { CookieJar, sendRequest, type RequestOptions, type TestResponse } from "../_support/http-client.ts";
+import { extractCode, extractLink } from "../_support/signin-app.ts";
+
+describe("emailed sign-in in the demo (HTTP)", () => {
+  let demo: Demo;
+  let base: string;
+  // Requests go to 127.0.0.1 (so a client can bind 127.0.<n>.1); Origin names the demo's origin.
+  const send = (method: string, target: string, options: RequestOptions = {}): Promise<TestResponse> =>
+    sendRequest(base, method, target, options, demo.origin);
+
+  /** Begins for `address` from `jar`; returns the emailed link and code. */
+  async function ask(address: string, jar: CookieJar, localAddress?: string): Promise<{ link: string; code: string }> {
+    const to = address.toLowerCase();
+    const before = demo.smtp.messages.filter((m) => m.to.includes(to)).length;
+    const begun = await send("POST", "/signin", { jar, form: { email: address }, ...(localAddress !== undefined && { localAddress }) });
+    assert.equal(begun.location, "/signin?sent=1");
+    const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.filter((x) => x.to.includes(to)).indexOf(m) === before);
+    const text = message.parsed.text ?? "";
+    return { link: extractLink(text), code: extractCode(text) };
+  }
+
+  before(async () => {
+    demo = await startDemo();
+    base = `http://127.0.0.1:${new URL(demo.origin).port}`;
+  });
+  after(async () => {
+    await demo?.close();
+  });
+
+  it("shows the code page to a plain GET and spends nothing on GET or HEAD; the asking browser signs in", async () => {
+    const browser = new CookieJar();
+    const { link, code } = await ask("gus@example.com", browser);
+    const plain = await send("GET", link);
+    assert.equal(plain.status, 200);
+    assert.ok(plain.body.includes(`data-signin-code="${code}"`));
+    assert.equal(plain.headers["cache-control"], "no-store");
+    assert.equal(plain.headers["referrer-policy"], "no-referrer");
+    assert.deepEqual(plain.setCookie, []);
+    assert.equal((await send("HEAD", link)).status, 200);
+    assert.equal((await send("GET", link, { jar: browser })).location, "/account");
+    const signinPage = await send("GET", "/signin?sent=1", { jar: browser });
+    assert.match(signinPage.body, /<form[^>]*action="\/auth\/code"[\s\S]*?<input[^>]*name="code"/);
+  });
+
+  it("voids the pending sign-in after 5 wrong codes", async () => {
+    const browser = new CookieJar();
+    const { link, code } = await ask("hal@example.com", browser);
+    const wrong = code === "000000" ? "000001" : "000000";
+    for (let i = 1; i <= 4; i++) assert.equal((await send("POST", "/auth/code", { jar: browser, form: { code: wrong } })).location, "/signin?err=code");
+    assert.equal((await send("POST", "/auth/code", { jar: browser, form: { code: wrong } })).location, "/signin?err=expired");
+    assert.equal((await send("POST", "/auth/code", { jar: browser, form: { code } })).location, "/signin?err=code");
+    assert.equal((await send("GET", link, { jar: browser })).location, "/signin?err=expired");
+    const page = await send("GET", "/signin?err=code");
+    assert.match(page.body, /data-outcome="code"/);
+  });
+
+  it("counts plus-tags as one address", async () => {
+    for (let i = 1; i <= 5; i++) {
+      const res = await send("POST", "/signin", { form: { email: `ivy+${i}@example.com` }, localAddress: `127.0.${100 + i}.1` });
+      assert.equal(res.location, "/signin?sent=1");
+    }
+    const sixth = await send("POST", "/signin", { form: { email: "IVY+six@example.com" }, localAddress: "127.0.110.1" });
+    assert.equal(sixth.location, "/signin?err=rate");
+  });
+
+  it("lists sessions on /account/security and ends one, then all others, by its routes", async () => {
+    const jars = [new CookieJar(), new CookieJar(), new CookieJar()];
+    for (const jar of jars) {
+      const { link } = await ask("kim@example.com", jar, "127.0.40.1");
+      assert.equal((await send("GET", link, { jar })).location, "/account");
+    }
+    const [me, second, third] = jars;
+    assert.ok(me !== undefined && second !== undefined && third !== undefined);
+    const page = await send("GET", "/account/security", { jar: me });
+    assert.equal(page.status, 200);
+    const ids = [...page.body.matchAll(/data-session-id="([^"]+)"/g)].map((m) => m[1] ?? "");
+    assert.equal(ids.length, 3);
+    const current = /data-session-id="([^"]+)" data-current/.exec(page.body)?.[1];
+    assert.ok(current !== undefined && ids.includes(current));
+    const other = ids.find((id) => id !== current) ?? "";
+    assert.equal((await send("POST", "/account/sessions/revoke", { jar: me, form: { id: other } })).location, "/account/security");
+    const alive = [];
+    for (const jar of [second, third]) alive.push((await send("GET", "/account", { jar })).status);
+    assert.deepEqual(alive.sort(), [200, 401]);
+    assert.equal((await send("POST", "/account/sessions/revoke-others", { jar: me, form: {} })).location, "/account/security");
+    for (const jar of [second, third]) assert.equal((await send("GET", "/account", { jar })).status, 401);
+    const after = await send("GET", "/account/security", { jar: me });
+    assert.deepEqual([...after.body.matchAll(/data-session-id="([^"]+)"/g)].map((m) => m[1]), [current]);
+  });
+  it("serves a returning person while 25 clients flood the stranger budget; a JSON stranger gets 429 + Retry-After", async () => {
+    const returning = new CookieJar();
+    const first = await ask("joy@example.com", returning);
+    assert.equal((await send("GET", first.link, { jar: returning })).location, "/account");
+    // Earlier tests spent some of the hour's stranger budget; fill what is left from 25 clients.
+    let sent = 0;
+    let refused = 0;
+    await Promise.all(
+      Array.from({ length: 25 }, async (_, i) => {
+        for (let j = 0; j < 20; j++) {
+          const res = await send("POST", "/signin", { form: { email: `flood-${i}-${j}@example.net` }, localAddress: `127.0.${i + 1}.1` });
+          if (res.location === "/signin?sent=1") sent++;
+          else if (res.location === "/signin?err=rate") refused++;
+          else assert.fail(`unexpected ${res.status} ${res.location ?? ""}`);
+        }
+      }),
+    );
+    assert.equal(sent + refused, 500);
+    assert.ok(refused > 0, "the budget ran out during the flood");
+    const stranger = await send("POST", "/signin", { form: { email: "new@example.org" }, localAddress: "127.0.30.1", headers: { Accept: "application/json" } });
+    assert.equal(stranger.status, 429);
+    const retry = Number(stranger.headers["retry-after"]);
+    assert.ok(Number.isInteger(retry) && retry > 0 && retry <= 3600, String(retry));
+    const again = await ask("Joy@Example.com", new CookieJar(), "127.0.31.1");
+    assert.match(again.code, /^[0-9]{6}$/);
+    assert.deepEqual(demo.errorLogs(), []);
+  });
+});

@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { inspect } from "node:util";
+import { describe, it } from "node:test";
+import { AUTH_EVENT_KINDS, fanOutAuthEvents, logAuthEvents, type AuthEvent } from "../../lib/session/index.ts";
+import { captureLogger } from "../_support/capture-logger.ts";
+import { CookieJar, count, extractCode, startSigninApp } from "../_support/signin-app.ts";
+
+describe("Signin auth events", () => {
+  it("reports each sign-in step once, with subject and client, and logs no token, code or cookie", async (t) => {
+    const events: AuthEvent[] = [];
+    const app = await startSigninApp(t, { config: { OnAuthEvent: (e) => events.push(e) } });
+    const browser = new CookieJar();
+    await app.begin("ann@example.com", { jar: browser });
+    const link = await app.linkFor("ann@example.com");
+    const code = extractCode(app.smtp?.messages[0]?.parsed.text ?? "");
+    await app.request("GET", link, { unbound: true });
+    await app.request("POST", "/auth/code", { jar: browser, form: { code: "000000" === code ? "111111" : "000000" } });
+    await app.request("GET", link, { jar: browser });
+    await app.request("GET", "/auth/verify?token=nope", { jar: browser });
+    await app.request("POST", "/signout", { jar: browser });
+    const kinds = events.map((e) => [e.Kind, e.Subject, e.Method ?? e.Reason]);
+    assert.deepEqual(kinds, [
+      ["link_requested", "ann@example.com", undefined],
+      ["signin_refused", undefined, "code"],
+      ["signed_in", "ann@example.com", "magiclink"],
+      ["signin_refused", undefined, "link"],
+      ["signed_out", "ann@example.com", undefined],
+    ]);
+    assert.ok(events.every((e) => e.Client === "127.0.0.1" && e.At.getTime() === app.clock.now().getTime()));
+
+    // The default sink: one structured line per event, no secret in any line.
+    const { logger, lines } = captureLogger();
+    const sink = fanOutAuthEvents(logAuthEvents(logger), (e) => events.push(e));
+    sink(events[2] ?? assert.fail("no event"));
+    assert.equal(lines.length, 1);
+    assert.deepEqual(lines[0]?.attrs, { event: "signed_in", at: app.clock.now().toISOString(), subject: "ann@example.com", client: "127.0.0.1", method: "magiclink" });
+    assert.equal(events.length, 6, "the second sink got it too");
+    const secrets = [new URL(link).searchParams.get("token") ?? "", code, browser.cookies.get("framework_signin") ?? ""];
+    for (const line of [...lines, ...app.lines]) {
+      const text = inspect(line, { depth: null });
+      for (const secret of secrets) assert.ok(!text.includes(secret), `a secret in "${line.msg}"`);
+    }
+  });
+
+  it("logs every event through the component's logger by default", async (t) => {
+    const app = await startSigninApp(t);
+    await app.signIn("ann@example.com");
+    const logged = app.lines.filter((l) => l.msg === "auth event").map((l) => l.attrs["event"]);
+    assert.deepEqual(logged, ["link_requested", "signed_in"]);
+    assert.equal(AUTH_EVENT_KINDS.length, 10);
+  });
+});
+
+describe("Signin RevokeSession() and RevokeOtherSessions()", () => {
+  it("ends one of the person's sessions by public id, never another person's, and all others on request", async (t) => {
+    const events: AuthEvent[] = [];
+    const app = await startSigninApp(t, { config: { OnAuthEvent: (e) => events.push(e) } });
+    const first = await app.signIn("ann@example.com");
+    const second = await app.signIn("ann@example.com");
+    const third = await app.signIn("ann@example.com");
+    const bob = await app.signIn("bob@example.com");
+    const idOf = (subject: string, skip: number): string => {
+      const rows = app.db.prepare<[string], { public_id: string }>("SELECT public_id FROM sessions WHERE subject = ? ORDER BY created_at, rowid").all(subject);
+      return rows[skip]?.public_id ?? "";
+    };
+    const secondID = idOf("ann@example.com", 1);
+    // Bob cannot end Ann's session: same answer as an unknown id, nothing ends.
+    for (const id of [secondID, "unknown", "", "x".repeat(5000)]) {
+      const res = await app.request("POST", "/sessions/revoke", { jar: bob, form: { id } });
+      assert.equal(res.status, 303, `${res.status} ${res.body}`);
+      assert.equal(res.location, "/account");
+    }
+    assert.equal(count(app.db, "sessions", "subject = ?", "ann@example.com"), 3);
+    const ended = await app.request("POST", "/sessions/revoke", { jar: first, form: { id: secondID } });
+    assert.equal(ended.location, "/account");
+    assert.equal((await app.request("GET", "/me", { jar: second })).status, 401);
+    assert.equal((await app.request("GET", "/me", { jar: third })).status, 200);
+    const others = await app.request("POST", "/sessions/revoke-others", { jar: first });
+    assert.equal(others.location, "/account");
+    assert.equal((await app.request("GET", "/me", { jar: third })).status, 401);
+    assert.equal((await app.request("GET", "/me", { jar: first })).status, 200);
+    assert.equal((await app.request("GET", "/me", { jar: bob })).status, 200);
+    const own = await app.request("POST", "/sessions/revoke", { jar: first, form: { id: idOf("ann@example.com", 0) } });
+    assert.equal(own.location, "/signin", "ending the current session signs out");
+    assert.equal((await app.request("GET", "/me", { jar: first })).status, 401);
+    assert.deepEqual(
+      events.filter((e) => e.Kind === "sessions_ended").map((e) => [e.Subject, e.Reason, e.Count]),
+      [["ann@example.com", "revoked", 1], ["ann@example.com", "revoke_others", 1]],
+    );
+  });
+});
