@@ -7,6 +7,9 @@ export {
   BuildVersion,
   NewRef,
   RenderView,
+  CtxFrom,
+  WithCtx,
+  WriteError,
   ErrAbortHandler,
   isAbortHandler,
   LatchError,
@@ -60,6 +63,7 @@ export type {
   SecurityHeadersOptions,
   CrossOriginOptions,
   Activation,
+  CtxHandlerFunc,
 } from "./http/index.ts";
 export type { Group, RouterErrorCode } from "./router/index.ts";
 export type { DB, Step } from "./db/index.ts";

@@ -2,14 +2,16 @@
  * Handler assembles the middleware stack in the order SPEC §4.4 fixes,
  * outermost first:
  *
- *   Recover → SecurityHeaders → Chrome (probes, locale prefix) → Wrap
+ *   Recover → Ctx binding → SecurityHeaders → Chrome (probes, locale prefix) → Wrap
  *     → framework routes (POST /_locale) → the application's routes
  *
+ * Every request gets its `Ctx` (`CtxFrom(req)`) from the Ctx binding.
  * It also owns the database when `DBPath` is set: opens it, applies the
  * older migrations and the schema steps, and closes it in `cleanup`.
  */
 import { ApplyMigrations, ApplySchema, OpenDB, type DB } from "../db/index.ts";
 import { Chrome } from "./chrome.ts";
+import { bindCtx } from "./ctx.ts";
 import { HTTPError } from "./errors.ts";
 import { buildLocales } from "./locales.ts";
 import { NewLogger } from "./logger.ts";
@@ -68,7 +70,8 @@ export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => vo
     }
     const chrome = Chrome({ DB: db, NextDue: opts.NextDue, LocaleMiddleware: locales?.Middleware });
     const headers = SecurityHeaders({ ...(opts.CSP !== undefined && { CSP: opts.CSP }), ...(opts.Origin !== undefined && { Origin: opts.Origin }) });
-    const handler = Recover(logger, opts.ErrorPage)(headers(chrome(wrapped)));
+    const ctx = bindCtx({ DB: db, Logger: logger, Assets: opts.Assets, Render: opts.Render, ErrorPage: opts.ErrorPage });
+    const handler = Recover(logger, opts.ErrorPage)(ctx(headers(chrome(wrapped))));
     return [handler, cleanup];
   } catch (err) {
     cleanup();

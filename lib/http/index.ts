@@ -14,6 +14,7 @@ export { SecurityHeaders, DEFAULT_CSP, securityHeaderList } from "./security-hea
 export { RequestSignal } from "./request-signal.ts";
 export { CrossOriginProtection } from "./csrf.ts";
 export { Handler } from "./handler.ts";
+export { CtxFrom, WithCtx, WriteError } from "./ctx.ts";
 export { RenderView } from "./render.ts";
 export { Serve, DEFAULT_SHUTDOWN_GRACE } from "./serve.ts";
 export { Resolve, Run, parseActivation, DEFAULT_SIDECAR_INTERVAL } from "./platform.ts";
@@ -25,6 +26,7 @@ export type { Logger, LoggerOptions, Level, Attrs } from "./logger.ts";
 export type { Clock, RandomReader } from "./clock.ts";
 export type { BodyOptions } from "./body.ts";
 export type { Options, Ctx, Routes, ErrorPageFunc, RenderFunc } from "./options.ts";
+export type { CtxHandlerFunc, SharedCtx } from "./ctx.ts";
 export type { SecurityHeadersOptions } from "./security-headers.ts";
 export type { CrossOriginOptions } from "./csrf.ts";
 export type { CookieAttributes } from "./cookie.ts";

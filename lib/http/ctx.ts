@@ -1,0 +1,78 @@
+/*
+ * The request context (SPEC §2.2), built by the runtime for each request:
+ * the database handle it opened (or was given), the logger, the asset set,
+ * `Render` and `ErrorPage` from `Options`, and the request's actor. The
+ * runtime binds the shared part to each request once; `CtxFrom(req)`
+ * returns a frozen `Ctx` whose `Actor` is derived from how the request
+ * authenticated (lib/agent `ActorFrom`: a verified agent token, else a
+ * human), so nothing else can set it. Identity and locale stay out of
+ * `Ctx`: read them with `From(req)`/`SubjectFrom(req)` and `LocaleFrom(req)`.
+ *
+ * This file belongs to the runtime half of lib/http (lib/runtime once the
+ * split lands); it is the one runtime file that imports lib/agent.
+ */
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import { ActorFrom } from "../agent/index.ts";
+import type { Ctx } from "./options.ts";
+import { NewRef } from "./ref.ts";
+import { WriteText } from "./respond.ts";
+import type { HandlerFunc, Middleware } from "./types.ts";
+
+/** The part of `Ctx` every request of one runtime shares. */
+export type SharedCtx = Omit<Ctx, "Actor">;
+
+/** A handler that receives the request's `Ctx`. */
+export type CtxHandlerFunc = (ctx: Ctx, req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+const shared = new WeakMap<IncomingMessage, SharedCtx>();
+
+/** Returns the runtime's middleware binding `base` to every request; `Handler` installs it. */
+export function bindCtx(base: SharedCtx): Middleware {
+  const frozen = Object.freeze({ ...base });
+  return function ctxMiddleware(next: HandlerFunc): HandlerFunc {
+    return function bindRequestCtx(req, res) {
+      shared.set(req, frozen);
+      return next(req, res);
+    };
+  };
+}
+
+/**
+ * Returns the request's `Ctx`, or undefined for a request the runtime
+ * never saw (a handler called directly). Read it after the middleware that
+ * authenticates the caller: `Actor` reflects the request at the call.
+ */
+export function CtxFrom(req: IncomingMessage): Ctx | undefined {
+  const base = shared.get(req);
+  return base === undefined ? undefined : Object.freeze({ ...base, Actor: ActorFrom(req) });
+}
+
+/**
+ * Adapts a handler that takes the `Ctx` to a `HandlerFunc`. Throws (a
+ * logged 500) when the runtime did not build a `Ctx` for the request.
+ *
+ * @example
+ * mux.Handle("GET /api/whoami", WithCtx((ctx, req, res) => WriteJSON(res, 200, { actor: ctx.Actor.String() })));
+ */
+export function WithCtx(handler: CtxHandlerFunc): HandlerFunc {
+  return function withCtx(req, res) {
+    const ctx = CtxFrom(req);
+    if (ctx === undefined) throw new Error("WithCtx: no Ctx; the handler runs outside the runtime's Handler");
+    return handler(ctx, req, res);
+  };
+}
+
+/**
+ * Answers an error `status`: through `Ctx.ErrorPage` with a fresh
+ * reference (logged next to `message`), or, when it is unset (SPEC §2.2,
+ * nil is legal), the plain text `message`. `message` reaches the client
+ * only in the plain-text answer; keep secrets and raw input out of it.
+ */
+export function WriteError(req: IncomingMessage, res: ServerResponse, status: number, message: string = `${status} ${STATUS_CODES[status] ?? "error"}`): void {
+  const ctx = CtxFrom(req);
+  if (ctx?.ErrorPage === undefined) return WriteText(res, status, message);
+  const ref = NewRef();
+  ctx.Logger.info("error page", { ref, status, msg: message, path: (req.url ?? "").split("?")[0] });
+  ctx.ErrorPage(req, res, status, ref);
+  if (!res.writableEnded) res.end();
+}
