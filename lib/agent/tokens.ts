@@ -40,7 +40,8 @@ export interface TokenGrant {
 export interface MintInput {
   Subject: string;
   Name: string;
-  Access: Access;
+  /** "read" or "write" (an `Access`); checked, since it usually comes from a form. */
+  Access: string;
 }
 
 /** Options of `AgentTokens`. */
