@@ -15,9 +15,9 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
-import type { DB } from "../../lib/db/index.ts";
+import type { DB, Step } from "../../lib/db/index.ts";
 import { MergeSchemas } from "../../lib/db/index.ts";
-import { CrossOriginProtection, Handler, type Clock, type HandlerFunc } from "../../lib/http/index.ts";
+import { CrossOriginProtection, Handler, type Clock, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
 import { NewSMTPMailer, type Mailer } from "../../lib/mail/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
@@ -60,6 +60,10 @@ export interface SigninAppOptions {
   stalePath?: string | false;
   /** Freshness window of GET /fresh. @default 5 minutes */
   freshFor?: number;
+  /** Schema steps applied after the sessions and sign-in schema. */
+  schema?: readonly Step[];
+  /** Adds routes of the suite's own (tools, approvals...) to the application's mux. */
+  extend?: (mux: Mux, auth: signin.Signin, db: DB, logger: Logger) => void;
 }
 
 /** A running sign-in application. */
@@ -143,7 +147,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
   const built: { db?: DB; auth?: signin.Signin } = {};
   const [h, cleanup] = Handler({
     DBPath: dbPath,
-    Schema: MergeSchemas(session.Schema, signin.Schema),
+    Schema: MergeSchemas(session.Schema, signin.Schema, options.schema ?? []),
     Wrap: (next) => CrossOriginProtection({ Origin: origin })(next),
     Logger: logger,
     Router: (opened) => {
@@ -162,7 +166,9 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
       });
       built.db = opened;
       built.auth = auth;
-      return routes(auth, options.freshFor ?? 5 * 60 * 1000);
+      const mux = routes(auth, options.freshFor ?? 5 * 60 * 1000);
+      options.extend?.(mux, auth, opened, logger);
+      return mux;
     },
   });
   handler = h;
