@@ -72,7 +72,7 @@ export function WriteError(req: IncomingMessage, res: ServerResponse, status: nu
   const ctx = CtxFrom(req);
   if (ctx?.ErrorPage === undefined) return WriteText(res, status, message);
   const ref = NewRef();
-  ctx.Logger.info("error page", { ref, status, msg: message, path: (req.url ?? "").split("?")[0] });
+  ctx.Logger.info("error page", { ref, status, reason: message, path: (req.url ?? "").split("?")[0] });
   ctx.ErrorPage(req, res, status, ref);
   if (!res.writableEnded) res.end();
 }
