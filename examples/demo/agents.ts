@@ -24,7 +24,8 @@ import {
 import type { Assets } from "../../lib/assets/index.ts";
 import type { DB } from "../../lib/db/index.ts";
 import { EventStore, auditStream } from "../../lib/events/index.ts";
-import { SeeOther, WithCtx, WriteError, WriteJSON, readForm, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
+import { SeeOther, WriteJSON, readForm, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
+import { WithCtx, WriteError } from "../../lib/index.ts";
 import type { Registry } from "../../lib/jobs/index.ts";
 import { PathValue, type Mux } from "../../lib/router/index.ts";
 import { From, type Signin } from "../../lib/signin/index.ts";

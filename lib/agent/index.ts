@@ -8,7 +8,7 @@ export { auditForm, createAuditEvent } from "./audit.ts";
 export { AgentTokens, AGENT_TOKEN_PATTERN } from "./tokens.ts";
 export { Approvals, APPROVAL_TTL, APPROVAL_ID_PATTERN } from "./approvals.ts";
 export { ToolInvoker, TOOL_CALL_EVENT } from "./invoke.ts";
-export { NewToolsAPI, callerFrom, INVALID_TOKEN_CHALLENGE } from "./tools-http.ts";
+export { NewToolsAPI, callerFrom, approvalURL, describeTool, INVALID_TOKEN_CHALLENGE } from "./tools-http.ts";
 export { ActorFrom, SubjectFrom, GrantFrom } from "./request.ts";
 export { Schema } from "./schema.ts";
 export { AGENT_ERROR_CODES, AgentError, isAgentError } from "./errors.ts";

@@ -62,7 +62,13 @@ export function callerFrom(req: IncomingMessage): Caller | undefined {
   return subject === undefined ? undefined : { Actor: ActorFrom(req), Subject: subject, Grant: GrantFrom(req) };
 }
 
-function describe(def: ToolDef): Record<string, unknown> {
+/** Returns the absolute URL of approval request `id`'s page: `ApprovalPath/<id>` on `Origin`. */
+export function approvalURL(config: Pick<ToolsAPIConfig, "Origin" | "ApprovalPath">, id: string): string {
+  return new URL(`${config.ApprovalPath}/${encodeURIComponent(id)}`, config.Origin).href;
+}
+
+/** Returns the description of `def` that `GET /api/tools` lists. */
+export function describeTool(def: ToolDef): Record<string, unknown> {
   return {
     name: def.Name,
     description: def.Tool.Description,
@@ -99,7 +105,7 @@ export function NewToolsAPI(config: ToolsAPIConfig): ToolsAPI {
   const List: HandlerFunc = (req, res) => {
     const caller = callerFrom(req);
     if (caller === undefined) return unauthorized(res, 'Bearer realm="api"');
-    WriteJSON(res, 200, { tools: config.Invoker.tools(caller).map(describe) });
+    WriteJSON(res, 200, { tools: config.Invoker.tools(caller).map(describeTool) });
   };
 
   const Call: HandlerFunc = async (req, res) => {
@@ -130,7 +136,7 @@ function answer(res: ServerResponse, outcome: CallOutcome, config: ToolsAPIConfi
     case "invalid":
       return WriteJSON(res, 400, { error: `invalid arguments: ${outcome.field || "body"} ${outcome.reason}`, field: outcome.field, reason: outcome.reason });
     case "approval_required": {
-      const url = new URL(`${config.ApprovalPath}/${outcome.approval}`, config.Origin).href;
+      const url = approvalURL(config, outcome.approval);
       res.setHeader("Location", url);
       return WriteJSON(res, 202, { status: "approval_required", approval_url: url, message: "ask the person you act for to approve this call, then repeat it unchanged" });
     }

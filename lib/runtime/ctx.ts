@@ -7,16 +7,12 @@
  * authenticated (lib/agent `ActorFrom`: a verified agent token, else a
  * human), so nothing else can set it. Identity and locale stay out of
  * `Ctx`: read them with `From(req)`/`SubjectFrom(req)` and `LocaleFrom(req)`.
- *
- * This file belongs to the runtime half of lib/http (lib/runtime once the
- * split lands); it is the one runtime file that imports lib/agent.
+ * The runtime sits above lib/agent, so it reads the actor from there.
  */
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import { ActorFrom } from "../agent/index.ts";
+import { NewRef, WriteText, type HandlerFunc, type Middleware } from "../http/index.ts";
 import type { Ctx } from "./options.ts";
-import { NewRef } from "./ref.ts";
-import { WriteText } from "./respond.ts";
-import type { HandlerFunc, Middleware } from "./types.ts";
 
 /** The part of `Ctx` every request of one runtime shares. */
 export type SharedCtx = Omit<Ctx, "Actor">;

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { CtxFrom, OpenDB, WithCtx, WriteError, WriteJSON, type Ctx, type ErrorPageFunc, type RenderFunc } from "../../lib/http/index.ts";
+import { WriteJSON } from "../../lib/http/index.ts";
+import { CtxFrom, OpenDB, WithCtx, WriteError, type Ctx, type ErrorPageFunc, type RenderFunc } from "../../lib/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
 
