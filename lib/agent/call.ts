@@ -2,39 +2,15 @@
  * Tool arguments arriving from a caller are untrusted input: a JSON object
  * narrowed against the tool's declared arguments (`parseToolArgs`), then
  * hashed in canonical form so an approval binds the exact call
- * (`hashToolArgs`). `parseToolCall` is the older envelope
- * `{ args?, confirmed? }`; over HTTP a caller's own `confirmed` proves
- * nothing, and an agent's write call waits for a person's approval.
+ * (`hashToolArgs`). A caller's own `confirmed: true` proves nothing: a
+ * write call is confirmed by a person's approval (agent) or by the
+ * person's own submission (human); see invoke.ts.
  */
 import { createHash } from "node:crypto";
-import { ToolWrite } from "./access.ts";
 import type { ToolDef } from "./action.ts";
-import { AgentError } from "./errors.ts";
 
 /** A tool argument's value. */
 export type ArgValue = string | number | boolean;
-
-/** A checked tool call. */
-export interface ToolCall {
-  /** Supplied arguments by name; absent optional ones are absent. */
-  readonly Args: ReadonlyMap<string, ArgValue>;
-  /** Whether the call was explicitly confirmed. */
-  readonly Confirmed: boolean;
-}
-
-/**
- * Refuses a write call that is not explicitly confirmed: `confirmed` must
- * be the boolean `true` (not "true", not 1). Read calls always pass. Throws
- * `AgentError` `ERR_AGENT_UNCONFIRMED` with status 400.
- */
-export function assertConfirmed(def: ToolDef, call: { readonly confirmed?: unknown }): void {
-  // SPEC.md §2.3: ToolWrite requires an explicitly confirmed call.
-  if (def.Tool.Access === ToolWrite && call.confirmed !== true) {
-    throw new AgentError("ERR_AGENT_UNCONFIRMED", `call tool: ${def.Name} changes state and needs confirmed: true`, {
-      status: 400,
-    });
-  }
-}
 
 /** The outcome of `parseToolArgs`: the checked arguments, or the field at fault and why. */
 export type ParsedArgs =
@@ -85,33 +61,4 @@ export function canonicalArgs(args: ReadonlyMap<string, ArgValue>): Record<strin
   const out: Record<string, ArgValue> = {};
   for (const name of [...args.keys()].sort()) out[name] = args.get(name) as ArgValue;
   return out;
-}
-
-/**
- * Narrows an untrusted call body `{ args?, confirmed? }` against `def` and
- * returns the checked call. Throws `AgentError` with status 400:
- * `ERR_AGENT_INVALID_CALL` for a body that is not an object, an unknown,
- * missing or mistyped argument; `ERR_AGENT_UNCONFIRMED` for an unconfirmed
- * write call. Tool calls over HTTP do not use it: there an agent's
- * `confirmed` is ignored and approvals decide (see `ToolInvoker`).
- */
-export function parseToolCall(def: ToolDef, input: unknown): ToolCall {
-  const fail = (reason: string): never => {
-    throw new AgentError("ERR_AGENT_INVALID_CALL", `call tool ${def.Name}: ${reason}`, { status: 400 });
-  };
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return fail("body must be an object");
-  const confirmed = "confirmed" in input ? input.confirmed : undefined;
-  if (confirmed !== undefined && typeof confirmed !== "boolean") fail("confirmed must be a boolean");
-  const rawArgs = "args" in input ? input.args : undefined;
-  if (rawArgs !== undefined && (typeof rawArgs !== "object" || rawArgs === null || Array.isArray(rawArgs))) {
-    fail("args must be an object");
-  }
-  const parsed = parseToolArgs(def, rawArgs ?? {});
-  if (!parsed.ok) {
-    // The unknown name is untrusted input, so it stays out of the message.
-    if (parsed.reason === "is not an argument of this tool") fail("unknown argument(s)");
-    else fail(parsed.reason === "is required" ? `missing argument ${parsed.field}` : `argument ${parsed.field} ${parsed.reason}`);
-  }
-  assertConfirmed(def, { confirmed });
-  return { Args: parsed.ok ? parsed.args : new Map(), Confirmed: confirmed === true };
 }

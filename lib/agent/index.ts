@@ -3,7 +3,7 @@ export { Access, ToolRead, ToolWrite, AccessString, isAccess } from "./access.ts
 export { NewTool, validateTool, ARG_NAME_PATTERN } from "./tool.ts";
 export { defineAction, TOOL_NAME_PATTERN } from "./action.ts";
 export { ToolRegistry } from "./registry.ts";
-export { assertConfirmed, parseToolCall, parseToolArgs, hashToolArgs, canonicalArgs } from "./call.ts";
+export { parseToolArgs, hashToolArgs, canonicalArgs } from "./call.ts";
 export { auditForm, createAuditEvent } from "./audit.ts";
 export { AgentTokens, AGENT_TOKEN_PATTERN } from "./tokens.ts";
 export { Approvals, APPROVAL_TTL, APPROVAL_ID_PATTERN } from "./approvals.ts";
@@ -15,7 +15,7 @@ export { AGENT_ERROR_CODES, AgentError, isAgentError } from "./errors.ts";
 export type { ActorInit } from "./actor.ts";
 export type { Tool, ToolArg, ToolSpec, ArgType } from "./tool.ts";
 export type { ToolDef, ActionSpec, ToolMethod, ToolInvocation, ToolRun } from "./action.ts";
-export type { ToolCall, ArgValue, ParsedArgs } from "./call.ts";
+export type { ArgValue, ParsedArgs } from "./call.ts";
 export type { AuditEvent } from "./audit.ts";
 export type { AgentTokenInfo, TokenGrant, MintInput, AgentTokensOptions } from "./tokens.ts";
 export type { Approval, ApprovalBinding, ApprovalStatus, Decision, ApprovalsOptions } from "./approvals.ts";
