@@ -58,6 +58,8 @@ export function mountAgents(deps: AgentsDeps): void {
   const tokens = new AgentTokens(db);
   const approvals = new Approvals(db);
   const registry = new ToolRegistry();
+  const sweep = setInterval(() => approvals.sweep(new Date()), 10 * 60 * 1000);
+  sweep.unref();
   const invoker = new ToolInvoker({ Registry: registry, Approvals: approvals, Events: events, Logger: deps.logger });
   registry.register(
     defineAction({

@@ -102,6 +102,7 @@ export class Approvals {
   readonly #get: Database.Statement<[string, string], Row>;
   readonly #decide: Database.Statement<[string, number, string]>;
   readonly #consume: Database.Statement<[string, string, string, string, number], { id: string }>;
+  readonly #sweep: Database.Statement<[number]>;
 
   constructor(db: DB, options: ApprovalsOptions = {}) {
     this.#db = db;
@@ -120,6 +121,7 @@ export class Approvals {
          SELECT id FROM agent_approvals WHERE ${binding} AND status = 'approved' AND expires_at > ? LIMIT 1
        ) RETURNING id`,
     );
+    this.#sweep = db.prepare("DELETE FROM agent_approvals WHERE expires_at <= ?");
   }
 
   /**
@@ -184,6 +186,15 @@ export class Approvals {
         return { ok: true, approval: { ...current, Status: status, ExpiresAt: new Date(now + APPROVAL_TTL) } };
       })
       .immediate();
+  }
+
+  /**
+   * Deletes every request and approval no longer valid at `now` (lapsed,
+   * expired, and decided or spent ones past their validity) and returns how
+   * many. The audit stream keeps the record of each call.
+   */
+  sweep(now: Date): number {
+    return this.#sweep.run(now.getTime()).changes;
   }
 
   /** Spends one live approval matching `binding` and returns its id, or undefined when there is none. */
