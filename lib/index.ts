@@ -5,6 +5,9 @@ export {
   Handler,
   BuildVersion,
   renderView,
+  ctxFrom,
+  withCtx,
+  writeError,
   recoverPanics,
   PLAIN_500,
   DEFAULT_ADDR,
@@ -50,6 +53,8 @@ export type {
   ErrorPageFunc,
   RenderFunc,
   Activation,
+  CtxHandlerFunc,
+  SharedCtx,
 } from "./runtime/index.ts";
 export type {
   HandlerFunc,

@@ -20,13 +20,16 @@ import type { DemoConfig } from "./config.ts";
 import { renderAccount } from "./pages/account.ts";
 import { confirmPage, stepUpPage } from "./pages/confirm.ts";
 import { homePage } from "./pages/home.ts";
-import { jobPages, startJob } from "./pages/jobs.ts";
+import { jobPages } from "./pages/jobs.ts";
+import { mountAgents } from "./agents.ts";
+import * as agent from "../../lib/agent/index.ts";
+import * as events from "../../lib/events/index.ts";
 import { errorPage } from "./pages/layout.ts";
 import { securityPage } from "./pages/security.ts";
 import { signinPage } from "./pages/signin.ts";
 
-/** Schema steps in apply order: sessions, then sign-in, then passkey. */
-export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(session.Schema, signin.Schema, passkey.Schema);
+/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals. */
+export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(session.Schema, signin.Schema, passkey.Schema, events.Schema, agent.Schema);
 
 /** Directory of the demo's static files. */
 const STATIC_DIR = fileURLToPath(new URL("../../../examples/demo/static/", import.meta.url));
@@ -44,6 +47,7 @@ export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions 
   return {
     Router: (db) => buildRouter(db, config, logger, jobs, assets, app),
     ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
+    Assets: assets,
     Schema: schema,
     Wrap: (next) => crossOriginProtection({ Origin: config.origin })(next),
     Locales: ["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"],
@@ -128,7 +132,13 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   fresh.Handle("GET /account/security", securityPage(assets, auth.Sessions));
   fresh.Handle("POST /account/sessions/revoke", auth.RevokeSession);
   fresh.Handle("POST /account/sessions/revoke-others", auth.RevokeOtherSessions);
-  signedIn.Handle("POST /jobs", startJob(jobs, assets, app.jobStepMs ?? config.jobStepMs));
+  mountAgents({
+    db, mux, auth, jobs, assets, logger,
+    origin: config.origin,
+    stepMs: app.jobStepMs ?? config.jobStepMs,
+    freshFor: config.freshFor,
+    jobStatusPage: jobHandlers.StatusPage,
+  });
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
   signedIn.Handle("GET /jobs/{id}/events", jobHandlers.Events);

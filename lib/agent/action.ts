@@ -6,11 +6,24 @@
  */
 import type { HandlerFunc } from "../http/index.ts";
 import { ToolRead } from "./access.ts";
+import type { Actor } from "./actor.ts";
+import type { ArgValue } from "./call.ts";
 import { AgentError } from "./errors.ts";
 import { newTool, type Tool, type ToolSpec } from "./tool.ts";
 
 /** An HTTP method a tool's route may use. */
 export type ToolMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** What a tool's `Run` receives: checked arguments, who calls, and for whom. */
+export interface ToolInvocation {
+  readonly Args: ReadonlyMap<string, ArgValue>;
+  readonly Actor: Actor;
+  /** The person the call acts for; scope every read and write to it. */
+  readonly Subject: string;
+}
+
+/** Performs a tool call and returns a JSON-serializable result. A latch error with a 4xx status is the caller's refusal. */
+export type ToolRun = (call: ToolInvocation) => unknown | Promise<unknown>;
 
 /** A registry entry: a tool bound to the route that performs it. */
 export interface ToolDef {
@@ -21,6 +34,8 @@ export interface ToolDef {
   readonly Route: string;
   readonly Tool: Tool;
   readonly Handler: HandlerFunc;
+  /** Performs the tool for a caller over the tools endpoint; without it the tool is not callable there. */
+  readonly Run: ToolRun | undefined;
 }
 
 /** The fields given to `defineAction`. */
@@ -31,6 +46,8 @@ export interface ActionSpec {
   route: string;
   tool: ToolSpec;
   handler: HandlerFunc;
+  /** The tool as a function of its arguments (see `ToolDef.Run`). */
+  run?: ToolRun | undefined;
 }
 
 /** The shape of a tool name. */
@@ -63,10 +80,11 @@ export function defineAction(spec: ActionSpec): ToolDef {
     fail(`${where}: route must start with "/" and hold no spaces or control characters`);
   }
   if (typeof spec.handler !== "function") fail(`${where}: handler must be a function`);
+  if (spec.run !== undefined && typeof spec.run !== "function") fail(`${where}: run must be a function`);
   const tool = newTool(spec.tool);
   // RFC 9110 §9.2.1: a read tool observes only, so it must sit on a safe method; a write tool must not.
   if ((tool.Access === ToolRead) !== SAFE.has(spec.method)) {
     fail(`${where}: a ${tool.Access} tool cannot use ${spec.method}`);
   }
-  return Object.freeze({ Name: spec.name, Method: spec.method, Route: spec.route, Tool: tool, Handler: spec.handler });
+  return Object.freeze({ Name: spec.name, Method: spec.method, Route: spec.route, Tool: tool, Handler: spec.handler, Run: spec.run });
 }

@@ -1,7 +1,9 @@
 /*
  * Codes thrown by the agent module: invalid actors, tools and actions are
- * programmer errors caught at startup; invalid or unconfirmed tool calls are
- * client errors and carry status 400.
+ * programmer errors caught at startup; invalid tool calls, token requests
+ * and approval decisions are client errors and carry a 4xx status.
+ * Retired (never reused): ERR_AGENT_UNCONFIRMED, the caller's own
+ * `confirmed: true` check that approvals replaced.
  */
 import { LatchError, hasErrorCode } from "../http/index.ts";
 
@@ -13,7 +15,9 @@ export const AGENT_ERROR_CODES = {
   ERR_AGENT_INVALID_ACTION: "ERR_AGENT_INVALID_ACTION",
   ERR_AGENT_DUPLICATE_TOOL: "ERR_AGENT_DUPLICATE_TOOL",
   ERR_AGENT_INVALID_CALL: "ERR_AGENT_INVALID_CALL",
-  ERR_AGENT_UNCONFIRMED: "ERR_AGENT_UNCONFIRMED",
+  ERR_AGENT_INVALID_TOKEN: "ERR_AGENT_INVALID_TOKEN",
+  ERR_AGENT_TOKEN_NAME_TAKEN: "ERR_AGENT_TOKEN_NAME_TAKEN",
+  ERR_AGENT_INVALID_APPROVAL: "ERR_AGENT_INVALID_APPROVAL",
 } as const;
 
 /** An agent error code. */

@@ -2,14 +2,16 @@
  * Handler assembles the middleware stack in the order SPEC §4.4 fixes,
  * outermost first:
  *
- *   Recover → securityHeaders → Chrome (probes, locale prefix) → Wrap
+ *   Recover → Ctx binding → securityHeaders → Chrome (probes, locale prefix) → Wrap
  *     → framework routes (POST /_locale) → the application's routes
  *
+ * Every request gets its `Ctx` (`ctxFrom(req)`) from the Ctx binding.
  * It also owns the database when `DBPath` is set (database.ts): opens it,
  * applies the older migrations and the schema steps, and closes it in
  * `cleanup`.
  */
 import { Chrome } from "./chrome.ts";
+import { bindCtx } from "./ctx.ts";
 import { bootDatabase } from "./database.ts";
 import { HTTPError, newLogger, securityHeaders, type HandlerFunc } from "../http/index.ts";
 import { buildLocales } from "./locales.ts";
@@ -57,7 +59,8 @@ export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => vo
     }
     const chrome = Chrome({ DB: db, NextDue: opts.NextDue, LocaleMiddleware: locales?.Middleware });
     const headers = securityHeaders({ ...(opts.CSP !== undefined && { CSP: opts.CSP }), ...(opts.Origin !== undefined && { Origin: opts.Origin }) });
-    const handler = recoverPanics(logger, opts.ErrorPage)(headers(chrome(wrapped)));
+    const ctx = bindCtx({ DB: db, Logger: logger, Assets: opts.Assets, Render: opts.Render, ErrorPage: opts.ErrorPage });
+    const handler = recoverPanics(logger, opts.ErrorPage)(ctx(headers(chrome(wrapped))));
     return [handler, cleanup];
   } catch (err) {
     cleanup();

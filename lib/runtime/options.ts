@@ -1,8 +1,8 @@
 /*
  * Options of the runtime (SPEC §2.1) and the request context (§2.2).
  * Field names are the contract's, letter for letter. Fields beyond the
- * contract (Logger, DB, Schema, Origin, ShutdownGrace, SidecarInterval,
- * Signal) are latch's documented extensions.
+ * contract (Logger, DB, Schema, Origin, Assets, Render, ShutdownGrace,
+ * SidecarInterval, Signal) are latch's documented extensions.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB, Step } from "../db/index.ts";
@@ -49,8 +49,12 @@ export interface Options {
   NextDue?: () => Date | undefined | Promise<Date | undefined>;
   /** One sidecar pass, run in a loop under `sidecar run`. */
   Sidecar?: (db: DB | undefined, signal: AbortSignal) => void | Promise<void>;
-  /** Renders the body of a 500 for a failure the app never saw. */
+  /** Renders the body of a 500 for a failure the app never saw; also `Ctx.ErrorPage`. */
   ErrorPage?: ErrorPageFunc;
+  /** The asset set handed to handlers as `Ctx.Assets` (extension). */
+  Assets?: { Path(name: string): string };
+  /** Renders named views; handed to handlers as `Ctx.Render` (extension). */
+  Render?: RenderFunc;
   /** Logger for the runtime (extension). @default newLogger() */
   Logger?: Logger;
   /** Public origin, e.g. "https://example.com"; an https origin turns on HSTS (extension). */
@@ -63,7 +67,10 @@ export interface Options {
   Signal?: AbortSignal;
 }
 
-/** The request context of an application (SPEC §2.2); per-request state is not held here. */
+/**
+ * The request context (SPEC §2.2), built by the runtime for each request
+ * (`ctxFrom(req)`); identity and locale are not held here.
+ */
 export interface Ctx {
   DB: DB | undefined;
   Logger: Logger;

@@ -22,8 +22,9 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
-import { mergeSchemas, type DB } from "../../lib/db/index.ts";
-import { crossOriginProtection, type Clock, type HandlerFunc } from "../../lib/http/index.ts";
+import type { DB, Step } from "../../lib/db/index.ts";
+import { mergeSchemas } from "../../lib/db/index.ts";
+import { crossOriginProtection, type Clock, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
 import { newSMTPMailer, type Mailer } from "../../lib/mail/index.ts";
 import { Mux } from "../../lib/router/index.ts";
@@ -67,6 +68,10 @@ export interface SigninAppOptions {
   stalePath?: string | false;
   /** Freshness window of GET /fresh. @default 5 minutes */
   freshFor?: number;
+  /** Schema steps applied after the sessions and sign-in schema. */
+  schema?: readonly Step[];
+  /** Adds routes of the suite's own (tools, approvals...) to the application's mux. */
+  extend?: (mux: Mux, auth: signin.Signin, db: DB, logger: Logger) => void;
 }
 
 /** A running sign-in application. */
@@ -164,7 +169,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
   const built: { db?: DB; auth?: signin.Signin } = {};
   const [h, cleanup] = Handler({
     DBPath: dbPath,
-    Schema: mergeSchemas(session.Schema, signin.Schema),
+    Schema: mergeSchemas(session.Schema, signin.Schema, options.schema ?? []),
     Wrap: (next) => crossOriginProtection({ Origin: origin })(next),
     Logger: logger,
     Router: (opened) => {
@@ -183,7 +188,9 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
       });
       built.db = opened;
       built.auth = auth;
-      return routes(auth, options.freshFor ?? 5 * 60 * 1000);
+      const mux = routes(auth, options.freshFor ?? 5 * 60 * 1000);
+      options.extend?.(mux, auth, opened, logger);
+      return mux;
     },
   });
   handler = h;

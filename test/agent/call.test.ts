@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { assertConfirmed, defineAction, parseToolCall, ToolRead, ToolWrite } from "../../lib/agent/index.ts";
+import { createHash } from "node:crypto";
+import { canonicalArgs, defineAction, hashToolArgs, parseToolArgs, ToolRead, ToolWrite } from "../../lib/agent/index.ts";
 
 const handler = (): void => {};
 const write = defineAction({
@@ -22,45 +23,73 @@ const write = defineAction({
 });
 const read = defineAction({ name: "list_invoices", method: "GET", route: "/invoices", tool: { Description: "Lists", Access: ToolRead }, handler });
 
-function assertCode(fn: () => unknown, code: string): void {
-  assert.throws(fn, (e: unknown) => e instanceof Error && "code" in e && e.code === code && "status" in e && e.status === 400);
-}
-
-describe("assertConfirmed()", () => {
-  it("passes a write call only with confirmed: true", () => {
-    assertConfirmed(write, { confirmed: true });
-    for (const confirmed of [undefined, false, "true", 1, "yes", null]) assertCode(() => assertConfirmed(write, { confirmed }), "ERR_AGENT_UNCONFIRMED");
+describe("parseToolArgs()", () => {
+  it("narrows declared arguments of each type and leaves absent optional ones absent", () => {
+    const parsed = parseToolArgs(write, JSON.parse('{"id":"inv_1","title":"Q3","cents":1200,"notify":false}'));
+    assert.ok(parsed.ok);
+    assert.deepEqual([...parsed.args], [["id", "inv_1"], ["title", "Q3"], ["cents", 1200], ["notify", false]]);
+    const short = parseToolArgs(write, { id: "a", title: "b" });
+    assert.ok(short.ok && !short.args.has("cents"));
+    assert.deepEqual(parseToolArgs(read, {}), { ok: true, args: new Map() });
   });
-  it("passes every read call", () => {
-    assertConfirmed(read, {});
-    assertConfirmed(read, { confirmed: false });
+
+  it("drops a caller's confirmed flag unread: it proves nothing", () => {
+    for (const confirmed of [true, false, "yes", 1]) {
+      const parsed = parseToolArgs(write, { id: "a", title: "b", confirmed });
+      assert.ok(parsed.ok);
+      assert.equal(parsed.args.has("confirmed"), false);
+    }
+  });
+
+  const bad: { name: string; body: unknown; field: string; reason: string }[] = [
+    { name: "a body that is not an object", body: "x", field: "", reason: "arguments must be a JSON object" },
+    { name: "null", body: null, field: "", reason: "arguments must be a JSON object" },
+    { name: "an array", body: [], field: "", reason: "arguments must be a JSON object" },
+    { name: "a missing required argument", body: { id: "a" }, field: "title", reason: "is required" },
+    { name: "a mistyped string", body: { id: 1, title: "b" }, field: "id", reason: "must be a string" },
+    { name: "a mistyped number", body: { id: "a", title: "b", cents: "12" }, field: "cents", reason: "must be a number" },
+    { name: "a mistyped boolean", body: { id: "a", title: "b", notify: "true" }, field: "notify", reason: "must be a boolean" },
+    { name: "a null argument", body: { id: null, title: "b" }, field: "id", reason: "must be a string" },
+    { name: "a non-finite number", body: { id: "a", title: "b", cents: Infinity }, field: "cents", reason: "must be finite" },
+    { name: "an unknown argument", body: { id: "a", title: "b", admin: true }, field: "admin", reason: "is not an argument of this tool" },
+  ];
+  for (const row of bad) {
+    it(`reports ${row.name} with its field and reason`, () => {
+      assert.deepEqual(parseToolArgs(write, row.body), { ok: false, field: row.field, reason: row.reason });
+    });
+  }
+
+  it("cuts an unknown argument's name to 64 characters", () => {
+    const parsed = parseToolArgs(read, { ["x".repeat(500)]: 1 });
+    assert.ok(!parsed.ok);
+    assert.equal(parsed.field.length, 64);
   });
 });
 
-describe("parseToolCall()", () => {
-  it("narrows declared arguments and records confirmation", () => {
-    const call = parseToolCall(write, JSON.parse('{"confirmed":true,"args":{"id":"inv_1","title":"Q3","cents":1200,"notify":false}}'));
-    assert.deepEqual([...call.Args], [["id", "inv_1"], ["title", "Q3"], ["cents", 1200], ["notify", false]]);
-    assert.equal(call.Confirmed, true);
-    assert.equal(parseToolCall(read, {}).Confirmed, false);
-    assert.equal(parseToolCall(write, { confirmed: true, args: { id: "a", title: "b" } }).Args.has("cents"), false);
+describe("hashToolArgs()", () => {
+  it("is the SHA-256 of the arguments as JSON with sorted keys, whatever order they came in", () => {
+    const a = parseToolArgs(write, { title: "Q3", id: "inv_1", cents: 1200 });
+    const b = parseToolArgs(write, { cents: 1200.0, id: "inv_1", title: "Q3" });
+    assert.ok(a.ok && b.ok);
+    const want = createHash("sha256").update('{"cents":1200,"id":"inv_1","title":"Q3"}').digest("hex");
+    assert.equal(hashToolArgs(a.args), want);
+    assert.equal(hashToolArgs(b.args), want);
+    assert.deepEqual(Object.keys(canonicalArgs(a.args)), ["cents", "id", "title"]);
   });
-  const bad: { name: string; body: unknown; code: string }[] = [
-    { name: "a non-object body", body: "x", code: "ERR_AGENT_INVALID_CALL" },
-    { name: "an array body", body: [], code: "ERR_AGENT_INVALID_CALL" },
-    { name: "a null body", body: null, code: "ERR_AGENT_INVALID_CALL" },
-    { name: "non-object args", body: { confirmed: true, args: [1] }, code: "ERR_AGENT_INVALID_CALL" },
-    { name: "a missing required argument", body: { confirmed: true, args: { id: "a" } }, code: "ERR_AGENT_INVALID_CALL" },
-    { name: "a mistyped argument", body: { confirmed: true, args: { id: "a", title: 5 } }, code: "ERR_AGENT_INVALID_CALL" },
-    { name: "a non-finite number", body: { confirmed: true, args: { id: "a", title: "b", cents: Infinity } }, code: "ERR_AGENT_INVALID_CALL" },
-    { name: "an unknown argument", body: { confirmed: true, args: { id: "a", title: "b", admin: true } }, code: "ERR_AGENT_INVALID_CALL" },
-    { name: "a __proto__ argument", body: JSON.parse('{"confirmed":true,"args":{"id":"a","title":"b","__proto__":{}}}'), code: "ERR_AGENT_INVALID_CALL" },
-    { name: "a string confirmed", body: { confirmed: "true", args: { id: "a", title: "b" } }, code: "ERR_AGENT_INVALID_CALL" },
-    { name: "an unconfirmed write", body: { args: { id: "a", title: "b" } }, code: "ERR_AGENT_UNCONFIRMED" },
-    { name: "a write confirmed false", body: { confirmed: false, args: { id: "a", title: "b" } }, code: "ERR_AGENT_UNCONFIRMED" },
-  ];
-  for (const { name, body, code } of bad) it(`refuses ${name}`, () => assertCode(() => parseToolCall(write, body), code));
-  it("keeps unknown argument names out of the message", () => {
-    assert.throws(() => parseToolCall(read, { args: { "<script>": 1 } }), (e: unknown) => e instanceof Error && !e.message.includes("<script>"));
+
+  it("differs for any different value, type or argument", () => {
+    const hashes = [
+      { id: "a", title: "b" },
+      { id: "a", title: "c" },
+      { id: "a", title: "b", cents: 0 },
+      { id: "a", title: "b", notify: false },
+      { id: "a", title: "b", notify: true },
+      { id: "1", title: "b" },
+    ].map((body) => {
+      const parsed = parseToolArgs(write, body);
+      assert.ok(parsed.ok);
+      return hashToolArgs(parsed.args);
+    });
+    assert.equal(new Set(hashes).size, hashes.length);
   });
 });

@@ -50,6 +50,8 @@ ${finished ? html`<p class="card notice ok" role="status" data-outcome="job-done
   <p class="muted">${Tf(req, "account.method", { method: who.Method })}</p>
   <div class="row">
     <a href="/account/security">${Icon("lock")} ${T(req, "demo.fresh.title")}</a>
+    <a href="/account/agents">${Icon("key")} ${T(req, "demo.agents.title")}</a>
+    <a href="/account/activity">${Icon("info")} ${T(req, "demo.activity.title")}</a>
     <form class="inline" method="post" action="/signout"><button class="secondary" type="submit">${Icon("sign-out")} ${T(req, "signin.signout")}</button></form>
   </div>
 </section>

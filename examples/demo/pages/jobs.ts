@@ -1,16 +1,16 @@
 /*
  * The background-job demo: `POST /jobs` with `kind=ok` (reports progress
  * over a few seconds) or `kind=fail` (fails, to show `Err`), answering 303
- * to `/jobs/{id}`; the status page and fragment rendered from PageData.
+ * to `/jobs/{id}` (the same start as the `start_job` tool, see agents.ts); the status page and fragment rendered from PageData.
  * Push (SSE) is on by default; `?mode=poll` shows plain polling; with
  * JavaScript off the meta refresh does the work.
  */
 import type { IncomingMessage } from "node:http";
-import { queryParams, html, readForm, type HandlerFunc } from "../../../lib/http/index.ts";
+import { queryParams, seeOther, html, readForm, type HandlerFunc } from "../../../lib/http/index.ts";
+import { callerFrom, type ToolInvoker } from "../../../lib/agent/index.ts";
 import { T } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
-import { metaRefresh, renderFragmentHTML, renderStatusHTML, isOwnerBusy, type Config, type Registry, type StatusLabels } from "../../../lib/jobs/index.ts";
-import { From } from "../../../lib/signin/index.ts";
+import { metaRefresh, renderFragmentHTML, renderStatusHTML, type Config, type Job, type Registry, type StatusLabels } from "../../../lib/jobs/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
 import { render } from "./layout.ts";
 
@@ -36,21 +36,28 @@ function demoJob(kind: "ok" | "fail", stepMs: number) {
   };
 }
 
-/** `POST /jobs`. */
-export function startJob(jobs: Registry, assets: Assets, stepMs: number): HandlerFunc {
+/** Starts the demo job of `kind` for `owner`; throws `ErrOwnerBusy` at the limit. */
+export function startDemoJob(jobs: Registry, owner: string, kind: "ok" | "fail", stepMs: number): Job {
+  return jobs.Start(owner, kind === "ok" ? "demo" : "demo-fail", demoJob(kind, stepMs), { Location: kind === "ok" ? "/account?job=done" : "" });
+}
+
+/**
+ * `POST /jobs`, the human half of the `start_job` tool: the person's form
+ * submission is their confirmation, and the call goes through the same
+ * invoker (and audit stream) as an agent's.
+ */
+export function startJob(invoker: ToolInvoker, assets: Assets): HandlerFunc {
   return async (req, res) => {
     const form = await readForm(req);
     const kind = form.get("kind") === "fail" ? "fail" : "ok";
-    const owner = From(req)?.Subject ?? "";
-    try {
-      const job = jobs.Start(owner, kind === "ok" ? "demo" : "demo-fail", demoJob(kind, stepMs), { Location: kind === "ok" ? "/account?job=done" : "" });
-      res.statusCode = 303;
-      res.setHeader("Location", `/jobs/${job.ID}`);
-      res.end();
-    } catch (err) {
-      if (!isOwnerBusy(err)) throw err;
-      render(req, res, assets, { title: T(req, "demo.jobs.title"), body: html`<p class="card notice bad" role="alert">${T(req, "jobs.busy")}</p>` }, 429);
+    const caller = callerFrom(req);
+    if (caller === undefined) throw new Error("POST /jobs without RequireSession");
+    const outcome = await invoker.call(caller, "start_job", { kind });
+    if (outcome.kind === "ok") return seeOther(res, (outcome.result as { location: string }).location);
+    if (outcome.kind === "refused" && outcome.status === 429) {
+      return render(req, res, assets, { title: T(req, "demo.jobs.title"), body: html`<p class="card notice bad" role="alert">${T(req, "jobs.busy")}</p>` }, 429);
     }
+    throw new Error(`demo: start_job answered ${outcome.kind}`);
   };
 }
 

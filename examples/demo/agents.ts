@@ -1,0 +1,163 @@
+/*
+ * The demo's agents: two tools over the jobs registry (`start_job`, a write
+ * tool, also the account page's "start a job" form; `job_status`, a read
+ * tool an agent follows its job with), the tools endpoint, `/api/whoami`,
+ * agent tokens (`/account/agents`), approvals (`/account/approvals/{id}`)
+ * and the person's audit stream (`/account/activity`).
+ *
+ * Minting, revoking and deciding are appended to the person's audit stream
+ * too, as the human actor, so /account/activity tells the whole story.
+ */
+import {
+  AgentError,
+  AgentTokens,
+  Approvals,
+  humanActor,
+  newToolsAPI,
+  subjectFrom,
+  ToolInvoker,
+  ToolRead,
+  ToolRegistry,
+  ToolWrite,
+  defineAction,
+} from "../../lib/agent/index.ts";
+import type { Assets } from "../../lib/assets/index.ts";
+import type { DB } from "../../lib/db/index.ts";
+import { EventStore, auditStream } from "../../lib/events/index.ts";
+import { seeOther, writeJSON, readForm, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
+import { withCtx, writeError } from "../../lib/index.ts";
+import type { Registry } from "../../lib/jobs/index.ts";
+import { PathValue, type Mux } from "../../lib/router/index.ts";
+import { From, type Signin } from "../../lib/signin/index.ts";
+import { activityPage, agentsPage, approvalPage } from "./pages/agents.ts";
+import { startDemoJob, startJob } from "./pages/jobs.ts";
+
+/** How many of the latest audit events /account/activity shows. */
+const ACTIVITY_SHOWN = 100;
+
+/** What the demo's agent routes need. */
+export interface AgentsDeps {
+  db: DB;
+  mux: Mux;
+  auth: Signin;
+  jobs: Registry;
+  assets: Assets;
+  logger: Logger;
+  origin: string;
+  stepMs: number;
+  /** Freshness window of token and approval pages, ms. */
+  freshFor: number;
+  /** The job status page (the human route of `job_status`). */
+  jobStatusPage: HandlerFunc;
+}
+
+/** Mounts the agent routes and the `POST /jobs` form on `deps.mux`. */
+export function mountAgents(deps: AgentsDeps): void {
+  const { db, mux, auth, jobs, assets } = deps;
+  const events = new EventStore(db);
+  const tokens = new AgentTokens(db);
+  const approvals = new Approvals(db);
+  const registry = new ToolRegistry();
+  const sweep = setInterval(() => approvals.sweep(new Date()), 10 * 60 * 1000);
+  sweep.unref();
+  const invoker = new ToolInvoker({ Registry: registry, Approvals: approvals, Events: events, Logger: deps.logger });
+  registry.register(
+    defineAction({
+      name: "start_job",
+      method: "POST",
+      route: "/jobs",
+      tool: {
+        Description: "Starts the demo background job (10 steps) for the person; returns its id. Follow it with job_status.",
+        Access: ToolWrite,
+        Confirm: "Start a demo background job for you?",
+        Args: [{ Name: "kind", Type: "string", Description: '"ok" (finishes) or "fail" (fails halfway); default "ok"' }],
+      },
+      handler: startJob(invoker, assets),
+      run: ({ Args, Subject }) => {
+        const kind = Args.get("kind") ?? "ok";
+        if (kind !== "ok" && kind !== "fail") throw new AgentError("ERR_AGENT_INVALID_CALL", 'start job: kind must be "ok" or "fail"', { status: 400 });
+        const job = startDemoJob(jobs, Subject, kind, deps.stepMs);
+        return { id: job.ID, status: job.Status, location: `/jobs/${job.ID}` };
+      },
+    }),
+  );
+  registry.register(
+    defineAction({
+      name: "job_status",
+      method: "GET",
+      route: "/jobs/{id}",
+      tool: {
+        Description: "Reports one of the person's jobs: status (running, done, failed), progress and error.",
+        Access: ToolRead,
+        Args: [{ Name: "id", Type: "string", Required: true, Description: "The id start_job returned" }],
+      },
+      handler: deps.jobStatusPage,
+      run: ({ Args, Subject }) => {
+        const job = jobs.Get(String(Args.get("id")), Subject);
+        if (job === undefined) throw new AgentError("ERR_AGENT_INVALID_CALL", "job status: no such job", { status: 404 });
+        return { id: job.ID, name: job.Name, status: job.Status, progress: job.Progress, err: job.Err };
+      },
+    }),
+  );
+
+  const api = newToolsAPI({ Invoker: invoker, Tokens: tokens, Sessions: auth.Sessions, Origin: deps.origin, ApprovalPath: "/account/approvals" });
+  const callers = mux.With(api.Authenticate);
+  callers.Handle("GET /api/whoami", withCtx((ctx, req, res) => writeJSON(res, 200, { actor: ctx.Actor.String(), subject: subjectFrom(req) ?? null })));
+  callers.Handle("GET /api/tools", api.List);
+  callers.Handle("POST /api/tools/{name}", api.Call);
+
+  const fresh = mux.With(auth.RequireFreshSession(deps.freshFor));
+  const subject = (req: Parameters<HandlerFunc>[0]): string => From(req)?.Subject ?? "";
+  const audit = (who: string, type: string, data: Record<string, unknown>): void => {
+    events.appendAudit({ Type: type, Data: data, Actor: humanActor(), Subject: who });
+  };
+  fresh.Handle("GET /account/agents", (req, res) => agentsPage(req, res, assets, tokens.list(subject(req))));
+  fresh.Handle("POST /account/agents", async (req, res) => {
+    const form = await readForm(req);
+    const access = form.get("access") ?? "";
+    const who = subject(req);
+    try {
+      const minted = tokens.mint({ Subject: who, Name: form.get("name") ?? "", Access: access });
+      audit(who, "agent.token_minted", { token: minted.Info.ID, name: minted.Info.Name, access: minted.Info.Access });
+      agentsPage(req, res, assets, tokens.list(who), { token: minted.Token, name: minted.Info.Name });
+    } catch (err) {
+      if (!(err instanceof AgentError) || err.status === undefined) throw err;
+      agentsPage(req, res, assets, tokens.list(who), { error: err.message, status: err.status });
+    }
+  });
+  fresh.Handle("POST /account/agents/revoke", async (req, res) => {
+    const id = (await readForm(req)).get("id") ?? "";
+    if (id === "") return writeError(req, res, 400, "400 revoke agent token: no id");
+    if (!tokens.revoke(subject(req), id)) return writeError(req, res, 404, "404 revoke agent token: no such token");
+    audit(subject(req), "agent.token_revoked", { token: id });
+    seeOther(res, "/account/agents");
+  });
+  fresh.Handle("GET /account/approvals/{id}", (req, res) => {
+    const approval = approvals.get(PathValue(req, "id") ?? "", subject(req));
+    if (approval === undefined) return writeError(req, res, 404, "404 approval: no such request");
+    approvalPage(req, res, assets, approval, registry.get(approval.Tool), agentName(tokens, subject(req), approval.TokenID));
+  });
+  fresh.Handle("POST /account/approvals/{id}", async (req, res) => {
+    const decision = (await readForm(req)).get("decision") ?? "";
+    const id = PathValue(req, "id") ?? "";
+    const outcome = approvals.decide(id, subject(req), decision);
+    if (!outcome.ok && outcome.reason === "unknown") return writeError(req, res, 404, "404 approval: no such request");
+    if (outcome.ok) audit(subject(req), decision === "approve" ? "agent.call_approved" : "agent.call_declined", { approval: id, tool: outcome.approval.Tool, args_hash: outcome.approval.ArgsHash });
+    const approval = approvals.get(id, subject(req));
+    if (approval === undefined) return writeError(req, res, 404);
+    approvalPage(req, res, assets, approval, registry.get(approval.Tool), agentName(tokens, subject(req), approval.TokenID), outcome.ok ? undefined : outcome.reason);
+  });
+  const signedIn = mux.With(auth.RequireSession);
+  const startJobForm = registry.get("start_job");
+  if (startJobForm !== undefined) signedIn.Handle("POST /jobs", startJobForm.Handler);
+  signedIn.Handle("GET /account/activity", (req, res) => {
+    const stream = auditStream(subject(req));
+    activityPage(req, res, assets, events.read(stream, Math.max(1, events.version(stream) - ACTIVITY_SHOWN + 1)).reverse());
+  });
+}
+
+// The approval page names the agent by its token's name ("agent:<name>"); a revoked token's name is gone from the list.
+function agentName(tokens: AgentTokens, subject: string, tokenID: string): string {
+  const info = tokens.list(subject).find((t) => t.ID === tokenID);
+  return info === undefined ? "agent" : `agent:${info.Name}`;
+}

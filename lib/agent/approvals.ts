@@ -1,0 +1,205 @@
+/*
+ * Approvals: the confirmation an agent cannot forge (SPEC §2.3, ToolWrite).
+ * An agent's write call does not run; it leaves a pending request bound to
+ * the tool, the SHA-256 of the canonical arguments, the token and the
+ * subject. The person it acts for sees the tool's confirm sentence and the
+ * exact arguments and approves or declines. An approval is valid
+ * `APPROVAL_TTL` from the moment it is given and is spent by the first
+ * identical call (one UPDATE … RETURNING, so two racing calls cannot both
+ * spend it). A declined, expired or spent approval runs nothing; different
+ * arguments hash differently and find no approval.
+ */
+import type Database from "better-sqlite3";
+import type { DB } from "../db/index.ts";
+import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
+import { AgentError } from "./errors.ts";
+
+/** How long an approval (and an unanswered request) stays valid: 5 minutes. */
+export const APPROVAL_TTL: number = 5 * 60 * 1000;
+
+/** The state of an approval request. */
+export type ApprovalStatus = "pending" | "approved" | "declined" | "spent";
+
+/** An approval request, as shown to the person who decides it. */
+export interface Approval {
+  readonly ID: string;
+  readonly Subject: string;
+  readonly TokenID: string;
+  readonly Tool: string;
+  readonly ArgsHash: string;
+  /** The exact arguments of the call, by name. */
+  readonly Args: Readonly<Record<string, string | number | boolean>>;
+  readonly Status: ApprovalStatus;
+  readonly CreatedAt: Date;
+  readonly ExpiresAt: Date;
+}
+
+/** What binds an approval to one call. */
+export interface ApprovalBinding {
+  Subject: string;
+  TokenID: string;
+  Tool: string;
+  ArgsHash: string;
+}
+
+/** The outcome of `decide`. */
+export type Decision =
+  | { ok: true; approval: Approval }
+  | { ok: false; reason: "unknown" | "expired" | "decided" };
+
+/** Options of `Approvals`. */
+export interface ApprovalsOptions {
+  /** @default systemClock */
+  Clock?: Clock;
+  /** @default cryptoRandom */
+  Random?: RandomReader;
+}
+
+/** The shape of an approval id. */
+export const APPROVAL_ID_PATTERN: RegExp = /^[A-Za-z0-9_-]{22}$/;
+
+interface Row {
+  id: string;
+  subject: string;
+  token_id: string;
+  tool: string;
+  args_hash: string;
+  args: string;
+  status: ApprovalStatus;
+  created_at: number;
+  expires_at: number;
+}
+
+function toApproval(row: Row): Approval {
+  return Object.freeze({
+    ID: row.id,
+    Subject: row.subject,
+    TokenID: row.token_id,
+    Tool: row.tool,
+    ArgsHash: row.args_hash,
+    Args: Object.freeze(JSON.parse(row.args) as Record<string, string | number | boolean>),
+    Status: row.status,
+    CreatedAt: new Date(row.created_at),
+    ExpiresAt: new Date(row.expires_at),
+  });
+}
+
+/**
+ * The approval store. Apply the agent `Schema` first.
+ *
+ * @example
+ * const approvals = new Approvals(db);
+ * const pending = approvals.request(binding, { id: "7" }); // show /approvals/<pending.ID> to the person
+ * approvals.decide(pending.ID, subject, "approve");
+ * approvals.consume(binding); // the approval's id, once
+ */
+export class Approvals {
+  readonly #db: DB;
+  readonly #clock: Clock;
+  readonly #random: RandomReader;
+  readonly #pending: Database.Statement<[string, string, string, string, number], Row>;
+  readonly #insert: Database.Statement<Row>;
+  readonly #get: Database.Statement<[string, string], Row>;
+  readonly #decide: Database.Statement<[string, number, string]>;
+  readonly #consume: Database.Statement<[string, string, string, string, number], { id: string }>;
+  readonly #sweep: Database.Statement<[number]>;
+
+  constructor(db: DB, options: ApprovalsOptions = {}) {
+    this.#db = db;
+    this.#clock = options.Clock ?? systemClock;
+    this.#random = options.Random ?? cryptoRandom;
+    const binding = "subject = ? AND token_id = ? AND tool = ? AND args_hash = ?";
+    this.#pending = db.prepare(`SELECT * FROM agent_approvals WHERE ${binding} AND status = 'pending' AND expires_at > ? LIMIT 1`);
+    this.#insert = db.prepare(
+      `INSERT INTO agent_approvals (id, subject, token_id, tool, args_hash, args, status, created_at, expires_at)
+       VALUES (@id, @subject, @token_id, @tool, @args_hash, @args, @status, @created_at, @expires_at)`,
+    );
+    this.#get = db.prepare("SELECT * FROM agent_approvals WHERE id = ? AND subject = ?");
+    this.#decide = db.prepare("UPDATE agent_approvals SET status = ?, expires_at = ? WHERE id = ?");
+    this.#consume = db.prepare(
+      `UPDATE agent_approvals SET status = 'spent' WHERE id = (
+         SELECT id FROM agent_approvals WHERE ${binding} AND status = 'approved' AND expires_at > ? LIMIT 1
+       ) RETURNING id`,
+    );
+    this.#sweep = db.prepare("DELETE FROM agent_approvals WHERE expires_at <= ?");
+  }
+
+  /**
+   * Returns a pending request for `binding`: the live one already waiting,
+   * or a new one showing `args`. Throws `AgentError`
+   * ERR_AGENT_INVALID_APPROVAL (400) for an empty binding field.
+   */
+  request(binding: ApprovalBinding, args: Readonly<Record<string, string | number | boolean>>): Approval {
+    for (const [field, value] of Object.entries(binding)) {
+      if (typeof value !== "string" || value === "") {
+        throw new AgentError("ERR_AGENT_INVALID_APPROVAL", `request approval: empty ${field}`, { status: 400 });
+      }
+    }
+    const now = this.#clock.now().getTime();
+    return this.#db
+      .transaction(() => {
+        const live = this.#pending.get(binding.Subject, binding.TokenID, binding.Tool, binding.ArgsHash, now);
+        if (live !== undefined) return toApproval(live);
+        const row: Row = {
+          id: Buffer.from(this.#random.read(16)).toString("base64url"),
+          subject: binding.Subject,
+          token_id: binding.TokenID,
+          tool: binding.Tool,
+          args_hash: binding.ArgsHash,
+          args: JSON.stringify(args),
+          status: "pending",
+          created_at: now,
+          expires_at: now + APPROVAL_TTL,
+        };
+        this.#insert.run(row);
+        return toApproval(row);
+      })
+      .immediate();
+  }
+
+  /** Returns `subject`'s approval request `id`, or undefined (unknown, malformed and another person's look the same). */
+  get(id: string, subject: string): Approval | undefined {
+    if (!APPROVAL_ID_PATTERN.test(id)) return undefined;
+    const row = this.#get.get(id, subject);
+    return row === undefined ? undefined : toApproval(row);
+  }
+
+  /**
+   * Approves or declines `subject`'s pending request `id`. An approval is
+   * valid `APPROVAL_TTL` from now. Throws `AgentError`
+   * ERR_AGENT_INVALID_APPROVAL (400) for a decision other than "approve" or
+   * "decline"; nothing changes then.
+   */
+  decide(id: string, subject: string, decision: string): Decision {
+    if (decision !== "approve" && decision !== "decline") {
+      throw new AgentError("ERR_AGENT_INVALID_APPROVAL", 'decide approval: decision must be "approve" or "decline"', { status: 400 });
+    }
+    const now = this.#clock.now().getTime();
+    return this.#db
+      .transaction((): Decision => {
+        const current = this.get(id, subject);
+        if (current === undefined) return { ok: false, reason: "unknown" };
+        if (current.Status !== "pending") return { ok: false, reason: "decided" };
+        if (current.ExpiresAt.getTime() <= now) return { ok: false, reason: "expired" };
+        const status = decision === "approve" ? "approved" : "declined";
+        this.#decide.run(status, now + APPROVAL_TTL, id);
+        return { ok: true, approval: { ...current, Status: status, ExpiresAt: new Date(now + APPROVAL_TTL) } };
+      })
+      .immediate();
+  }
+
+  /**
+   * Deletes every request and approval no longer valid at `now` (lapsed,
+   * expired, and decided or spent ones past their validity) and returns how
+   * many. The audit stream keeps the record of each call.
+   */
+  sweep(now: Date): number {
+    return this.#sweep.run(now.getTime()).changes;
+  }
+
+  /** Spends one live approval matching `binding` and returns its id, or undefined when there is none. */
+  consume(binding: ApprovalBinding): string | undefined {
+    const now = this.#clock.now().getTime();
+    return this.#consume.get(binding.Subject, binding.TokenID, binding.Tool, binding.ArgsHash, now)?.id;
+  }
+}

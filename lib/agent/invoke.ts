@@ -1,0 +1,134 @@
+/*
+ * The one way a tool runs on a caller's behalf, for the HTTP endpoint now
+ * and any other transport later (MCP). `call` does, in order:
+ *
+ *   1. look the tool up (unknown → "unknown_tool");
+ *   2. check access: a read-only token may not call a write tool;
+ *   3. narrow the arguments (the field at fault and why);
+ *   4. scope: the tool runs for the subject the caller acts for, never
+ *      one named in the arguments;
+ *   5. apply the approval rule: an agent's write call runs only by
+ *      spending a person's approval of this exact call; without one it
+ *      leaves a pending request and returns "approval_required". A human's
+ *      own call (a form they submitted, a request their session made) is
+ *      their confirmation;
+ *   6. run, and
+ *   7. append one "tool.call" event to the subject's audit stream, whatever
+ *      the outcome: tool, arguments hash, approval id, outcome.
+ *
+ * Arguments are never logged (they may carry anything); a failure is
+ * logged with a reference the caller also gets.
+ */
+import type { EventStore } from "../events/index.ts";
+import { NewRef, isLatchError, type Logger } from "../http/index.ts";
+import { ToolRead, ToolWrite } from "./access.ts";
+import type { ToolDef } from "./action.ts";
+import type { Actor } from "./actor.ts";
+import type { Approvals } from "./approvals.ts";
+import { canonicalArgs, hashToolArgs, parseToolArgs } from "./call.ts";
+import type { ToolRegistry } from "./registry.ts";
+import type { TokenGrant } from "./tokens.ts";
+
+/** Who calls a tool. An agent caller carries its token's grant; a human none. */
+export interface Caller {
+  readonly Actor: Actor;
+  /** The person the call acts for. */
+  readonly Subject: string;
+  /** The verified token of an agent caller. */
+  readonly Grant?: TokenGrant | undefined;
+}
+
+/** The outcome of a tool call. */
+export type CallOutcome =
+  | { kind: "ok"; result: unknown; approval: string | undefined }
+  | { kind: "unknown_tool" }
+  | { kind: "forbidden"; reason: string }
+  | { kind: "invalid"; field: string; reason: string }
+  | { kind: "approval_required"; approval: string }
+  | { kind: "refused"; status: number; reason: string }
+  | { kind: "failed"; ref: string };
+
+/** What `ToolInvoker` needs. */
+export interface ToolInvokerConfig {
+  Registry: ToolRegistry;
+  Approvals: Approvals;
+  Events: EventStore;
+  Logger: Logger;
+}
+
+/** The audit event type of a tool call. */
+export const TOOL_CALL_EVENT = "tool.call";
+
+/** Calls tools for callers; see the file header for the order of checks. */
+export class ToolInvoker {
+  readonly #config: ToolInvokerConfig;
+
+  constructor(config: ToolInvokerConfig) {
+    this.#config = config;
+  }
+
+  /** Returns the tools `caller` may call: every runnable tool, or only read tools for a read-only token. */
+  tools(caller: Caller): ToolDef[] {
+    return this.#config.Registry.list().filter((def) => def.Run !== undefined && this.#allowed(caller, def));
+  }
+
+  #allowed(caller: Caller, def: ToolDef): boolean {
+    return def.Tool.Access === ToolRead || caller.Grant === undefined || caller.Grant.Access === ToolWrite;
+  }
+
+  /** Calls tool `name` with the untrusted JSON `input` for `caller`, and audits the call. */
+  async call(caller: Caller, name: string, input: unknown): Promise<CallOutcome> {
+    const def = this.#config.Registry.get(name);
+    let argsHash = "";
+    let outcome: CallOutcome;
+    if (def === undefined || def.Run === undefined) {
+      outcome = { kind: "unknown_tool" };
+    } else if (!this.#allowed(caller, def)) {
+      // SPEC §2.3: a write tool changes state; a token minted for reading may not.
+      outcome = { kind: "forbidden", reason: "this token may only call read tools" };
+    } else {
+      const parsed = parseToolArgs(def, input);
+      if (!parsed.ok) {
+        outcome = { kind: "invalid", field: parsed.field, reason: parsed.reason };
+      } else {
+        argsHash = hashToolArgs(parsed.args);
+        outcome = await this.#approveAndRun(caller, def, parsed.args, argsHash);
+      }
+    }
+    this.#audit(caller, name, argsHash, outcome);
+    return outcome;
+  }
+
+  async #approveAndRun(caller: Caller, def: ToolDef, args: ReadonlyMap<string, string | number | boolean>, argsHash: string): Promise<CallOutcome> {
+    let approval: string | undefined;
+    // SPEC §2.3: ToolWrite requires an explicitly confirmed call; for an agent only its person's approval counts.
+    if (def.Tool.Access === ToolWrite && caller.Grant !== undefined) {
+      const binding = { Subject: caller.Subject, TokenID: caller.Grant.TokenID, Tool: def.Name, ArgsHash: argsHash };
+      approval = this.#config.Approvals.consume(binding);
+      if (approval === undefined) {
+        return { kind: "approval_required", approval: this.#config.Approvals.request(binding, canonicalArgs(args)).ID };
+      }
+    }
+    try {
+      const result = await (def.Run as NonNullable<ToolDef["Run"]>)({ Args: args, Actor: caller.Actor, Subject: caller.Subject });
+      return { kind: "ok", result: result ?? null, approval };
+    } catch (err) {
+      if (isLatchError(err) && typeof err.status === "number" && err.status >= 400 && err.status < 500) {
+        return { kind: "refused", status: err.status, reason: err.message };
+      }
+      const ref = NewRef();
+      this.#config.Logger.error("tool call failed", { ref, tool: def.Name, actor: caller.Actor.String(), error: err });
+      return { kind: "failed", ref };
+    }
+  }
+
+  #audit(caller: Caller, name: string, argsHash: string, outcome: CallOutcome): void {
+    const approval = outcome.kind === "ok" || outcome.kind === "approval_required" ? (outcome.approval ?? null) : null;
+    this.#config.Events.appendAudit({
+      Type: TOOL_CALL_EVENT,
+      Actor: caller.Actor,
+      Subject: caller.Subject,
+      Data: { tool: name.slice(0, 64), args_hash: argsHash, approval, outcome: outcome.kind },
+    });
+  }
+}

@@ -1,0 +1,51 @@
+/*
+ * Who is calling: the actor and subject of a request (SPEC §2.3). A
+ * request whose agent token was verified by `Authenticate` (tools-http.ts)
+ * is "agent:<name>", acting for the person who minted the token; any other
+ * request is a human, whose subject is their session's. The binding lives
+ * in a WeakMap written only by this module's token check, so no header,
+ * cookie, body field or application code can make a request an agent or
+ * change which person an agent acts for.
+ */
+import type { IncomingMessage } from "node:http";
+import { currentSession } from "../session/index.ts";
+import { agentActor, humanActor, type Actor } from "./actor.ts";
+import type { TokenGrant } from "./tokens.ts";
+
+const grants = new WeakMap<IncomingMessage, TokenGrant>();
+
+/** Binds a verified token's grant to `req`; only `Authenticate` calls it. */
+export function bindGrant(req: IncomingMessage, grant: TokenGrant): void {
+  grants.set(req, grant);
+}
+
+/** Returns the grant of the request's verified agent token, or undefined. */
+export function grantFrom(req: IncomingMessage): TokenGrant | undefined {
+  return grants.get(req);
+}
+
+/** Returns the request's actor: `agent:<name>` for a verified agent token, otherwise the human. */
+export function actorFrom(req: IncomingMessage): Actor {
+  const grant = grants.get(req);
+  return grant === undefined ? humanActor() : agentActor(grant.Name);
+}
+
+/**
+ * Returns the person the request acts for: the minting person for an agent
+ * token, the session subject for a human, or undefined when neither.
+ */
+export function subjectFrom(req: IncomingMessage): string | undefined {
+  return grants.get(req)?.Subject ?? currentSession(req)?.Subject;
+}
+
+/**
+ * Returns the token of an `Authorization: Bearer <token>` header (RFC 6750
+ * §2.1; the scheme is case-insensitive, RFC 9110 §11.1), "" for any other
+ * Authorization value, or undefined when the header is absent.
+ */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  return match?.[1] ?? "";
+}

@@ -1,0 +1,41 @@
+/*
+ * The agent module's schema, as named steps (lib/db `Step`): agent tokens
+ * and approvals. Merge it after the sessions schema. Times are Unix
+ * milliseconds. A token is stored only as its SHA-256 (`HashToken`); a
+ * revoked token keeps its row (revoked_at) so audit events and approvals
+ * that name its id still resolve to a name.
+ */
+import type { Step } from "../db/index.ts";
+
+/** Schema steps of the agent module. */
+export const Schema: readonly Step[] = [
+  {
+    Name: "agent/001-agent-tokens",
+    SQL: `CREATE TABLE agent_tokens (
+  id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  subject TEXT NOT NULL,
+  name TEXT NOT NULL,
+  access TEXT NOT NULL CHECK (access IN ('read', 'write')),
+  created_at INTEGER NOT NULL,
+  last_used_at INTEGER,
+  revoked_at INTEGER
+) STRICT;
+CREATE UNIQUE INDEX agent_tokens_active_name ON agent_tokens (subject, name) WHERE revoked_at IS NULL;`,
+  },
+  {
+    Name: "agent/002-agent-approvals",
+    SQL: `CREATE TABLE agent_approvals (
+  id TEXT PRIMARY KEY,
+  subject TEXT NOT NULL,
+  token_id TEXT NOT NULL REFERENCES agent_tokens (id),
+  tool TEXT NOT NULL,
+  args_hash TEXT NOT NULL,
+  args TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'declined', 'spent')),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX agent_approvals_binding ON agent_approvals (token_id, tool, args_hash);`,
+  },
+];

@@ -1,0 +1,148 @@
+/*
+ * Tools over HTTP:
+ *
+ *   GET  /api/tools          the tools the caller may call (name,
+ *                            description, access, confirm, arguments)
+ *   POST /api/tools/{name}   a JSON object of arguments; runs the tool
+ *                            through `ToolInvoker` as the caller's actor
+ *
+ * `Authenticate` guards them (and any other route where agents are served,
+ * such as the demo's /api/whoami): an agent token is accepted only here,
+ * only as `Authorization: Bearer …` (RFC 6750 §2.1), never from a cookie
+ * or query; without an Authorization header the session decides (a human).
+ * A malformed, unknown or revoked token gets one identical 401 with
+ * `WWW-Authenticate` (RFC 6750 §3.1), so a token's state cannot be probed.
+ *
+ * Answers are JSON: 200 {result}; 202 {status, approval_url} with the same
+ * URL in Location (an agent's write call awaiting its person's approval);
+ * 400 {error, field, reason}; 403; 404; a tool's own 4xx; 500 {error, ref}.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { writeJSON, isLatchError, readJSON, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { PathValue } from "../router/index.ts";
+import type { Sessions } from "../session/index.ts";
+import type { ToolDef } from "./action.ts";
+import type { CallOutcome, Caller, ToolInvoker } from "./invoke.ts";
+import { actorFrom, grantFrom, subjectFrom, bearerToken, bindGrant } from "./request.ts";
+import type { AgentTokens } from "./tokens.ts";
+
+/** What `newToolsAPI` needs. */
+export interface ToolsAPIConfig {
+  Invoker: ToolInvoker;
+  Tokens: AgentTokens;
+  /** The session store, for human callers. */
+  Sessions: Sessions;
+  /** Public origin, base of `approval_url`. */
+  Origin: string;
+  /** Path of the approval page; the approval id is appended as a segment, e.g. "/account/approvals". */
+  ApprovalPath: string;
+}
+
+/** The tools endpoint's middleware and handlers. */
+export interface ToolsAPI {
+  /** Requires a caller: a valid bearer token (agent) or a session (human). */
+  Authenticate: Middleware;
+  /** `GET /api/tools`. */
+  List: HandlerFunc;
+  /** `POST /api/tools/{name}`. */
+  Call: HandlerFunc;
+}
+
+/** The `WWW-Authenticate` challenge of a refused token (RFC 6750 §3.1). */
+export const INVALID_TOKEN_CHALLENGE = 'Bearer realm="api", error="invalid_token"';
+
+function unauthorized(res: ServerResponse, challenge: string): void {
+  res.setHeader("WWW-Authenticate", challenge);
+  writeJSON(res, 401, { error: "unauthorized: a valid bearer token or a session is required" });
+}
+
+/** Returns the caller of a request `Authenticate` let through. */
+export function callerFrom(req: IncomingMessage): Caller | undefined {
+  const subject = subjectFrom(req);
+  return subject === undefined ? undefined : { Actor: actorFrom(req), Subject: subject, Grant: grantFrom(req) };
+}
+
+/** Returns the absolute URL of approval request `id`'s page: `ApprovalPath/<id>` on `Origin`. */
+export function approvalURL(config: Pick<ToolsAPIConfig, "Origin" | "ApprovalPath">, id: string): string {
+  return new URL(`${config.ApprovalPath}/${encodeURIComponent(id)}`, config.Origin).href;
+}
+
+/** Returns the description of `def` that `GET /api/tools` lists. */
+export function describeTool(def: ToolDef): Record<string, unknown> {
+  return {
+    name: def.Name,
+    description: def.Tool.Description,
+    access: def.Tool.Access,
+    ...(def.Tool.Confirm !== "" && { confirm: def.Tool.Confirm }),
+    arguments: def.Tool.Args.map((a) => ({ name: a.Name, type: a.Type, required: a.Required === true, description: a.Description })),
+  };
+}
+
+/**
+ * Returns the tools endpoint for `config`.
+ *
+ * @example
+ * const api = newToolsAPI({ Invoker, Tokens, Sessions: auth.Sessions, Origin, ApprovalPath: "/account/approvals" });
+ * const agents = mux.With(api.Authenticate);
+ * agents.Handle("GET /api/tools", api.List);
+ * agents.Handle("POST /api/tools/{name}", api.Call);
+ */
+export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
+  const Authenticate: Middleware = (next) =>
+    function authenticateCaller(req, res) {
+      const token = bearerToken(req);
+      if (token !== undefined) {
+        // RFC 6750 §3.1: malformed, unknown and revoked tokens all get invalid_token, one answer.
+        const grant = token === "" ? undefined : config.Tokens.verify(token);
+        if (grant === undefined) return unauthorized(res, INVALID_TOKEN_CHALLENGE);
+        bindGrant(req, grant);
+        return next(req, res);
+      }
+      if (config.Sessions.Read(req) === undefined) return unauthorized(res, 'Bearer realm="api"');
+      return next(req, res);
+    };
+
+  const List: HandlerFunc = (req, res) => {
+    const caller = callerFrom(req);
+    if (caller === undefined) return unauthorized(res, 'Bearer realm="api"');
+    writeJSON(res, 200, { tools: config.Invoker.tools(caller).map(describeTool) });
+  };
+
+  const Call: HandlerFunc = async (req, res) => {
+    const caller = callerFrom(req);
+    if (caller === undefined) return unauthorized(res, 'Bearer realm="api"');
+    let input: unknown;
+    try {
+      input = await readJSON(req);
+    } catch (err) {
+      if (!isLatchError(err) || err.status === undefined) throw err;
+      return writeJSON(res, err.status, { error: err.message });
+    }
+    const outcome = await config.Invoker.call(caller, PathValue(req, "name") ?? "", input);
+    answer(res, outcome, config);
+  };
+
+  return { Authenticate, List, Call };
+}
+
+function answer(res: ServerResponse, outcome: CallOutcome, config: ToolsAPIConfig): void {
+  switch (outcome.kind) {
+    case "ok":
+      return writeJSON(res, 200, { result: outcome.result });
+    case "unknown_tool":
+      return writeJSON(res, 404, { error: "unknown tool" });
+    case "forbidden":
+      return writeJSON(res, 403, { error: `forbidden: ${outcome.reason}` });
+    case "invalid":
+      return writeJSON(res, 400, { error: `invalid arguments: ${outcome.field || "body"} ${outcome.reason}`, field: outcome.field, reason: outcome.reason });
+    case "approval_required": {
+      const url = approvalURL(config, outcome.approval);
+      res.setHeader("Location", url);
+      return writeJSON(res, 202, { status: "approval_required", approval_url: url, message: "ask the person you act for to approve this call, then repeat it unchanged" });
+    }
+    case "refused":
+      return writeJSON(res, outcome.status, { error: outcome.reason });
+    case "failed":
+      return writeJSON(res, 500, { error: "the tool failed", ref: outcome.ref });
+  }
+}

@@ -1,0 +1,91 @@
+/*
+ * What an event is, and the checks an event must pass before it is
+ * stored. Every field is checked here, once, so the store holds nothing a
+ * reader must second-guess: a stream id and subject without control
+ * characters, a dotted lowercase type, a JSON object as data, and the
+ * actor in its audit form, "human" or "agent:<name>" (SPEC §2.3, §6.2).
+ * The actor arrives as any object with the contract's `String()` (the
+ * `Actor` of lib/agent, which sits above this module) and is stored as
+ * that string.
+ */
+import { EventsError } from "./errors.ts";
+
+/** Anything with the contract's `Actor.String()`: lib/agent's `Actor`. */
+export interface ActorLike {
+  String(): string;
+}
+
+/** A stored event. */
+export interface Event {
+  /** The stream it belongs to. */
+  readonly Stream: string;
+  /** Its position in the stream, from 1, without gaps. */
+  readonly Seq: number;
+  /** What happened, e.g. "tool.call". */
+  readonly Type: string;
+  /** The event's payload, a JSON object. */
+  readonly Data: Readonly<Record<string, unknown>>;
+  /** Who caused it, in audit form: "human" or "agent:<name>". */
+  readonly Actor: string;
+  /** The person it was done for (the session subject). */
+  readonly Subject: string;
+  /** When it was appended. */
+  readonly At: Date;
+}
+
+/** The fields every append carries. */
+export interface EventInput {
+  /** Dotted lowercase name, e.g. "invoice.created". */
+  Type: string;
+  /** A JSON object; at most `MAX_EVENT_DATA` bytes serialized. */
+  Data: Readonly<Record<string, unknown>>;
+  Actor: ActorLike;
+  Subject: string;
+}
+
+/** The largest serialized `Data`, in bytes: 16 KiB. */
+export const MAX_EVENT_DATA: number = 16 * 1024;
+
+/** The shape of an event type. */
+export const EVENT_TYPE_PATTERN: RegExp = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
+
+/** The audit form of an actor (lib/agent's `AGENT_NAME_PATTERN` after "agent:"). */
+export const AUDIT_ACTOR_PATTERN: RegExp = /^(human|agent:[a-z0-9][a-z0-9._-]{0,63})$/;
+
+const MAX_ID = 256;
+
+function invalid(reason: string): EventsError {
+  return new EventsError("ERR_EVENTS_INVALID_EVENT", `append event: ${reason}`, { status: 400 });
+}
+
+/** Throws `EventsError` ERR_EVENTS_INVALID_EVENT (400) unless `id` is a usable stream id or subject. */
+export function checkID(what: string, id: unknown): asserts id is string {
+  // Control characters would make stored ids ambiguous on any line-based display or log of them.
+  if (typeof id !== "string" || id === "" || id.length > MAX_ID || /[\u0000-\u001f\u007f]/.test(id)) {
+    throw invalid(`${what} must be 1-${MAX_ID} characters without control characters`);
+  }
+}
+
+/**
+ * Checks `input` and returns the columns to store. Throws `EventsError`
+ * ERR_EVENTS_INVALID_EVENT (status 400) naming the field at fault.
+ */
+export function checkEvent(input: EventInput): { type: string; data: string; actor: string; subject: string } {
+  if (typeof input.Type !== "string" || input.Type.length > 64 || !EVENT_TYPE_PATTERN.test(input.Type)) {
+    throw invalid(`Type must match ${EVENT_TYPE_PATTERN.source} (at most 64 characters)`);
+  }
+  const data: unknown = input.Data;
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw invalid("Data must be a JSON object");
+  let json: string;
+  try {
+    json = JSON.stringify(data);
+  } catch {
+    throw invalid("Data must serialize as JSON");
+  }
+  if (Buffer.byteLength(json) > MAX_EVENT_DATA) throw invalid(`Data is larger than ${MAX_EVENT_DATA} bytes`);
+  const actor = typeof input.Actor?.String === "function" ? input.Actor.String() : undefined;
+  // SPEC §6.2: every event records the actor in audit form.
+  if (typeof actor !== "string" || !AUDIT_ACTOR_PATTERN.test(actor)) throw invalid('Actor must be "human" or "agent:<name>"');
+  checkID("Subject", input.Subject);
+  return { type: input.Type, data: json, actor, subject: input.Subject };
+}

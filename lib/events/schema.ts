@@ -1,0 +1,24 @@
+/*
+ * The event store's schema, as named steps (lib/db `Step`). One table for
+ * every stream: (stream, seq) is the primary key, so even a writer that
+ * skipped the expected-sequence check could never overwrite an event.
+ * Times are Unix milliseconds; data is JSON text.
+ */
+import type { Step } from "../db/index.ts";
+
+/** Schema steps of the events module. */
+export const Schema: readonly Step[] = [
+  {
+    Name: "events/001-events",
+    SQL: `CREATE TABLE events (
+  stream TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (stream, seq)
+) STRICT, WITHOUT ROWID;`,
+  },
+];

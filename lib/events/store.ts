@@ -1,0 +1,147 @@
+/*
+ * Append-only event streams in the shared SQLite handle. An append names
+ * the sequence it expects the stream to be at (0 for a new stream); the
+ * check and the insert run in one IMMEDIATE transaction, so of two writers
+ * expecting the same sequence, on one connection or many, exactly one
+ * succeeds and the other gets `EventConflictError`. Nothing updates or
+ * deletes an event.
+ *
+ * Audit streams are the one place where the writer does not care about
+ * the sequence: `appendAudit` appends to `audit:<subject>` at its end.
+ */
+import type Database from "better-sqlite3";
+import type { DB } from "../db/index.ts";
+import { systemClock, type Clock } from "../http/index.ts";
+import { EventConflictError, EventsError } from "./errors.ts";
+import { checkEvent, checkID, type Event, type EventInput } from "./event.ts";
+
+/** Options of `EventStore`. */
+export interface EventStoreOptions {
+  /** Source of event times. @default systemClock */
+  Clock?: Clock;
+}
+
+/** The fields of `append`. */
+export interface AppendInput extends EventInput {
+  /** The stream to append to. */
+  Stream: string;
+  /** The stream's current last sequence as the caller read it; 0 for a new stream. */
+  Expected: number;
+}
+
+/** The most events one `read` returns. */
+export const MAX_READ: number = 1000;
+
+/** Returns the id of `subject`'s audit stream. */
+export function auditStream(subject: string): string {
+  return `audit:${subject}`;
+}
+
+interface Row {
+  stream: string;
+  seq: number;
+  type: string;
+  data: string;
+  actor: string;
+  subject: string;
+  at: number;
+}
+
+function toEvent(row: Row): Event {
+  return Object.freeze({
+    Stream: row.stream,
+    Seq: row.seq,
+    Type: row.type,
+    Data: JSON.parse(row.data) as Record<string, unknown>,
+    Actor: row.actor,
+    Subject: row.subject,
+    At: new Date(row.at),
+  });
+}
+
+/**
+ * The event store. Apply `Schema` first.
+ *
+ * @example
+ * const events = new EventStore(db);
+ * const e = events.append({ Stream: "invoice:7", Expected: 0, Type: "invoice.created",
+ *   Data: { total: 12 }, Actor: humanActor(), Subject: "ada@example.com" });
+ * events.read("invoice:7", 1); // [e]
+ */
+export class EventStore {
+  readonly #db: DB;
+  readonly #clock: Clock;
+  readonly #last: Database.Statement<[string], { seq: number | null }>;
+  readonly #insert: Database.Statement<Row>;
+  readonly #read: Database.Statement<[string, number, number], Row>;
+
+  constructor(db: DB, options: EventStoreOptions = {}) {
+    this.#db = db;
+    this.#clock = options.Clock ?? systemClock;
+    this.#last = db.prepare("SELECT max(seq) AS seq FROM events WHERE stream = ?");
+    this.#insert = db.prepare(
+      "INSERT INTO events (stream, seq, type, data, actor, subject, at) VALUES (@stream, @seq, @type, @data, @actor, @subject, @at)",
+    );
+    this.#read = db.prepare("SELECT * FROM events WHERE stream = ? AND seq >= ? ORDER BY seq LIMIT ?");
+  }
+
+  /**
+   * Appends one event at sequence `Expected + 1` and returns it. Throws
+   * `EventConflictError` (409) when the stream is not at `Expected`, and
+   * `EventsError` ERR_EVENTS_INVALID_EVENT (400) for a malformed event;
+   * either way nothing is stored.
+   */
+  append(input: AppendInput): Event {
+    checkID("Stream", input.Stream);
+    if (!Number.isSafeInteger(input.Expected) || input.Expected < 0) {
+      throw new EventsError("ERR_EVENTS_INVALID_EVENT", "append event: Expected must be a non-negative integer", { status: 400 });
+    }
+    const checked = checkEvent(input);
+    return this.#db
+      .transaction(() => {
+        const actual = this.#last.get(input.Stream)?.seq ?? 0;
+        if (actual !== input.Expected) throw new EventConflictError(input.Stream, input.Expected, actual);
+        return this.#write(input.Stream, actual + 1, checked);
+      })
+      .immediate();
+  }
+
+  /**
+   * Appends one event at the end of `Subject`'s audit stream
+   * (`auditStream(Subject)`), whatever its sequence. Throws `EventsError`
+   * ERR_EVENTS_INVALID_EVENT (400) for a malformed event.
+   */
+  appendAudit(input: EventInput): Event {
+    checkID("Subject", input.Subject);
+    const stream = auditStream(input.Subject);
+    const checked = checkEvent(input);
+    return this.#db
+      .transaction(() => this.#write(stream, (this.#last.get(stream)?.seq ?? 0) + 1, checked))
+      .immediate();
+  }
+
+  #write(stream: string, seq: number, checked: ReturnType<typeof checkEvent>): Event {
+    const row: Row = { stream, seq, ...checked, at: this.#clock.now().getTime() };
+    this.#insert.run(row);
+    return toEvent(row);
+  }
+
+  /**
+   * Returns the events of `stream` from sequence `from` (inclusive), in
+   * order, at most `limit` (capped at `MAX_READ`). Throws `EventsError`
+   * ERR_EVENTS_INVALID_EVENT (400) for a malformed stream id or bound.
+   */
+  read(stream: string, from = 1, limit: number = MAX_READ): Event[] {
+    checkID("Stream", stream);
+    if (!Number.isSafeInteger(from) || from < 1 || !Number.isSafeInteger(limit) || limit < 1) {
+      throw new EventsError("ERR_EVENTS_INVALID_EVENT", "read events: from and limit must be positive integers", { status: 400 });
+    }
+    return this.#read.all(stream, from, Math.min(limit, MAX_READ)).map(toEvent);
+  }
+
+  /** Returns the last sequence of `stream`: 0 when it has no events. */
+  version(stream: string): number {
+    checkID("Stream", stream);
+    return this.#last.get(stream)?.seq ?? 0;
+  }
+}

@@ -1,0 +1,74 @@
+/*
+ * The request context (SPEC §2.2), built by the runtime for each request:
+ * the database handle it opened (or was given), the logger, the asset set,
+ * `Render` and `ErrorPage` from `Options`, and the request's actor. The
+ * runtime binds the shared part to each request once; `ctxFrom(req)`
+ * returns a frozen `Ctx` whose `Actor` is derived from how the request
+ * authenticated (lib/agent `actorFrom`: a verified agent token, else a
+ * human), so nothing else can set it. Identity and locale stay out of
+ * `Ctx`: read them with `From(req)`/`subjectFrom(req)` and `LocaleFrom(req)`.
+ * The runtime sits above lib/agent, so it reads the actor from there.
+ */
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import { actorFrom } from "../agent/index.ts";
+import { NewRef, writeText, type HandlerFunc, type Middleware } from "../http/index.ts";
+import type { Ctx } from "./options.ts";
+
+/** The part of `Ctx` every request of one runtime shares. */
+export type SharedCtx = Omit<Ctx, "Actor">;
+
+/** A handler that receives the request's `Ctx`. */
+export type CtxHandlerFunc = (ctx: Ctx, req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+const shared = new WeakMap<IncomingMessage, SharedCtx>();
+
+/** Returns the runtime's middleware binding `base` to every request; `Handler` installs it. */
+export function bindCtx(base: SharedCtx): Middleware {
+  const frozen = Object.freeze({ ...base });
+  return function ctxMiddleware(next: HandlerFunc): HandlerFunc {
+    return function bindRequestCtx(req, res) {
+      shared.set(req, frozen);
+      return next(req, res);
+    };
+  };
+}
+
+/**
+ * Returns the request's `Ctx`, or undefined for a request the runtime
+ * never saw (a handler called directly). Read it after the middleware that
+ * authenticates the caller: `Actor` reflects the request at the call.
+ */
+export function ctxFrom(req: IncomingMessage): Ctx | undefined {
+  const base = shared.get(req);
+  return base === undefined ? undefined : Object.freeze({ ...base, Actor: actorFrom(req) });
+}
+
+/**
+ * Adapts a handler that takes the `Ctx` to a `HandlerFunc`. Throws (a
+ * logged 500) when the runtime did not build a `Ctx` for the request.
+ *
+ * @example
+ * mux.Handle("GET /api/whoami", withCtx((ctx, req, res) => writeJSON(res, 200, { actor: ctx.Actor.String() })));
+ */
+export function withCtx(handler: CtxHandlerFunc): HandlerFunc {
+  return function withCtx(req, res) {
+    const ctx = ctxFrom(req);
+    if (ctx === undefined) throw new Error("WithCtx: no Ctx; the handler runs outside the runtime's Handler");
+    return handler(ctx, req, res);
+  };
+}
+
+/**
+ * Answers an error `status`: through `Ctx.ErrorPage` with a fresh
+ * reference (logged next to `message`), or, when it is unset (SPEC §2.2,
+ * nil is legal), the plain text `message`. `message` reaches the client
+ * only in the plain-text answer; keep secrets and raw input out of it.
+ */
+export function writeError(req: IncomingMessage, res: ServerResponse, status: number, message: string = `${status} ${STATUS_CODES[status] ?? "error"}`): void {
+  const ctx = ctxFrom(req);
+  if (ctx?.ErrorPage === undefined) return writeText(res, status, message);
+  const ref = NewRef();
+  ctx.Logger.info("error page", { ref, status, reason: message, path: (req.url ?? "").split("?")[0] });
+  ctx.ErrorPage(req, res, status, ref);
+  if (!res.writableEnded) res.end();
+}

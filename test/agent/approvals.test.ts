@@ -1,0 +1,115 @@
+import { describe, it, type TestContext } from "node:test";
+import assert from "node:assert/strict";
+import { applySchema, type DB } from "../../lib/db/index.ts";
+import * as session from "../../lib/session/index.ts";
+import { APPROVAL_TTL, AgentTokens, Approvals, Schema, ToolWrite, isAgentError, type ApprovalBinding } from "../../lib/agent/index.ts";
+import { open } from "../_support/db.ts";
+import { FakeClock, count } from "../_support/signin-app.ts";
+
+function approvalStore(t: TestContext): { db: DB; approvals: Approvals; clock: FakeClock; binding: ApprovalBinding } {
+  const db = open(t, ":memory:");
+  applySchema(db, [...session.Schema, ...Schema]);
+  const clock = new FakeClock();
+  const { Info } = new AgentTokens(db, { Clock: clock }).mint({ Subject: "ada@example.com", Name: "bot", Access: ToolWrite });
+  const binding = { Subject: "ada@example.com", TokenID: Info.ID, Tool: "add", ArgsHash: "a".repeat(64) };
+  return { db, approvals: new Approvals(db, { Clock: clock }), clock, binding };
+}
+
+describe("Approvals", () => {
+  it("keeps one pending request per call, shows its exact arguments, and spends an approval once", (t) => {
+    const { approvals, binding } = approvalStore(t);
+    const pending = approvals.request(binding, { by: 2 });
+    assert.equal(approvals.request(binding, { by: 2 }).ID, pending.ID);
+    assert.deepEqual({ ...approvals.get(pending.ID, binding.Subject)?.Args }, { by: 2 });
+    assert.equal(approvals.consume(binding), undefined, "pending is not approved");
+    assert.equal(approvals.decide(pending.ID, binding.Subject, "approve").ok, true);
+    assert.equal(approvals.consume(binding), pending.ID);
+    assert.equal(approvals.consume(binding), undefined, "single-use");
+    assert.equal(approvals.get(pending.ID, binding.Subject)?.Status, "spent");
+  });
+
+  it("binds the approval to tool, arguments hash, token and subject", (t) => {
+    const { approvals, binding } = approvalStore(t);
+    const pending = approvals.request(binding, { by: 2 });
+    approvals.decide(pending.ID, binding.Subject, "approve");
+    for (const other of [{ Tool: "other" }, { ArgsHash: "b".repeat(64) }, { TokenID: "another-token" }, { Subject: "bob@example.com" }]) {
+      assert.equal(approvals.consume({ ...binding, ...other }), undefined, JSON.stringify(other));
+    }
+    assert.equal(approvals.consume(binding), pending.ID);
+  });
+
+  it("lets nothing run on a declined request, and decides a request only once", (t) => {
+    const { approvals, binding } = approvalStore(t);
+    const pending = approvals.request(binding, { by: 2 });
+    assert.equal(approvals.decide(pending.ID, binding.Subject, "decline").ok, true);
+    assert.equal(approvals.consume(binding), undefined);
+    assert.deepEqual(approvals.decide(pending.ID, binding.Subject, "approve"), { ok: false, reason: "decided" });
+    assert.equal(approvals.consume(binding), undefined);
+  });
+
+  it("hides another person's request and unknown or malformed ids", (t) => {
+    const { approvals, binding } = approvalStore(t);
+    const pending = approvals.request(binding, {});
+    assert.equal(approvals.get(pending.ID, "bob@example.com"), undefined);
+    assert.deepEqual(approvals.decide(pending.ID, "bob@example.com", "approve"), { ok: false, reason: "unknown" });
+    assert.deepEqual(approvals.decide("x".repeat(22), binding.Subject, "approve"), { ok: false, reason: "unknown" });
+    assert.equal(approvals.get("../../etc", binding.Subject), undefined);
+  });
+
+  it("is valid 5 minutes from approval: 299 999 ms later it runs, 300 000 ms later it does not", (t) => {
+    const { approvals, binding, clock } = approvalStore(t);
+    assert.equal(APPROVAL_TTL, 300_000);
+    const first = approvals.request(binding, {});
+    clock.advance(60_000);
+    approvals.decide(first.ID, binding.Subject, "approve");
+    clock.advance(5 * 60 * 1000 - 1);
+    assert.equal(approvals.consume(binding), first.ID);
+    const second = approvals.request(binding, {});
+    approvals.decide(second.ID, binding.Subject, "approve");
+    clock.advance(5 * 60 * 1000);
+    assert.equal(approvals.consume(binding), undefined);
+  });
+
+  it("lets an unanswered request lapse after 5 minutes", (t) => {
+    const { approvals, binding, clock } = approvalStore(t);
+    const pending = approvals.request(binding, {});
+    clock.advance(5 * 60 * 1000);
+    assert.deepEqual(approvals.decide(pending.ID, binding.Subject, "approve"), { ok: false, reason: "expired" });
+    assert.notEqual(approvals.request(binding, {}).ID, pending.ID, "a new request replaces the lapsed one");
+  });
+
+  it("sweeps what is no longer valid and keeps what is", (t) => {
+    const { db, approvals, binding, clock } = approvalStore(t);
+    const old = approvals.request(binding, { n: 1 });
+    approvals.decide(old.ID, binding.Subject, "approve");
+    clock.advance(5 * 60 * 1000);
+    const live = approvals.request(binding, { n: 2 });
+    assert.equal(approvals.sweep(clock.now()), 1);
+    assert.equal(approvals.get(old.ID, binding.Subject), undefined);
+    assert.equal(approvals.get(live.ID, binding.Subject)?.Status, "pending");
+    assert.equal(count(db, "agent_approvals"), 1);
+  });
+
+  it("refuses a decision other than approve or decline with 400, changing nothing", (t) => {
+    const { db, approvals, binding } = approvalStore(t);
+    const pending = approvals.request(binding, {});
+    for (const decision of ["", "yes", "APPROVE", "approve "]) {
+      assert.throws(
+        () => approvals.decide(pending.ID, binding.Subject, decision),
+        (err: unknown) => isAgentError(err) && err.code === "ERR_AGENT_INVALID_APPROVAL" && err.status === 400 && /decision must be/.test(err.message),
+      );
+    }
+    assert.equal(count(db, "agent_approvals", "status = 'pending'"), 1);
+  });
+
+  it("refuses a request with an empty binding field with 400, storing nothing", (t) => {
+    const { db, approvals, binding } = approvalStore(t);
+    for (const field of ["Subject", "TokenID", "Tool", "ArgsHash"] as const) {
+      assert.throws(
+        () => approvals.request({ ...binding, [field]: "" }, {}),
+        (err: unknown) => isAgentError(err) && err.status === 400 && err.message === `request approval: empty ${field}`,
+      );
+    }
+    assert.equal(count(db, "agent_approvals"), 0);
+  });
+});

@@ -1,0 +1,186 @@
+/*
+ * Agents end to end in the demo (`node dist/examples/demo/main.js`, real
+ * SMTP): a person signs in, mints agent tokens on /account/agents, and an
+ * agent (this test, over HTTP with `Authorization: Bearer`) calls the
+ * demo's tools. The write call waits for the person, who approves it in
+ * real headless Chromium; then it runs exactly once, and the person's
+ * activity page shows who did what.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { hasChromium, launchBrowser, watchedPage, type Browser } from "../_support/browser.ts";
+import { signInByLink, startDemo, type Demo } from "../_support/demo.ts";
+import { CookieJar, sendRequest, type TestResponse } from "../_support/http-client.ts";
+
+async function signInHTTP(demo: Demo, address: string): Promise<CookieJar> {
+  const jar = new CookieJar();
+  const before = demo.smtp.messages.length;
+  // The link signs in only the browser that asked for it (its binding cookie is in the jar).
+  const begun = await sendRequest(demo.origin, "POST", "/signin", { jar, form: { email: address } }, demo.origin);
+  assert.equal(begun.location, "/signin?sent=1");
+  const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address));
+  const link = /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(message.parsed.text ?? "")?.[0];
+  assert.ok(link !== undefined);
+  const landed = await sendRequest(demo.origin, "GET", link, { jar }, demo.origin);
+  assert.equal(landed.location, "/account");
+  return jar;
+}
+
+function call(demo: Demo, token: string, tool: string, args: unknown): Promise<TestResponse> {
+  return sendRequest(demo.origin, "POST", `/api/tools/${tool}`, {
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify(args),
+  }, demo.origin);
+}
+
+function whoami(demo: Demo, token: string): Promise<TestResponse> {
+  return sendRequest(demo.origin, "GET", "/api/whoami", { headers: { Authorization: `Bearer ${token}` } }, demo.origin);
+}
+
+const tokenIn = (body: string): string | undefined => /data-agent-token="([A-Za-z0-9_-]+)"/.exec(body)?.[1];
+const idsIn = (body: string): string[] => [...body.matchAll(/data-agent-id="([^"]+)"/g)].map((m) => m[1] ?? "");
+
+describe("agents in the demo (HTTP)", () => {
+  let demo: Demo;
+  before(async () => {
+    demo = await startDemo({ JOB_STEP_MS: "50" });
+  });
+  after(async () => demo?.close());
+
+  it("mints tokens on /account/agents, refuses bad input with 4xx and a message, and revokes", async () => {
+    const jar = await signInHTTP(demo, "ada@example.com");
+    const me = await sendRequest(demo.origin, "GET", "/api/whoami", { jar }, demo.origin);
+    assert.deepEqual([me.status, JSON.parse(me.body)], [200, { actor: "human", subject: "ada@example.com" }]);
+
+    const mint = (form: Record<string, string>): Promise<TestResponse> => sendRequest(demo.origin, "POST", "/account/agents", { jar, form }, demo.origin);
+    for (const [form, status, message] of [
+      [{ name: "Not A Name", access: "read" }, 400, /name must be/],
+      [{ name: "", access: "read" }, 400, /name must be/],
+      [{ name: "bot", access: "admin" }, 400, /access must be &quot;read&quot; or &quot;write&quot;/],
+      [{ name: "bot" }, 400, /access must be/],
+    ] as const) {
+      const res = await mint(form);
+      assert.equal(res.status, status, JSON.stringify(form));
+      assert.match(res.body, message);
+      assert.equal(tokenIn(res.body), undefined);
+      assert.deepEqual(idsIn(res.body), [], "nothing stored");
+    }
+    const minted = await mint({ name: "reader", access: "read" });
+    assert.equal(minted.status, 200);
+    assert.equal(minted.headers["cache-control"], "no-store");
+    const token = tokenIn(minted.body);
+    assert.ok(token !== undefined);
+    assert.ok(minted.body.includes(`>${token}</code>`), "shown as text too");
+    const taken = await mint({ name: "reader", access: "write" });
+    assert.equal(taken.status, 409);
+    assert.match(taken.body, /already has this name/);
+    const listing = await sendRequest(demo.origin, "GET", "/account/agents", { jar }, demo.origin);
+    assert.equal(tokenIn(listing.body), undefined, "shown once");
+    const [id] = idsIn(listing.body);
+    assert.ok(id !== undefined && idsIn(listing.body).length === 1);
+
+    assert.deepEqual(JSON.parse((await whoami(demo, token)).body), { actor: "agent:reader", subject: "ada@example.com" });
+    const write = await call(demo, token, "start_job", {});
+    assert.equal(write.status, 403);
+    const read = await call(demo, token, "job_status", { id: "nope" });
+    assert.equal(read.status, 404);
+
+    assert.equal((await sendRequest(demo.origin, "POST", "/account/agents/revoke", { jar, form: {} }, demo.origin)).status, 400);
+    assert.equal((await sendRequest(demo.origin, "POST", "/account/agents/revoke", { jar, form: { id: "unknown" } }, demo.origin)).status, 404);
+    const revoked = await sendRequest(demo.origin, "POST", "/account/agents/revoke", { jar, form: { id } }, demo.origin);
+    assert.equal(revoked.location, "/account/agents");
+    const refused = await whoami(demo, token);
+    const unknown = await whoami(demo, "A".repeat(43));
+    assert.equal(refused.status, 401);
+    assert.deepEqual([refused.status, refused.headers["www-authenticate"], refused.body], [unknown.status, unknown.headers["www-authenticate"], unknown.body]);
+    assert.ok(!demo.logs().includes(token), "no token in the demo's logs");
+  });
+
+  it("lets a token act only for the person who minted it", async () => {
+    const bob = await signInHTTP(demo, "bob@example.com");
+    const minted = await sendRequest(demo.origin, "POST", "/account/agents", { jar: bob, form: { name: "bobs-bot", access: "write" } }, demo.origin);
+    const token = tokenIn(minted.body) ?? "";
+    const held = JSON.parse((await call(demo, token, "start_job", {})).body) as { approval_url: string };
+    const ada = await signInHTTP(demo, "ada2@example.com");
+    const other = await sendRequest(demo.origin, "GET", held.approval_url, { jar: ada }, demo.origin);
+    assert.equal(other.status, 404, "another person cannot see, let alone approve, the request");
+    const anonymous = await sendRequest(demo.origin, "GET", held.approval_url, {}, demo.origin);
+    assert.equal(anonymous.status, 401, "the approval page needs a (fresh) session");
+    const decided = await sendRequest(demo.origin, "POST", held.approval_url, { jar: ada, form: { decision: "approve" } }, demo.origin);
+    assert.equal(decided.status, 404);
+    assert.equal((await call(demo, token, "start_job", {})).status, 202);
+  });
+});
+
+describe("agents in the demo (browser)", { skip: hasChromium ? false : "no system Chromium" }, () => {
+  let demo: Demo;
+  let browser: Browser;
+  before(async () => {
+    demo = await startDemo({ JOB_STEP_MS: "50" });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  it("holds an agent's write call until the person approves it in the browser, then runs it exactly once", async () => {
+    const { page, errors } = await watchedPage(await browser.newContext());
+    await signInByLink(page, demo, "grace@example.com");
+    await page.waitForURL(`${demo.origin}/account`);
+    await page.click('a[href="/account/agents"]');
+    await page.fill('input[name="name"]', "claude");
+    await page.click('input[name="access"][value="write"]');
+    await page.click('form[action="/account/agents"] button[type="submit"]');
+    await page.waitForSelector("[data-agent-token]");
+    const token = (await page.getAttribute("[data-agent-token]", "data-agent-token")) ?? "";
+    assert.equal(await page.textContent("code[data-agent-token]"), token);
+    assert.ok((await page.getAttribute("[data-agent-id]", "data-agent-name")) === "claude");
+
+    assert.deepEqual(JSON.parse((await whoami(demo, token)).body), { actor: "agent:claude", subject: "grace@example.com" });
+    const held = await call(demo, token, "start_job", { kind: "ok", confirmed: true });
+    assert.equal(held.status, 202);
+    const url = (JSON.parse(held.body) as { approval_url: string }).approval_url;
+    assert.equal(held.location, url);
+    assert.ok(url.startsWith(`${demo.origin}/account/approvals/`));
+
+    await page.goto(url);
+    assert.equal(await page.textContent("[data-confirm]"), "Start a demo background job for you?");
+    assert.deepEqual(JSON.parse((await page.textContent("[data-arguments]")) ?? ""), { kind: "ok" });
+    await page.click('button[data-approval="approve"]');
+    await page.waitForSelector('[data-outcome="approved"]');
+
+    const changed = await call(demo, token, "start_job", { kind: "fail" });
+    assert.equal(changed.status, 202, "changed arguments never run on the approval");
+    const ran = await call(demo, token, "start_job", { kind: "ok" });
+    assert.equal(ran.status, 200);
+    const job = (JSON.parse(ran.body) as { result: { id: string } }).result;
+    const repeat = await call(demo, token, "start_job", { kind: "ok" });
+    assert.equal(repeat.status, 202, "a further identical call needs a new approval");
+    assert.notEqual((JSON.parse(repeat.body) as { approval_url: string }).approval_url, url);
+
+    await page.goto(`${demo.origin}/account/activity`);
+    const rows = (await page.evaluate(`[...document.querySelectorAll("li[data-actor]")].map((li) => [li.dataset.actor, li.dataset.type, li.textContent])`)) as [string, string, string][];
+    // The text reads "<actor> <type> [<tool>] [→ <outcome>] <time>"; keep what follows actor and type, up to the time.
+    const entries = rows.map(([actor, type, text]) => [actor, type, ...text.replace(/\s+/g, " ").replace(/ \d{4}-.*$/, "").trim().split(" ").slice(2)].join(" "));
+    // Newest first: each call of the agent and each step of the person, actors in audit form.
+    assert.deepEqual(entries, [
+      "agent:claude tool.call start_job → approval_required",
+      "agent:claude tool.call start_job → ok",
+      "agent:claude tool.call start_job → approval_required",
+      "human agent.call_approved start_job",
+      "agent:claude tool.call start_job → approval_required",
+      "human agent.token_minted",
+    ]);
+
+    // The agent follows its job with the read tool until it finishes.
+    let status = "running";
+    for (let i = 0; i < 10_000 && status === "running"; i++) {
+      const polled = await call(demo, token, "job_status", { id: job.id });
+      assert.equal(polled.status, 200);
+      status = (JSON.parse(polled.body) as { result: { status: string } }).result.status;
+    }
+    assert.equal(status, "done");
+    assert.deepEqual(errors, []);
+  });
+});
