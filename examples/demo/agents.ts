@@ -38,6 +38,8 @@ const ACTIVITY_SHOWN = 100;
 /** What the demo's agent routes need. */
 export interface AgentsDeps {
   db: DB;
+  /** The event store holding every person's audit stream. */
+  events: EventStore;
   mux: Mux;
   auth: Signin;
   jobs: Registry;
@@ -53,8 +55,7 @@ export interface AgentsDeps {
 
 /** Mounts the agent routes and the `POST /jobs` form on `deps.mux`. */
 export function mountAgents(deps: AgentsDeps): void {
-  const { db, mux, auth, jobs, assets } = deps;
-  const events = new EventStore(db);
+  const { db, mux, auth, jobs, assets, events } = deps;
   const tokens = new AgentTokens(db);
   const approvals = new Approvals(db);
   const registry = new ToolRegistry();

@@ -23,13 +23,13 @@ import { homePage } from "./pages/home.ts";
 import { jobPages } from "./pages/jobs.ts";
 import { mountAgents } from "./agents.ts";
 import * as agent from "../../lib/agent/index.ts";
-import * as events from "../../lib/events/index.ts";
+import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { errorPage } from "./pages/layout.ts";
 import { securityPage } from "./pages/security.ts";
 import { signinPage } from "./pages/signin.ts";
 
 /** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals. */
-export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(session.Schema, signin.Schema, passkey.Schema, events.Schema, agent.Schema);
+export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema);
 
 /** Directory of the demo's static files. */
 const STATIC_DIR = fileURLToPath(new URL("../../../examples/demo/static/", import.meta.url));
@@ -69,9 +69,10 @@ function cspWithIssuer(issuer: string, origin: string): string {
 
 function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, assets: Assets, app: AppOptions): Mux {
   if (db === undefined) throw new Error("demo: the runtime opened no database");
-  // Every auth event of both components goes here; another sink (an audit
-  // stream, for instance) is one more argument.
-  const onAuthEvent: AuthEventSink = fanOutAuthEvents(logAuthEvents(logger));
+  // Every auth event of both components is logged and appended to the
+  // person's audit stream (shown on /account/activity).
+  const events = new EventStore(db);
+  const onAuthEvent: AuthEventSink = fanOutAuthEvents(logAuthEvents(logger), agent.auditAuthEvents(events, logger));
   const auth = signin.create({
     DB: db,
     Origin: config.origin,
@@ -133,7 +134,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   fresh.Handle("POST /account/sessions/revoke", auth.RevokeSession);
   fresh.Handle("POST /account/sessions/revoke-others", auth.RevokeOtherSessions);
   mountAgents({
-    db, mux, auth, jobs, assets, logger,
+    db, events, mux, auth, jobs, assets, logger,
     origin: config.origin,
     stepMs: app.jobStepMs ?? config.jobStepMs,
     freshFor: config.freshFor,

@@ -1,27 +1,41 @@
 /*
- * The actor's audit form on stored events. Every event appended to an
- * event stream records who caused it as "human" or "agent:<name>"
- * (SPEC.md §6.2); `parseActor` reads it back.
+ * The audit form of actors, and the bridge that appends the sign-in log's
+ * auth events to each person's audit stream, so `/account/activity`-style
+ * pages show sign-ins beside tool calls. Every event appended to an event
+ * stream records who caused it as "human" or "agent:<name>" (SPEC §6.2);
+ * an auth event is always the person themselves, so its actor is human.
  */
-import { systemClock, type Clock } from "../http/index.ts";
-import type { Actor } from "./actor.ts";
-
-/** The fields every event appended to an event stream carries. */
-export interface AuditEvent {
-  /** The actor's audit form: "human" or "agent:<name>". */
-  readonly Actor: string;
-  /** What happened, e.g. "invoice.created". */
-  readonly Type: string;
-  /** When it happened. */
-  readonly At: Date;
-}
+import type { EventStore } from "../events/index.ts";
+import type { Logger } from "../http/index.ts";
+import type { AuthEventSink } from "../session/index.ts";
+import { humanActor, type Actor } from "./actor.ts";
 
 /** Returns the audit form of `actor`: "human" or "agent:<name>". */
 export function auditForm(actor: Actor): string {
   return actor.String();
 }
 
-/** Returns a new audit event of `type` by `actor`, stamped with `clock`'s time. */
-export function createAuditEvent(actor: Actor, type: string, clock: Clock = systemClock): AuditEvent {
-  return Object.freeze({ Actor: auditForm(actor), Type: type, At: clock.now() });
+/** The prefix of an auth event's type on the audit stream: "auth.signed_in"... */
+export const AUTH_EVENT_TYPE_PREFIX = "auth.";
+
+/**
+ * Returns an auth event sink that appends each event with a subject to that
+ * subject's audit stream (`auth.<kind>`, with method, reason, count and
+ * client address as data; never a token, code or cookie, which auth events
+ * do not carry). An event without a subject (a refusal before any address
+ * was known) stays in the log only. A failing append is logged, never
+ * thrown: an audit write must not turn a sign-in into a 500.
+ */
+export function auditAuthEvents(store: EventStore, logger: Logger): AuthEventSink {
+  const actor = humanActor();
+  return (event) => {
+    if (event.Subject === undefined || event.Subject === "") return;
+    const { Kind, At: _at, Subject, ...details } = event;
+    const data = Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined).map(([k, v]) => [k.toLowerCase(), v]));
+    try {
+      store.appendAudit({ Subject, Actor: actor, Type: AUTH_EVENT_TYPE_PREFIX + Kind, Data: data });
+    } catch (err) {
+      logger.error("audit append failed", { event: Kind, error: err });
+    }
+  };
 }

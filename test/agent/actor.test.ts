@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Actor, agentActor, humanActor, auditForm, createAuditEvent, parseActor, type ActorInit } from "../../lib/agent/index.ts";
+import { Actor, agentActor, humanActor, auditForm, parseActor, type ActorInit } from "../../lib/agent/index.ts";
 
 function assertInvalid(fn: () => unknown): void {
   assert.throws(fn, (e: unknown) => e instanceof Error && "code" in e && e.code === "ERR_AGENT_INVALID_ACTOR");
@@ -56,10 +56,3 @@ describe("auditForm()", () => {
   });
 });
 
-describe("createAuditEvent()", () => {
-  it("stamps the actor's audit form and the clock's time", () => {
-    const at = new Date("2025-01-02T03:04:05Z");
-    const event = createAuditEvent(agentActor("bot"), "invoice.created", { now: () => at });
-    assert.deepEqual({ ...event }, { Actor: "agent:bot", Type: "invoice.created", At: at });
-  });
-});

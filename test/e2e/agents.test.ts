@@ -163,7 +163,8 @@ describe("agents in the demo (browser)", { skip: hasChromium ? false : "no syste
     const rows = (await page.evaluate(`[...document.querySelectorAll("li[data-actor]")].map((li) => [li.dataset.actor, li.dataset.type, li.textContent])`)) as [string, string, string][];
     // The text reads "<actor> <type> [<tool>] [→ <outcome>] <time>"; keep what follows actor and type, up to the time.
     const entries = rows.map(([actor, type, text]) => [actor, type, ...text.replace(/\s+/g, " ").replace(/ \d{4}-.*$/, "").trim().split(" ").slice(2)].join(" "));
-    // Newest first: each call of the agent and each step of the person, actors in audit form.
+    // Newest first: each call of the agent and each step of the person, actors in
+    // audit form, down to the sign-in's own auth events (the sign-in log's audit sink).
     assert.deepEqual(entries, [
       "agent:claude tool.call start_job → approval_required",
       "agent:claude tool.call start_job → ok",
@@ -171,6 +172,8 @@ describe("agents in the demo (browser)", { skip: hasChromium ? false : "no syste
       "human agent.call_approved start_job",
       "agent:claude tool.call start_job → approval_required",
       "human agent.token_minted",
+      "human auth.signed_in",
+      "human auth.link_requested",
     ]);
 
     // The agent follows its job with the read tool until it finishes.
