@@ -3,18 +3,26 @@ export {
   Resolve,
   Serve,
   Handler,
-  OpenDB,
   BuildVersion,
-  NewRef,
   RenderView,
+  Recover,
+  PLAIN_500,
+  DEFAULT_ADDR,
+  DEFAULT_SHUTDOWN_GRACE,
+  DEFAULT_SIDECAR_INTERVAL,
+  parseActivation,
+  parseAddr,
+  validateOptions,
+} from "./runtime/index.ts";
+export {
+  NewRef,
   ErrAbortHandler,
   isAbortHandler,
   LatchError,
   isLatchError,
   HTTPError,
+  isHTTPError,
   HTTP_ERROR_CODES,
-  Recover,
-  PLAIN_500,
   SecurityHeaders,
   securityHeaderList,
   DEFAULT_CSP,
@@ -32,13 +40,8 @@ export {
   readForm,
   readJSON,
   DEFAULT_BODY_LIMIT,
-  DEFAULT_ADDR,
-  DEFAULT_SHUTDOWN_GRACE,
-  DEFAULT_SIDECAR_INTERVAL,
-  parseActivation,
-  parseAddr,
-  validateOptions,
 } from "./http/index.ts";
+export { OpenDB } from "./db/index.ts";
 export { Mux, PathValue, SetPathValue, Pattern, RouterError, ROUTER_ERROR_CODES, isRouterError } from "./router/index.ts";
 export type {
   Options,
@@ -46,6 +49,9 @@ export type {
   Routes,
   ErrorPageFunc,
   RenderFunc,
+  Activation,
+} from "./runtime/index.ts";
+export type {
   HandlerFunc,
   Middleware,
   Logger,
@@ -59,7 +65,6 @@ export type {
   HTTPErrorCode,
   SecurityHeadersOptions,
   CrossOriginOptions,
-  Activation,
 } from "./http/index.ts";
 export type { Group, RouterErrorCode } from "./router/index.ts";
 export type { DB, Step } from "./db/index.ts";

@@ -5,7 +5,7 @@
  *
  *   node dist/scripts/stamp-version.js "$(git describe --tags --always)"
  *
- * It rewrites dist/lib/http/version.js only; the source keeps "dev".
+ * It rewrites dist/lib/runtime/version.js only; the source keeps "dev".
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -16,11 +16,11 @@ if (!/^[A-Za-z0-9._+-]{1,64}$/.test(version)) {
   process.stderr.write("stamp-version: give a version of 1-64 characters from [A-Za-z0-9._+-]\n");
   process.exit(2);
 }
-const file = fileURLToPath(new URL("../lib/http/version.js", import.meta.url));
+const file = fileURLToPath(new URL("../lib/runtime/version.js", import.meta.url));
 const before = readFileSync(file, "utf8");
 const after = before.replace(/export const BuildVersion = "[^"]*";/, `export const BuildVersion = "${version}";`);
 if (after === before && !before.includes(`"${version}"`)) {
-  process.stderr.write("stamp-version: BuildVersion declaration not found in dist/lib/http/version.js\n");
+  process.stderr.write("stamp-version: BuildVersion declaration not found in dist/lib/runtime/version.js\n");
   process.exit(1);
 }
 writeFileSync(file, after);

@@ -5,7 +5,8 @@
  */
 import { fileURLToPath } from "node:url";
 import type { DB } from "../../lib/db/index.ts";
-import { CrossOriginProtection, DEFAULT_CSP, html, type HandlerFunc, type Logger, type Options } from "../../lib/http/index.ts";
+import { CrossOriginProtection, DEFAULT_CSP, html, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
+import { type Options } from "../../lib/index.ts";
 import { CLIENT_DIR, NewAssets, type Assets } from "../../lib/assets/index.ts";
 import { MergeSchemas } from "../../lib/db/index.ts";
 import { Registry, NewHandlers } from "../../lib/jobs/index.ts";

@@ -3,7 +3,8 @@
  * same file a systemd unit runs). Environment: see config.ts and README.
  */
 import { resolve } from "node:path";
-import { NewLogger, Run } from "../../lib/http/index.ts";
+import { NewLogger } from "../../lib/http/index.ts";
+import { Run } from "../../lib/index.ts";
 import { demoOptions } from "./app.ts";
 import { loadConfig } from "./config.ts";
 

@@ -1,9 +1,7 @@
 /*
- * Codes thrown by the database module. The runtime (lib/http) opens the
- * database, so lib/db sits below it and imports only the dependency-free
- * leaf that defines the base error class, never lib/http's index.
+ * Codes thrown by the database module.
  */
-import { LatchError, hasErrorCode } from "../http/errors.ts";
+import { LatchError, hasErrorCode } from "../http/index.ts";
 
 /** The database module's error codes, each equal to its key. */
 export const DB_ERROR_CODES = {

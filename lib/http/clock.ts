@@ -1,9 +1,8 @@
 /*
  * Time and randomness are injected (STYLE.md §5) so tests can move the clock
- * and pin random bytes. Production code passes `systemClock`. Beside them,
- * the one constant-time string comparison every component uses for secrets.
+ * and pin random bytes. Production code passes `systemClock`.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 /** A source of the current time. */
 export interface Clock {
@@ -22,14 +21,3 @@ export interface RandomReader {
 
 /** Random bytes from `node:crypto`. */
 export const cryptoRandom: RandomReader = { read: (n) => randomBytes(n) };
-
-/**
- * Reports whether two strings are equal, in time that depends only on their
- * lengths (node:crypto `timingSafeEqual` over their UTF-8 bytes): for
- * comparing secrets and challenges, where `===` would leak a prefix.
- */
-export function equalSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a, "utf8");
-  const y = Buffer.from(b, "utf8");
-  return x.length === y.length && timingSafeEqual(x, y);
-}

@@ -11,8 +11,10 @@
  *   - With neither header the request is not from a modern browser
  *     (curl, server-to-server) and passes, unless `Strict` is set.
  */
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { HTTPError } from "./errors.ts";
 import { WriteText } from "./respond.ts";
+import { parseOrigin } from "./url.ts";
 import type { HandlerFunc, Middleware } from "./types.ts";
 
 /** Options of `CrossOriginProtection`. */
@@ -38,30 +40,35 @@ function refuse(res: ServerResponse): void {
  * Wrap: (next) => CrossOriginProtection({ Origin: "https://example.com" })(next)
  */
 export function CrossOriginProtection(options: CrossOriginOptions): Middleware {
-  const url = new URL(options.Origin);
-  // RFC 6454 §6.2: a non-http(s) URL serializes as "null", the Origin that sandboxed frames send; never trust it.
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new TypeError("cross-origin protection: Origin must be an http or https URL");
-  }
-  const origin = url.origin;
+  const origin = parseOrigin(options.Origin);
+  if (origin === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "cross-origin protection: Origin must be an http or https URL");
   const strict = options.Strict === true;
   return function crossOriginMiddleware(next: HandlerFunc): HandlerFunc {
     return function crossOriginProtection(req, res) {
       if (SAFE.has(req.method ?? "GET")) return next(req, res);
-      const site = req.headers["sec-fetch-site"];
-      if (site !== undefined) {
-        // Fetch Metadata §2.4: only same-origin and user-initiated (none) requests may change state.
-        if (site === "same-origin" || site === "none") return next(req, res);
-        return refuse(res);
-      }
-      const from = req.headers.origin;
-      if (from !== undefined) {
-        // RFC 6454 §7: compare the serialized origin exactly (scheme, host, port).
-        if (from === origin) return next(req, res);
-        return refuse(res);
-      }
-      if (strict) return refuse(res);
+      const verdict = crossOriginVerdict(req, origin);
+      if (verdict === "cross-origin" || (verdict === "unknown" && strict)) return refuse(res);
       return next(req, res);
     };
   };
+}
+
+/**
+ * Reports what a request's browser headers say of where it comes from:
+ * "same-origin", "cross-origin", or "unknown" when it carries neither
+ * `Sec-Fetch-Site` nor `Origin` (not a modern browser). The one rule behind
+ * `CrossOriginProtection` and every route that checks for itself.
+ * `origin` is the application's serialized origin; without it only Fetch
+ * Metadata is read.
+ */
+export function crossOriginVerdict(req: IncomingMessage, origin: string | undefined): "same-origin" | "cross-origin" | "unknown" {
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined) {
+    // W3C Fetch Metadata §2.4: only same-origin and user-initiated (none) requests may change state.
+    return site === "same-origin" || site === "none" ? "same-origin" : "cross-origin";
+  }
+  const from = req.headers.origin;
+  if (from === undefined || origin === undefined) return "unknown";
+  // RFC 6454 §7: compare the serialized origin exactly (scheme, host, port).
+  return from === origin ? "same-origin" : "cross-origin";
 }

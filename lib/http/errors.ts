@@ -69,6 +69,11 @@ export class HTTPError extends LatchError<HTTPErrorCode> {
   override name: string = "HTTPError";
 }
 
+/** Reports whether `e` is an `HTTPError` (by its code, so copies from another latch match). */
+export function isHTTPError(e: unknown): e is HTTPError {
+  return hasErrorCode(e, HTTP_ERROR_CODES);
+}
+
 /**
  * Thrown (or rejected) from a handler to abort the response quietly: the
  * connection is cut and nothing is logged. The contract's `http.ErrAbortHandler`.

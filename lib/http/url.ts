@@ -31,9 +31,25 @@ export function RequestTarget(req: IncomingMessage): string {
 
 /**
  * Reports whether `target` is a path on this origin, safe as a redirect
- * target: one leading "/", not "//" or "/\" (browsers read both as another
- * host), no backslash or control character anywhere, at most 2048 characters.
+ * target: one leading "/", at most 2048 characters of visible ASCII without
+ * a backslash. The one rule for every redirect target and local-path option.
  */
 export function isLocalPath(target: string): boolean {
-  return target.length <= 2048 && /^\/(?![/\\])[^\\\x00-\x1f\x7f]*$/.test(target);
+  // RFC 3986 §4.2: "//host" is a network-path reference to another origin, and
+  // WHATWG URL reads "\" as "/" in http(s) URLs. WHATWG URL §4.4 drops tab and
+  // newline before parsing ("/\t/evil" is "//evil"), and a header value cannot
+  // carry non-ASCII, so only visible ASCII passes.
+  return target.length <= 2048 && /^\/(?!\/)[\x21-\x5b\x5d-\x7e]*$/.test(target);
+}
+
+/**
+ * Returns the serialized origin (`scheme://host[:port]`) of an http or https
+ * URL, or `undefined` for anything else. The one check of every `Origin`
+ * option: RFC 6454 §4 gives only such URLs a tuple origin; any other
+ * serializes as "null", the value sandboxed frames send, never to be trusted.
+ */
+export function parseOrigin(value: unknown): string | undefined {
+  const url = typeof value === "string" ? URL.parse(value) : null;
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) return undefined;
+  return url.origin;
 }

@@ -3,9 +3,7 @@
  * mistakes found when `NewLocales` builds the locale set or when the shipped
  * catalogs cannot be read, so they fail at startup, never per request.
  */
-// The runtime builds the locale set (Options.Locales), so lib/i18n imports
-// only lib/http's dependency-free leaf files at run time, never its index.
-import { LatchError, hasErrorCode } from "../http/errors.ts";
+import { LatchError, hasErrorCode } from "../http/index.ts";
 
 /** The codes thrown by the localization module, each equal to its key. */
 export const I18N_ERROR_CODES = {

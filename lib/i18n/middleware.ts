@@ -7,8 +7,7 @@
  * language.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { HandlerFunc, Middleware } from "../http/index.ts";
-import { readCookie } from "../http/cookie.ts";
+import { readCookie, type HandlerFunc, type Middleware } from "../http/index.ts";
 import { findDeclared } from "./locale-code.ts";
 import type { Locales } from "./locales.ts";
 import { negotiate } from "./negotiate.ts";

@@ -10,10 +10,7 @@
  * same Fetch Metadata rule as `CrossOriginProtection`, for apps without one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readForm } from "../http/body.ts";
-import { appendSetCookie, serializeCookie } from "../http/cookie.ts";
-import { isLatchError } from "../http/errors.ts";
-import type { HandlerFunc } from "../http/index.ts";
+import { crossOriginVerdict, isLocalPath, readForm, appendSetCookie, serializeCookie, isLatchError, type HandlerFunc } from "../http/index.ts";
 import { findDeclared } from "./locale-code.ts";
 import type { Locales } from "./locales.ts";
 import { splitLocalePrefix } from "./prefix.ts";
@@ -26,17 +23,9 @@ const FORM_LIMIT = 4096;
 /** Longest `next` accepted. */
 const MAX_NEXT = 2048;
 
-/**
- * Returns `next` when it is a same-origin path, else "/". Accepted: starts
- * with one "/" and holds only visible ASCII without backslashes.
- */
+/** Returns `next` when it is a same-origin path (`isLocalPath`), else "/". */
 export function safeNext(next: string | null): string {
-  if (next === null || next.length === 0 || next.length > MAX_NEXT) return "/";
-  // RFC 3986 §4.2: "//host" is a network-path reference to another origin; WHATWG URL treats "\" as "/" in http(s).
-  if (!next.startsWith("/") || next.startsWith("//") || next.includes("\\")) return "/";
-  // WHATWG URL §4.4 strips tab and newline before parsing ("/\t/evil" becomes "//evil"); refuse all controls, spaces and non-ASCII.
-  if (!/^[\x21-\x7e]+$/.test(next)) return "/";
-  return next;
+  return next !== null && next.length <= MAX_NEXT && isLocalPath(next) ? next : "/";
 }
 
 function plain(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
@@ -48,9 +37,7 @@ function plain(res: ServerResponse, status: number, message: string, headers: Re
 export function createSwitchHandler(locales: Locales): HandlerFunc {
   return async function switchLocale(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== "POST") return plain(res, 405, "locale switch: use POST", { Allow: "POST" });
-    // W3C Fetch Metadata §2.4: only same-origin and user-initiated (none) requests may change state.
-    const site = req.headers["sec-fetch-site"];
-    if (site !== undefined && site !== "same-origin" && site !== "none") return plain(res, 403, "locale switch: cross-origin request refused");
+    if (crossOriginVerdict(req, undefined) === "cross-origin") return plain(res, 403, "locale switch: cross-origin request refused");
     let form: URLSearchParams;
     try {
       form = await readForm(req, { limit: FORM_LIMIT });

@@ -4,7 +4,7 @@
  * of a request, and the paths and destination a page or stream refers to.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { WriteText } from "../http/index.ts";
+import { WriteText, durationProblem, positiveProblem } from "../http/index.ts";
 import { Current } from "../session/index.ts";
 import { JobsError } from "./errors.ts";
 import { Status, type Job } from "./job.ts";
@@ -105,11 +105,11 @@ export function resolveConfig(config: Config): ResolvedConfig {
     owner: config.Owner ?? sessionSubject,
     id: config.ID ?? ((req) => idFromPath(req, basePrefix)),
     basePath,
-    pollSeconds: positive("PollSeconds", config.PollSeconds ?? DEFAULT_POLL_SECONDS),
-    heartbeat: positive("HeartbeatInterval", config.HeartbeatInterval ?? HEARTBEAT_INTERVAL),
-    writeTimeout: positive("WriteTimeout", config.WriteTimeout ?? WRITE_TIMEOUT),
-    lifetime: positive("StreamLifetime", config.StreamLifetime ?? STREAM_LIFETIME),
-    retry: positive("StreamRetry", config.StreamRetry ?? STREAM_RETRY),
+    pollSeconds: checked("PollSeconds", config.PollSeconds ?? DEFAULT_POLL_SECONDS, positiveProblem),
+    heartbeat: checked("HeartbeatInterval", config.HeartbeatInterval ?? HEARTBEAT_INTERVAL, durationProblem),
+    writeTimeout: checked("WriteTimeout", config.WriteTimeout ?? WRITE_TIMEOUT, durationProblem),
+    lifetime: checked("StreamLifetime", config.StreamLifetime ?? STREAM_LIFETIME, durationProblem),
+    retry: checked("StreamRetry", config.StreamRetry ?? STREAM_RETRY, durationProblem),
   };
 }
 
@@ -164,8 +164,9 @@ function idFromPath(req: IncomingMessage, basePrefix: string): string | undefine
   }
 }
 
-function positive(name: string, value: number): number {
-  if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) throw invalid(`${name} must be a positive number`);
+function checked(name: string, value: number, problem: (value: unknown) => string | undefined): number {
+  const why = problem(value);
+  if (why !== undefined) throw invalid(`${name} ${why}`);
   return value;
 }
 

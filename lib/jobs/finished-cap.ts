@@ -5,6 +5,7 @@
  * to forget at once. Only finished jobs are recorded here, so a running job
  * is never evicted (running jobs are capped separately, by `maxRunning`).
  */
+import { countProblem } from "../http/index.ts";
 import { JobsError } from "./errors.ts";
 
 /** Finished items of each owner, in the order they finished, at most `max` per owner. */
@@ -14,7 +15,8 @@ export class FinishedCap<T> {
 
   /** Throws `JobsError` (`ERR_JOBS_INVALID_CONFIG`) unless `max` is a positive integer. */
   constructor(max: number) {
-    if (!Number.isSafeInteger(max) || max < 1) throw new JobsError("ERR_JOBS_INVALID_CONFIG", "new registry: maxFinished must be a positive integer");
+    const why = countProblem(max);
+    if (why !== undefined) throw new JobsError("ERR_JOBS_INVALID_CONFIG", `new registry: maxFinished ${why}`);
     this.#max = max;
   }
 

@@ -4,6 +4,7 @@
  * control characters, and it must stay on this site so a job cannot become
  * an open redirect.
  */
+import { isLocalPath } from "../http/index.ts";
 import { JobsError } from "./errors.ts";
 
 /**
@@ -13,12 +14,7 @@ import { JobsError } from "./errors.ts";
 export function checkLocation(location: unknown): string {
   if (typeof location !== "string") throw invalid("must be a string");
   if (location === "") return location;
-  // RFC 9110 §5.5: field values carry no CR, LF or NUL; refuse every control character.
-  if (/[\u0000-\u001f\u007f]/.test(location)) throw invalid("must not contain control characters");
-  // RFC 3986 §4.2: "//host" and "/\host" are network-path references browsers treat as another origin.
-  if (!location.startsWith("/") || location.startsWith("//") || location.startsWith("/\\")) {
-    throw invalid("must be a local path starting with a single /");
-  }
+  if (!isLocalPath(location)) throw invalid("must be a local path: one leading /, visible ASCII, no backslash");
   return location;
 }
 

@@ -13,7 +13,7 @@
  * hour of records. Running jobs are never evicted (they are capped by
  * `maxRunning`; see `FinishedCap`).
  */
-import { cryptoRandom, systemClock, type Clock, type Logger, type RandomReader } from "../http/index.ts";
+import { countProblem, cryptoRandom, durationProblem, systemClock, type Clock, type Logger, type RandomReader } from "../http/index.ts";
 import { acquireEscapeGuard } from "./escape-guard.ts";
 import { ErrOwnerBusy, JobsError } from "./errors.ts";
 import { FinishedCap } from "./finished-cap.ts";
@@ -93,7 +93,7 @@ export class Registry {
   #release: (() => void) | undefined;
   #shut = false;
 
-  /** Throws `JobsError` (`ERR_JOBS_INVALID_CONFIG`) when `logger` is missing or an option is not a positive number (`maxFinished`: a positive integer). */
+  /** Throws `JobsError` (`ERR_JOBS_INVALID_CONFIG`) when `logger` is missing or an option is out of range (counts: whole numbers from 1; durations: above 0 and at most `MAX_TIMER_MS`). */
   constructor(logger: Logger, options: RegistryOptions = {}) {
     if (typeof logger !== "object" || logger === null || typeof logger.error !== "function") {
       throw new JobsError("ERR_JOBS_INVALID_CONFIG", "new registry: a logger is required");
@@ -101,9 +101,9 @@ export class Registry {
     this.#logger = logger;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? cryptoRandom;
-    this.#maxRunning = positive("maxRunning", options.maxRunning ?? MAX_RUNNING_PER_OWNER);
-    this.#maxRuntime = positive("maxRuntime", options.maxRuntime ?? MAX_RUNTIME);
-    this.#retention = positive("retention", options.retention ?? DEFAULT_RETENTION);
+    this.#maxRunning = checked("maxRunning", options.maxRunning ?? MAX_RUNNING_PER_OWNER, countProblem);
+    this.#maxRuntime = checked("maxRuntime", options.maxRuntime ?? MAX_RUNTIME, durationProblem);
+    this.#retention = checked("retention", options.retention ?? DEFAULT_RETENTION, durationProblem);
     this.#finished = new FinishedCap(options.maxFinished ?? MAX_FINISHED_PER_OWNER);
   }
 
@@ -271,8 +271,9 @@ function finished(job: Job, status: Status, err: string, at: Date): Job {
   return Object.freeze({ ...job, Status: status, Err: err, FinishedAt: at });
 }
 
-function positive(name: string, value: number): number {
-  if (typeof value !== "number" || !(value > 0)) throw new JobsError("ERR_JOBS_INVALID_CONFIG", `new registry: ${name} must be a positive number`);
+function checked(name: string, value: number, problem: (value: unknown) => string | undefined): number {
+  const why = problem(value);
+  if (why !== undefined) throw new JobsError("ERR_JOBS_INVALID_CONFIG", `new registry: ${name} ${why}`);
   return value;
 }
 

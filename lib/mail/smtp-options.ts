@@ -5,7 +5,7 @@
  */
 import { hostname } from "node:os";
 import type { ConnectionOptions } from "node:tls";
-import { cryptoRandom, discardLogger, systemClock } from "../http/index.ts";
+import { cryptoRandom, discardLogger, durationProblem, systemClock } from "../http/index.ts";
 import type { Clock, Logger, RandomReader } from "../http/index.ts";
 import { isHostname } from "./address.ts";
 import type { AuthMethod } from "./auth.ts";
@@ -74,7 +74,8 @@ const ADDRESS_LITERAL = /^\[(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|IPv6:[0-9A-Fa-f:.]+
 
 function timeout(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw invalid(`${name} must be a positive integer of ms`);
+  const why = durationProblem(value);
+  if (why !== undefined) throw invalid(`${name} ${why}`);
   return value;
 }
 

@@ -3,7 +3,7 @@
  * `ConfirmPath`; the rest are latch's documented fields).
  */
 import type { DB } from "../db/index.ts";
-import type { Clock, Logger } from "../http/index.ts";
+import { durationProblem, isLocalPath, parseOrigin, type Clock, type Logger } from "../http/index.ts";
 import type { Sessions } from "../session/index.ts";
 import { PasskeyError } from "./errors.ts";
 
@@ -50,7 +50,7 @@ export interface Config {
 export const DEFAULT_FRESH_FOR: number = 5 * 60 * 1000;
 
 /** Base name of the pending half-session cookie (`__Host-` prefixed on https). */
-export const PENDING_COOKIE: string = "framework_pending";
+export const PASSKEY_PENDING_COOKIE: string = "framework_pending";
 
 /** What the constructor keeps from a checked config. */
 export interface CheckedConfig {
@@ -64,25 +64,14 @@ function invalid(reason: string, cause?: unknown): PasskeyError {
   return new PasskeyError("ERR_PASSKEY_INVALID_CONFIG", `passkey config: ${reason}`, { step: "config", ...(cause !== undefined && { cause }) });
 }
 
-/** Reports whether `path` is a local path: one leading "/", not "//" or "/\", no control characters. */
-function isLocalPath(path: unknown): boolean {
-  return typeof path === "string" && /^\/(?![/\\])/.test(path) && !/[\u0000-\u001f\u007f]/.test(path);
-}
-
 /**
  * Checks `config` at construction, so a mistake fails at startup rather
  * than as a broken ceremony or an open redirect. Throws PasskeyError
  * ERR_PASSKEY_INVALID_CONFIG naming the field.
  */
 export function checkConfig(config: Config): CheckedConfig {
-  let url: URL;
-  try {
-    url = new URL(config.Origin);
-  } catch (cause) {
-    throw invalid("Origin is not a URL", cause);
-  }
-  // RFC 6454 §4: only an http(s) URL has a tuple origin; WebAuthn L3 §5.1.3 compares C.origin against it.
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid("Origin must be an http or https URL");
+  const origin = parseOrigin(config.Origin);
+  if (origin === undefined) throw invalid("Origin must be an http or https URL");
   const paths: [string, string | undefined][] = [
     ["ConfirmPath", config.ConfirmPath],
     ["SignedInPath", config.SignedInPath],
@@ -92,14 +81,15 @@ export function checkConfig(config: Config): CheckedConfig {
   ];
   for (const [name, path] of paths) {
     // RFC 9110 §10.2.2 / RFC 3986 §4.2: these go into Location; "//host" (or "/\host" to browsers) leaves the origin.
-    if (path !== undefined && !isLocalPath(path)) throw invalid(`${name} must be a local path ("/..." but not "//" or "/\\")`);
+    if (path !== undefined && !(typeof path === "string" && isLocalPath(path))) throw invalid(`${name} must be a local path ("/..." but not "//" or "/\\")`);
   }
-  const host = url.hostname;
+  const host = new URL(origin).hostname;
   const rpID = config.RPID ?? host;
   // WebAuthn L3 §5.1.4.1 / §4 "RP ID": the RP ID is the origin's effective domain or a registrable suffix of it.
   if (rpID === "" || (host !== rpID && !host.endsWith(`.${rpID}`))) throw invalid("RPID must equal the Origin's host or be a suffix of it");
-  if (config.FreshFor !== undefined && !(Number.isFinite(config.FreshFor) && config.FreshFor > 0)) {
-    throw invalid("FreshFor must be a positive number of ms");
+  const freshProblem = config.FreshFor === undefined ? undefined : durationProblem(config.FreshFor);
+  if (freshProblem !== undefined) {
+    throw invalid(`FreshFor ${freshProblem}`);
   }
-  return { origin: url.origin, rpID };
+  return { origin, rpID };
 }

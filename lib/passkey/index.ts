@@ -27,5 +27,5 @@ export type { AuthenticationExpectations, AuthenticationResult, StoredCredential
 export type { ChallengeCeremony, PendingSignIn, PasskeyStoreOptions, SaveCredentialOptions } from "./store.ts";
 export type { PasskeyCredential } from "./store-rows.ts";
 export { New, Passkey, METHOD_PASSKEY } from "./passkey.ts";
-export { PENDING_COOKIE, DEFAULT_FRESH_FOR } from "./config.ts";
+export { PASSKEY_PENDING_COOKIE, DEFAULT_FRESH_FOR } from "./config.ts";
 export type { Config, UserVerification } from "./config.ts";

@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { NewLogger, SeeOther as redirect, WriteJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
 import { appendSetCookie, cookieName, readCookie, serializeCookie, type Identity, type Session, type Sessions } from "../session/index.ts";
 import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
-import { DEFAULT_FRESH_FOR, PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
+import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
 import { PasskeyError, isPasskeyError } from "./errors.ts";
 import { creationOptions, requestOptions } from "./options.ts";
 import { parseAuthenticationResponse, parseRegistrationResponse } from "./response.ts";
@@ -59,7 +59,7 @@ export class Passkey {
     this.#origin = origin;
     this.#rpID = rpID;
     this.#uv = config.UserVerification ?? "preferred";
-    this.#pending = cookieName(PENDING_COOKIE, origin);
+    this.#pending = cookieName(PASSKEY_PENDING_COOKIE, origin);
   }
 
   /** Reports whether `subject` has at least one passkey. */

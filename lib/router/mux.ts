@@ -50,17 +50,27 @@ class RouteGroup implements Group {
   }
 }
 
-const NOT_FOUND = 0;
-const NOT_ALLOWED = 1;
-const REDIRECT = 2;
-const BAD_REQUEST = 3;
+/** Why a request matched no route, and what the answer needs. */
+type Miss =
+  | { readonly kind: "not-found" }
+  | { readonly kind: "bad-request" }
+  | { readonly kind: "redirect"; readonly location: string }
+  | { readonly kind: "not-allowed"; readonly allow: string };
+
+// The two misses without data are shared; the others allocate, on a miss only.
+const NOT_FOUND: Miss = { kind: "not-found" };
+const BAD_REQUEST: Miss = { kind: "bad-request" };
 const NO_VALUES: string[] = [];
 
-function answer(outcome: number, res: ServerResponse, location: string, allow: string): void {
-  if (outcome === REDIRECT) writeMovedPermanently(res, location);
-  else if (outcome === NOT_ALLOWED) writeMethodNotAllowed(res, allow);
-  else if (outcome === BAD_REQUEST) writeBadRequest(res);
+function answer(miss: Miss, res: ServerResponse): void {
+  if (miss.kind === "redirect") writeMovedPermanently(res, miss.location);
+  else if (miss.kind === "not-allowed") writeMethodNotAllowed(res, miss.allow);
+  else if (miss.kind === "bad-request") writeBadRequest(res);
   else writeNotFound(res);
+}
+
+function isMiss(found: Route | Miss): found is Miss {
+  return "kind" in found;
 }
 
 function hostOf(req: IncomingMessage): string {
@@ -91,8 +101,6 @@ export class Mux {
   // Scratch space: matching is synchronous, so one buffer per Mux is enough.
   #values: string[] = [];
   #probe: string[] = [];
-  #location = "";
-  #allow = "";
 
   /**
    * Registers `handler` for `pattern`. Throws `ERR_ROUTER_INVALID_PATTERN`
@@ -112,12 +120,10 @@ export class Mux {
   /** Dispatches a request; a bound property, so it can be passed to `http.createServer` as is. */
   readonly ServeHTTP: HandlerFunc = (req, res) => {
     const found = this.#find(req);
-    if (typeof found !== "number") {
-      const n = found.pattern.names.length;
-      setMatch(req, found.pattern.str, found.pattern.names, n === 0 ? NO_VALUES : this.#values.slice(0, n));
-      return found.handler(req, res);
-    }
-    return answer(found, res, this.#location, this.#allow);
+    if (isMiss(found)) return answer(found, res);
+    const n = found.pattern.names.length;
+    setMatch(req, found.pattern.str, found.pattern.names, n === 0 ? NO_VALUES : this.#values.slice(0, n));
+    return found.handler(req, res);
   };
 
   /**
@@ -127,10 +133,8 @@ export class Mux {
    */
   Handler(req: IncomingMessage): [handler: HandlerFunc, pattern: string] {
     const found = this.#find(req);
-    if (typeof found !== "number") return [found.handler, found.pattern.str];
-    const location = this.#location;
-    const allow = this.#allow;
-    return [(_req, res) => answer(found, res, location, allow), ""];
+    if (isMiss(found)) return [(_req, res) => answer(found, res), ""];
+    return [found.handler, found.pattern.str];
   }
 
   #register(pattern: string, handler: HandlerFunc, middleware: readonly Middleware[]): void {
@@ -173,7 +177,7 @@ export class Mux {
     return isExactMatch(this.#match(host, method, slashed, decode, this.#probe), slashed);
   }
 
-  #find(req: IncomingMessage): Route | number {
+  #find(req: IncomingMessage): Route | Miss {
     const url = req.url ?? "";
     let start = 0;
     if (url.charCodeAt(0) !== 47) {
@@ -184,7 +188,9 @@ export class Mux {
     }
     const q = url.indexOf("?", start);
     const end = q < 0 ? url.length : q;
-    const path = start === end ? "/" : start === 0 && end === url.length ? url : url.slice(start, end);
+    // Go's ServeMux cleans an absolute-form target's empty path to "/" and redirects there.
+    if (start === end) return { kind: "redirect", location: "/" + (q < 0 ? "" : encodeLocation(url.slice(q))) };
+    const path = start === 0 && end === url.length ? url : url.slice(start, end);
     const decode = path.includes("%");
     // RFC 3986 §2.1: a "%" must start a valid escape; the route values must decode.
     if (decode && !isValidEscaping(path)) return BAD_REQUEST;
@@ -193,21 +199,18 @@ export class Mux {
     if (!isCleanPath(path)) {
       const clean = cleanPath(path);
       const target = this.#redirectsToSlash(host, method, clean, decode) ? clean + "/" : clean;
-      this.#location = encodeLocation(target + (q < 0 ? "" : url.slice(q)));
-      return REDIRECT;
+      return { kind: "redirect", location: encodeLocation(target + (q < 0 ? "" : url.slice(q))) };
     }
     const route = this.#match(host, method, path, decode, this.#values);
     if (route !== undefined && isExactMatch(route, path)) return route;
     if (this.#redirectsToSlash(host, method, path, decode)) {
-      this.#location = encodeLocation(path + "/" + (q < 0 ? "" : url.slice(q)));
-      return REDIRECT;
+      return { kind: "redirect", location: encodeLocation(path + "/" + (q < 0 ? "" : url.slice(q))) };
     }
     if (route !== undefined) return route;
     const allowed = new Set<string>();
     if (host !== "") this.#hosts.get(host)?.collectMethods(path, decode, this.#probe, allowed);
     this.#any.collectMethods(path, decode, this.#probe, allowed);
     if (allowed.size === 0) return NOT_FOUND;
-    this.#allow = [...allowed].sort().join(", ");
-    return NOT_ALLOWED;
+    return { kind: "not-allowed", allow: [...allowed].sort().join(", ") };
   }
 }

@@ -100,7 +100,7 @@ export function parsePattern(str: string): ParsedPattern {
     path = path.slice(end);
     const brace = seg.indexOf("{");
     if (brace < 0) {
-      segments.push({ kind: SEG_LITERAL, value: unescapeLiteral(str, seg) });
+      segments.push({ kind: SEG_LITERAL, value: unescapeLiteral(seg) });
       continue;
     }
     if (brace !== 0) throw invalid(str, "bad wildcard segment (must start with '{')");
@@ -123,12 +123,13 @@ export function parsePattern(str: string): ParsedPattern {
   return { str, method, host, segments, names };
 }
 
-function unescapeLiteral(str: string, seg: string): string {
+function unescapeLiteral(seg: string): string {
   if (!seg.includes("%")) return seg;
+  // As Go's ServeMux (pathUnescape): a literal that is not a valid escape is kept as written.
   try {
     return decodeURIComponent(seg);
-  } catch (cause) {
-    throw new RouterError("ERR_ROUTER_INVALID_PATTERN", `parsePattern: ${JSON.stringify(str)}: malformed percent-encoding`, { cause });
+  } catch {
+    return seg;
   }
 }
 

@@ -11,7 +11,7 @@
  * next `Begin` skip the provider).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { NewLogger, NewRef, QueryParams, RequestTarget, SeeOther, WriteText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { NewLogger, NewRef, parseOrigin, QueryParams, RequestTarget, SeeOther, WriteText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import { NewLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, appendSetCookie, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
@@ -65,17 +65,8 @@ export class Signin {
   constructor(config: Config) {
     // SPEC §2.6, §5.9: the instance key seals the pending blob; empty is refused.
     if (typeof config.InstanceKey !== "string" || config.InstanceKey === "") throw new ErrEmptyInstanceKey();
-    let url: URL;
-    try {
-      url = new URL(config.Origin);
-    } catch (cause) {
-      throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin is not a URL", { cause });
-    }
-    // RFC 6454 §4: only an http(s) URL has a tuple origin; others serialize as "null" and would break links and cookies.
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin must be an http or https URL");
-    }
-    const origin = url.origin;
+    const origin = parseOrigin(config.Origin);
+    if (origin === undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin must be an http or https URL");
     for (const path of [config.SigninPath, config.SignedInPath]) {
       if (!isLocalPath(path)) {
         throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: SigninPath and SignedInPath must be local paths");

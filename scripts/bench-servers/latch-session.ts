@@ -10,7 +10,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OpenDB } from "../../lib/db/index.ts";
-import { discardLogger, Handler } from "../../lib/http/index.ts";
+import { discardLogger } from "../../lib/http/index.ts";
+import { Handler } from "../../lib/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import { Current } from "../../lib/session/index.ts";
 import { New } from "../../lib/signin/index.ts";

@@ -7,7 +7,8 @@
  */
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { discardLogger, Handler, type HandlerFunc } from "../../lib/http/index.ts";
+import { discardLogger, type HandlerFunc } from "../../lib/http/index.ts";
+import { Handler } from "../../lib/index.ts";
 import { Mux, PathValue } from "../../lib/router/index.ts";
 import { announce, HELLO_BODY, otherBody, ROUTES, userBody } from "./routes.ts";
 

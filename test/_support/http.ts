@@ -10,7 +10,8 @@ import { createServer, request, type IncomingHttpHeaders, type RequestOptions } 
 import { connect, type AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import type { TestContext } from "node:test";
-import { Handler, NewLogger, type Logger, type Options } from "../../lib/http/index.ts";
+import { NewLogger, type Logger } from "../../lib/http/index.ts";
+import { Handler, type Options } from "../../lib/index.ts";
 
 /** One parsed log line. */
 export type LogLine = Record<string, unknown>;

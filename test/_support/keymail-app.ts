@@ -14,7 +14,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { MergeSchemas, OpenDB, type DB } from "../../lib/db/index.ts";
-import { CrossOriginProtection, Handler, type HandlerFunc } from "../../lib/http/index.ts";
+import { CrossOriginProtection, type HandlerFunc } from "../../lib/http/index.ts";
+import { Handler } from "../../lib/index.ts";
 import { NewSMTPMailer } from "../../lib/mail/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";

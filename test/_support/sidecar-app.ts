@@ -3,7 +3,8 @@
  * runs `Run` with a pass that logs "pass" with its count and the database
  * file it was given. Logs JSON to stderr.
  */
-import { NewLogger, Run } from "../../lib/http/index.ts";
+import { NewLogger } from "../../lib/http/index.ts";
+import { Run } from "../../lib/index.ts";
 
 const logger = NewLogger();
 let count = 0;

@@ -7,7 +7,8 @@
  */
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
-import { NewLogger, RequestSignal, Serve } from "../../lib/http/index.ts";
+import { NewLogger, RequestSignal } from "../../lib/http/index.ts";
+import { Serve } from "../../lib/index.ts";
 
 const logger = NewLogger();
 await Serve({

@@ -1,7 +1,8 @@
 import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
-import { discardLogger, Serve } from "../../lib/http/index.ts";
+import { discardLogger } from "../../lib/http/index.ts";
+import { Serve } from "../../lib/index.ts";
 import { HEARTBEAT_INTERVAL, NewHandlers, Registry, STREAM_LIFETIME, STREAM_RETRY, WRITE_TIMEOUT } from "../../lib/jobs/index.ts";
 import { captureLog, fetchHTTP } from "../_support/http.ts";
 import { SSEParser } from "../_support/sse.ts";

@@ -24,8 +24,8 @@ function base(): Config {
 
 describe("New()", () => {
   const refused: { name: string; patch: Partial<Config>; want: string }[] = [
-    { name: "an Origin that is not a URL", patch: { Origin: "app.example.org" }, want: "Origin is not a URL" },
-    { name: "an empty Origin", patch: { Origin: "" }, want: "Origin is not a URL" },
+    { name: "an Origin that is not a URL", patch: { Origin: "app.example.org" }, want: "Origin must be an http or https URL" },
+    { name: "an empty Origin", patch: { Origin: "" }, want: "Origin must be an http or https URL" },
     { name: "an ftp Origin", patch: { Origin: "ftp://app.example.org" }, want: "http or https" },
     { name: "a javascript: Origin", patch: { Origin: "javascript:alert(1)" }, want: "http or https" },
     { name: "a protocol-relative ConfirmPath", patch: { ConfirmPath: "//evil.example/confirm" }, want: "ConfirmPath" },

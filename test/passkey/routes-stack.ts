@@ -9,7 +9,8 @@
  */
 import { createServer } from "node:http";
 import type { TestContext } from "node:test";
-import { CrossOriginProtection, Handler, discardLogger } from "../../lib/http/index.ts";
+import { CrossOriginProtection, discardLogger } from "../../lib/http/index.ts";
+import { Handler } from "../../lib/index.ts";
 import { MergeSchemas, type DB } from "../../lib/db/index.ts";
 import type { Mailer, Message } from "../../lib/mail/index.ts";
 import * as passkey from "../../lib/passkey/index.ts";

@@ -6,25 +6,20 @@
  * SameSite=Lax lets it ride on the provider's top-level redirect back to
  * us; HttpOnly keeps it from scripts.
  */
-import { serializeCookie } from "../../http/index.ts";
+import { cookieName, serializeCookie } from "../../http/index.ts";
 
 /** The pending cookie's name before any prefix. */
-export const PENDING_COOKIE = "framework_oidc";
+export const OIDC_PENDING_COOKIE: string = "framework_oidc";
 
 /** Returns the pending cookie's name for an app served from `origin`. */
 export function pendingCookieName(origin: URL): string {
-  return origin.protocol === "https:" ? `__Host-${PENDING_COOKIE}` : PENDING_COOKIE;
+  return cookieName(OIDC_PENDING_COOKIE, origin.origin).name;
 }
 
 function serialize(origin: URL, value: string, maxAgeSeconds: number): string {
+  const { name, secure } = cookieName(OIDC_PENDING_COOKIE, origin.origin);
   // RFC 6265 §4.1.1 and rfc6265bis §4.1.3.2 (__Host-) are enforced by serializeCookie.
-  return serializeCookie(pendingCookieName(origin), value, {
-    maxAge: maxAgeSeconds,
-    path: "/",
-    httpOnly: true,
-    secure: origin.protocol === "https:",
-    sameSite: "Lax",
-  });
+  return serializeCookie(name, value, { maxAge: maxAgeSeconds, path: "/", httpOnly: true, secure, sameSite: "Lax" });
 }
 
 /** Returns the `Set-Cookie` value carrying a sealed blob for `maxAge` ms (rounded down to seconds). */

@@ -1,7 +1,7 @@
 export { InboxProvider } from "./provider.ts";
 export { DEFAULT_LOOKUP_TIMEOUT, DEFAULT_HTTP_TIMEOUT } from "./options.ts";
-export { PENDING_BLOB_TTL, PENDING_SEAL_LABEL } from "./pending.ts";
-export { PENDING_COOKIE, pendingCookieName } from "./cookie.ts";
+export { PENDING_BLOB_TTL } from "./pending.ts";
+export { OIDC_PENDING_COOKIE } from "./cookie.ts";
 export { ID_TOKEN_CLOCK_SKEW } from "./id-token.ts";
 export { DISCOVERY_TTL } from "./discovery.ts";
 export { ISSUER_REL } from "./webfinger.ts";

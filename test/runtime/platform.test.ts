@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { Resolve, parseActivation, type Options } from "../../lib/http/index.ts";
+import { Resolve, parseActivation, type Options } from "../../lib/index.ts";
 import { spawnChild, supportScript } from "../_support/http.ts";
 
 const mux = (): void => {};

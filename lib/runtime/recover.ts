@@ -11,12 +11,8 @@
  *     client sees a broken page, never a spliced one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isAbortHandler, isLatchError } from "./errors.ts";
-import type { Logger } from "./logger.ts";
+import { isAbortHandler, isLatchError, NewRef, WriteText as writePlain, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import type { ErrorPageFunc } from "./options.ts";
-import { NewRef } from "./ref.ts";
-import { WriteText as writePlain } from "./respond.ts";
-import type { HandlerFunc, Middleware } from "./types.ts";
 
 /** The plain-text body of a 500 when no `ErrorPage` is set (SPEC §7). */
 export const PLAIN_500: string = "Something went wrong.";
@@ -25,15 +21,16 @@ export const PLAIN_500: string = "Something went wrong.";
 export function Recover(logger: Logger, errorPage: ErrorPageFunc | undefined): Middleware {
   return function recoverMiddleware(next: HandlerFunc): HandlerFunc {
     return function recoverPanics(req, res) {
-      let result: void | Promise<void>;
+      let result: unknown;
       try {
         result = next(req, res);
       } catch (err) {
         handlePanic(err, req, res, logger, errorPage);
         return;
       }
-      // Only an async handler pays for the rejection callback.
-      if (result !== undefined) return result.then(undefined, (err: unknown) => handlePanic(err, req, res, logger, errorPage));
+      // Only an async handler pays for the rejection callback. A JavaScript
+      // handler may return any value; only a promise is waited on.
+      if (result instanceof Promise) return result.then(undefined, (err: unknown) => handlePanic(err, req, res, logger, errorPage));
       return undefined;
     };
   };

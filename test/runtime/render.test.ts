@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { RenderView, discardLogger, type Ctx } from "../../lib/http/index.ts";
+import { discardLogger } from "../../lib/http/index.ts";
+import { RenderView, type Ctx } from "../../lib/index.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
 
 function ctxWith(render: Ctx["Render"]): Ctx {

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, test } from "node:test";
-import { ErrAbortHandler, HTTPError, PLAIN_500, type HandlerFunc } from "../../lib/http/index.ts";
+import { ErrAbortHandler, HTTPError, type HandlerFunc } from "../../lib/http/index.ts";
+import { PLAIN_500 } from "../../lib/index.ts";
 import { fetchHTTP, startHandler, type LogLine } from "../_support/http.ts";
 
 const REF = /^[a-z2-7]{6}$/;
@@ -12,6 +14,20 @@ function refInBody(body: string): string {
 }
 
 const errorsOf = (lines: LogLine[]): LogLine[] => lines.filter((l) => l["level"] === "error");
+
+describe("Recover() with a JavaScript handler that returns a value", () => {
+  for (const value of [42, { then: 1 }, "done", null]) {
+    test(`serves the response and stays up when the handler returns ${JSON.stringify(value)}`, async (t) => {
+      const handler = ((_req: IncomingMessage, res: ServerResponse) => {
+        res.end("served");
+        return value;
+      }) as unknown as HandlerFunc;
+      const { port } = await startHandler(t, { Mux: handler });
+      assert.equal((await fetchHTTP(port, "/")).body, "served");
+      assert.equal((await fetchHTTP(port, "/")).status, 200);
+    });
+  }
+});
 
 describe("Recover()", () => {
   const panics: { name: string; mux: HandlerFunc }[] = [

@@ -10,11 +10,9 @@
  */
 import { isAbsolute, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApplyMigrations, ApplySchema, OpenDB } from "../db/index.ts";
-import { HTTPError } from "./errors.ts";
-import { NewLogger } from "./logger.ts";
+import { bootDatabase } from "./database.ts";
+import { HTTPError, NewLogger, NewRef } from "../http/index.ts";
 import type { Options } from "./options.ts";
-import { NewRef } from "./ref.ts";
 import { Serve } from "./serve.ts";
 
 /** Milliseconds between two sidecar passes. */
@@ -93,11 +91,8 @@ async function runSidecar(opts: Options): Promise<void> {
   const onSignal = (): void => stop.abort();
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
-  const owned = opts.DBPath ? OpenDB(opts.DBPath) : undefined;
-  const db = owned ?? opts.DB;
+  const { db, close } = bootDatabase(opts);
   try {
-    if (db !== undefined && opts.Migrations !== undefined) ApplyMigrations(db, opts.Migrations);
-    if (db !== undefined && opts.Schema !== undefined) ApplySchema(db, opts.Schema);
     logger.info("sidecar started");
     while (!stop.signal.aborted) {
       try {
@@ -111,6 +106,6 @@ async function runSidecar(opts: Options): Promise<void> {
   } finally {
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
-    owned?.close();
+    close();
   }
 }

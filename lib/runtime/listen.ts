@@ -8,7 +8,7 @@
 import { lstatSync, unlinkSync } from "node:fs";
 import type { Server } from "node:http";
 import { connect } from "node:net";
-import { HTTPError } from "./errors.ts";
+import { HTTPError } from "../http/index.ts";
 
 /** The listen address used when nothing else is configured (SPEC §8). */
 export const DEFAULT_ADDR: string = ":8080";

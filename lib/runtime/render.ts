@@ -5,7 +5,7 @@
  * crashing or answering an empty 200.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { HTTPError } from "./errors.ts";
+import { HTTPError } from "../http/index.ts";
 import type { Ctx } from "./options.ts";
 
 /**

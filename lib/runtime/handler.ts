@@ -5,18 +5,16 @@
  *   Recover → SecurityHeaders → Chrome (probes, locale prefix) → Wrap
  *     → framework routes (POST /_locale) → the application's routes
  *
- * It also owns the database when `DBPath` is set: opens it, applies the
- * older migrations and the schema steps, and closes it in `cleanup`.
+ * It also owns the database when `DBPath` is set (database.ts): opens it,
+ * applies the older migrations and the schema steps, and closes it in
+ * `cleanup`.
  */
-import { ApplyMigrations, ApplySchema, OpenDB, type DB } from "../db/index.ts";
 import { Chrome } from "./chrome.ts";
-import { HTTPError } from "./errors.ts";
+import { bootDatabase } from "./database.ts";
+import { HTTPError, NewLogger, SecurityHeaders, type HandlerFunc } from "../http/index.ts";
 import { buildLocales } from "./locales.ts";
-import { NewLogger } from "./logger.ts";
 import { routesHandler, validateOptions, type Options } from "./options.ts";
 import { Recover } from "./recover.ts";
-import { SecurityHeaders } from "./security-headers.ts";
-import type { HandlerFunc } from "./types.ts";
 
 /** The path of the locale switch route (SPEC §2.4 `LocaleSwitchPath`). */
 const LOCALE_SWITCH_PATH = "/_locale";
@@ -34,17 +32,8 @@ const LOCALE_SWITCH_PATH = "/_locale";
 export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => void] {
   validateOptions(opts);
   const logger = opts.Logger ?? NewLogger();
-  const owned = opts.DBPath ? OpenDB(opts.DBPath) : undefined;
-  const db: DB | undefined = owned ?? opts.DB;
-  const cleanup = (): void => {
-    if (owned?.open === true) owned.close();
-  };
+  const { db, close: cleanup } = bootDatabase(opts);
   try {
-    if (opts.Migrations !== undefined || opts.Schema !== undefined) {
-      if (db === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "options: migrations need DBPath or DB");
-      if (opts.Migrations !== undefined) ApplyMigrations(db, opts.Migrations);
-      if (opts.Schema !== undefined) ApplySchema(db, opts.Schema);
-    }
     const routes = opts.Mux ?? opts.Router?.(db);
     if (routes === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "options: Router returned nothing");
     const app = routesHandler(routes);

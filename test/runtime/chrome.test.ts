@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, test } from "node:test";
-import { BuildVersion, type HandlerFunc } from "../../lib/http/index.ts";
+import { type HandlerFunc } from "../../lib/http/index.ts";
+import { BuildVersion } from "../../lib/index.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
 
 const appNotFound = (_req: IncomingMessage, res: ServerResponse): void => {

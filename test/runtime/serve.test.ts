@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { DB } from "../../lib/db/index.ts";
-import { DEFAULT_SHUTDOWN_GRACE, RequestSignal, Serve } from "../../lib/http/index.ts";
+import { RequestSignal } from "../../lib/http/index.ts";
+import { DEFAULT_SHUTDOWN_GRACE, Serve } from "../../lib/index.ts";
 import { captureLog, fetchHTTP, spawnChild, supportScript, type LogLine } from "../_support/http.ts";
 
 function portFrom(line: LogLine): number {

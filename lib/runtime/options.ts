@@ -6,9 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB, Step } from "../db/index.ts";
-import { HTTPError } from "./errors.ts";
-import type { Logger } from "./logger.ts";
-import type { HandlerFunc } from "./types.ts";
+import { HTTPError, type HandlerFunc, type Logger } from "../http/index.ts";
 
 /** Something that serves requests: a handler, or an object with `ServeHTTP` (a `Mux`). */
 export type Routes = HandlerFunc | { ServeHTTP: HandlerFunc };

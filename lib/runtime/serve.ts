@@ -9,9 +9,8 @@ import { createServer } from "node:http";
 import type { Socket } from "node:net";
 import { Handler } from "./handler.ts";
 import { chooseListen, listenOn } from "./listen.ts";
-import { NewLogger } from "./logger.ts";
+import { bindShutdownSignal, NewLogger } from "../http/index.ts";
 import type { Options } from "./options.ts";
-import { bindShutdownSignal } from "./request-signal.ts";
 
 /** Milliseconds in-flight requests get after a shutdown signal. */
 export const DEFAULT_SHUTDOWN_GRACE: number = 10_000;

@@ -8,8 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
-import type { HandlerFunc, Middleware } from "./types.ts";
-import { WriteJSON as writeJSON, WriteText } from "./respond.ts";
+import { WriteJSON as writeJSON, WriteText, type HandlerFunc, type Middleware } from "../http/index.ts";
 import { BuildVersion } from "./version.ts";
 
 /** What the chrome needs. */

@@ -6,7 +6,7 @@
  */
 import { NewLocales } from "../i18n/index.ts";
 import type { Options } from "./options.ts";
-import type { HandlerFunc, Middleware } from "./types.ts";
+import type { HandlerFunc, Middleware } from "../http/index.ts";
 
 /** The locale hooks the runtime mounts. */
 export interface LocaleHooks {

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test, type TestContext } from "node:test";
 import type { DB } from "../../lib/db/index.ts";
-import { Handler, OpenDB, discardLogger, validateOptions, type Options } from "../../lib/http/index.ts";
+import { discardLogger } from "../../lib/http/index.ts";
+import { Handler, OpenDB, validateOptions, type Options } from "../../lib/index.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
 
 function tempDir(t: TestContext): string {

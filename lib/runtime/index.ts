@@ -1,0 +1,10 @@
+export { BuildVersion } from "./version.ts";
+export { validateOptions } from "./options.ts";
+export { Recover, PLAIN_500 } from "./recover.ts";
+export { Handler } from "./handler.ts";
+export { RenderView } from "./render.ts";
+export { Serve, DEFAULT_SHUTDOWN_GRACE } from "./serve.ts";
+export { Resolve, Run, parseActivation, DEFAULT_SIDECAR_INTERVAL } from "./platform.ts";
+export { DEFAULT_ADDR, parseAddr } from "./listen.ts";
+export type { Options, Ctx, Routes, ErrorPageFunc, RenderFunc } from "./options.ts";
+export type { Activation } from "./platform.ts";

@@ -1,0 +1,144 @@
+/*
+ * The layering rule (docs/handbook.md): each folder under lib/ is a module
+ * whose index.ts is its only door, and imports between modules run one way.
+ * This suite walks every import and re-export of lib/ (type-only ones too)
+ * and fails on an import that bypasses an index.ts or on any cycle between
+ * modules.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** One module-to-module import found in the sources. */
+interface Edge {
+  from: string;
+  to: string;
+  file: string;
+  target: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** The module a lib/ file belongs to: its first folder, or "" for lib/index.ts. */
+function moduleOf(libDir: string, file: string): string {
+  const parts = relative(libDir, file).split(sep);
+  return parts.length > 1 ? (parts[0] ?? "") : "";
+}
+
+const SPECIFIER = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"([^"]+)"/g;
+
+/** Collects every relative import of lib/ that crosses a module boundary. */
+function crossModuleEdges(libDir: string): Edge[] {
+  const edges: Edge[] = [];
+  for (const file of sourceFiles(libDir)) {
+    const source = readFileSync(file, "utf8");
+    for (const match of source.matchAll(SPECIFIER)) {
+      const specifier = match[1] ?? "";
+      if (!specifier.startsWith(".")) continue;
+      const target = resolve(dirname(file), specifier);
+      const from = moduleOf(libDir, file);
+      const to = moduleOf(libDir, target);
+      if (from !== to) edges.push({ from, to, file: relative(libDir, file), target: relative(libDir, target) });
+    }
+  }
+  return edges;
+}
+
+/** Imports that reach into another module past its index.ts. */
+function bypasses(edges: readonly Edge[]): string[] {
+  return edges.filter((e) => e.target !== join(e.to, "index.ts")).map((e) => `${e.file} imports ${e.target}`);
+}
+
+/** Returns one cycle of the module graph as a path, or undefined. */
+function findCycle(edges: readonly Edge[]): string[] | undefined {
+  const next = new Map<string, Set<string>>();
+  for (const e of edges) {
+    if (e.from === "" || e.to === "") continue; // lib/index.ts is the package root, above everything.
+    if (!next.has(e.from)) next.set(e.from, new Set());
+    next.get(e.from)?.add(e.to);
+  }
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    if (state.get(node) === "done") return undefined;
+    if (state.get(node) === "open") return [...stack.slice(stack.indexOf(node)), node];
+    state.set(node, "open");
+    stack.push(node);
+    for (const to of next.get(node) ?? []) {
+      const cycle = visit(to);
+      if (cycle !== undefined) return cycle;
+    }
+    stack.pop();
+    state.set(node, "done");
+    return undefined;
+  };
+  for (const node of next.keys()) {
+    const cycle = visit(node);
+    if (cycle !== undefined) return cycle;
+  }
+  return undefined;
+}
+
+describe("lib/ layering", () => {
+  const edges = crossModuleEdges(join(REPO, "lib"));
+
+  test("finds the imports it checks", () => {
+    assert.ok(edges.some((e) => e.from === "runtime" && e.to === "http"), "runtime → http expected");
+    assert.ok(edges.some((e) => e.from === "signin" && e.to === "session"), "signin → session expected");
+  });
+
+  test("every import between modules goes through the other module's index.ts", () => {
+    assert.deepEqual(bypasses(edges), []);
+  });
+
+  test("no cycle between modules, type-only imports included", () => {
+    assert.equal(findCycle(edges)?.join(" → "), undefined);
+  });
+
+  test("the primitives in lib/http import no other module", () => {
+    assert.deepEqual(edges.filter((e) => e.from === "http").map((e) => `${e.file} → ${e.target}`), []);
+  });
+
+  test("nothing below the runtime imports it", () => {
+    assert.deepEqual(edges.filter((e) => e.to === "runtime" && e.from !== "").map((e) => e.file), []);
+  });
+});
+
+describe("the layering checker", () => {
+  function fixture(files: Record<string, string>): string {
+    const lib = join(mkdtempSync(join(tmpdir(), "latch-layering-")), "lib");
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(lib, path)), { recursive: true });
+      writeFileSync(join(lib, path), text);
+    }
+    return lib;
+  }
+
+  test("reports a cycle made of type-only imports", () => {
+    const lib = fixture({
+      "a/index.ts": 'import type { B } from "../b/index.ts";\nexport type A = B;\n',
+      "b/index.ts": 'export type { A as B } from "../a/index.ts";\n',
+    });
+    assert.deepEqual(findCycle(crossModuleEdges(lib)), ["a", "b", "a"]);
+  });
+
+  test("reports an import past another module's index.ts", () => {
+    const lib = fixture({
+      "a/index.ts": 'export { x } from "./x.ts";\n',
+      "a/x.ts": 'import {\n  y,\n} from "../b/y.ts";\nexport const x = y;\n',
+      "b/y.ts": "export const y = 1;\n",
+    });
+    assert.deepEqual(bypasses(crossModuleEdges(lib)), [`a${sep}x.ts imports b${sep}y.ts`]);
+  });
+});
