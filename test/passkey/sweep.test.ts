@@ -7,7 +7,7 @@
  */
 import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
-import { ApplySchema, OpenDB, type DB } from "../../lib/db/index.ts";
+import { applySchema, OpenDB, type DB } from "../../lib/db/index.ts";
 import { PasskeyStore, Schema, Sweep, type RegisteredCredential } from "../../lib/passkey/index.ts";
 import { FakeClock } from "../_support/signin-app.ts";
 
@@ -34,7 +34,7 @@ const credential: RegisteredCredential = {
 function setup(t: TestContext): { db: DB; clock: FakeClock; store: PasskeyStore; start: number } {
   const db = OpenDB(":memory:");
   t.after(() => db.close());
-  ApplySchema(db, Schema);
+  applySchema(db, Schema);
   const clock = new FakeClock();
   return { db, clock, store: new PasskeyStore(db, clock), start: clock.now().getTime() };
 }

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import { describe, it } from "node:test";
-import { ApplySchema, MergeSchemas, type DB, type Step } from "../../lib/db/index.ts";
+import { applySchema, mergeSchemas, type DB, type Step } from "../../lib/db/index.ts";
 import { discardLogger } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
 import * as session from "../../lib/session/index.ts";
@@ -37,7 +37,7 @@ function accounts(db: DB): Account[] {
  * the start time.
  */
 function seedSessions(db: DB, before: readonly Step[], clock: FakeClock): number {
-  ApplySchema(db, before);
+  applySchema(db, before);
   const sessions = new session.Sessions(db, { Origin: "http://app.test", Clock: clock });
   const request = (cookie?: string): IncomingMessage => {
     const req = new IncomingMessage(new Socket());
@@ -73,7 +73,7 @@ describe("signin Schema after the sessions schema (SPEC §4.1)", () => {
     it(`backfills one account per session subject on a database holding ${name}`, (t) => {
       const db = open(t, tempFile(t));
       const start = seedSessions(db, before, new FakeClock());
-      const applied = ApplySchema(db, MergeSchemas(session.Schema, signin.Schema));
+      const applied = applySchema(db, mergeSchemas(session.Schema, signin.Schema));
       assert.ok(applied.includes("signin/004-backfill-accounts"), `applied ${applied.join(", ")}`);
       assert.deepEqual(accounts(db), [
         { address: "ann@example.com", first_signin_at: start, last_signin_at: start + 2 * HOUR },
@@ -97,7 +97,7 @@ describe("signin Schema after the sessions schema (SPEC §4.1)", () => {
 
   it("fails boot on the backfill step when merged before the sessions schema", () => {
     assert.throws(
-      () => Handler({ Mux: (_req, res) => void res.end(), DBPath: ":memory:", Logger: discardLogger, Schema: MergeSchemas(signin.Schema, session.Schema) }),
+      () => Handler({ Mux: (_req, res) => void res.end(), DBPath: ":memory:", Logger: discardLogger, Schema: mergeSchemas(signin.Schema, session.Schema) }),
       (err: unknown) => {
         assert.ok(err instanceof Error && "code" in err);
         assert.equal(err.code, "ERR_DB_STEP_FAILED");

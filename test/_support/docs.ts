@@ -1,0 +1,58 @@
+/*
+ * Shared by the docs suites: the repository's root, its source files, and
+ * the two things read out of Markdown (section headings and fenced code).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root (tests run from dist/test/docs). */
+export const ROOT: string = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** Returns the repository-relative paths of the files under `dir` whose names end in one of `exts`, sorted. */
+export function listFiles(dir: string, exts: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (abs: string): void => {
+    for (const entry of readdirSync(abs, { withFileTypes: true })) {
+      const path = join(abs, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (exts.some((ext) => entry.name.endsWith(ext))) out.push(relative(ROOT, path));
+    }
+  };
+  walk(join(ROOT, dir));
+  return out.sort();
+}
+
+/** Reads a repository file as UTF-8. */
+export function readRepoFile(path: string): string {
+  return readFileSync(join(ROOT, path), "utf8");
+}
+
+/** Returns the section numbers of a Markdown document's numbered headings ("## 4. Endpoints" → "4", "### 4.2 …" → "4.2"). */
+export function sectionNumbers(markdown: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of markdown.matchAll(/^#{1,6}[ \t]+§?(\d+(?:\.\d+)*)\.?[ \t]/gm)) out.add(m[1] ?? "");
+  return out;
+}
+
+/** One fenced code block: its info string ("ts fragment"), its text, and the line its fence opens on (1-based). */
+export interface CodeBlock {
+  info: string;
+  code: string;
+  line: number;
+}
+
+/** Returns the fenced (```) code blocks of a Markdown document. */
+export function codeBlocks(markdown: string): CodeBlock[] {
+  const out: CodeBlock[] = [];
+  const lines = markdown.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(.*)$/.exec(lines[i] ?? "");
+    if (open === null) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i] ?? ""); i++) body.push(lines[i] ?? "");
+    out.push({ info: (open[1] ?? "").trim(), code: body.join("\n"), line: start + 1 });
+  }
+  return out;
+}
