@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "./browser.ts";
+import { extractCode, extractLink } from "./signin-app.ts";
 import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -108,20 +109,27 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Demo>
 }
 
 /**
- * Signs `address` in through the browser: submits the /signin form, takes
- * the link from the mail the SMTP server received, and opens it. Resolves
- * once the link's redirects have settled.
+ * Asks for a sign-in link from `page` (the person's browser, which the link
+ * is then bound to) and returns the emailed link and code.
  */
-export async function signInByLink(page: Page, demo: Demo, address: string): Promise<void> {
+export async function requestSignin(page: Page, demo: Demo, address: string): Promise<{ link: string; code: string }> {
   const before = demo.smtp.messages.length;
   await page.goto(`${demo.origin}/signin`);
   await page.fill("#email", address);
   await page.click('form[action="/signin"] button[type="submit"]');
   await page.waitForURL(/\/signin\?sent=1$/);
   const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address));
-  const pattern = new RegExp(`${demo.origin.replace(/[.:/]/g, "\\$&")}/auth/verify\\?token=[A-Za-z0-9_-]+`);
-  const link = pattern.exec(message.parsed.text ?? "")?.[0];
-  if (link === undefined) throw new Error(`demo: no sign-in link in the mail:\n${message.parsed.text ?? ""}`);
+  const text = message.parsed.text ?? "";
+  return { link: extractLink(text), code: extractCode(text) };
+}
+
+/**
+ * Signs `address` in through the browser: submits the /signin form, takes
+ * the link from the mail the SMTP server received, and opens it. Resolves
+ * once the link's redirects have settled.
+ */
+export async function signInByLink(page: Page, demo: Demo, address: string): Promise<void> {
+  const { link } = await requestSignin(page, demo, address);
   await page.goto(link);
 }
 

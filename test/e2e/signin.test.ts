@@ -9,21 +9,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { hasChromium, launchBrowser, watchedPage, type Browser, type BrowserContext, type Page } from "../_support/browser.ts";
-import { startDemo, type Demo } from "../_support/demo.ts";
+import { requestSignin, startDemo, type Demo } from "../_support/demo.ts";
 import { sendRequest } from "../_support/http-client.ts";
-import { extractCode, extractLink } from "../_support/signin-app.ts";
-
-/** Asks for a link from `page` (the person's browser); returns the emailed link and code. */
-async function ask(page: Page, demo: Demo, address: string): Promise<{ link: string; code: string }> {
-  const before = demo.smtp.messages.length;
-  await page.goto(`${demo.origin}/signin`);
-  await page.fill("#email", address);
-  await page.click('form[action="/signin"] button[type="submit"]');
-  await page.waitForURL(/\/signin\?sent=1$/);
-  const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address));
-  const text = message.parsed.text ?? "";
-  return { link: extractLink(text), code: extractCode(text) };
-}
 
 /** Presses every button and submits every form on the page, as an aggressive link scanner does; returns how many it found. */
 async function pressEverything(page: Page): Promise<number> {
@@ -57,7 +44,7 @@ describe("emailed sign-in in the demo (browser)", { skip: hasChromium ? false : 
   it("a scanner with JavaScript pressing everything gets no session and spends nothing; the person's browser then signs in", async () => {
     const person = await browser.newContext();
     const mine = await person.newPage();
-    const { link, code } = await ask(mine, demo, "ada@example.com");
+    const { link, code } = await requestSignin(mine, demo, "ada@example.com");
 
     const scannerContext = await browser.newContext({ javaScriptEnabled: true });
     const scanner = await watchedPage(scannerContext);
@@ -91,11 +78,11 @@ describe("emailed sign-in in the demo (browser)", { skip: hasChromium ? false : 
   it("a victim's browser opening an attacker's link stays signed in as the victim", async () => {
     const victim = await browser.newContext();
     const page = await victim.newPage();
-    const own = await ask(page, demo, "vic@example.com");
+    const own = await requestSignin(page, demo, "vic@example.com");
     await page.goto(own.link);
     await page.waitForURL(`${demo.origin}/account`);
     const attacker = await browser.newContext();
-    const bait = await ask(await attacker.newPage(), demo, "eve@example.com");
+    const bait = await requestSignin(await attacker.newPage(), demo, "eve@example.com");
     await page.goto(bait.link);
     await page.goto(`${demo.origin}/account`);
     assert.equal(await page.getAttribute("body", "data-subject"), "vic@example.com");
@@ -106,7 +93,7 @@ describe("emailed sign-in in the demo (browser)", { skip: hasChromium ? false : 
   it("signs the asking browser in with the code shown on another device", async () => {
     const laptop = await browser.newContext();
     const page = await laptop.newPage();
-    const { link } = await ask(page, demo, "kai@example.com");
+    const { link } = await requestSignin(page, demo, "kai@example.com");
     const phone = await browser.newContext();
     const phonePage = await phone.newPage();
     await phonePage.goto(link);
@@ -126,7 +113,7 @@ describe("emailed sign-in in the demo (browser)", { skip: hasChromium ? false : 
     const pages: Page[] = [];
     for (const context of contexts) {
       const page = await context.newPage();
-      const { link } = await ask(page, demo, "sam@example.com");
+      const { link } = await requestSignin(page, demo, "sam@example.com");
       await page.goto(link);
       await page.waitForURL(`${demo.origin}/account`);
       pages.push(page);
