@@ -21,7 +21,7 @@ import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
 import type { Identity } from "../../lib/signin/index.ts";
-import { captureLogger, type LogLine } from "./capture-logger.ts";
+import { captureLog, type CapturedLog } from "./http.ts";
 import { startOIDCProvider, type TestProvider, type TestProviderOptions } from "./oidc-provider.ts";
 import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
@@ -52,7 +52,7 @@ export interface KeymailApp {
   db: DB;
   auth: signin.Signin;
   /** Every line the app's logger (runtime, sign-in, mailer) wrote. */
-  lines: LogLine[];
+  log: CapturedLog;
   hooks: KeymailHooks;
   /** Values that must never reach a log line: the InstanceKey, and what the helpers below saw on the wire. */
   secrets: Set<string>;
@@ -82,7 +82,8 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
     ...(options.stallWebFinger !== undefined && { stallWebFinger: options.stallWebFinger }),
   });
   const smtp = await startSMTPServer();
-  const { logger, lines } = captureLogger();
+  const log = captureLog();
+  const logger = log.logger;
   const db = OpenDB(":memory:");
   const hooks: KeymailHooks = {};
   let offset = 0;
@@ -134,7 +135,7 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
     smtp,
     db,
     auth,
-    lines,
+    log,
     hooks,
     secrets: new Set([KEYMAIL_INSTANCE_KEY]),
     advance: (ms) => void (offset += ms),
@@ -216,8 +217,8 @@ export function noteSecret(app: KeymailApp, value: string | null | undefined): v
 
 /** Fails when any log line so far, errors and causes included, holds any of the app's secrets. */
 export function assertLogsClean(app: KeymailApp): void {
-  for (const line of app.lines) {
+  for (const line of app.log.lines()) {
     const text = inspect(line, { depth: null, breakLength: Infinity });
-    for (const secret of app.secrets) assert.ok(!text.includes(secret), `a secret leaked into the log line "${line.msg}"`);
+    for (const secret of app.secrets) assert.ok(!text.includes(secret), `a secret leaked into the log line "${String(line["msg"])}"`);
   }
 }

@@ -107,7 +107,7 @@ describe("Signin Begin() with an unreachable provider", () => {
     assert.equal(begun.location, "/signin?sent=1");
     const link = await app.linkFor("ann@example.com", 1);
     assert.equal((await app.request("GET", link)).location, "/account");
-    assert.ok(app.lines.some((l) => l["msg"] === "signin: inbox provider unavailable; sending an emailed link"));
+    assert.ok(app.log.lines().some((l) => l["msg"] === "signin: inbox provider unavailable; sending an emailed link"));
   });
 });
 

@@ -162,7 +162,7 @@ describe("Signin.Begin() and Signin.Callback() with an inbox provider", () => {
   for (const row of rows) {
     it(`refuses ${row.name} with err=keymail&force=1 and no session`, async () => {
       const { url, cookie } = await row.run(app);
-      const from = app.lines.length;
+      const from = app.log.lines().length;
       const res = await callback(app, url, cookie);
       assertRefusal(app, res, from, row.reason);
       assertLogsClean(app);
@@ -209,7 +209,7 @@ describe("Signin.Callback() with the provider unreachable", () => {
     const begun = await beginKeymail(app, ALICE);
     const back = await app.idp.authorize(begun.location.href);
     await app.idp.close();
-    const from = app.lines.length;
+    const from = app.log.lines().length;
     const res = await callback(app, back, begun.blob);
     assertRefusal(app, res, from, "provider_down");
     assertLogsClean(app);
@@ -229,7 +229,7 @@ function assertRefusal(app: KeymailApp, res: Response, from: number, reason: str
   assertBlobCleared(res);
   assert.equal(setCookieLine(res, app.auth.SessionCookie()), undefined, "no session cookie");
   assert.equal(app.sessionCount(), 0);
-  const refusals = app.lines.slice(from).filter((l) => l.msg === "signin oidc: callback refused");
+  const refusals = app.log.lines().slice(from).filter((l) => l["msg"] === "signin oidc: callback refused");
   assert.equal(refusals.length, 1, "logged once");
-  assert.equal(refusals[0]?.attrs["reason"], reason);
+  assert.equal(refusals[0]?.["reason"], reason);
 }
