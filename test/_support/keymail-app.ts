@@ -22,6 +22,7 @@ import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
 import type { Identity } from "../../lib/signin/index.ts";
 import { captureLog, type CapturedLog } from "./http.ts";
+import { CookieJar, cookiePair, setCookieLine } from "./http-client.ts";
 import { startOIDCProvider, type TestProvider, type TestProviderOptions } from "./oidc-provider.ts";
 import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
@@ -128,7 +129,8 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
   serve = handler;
   if (auth === undefined) throw new Error("keymail app: the router was not built");
   const count = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sessions");
-  let binding: string | undefined;
+  // One browser: it holds only the sign-in binding cookie; the tests send every other cookie themselves.
+  const browser = new CookieJar();
   return {
     origin,
     idp,
@@ -140,20 +142,21 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
     secrets: new Set([KEYMAIL_INSTANCE_KEY]),
     advance: (ms) => void (offset += ms),
     resetClock: () => void (offset = 0),
-    // One browser: the sign-in binding cookie Begin sets rides along on later requests, as a browser sends it.
+    // The sign-in binding cookie Begin sets rides along on later requests, as a browser sends it.
     post: async (path, form) => {
+      const binding = browser.header();
       const res = await fetch(new URL(path, origin), {
         method: "POST",
         redirect: "manual",
         headers: { origin, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded", ...(binding !== undefined && { cookie: binding }) },
         body: new URLSearchParams(form).toString(),
       });
-      const line = setCookieLine(res, "framework_signin");
-      if (line !== undefined) binding = cookiePair(line);
+      const line = setCookieLine(res.headers.getSetCookie(), "framework_signin");
+      if (line !== undefined) browser.store([line]);
       return res;
     },
     get: (target, cookie) => {
-      const header = [cookie, binding].filter((c) => c !== undefined).join("; ");
+      const header = [cookie, browser.header()].filter((c) => c !== undefined).join("; ");
       return fetch(new URL(target, origin), { redirect: "manual", headers: header === "" ? {} : { cookie: header } });
     },
     sessionCount: () => count.get()?.n ?? -1,
@@ -168,16 +171,6 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
       db.close();
     },
   };
-}
-
-/** The `name=value` pair of the Set-Cookie line for cookie `name`, or undefined. */
-export function setCookieLine(res: Response, name: string): string | undefined {
-  return res.headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
-}
-
-/** The Cookie request header a browser sends back for a Set-Cookie line. */
-export function cookiePair(line: string): string {
-  return line.split(";")[0] ?? "";
 }
 
 /** What `beginKeymail` saw: the provider redirect and the pending blob cookie. */
@@ -196,7 +189,7 @@ export async function beginKeymail(app: KeymailApp, address: string): Promise<Be
   assert.equal(res.status, 303);
   const location = new URL(res.headers.get("location") ?? "", app.origin);
   assert.equal(location.origin, app.idp.issuer, "Begin redirects to the provider");
-  const blobLine = setCookieLine(res, "framework_oidc");
+  const blobLine = setCookieLine(res.headers.getSetCookie(), "framework_oidc");
   assert.ok(blobLine !== undefined, "Begin sets the pending cookie");
   const blob = cookiePair(blobLine);
   for (const name of ["state", "nonce", "code_challenge"]) noteSecret(app, location.searchParams.get(name));

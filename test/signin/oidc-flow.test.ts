@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
 import { InboxProvider, PENDING_BLOB_TTL, type CompleteResult } from "../../lib/signin/oidc/index.ts";
 import { captureLog, type CapturedLog, type LogLine } from "../_support/http.ts";
+import { cookiePair } from "../_support/http-client.ts";
 import { startOIDCProvider, type TestIDTokenAlg, type TestProvider } from "../_support/oidc-provider.ts";
 
 const ORIGIN = "https://app.example";
@@ -38,16 +39,11 @@ async function setup(t: TestContext, idTokenAlg: TestIDTokenAlg = "RS256"): Prom
   return { idp, provider, log, advance: (ms) => (offset += ms) };
 }
 
-/** The Cookie request header a browser would send back for a Set-Cookie value. */
-function cookieOf(setCookie: string): string {
-  return setCookie.split(";")[0] ?? "";
-}
-
 /** Begins for `address` and drives the provider; returns the callback query and the blob cookie. */
 async function flow(s: Setup, address: string, login?: string): Promise<{ query: URLSearchParams; cookie: string }> {
   const begun = await s.provider.begin(address);
   const callback = await s.idp.authorize(begun.location, login === undefined ? {} : { login });
-  return { query: callback.searchParams, cookie: cookieOf(begun.cookie) };
+  return { query: callback.searchParams, cookie: cookiePair(begun.cookie) };
 }
 
 function assertRefused(result: CompleteResult, reason: string, lines: readonly LogLine[]): void {
@@ -79,7 +75,7 @@ describe("InboxProvider.complete() against oidc-provider", () => {
       const loginFrom = Math.floor(Date.now() / 1000) * 1000;
       const callback = await s.idp.authorize(begun.location);
       assert.equal(callback.searchParams.get("iss"), s.idp.issuer);
-      const result = await s.provider.complete(callback.searchParams, cookieOf(begun.cookie));
+      const result = await s.provider.complete(callback.searchParams, cookiePair(begun.cookie));
       assert.ok(result.ok);
       assert.equal(result.address, ALICE);
       // The provider's auth_time: the login the provider just performed, not a time of ours.
@@ -123,7 +119,7 @@ describe("InboxProvider.complete() against oidc-provider", () => {
     });
     const begun = await other.begin(ALICE);
     const callback = await s.idp.authorize(begun.location);
-    assertRefused(await s.provider.complete(callback.searchParams, cookieOf(begun.cookie)), "bad_blob", s.log.lines());
+    assertRefused(await s.provider.complete(callback.searchParams, cookiePair(begun.cookie)), "bad_blob", s.log.lines());
   });
 
   it("refuses an expired blob", async (t) => {
@@ -175,7 +171,7 @@ describe("InboxProvider.complete() against oidc-provider", () => {
     const begun = await s.provider.begin(ALICE);
     const callback = await s.idp.authorize(begun.location, { deny: true });
     assert.equal(callback.searchParams.get("error"), "access_denied");
-    const result = await s.provider.complete(callback.searchParams, cookieOf(begun.cookie));
+    const result = await s.provider.complete(callback.searchParams, cookiePair(begun.cookie));
     assertRefused(result, "provider_error", s.log.lines());
     assert.equal(s.log.lines().at(-1)?.["detail"], "access_denied");
   });
