@@ -2,6 +2,8 @@
  * The README's example, compiled with the rest of the project so it cannot
  * drift: passwordless sign-in in front of one page. Run it with
  * `INSTANCE_KEY=... node dist/examples/minimal/main.js --addr 127.0.0.1:8080`.
+ * test/e2e/minimal.test.ts checks that README.md's first sample is this
+ * file and that the database stays out of the working directory.
  */
 import { crossOriginProtection, Mux, Run, html, type HandlerFunc } from "../../lib/index.ts";
 import { mergeSchemas } from "../../lib/db/index.ts";
@@ -16,7 +18,8 @@ const signinPage: HandlerFunc = (_req, res) => {
 };
 
 await Run({
-  DBPath: "minimal.db", // relative: lives in $STATE_DIRECTORY when set
+  // Relative paths live in $STATE_DIRECTORY when it is set; otherwise in ./data (git-ignored), never the working directory.
+  DBPath: (process.env["STATE_DIRECTORY"] ?? "") === "" ? "data/minimal.db" : "minimal.db",
   Origin,
   Schema: mergeSchemas(session.Schema, signin.Schema),
   Wrap: (next) => crossOriginProtection({ Origin })(next),

@@ -8,7 +8,7 @@
  * Recovery codes are stored salted with their subject (secrets.ts).
  */
 import type Database from "better-sqlite3";
-import { cryptoRandom } from "../http/index.ts";
+import { cryptoRandom, systemClock } from "../http/index.ts";
 import type { Clock, RandomReader } from "../http/index.ts";
 import { PasskeyError } from "./errors.ts";
 import { readCredentialRow } from "./store-rows.ts";
@@ -231,10 +231,12 @@ export class PasskeyStore {
   }
 }
 
-/** Deletes expired passkey challenges and pending half-sessions as of `now` (SPEC `Sweep(db, now)`); returns how many rows. */
+/**
+ * Deletes expired passkey challenges and pending half-sessions as of `now`
+ * (SPEC §2.7 `Sweep(db, now)`); returns how many rows. The SQL has one home,
+ * `PasskeyStore.sweep`; a sweep runs every few minutes, so preparing a store
+ * per call costs nothing worth caching.
+ */
 export function Sweep(db: Database.Database, now: Date): number {
-  const t = now.getTime();
-  const a = db.prepare("DELETE FROM passkey_challenges WHERE expires_at <= ?").run(t).changes;
-  const b = db.prepare("DELETE FROM passkey_pending WHERE expires_at <= ?").run(t).changes;
-  return a + b;
+  return new PasskeyStore(db, systemClock).sweep(now);
 }

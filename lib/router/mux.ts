@@ -5,8 +5,11 @@
  * malformed escapes (400); redirect a non-canonical path to its clean form
  * and `/tree` to `/tree/` when only the subtree is registered (301, query
  * kept); then walk host, method and segment levels of the tree (table.ts,
- * tree.ts). No regular expression, no `new URL`, and no allocation beyond
- * the path slice and, when wildcards matched, one array of their values.
+ * tree.ts). No regular expression, no `new URL` (except to read the host
+ * of a rare absolute-form target when host patterns exist), and no
+ * allocation beyond the path slice and, when wildcards matched, one array
+ * of their values. Where this differs from Go's ServeMux, and why:
+ * lib/router/README.md, "Differences from Go's ServeMux".
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HandlerFunc, Middleware } from "../http/index.ts";
@@ -195,7 +198,8 @@ export class Mux {
     // RFC 3986 §2.1: a "%" must start a valid escape; the route values must decode.
     if (decode && !isValidEscaping(path)) return BAD_REQUEST;
     const method = req.method ?? "";
-    const host = this.#hosts.size > 0 ? hostOf(req) : "";
+    // RFC 9112 §3.2.2: an absolute-form target's authority names the host and the Host header is ignored (as Go's r.Host).
+    const host = this.#hosts.size === 0 ? "" : start === 0 ? hostOf(req) : new URL(url).hostname;
     if (!isCleanPath(path)) {
       const clean = cleanPath(path);
       const target = this.#redirectsToSlash(host, method, clean, decode) ? clean + "/" : clean;

@@ -80,6 +80,7 @@ export function parsePattern(str: string): ParsedPattern {
   }
   const slash = rest.indexOf("/");
   if (slash < 0) throw invalid(str, "host/path missing /");
+  // RFC 3986 §3.2.2: the host is case-insensitive; the request's host is lower-cased too (mux.ts hostOf).
   const host = rest.slice(0, slash).toLowerCase();
   if (host.includes("{")) throw invalid(str, "host contains '{' (missing initial '/'?)");
   if (/[\s]/.test(host)) throw invalid(str, "host contains whitespace");

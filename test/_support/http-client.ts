@@ -4,17 +4,22 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 
-/** A minimal browser cookie store: name to value, updated from Set-Cookie. */
+/**
+ * A minimal browser cookie store: name to value, updated from Set-Cookie.
+ * The one cookie jar of the suites (the HTTP clients here, in
+ * test/passkey/routes-stack.ts and in oidc-provider.ts all keep one).
+ */
 export class CookieJar {
   readonly cookies: Map<string, string> = new Map();
-  /** Applies Set-Cookie values (Max-Age=0 removes). */
+  /** Applies Set-Cookie values; an empty value, `Max-Age=0` or an `Expires` of the epoch removes the cookie. */
   store(setCookie: readonly string[]): void {
     for (const line of setCookie) {
-      const [pair = ""] = line.split(";");
+      const pair = cookiePair(line);
       const eq = pair.indexOf("=");
       const name = pair.slice(0, eq);
-      if (/;\s*Max-Age=0(;|$)/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, pair.slice(eq + 1));
+      const value = pair.slice(eq + 1);
+      if (value === "" || /;\s*max-age=0\s*(;|$)|;\s*expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
     }
   }
   /** The Cookie request header, or undefined when empty. */
@@ -22,6 +27,16 @@ export class CookieJar {
     if (this.cookies.size === 0) return undefined;
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }
+}
+
+/** Returns the Set-Cookie line for cookie `name` among `setCookie`, or undefined. */
+export function setCookieLine(setCookie: readonly string[], name: string): string | undefined {
+  return setCookie.find((line) => line.startsWith(`${name}=`));
+}
+
+/** Returns the `name=value` pair a browser sends back (in a Cookie header) for a Set-Cookie line. */
+export function cookiePair(line: string): string {
+  return line.split(";")[0] ?? "";
 }
 
 /** A response as the client saw it. */

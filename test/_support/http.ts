@@ -158,10 +158,11 @@ export function spawnChild(
   t: TestContext,
   script: string,
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions } = {},
+  options: { env?: NodeJS.ProcessEnv; stdio?: StdioOptions; cwd?: string } = {},
 ): Child {
   const child = spawn(process.execPath, [script, ...args], {
     env: options.env ?? process.env,
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
     stdio: options.stdio ?? ["ignore", "pipe", "pipe"],
   });
   const lines: LogLine[] = [];

@@ -21,7 +21,8 @@ import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
 import type { Identity } from "../../lib/signin/index.ts";
-import { captureLogger, type LogLine } from "./capture-logger.ts";
+import { captureLog, type CapturedLog } from "./http.ts";
+import { CookieJar, cookiePair, setCookieLine } from "./http-client.ts";
 import { startOIDCProvider, type TestProvider, type TestProviderOptions } from "./oidc-provider.ts";
 import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
@@ -52,7 +53,7 @@ export interface KeymailApp {
   db: DB;
   auth: signin.Signin;
   /** Every line the app's logger (runtime, sign-in, mailer) wrote. */
-  lines: LogLine[];
+  log: CapturedLog;
   hooks: KeymailHooks;
   /** Values that must never reach a log line: the InstanceKey, and what the helpers below saw on the wire. */
   secrets: Set<string>;
@@ -82,7 +83,8 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
     ...(options.stallWebFinger !== undefined && { stallWebFinger: options.stallWebFinger }),
   });
   const smtp = await startSMTPServer();
-  const { logger, lines } = captureLogger();
+  const log = captureLog();
+  const logger = log.logger;
   const db = OpenDB(":memory:");
   const hooks: KeymailHooks = {};
   let offset = 0;
@@ -127,32 +129,34 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
   serve = handler;
   if (auth === undefined) throw new Error("keymail app: the router was not built");
   const count = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sessions");
-  let binding: string | undefined;
+  // One browser: it holds only the sign-in binding cookie; the tests send every other cookie themselves.
+  const browser = new CookieJar();
   return {
     origin,
     idp,
     smtp,
     db,
     auth,
-    lines,
+    log,
     hooks,
     secrets: new Set([KEYMAIL_INSTANCE_KEY]),
     advance: (ms) => void (offset += ms),
     resetClock: () => void (offset = 0),
-    // One browser: the sign-in binding cookie Begin sets rides along on later requests, as a browser sends it.
+    // The sign-in binding cookie Begin sets rides along on later requests, as a browser sends it.
     post: async (path, form) => {
+      const binding = browser.header();
       const res = await fetch(new URL(path, origin), {
         method: "POST",
         redirect: "manual",
         headers: { origin, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded", ...(binding !== undefined && { cookie: binding }) },
         body: new URLSearchParams(form).toString(),
       });
-      const line = setCookieLine(res, "framework_signin");
-      if (line !== undefined) binding = cookiePair(line);
+      const line = setCookieLine(res.headers.getSetCookie(), "framework_signin");
+      if (line !== undefined) browser.store([line]);
       return res;
     },
     get: (target, cookie) => {
-      const header = [cookie, binding].filter((c) => c !== undefined).join("; ");
+      const header = [cookie, browser.header()].filter((c) => c !== undefined).join("; ");
       return fetch(new URL(target, origin), { redirect: "manual", headers: header === "" ? {} : { cookie: header } });
     },
     sessionCount: () => count.get()?.n ?? -1,
@@ -167,16 +171,6 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
       db.close();
     },
   };
-}
-
-/** The `name=value` pair of the Set-Cookie line for cookie `name`, or undefined. */
-export function setCookieLine(res: Response, name: string): string | undefined {
-  return res.headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
-}
-
-/** The Cookie request header a browser sends back for a Set-Cookie line. */
-export function cookiePair(line: string): string {
-  return line.split(";")[0] ?? "";
 }
 
 /** What `beginKeymail` saw: the provider redirect and the pending blob cookie. */
@@ -195,7 +189,7 @@ export async function beginKeymail(app: KeymailApp, address: string): Promise<Be
   assert.equal(res.status, 303);
   const location = new URL(res.headers.get("location") ?? "", app.origin);
   assert.equal(location.origin, app.idp.issuer, "Begin redirects to the provider");
-  const blobLine = setCookieLine(res, "framework_oidc");
+  const blobLine = setCookieLine(res.headers.getSetCookie(), "framework_oidc");
   assert.ok(blobLine !== undefined, "Begin sets the pending cookie");
   const blob = cookiePair(blobLine);
   for (const name of ["state", "nonce", "code_challenge"]) noteSecret(app, location.searchParams.get(name));
@@ -216,8 +210,8 @@ export function noteSecret(app: KeymailApp, value: string | null | undefined): v
 
 /** Fails when any log line so far, errors and causes included, holds any of the app's secrets. */
 export function assertLogsClean(app: KeymailApp): void {
-  for (const line of app.lines) {
+  for (const line of app.log.lines()) {
     const text = inspect(line, { depth: null, breakLength: Infinity });
-    for (const secret of app.secrets) assert.ok(!text.includes(secret), `a secret leaked into the log line "${line.msg}"`);
+    for (const secret of app.secrets) assert.ok(!text.includes(secret), `a secret leaked into the log line "${String(line["msg"])}"`);
   }
 }

@@ -2,7 +2,7 @@
  * A real OpenID Connect provider for tests: `oidc-provider` (v9) on a
  * node:http server at 127.0.0.1, with its development login and consent
  * pages, plus a WebFinger endpoint on the same origin. `authorize` drives
- * those pages over plain HTTP with a tiny cookie jar, the way a browser
+ * those pages over plain HTTP with a cookie jar (`CookieJar`), the way a browser
  * would, and returns the URL the provider redirects back to instead of
  * following it.
  *
@@ -12,6 +12,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { CookieJar } from "./http-client.ts";
 
 /** Signature algorithms the test provider can sign ID tokens with. */
 export type TestIDTokenAlg = "RS256" | "ES256" | "EdDSA";
@@ -145,7 +146,7 @@ function answerWebFinger(url: URL, issuer: string, claimed: string[], res: Serve
 
 /** Drives the provider's pages until it redirects to the app's callback; at most 12 steps. */
 async function drive(start: URL, clientOrigin: string, options: AuthorizeOptions): Promise<URL> {
-  const jar = new Map<string, string>();
+  const jar = new CookieJar();
   const login = options.login ?? start.searchParams.get("login_hint") ?? "";
   let next: { url: URL; form?: URLSearchParams } = { url: start };
   for (let step = 0; step < 12; step++) {
@@ -170,8 +171,10 @@ async function drive(start: URL, clientOrigin: string, options: AuthorizeOptions
   throw new Error("authorize: too many steps");
 }
 
-async function send(url: URL, jar: Map<string, string>, form?: URLSearchParams): Promise<Response> {
-  const headers: Record<string, string> = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") };
+async function send(url: URL, jar: CookieJar, form?: URLSearchParams): Promise<Response> {
+  const headers: Record<string, string> = {};
+  const cookie = jar.header();
+  if (cookie !== undefined) headers["cookie"] = cookie;
   const init: RequestInit = { redirect: "manual", headers };
   if (form !== undefined) {
     headers["content-type"] = "application/x-www-form-urlencoded";
@@ -179,13 +182,6 @@ async function send(url: URL, jar: Map<string, string>, form?: URLSearchParams):
     init.body = form.toString();
   }
   const res = await fetch(url, init);
-  for (const line of res.headers.getSetCookie()) {
-    const pair = line.split(";")[0] ?? "";
-    const eq = pair.indexOf("=");
-    const name = pair.slice(0, eq);
-    const value = pair.slice(eq + 1);
-    if (value === "" || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) jar.delete(name);
-    else jar.set(name, value);
-  }
+  jar.store(res.headers.getSetCookie());
   return res;
 }

@@ -30,7 +30,7 @@ import { newSMTPMailer, type Mailer } from "../../lib/mail/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
-import { captureLogger, type LogLine } from "./capture-logger.ts";
+import { captureLog, type CapturedLog } from "./http.ts";
 import { CookieJar, sendRequest, type RequestOptions, type TestResponse } from "./http-client.ts";
 import { startSMTPServer, type TestSMTPServer, type TestSMTPServerOptions } from "./smtp-server.ts";
 
@@ -84,7 +84,8 @@ export interface SigninApp {
   db: DB;
   dbPath: string;
   clock: FakeClock;
-  lines: LogLine[];
+  /** Everything the app's logger wrote, as parsed JSON lines. */
+  log: CapturedLog;
   smtp: TestSMTPServer | undefined;
   /** The default browser: holds the binding cookie of `begin` calls made without a jar. */
   browser: CookieJar;
@@ -156,7 +157,8 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
     dbPath = join(dir, "app.db");
   }
   const clock = options.clock ?? new FakeClock();
-  const { logger, lines } = captureLogger();
+  const log = captureLog();
+  const logger = log.logger;
   let handler: HandlerFunc = (_req, res) => void res.end();
   const server: Server = createServer((req, res) => void handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -221,7 +223,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
     db,
     dbPath,
     clock,
-    lines,
+    log,
     smtp,
     browser,
     bindingCookie,

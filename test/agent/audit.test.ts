@@ -4,7 +4,7 @@ import { AUTH_EVENT_TYPE_PREFIX, auditAuthEvents } from "../../lib/agent/index.t
 import { applySchema } from "../../lib/db/index.ts";
 import { EventStore, Schema, auditStream } from "../../lib/events/index.ts";
 import { AUTH_EVENT_KINDS } from "../../lib/session/index.ts";
-import { captureLogger } from "../_support/capture-logger.ts";
+import { captureLog } from "../_support/http.ts";
 import { open } from "../_support/db.ts";
 
 describe("auditAuthEvents()", () => {
@@ -12,7 +12,7 @@ describe("auditAuthEvents()", () => {
     const db = open(t, ":memory:");
     applySchema(db, Schema);
     const events = new EventStore(db);
-    const { logger } = captureLogger();
+    const { logger } = captureLog();
     const sink = auditAuthEvents(events, logger);
     const at = new Date(Date.UTC(2026, 10, 24));
     for (const kind of AUTH_EVENT_KINDS) sink({ Kind: kind, At: at, Subject: "ada@example.com", Client: "127.0.0.1", Method: "magiclink", Reason: "r", Count: 2 });
@@ -30,7 +30,7 @@ describe("auditAuthEvents()", () => {
     const db = open(t, ":memory:");
     applySchema(db, Schema);
     const events = new EventStore(db);
-    auditAuthEvents(events, captureLogger().logger)({ Kind: "rate_limited", At: new Date(), Client: "127.0.0.1", Reason: "client" });
+    auditAuthEvents(events, captureLog().logger)({ Kind: "rate_limited", At: new Date(), Client: "127.0.0.1", Reason: "client" });
     assert.deepEqual(db.prepare("SELECT count(*) AS n FROM events").get(), { n: 0 });
   });
 
@@ -38,9 +38,9 @@ describe("auditAuthEvents()", () => {
     const db = open(t, ":memory:");
     applySchema(db, Schema);
     const events = new EventStore(db);
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = captureLog();
     db.exec("DROP TABLE events");
     assert.doesNotThrow(() => auditAuthEvents(events, logger)({ Kind: "signed_in", At: new Date(), Subject: "ada@example.com" }));
-    assert.equal(lines.filter((l) => l.msg === "audit append failed").length, 1);
+    assert.equal(lines().filter((l) => l["msg"] === "audit append failed").length, 1);
   });
 });

@@ -206,7 +206,7 @@ describe("POST /api/tools/{name}", () => {
     await app.approve(url);
     await app.call(token, "counter_add", { by: 5 });
     await app.request("GET", "/api/whoami", { headers: { Authorization: `Bearer ${token}x` } });
-    const logged = JSON.stringify(app.lines);
+    const logged = JSON.stringify(app.log.lines());
     assert.ok(logged.includes(String(failed.json["ref"])), "the failure is logged under its reference");
     assert.ok(!logged.includes(token), "no token in the logs");
     assert.ok(!logged.includes("hunter2-argument"), "no argument in the logs");

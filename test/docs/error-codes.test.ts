@@ -2,7 +2,9 @@
  * docs/errors.md lists exactly the codes the modules define. The codes are
  * read from the compiled modules: every `*_ERROR_CODES` list exported by an
  * `index.js` under dist/lib. The sources are scanned too, so a code thrown
- * somewhere but missing from its module's list fails here as well.
+ * somewhere but missing from its module's list fails here as well. Retired
+ * codes have their own table at the end of the document; one that comes
+ * back (exported, or quoted in lib/) fails.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -27,11 +29,26 @@ async function exportedCodes(): Promise<Map<string, string>> {
   return out;
 }
 
-/** Returns the codes in the first cell of the table rows of docs/errors.md, in order (duplicates kept). */
-function tableCodes(): string[] {
+// Retired codes sit in their own table after this heading: listed, never exported or thrown again.
+const RETIRED_HEADING = "\n## Retired codes\n";
+
+/** Returns the codes in the first cell of the table rows of `markdown`, in order (duplicates kept). */
+function codesIn(markdown: string): string[] {
   const out: string[] = [];
-  for (const m of readRepoFile(TABLE).matchAll(/^\|\s*`(ERR_[A-Z0-9_]+)`\s*\|/gm)) out.push(m[1] ?? "");
+  for (const m of markdown.matchAll(/^\|\s*`(ERR_[A-Z0-9_]+)`\s*\|/gm)) out.push(m[1] ?? "");
   return out;
+}
+
+/** Splits docs/errors.md at the retired-codes heading: the live tables before it, the retired table after. */
+function tableParts(): { live: string; retired: string } {
+  const text = readRepoFile(TABLE);
+  const at = text.indexOf(RETIRED_HEADING);
+  return at === -1 ? { live: text, retired: "" } : { live: text.slice(0, at), retired: text.slice(at) };
+}
+
+/** Returns the codes of the live tables of docs/errors.md, in order (duplicates kept). */
+function tableCodes(): string[] {
+  return codesIn(tableParts().live);
 }
 
 test("docs/errors.md lists exactly the codes the modules export", async () => {
@@ -49,6 +66,19 @@ test("docs/errors.md lists each code once", () => {
     listed.filter((code, i) => listed.indexOf(code) !== i),
     [],
   );
+});
+
+test("a retired code is listed once and neither exported nor named in lib/ again", async () => {
+  const exported = await exportedCodes();
+  const retired = codesIn(tableParts().retired);
+  assert.ok(retired.includes("ERR_AGENT_UNCONFIRMED"), "the retired-codes table is missing or unread");
+  const reused: string[] = retired.filter((code, i) => exported.has(code) || tableCodes().includes(code) || retired.indexOf(code) !== i);
+  for (const file of listFiles("lib", [".ts"])) {
+    for (const m of readRepoFile(file).matchAll(/["'`](ERR_[A-Z0-9_]+)["'`]/g)) {
+      if (retired.includes(m[1] ?? "")) reused.push(`${file}: ${m[1] ?? ""}`);
+    }
+  }
+  assert.deepEqual(reused, []);
 });
 
 test("every code a source file names is in its module's exported list", async () => {

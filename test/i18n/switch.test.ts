@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { LocaleCookie, LocaleFrom, LocaleSwitchPath, NewLocales } from "../../lib/i18n/index.ts";
 import { safeNext } from "../../lib/i18n/switch.ts";
+import { cookiePair } from "../_support/http-client.ts";
 import { postForm, send, serve } from "./harness.ts";
 
 const locales = NewLocales(["en", "fr", "de"], "en", undefined, undefined);
@@ -25,7 +26,7 @@ describe("Locales.SwitchHandler", () => {
     const switchBase = await serve(t, locales.SwitchHandler);
     const appBase = await serve(t, locales.Middleware((req, res) => void res.end(LocaleFrom(req))));
     const reply = await postForm(switchBase, { locale: "DE" });
-    const cookie = (reply.headers["set-cookie"]?.[0] ?? "").split(";")[0] ?? "";
+    const cookie = cookiePair(reply.headers["set-cookie"]?.[0] ?? "");
     assert.equal(cookie, "framework_locale=de");
     assert.equal((await send(`${appBase}/x`, { headers: { Cookie: cookie, "Accept-Language": "fr" } })).body, "de");
   });

@@ -17,6 +17,7 @@ import * as passkey from "../../lib/passkey/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
+import { CookieJar } from "../_support/http-client.ts";
 
 /** The application origin every test uses (an RP ID must be a host name, never an IP). */
 export const ORIGIN = "http://localhost";
@@ -50,10 +51,15 @@ export interface Stack {
 export class Client {
   readonly #base: string;
   readonly #mail: Message[];
-  /** Cookie jar: name to value. */
-  readonly cookies: Map<string, string> = new Map();
+  /** The client's cookies, kept like a browser's. */
+  readonly jar: CookieJar = new CookieJar();
   /** Set-Cookie lines of the last response. */
   lastSetCookie: string[] = [];
+
+  /** Cookie name to value (the jar's map; tests plant and read cookies here). */
+  get cookies(): Map<string, string> {
+    return this.jar.cookies;
+  }
 
   constructor(base: string, mail: Message[]) {
     this.#base = base;
@@ -63,8 +69,8 @@ export class Client {
   /** Sends a request; `json` or `form` become the body. Redirects are not followed. */
   async send(method: string, path: string, body: { json?: unknown; form?: Record<string, string> } = {}, headers: Record<string, string> = {}): Promise<Response> {
     const h: Record<string, string> = { Origin: ORIGIN, ...headers };
-    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-    if (cookie !== "") h["Cookie"] = cookie;
+    const cookie = this.jar.header();
+    if (cookie !== undefined) h["Cookie"] = cookie;
     let payload: string | undefined;
     if (body.json !== undefined) {
       h["Content-Type"] = "application/json";
@@ -75,14 +81,7 @@ export class Client {
     }
     const res = await fetch(this.#base + path, { method, headers: h, redirect: "manual", ...(payload !== undefined && { body: payload }) });
     this.lastSetCookie = res.headers.getSetCookie();
-    for (const line of this.lastSetCookie) {
-      const [pair = ""] = line.split(";");
-      const eq = pair.indexOf("=");
-      const name = pair.slice(0, eq);
-      const value = pair.slice(eq + 1);
-      if (value === "" || /Max-Age=0(;|$)/.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
+    this.jar.store(this.lastSetCookie);
     return res;
   }
 

@@ -60,6 +60,8 @@ const CASES: { method: string; target: string; host?: string; pattern: string; v
   { method: "GET", target: "/items/x", pattern: "/items/" },
   { method: "GET", target: "/host", host: "Example.TEST:8080", pattern: "example.test/host" },
   { method: "GET", target: "/host", host: "other.test", pattern: "/host" },
+  { method: "GET", target: "http://Example.TEST:8080/host", host: "other.test", pattern: "example.test/host" },
+  { method: "GET", target: "http://other.test/host", host: "example.test", pattern: "/host" },
   { method: "GET", target: "http://example.test/users/7?x=1", pattern: "GET /users/{id}", values: { id: "7" } },
 ];
 

@@ -13,6 +13,7 @@ import {
   Sessions,
   type SessionsOptions,
 } from "../../lib/session/index.ts";
+import { cookiePair } from "../_support/http-client.ts";
 import { FakeClock } from "../_support/signin-app.ts";
 
 const MINUTE = 60 * 1000;
@@ -50,7 +51,7 @@ function create(s: Store): string {
   const { req, res } = exchange();
   s.sessions.Create(req, res, ANN);
   const [line = ""] = setCookies(res);
-  return line.split(";")[0] ?? "";
+  return cookiePair(line);
 }
 
 function lastSeen(s: Store): number | undefined {
@@ -131,7 +132,7 @@ describe("Sessions", () => {
     const rotated = s.sessions.Rotate(req, res, "magiclink+passkey", stepped);
     assert.ok(rotated);
     const [line = ""] = setCookies(res);
-    const next = line.split(";")[0] ?? "";
+    const next = cookiePair(line);
     assert.notEqual(next, cookie);
     assert.match(line, /^framework_session=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/);
     assert.equal(rows(s.db), 1);
@@ -170,7 +171,7 @@ describe("Sessions", () => {
     s.sessions.Create(req, res, ANN);
     const [line = ""] = setCookies(res);
     assert.match(line, /^__Host-framework_session=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
-    const value = line.split(";")[0]?.split("=")[1] ?? "";
+    const value = cookiePair(line).split("=")[1] ?? "";
     assert.ok(s.sessions.Read(exchange(`__Host-framework_session=${value}`).req));
     assert.equal(s.sessions.Read(exchange(`framework_session=${value}`).req), undefined);
   });

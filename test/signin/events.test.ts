@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { inspect } from "node:util";
 import { describe, it } from "node:test";
 import { AUTH_EVENT_KINDS, fanOutAuthEvents, logAuthEvents, type AuthEvent } from "../../lib/session/index.ts";
-import { captureLogger } from "../_support/capture-logger.ts";
+import { captureLog } from "../_support/http.ts";
 import { CookieJar, count, extractCode, startSigninApp } from "../_support/signin-app.ts";
 
 describe("Signin auth events", () => {
@@ -29,23 +29,25 @@ describe("Signin auth events", () => {
     assert.ok(events.every((e) => e.Client === "127.0.0.1" && e.At.getTime() === app.clock.now().getTime()));
 
     // The default sink: one structured line per event, no secret in any line.
-    const { logger, lines } = captureLogger();
-    const sink = fanOutAuthEvents(logAuthEvents(logger), (e) => events.push(e));
+    const log = captureLog();
+    const sink = fanOutAuthEvents(logAuthEvents(log.logger), (e) => events.push(e));
     sink(events[2] ?? assert.fail("no event"));
+    const lines = log.lines();
     assert.equal(lines.length, 1);
-    assert.deepEqual(lines[0]?.attrs, { event: "signed_in", at: app.clock.now().toISOString(), subject: "ann@example.com", client: "127.0.0.1", method: "magiclink" });
+    const { time: _time, level: _level, msg: _msg, ...attrs } = lines[0] ?? {};
+    assert.deepEqual(attrs, { event: "signed_in", at: app.clock.now().toISOString(), subject: "ann@example.com", client: "127.0.0.1", method: "magiclink" });
     assert.equal(events.length, 6, "the second sink got it too");
     const secrets = [new URL(link).searchParams.get("token") ?? "", code, browser.cookies.get("framework_signin") ?? ""];
-    for (const line of [...lines, ...app.lines]) {
+    for (const line of [...lines, ...app.log.lines()]) {
       const text = inspect(line, { depth: null });
-      for (const secret of secrets) assert.ok(!text.includes(secret), `a secret in "${line.msg}"`);
+      for (const secret of secrets) assert.ok(!text.includes(secret), `a secret in "${String(line["msg"])}"`);
     }
   });
 
   it("logs every event through the component's logger by default", async (t) => {
     const app = await startSigninApp(t);
     await app.signIn("ann@example.com");
-    const logged = app.lines.filter((l) => l.msg === "auth event").map((l) => l.attrs["event"]);
+    const logged = app.log.lines().filter((l) => l["msg"] === "auth event").map((l) => l["event"]);
     assert.deepEqual(logged, ["link_requested", "signed_in"]);
     assert.equal(AUTH_EVENT_KINDS.length, 10);
   });

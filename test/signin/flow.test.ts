@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { HashToken, METHOD_MAGICLINK } from "../../lib/signin/index.ts";
+import { setCookieLine } from "../_support/http-client.ts";
 import { CookieJar, count, startSigninApp } from "../_support/signin-app.ts";
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The session cookie line among Set-Cookie values. */
 function sessionCookie(setCookie: readonly string[], name: string): string {
-  const line = setCookie.find((c) => c.startsWith(`${name}=`));
+  const line = setCookieLine(setCookie, name);
   assert.ok(line, `a Set-Cookie for ${name} in ${JSON.stringify(setCookie)}`);
   return line;
 }

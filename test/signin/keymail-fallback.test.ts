@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { assertLogsClean, beginKeymail, cookiePair, noteSecret, setCookieLine, startKeymailApp } from "../_support/keymail-app.ts";
+import { assertLogsClean, beginKeymail, noteSecret, startKeymailApp } from "../_support/keymail-app.ts";
+import { cookiePair, setCookieLine } from "../_support/http-client.ts";
 import type { KeymailApp } from "../_support/keymail-app.ts";
 import { createServer } from "node:net";
 import { startSigninApp } from "../_support/signin-app.ts";
@@ -20,7 +21,7 @@ async function expectSent(app: KeymailApp, form: Record<string, string>): Promis
   const res = await app.post("/signin", form);
   assert.equal(res.status, 303);
   assert.equal(res.headers.get("location"), "/signin?sent=1");
-  assert.equal(setCookieLine(res, "framework_oidc"), undefined, "no pending cookie");
+  assert.equal(setCookieLine(res.headers.getSetCookie(), "framework_oidc"), undefined, "no pending cookie");
 }
 
 /** Waits for the email to `address` at the SMTP server and returns the sign-in link in it. */
@@ -48,7 +49,7 @@ describe("Signin.Begin() sending the emailed link instead of the provider", () =
     const res = await app.get(`${link.pathname}${link.search}`);
     assert.equal(res.status, 303);
     assert.equal(res.headers.get("location"), "/account");
-    const sessionLine = setCookieLine(res, app.auth.SessionCookie());
+    const sessionLine = setCookieLine(res.headers.getSetCookie(), app.auth.SessionCookie());
     assert.ok(sessionLine !== undefined);
     noteSecret(app, cookiePair(sessionLine).split("=")[1]);
     const me = await app.get("/me", cookiePair(sessionLine));
@@ -90,7 +91,7 @@ describe("Signin.Begin() when WebFinger does not answer", () => {
     const res = await begun;
     assert.equal(res.status, 303);
     assert.equal(res.headers.get("location"), "/signin?sent=1");
-    assert.equal(setCookieLine(res, "framework_oidc"), undefined, "no pending cookie");
+    assert.equal(setCookieLine(res.headers.getSetCookie(), "framework_oidc"), undefined, "no pending cookie");
     assert.equal(app.idp.webfingerRequests(), 1);
     await emailedLink(app, ALICE);
     assertLogsClean(app);
@@ -107,7 +108,7 @@ describe("Signin Begin() with an unreachable provider", () => {
     assert.equal(begun.location, "/signin?sent=1");
     const link = await app.linkFor("ann@example.com", 1);
     assert.equal((await app.request("GET", link)).location, "/account");
-    assert.ok(app.lines.some((l) => l["msg"] === "signin: inbox provider unavailable; sending an emailed link"));
+    assert.ok(app.log.lines().some((l) => l["msg"] === "signin: inbox provider unavailable; sending an emailed link"));
   });
 });
 

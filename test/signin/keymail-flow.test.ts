@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { PENDING_BLOB_TTL } from "../../lib/signin/oidc/index.ts";
-import { assertLogsClean, beginKeymail, callback, cookiePair, noteSecret, setCookieLine, startKeymailApp } from "../_support/keymail-app.ts";
+import { assertLogsClean, beginKeymail, callback, noteSecret, startKeymailApp } from "../_support/keymail-app.ts";
+import { cookiePair, setCookieLine } from "../_support/http-client.ts";
 import type { Begun, KeymailApp } from "../_support/keymail-app.ts";
 
 const ALICE = "alice@example.com";
@@ -58,7 +59,7 @@ describe("Signin.Begin() and Signin.Callback() with an inbox provider", () => {
     assert.equal(res.status, 303);
     assert.equal(res.headers.get("location"), "/account");
     assertBlobCleared(res);
-    const sessionLine = setCookieLine(res, app.auth.SessionCookie());
+    const sessionLine = setCookieLine(res.headers.getSetCookie(), app.auth.SessionCookie());
     assert.ok(sessionLine !== undefined && !sessionLine.startsWith(`${app.auth.SessionCookie()}=;`));
     noteSecret(app, cookiePair(sessionLine).split("=")[1]);
     assert.equal(app.sessionCount(), 1);
@@ -162,7 +163,7 @@ describe("Signin.Begin() and Signin.Callback() with an inbox provider", () => {
   for (const row of rows) {
     it(`refuses ${row.name} with err=keymail&force=1 and no session`, async () => {
       const { url, cookie } = await row.run(app);
-      const from = app.lines.length;
+      const from = app.log.lines().length;
       const res = await callback(app, url, cookie);
       assertRefusal(app, res, from, row.reason);
       assertLogsClean(app);
@@ -178,7 +179,7 @@ describe("Signin.Begin() and Signin.Callback() with an inbox provider", () => {
     assert.equal(res.headers.get("location"), "/signin?err=address");
     assert.deepEqual(asked, [ALICE]);
     assertBlobCleared(res);
-    assert.equal(setCookieLine(res, app.auth.SessionCookie()), undefined);
+    assert.equal(setCookieLine(res.headers.getSetCookie(), app.auth.SessionCookie()), undefined);
     assert.equal(app.sessionCount(), 0);
     assertLogsClean(app);
   });
@@ -196,7 +197,7 @@ describe("Signin.Begin() and Signin.Callback() with an inbox provider", () => {
     assert.equal(res.status, 303);
     assert.equal(res.headers.get("location"), "/confirm");
     assertBlobCleared(res);
-    assert.equal(setCookieLine(res, app.auth.SessionCookie()), undefined);
+    assert.equal(setCookieLine(res.headers.getSetCookie(), app.auth.SessionCookie()), undefined);
     assert.equal(app.sessionCount(), 0);
     assertLogsClean(app);
   });
@@ -209,7 +210,7 @@ describe("Signin.Callback() with the provider unreachable", () => {
     const begun = await beginKeymail(app, ALICE);
     const back = await app.idp.authorize(begun.location.href);
     await app.idp.close();
-    const from = app.lines.length;
+    const from = app.log.lines().length;
     const res = await callback(app, back, begun.blob);
     assertRefusal(app, res, from, "provider_down");
     assertLogsClean(app);
@@ -217,7 +218,7 @@ describe("Signin.Callback() with the provider unreachable", () => {
 });
 
 function assertBlobCleared(res: Response): void {
-  const line = setCookieLine(res, "framework_oidc");
+  const line = setCookieLine(res.headers.getSetCookie(), "framework_oidc");
   assert.ok(line !== undefined, "the pending cookie is cleared");
   assert.match(line, /^framework_oidc=;/);
   assert.match(line, /Max-Age=0/i);
@@ -227,9 +228,9 @@ function assertRefusal(app: KeymailApp, res: Response, from: number, reason: str
   assert.equal(res.status, 303);
   assert.equal(res.headers.get("location"), FAILED);
   assertBlobCleared(res);
-  assert.equal(setCookieLine(res, app.auth.SessionCookie()), undefined, "no session cookie");
+  assert.equal(setCookieLine(res.headers.getSetCookie(), app.auth.SessionCookie()), undefined, "no session cookie");
   assert.equal(app.sessionCount(), 0);
-  const refusals = app.lines.slice(from).filter((l) => l.msg === "signin oidc: callback refused");
+  const refusals = app.log.lines().slice(from).filter((l) => l["msg"] === "signin oidc: callback refused");
   assert.equal(refusals.length, 1, "logged once");
-  assert.equal(refusals[0]?.attrs["reason"], reason);
+  assert.equal(refusals[0]?.["reason"], reason);
 }

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { inspect } from "node:util";
 import { LOG_MAILER_WARNING } from "../../lib/mail/index.ts";
 import { count, extractLink, startSigninApp, CookieJar, type SigninApp } from "../_support/signin-app.ts";
-import type { LogLine } from "../_support/capture-logger.ts";
+import type { LogLine } from "../_support/http.ts";
 
 const REF = /\b[a-z2-7]{6}\b/g;
 
@@ -28,9 +28,9 @@ async function assertSendFailure(app: SigninApp): Promise<void> {
   assert.match(String(res.headers["content-type"]), /^text\/html/);
   assert.deepEqual(res.setCookie, []);
   assert.doesNotMatch(res.body, /signin\.err\.send|error\.reference/, "the page is translated, not catalog keys");
-  const errors = app.lines.filter((l) => l.level === "error");
+  const errors = app.log.lines().filter((l) => l["level"] === "error");
   assert.equal(errors.length, 1);
-  const ref = errors[0]?.attrs["ref"];
+  const ref = errors[0]?.["ref"];
   assert.equal(typeof ref, "string");
   assert.match(String(ref), /^[a-z2-7]{6}$/);
   assert.ok(res.body.includes(String(ref)), "the page shows the logged reference");
@@ -72,7 +72,7 @@ describe("Signin Begin() mail delivery", () => {
     await app.request("GET", "/me", { jar });
     assert.equal(token.length, 43);
     assert.equal(cookie.length, 43);
-    for (const line of render(app.lines)) {
+    for (const line of render(app.log.lines())) {
       for (const secret of [token, cookie, "signin-app-instance-key-0123456789abcdef"]) {
         assert.ok(!line.includes(secret), `a log line holds a secret: ${line}`);
       }
@@ -83,16 +83,16 @@ describe("Signin Begin() mail delivery", () => {
     const app = await startSigninApp(t, { mail: "log" });
     assert.equal((await app.begin("ann@example.com")).location, "/signin?sent=1");
     assert.equal((await app.begin("bob@example.com")).location, "/signin?sent=1");
-    const warnings = app.lines.filter((l) => l.msg === LOG_MAILER_WARNING);
+    const warnings = app.log.lines().filter((l) => l["msg"] === LOG_MAILER_WARNING);
     assert.equal(warnings.length, 2);
-    const links = warnings.map((l) => extractLink(String(l.attrs["text"])));
+    const links = warnings.map((l) => extractLink(String(l["text"])));
     assert.notEqual(links[0], links[1]);
     for (const link of links) {
-      const holding = render(app.lines).filter((l) => l.includes(link));
+      const holding = render(app.log.lines()).filter((l) => l.includes(link));
       assert.equal(holding.length, 1, "exactly one line holds each link");
       assert.ok(holding[0]?.includes("'warn'"));
     }
-    assert.deepEqual(warnings.map((l) => l.attrs["to"]), [["ann@example.com"], ["bob@example.com"]]);
+    assert.deepEqual(warnings.map((l) => l["to"]), [["ann@example.com"], ["bob@example.com"]]);
     const landed = await app.request("GET", links[1] ?? "");
     assert.equal(landed.location, "/account");
     assert.equal(count(app.db, "sessions", "subject = 'bob@example.com'"), 1);

@@ -16,6 +16,7 @@ import { Handler } from "../../lib/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
 import { open, tempFile } from "../_support/db.ts";
+import { cookiePair } from "../_support/http-client.ts";
 import { FakeClock, startSigninApp } from "../_support/signin-app.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -48,7 +49,7 @@ function seedSessions(db: DB, before: readonly Step[], clock: FakeClock): number
     const req = request();
     const res = new ServerResponse(req);
     sessions.Create(req, res, { Subject: subject, Method: "magiclink", AuthTime: clock.now() });
-    return String(res.getHeader("Set-Cookie")).split(";")[0] ?? "";
+    return cookiePair(String(res.getHeader("Set-Cookie")));
   };
   const start = clock.now().getTime();
   const annFirst = mint("ann@example.com");
