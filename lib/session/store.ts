@@ -203,7 +203,7 @@ export class Sessions {
 
   /**
    * Lists `subject`'s live sessions, most recently seen first; the one
-   * whose row key is `current?.ID` is marked `currentSession`.
+   * whose row key is `current?.ID` is marked `Current`.
    */
   List(subject: string, current?: Session): SessionSummary[] {
     const now = this.#clock.now().getTime();
