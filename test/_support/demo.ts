@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "./browser.ts";
+import { CookieJar, sendRequest } from "./http-client.ts";
 import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -130,4 +131,33 @@ export async function signOut(page: Page, demo: Demo): Promise<void> {
   await page.goto(`${demo.origin}/account`);
   await page.click('form[action="/signout"] button');
   await page.waitForURL(/\/signin$/);
+}
+
+/**
+ * Signs `address` in over HTTP (no browser): asks for the link with a
+ * cookie jar, takes it from the mail, opens it with the same jar (the link
+ * signs in only the client that asked for it). Returns the signed-in jar.
+ */
+export async function signInOverHTTP(demo: Demo, address: string): Promise<CookieJar> {
+  const jar = new CookieJar();
+  const before = demo.smtp.messages.length;
+  const begun = await sendRequest(demo.origin, "POST", "/signin", { jar, form: { email: address } }, demo.origin);
+  if (begun.location !== "/signin?sent=1") throw new Error(`demo: POST /signin answered ${begun.status} ${begun.location ?? ""}`);
+  const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address));
+  const link = /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(message.parsed.text ?? "")?.[0];
+  if (link === undefined) throw new Error(`demo: no sign-in link in the mail:\n${message.parsed.text ?? ""}`);
+  const landed = await sendRequest(demo.origin, "GET", link, { jar }, demo.origin);
+  if (landed.location !== "/account") throw new Error(`demo: the sign-in link answered ${landed.status} ${landed.location ?? ""}`);
+  return jar;
+}
+
+/** Returns the agent token shown in a /account/agents page, if any. */
+export const agentTokenIn = (body: string): string | undefined => /data-agent-token="([A-Za-z0-9_-]+)"/.exec(body)?.[1];
+
+/** Mints an agent token on /account/agents as the person signed in with `jar` and returns it. */
+export async function mintAgentToken(demo: Demo, jar: CookieJar, name: string, access: "read" | "write"): Promise<string> {
+  const minted = await sendRequest(demo.origin, "POST", "/account/agents", { jar, form: { name, access } }, demo.origin);
+  const token = agentTokenIn(minted.body);
+  if (token === undefined) throw new Error(`demo: minting ${name} answered ${minted.status}`);
+  return token;
 }
