@@ -20,7 +20,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { agentActor, approvalURL, bearerToken, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
 import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
-import { JSONRPC_ERRORS, errorMessage, parseMessage, resultMessage, type RPCError, type RequestID } from "./jsonrpc.ts";
+import { JSONRPC_ERRORS, errorMessage, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
 import { MCPSessions, type MCPSession } from "./sessions.ts";
 import { describeMCPTool, outcomeResult, textResult } from "./tools.ts";
@@ -156,7 +156,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
         return empty(res, 202);
       case "request": {
         const answer = await dispatch(message.method, message.params, grant, session, res);
-        return writeJSON(res, 200, "error" in answer ? errorMessage(message.id, answer.error) : resultMessage(message.id as RequestID, answer.result));
+        return writeJSON(res, 200, "error" in answer ? errorMessage(message.id, answer.error) : resultMessage(message.id, answer.result));
       }
     }
   }

@@ -5,7 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { Demo } from "./demo.ts";
 import { sendRequest, type TestResponse } from "./http-client.ts";
 
@@ -38,4 +38,9 @@ export function postMCP(demo: Demo, token: string | undefined, body: unknown, he
     },
     body: raw,
   }, demo.origin);
+}
+
+/** The text of a tool result's content. */
+export function toolText(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 }

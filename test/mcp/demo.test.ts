@@ -2,17 +2,14 @@
  * The demo's MCP endpoint driven by the official TypeScript SDK client
  * (`node dist/examples/demo/main.js`, real SMTP): a person signs in over
  * HTTP and mints agent tokens on /account/agents; agents connect with them
- * to /mcp. The write path is approved in real headless Chromium.
+ * to /mcp. approval.test.ts approves a write call in real Chromium.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { hasChromium, launchBrowser, watchedPage, type Browser } from "../_support/browser.ts";
-import { mintAgentToken, signInByLink, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
+import { mintAgentToken, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
 import { sendRequest } from "../_support/http-client.ts";
-import { connectMCP, postMCP } from "../_support/mcp-client.ts";
-
-const text = (result: CallToolResult): string => result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+import { connectMCP, postMCP, toolText } from "../_support/mcp-client.ts";
 
 // The hints a tool's access implies: read tools are read-only; write tools say whether they destroy or repeat safely.
 function assertHintsFollowAccess(tool: Tool): void {
@@ -78,16 +75,16 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     const own = (await adas.callTool({ name: "job_status", arguments: { id } })) as CallToolResult;
     assert.equal(own.isError, undefined);
     assert.deepEqual([(own.structuredContent as { id: string }).id, (own.structuredContent as { name: string }).name], [id, "demo"]);
-    assert.deepEqual(JSON.parse(text(own)), own.structuredContent);
+    assert.deepEqual(JSON.parse(toolText(own)), own.structuredContent);
 
     const bob = await signInOverHTTP(demo, "bob-jobs@example.com");
     const bobs = await connectMCP(demo, await mintAgentToken(demo, bob, "bob-bot", "read"));
     const other = (await bobs.callTool({ name: "job_status", arguments: { id } })) as CallToolResult;
-    assert.deepEqual([other.isError, text(other)], [true, "job status: no such job"]);
+    assert.deepEqual([other.isError, toolText(other)], [true, "job status: no such job"]);
     const invalid = (await adas.callTool({ name: "job_status", arguments: { id: 7 } })) as CallToolResult;
-    assert.deepEqual([invalid.isError, text(invalid)], [true, "invalid arguments: id must be a string"]);
+    assert.deepEqual([invalid.isError, toolText(invalid)], [true, "invalid arguments: id must be a string"]);
     const extra = (await adas.callTool({ name: "job_status", arguments: { id, subject: "bob-jobs@example.com" } })) as CallToolResult;
-    assert.deepEqual([extra.isError, text(extra)], [true, "invalid arguments: subject is not an argument of this tool"]);
+    assert.deepEqual([extra.isError, toolText(extra)], [true, "invalid arguments: subject is not an argument of this tool"]);
     await assert.rejects(adas.callTool({ name: "no_such_tool", arguments: {} }), (err: unknown) => err instanceof McpError && err.code === -32602);
     await adas.close();
     await bobs.close();
@@ -97,7 +94,7 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     const jar = await signInOverHTTP(demo, "ada-audit@example.com");
     const reader = await connectMCP(demo, await mintAgentToken(demo, jar, "peek", "read"));
     const refused = (await reader.callTool({ name: "start_job", arguments: {} })) as CallToolResult;
-    assert.deepEqual([refused.isError, text(refused)], [true, "forbidden: this token may only call read tools"]);
+    assert.deepEqual([refused.isError, toolText(refused)], [true, "forbidden: this token may only call read tools"]);
     await reader.callTool({ name: "job_status", arguments: { id: "nope" } });
     await reader.close();
     const activity = await sendRequest(demo.origin, "GET", "/account/activity", { jar }, demo.origin);
@@ -181,86 +178,11 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     assert.equal(held.isError, true);
     const url = (held.structuredContent as { approval_url: string }).approval_url;
     assert.ok(url.startsWith(`${demo.origin}/account/approvals/`));
-    assert.ok(text(held).includes(url));
+    assert.ok(toolText(held).includes(url));
     const page = await sendRequest(demo.origin, "GET", url, { jar }, demo.origin);
     assert.equal(page.status, 200, "the person's approval page shows the request");
     const again = (await client.callTool({ name: "start_job", arguments: { kind: "ok" } })) as CallToolResult;
     assert.equal((again.structuredContent as { approval_url: string }).approval_url, url, "the same pending request");
     await client.close();
-  });
-});
-
-describe("MCP endpoint of the demo (browser approval)", { skip: hasChromium ? false : "no system Chromium" }, () => {
-  let demo: Demo;
-  let browser: Browser;
-  before(async () => {
-    demo = await startDemo({ JOB_STEP_MS: "50" });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await demo?.close();
-  });
-
-  it("sends a write call to the person as a URL elicitation; approved in the browser, the identical call runs once", async () => {
-    const { page, errors } = await watchedPage(await browser.newContext());
-    await signInByLink(page, demo, "grace@example.com");
-    await page.waitForURL(`${demo.origin}/account`);
-    await page.goto(`${demo.origin}/account/agents`);
-    await page.fill('input[name="name"]', "claude");
-    await page.click('input[name="access"][value="write"]');
-    await page.click('form[action="/account/agents"] button[type="submit"]');
-    await page.waitForSelector("[data-agent-token]");
-    const token = (await page.getAttribute("[data-agent-token]", "data-agent-token")) ?? "";
-    const client = await connectMCP(demo, token, { elicitation: { url: {} } });
-
-    const elicited = async (args: Record<string, unknown>): Promise<{ url: string; elicitationId: string; mode: string }> => {
-      try {
-        await client.callTool({ name: "start_job", arguments: args });
-      } catch (err) {
-        assert.ok(err instanceof McpError && err.code === -32042, String(err));
-        const [elicitation, ...more] = (err.data as { elicitations: { url: string; elicitationId: string; mode: string }[] }).elicitations;
-        assert.ok(elicitation !== undefined && more.length === 0);
-        return elicitation;
-      }
-      assert.fail("the write call ran without an approval");
-    };
-    const first = await elicited({ kind: "ok" });
-    assert.equal(first.mode, "url");
-    assert.equal(first.url, `${demo.origin}/account/approvals/${first.elicitationId}`);
-
-    await page.goto(first.url);
-    assert.equal(await page.textContent("[data-confirm]"), "Start a demo background job for you?");
-    assert.deepEqual(JSON.parse((await page.textContent("[data-arguments]")) ?? ""), { kind: "ok" });
-    await page.click('button[data-approval="approve"]');
-    await page.waitForSelector('[data-outcome="approved"]');
-
-    assert.notEqual((await elicited({ kind: "fail" })).url, first.url, "other arguments never run on the approval");
-    const ran = (await client.callTool({ name: "start_job", arguments: { kind: "ok" } })) as CallToolResult;
-    assert.equal(ran.isError, undefined);
-    const job = ran.structuredContent as { id: string; status: string };
-    assert.equal(job.status, "running");
-    const repeat = await elicited({ kind: "ok" });
-    assert.notEqual(repeat.url, first.url, "a further identical call needs a new approval");
-
-    await page.goto(`${demo.origin}/account/activity`);
-    const rows = (await page.evaluate(`[...document.querySelectorAll('li[data-type="tool.call"]')].map((li) => li.dataset.actor + " " + li.dataset.via + " " + li.querySelector("strong").textContent + " " + li.textContent.split("→ ")[1].split(" ")[0])`)) as string[];
-    const started = rows.filter((r) => r.includes("start_job"));
-    assert.deepEqual(started, [
-      "agent:claude mcp start_job approval_required",
-      "agent:claude mcp start_job ok",
-      "agent:claude mcp start_job approval_required",
-      "agent:claude mcp start_job approval_required",
-    ]);
-    // Long work is a job: the agent follows it with the read tool.
-    let status = "running";
-    for (let i = 0; i < 10_000 && status === "running"; i++) {
-      const polled = (await client.callTool({ name: "job_status", arguments: { id: job.id } })) as CallToolResult;
-      status = (polled.structuredContent as { status: string }).status;
-    }
-    assert.equal(status, "done");
-    await client.close();
-
-    assert.deepEqual(errors, []);
   });
 });
