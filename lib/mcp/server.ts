@@ -199,8 +199,8 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
   }
 
   async function callTool(params: Record<string, unknown>, caller: Caller, session: MCPSession | undefined): Promise<Answer> {
-    const name = params["name"];
-    if (typeof name !== "string") return { error: { code: JSONRPC_ERRORS.InvalidParams, message: "tools/call: name must be a string" } };
+    const name = typeof params["name"] === "string" ? params["name"] : "";
+    // Even a call without a name goes through the invoker, so every tools/call is on the audit stream.
     const outcome = await config.Invoker.call(caller, name, params["arguments"] ?? {});
     if (outcome.kind === "unknown_tool") return { error: { code: JSONRPC_ERRORS.InvalidParams, message: `unknown tool: ${name.slice(0, 64)}` } };
     if (outcome.kind !== "approval_required") return { result: outcomeResult(outcome) };

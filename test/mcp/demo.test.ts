@@ -90,16 +90,19 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     await bobs.close();
   });
 
-  it("refuses a read token's write call, and audits every MCP call with via mcp", async () => {
+  it("refuses a read token's write call, and audits every tools/call with via mcp", async () => {
     const jar = await signInOverHTTP(demo, "ada-audit@example.com");
-    const reader = await connectMCP(demo, await mintAgentToken(demo, jar, "peek", "read"));
+    const token = await mintAgentToken(demo, jar, "peek", "read");
+    const reader = await connectMCP(demo, token);
     const refused = (await reader.callTool({ name: "start_job", arguments: {} })) as CallToolResult;
     assert.deepEqual([refused.isError, toolText(refused)], [true, "forbidden: this token may only call read tools"]);
     await reader.callTool({ name: "job_status", arguments: { id: "nope" } });
     await reader.close();
+    const nameless = JSON.parse((await postMCP(demo, token, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: 5 } })).body);
+    assert.deepEqual([nameless.id, nameless.error.code], [9, -32602]);
     const activity = await sendRequest(demo.origin, "GET", "/account/activity", { jar }, demo.origin);
     const calls = [...activity.body.matchAll(/<li [^>]*data-actor="([^"]*)" data-type="tool\.call" data-via="([^"]*)">.*?<strong>([^<]*)<\/strong> → (\w+)/g)].map((m) => m.slice(1).join(" "));
-    assert.deepEqual(calls, ["agent:peek mcp job_status refused", "agent:peek mcp start_job forbidden"]);
+    assert.deepEqual(calls, ["agent:peek mcp  unknown_tool", "agent:peek mcp job_status refused", "agent:peek mcp start_job forbidden"]);
   });
 
   it("answers a request without a token 401 naming its RFC 9728 metadata, which names the application", async () => {
