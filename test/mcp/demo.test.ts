@@ -11,22 +11,37 @@ import { mintAgentToken, signInOverHTTP, startDemo, type Demo } from "../_suppor
 import { sendRequest } from "../_support/http-client.ts";
 import { connectMCP, postMCP, toolText } from "../_support/mcp-client.ts";
 
-// The hints a tool's access implies: read tools are read-only; write tools say whether they destroy or repeat safely.
-function assertHintsFollowAccess(tool: Tool): void {
+/** A tool as `GET /api/tools` describes it: the registry's own access, confirm sentence and arguments. */
+interface APITool {
+  name: string;
+  description: string;
+  access: "read" | "write";
+  confirm?: string;
+  arguments: { name: string; type: string; required: boolean; description: string }[];
+}
+
+// The schema and hints a tool's registry entry implies: read tools are read-only;
+// write tools say whether they destroy or repeat safely and carry their confirm sentence.
+function assertMatchesRegistry(tool: Tool, entry: APITool | undefined): void {
+  assert.ok(entry !== undefined, `${tool.name} is in /api/tools too`);
   const annotations = tool.annotations ?? {};
-  const confirm = tool._meta?.["latch/confirm"];
+  assert.deepEqual(tool.inputSchema, {
+    type: "object",
+    properties: Object.fromEntries(entry.arguments.map((a) => [a.name, { type: a.type, description: a.description }])),
+    ...(entry.arguments.some((a) => a.required) && { required: entry.arguments.filter((a) => a.required).map((a) => a.name) }),
+    additionalProperties: false,
+  }, tool.name);
+  assert.equal(tool.description, entry.description, tool.name);
   assert.equal(annotations.openWorldHint, false, tool.name);
-  assert.equal(tool.inputSchema.type, "object", tool.name);
-  assert.equal((tool.inputSchema as Record<string, unknown>)["additionalProperties"], false, tool.name);
-  if (annotations.readOnlyHint === true) {
-    assert.equal(confirm, undefined, `${tool.name}: a read tool asks no confirmation`);
-    assert.equal(annotations.destructiveHint, undefined, tool.name);
+  if (entry.access === "read") {
+    assert.deepEqual(annotations, { readOnlyHint: true, openWorldHint: false }, tool.name);
+    assert.equal(tool._meta, undefined, `${tool.name}: a read tool asks no confirmation`);
     return;
   }
   assert.equal(annotations.readOnlyHint, false, tool.name);
   assert.equal(typeof annotations.destructiveHint, "boolean", `${tool.name}: a write tool states whether it destroys`);
   assert.equal(typeof annotations.idempotentHint, "boolean", tool.name);
-  assert.ok(typeof confirm === "string" && confirm !== "", `${tool.name}: a write tool carries its confirm sentence`);
+  assert.deepEqual(tool._meta, { "latch/confirm": entry.confirm }, `${tool.name}: a write tool carries its confirm sentence`);
 }
 
 describe("MCP endpoint of the demo (SDK client)", () => {
@@ -39,7 +54,8 @@ describe("MCP endpoint of the demo (SDK client)", () => {
   it("lists the tools a token may call in name order, with the schema and hints their access implies", async () => {
     const jar = await signInOverHTTP(demo, "ada@example.com");
     const reader = await connectMCP(demo, await mintAgentToken(demo, jar, "reader", "read"));
-    const writer = await connectMCP(demo, await mintAgentToken(demo, jar, "writer", "write"));
+    const writerToken = await mintAgentToken(demo, jar, "writer", "write");
+    const writer = await connectMCP(demo, writerToken);
     assert.equal(reader.getServerVersion()?.name, "latch-demo");
     const readable = (await reader.listTools()).tools;
     const all = (await writer.listTools()).tools;
@@ -47,7 +63,10 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     assert.deepEqual(names, [...names].sort(), "deterministic: sorted by name");
     assert.deepEqual((await writer.listTools()).tools, all, "the same list every time");
     assert.deepEqual(readable.map((t) => t.name), all.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name), "a read token sees the read tools only");
-    for (const tool of all) assertHintsFollowAccess(tool);
+    const api = await sendRequest(demo.origin, "GET", "/api/tools", { headers: { Authorization: `Bearer ${writerToken}` } }, demo.origin);
+    const registry = (JSON.parse(api.body) as { tools: APITool[] }).tools;
+    assert.deepEqual(names, registry.map((t) => t.name).sort(), "the same tools as /api/tools");
+    for (const tool of all) assertMatchesRegistry(tool, registry.find((t) => t.name === tool.name));
 
     const status = all.find((t) => t.name === "job_status");
     assert.deepEqual(status?.annotations, { readOnlyHint: true, openWorldHint: false });
