@@ -12,7 +12,6 @@ export const JSONRPC_ERRORS = {
   InvalidRequest: -32600,
   MethodNotFound: -32601,
   InvalidParams: -32602,
-  InternalError: -32603,
   /** MCP 2025-11-25: the request needs the person to visit a URL first. */
   URLElicitationRequired: -32042,
 } as const;
