@@ -58,8 +58,6 @@ export interface MCPServer {
   ApplicationMetadata: HandlerFunc;
   /** The absolute URL of `ResourceMetadata`, named in every 401. */
   ResourceMetadataURL: string;
-  /** The live sessions (for tests and metrics). */
-  Sessions: MCPSessions;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -219,6 +217,5 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     ResourceMetadata: resourceMetadataHandler(resource, config.Name, config.Documentation),
     ApplicationMetadata: resourceMetadataHandler(origin, config.Name, config.Documentation),
     ResourceMetadataURL: metadataURL,
-    Sessions: sessions,
   };
 }
