@@ -7,7 +7,7 @@
  * told both PORT and ORIGIN. Readiness is the demo's "listening" log line.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,12 +59,38 @@ function waitForListening(child: ChildProcess, output: () => string): Promise<vo
 }
 
 /**
+ * Copies lib/client to dist/lib/client as `npm run build` does, touching
+ * only files that differ, each by an atomic rename: suites start demos
+ * concurrently, and a demo loading its assets while another suite's copy
+ * had removed a file (as `cpSync` does before copying) would miss it.
+ */
+function copyClientScripts(): void {
+  const from = join(ROOT, "lib/client");
+  const to = join(ROOT, "dist/lib/client");
+  mkdirSync(to, { recursive: true });
+  for (const name of readdirSync(from)) {
+    const bytes = readFileSync(join(from, name));
+    let current: Buffer | undefined;
+    try {
+      current = readFileSync(join(to, name));
+    } catch {
+      current = undefined;
+    }
+    if (current !== undefined && current.equals(bytes)) continue;
+    // A dot name: the asset loader skips it until the rename.
+    const temporary = join(to, `.${name}.${process.pid}`);
+    writeFileSync(temporary, bytes);
+    renameSync(temporary, join(to, name));
+  }
+}
+
+/**
  * Starts the demo with its own SMTP server and state directory. `env` adds
  * settings (FRESH_SECONDS, JOB_STEP_MS...). The browser script assets are
  * copied to dist as `npm run build` does, so a bare `tsc` build works too.
  */
 export async function startDemo(env: Record<string, string> = {}): Promise<Demo> {
-  cpSync(join(ROOT, "lib/client"), join(ROOT, "dist/lib/client"), { recursive: true });
+  copyClientScripts();
   const smtp = await startSMTPServer();
   const stateDir = mkdtempSync(join(tmpdir(), "latch-demo-"));
   const port = await freePort();
