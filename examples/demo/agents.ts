@@ -29,6 +29,7 @@ import { withCtx, writeError } from "../../lib/index.ts";
 import type { Registry } from "../../lib/jobs/index.ts";
 import { PathValue, type Mux } from "../../lib/router/index.ts";
 import { From, type Signin } from "../../lib/signin/index.ts";
+import { mountMCP } from "./mcp.ts";
 import { activityPage, agentsPage, approvalPage } from "./pages/agents.ts";
 import { startDemoJob, startJob } from "./pages/jobs.ts";
 
@@ -106,6 +107,7 @@ export function mountAgents(deps: AgentsDeps): void {
   callers.Handle("GET /api/whoami", withCtx((ctx, req, res) => writeJSON(res, 200, { actor: ctx.Actor.String(), subject: subjectFrom(req) ?? null })));
   callers.Handle("GET /api/tools", api.List);
   callers.Handle("POST /api/tools/{name}", api.Call);
+  mountMCP({ mux, invoker, tokens, origin: deps.origin });
 
   const fresh = mux.With(auth.RequireFreshSession(deps.freshFor));
   const subject = (req: Parameters<HandlerFunc>[0]): string => From(req)?.Subject ?? "";

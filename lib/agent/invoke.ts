@@ -14,7 +14,8 @@
  *      their confirmation;
  *   6. run, and
  *   7. append one "tool.call" event to the subject's audit stream, whatever
- *      the outcome: tool, arguments hash, approval id, outcome.
+ *      the outcome: tool, arguments hash, approval id, outcome (and `via`,
+ *      the transport, when the caller names one).
  *
  * Arguments are never logged (they may carry anything); a failure is
  * logged with a reference the caller also gets.
@@ -36,6 +37,8 @@ export interface Caller {
   readonly Subject: string;
   /** The verified token of an agent caller. */
   readonly Grant?: TokenGrant | undefined;
+  /** The transport the call came over when not the tools endpoint, e.g. "mcp"; recorded in the audit event as `via`. */
+  readonly Via?: string | undefined;
 }
 
 /** The outcome of a tool call. */
@@ -128,7 +131,7 @@ export class ToolInvoker {
       Type: TOOL_CALL_EVENT,
       Actor: caller.Actor,
       Subject: caller.Subject,
-      Data: { tool: name.slice(0, 64), args_hash: argsHash, approval, outcome: outcome.kind },
+      Data: { tool: name.slice(0, 64), args_hash: argsHash, approval, outcome: outcome.kind, ...(caller.Via !== undefined && { via: caller.Via }) },
     });
   }
 }

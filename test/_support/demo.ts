@@ -7,13 +7,14 @@
  * told both PORT and ORIGIN. Readiness is the demo's "listening" log line.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "./browser.ts";
 import { extractCode, extractLink } from "./signin-app.ts";
+import { CookieJar, sendRequest } from "./http-client.ts";
 import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -59,12 +60,38 @@ function waitForListening(child: ChildProcess, output: () => string): Promise<vo
 }
 
 /**
+ * Copies lib/client to dist/lib/client as `npm run build` does, touching
+ * only files that differ, each by an atomic rename: suites start demos
+ * concurrently, and a demo loading its assets while another suite's copy
+ * had removed a file (as `cpSync` does before copying) would miss it.
+ */
+function copyClientScripts(): void {
+  const from = join(ROOT, "lib/client");
+  const to = join(ROOT, "dist/lib/client");
+  mkdirSync(to, { recursive: true });
+  for (const name of readdirSync(from)) {
+    const bytes = readFileSync(join(from, name));
+    let current: Buffer | undefined;
+    try {
+      current = readFileSync(join(to, name));
+    } catch {
+      current = undefined;
+    }
+    if (current !== undefined && current.equals(bytes)) continue;
+    // A dot name: the asset loader skips it until the rename.
+    const temporary = join(to, `.${name}.${process.pid}`);
+    writeFileSync(temporary, bytes);
+    renameSync(temporary, join(to, name));
+  }
+}
+
+/**
  * Starts the demo with its own SMTP server and state directory. `env` adds
  * settings (FRESH_SECONDS, JOB_STEP_MS...). The browser script assets are
  * copied to dist as `npm run build` does, so a bare `tsc` build works too.
  */
 export async function startDemo(env: Record<string, string> = {}): Promise<Demo> {
-  cpSync(join(ROOT, "lib/client"), join(ROOT, "dist/lib/client"), { recursive: true });
+  copyClientScripts();
   const smtp = await startSMTPServer();
   const stateDir = mkdtempSync(join(tmpdir(), "latch-demo-"));
   const port = await freePort();
@@ -138,4 +165,33 @@ export async function signOut(page: Page, demo: Demo): Promise<void> {
   await page.goto(`${demo.origin}/account`);
   await page.click('form[action="/signout"] button');
   await page.waitForURL(/\/signin$/);
+}
+
+/**
+ * Signs `address` in over HTTP (no browser): asks for the link with a
+ * cookie jar, takes it from the mail, opens it with the same jar (the link
+ * signs in only the client that asked for it). Returns the signed-in jar.
+ */
+export async function signInOverHTTP(demo: Demo, address: string): Promise<CookieJar> {
+  const jar = new CookieJar();
+  const before = demo.smtp.messages.length;
+  const begun = await sendRequest(demo.origin, "POST", "/signin", { jar, form: { email: address } }, demo.origin);
+  if (begun.location !== "/signin?sent=1") throw new Error(`demo: POST /signin answered ${begun.status} ${begun.location ?? ""}`);
+  const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address));
+  const link = /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(message.parsed.text ?? "")?.[0];
+  if (link === undefined) throw new Error(`demo: no sign-in link in the mail:\n${message.parsed.text ?? ""}`);
+  const landed = await sendRequest(demo.origin, "GET", link, { jar }, demo.origin);
+  if (landed.location !== "/account") throw new Error(`demo: the sign-in link answered ${landed.status} ${landed.location ?? ""}`);
+  return jar;
+}
+
+/** Returns the agent token shown in a /account/agents page, if any. */
+export const agentTokenIn = (body: string): string | undefined => /data-agent-token="([A-Za-z0-9_-]+)"/.exec(body)?.[1];
+
+/** Mints an agent token on /account/agents as the person signed in with `jar` and returns it. */
+export async function mintAgentToken(demo: Demo, jar: CookieJar, name: string, access: "read" | "write"): Promise<string> {
+  const minted = await sendRequest(demo.origin, "POST", "/account/agents", { jar, form: { name, access } }, demo.origin);
+  const token = agentTokenIn(minted.body);
+  if (token === undefined) throw new Error(`demo: minting ${name} answered ${minted.status}`);
+  return token;
 }

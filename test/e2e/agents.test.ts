@@ -9,22 +9,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { hasChromium, launchBrowser, watchedPage, type Browser } from "../_support/browser.ts";
-import { signInByLink, startDemo, type Demo } from "../_support/demo.ts";
-import { CookieJar, sendRequest, type TestResponse } from "../_support/http-client.ts";
-
-async function signInHTTP(demo: Demo, address: string): Promise<CookieJar> {
-  const jar = new CookieJar();
-  const before = demo.smtp.messages.length;
-  // The link signs in only the browser that asked for it (its binding cookie is in the jar).
-  const begun = await sendRequest(demo.origin, "POST", "/signin", { jar, form: { email: address } }, demo.origin);
-  assert.equal(begun.location, "/signin?sent=1");
-  const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address));
-  const link = /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(message.parsed.text ?? "")?.[0];
-  assert.ok(link !== undefined);
-  const landed = await sendRequest(demo.origin, "GET", link, { jar }, demo.origin);
-  assert.equal(landed.location, "/account");
-  return jar;
-}
+import { agentTokenIn, mintAgentToken, signInByLink, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
+import { sendRequest, type TestResponse } from "../_support/http-client.ts";
 
 function call(demo: Demo, token: string, tool: string, args: unknown): Promise<TestResponse> {
   return sendRequest(demo.origin, "POST", `/api/tools/${tool}`, {
@@ -37,7 +23,6 @@ function whoami(demo: Demo, token: string): Promise<TestResponse> {
   return sendRequest(demo.origin, "GET", "/api/whoami", { headers: { Authorization: `Bearer ${token}` } }, demo.origin);
 }
 
-const tokenIn = (body: string): string | undefined => /data-agent-token="([A-Za-z0-9_-]+)"/.exec(body)?.[1];
 const idsIn = (body: string): string[] => [...body.matchAll(/data-agent-id="([^"]+)"/g)].map((m) => m[1] ?? "");
 
 describe("agents in the demo (HTTP)", () => {
@@ -48,7 +33,7 @@ describe("agents in the demo (HTTP)", () => {
   after(async () => demo?.close());
 
   it("mints tokens on /account/agents, refuses bad input with 4xx and a message, and revokes", async () => {
-    const jar = await signInHTTP(demo, "ada@example.com");
+    const jar = await signInOverHTTP(demo, "ada@example.com");
     const me = await sendRequest(demo.origin, "GET", "/api/whoami", { jar }, demo.origin);
     assert.deepEqual([me.status, JSON.parse(me.body)], [200, { actor: "human", subject: "ada@example.com" }]);
 
@@ -62,20 +47,20 @@ describe("agents in the demo (HTTP)", () => {
       const res = await mint(form);
       assert.equal(res.status, status, JSON.stringify(form));
       assert.match(res.body, message);
-      assert.equal(tokenIn(res.body), undefined);
+      assert.equal(agentTokenIn(res.body), undefined);
       assert.deepEqual(idsIn(res.body), [], "nothing stored");
     }
     const minted = await mint({ name: "reader", access: "read" });
     assert.equal(minted.status, 200);
     assert.equal(minted.headers["cache-control"], "no-store");
-    const token = tokenIn(minted.body);
+    const token = agentTokenIn(minted.body);
     assert.ok(token !== undefined);
     assert.ok(minted.body.includes(`>${token}</code>`), "shown as text too");
     const taken = await mint({ name: "reader", access: "write" });
     assert.equal(taken.status, 409);
     assert.match(taken.body, /already has this name/);
     const listing = await sendRequest(demo.origin, "GET", "/account/agents", { jar }, demo.origin);
-    assert.equal(tokenIn(listing.body), undefined, "shown once");
+    assert.equal(agentTokenIn(listing.body), undefined, "shown once");
     const [id] = idsIn(listing.body);
     assert.ok(id !== undefined && idsIn(listing.body).length === 1);
 
@@ -97,11 +82,10 @@ describe("agents in the demo (HTTP)", () => {
   });
 
   it("lets a token act only for the person who minted it", async () => {
-    const bob = await signInHTTP(demo, "bob@example.com");
-    const minted = await sendRequest(demo.origin, "POST", "/account/agents", { jar: bob, form: { name: "bobs-bot", access: "write" } }, demo.origin);
-    const token = tokenIn(minted.body) ?? "";
+    const bob = await signInOverHTTP(demo, "bob@example.com");
+    const token = await mintAgentToken(demo, bob, "bobs-bot", "write");
     const held = JSON.parse((await call(demo, token, "start_job", {})).body) as { approval_url: string };
-    const ada = await signInHTTP(demo, "ada2@example.com");
+    const ada = await signInOverHTTP(demo, "ada2@example.com");
     const other = await sendRequest(demo.origin, "GET", held.approval_url, { jar: ada }, demo.origin);
     assert.equal(other.status, 404, "another person cannot see, let alone approve, the request");
     const anonymous = await sendRequest(demo.origin, "GET", held.approval_url, {}, demo.origin);

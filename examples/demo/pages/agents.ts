@@ -4,7 +4,7 @@
  * person's activity (their audit stream, actors in audit form). Contract
  * attributes the tests read: data-agent-token (the new token, once),
  * data-agent-id (each listed token), data-approval (approve/decline
- * buttons), data-actor / data-type (each activity entry).
+ * buttons), data-actor / data-type / data-via (each activity entry; via is the transport of a tool call, "" for /api/tools).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { APPROVAL_TTL, type AgentTokenInfo, type Approval, type ToolDef } from "../../../lib/agent/index.ts";
@@ -101,7 +101,7 @@ export function activityPage(req: IncomingMessage, res: ServerResponse, assets: 
 <section class="card">${events.length === 0
       ? html`<p class="muted">${T(req, "demo.activity.empty")}</p>`
       : html`<ol class="activity" reversed>${events.map(
-          (e) => html`<li data-seq="${e.Seq}" data-actor="${e.Actor}" data-type="${e.Type}"><code>${e.Actor}</code> ${e.Type}${typeof e.Data["tool"] === "string" ? html` <strong>${e.Data["tool"]}</strong>` : ""}${typeof e.Data["outcome"] === "string" ? html` → ${e.Data["outcome"]}` : ""} <span class="muted">${when(e.At)}</span></li>`,
+          (e) => html`<li data-seq="${e.Seq}" data-actor="${e.Actor}" data-type="${e.Type}" data-via="${typeof e.Data["via"] === "string" ? e.Data["via"] : ""}"><code>${e.Actor}</code> ${e.Type}${typeof e.Data["tool"] === "string" ? html` <strong>${e.Data["tool"]}</strong>` : ""}${typeof e.Data["outcome"] === "string" ? html` → ${e.Data["outcome"]}` : ""} <span class="muted">${when(e.At)}</span></li>`,
         )}</ol>`}</section>
 <p><a href="/account/agents">${T(req, "demo.agents.title")}</a> · <a href="/account">${T(req, "account.title")}</a></p>`,
   });

@@ -1,0 +1,221 @@
+/*
+ * An MCP server endpoint over Streamable HTTP (MCP revision 2025-11-25,
+ * and clients of 2025-06-18), serving the application's tool registry to
+ * agents. One URL, say /mcp:
+ *
+ *   POST    one JSON-RPC message; a request is answered with one JSON
+ *           response (never an SSE stream: nothing here sends the client
+ *           requests or progress mid-call), a notification or a response
+ *           with 202 and no body
+ *   DELETE  ends the session named by Mcp-Session-Id
+ *   GET     405: the endpoint offers no server-initiated stream
+ *
+ * Every request needs an agent token in `Authorization: Bearer` (never a
+ * cookie: an agent is not a browser); a tool call runs through the
+ * application's `ToolInvoker`, the same checks, scoping, approval rule and
+ * audit as the tools endpoint, recorded with `via: "mcp"`. A write call
+ * awaiting the person's approval is a URL-mode elicitation where the
+ * client declared it, otherwise a tool error carrying the approval URL.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { agentActor, approvalURL, bearerToken, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
+import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
+import { JSONRPC_ERRORS, errorMessage, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
+import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
+import { MCPSessions, type MCPSession } from "./sessions.ts";
+import { describeMCPTool, outcomeResult, textResult } from "./tools.ts";
+
+/** The protocol revision spoken, as the official TypeScript SDK client (1.32) asks for it. */
+export const MCP_PROTOCOL_VERSION = "2025-11-25";
+
+/** Every revision accepted in `initialize` and `MCP-Protocol-Version`, newest first. */
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([MCP_PROTOCOL_VERSION, "2025-06-18"]);
+
+/** What `newMCPServer` needs. */
+export interface MCPServerConfig {
+  Invoker: ToolInvoker;
+  Tokens: AgentTokens;
+  /** The application's public origin; the only `Origin` a browser may send. */
+  Origin: string;
+  /** Where the endpoint is mounted. @default "/mcp" */
+  Path?: string;
+  /** Path of the approval page, as given to `newToolsAPI`. */
+  ApprovalPath: string;
+  /** `serverInfo` of `initialize`, and the metadata's `resource_name`. */
+  Name: string;
+  Version: string;
+  /** A page telling people how to connect (RFC 9728 `resource_documentation`). */
+  Documentation?: string;
+}
+
+/** The endpoint's handlers. */
+export interface MCPServer {
+  /** Mount at `Path` for every method. */
+  Handler: HandlerFunc;
+  /** Mount at `GET /.well-known/oauth-protected-resource<Path>`: the endpoint as the resource. */
+  ResourceMetadata: HandlerFunc;
+  /** Mount at `GET /.well-known/oauth-protected-resource`: the application as the resource. */
+  ApplicationMetadata: HandlerFunc;
+  /** The absolute URL of `ResourceMetadata`, named in every 401. */
+  ResourceMetadataURL: string;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(",") : value;
+}
+
+/** Answers an HTTP-level refusal with a JSON-RPC error body that has no id. */
+function refuse(res: ServerResponse, status: number, code: number, message: string): void {
+  writeJSON(res, status, errorMessage(undefined, { code, message }));
+}
+
+function empty(res: ServerResponse, status: number): void {
+  res.statusCode = status;
+  res.end();
+}
+
+/**
+ * Returns the MCP endpoint for `config`. Throws `HTTPError`
+ * `ERR_HTTP_INVALID_OPTIONS` when `Origin` is not an http or https URL.
+ *
+ * @example
+ * const mcp = newMCPServer({ Invoker, Tokens, Origin, ApprovalPath: "/account/approvals", Name: "demo", Version: "1.0.0" });
+ * mux.Handle("/mcp", mcp.Handler);
+ * mux.Handle("GET /.well-known/oauth-protected-resource/mcp", mcp.ResourceMetadata);
+ * mux.Handle("GET /.well-known/oauth-protected-resource", mcp.ApplicationMetadata);
+ */
+export function newMCPServer(config: MCPServerConfig): MCPServer {
+  const origin = parseOrigin(config.Origin);
+  if (origin === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "mcp server: Origin must be an http or https URL");
+  const resource = new URL(config.Path ?? "/mcp", origin).href;
+  const metadataURL = resourceMetadataURL(resource);
+  const sessions = new MCPSessions();
+
+  const challenge = (res: ServerResponse, error: string): void => {
+    // RFC 9728 §5.1: a 401 names the resource metadata, so a client can find out how to authenticate.
+    res.setHeader("WWW-Authenticate", `Bearer ${error === "" ? "" : `error="${error}", `}resource_metadata="${metadataURL}"`);
+    refuse(res, 401, JSONRPC_ERRORS.InvalidRequest, "unauthorized: an agent token is required as Authorization: Bearer");
+  };
+
+  const Handler: HandlerFunc = async (req, res) => {
+    const sent = header(req, "origin");
+    // MCP 2025-11-25 transports §Security Warning: validate Origin on every request (DNS rebinding); present and foreign → 403.
+    if (sent !== undefined && parseOrigin(sent) !== origin) {
+      return refuse(res, 403, JSONRPC_ERRORS.InvalidRequest, "forbidden: cross-origin request refused");
+    }
+    if (req.method !== "POST" && req.method !== "DELETE") {
+      res.setHeader("Allow", "POST, DELETE");
+      return refuse(res, 405, JSONRPC_ERRORS.InvalidRequest, "method not allowed: this endpoint offers no GET stream");
+    }
+    const token = bearerToken(req);
+    if (token === undefined) return challenge(res, "");
+    // RFC 6750 §3.1: malformed, unknown and revoked tokens get one answer, so a token's state cannot be probed.
+    const grant = token === "" ? undefined : config.Tokens.verify(token);
+    if (grant === undefined) return challenge(res, "invalid_token");
+    const version = header(req, "mcp-protocol-version");
+    // MCP 2025-11-25 transports §Protocol Version Header: an unsupported version is a 400.
+    if (version !== undefined && !MCP_PROTOCOL_VERSIONS.includes(version)) {
+      return refuse(res, 400, JSONRPC_ERRORS.InvalidRequest, `unsupported MCP-Protocol-Version; supported: ${MCP_PROTOCOL_VERSIONS.join(", ")}`);
+    }
+    const sessionID = header(req, "mcp-session-id");
+    const session = sessionID === undefined ? undefined : sessions.get(sessionID, grant.TokenID);
+    // MCP transports §Session Management: an unknown (or ended) session is a 404, and the client starts over.
+    if (sessionID !== undefined && session === undefined) return refuse(res, 404, JSONRPC_ERRORS.InvalidRequest, "session not found; initialize again");
+    if (req.method === "DELETE") {
+      if (sessionID === undefined) return refuse(res, 400, JSONRPC_ERRORS.InvalidRequest, "no Mcp-Session-Id to end");
+      sessions.close(sessionID, grant.TokenID);
+      return empty(res, 204);
+    }
+    await post(req, res, grant, session);
+  };
+
+  async function post(req: IncomingMessage, res: ServerResponse, grant: TokenGrant, session: MCPSession | undefined): Promise<void> {
+    const type = (header(req, "content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    if (type !== "application/json") return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
+    let body: Buffer;
+    try {
+      body = await readBody(req, { limit: DEFAULT_BODY_LIMIT });
+    } catch (err) {
+      if (isAbortHandler(err) || !isLatchError(err) || err.status === undefined) throw err;
+      return refuse(res, err.status, JSONRPC_ERRORS.InvalidRequest, err.message);
+    }
+    const message = parseMessage(body);
+    switch (message.kind) {
+      case "invalid":
+        return writeJSON(res, 400, errorMessage(undefined, message.error));
+      case "notification":
+      case "response":
+        // Transports §Sending Messages: accepted notifications and responses get 202 and no body.
+        return empty(res, 202);
+      case "request": {
+        const answer = await dispatch(message.method, message.params, grant, session, res);
+        return writeJSON(res, 200, "error" in answer ? errorMessage(message.id, answer.error) : resultMessage(message.id, answer.result));
+      }
+    }
+  }
+
+  type Answer = { result: unknown } | { error: RPCError };
+
+  async function dispatch(method: string, params: Record<string, unknown>, grant: TokenGrant, session: MCPSession | undefined, res: ServerResponse): Promise<Answer> {
+    const caller: Caller = { Actor: agentActor(grant.Name), Subject: grant.Subject, Grant: grant, Via: "mcp" };
+    switch (method) {
+      case "initialize":
+        return initialize(params, grant, res);
+      case "ping":
+        return { result: {} };
+      case "tools/list":
+        return { result: { tools: config.Invoker.tools(caller).map(describeMCPTool) } };
+      case "tools/call":
+        return callTool(params, caller, session);
+      default:
+        return { error: { code: JSONRPC_ERRORS.MethodNotFound, message: `method not found: ${method.slice(0, 64)}` } };
+    }
+  }
+
+  function initialize(params: Record<string, unknown>, grant: TokenGrant, res: ServerResponse): Answer {
+    const asked = params["protocolVersion"];
+    if (typeof asked !== "string") return { error: { code: JSONRPC_ERRORS.InvalidParams, message: "initialize: protocolVersion must be a string" } };
+    // MCP lifecycle §Version Negotiation: the client's revision when spoken here, otherwise the latest, and the client decides.
+    const version = MCP_PROTOCOL_VERSIONS.includes(asked) ? asked : MCP_PROTOCOL_VERSION;
+    const capabilities = isObject(params["capabilities"]) ? params["capabilities"] : {};
+    const elicitation = capabilities["elicitation"];
+    const urlElicitation = version === MCP_PROTOCOL_VERSION && isObject(elicitation) && isObject(elicitation["url"]);
+    res.setHeader("Mcp-Session-Id", sessions.open({ TokenID: grant.TokenID, Version: version, URLElicitation: urlElicitation }));
+    return {
+      result: {
+        protocolVersion: version,
+        capabilities: { tools: { listChanged: false } },
+        serverInfo: { name: config.Name, version: config.Version },
+        instructions: "Write tools run only after the person you act for approves the exact call at the URL you are given; then repeat the call unchanged.",
+      },
+    };
+  }
+
+  async function callTool(params: Record<string, unknown>, caller: Caller, session: MCPSession | undefined): Promise<Answer> {
+    const name = typeof params["name"] === "string" ? params["name"] : "";
+    // Even a call without a name goes through the invoker, so every tools/call is on the audit stream.
+    const outcome = await config.Invoker.call(caller, name, params["arguments"] ?? {});
+    if (outcome.kind === "unknown_tool") return { error: { code: JSONRPC_ERRORS.InvalidParams, message: `unknown tool: ${name.slice(0, 64)}` } };
+    if (outcome.kind !== "approval_required") return { result: outcomeResult(outcome) };
+    const url = approvalURL(config, outcome.approval);
+    const ask = "Ask the person you act for to approve this call at the URL, then repeat it unchanged.";
+    if (session?.URLElicitation === true) {
+      // MCP 2025-11-25 elicitation §URL mode: the call cannot proceed until the person has visited the URL.
+      const elicitation = { mode: "url", elicitationId: outcome.approval, url, message: ask };
+      return { error: { code: JSONRPC_ERRORS.URLElicitationRequired, message: "approval required", data: { elicitations: [elicitation] } } };
+    }
+    return { result: textResult(`approval required: ${url}\n${ask}`, true, { status: "approval_required", approval_url: url }) };
+  }
+
+  return {
+    Handler,
+    ResourceMetadata: resourceMetadataHandler(resource, config.Name, config.Documentation),
+    ApplicationMetadata: resourceMetadataHandler(origin, config.Name, config.Documentation),
+    ResourceMetadataURL: metadataURL,
+  };
+}

@@ -1,0 +1,90 @@
+/*
+ * The parts of latch/mcp without a server: tool hints per method, the
+ * input schema, the session bound, and the metadata URL rule.
+ */
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { defineAction, ToolRead, ToolWrite, type ToolMethod } from "../../lib/agent/index.ts";
+import {
+  CONFIRM_META_KEY,
+  describeMCPTool,
+  MAX_MCP_SESSIONS,
+  MCP_PROTOCOL_VERSION,
+  MCP_PROTOCOL_VERSIONS,
+  MCPSessions,
+  resourceMetadataURL,
+  RESOURCE_METADATA_PATH,
+} from "../../lib/mcp/index.ts";
+
+const tool = (method: ToolMethod) =>
+  defineAction({
+    name: `t_${method.toLowerCase()}`, method, route: "/t", handler: () => undefined,
+    tool: method === "GET"
+      ? { Description: "reads", Access: ToolRead }
+      : { Description: "writes", Access: ToolWrite, Confirm: "Do it?", Args: [{ Name: "n", Type: "number", Required: true, Description: "a number" }, { Name: "b", Type: "boolean", Description: "a flag" }] },
+    run: () => null,
+  });
+
+describe("describeMCPTool", () => {
+  it("derives the hints from access and method: read-only for GET, destructive for DELETE, idempotent for PUT and DELETE", () => {
+    const hints = Object.fromEntries((["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map((m) => [m, describeMCPTool(tool(m))["annotations"]]));
+    assert.deepEqual(hints, {
+      GET: { readOnlyHint: true, openWorldHint: false },
+      POST: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      PUT: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      PATCH: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      DELETE: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    });
+  });
+
+  it("closes the input schema and carries the confirm sentence under latch/confirm", () => {
+    assert.equal(CONFIRM_META_KEY, "latch/confirm");
+    assert.deepEqual(describeMCPTool(tool("POST")), {
+      name: "t_post",
+      description: "writes",
+      inputSchema: {
+        type: "object",
+        properties: { n: { type: "number", description: "a number" }, b: { type: "boolean", description: "a flag" } },
+        required: ["n"],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      _meta: { "latch/confirm": "Do it?" },
+    });
+    assert.deepEqual(describeMCPTool(tool("GET"))["inputSchema"], { type: "object", properties: {}, additionalProperties: false });
+  });
+});
+
+describe("MCPSessions", () => {
+  it(`keeps at most MAX_MCP_SESSIONS (${MAX_MCP_SESSIONS}) sessions, forgetting the oldest`, () => {
+    assert.equal(MAX_MCP_SESSIONS, 1000);
+    const sessions = new MCPSessions();
+    const ids = Array.from({ length: MAX_MCP_SESSIONS + 1 }, () => sessions.open({ TokenID: "t", Version: MCP_PROTOCOL_VERSION, URLElicitation: false }));
+    assert.equal(sessions.size, MAX_MCP_SESSIONS);
+    assert.equal(sessions.get(ids[0] ?? "", "t"), undefined, "the oldest is gone");
+    assert.equal(sessions.get(ids[1] ?? "", "t")?.Version, MCP_PROTOCOL_VERSION);
+    assert.equal(new Set(ids).size, ids.length, "ids are unique");
+  });
+
+  it("binds a session to the token that opened it", () => {
+    const sessions = new MCPSessions();
+    const id = sessions.open({ TokenID: "a", Version: "2025-06-18", URLElicitation: true });
+    assert.equal(sessions.get(id, "b"), undefined);
+    assert.equal(sessions.close(id, "b"), false);
+    assert.equal(sessions.get(id, "a")?.URLElicitation, true);
+    assert.equal(sessions.close(id, "a"), true);
+    assert.equal(sessions.get(id, "a"), undefined);
+  });
+});
+
+describe("protocol revisions and metadata", () => {
+  it("speaks 2025-11-25 and accepts 2025-06-18", () => {
+    assert.deepEqual([MCP_PROTOCOL_VERSION, [...MCP_PROTOCOL_VERSIONS]], ["2025-11-25", ["2025-11-25", "2025-06-18"]]);
+  });
+
+  it("puts the well-known segment between host and path (RFC 9728 §3.1)", () => {
+    assert.equal(RESOURCE_METADATA_PATH, "/.well-known/oauth-protected-resource");
+    assert.equal(resourceMetadataURL("https://app.example/mcp"), "https://app.example/.well-known/oauth-protected-resource/mcp");
+    assert.equal(resourceMetadataURL("https://app.example"), "https://app.example/.well-known/oauth-protected-resource");
+  });
+});
