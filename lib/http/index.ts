@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { LatchError, isLatchError, hasErrorCode, HTTPError, isHTTPError, HTTP_ERROR_CODES, ErrAbortHandler, isAbortHandler } from "./errors.ts";
 export { newLogger, discardLogger } from "./logger.ts";
 export { systemClock, cryptoRandom } from "./clock.ts";

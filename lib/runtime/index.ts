@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { BuildVersion } from "./version.ts";
 export { validateOptions } from "./options.ts";
 export { recoverPanics, PLAIN_500 } from "./recover.ts";
