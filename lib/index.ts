@@ -53,6 +53,7 @@ export type {
   Routes,
   ErrorPageFunc,
   RenderFunc,
+  Stoppable,
   Activation,
   CtxHandlerFunc,
   SharedCtx,

@@ -3,7 +3,9 @@
  * SIGTERM or SIGINT (or `Options.Signal`) the server stops accepting,
  * aborts every request's `requestSignal` so long-lived streams end, lets
  * in-flight requests finish for `ShutdownGrace` milliseconds, then cuts
- * what remains and closes the database the runtime opened.
+ * what remains and closes the database the runtime opened. What the app
+ * listed in `Options.Stop` (its job registries) is stopped as shutdown
+ * begins, so a running job's signal aborts instead of holding the process.
  */
 import { createServer } from "node:http";
 import type { Socket } from "node:net";
@@ -42,6 +44,13 @@ export async function Serve(opts: Options): Promise<void> {
     if (shutdown.signal.aborted) return;
     logger.info("shutting down", { reason });
     shutdown.abort();
+    for (const part of opts.Stop ?? []) {
+      try {
+        part.Shutdown();
+      } catch (error) {
+        logger.error("shutdown failed", { error });
+      }
+    }
     server.close();
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), opts.ShutdownGrace ?? DEFAULT_SHUTDOWN_GRACE).unref();
