@@ -63,6 +63,7 @@ export type {
   Middleware,
   Logger,
   LoggerOptions,
+  LogFormat,
   Level,
   Attrs,
   Clock,

@@ -15,7 +15,7 @@ export { requestSignal, bindShutdownSignal } from "./request-signal.ts";
 export { crossOriginProtection, crossOriginVerdict } from "./csrf.ts";
 export type { HandlerFunc, Middleware } from "./types.ts";
 export type { LatchErrorOptions, HTTPErrorCode } from "./errors.ts";
-export type { Logger, LoggerOptions, Level, Attrs } from "./logger.ts";
+export type { Logger, LoggerOptions, LogFormat, Level, Attrs } from "./logger.ts";
 export type { Clock, RandomReader } from "./clock.ts";
 export type { BodyOptions } from "./body.ts";
 export type { SecurityHeadersOptions } from "./security-headers.ts";

@@ -38,7 +38,9 @@ export async function Serve(opts: Options): Promise<void> {
     cleanup();
     throw err;
   }
-  logger.info("listening", { addr: where });
+  logger.info("listening", { addr: where, ...listenURL(where) });
+  const mismatch = originMismatch(opts.Origin, where);
+  if (mismatch !== undefined) logger.warn(mismatch);
   const closed = new Promise<void>((resolve) => server.once("close", resolve));
   const stop = (reason: string): void => {
     if (shutdown.signal.aborted) return;
@@ -68,4 +70,35 @@ export async function Serve(opts: Options): Promise<void> {
   opts.Signal?.removeEventListener("abort", onAbort);
   cleanup();
   logger.info("stopped");
+}
+
+// A TCP address as a person would open it: a wildcard host is reachable as localhost.
+function listenURL(where: string): { url?: string } {
+  const m = /^(.*):(\d+)$/.exec(where);
+  if (m === null || where.startsWith("/")) return {};
+  const host = m[1] === "::" || m[1] === "0.0.0.0" || m[1] === "::1" || m[1] === "127.0.0.1" ? "localhost" : (m[1] ?? "");
+  return { url: `http://${host.includes(":") ? `[${host}]` : host}:${m[2] ?? ""}` };
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Returns a warning when `Origin` names this machine on another port than
+ * the one listened on: emailed links, cookies and passkeys would then point
+ * at a server that is not this one. A public origin (behind a proxy) is
+ * never compared.
+ */
+export function originMismatch(origin: string | undefined, where: string): string | undefined {
+  if (origin === undefined) return undefined;
+  const port = /:(\d+)$/.exec(where)?.[1];
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return undefined;
+  }
+  if (port === undefined || !LOOPBACK.has(url.hostname)) return undefined;
+  const originPort = url.port === "" ? (url.protocol === "https:" ? "443" : "80") : url.port;
+  if (originPort === port) return undefined;
+  return `ORIGIN ${url.origin} and the listen address (port ${port}) disagree: links, cookies and passkeys point at ${url.origin}; set ORIGIN (Options.Origin) to http://localhost:${port}`;
 }
