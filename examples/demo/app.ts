@@ -56,6 +56,7 @@ export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions 
     Origin: config.origin,
     Logger: logger,
     ...(csp !== undefined && { CSP: csp }),
+    Stop: [jobs],
     cleanup: () => jobs.Shutdown(),
   };
 }
