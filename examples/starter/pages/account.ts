@@ -66,11 +66,12 @@ export function renderAccount(req: IncomingMessage, res: ServerResponse, assets:
 <section class="card" id="recovery">
   <h2>${T(req, "passkey.recovery.title")}</h2>
   ${recovery}
-  ${hasPasskey || remaining > 0 ? html`<p class="muted">${T(req, "passkey.recovery.replaces")}</p>${generate}` : html``}
+  ${remaining > 0 ? html`<p class="muted">${T(req, "passkey.recovery.replaces")}</p>` : html``}
+  ${hasPasskey || remaining > 0 ? generate : html``}
 </section>
 <section class="card">
   <h2>${T(req, "starter.jobs.title")}</h2>
-  <form method="post" action="/jobs"><button type="submit">${Icon("spinner")} ${T(req, "starter.jobs.start")}</button></form>
+  <form method="post" action="/jobs"><button type="submit">${T(req, "starter.jobs.start")}</button></form>
 </section>`,
   });
 }
