@@ -6,14 +6,14 @@
  * appended to the person's audit stream.
  */
 import type { IncomingMessage } from "node:http";
-import { AgentError, AgentTokens, Approvals, defineAction, newToolsAPI, ToolInvoker, ToolRead, ToolRegistry } from "../../lib/agent/index.ts";
-import type { Assets } from "../../lib/assets/index.ts";
-import type { DB } from "../../lib/db/index.ts";
-import { EventStore } from "../../lib/events/index.ts";
-import { readForm, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
-import type { Registry } from "../../lib/jobs/index.ts";
-import type { Group, Mux } from "../../lib/router/index.ts";
-import { From, type Signin } from "../../lib/signin/index.ts";
+import { AgentError, AgentTokens, Approvals, defineAction, newToolsAPI, ToolInvoker, ToolRead, ToolRegistry } from "latch/agent";
+import type { Assets } from "latch/assets";
+import type { DB } from "latch/db";
+import { EventStore } from "latch/events";
+import { readForm, type HandlerFunc, type Logger } from "latch/http";
+import type { Registry } from "latch/jobs";
+import type { Group, Mux } from "latch/router";
+import { From, type Signin } from "latch/signin";
 import { agentsPage } from "../starter/pages/agents.ts";
 
 /** What the agent routes need. */

@@ -6,11 +6,11 @@
  * starter's job pages.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Assets } from "../../lib/assets/index.ts";
-import { seeOther, type HandlerFunc } from "../../lib/http/index.ts";
-import { newHandlers, type JobFunc, type Registry } from "../../lib/jobs/index.ts";
-import { PathValue, type Group } from "../../lib/router/index.ts";
-import { From } from "../../lib/signin/index.ts";
+import type { Assets } from "latch/assets";
+import { seeOther, type HandlerFunc } from "latch/http";
+import { newHandlers, type JobFunc, type Registry } from "latch/jobs";
+import { PathValue, type Group } from "latch/router";
+import { From } from "latch/signin";
 import { jobPages } from "../starter/pages/jobs.ts";
 
 /** What the job routes need: the registry and a group behind RequireSession. */

@@ -4,21 +4,22 @@
  * and recovery codes, a background job with its status page, and an agent
  * token with a tool call. Its pages are examples/starter's. Compiled with
  * the project and run end to end by test/e2e/guide.test.ts; the package
- * test compiles it against the packed tarball.
+ * test compiles it against the packed tarball. Both directories ship in
+ * the package, to be copied as `src/` and `starter/` of a new project.
  *
  *   INSTANCE_KEY=$(openssl rand -base64 32) node dist/examples/guide/main.js --addr :8080
  */
-import { fileURLToPath } from "node:url";
-import { crossOriginProtection, Mux, newLogger, Run } from "../../lib/index.ts";
-import { CLIENT_DIR, NewAssets } from "../../lib/assets/index.ts";
-import { mergeSchemas } from "../../lib/db/index.ts";
-import * as agent from "../../lib/agent/index.ts";
-import { Schema as eventsSchema } from "../../lib/events/index.ts";
-import { Registry } from "../../lib/jobs/index.ts";
-import { newSMTPMailer } from "../../lib/mail/index.ts";
-import * as passkey from "../../lib/passkey/index.ts";
-import * as session from "../../lib/session/index.ts";
-import * as signin from "../../lib/signin/index.ts";
+import { crossOriginProtection, Mux, newLogger, Run } from "latch";
+import { CLIENT_DIR, NewAssets } from "latch/assets";
+import { mergeSchemas } from "latch/db";
+import * as agent from "latch/agent";
+import { Schema as eventsSchema } from "latch/events";
+import { Registry } from "latch/jobs";
+import { newSMTPMailer } from "latch/mail";
+import * as passkey from "latch/passkey";
+import * as session from "latch/session";
+import * as signin from "latch/signin";
+import { LOCALES_DIR, STATIC_DIR } from "../starter/files.ts";
 import { renderAccount } from "../starter/pages/account.ts";
 import { confirmPage, stepUpPage } from "../starter/pages/confirm.ts";
 import { errorPage, notFoundPage } from "../starter/pages/errors.ts";
@@ -31,8 +32,7 @@ import { mountJobs } from "./job.ts";
 const env = process.env;
 const Origin = env["ORIGIN"] ?? "http://localhost:8080";
 const logger = newLogger();
-const starter = new URL("../../../examples/starter/", import.meta.url);
-const assets = NewAssets([fileURLToPath(new URL("static/", starter)), CLIENT_DIR]);
+const assets = NewAssets([STATIC_DIR, CLIENT_DIR]);
 const jobs = new Registry(logger);
 
 await Run({
@@ -42,7 +42,7 @@ await Run({
   Schema: mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema),
   Wrap: (next) => crossOriginProtection({ Origin })(next),
   Locales: ["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"],
-  LocaleFS: fileURLToPath(new URL("locales/", starter)),
+  LocaleFS: LOCALES_DIR,
   ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
   Stop: [jobs],
   Router: (db) => {

@@ -1,11 +1,11 @@
 /*
  * The package as npm ships it. `npm pack --dry-run` checks the `files`
  * list: docs/, a README for every module, LICENSE, the compiled library,
- * the sources its source maps point at, the catalogs; no tests or
- * examples. Then the real tarball is installed into a throwaway project
+ * the sources its source maps point at, the catalogs, examples/starter
+ * and examples/guide; no tests or other examples. Then the real tarball is installed into a throwaway project
  * with only `typescript` and `@types/node` beside it, and the guide's
- * application (examples/guide with examples/starter's pages, imports
- * rewritten to `latch/...`) is compiled under strict, without skipLibCheck,
+ * application (examples/guide with examples/starter's pages, which import
+ * latch by its package name) is compiled under strict, without skipLibCheck,
  * by TypeScript 5 (installed there) and 7 (this repository's), and started:
  * its /healthz must answer. The app's tsconfig lists no `types`: latch's
  * declarations reference Node's types themselves.
@@ -41,7 +41,7 @@ function pack(destination?: string): PackResult {
   return result;
 }
 
-test("npm pack ships LICENSE, docs/, every module README, the library and the sources of its source maps", (t) => {
+test("npm pack ships LICENSE, docs/, every module README, the library, the sources of its source maps, the starter and the guide's app", (t) => {
   const result = pack();
   const packed = new Set(result.files.map((f) => f.path));
   t.diagnostic(`${result.files.length} files, ${result.size} bytes packed, ${result.unpackedSize} unpacked`);
@@ -59,10 +59,14 @@ test("npm pack ships LICENSE, docs/, every module README, the library and the so
   const missing = want.filter((path) => !existsSync(join(ROOT, path)) || !packed.has(path));
   assert.deepEqual(missing, []);
   assert.ok(packed.has("dist/lib/index.js") && packed.has("catalogs/en.json"), "the library and the catalogs are still shipped");
+  // The starter and the guide's application ship to be copied (docs/guide.md); no other example, no test.
+  const copied = (path: string): boolean => path.startsWith("examples/starter/") || path.startsWith("examples/guide/");
   assert.deepEqual(
-    [...packed].filter((path) => path.startsWith("test/") || path.startsWith("dist/test/") || path.startsWith("examples/") || path.startsWith("dist/examples/")),
+    [...packed].filter((path) => path.startsWith("test/") || path.startsWith("dist/test/") || (path.startsWith("examples/") && !copied(path)) || path.startsWith("dist/examples/")),
     [],
   );
+  const starter = ["examples/starter/README.md", "examples/starter/pages/layout.ts", "examples/starter/static/starter.css", "examples/starter/locales/ar.json", "examples/guide/main.ts"];
+  assert.deepEqual(starter.filter((path) => !packed.has(path)), []);
   // Decision (docs/handbook.md, "Releasing"): the sources ship, so every source map resolves.
   const unresolved: string[] = [];
   for (const map of [...packed].filter((path) => path.endsWith(".js.map"))) {
@@ -90,16 +94,11 @@ test("the shipped declarations never name better-sqlite3, and each entry point r
   );
 });
 
-/** Copies the guide's application and the starter into `dir`, importing latch by its package name. */
+/** Copies the guide's application and the starter into `dir`, as they are: both import latch by its package name. */
 function copyGuide(dir: string): void {
   for (const file of [...listFiles("examples/guide", [".ts"]), ...listFiles("examples/starter", [".ts", ".css", ".json"])]) {
-    const target = join(dir, file);
-    mkdirSync(dirname(target), { recursive: true });
-    let text = readFileSync(join(ROOT, file), "utf8");
-    if (file.endsWith(".ts")) {
-      text = text.replace(/"(?:\.\.\/)+lib\/index\.ts"/g, '"latch"').replace(/"(?:\.\.\/)+lib\/([a-z0-9]+)\/index\.ts"/g, '"latch/$1"');
-    }
-    writeFileSync(target, text);
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(dir, file));
   }
 }
 

@@ -16,10 +16,10 @@ import { createServer } from "node:http";
 import { mkdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { Handler } from "../../lib/index.ts";
 import { NewAssets } from "../../lib/assets/index.ts";
+import { LOCALES_DIR, STATIC_DIR } from "../../examples/starter/files.ts";
 import { errorPage } from "../../examples/starter/pages/errors.ts";
 import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page, type WatchedPage } from "../_support/browser.ts";
 import { signInByLink, signOut, startGuide, type Demo } from "../_support/demo.ts";
@@ -27,7 +27,6 @@ import { fetchHTTP, portOf } from "../_support/http.ts";
 
 const ADDRESS = "grace@example.com";
 const SHOTS = process.env["SCREENSHOT_DIR"] ?? join(tmpdir(), "latch-screenshots", "starter");
-const STARTER = new URL("../../../examples/starter/", import.meta.url);
 
 /** Screenshots `path` in English and Arabic as `<locale>-<name>.png`. */
 async function shoot(page: Page, origin: string, name: string, path: string): Promise<void> {
@@ -151,13 +150,13 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
 
 describe("the starter's error page (browser)", { skip: hasChromium ? false : "no system Chromium" }, () => {
   it("renders a 500 with its reference in the starter's layout, in English and Arabic", async (t) => {
-    const assets = NewAssets([fileURLToPath(new URL("static/", STARTER))]);
+    const assets = NewAssets([STATIC_DIR]);
     const [handler, cleanup] = Handler({
       Mux: () => {
         throw new Error("starter: this page fails on purpose");
       },
       Locales: ["en", "ar"],
-      LocaleFS: fileURLToPath(new URL("locales/", STARTER)),
+      LocaleFS: LOCALES_DIR,
       ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
       Logger: { debug() {}, info() {}, warn() {}, error() {}, with() { return this; } },
       Wrap: (next) => (req, res) => ((req.url ?? "").includes("/static/") ? assets.Handler()(req, res) : next(req, res)),

@@ -6,12 +6,12 @@
  * generate them), a background job to start, and sign-out.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Assets } from "../../../lib/assets/index.ts";
-import { html, type SafeHTML } from "../../../lib/http/index.ts";
-import { T, Tf } from "../../../lib/i18n/index.ts";
-import { Icon } from "../../../lib/icons/index.ts";
-import type { Passkey } from "../../../lib/passkey/index.ts";
-import { From } from "../../../lib/signin/index.ts";
+import type { Assets } from "latch/assets";
+import { html, type SafeHTML } from "latch/http";
+import { T, Tf } from "latch/i18n";
+import { Icon } from "latch/icons";
+import type { Passkey } from "latch/passkey";
+import { From } from "latch/signin";
 import { passkeyButton } from "./confirm.ts";
 import { methodName, render } from "./layout.ts";
 

@@ -4,11 +4,11 @@
  * (`data-agent-token`), and the person's tokens (`data-agent-id`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AgentTokenInfo } from "../../../lib/agent/index.ts";
-import type { Assets } from "../../../lib/assets/index.ts";
-import { html } from "../../../lib/http/index.ts";
-import { T } from "../../../lib/i18n/index.ts";
-import { Icon } from "../../../lib/icons/index.ts";
+import type { AgentTokenInfo } from "latch/agent";
+import type { Assets } from "latch/assets";
+import { html } from "latch/http";
+import { T } from "latch/i18n";
+import { Icon } from "latch/icons";
 import { render } from "./layout.ts";
 
 /** Renders the page; `minted` is a token just created, shown this once. */

@@ -6,10 +6,10 @@
  * RequireFreshSession sends a stale session before a sensitive page.
  */
 import type { IncomingMessage } from "node:http";
-import type { Assets } from "../../../lib/assets/index.ts";
-import { html, isLocalPath, queryParams, type HandlerFunc, type SafeHTML } from "../../../lib/http/index.ts";
-import { T } from "../../../lib/i18n/index.ts";
-import { Icon } from "../../../lib/icons/index.ts";
+import type { Assets } from "latch/assets";
+import { html, isLocalPath, queryParams, type HandlerFunc, type SafeHTML } from "latch/http";
+import { T } from "latch/i18n";
+import { Icon } from "latch/icons";
 import { render } from "./layout.ts";
 
 /** A passkey ceremony button for lib/client/passkey.js, with its messages translated. */

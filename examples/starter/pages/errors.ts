@@ -4,10 +4,10 @@
  * is also in the log; `notFoundPage` answers every path no route matches.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Assets } from "../../../lib/assets/index.ts";
-import { html, type HandlerFunc } from "../../../lib/http/index.ts";
-import { T, Tf } from "../../../lib/i18n/index.ts";
-import { Icon } from "../../../lib/icons/index.ts";
+import type { Assets } from "latch/assets";
+import { html, type HandlerFunc } from "latch/http";
+import { T, Tf } from "latch/i18n";
+import { Icon } from "latch/icons";
 import { render } from "./layout.ts";
 
 /** `Options.ErrorPage`: the status, in words, and the reference. */

@@ -1,9 +1,9 @@
 /* The home page: what this is, and the way in (or to the account). */
-import type { Assets } from "../../../lib/assets/index.ts";
-import { html, type HandlerFunc } from "../../../lib/http/index.ts";
-import { T } from "../../../lib/i18n/index.ts";
-import { Icon } from "../../../lib/icons/index.ts";
-import { SessionFrom } from "../../../lib/signin/index.ts";
+import type { Assets } from "latch/assets";
+import { html, type HandlerFunc } from "latch/http";
+import { T } from "latch/i18n";
+import { Icon } from "latch/icons";
+import { SessionFrom } from "latch/signin";
 import { render } from "./layout.ts";
 
 /** `GET /{$}` (behind `LoadSession`, so a signed-in visitor sees the way to the account). */

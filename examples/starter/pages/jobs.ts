@@ -6,10 +6,10 @@
  * spinner only while the job runs and marks a failed one as failed.
  */
 import type { IncomingMessage } from "node:http";
-import type { Assets } from "../../../lib/assets/index.ts";
-import { html } from "../../../lib/http/index.ts";
-import { T } from "../../../lib/i18n/index.ts";
-import { metaRefresh, renderFragmentHTML, renderStatusHTML, type Config, type StatusLabels } from "../../../lib/jobs/index.ts";
+import type { Assets } from "latch/assets";
+import { html } from "latch/http";
+import { T } from "latch/i18n";
+import { metaRefresh, renderFragmentHTML, renderStatusHTML, type Config, type StatusLabels } from "latch/jobs";
 import { render } from "./layout.ts";
 
 function labels(req: IncomingMessage): StatusLabels {

@@ -6,10 +6,10 @@
  * `methodName` turns a session method ("magiclink+passkey") into words.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Assets } from "../../../lib/assets/index.ts";
-import { html, type SafeHTML } from "../../../lib/http/index.ts";
-import { Dir, LocaleFrom, LocaleItems, LocaleSwitchPath, T } from "../../../lib/i18n/index.ts";
-import { Icon } from "../../../lib/icons/index.ts";
+import type { Assets } from "latch/assets";
+import { html, type SafeHTML } from "latch/http";
+import { Dir, LocaleFrom, LocaleItems, LocaleSwitchPath, T } from "latch/i18n";
+import { Icon } from "latch/icons";
 
 /** What a page puts into the shell. */
 export interface Page {

@@ -5,11 +5,11 @@
  * `force=1` (carried into the form so the next POST skips the inbox
  * provider). Forms post to `/signin` (Begin) and `/auth/code` (VerifyCode).
  */
-import type { Assets } from "../../../lib/assets/index.ts";
-import { html, queryParams, type HandlerFunc } from "../../../lib/http/index.ts";
-import { T, Tf } from "../../../lib/i18n/index.ts";
-import { Icon } from "../../../lib/icons/index.ts";
-import { CODE_LENGTH, LINK_TTL } from "../../../lib/signin/index.ts";
+import type { Assets } from "latch/assets";
+import { html, queryParams, type HandlerFunc } from "latch/http";
+import { T, Tf } from "latch/i18n";
+import { Icon } from "latch/icons";
+import { CODE_LENGTH, LINK_TTL } from "latch/signin";
 import { render } from "./layout.ts";
 
 /** The `err` values Begin, Verify and VerifyCode redirect with. */
