@@ -132,8 +132,7 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
       body: JSON.stringify({ id: jobID }),
     });
     assert.equal(call.status, 200, call.body);
-    const reply = JSON.parse(call.body ?? "") as Record<string, unknown>;
-    const result = (reply["result"] ?? reply) as Record<string, unknown>;
+    const result = (JSON.parse(call.body ?? "") as { result: Record<string, unknown> }).result;
     assert.equal(result["status"], "done");
     assert.equal(result["progress"], "10/10");
     const refused = await fetchHTTP(port, "/api/tools/job_status", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
