@@ -103,7 +103,7 @@ function formatText(line: Attrs): string {
     if (value === undefined) continue;
     const text = value instanceof Error ? (value.stack ?? `${value.name}: ${value.message}`) : typeof value === "string" ? value : serializeValue(value);
     if (text.includes("\n")) tail += `\n  ${key}:\n` + text.replace(/^/gm, "    ");
-    else head += ` ${key}=${/^[^\s"=]+$/.test(text) ? text : JSON.stringify(text)}`;
+    else head += ` ${key}=${typeof value !== "string" || /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text)}`;
   }
   return head + tail;
 }

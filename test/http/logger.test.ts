@@ -77,8 +77,8 @@ function sink(isTTY: boolean): { stream: Writable; text: () => string } {
 describe("newLogger() at a terminal", () => {
   test("writes one readable line per record when the stream is a TTY: time, level, message, key=value", () => {
     const out = sink(true);
-    newLogger({ stream: out.stream }).info("listening", { url: "http://localhost:8080", note: "two words" });
-    assert.match(out.text(), /^\d\d:\d\d:\d\d INFO  listening url=http:\/\/localhost:8080 note="two words"\n$/);
+    newLogger({ stream: out.stream }).info("listening", { url: "http://localhost:8080", note: "two words", to: ["a@example.com"], n: 3 });
+    assert.match(out.text(), /^\d\d:\d\d:\d\d INFO  listening url=http:\/\/localhost:8080 note="two words" to=\["a@example.com"\] n=3\n$/);
   });
 
   test("puts a multi-line value (the development mailer's email) on its own indented lines, so the link stands alone", async () => {
