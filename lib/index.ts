@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export {
   Run,
   Resolve,
@@ -52,6 +53,7 @@ export type {
   Routes,
   ErrorPageFunc,
   RenderFunc,
+  Stoppable,
   Activation,
   CtxHandlerFunc,
   SharedCtx,
@@ -61,6 +63,7 @@ export type {
   Middleware,
   Logger,
   LoggerOptions,
+  LogFormat,
   Level,
   Attrs,
   Clock,

@@ -24,7 +24,7 @@ import { jobPages } from "./pages/jobs.ts";
 import { mountAgents } from "./agents.ts";
 import * as agent from "../../lib/agent/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
-import { errorPage } from "./pages/layout.ts";
+import { errorPage, notFoundPage } from "./pages/layout.ts";
 import { securityPage } from "./pages/security.ts";
 import { signinPage } from "./pages/signin.ts";
 
@@ -56,6 +56,7 @@ export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions 
     Origin: config.origin,
     Logger: logger,
     ...(csp !== undefined && { CSP: csp }),
+    Stop: [jobs],
     cleanup: () => jobs.Shutdown(),
   };
 }
@@ -130,7 +131,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   signedIn.Handle("POST /account/passkeys/delete", keys.Delete);
   signedIn.Handle("GET /stepup", stepUpPage(assets));
   const fresh = mux.With(auth.RequireFreshSession(config.freshFor));
-  fresh.Handle("GET /account/security", securityPage(assets, auth.Sessions));
+  fresh.Handle("GET /account/security", securityPage(assets, auth.Sessions, keys));
   fresh.Handle("POST /account/sessions/revoke", auth.RevokeSession);
   fresh.Handle("POST /account/sessions/revoke-others", auth.RevokeOtherSessions);
   mountAgents({
@@ -143,6 +144,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
   signedIn.Handle("GET /jobs/{id}/events", jobHandlers.Events);
+  mux.Handle("/", notFoundPage(assets));
   mux.Handle("GET /demo/error", () => {
     throw new Error("demo: this page fails on purpose to show the error page");
   });

@@ -9,8 +9,7 @@
  * spend it). A declined, expired or spent approval runs nothing; different
  * arguments hash differently and find no approval.
  */
-import type Database from "better-sqlite3";
-import type { DB } from "../db/index.ts";
+import type { DB, Statement } from "../db/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
 import { AgentError } from "./errors.ts";
 
@@ -97,12 +96,12 @@ export class Approvals {
   readonly #db: DB;
   readonly #clock: Clock;
   readonly #random: RandomReader;
-  readonly #pending: Database.Statement<[string, string, string, string, number], Row>;
-  readonly #insert: Database.Statement<Row>;
-  readonly #get: Database.Statement<[string, string], Row>;
-  readonly #decide: Database.Statement<[string, number, string]>;
-  readonly #consume: Database.Statement<[string, string, string, string, number], { id: string }>;
-  readonly #sweep: Database.Statement<[number]>;
+  readonly #pending: Statement<[string, string, string, string, number], Row>;
+  readonly #insert: Statement<Row>;
+  readonly #get: Statement<[string, string], Row>;
+  readonly #decide: Statement<[string, number, string]>;
+  readonly #consume: Statement<[string, string, string, string, number], { id: string }>;
+  readonly #sweep: Statement<[number]>;
 
   constructor(db: DB, options: ApprovalsOptions = {}) {
     this.#db = db;

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { Actor, humanActor, agentActor, parseActor, AGENT_NAME_PATTERN } from "./actor.ts";
 export { Access, ToolRead, ToolWrite, accessString, isAccess } from "./access.ts";
 export { newTool, validateTool, ARG_NAME_PATTERN } from "./tool.ts";

@@ -8,8 +8,7 @@
  * identity). Revoking keeps the row, marked, so the audit trail still names
  * it; a revoked token verifies as unknown.
  */
-import type Database from "better-sqlite3";
-import type { DB } from "../db/index.ts";
+import type { DB, Statement } from "../db/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
 import { HashToken, NewToken } from "../session/index.ts";
 import { isAccess, type Access } from "./access.ts";
@@ -85,11 +84,11 @@ function toInfo(row: Row): AgentTokenInfo {
 export class AgentTokens {
   readonly #clock: Clock;
   readonly #random: RandomReader;
-  readonly #insert: Database.Statement;
-  readonly #list: Database.Statement<[string], Row>;
-  readonly #revoke: Database.Statement<[number, string, string]>;
-  readonly #find: Database.Statement<[string], Row>;
-  readonly #touch: Database.Statement<[number, string]>;
+  readonly #insert: Statement;
+  readonly #list: Statement<[string], Row>;
+  readonly #revoke: Statement<[number, string, string]>;
+  readonly #find: Statement<[string], Row>;
+  readonly #touch: Statement<[number, string]>;
 
   constructor(db: DB, options: AgentTokensOptions = {}) {
     this.#clock = options.Clock ?? systemClock;

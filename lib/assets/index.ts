@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { NewAssets, CLIENT_DIR, ASSET_CACHE_CONTROL } from "./assets.ts";
 export { ASSETS_ERROR_CODES, AssetsError, isAssetsError } from "./errors.ts";
 export { contentTypeFor, DEFAULT_CONTENT_TYPE } from "./content-type.ts";

@@ -7,7 +7,7 @@
  * (a lexical check on the SQL text; comments and string literals are not
  * parsed, so write destructive changes as new-style schema steps instead).
  */
-import type { DB } from "./open.ts";
+import type { DB } from "./handle.ts";
 import { DBError } from "./errors.ts";
 
 const DESTRUCTIVE = /\b(DROP|RENAME)\b/i;

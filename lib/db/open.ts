@@ -16,9 +16,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { DBError } from "./errors.ts";
-
-/** A better-sqlite3 database handle. */
-export type DB = Database.Database;
+import type { DB } from "./handle.ts";
 
 /** Milliseconds a statement waits for a lock before failing. */
 export const BUSY_TIMEOUT: number = 5000;

@@ -8,7 +8,7 @@
  * because silently diverging schemas are how data gets lost.
  */
 import { createHash } from "node:crypto";
-import type { DB } from "./open.ts";
+import type { DB } from "./handle.ts";
 import { DBError } from "./errors.ts";
 
 /** One named, immutable schema step. */

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { EventStore, auditStream, MAX_READ } from "./store.ts";
 export { MAX_EVENT_DATA, EVENT_TYPE_PATTERN, AUDIT_ACTOR_PATTERN } from "./event.ts";
 export { Schema } from "./schema.ts";

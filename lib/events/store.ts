@@ -9,8 +9,7 @@
  * Audit streams are the one place where the writer does not care about
  * the sequence: `appendAudit` appends to `audit:<subject>` at its end.
  */
-import type Database from "better-sqlite3";
-import type { DB } from "../db/index.ts";
+import type { DB, Statement } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { EventConflictError, EventsError } from "./errors.ts";
 import { checkEvent, checkID, type Event, type EventInput } from "./event.ts";
@@ -71,9 +70,9 @@ function toEvent(row: Row): Event {
 export class EventStore {
   readonly #db: DB;
   readonly #clock: Clock;
-  readonly #last: Database.Statement<[string], { seq: number | null }>;
-  readonly #insert: Database.Statement<Row>;
-  readonly #read: Database.Statement<[string, number, number], Row>;
+  readonly #last: Statement<[string], { seq: number | null }>;
+  readonly #insert: Statement<Row>;
+  readonly #read: Statement<[string, number, number], Row>;
 
   constructor(db: DB, options: EventStoreOptions = {}) {
     this.#db = db;

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { LatchError, isLatchError, hasErrorCode, HTTPError, isHTTPError, HTTP_ERROR_CODES, ErrAbortHandler, isAbortHandler } from "./errors.ts";
 export { newLogger, discardLogger } from "./logger.ts";
 export { systemClock, cryptoRandom } from "./clock.ts";
@@ -14,7 +15,7 @@ export { requestSignal, bindShutdownSignal } from "./request-signal.ts";
 export { crossOriginProtection, crossOriginVerdict } from "./csrf.ts";
 export type { HandlerFunc, Middleware } from "./types.ts";
 export type { LatchErrorOptions, HTTPErrorCode } from "./errors.ts";
-export type { Logger, LoggerOptions, Level, Attrs } from "./logger.ts";
+export type { Logger, LoggerOptions, LogFormat, Level, Attrs } from "./logger.ts";
 export type { Clock, RandomReader } from "./clock.ts";
 export type { BodyOptions } from "./body.ts";
 export type { SecurityHeadersOptions } from "./security-headers.ts";

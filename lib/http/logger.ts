@@ -1,6 +1,10 @@
 /*
  * Structured logging: one JSON object per line, written to stderr by
- * default, with `time`, `level`, `msg` and the caller's attributes. Every
+ * default, with `time`, `level`, `msg` and the caller's attributes. When
+ * the stream is a terminal the same record is written for a person
+ * instead (`format: "text"`): `12:04:05 INFO  listening url=...`, with a
+ * multi-line value (the development mailer's email) on its own indented
+ * lines, so a link can be clicked rather than unescaped from JSON. Every
  * latch component logs through a `Logger`, so an application replaces it in
  * one place. Attributes named like secrets are never passed here; callers
  * redact before logging (DESIGN.md: never log a secret).
@@ -29,7 +33,12 @@ export interface LoggerOptions {
   stream?: Writable;
   /** Lines below this level are dropped. @default "info" */
   level?: Level;
+  /** `"json"` for machines, `"text"` for a person. @default "text" when the stream is a TTY, else "json" */
+  format?: LogFormat;
 }
+
+/** How a log line is written. */
+export type LogFormat = "json" | "text";
 
 const RANK: Readonly<Record<Level, number>> = { debug: 0, info: 1, warn: 2, error: 3 };
 
@@ -43,21 +52,23 @@ const RANK: Readonly<Record<Level, number>> = { debug: 0, info: 1, warn: 2, erro
 export function newLogger(options: LoggerOptions = {}): Logger {
   const stream = options.stream ?? process.stderr;
   const min = RANK[options.level ?? "info"];
-  return createLogger(stream, min, {});
+  const tty = "isTTY" in stream && stream.isTTY === true;
+  const format = options.format ?? (tty ? "text" : "json");
+  return createLogger(stream, min, format === "text" ? formatText : serialize, {});
 }
 
-function createLogger(stream: Writable, min: number, base: Attrs): Logger {
+function createLogger(stream: Writable, min: number, format: (line: Attrs) => string, base: Attrs): Logger {
   const write = (level: Level, msg: string, attrs?: Attrs): void => {
     if (RANK[level] < min) return;
     const line = { time: new Date().toISOString(), level, msg, ...base, ...attrs };
-    stream.write(serialize(line) + "\n");
+    stream.write(format(line) + "\n");
   };
   return {
     debug: (msg, attrs) => write("debug", msg, attrs),
     info: (msg, attrs) => write("info", msg, attrs),
     warn: (msg, attrs) => write("warn", msg, attrs),
     error: (msg, attrs) => write("error", msg, attrs),
-    with: (attrs) => createLogger(stream, min, { ...base, ...attrs }),
+    with: (attrs) => createLogger(stream, min, format, { ...base, ...attrs }),
   };
 }
 
@@ -78,6 +89,30 @@ function serialize(line: Attrs): string {
       }
     }
     return JSON.stringify(safe, replaceErrors);
+  }
+}
+
+// One line for a person: local time, level, message, then key=value pairs;
+// a value spanning lines (an email body, a stack) follows on indented lines.
+function formatText(line: Attrs): string {
+  const { time, level, msg, ...attrs } = line;
+  const clock = new Date(String(time)).toTimeString().slice(0, 8);
+  let head = `${clock} ${String(level).toUpperCase().padEnd(5)} ${String(msg)}`;
+  let tail = "";
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined) continue;
+    const text = value instanceof Error ? (value.stack ?? `${value.name}: ${value.message}`) : typeof value === "string" ? value : serializeValue(value);
+    if (text.includes("\n")) tail += `\n  ${key}:\n` + text.replace(/^/gm, "    ");
+    else head += ` ${key}=${typeof value !== "string" || /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text)}`;
+  }
+  return head + tail;
+}
+
+function serializeValue(value: unknown): string {
+  try {
+    return JSON.stringify(value, replaceErrors);
+  } catch {
+    return "[unserializable]";
   }
 }
 

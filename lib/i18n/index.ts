@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { LocaleCookie, LocaleSwitchPath } from "./types.ts";
 export { NewLocales } from "./locales.ts";
 export { T, Tf, LocaleFrom, LocaleItems } from "./request.ts";

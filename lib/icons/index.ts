@@ -1,1 +1,2 @@
+/// <reference types="node" preserve="true" />
 export { Icon, IconSlugs } from "./icon.ts";

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { Registry, MAX_RUNNING_PER_OWNER, MAX_RUNTIME, DEFAULT_RETENTION, MAX_FINISHED_PER_OWNER } from "./registry.ts";
 export { Status, MAX_PROGRESS_LENGTH, MAX_ERR_LENGTH } from "./job.ts";
 export { newHandlers } from "./handlers.ts";

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { MAIL_ERROR_CODES, MailError, isMailError } from "./errors.ts";
 export { newSMTPMailer } from "./smtp.ts";
 export { DEFAULT_CONNECT_TIMEOUT, DEFAULT_COMMAND_TIMEOUT, DEFAULT_DATA_TIMEOUT } from "./smtp-options.ts";

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { Resource } from "./resource.ts";
 export { Kind, StoreKind, ScopeKind, isKind, isStoreKind, isScopeKind } from "./kinds.ts";
 export { validateResource, validateResources, FIXED_COLUMNS, OWNER_COLUMN, NAME_PATTERN, ROUTE_PATTERN } from "./validate.ts";

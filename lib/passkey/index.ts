@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { PASSKEY_ERROR_CODES, PasskeyError, isPasskeyError } from "./errors.ts";
 export { ALGORITHMS, SUPPORTED_ALGORITHMS, DEFAULT_ALGORITHMS, DEFAULT_ATTESTATION_CONVEYANCE } from "./algorithms.ts";
 export { encodeBase64url, decodeBase64url } from "./base64url.ts";

@@ -7,7 +7,7 @@
  * Time comes from the injected clock, randomness from the injected reader.
  * Recovery codes are stored salted with their subject (secrets.ts).
  */
-import type Database from "better-sqlite3";
+import type { DB, Transaction } from "../db/index.ts";
 import { cryptoRandom, systemClock } from "../http/index.ts";
 import type { Clock, RandomReader } from "../http/index.ts";
 import { PasskeyError } from "./errors.ts";
@@ -71,7 +71,7 @@ function checkName(name: string): string {
   return trimmed;
 }
 
-function prepareStatements(db: Database.Database) {
+function prepareStatements(db: DB) {
   return {
     insertCredential: db.prepare(`INSERT INTO passkey_credentials (id, subject, public_key, algorithm, sign_count, transports,
       backup_eligible, backup_state, user_handle, name, aaguid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -109,9 +109,9 @@ export class PasskeyStore {
   readonly #clock: Clock;
   readonly #random: RandomReader;
   readonly #sql: ReturnType<typeof prepareStatements>;
-  readonly #replaceCodes: Database.Transaction<(subject: string, hashes: readonly string[], now: number) => void>;
+  readonly #replaceCodes: Transaction<(subject: string, hashes: readonly string[], now: number) => void>;
 
-  constructor(db: Database.Database, clock: Clock, options: PasskeyStoreOptions = {}) {
+  constructor(db: DB, clock: Clock, options: PasskeyStoreOptions = {}) {
     this.#clock = clock;
     this.#random = options.random ?? cryptoRandom;
     const sql = prepareStatements(db);
@@ -237,6 +237,6 @@ export class PasskeyStore {
  * `PasskeyStore.sweep`; a sweep runs every few minutes, so preparing a store
  * per call costs nothing worth caching.
  */
-export function Sweep(db: Database.Database, now: Date): number {
+export function Sweep(db: DB, now: Date): number {
   return new PasskeyStore(db, systemClock).sweep(now);
 }

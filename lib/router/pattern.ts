@@ -77,6 +77,10 @@ export function parsePattern(str: string): ParsedPattern {
     method = str.slice(0, sp);
     rest = str.slice(sp + 1).replace(/^[ \t]+/, "");
     if (!isToken(method)) throw invalid(str, "invalid method");
+    // Methods are case-sensitive (RFC 9110 §9.1): "get" would never match a GET.
+    if (method !== method.toUpperCase()) {
+      throw invalid(str, `methods are upper case: write ${JSON.stringify(`${method.toUpperCase()} ${rest}`)}`);
+    }
   }
   const slash = rest.indexOf("/");
   if (slash < 0) throw invalid(str, "host/path missing /");
@@ -100,6 +104,10 @@ export function parsePattern(str: string): ParsedPattern {
     const seg = path.slice(0, end);
     path = path.slice(end);
     const brace = seg.indexOf("{");
+    // An Express-style ":id" would silently be a literal; say what the wildcard looks like.
+    if (/^:[\p{L}_][\p{L}\p{Nd}_]*$/u.test(seg)) {
+      throw invalid(str, `wildcards are written {name}: write ${JSON.stringify(str.replace(/\/:([\p{L}\p{Nd}_]+)/gu, "/{$1}"))}`);
+    }
     if (brace < 0) {
       segments.push({ kind: SEG_LITERAL, value: unescapeLiteral(seg) });
       continue;

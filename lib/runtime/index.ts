@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { BuildVersion } from "./version.ts";
 export { validateOptions } from "./options.ts";
 export { recoverPanics, PLAIN_500 } from "./recover.ts";
@@ -7,6 +8,6 @@ export { renderView } from "./render.ts";
 export { Serve, DEFAULT_SHUTDOWN_GRACE } from "./serve.ts";
 export { Resolve, Run, parseActivation, DEFAULT_SIDECAR_INTERVAL } from "./platform.ts";
 export { DEFAULT_ADDR, parseAddr } from "./listen.ts";
-export type { Options, Ctx, Routes, ErrorPageFunc, RenderFunc } from "./options.ts";
+export type { Options, Ctx, Routes, ErrorPageFunc, RenderFunc, Stoppable } from "./options.ts";
 export type { Activation } from "./platform.ts";
 export type { CtxHandlerFunc, SharedCtx } from "./ctx.ts";

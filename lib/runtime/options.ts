@@ -2,7 +2,7 @@
  * Options of the runtime (SPEC §2.1) and the request context (§2.2).
  * Field names are the contract's, letter for letter. Fields beyond the
  * contract (Logger, DB, Schema, Origin, Assets, Render, ShutdownGrace,
- * SidecarInterval, Signal) are latch's documented extensions.
+ * SidecarInterval, Signal, Stop) are latch's documented extensions.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB, Step } from "../db/index.ts";
@@ -65,6 +65,16 @@ export interface Options {
   SidecarInterval?: number;
   /** Aborting it shuts the server down like SIGTERM (extension; for tests and embedding). */
   Signal?: AbortSignal;
+  /**
+   * What the runtime stops when shutdown begins, before the grace period:
+   * the app's job `Registry`s, whose running jobs' signals abort (extension).
+   */
+  Stop?: readonly Stoppable[];
+}
+
+/** Something the runtime stops on shutdown (a jobs `Registry`). */
+export interface Stoppable {
+  Shutdown(): void;
 }
 
 /**

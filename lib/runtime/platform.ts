@@ -8,7 +8,7 @@
  * which the first entry is used) is where a relative `DBPath` lives.
  * Arguments given by the platform win over the application's defaults.
  */
-import { isAbsolute, join } from "node:path";
+import { basename, isAbsolute, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { bootDatabase } from "./database.ts";
 import { HTTPError, newLogger, NewRef } from "../http/index.ts";
@@ -18,9 +18,18 @@ import { Serve } from "./serve.ts";
 /** Milliseconds between two sidecar passes. */
 export const DEFAULT_SIDECAR_INTERVAL: number = 60_000;
 
+/** The usage `--help` prints (`{app}` is the script's name). */
+export const USAGE: string = `usage: {app} [--socket PATH | --addr HOST:PORT]   serve HTTP (default: the systemd socket, else :8080)
+       {app} sidecar run                          run the sidecar pass in a loop until SIGTERM
+       {app} --help                               print this help
+
+environment: STATE_DIRECTORY (where a relative database path lives),
+             LISTEN_FDS/LISTEN_PID (systemd socket activation)
+`;
+
 /** What the activation argv asks for. */
 export interface Activation {
-  mode: "serve" | "sidecar";
+  mode: "serve" | "sidecar" | "help";
   socket: string | undefined;
   addr: string | undefined;
 }
@@ -35,11 +44,12 @@ export function parseActivation(argv: readonly string[]): Activation {
     if (argv[1] !== "run" || argv.length !== 2) throw argError("expected exactly `sidecar run`");
     return { mode: "sidecar", socket: undefined, addr: undefined };
   }
+  if (argv.includes("--help") || argv.includes("-h")) return { mode: "help", socket: undefined, addr: undefined };
   const out: Activation = { mode: "serve", socket: undefined, addr: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    if (flag !== "--socket" && flag !== "--addr") throw argError(`unknown argument ${JSON.stringify(flag)}`);
+    if (flag !== "--socket" && flag !== "--addr") throw argError(`unknown argument ${JSON.stringify(flag)} (see --help)`);
     const value = inline ?? argv[++i];
     if (value === undefined || value === "") throw argError(`${flag} needs a value`);
     if (flag === "--socket") out.socket = value;
@@ -75,9 +85,24 @@ export function Resolve(opts: Options, argv: readonly string[] = process.argv.sl
 /**
  * Resolves the platform's activation argv, then serves (or, under
  * `sidecar run`, runs the sidecar loop). The framework owns the database.
+ * `--help` prints `USAGE` on stdout and returns; a bad argument prints the
+ * reason and the usage on stderr and returns with exit code 2 (a person
+ * at a terminal needs the usage, not a stack trace).
  */
 export async function Run(opts: Options): Promise<void> {
-  const activation = parseActivation(process.argv.slice(2));
+  const app = basename(process.argv[1] ?? "app");
+  let activation: Activation;
+  try {
+    activation = parseActivation(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE.replaceAll("{app}", app)}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (activation.mode === "help") {
+    process.stdout.write(USAGE.replaceAll("{app}", app));
+    return;
+  }
   const resolved = Resolve(opts);
   if (activation.mode === "serve") return Serve(resolved);
   return runSidecar(resolved);

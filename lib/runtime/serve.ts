@@ -3,7 +3,9 @@
  * SIGTERM or SIGINT (or `Options.Signal`) the server stops accepting,
  * aborts every request's `requestSignal` so long-lived streams end, lets
  * in-flight requests finish for `ShutdownGrace` milliseconds, then cuts
- * what remains and closes the database the runtime opened.
+ * what remains and closes the database the runtime opened. What the app
+ * listed in `Options.Stop` (its job registries) is stopped as shutdown
+ * begins, so a running job's signal aborts instead of holding the process.
  */
 import { createServer } from "node:http";
 import type { Socket } from "node:net";
@@ -36,12 +38,21 @@ export async function Serve(opts: Options): Promise<void> {
     cleanup();
     throw err;
   }
-  logger.info("listening", { addr: where });
+  logger.info("listening", { addr: where, ...listenURL(where) });
+  const mismatch = originMismatch(opts.Origin, where);
+  if (mismatch !== undefined) logger.warn(mismatch);
   const closed = new Promise<void>((resolve) => server.once("close", resolve));
   const stop = (reason: string): void => {
     if (shutdown.signal.aborted) return;
     logger.info("shutting down", { reason });
     shutdown.abort();
+    for (const part of opts.Stop ?? []) {
+      try {
+        part.Shutdown();
+      } catch (error) {
+        logger.error("shutdown failed", { error });
+      }
+    }
     server.close();
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), opts.ShutdownGrace ?? DEFAULT_SHUTDOWN_GRACE).unref();
@@ -59,4 +70,35 @@ export async function Serve(opts: Options): Promise<void> {
   opts.Signal?.removeEventListener("abort", onAbort);
   cleanup();
   logger.info("stopped");
+}
+
+// A TCP address as a person would open it: a wildcard host is reachable as localhost.
+function listenURL(where: string): { url?: string } {
+  const m = /^(.*):(\d+)$/.exec(where);
+  if (m === null || where.startsWith("/")) return {};
+  const host = m[1] === "::" || m[1] === "0.0.0.0" || m[1] === "::1" || m[1] === "127.0.0.1" ? "localhost" : (m[1] ?? "");
+  return { url: `http://${host.includes(":") ? `[${host}]` : host}:${m[2] ?? ""}` };
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Returns a warning when `Origin` names this machine on another port than
+ * the one listened on: emailed links, cookies and passkeys would then point
+ * at a server that is not this one. A public origin (behind a proxy) is
+ * never compared.
+ */
+export function originMismatch(origin: string | undefined, where: string): string | undefined {
+  if (origin === undefined) return undefined;
+  const port = /:(\d+)$/.exec(where)?.[1];
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return undefined;
+  }
+  if (port === undefined || !LOOPBACK.has(url.hostname)) return undefined;
+  const originPort = url.port === "" ? (url.protocol === "https:" ? "443" : "80") : url.port;
+  if (originPort === port) return undefined;
+  return `ORIGIN ${url.origin} and the listen address (port ${port}) disagree: links, cookies and passkeys point at ${url.origin}; set ORIGIN (Options.Origin) to http://localhost:${port}`;
 }

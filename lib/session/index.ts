@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { Sessions, DefaultSessionTTL, DEFAULT_IDLE_TIMEOUT, DEFAULT_TOUCH_INTERVAL, SESSION_COOKIE } from "./store.ts";
 export { NewToken, HashToken } from "./token.ts";
 export { parseCookies, readCookie, serializeCookie, cookieName, appendSetCookie } from "../http/index.ts";

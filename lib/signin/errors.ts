@@ -15,11 +15,15 @@ export class SigninError extends LatchError<SigninErrorCode> {
   override name: string = "SigninError";
 }
 
+/** How to make an instance key, told to whoever forgot one. */
+export const INSTANCE_KEY_HINT: string =
+  "generate one with `openssl rand -base64 32` (or `node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64'))\"`) and pass it, e.g. INSTANCE_KEY=<that> in the environment";
+
 /** Thrown by `New` when `Config.InstanceKey` is empty (SPEC §2.6, §7). */
 export class ErrEmptyInstanceKey extends SigninError {
   override name: string = "ErrEmptyInstanceKey";
   constructor() {
-    super("ERR_SIGNIN_EMPTY_INSTANCE_KEY", "signin: InstanceKey must not be empty");
+    super("ERR_SIGNIN_EMPTY_INSTANCE_KEY", `signin: InstanceKey must not be empty; ${INSTANCE_KEY_HINT}`);
   }
 }
 

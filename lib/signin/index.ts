@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { create, Signin, METHOD_MAGICLINK, METHOD_KEYMAIL, METHOD_EMAIL_CODE } from "./signin.ts";
 export { From, SessionFrom } from "./request.ts";
 export { ErrEmptyInstanceKey, SigninError, SIGNIN_ERROR_CODES, isSigninError } from "./errors.ts";

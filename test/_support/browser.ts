@@ -61,6 +61,9 @@ export interface Page {
   on(event: "pageerror", listener: (error: Error) => void): void;
   on(event: "response", listener: (response: PageResponse & { url(): string }) => void): void;
   context(): BrowserContext;
+  /** Writes a PNG of the page (the whole page with `fullPage`). */
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+  setViewportSize(size: { width: number; height: number }): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -19,6 +19,7 @@ import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const MAIN = join(ROOT, "dist/examples/demo/main.js");
+const GUIDE = join(ROOT, "dist/examples/guide/main.js");
 
 /** A running demo. */
 export interface Demo {
@@ -91,13 +92,26 @@ function copyClientScripts(): void {
  * copied to dist as `npm run build` does, so a bare `tsc` build works too.
  */
 export async function startDemo(env: Record<string, string> = {}): Promise<Demo> {
+  return startExample(MAIN, () => [], env);
+}
+
+/**
+ * Starts the guide's application (examples/guide, docs/guide.md) the same
+ * way: it reads ORIGIN, STATE_DIRECTORY, SMTP_URL, MAIL_FROM and
+ * INSTANCE_KEY, and is told where to listen with `--addr :PORT`.
+ */
+export async function startGuide(env: Record<string, string> = {}): Promise<Demo> {
+  return startExample(GUIDE, (port) => ["--addr", `:${port}`], env);
+}
+
+async function startExample(main: string, args: (port: number) => string[], env: Record<string, string>): Promise<Demo> {
   copyClientScripts();
   const smtp = await startSMTPServer();
   const stateDir = mkdtempSync(join(tmpdir(), "latch-demo-"));
   const port = await freePort();
   const origin = `http://localhost:${port}`;
   const { LISTEN_FDS: _fds, LISTEN_PID: _pid, ...inherited } = process.env;
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [main, ...args(port)], {
     env: {
       ...inherited,
       PORT: String(port),

@@ -4,7 +4,9 @@
  * each block becomes one module of a throwaway project whose
  * node_modules/latch is this repository, checked by the repository's own
  * tsc (NodeNext, strict, types ["node"]). A block fenced ```ts fragment is
- * deliberately incomplete and skipped; keep those rare.
+ * deliberately incomplete and skipped; keep those rare. A block fenced
+ * ```ts excerpt=<file> is a verbatim part of a compiled repository file
+ * (docs/guide.md quotes examples/guide/); guide.test.ts checks it is.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -29,6 +31,7 @@ function samples(): { checked: Sample[]; fragments: number } {
     for (const block of codeBlocks(readRepoFile(document))) {
       const words = block.info.split(/\s+/);
       if (words[0] !== "ts" && words[0] !== "typescript") continue;
+      if (words.some((word) => word.startsWith("excerpt="))) continue;
       if (words.includes("fragment")) {
         fragments++;
         continue;

@@ -46,6 +46,7 @@ describe("background jobs in the demo (browser)", { skip: hasChromium ? false : 
     await page.waitForSelector(bar([60, 70, 80, 90, 100]));
     const later = Number(await value(page));
     assert.ok(early >= 10 && later > early, `${early} then ${later}`);
+    assert.match((await page.textContent(".job-progress")) ?? "", /^\d+\/10$/, "the progress text carries a fraction");
     // Not waitForURL: lib/client/jobs.js can start the same navigation twice (the `done`
     // event and an in-flight fragment fetch answering 204 both call finish), and
     // Playwright fails a wait whose navigation was superseded. Wait for the account page.
@@ -64,6 +65,9 @@ describe("background jobs in the demo (browser)", { skip: hasChromium ? false : 
     await page.waitForSelector(".job-error");
     assert.equal(await page.textContent(".job-error"), "the demo job failed on purpose halfway through");
     assert.equal(await page.getAttribute(".job-status", "data-status"), "failed");
+    // A failed job looks failed: no spinner icon anywhere on the page (the stylesheet draws one only for data-status=running).
+    assert.equal(await page.evaluate(`document.querySelectorAll("svg.icon-spinner").length`), 0);
+    assert.equal(await page.evaluate(`getComputedStyle(document.querySelector(".job-status strong"), "::before").content`), '"✕ "');
     assert.equal(page.url(), statusPage);
     assert.deepEqual(errors, []);
   });

@@ -56,6 +56,8 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
     await page.waitForSelector("tr[data-credential]");
     assert.equal(page.url(), `${demo.origin}/account`);
     assert.equal(await page.evaluate(`document.querySelectorAll("tr[data-credential]").length`), 1);
+    // The first passkey leads to recovery codes.
+    await page.waitForSelector('[data-outcome="codes-needed"]');
   });
 
   it("shows ten recovery codes once", async () => {
@@ -79,6 +81,11 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
     await page.click('button[data-passkey="signin"]');
     await page.waitForURL(`${demo.origin}/account`);
     assert.equal(await method(page), "magiclink+passkey");
+    // People see words, not ids, in every language.
+    assert.match((await page.textContent("main")) ?? "", /Signed in with email link \+ passkey/);
+    await page.goto(`${demo.origin}/ar/account`);
+    assert.ok(((await page.textContent("main")) ?? "").includes("رابط عبر البريد + مفتاح مرور"));
+    assert.doesNotMatch((await page.textContent("main")) ?? "", /magiclink/);
   });
 
   it("sends a stale session to /stepup instead of regenerating recovery codes", async () => {
@@ -98,6 +105,10 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
     await page.click('button[data-passkey="stepup"]');
     await page.waitForURL(`${demo.origin}/account/security`);
     assert.equal(await method(page), "passkey");
+    // The security page lists the sessions (their methods in words) and the passkeys.
+    assert.equal(await page.evaluate(`document.querySelectorAll("li[data-credential]").length`), 1);
+    assert.ok(Number(await page.evaluate(`document.querySelectorAll("[data-session-id]").length`)) >= 1);
+    assert.doesNotMatch((await page.textContent("ul.sessions")) ?? "", /magiclink/);
   });
 
   it("follows only a same-origin destination after a ceremony, else reloads", async () => {

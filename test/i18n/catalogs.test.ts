@@ -1,5 +1,5 @@
 /*
- * Completeness of the shipped catalogs and of the demo app's catalogs:
+ * Completeness of the shipped catalogs and of the demo's and starter's catalogs:
  * every English key is present, plural keys carry exactly the categories
  * the language's Intl.PluralRules produces, placeholders match English and
  * nothing is left untranslated by accident.
@@ -88,8 +88,8 @@ describe("BaseCatalogs()", () => {
   });
 });
 
-describe("examples/demo/locales", () => {
-  const dir = new URL("../../../examples/demo/locales/", import.meta.url);
+for (const example of ["demo", "starter"]) describe(`examples/${example}/locales`, () => {
+  const dir = new URL(`../../../examples/${example}/locales/`, import.meta.url);
   const load = (code: string): Catalog => {
     const parsed: unknown = JSON.parse(readFileSync(new URL(`${code}.json`, dir), "utf8"));
     assert.ok(typeof parsed === "object" && parsed !== null && !Array.isArray(parsed));
@@ -105,7 +105,7 @@ describe("examples/demo/locales", () => {
     assert.deepEqual(readdirSync(dir).sort(), BaseLocales().map((c) => `${c}.json`).sort());
   });
 
-  it("has every demo catalog complete against English", () => {
+  it(`has every ${example} catalog complete against English`, () => {
     const en = load("en");
     assert.ok(Object.keys(en).length >= 12);
     const found: string[] = [];

@@ -55,6 +55,10 @@ describe("parsePattern()", () => {
     { input: "/{a-b}", want: "bad wildcard name" },
     { input: "/{a}/{a}", want: "duplicate wildcard name" },
     { input: "GET /a b", want: "whitespace" },
+    { input: "get /jobs", want: 'methods are upper case: write "GET /jobs"' },
+    { input: "Post /signin", want: 'methods are upper case: write "POST /signin"' },
+    { input: "GET /jobs/:id", want: 'wildcards are written {name}: write "GET /jobs/{id}"' },
+    { input: "/users/:user/posts/:post", want: 'write "/users/{user}/posts/{post}"' },
   ];
   for (const row of invalid) {
     it(`rejects ${JSON.stringify(row.input)} (${row.want})`, () => {

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { Resolve, parseActivation, type Options } from "../../lib/index.ts";
-import { spawnChild, supportScript } from "../_support/http.ts";
+import { Resolve, Serve, parseActivation, type Options } from "../../lib/index.ts";
+import { originMismatch } from "../../lib/runtime/serve.ts";
+import { captureLog, spawnChild, supportScript } from "../_support/http.ts";
 
 const mux = (): void => {};
 
@@ -26,6 +28,8 @@ describe("parseActivation()", () => {
     { argv: ["--addr=:9000"], want: { mode: "serve", socket: undefined, addr: ":9000" } },
     { argv: ["--addr=[::1]:9000"], want: { mode: "serve", socket: undefined, addr: "[::1]:9000" } },
     { argv: ["sidecar", "run"], want: { mode: "sidecar", socket: undefined, addr: undefined } },
+    { argv: ["--help"], want: { mode: "help", socket: undefined, addr: undefined } },
+    { argv: ["--addr", ":1", "-h"], want: { mode: "help", socket: undefined, addr: undefined } },
   ];
   for (const { argv, want } of good) {
     test(`parses ${JSON.stringify(argv)}`, () => assert.deepEqual(parseActivation(argv), want));
@@ -111,4 +115,57 @@ describe("Run()", () => {
     assert.equal(lines.at(-1)?.["msg"], "sidecar stopped");
     assert.equal(lines.filter((l) => l["msg"] === "listening").length, 0);
   });
+});
+
+describe("Run() at a terminal", () => {
+  const run = (args: string[]): { status: number | null; stdout: string; stderr: string } => {
+    const r = spawnSync(process.execPath, [supportScript("sidecar-app.js"), ...args], { encoding: "utf8" });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  test("--help prints the usage on stdout and exits 0, without serving", () => {
+    const r = run(["--help"]);
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /^usage: sidecar-app\.js \[--socket PATH \| --addr HOST:PORT\]/);
+    assert.match(r.stdout, /sidecar-app\.js sidecar run/);
+    assert.doesNotMatch(r.stderr, /listening|at .*\(/);
+  });
+
+  test("an unknown argument prints the reason and the usage, no stack trace, and exits 2", () => {
+    const r = run(["--port", "80"]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^argv: unknown argument "--port" \(see --help\)\n\nusage: /);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  });
+});
+
+describe("Serve() and ORIGIN", () => {
+  test("warns when ORIGIN names this machine on another port than the one listened on", async () => {
+    const log = captureLog();
+    await Serve({ Addr: "127.0.0.1:0", Origin: "http://localhost:8080", Mux: () => {}, Logger: log.logger, Signal: AbortSignal.abort() });
+    const listening = log.lines().find((l) => l["msg"] === "listening");
+    const port = String(listening?.["addr"]).split(":").at(-1) ?? "";
+    assert.equal(listening?.["url"], `http://localhost:${port}`);
+    const warning = log.lines().find((l) => l["level"] === "warn");
+    assert.equal(
+      warning?.["msg"],
+      `ORIGIN http://localhost:8080 and the listen address (port ${port}) disagree: links, cookies and passkeys point at http://localhost:8080; set ORIGIN (Options.Origin) to http://localhost:${port}`,
+    );
+  });
+
+  const cases: { origin: string | undefined; where: string; warns: boolean }[] = [
+    { origin: "http://localhost:8080", where: ":::8080", warns: false },
+    { origin: "http://127.0.0.1:9090", where: "127.0.0.1:9090", warns: false },
+    { origin: "http://localhost", where: ":::80", warns: false },
+    { origin: "http://localhost:8080", where: ":::9090", warns: true },
+    { origin: "http://[::1]:8080", where: "::1:9090", warns: true },
+    { origin: "https://app.example.com", where: ":::8080", warns: false },
+    { origin: undefined, where: ":::9090", warns: false },
+    { origin: "http://localhost:8080", where: "/run/app.sock", warns: false },
+  ];
+  for (const { origin, where, warns } of cases) {
+    test(`${warns ? "warns" : "is quiet"} for ORIGIN ${String(origin)} listening on ${where}`, () => {
+      assert.equal(originMismatch(origin, where) !== undefined, warns);
+    });
+  }
 });

@@ -44,6 +44,21 @@ describe("Serve() shutdown", () => {
     );
   });
 
+  test("stops the job registries in Options.Stop on SIGTERM: a running job's signal aborts and the process exits 0", async (t) => {
+    const child = spawnChild(t, supportScript("jobs-shutdown-app.js"), []);
+    const port = portFrom(await child.waitForLog("listening"));
+    const started = await fetchHTTP(port, "/start", { method: "POST" });
+    assert.equal(started.status, 200);
+    await child.waitForLog("job running");
+    child.process.kill("SIGTERM");
+    const aborted = await child.waitForLog("job aborted");
+    assert.equal(aborted["reason"], "run job: stopped by shutdown");
+    assert.equal(await child.exited, 0);
+    const msgs = child.lines().map((l) => l["msg"]);
+    assert.ok(msgs.indexOf("shutting down") < msgs.indexOf("job aborted"), msgs.join(", "));
+    assert.ok(msgs.includes("stopped"), msgs.join(", "));
+  });
+
   test("stops when Options.Signal aborts, then closes the database it opened", async (t) => {
     const dir = mkdtempSync(join(tmpdir(), "latch-serve-"));
     t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -34,7 +34,8 @@ describe("New()", () => {
         assert.ok(err instanceof LatchError);
         assert.equal(err.code, "ERR_SIGNIN_EMPTY_INSTANCE_KEY");
         assert.equal(err.name, "ErrEmptyInstanceKey");
-        assert.match(err.message, /^signin: InstanceKey must not be empty$/);
+        assert.match(err.message, /^signin: InstanceKey must not be empty; generate one with `openssl rand -base64 32`/);
+        assert.ok(err.message.includes("randomBytes(32).toString('base64')"), err.message);
         assert.ok(isSigninError(err));
         return true;
       },

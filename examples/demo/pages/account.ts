@@ -11,7 +11,7 @@ import { Icon } from "../../../lib/icons/index.ts";
 import type { Passkey } from "../../../lib/passkey/index.ts";
 import { From } from "../../../lib/signin/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
-import { render } from "./layout.ts";
+import { methodName, render } from "./layout.ts";
 
 /** The client's passkey button attributes, localized. */
 export function passkeyButton(req: IncomingMessage, kind: "register" | "stepup" | "signin", label: string, next?: string, stale?: string): SafeHTML {
@@ -42,12 +42,14 @@ export function renderAccount(req: IncomingMessage, res: ServerResponse, assets:
   const who = From(req);
   if (who === undefined) throw new Error("account page without RequireSession");
   const remaining = passkey.RecoveryCodesRemaining(who.Subject);
+  // The first passkey leads to recovery codes: without them a lost device locks the person out.
+  const codesNeeded = codes === undefined && remaining === 0 && passkey.Credentials(who.Subject).length > 0;
   const finished = queryParams(req).get("job") === "done";
   const body = html`<h1>${T(req, "account.title")}</h1>
 ${finished ? html`<p class="card notice ok" role="status" data-outcome="job-done">${Icon("check")} ${T(req, "jobs.done")}</p>` : html``}
 <section class="card">
   <p>${Icon("user")} ${Tf(req, "signin.signed_in_as", { subject: who.Subject })}</p>
-  <p class="muted">${Tf(req, "account.method", { method: who.Method })}</p>
+  <p class="muted">${Tf(req, "account.method", { method: methodName(req, who.Method) })}</p>
   <div class="row">
     <a href="/account/security">${Icon("lock")} ${T(req, "demo.fresh.title")}</a>
     <a href="/account/agents">${Icon("key")} ${T(req, "demo.agents.title")}</a>
@@ -63,12 +65,13 @@ ${finished ? html`<p class="card notice ok" role="status" data-outcome="job-done
 </section>
 <section class="card">
   <h2>${T(req, "passkey.recovery.title")}</h2>
+  ${codesNeeded ? html`<p class="notice" role="status" data-outcome="codes-needed">${Icon("info")} ${T(req, "demo.recovery.needed")}</p>` : html``}
   ${codes === undefined
     ? html`<p class="muted" data-recovery-remaining="${remaining}">${Tf(req, "passkey.recovery.remaining", { count: remaining })}</p>`
     : html`<p class="notice ok">${T(req, "passkey.recovery.shown_once")}</p><ul class="codes">${codes.map((code) => html`<li><code>${code}</code></li>`)}</ul>`}
   <form method="post" action="/account/recovery-codes">
     <p class="muted">${T(req, "passkey.recovery.replaces")}</p>
-    <button class="secondary" type="submit">${T(req, "passkey.recovery.generate")}</button>
+    <button class="${codesNeeded ? "" : "secondary"}" type="submit">${T(req, "passkey.recovery.generate")}</button>
   </form>
 </section>
 <section class="card">

@@ -9,7 +9,6 @@ import type { IncomingMessage } from "node:http";
 import { queryParams, seeOther, html, readForm, type HandlerFunc } from "../../../lib/http/index.ts";
 import { callerFrom, type ToolInvoker } from "../../../lib/agent/index.ts";
 import { T } from "../../../lib/i18n/index.ts";
-import { Icon } from "../../../lib/icons/index.ts";
 import { metaRefresh, renderFragmentHTML, renderStatusHTML, type Config, type Job, type Registry, type StatusLabels } from "../../../lib/jobs/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
 import { render } from "./layout.ts";
@@ -70,7 +69,8 @@ export function jobPages(assets: Assets): Pick<Config, "Render" | "RenderFragmen
         title: T(req, "demo.jobs.title"),
         head: metaRefresh(data),
         scripts: ["jobs.js"],
-        body: html`<h1>${Icon("spinner")} ${T(req, "demo.jobs.title")}</h1>
+        // No icon in the heading: the fragment shows the status (a spinner only while running).
+        body: html`<h1>${T(req, "demo.jobs.title")}</h1>
 <section class="card">${renderStatusHTML(data, { labels: labels(req), push })}</section>
 <p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
       });

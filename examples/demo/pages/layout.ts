@@ -1,11 +1,12 @@
 /*
  * The demo's page shell: language and direction from the request's locale,
- * the fingerprinted stylesheet, a locale switcher built from LocaleItems
- * (a plain form POST to /_locale, so it works without JavaScript), and the
+ * the fingerprinted stylesheet, a one-row locale switcher built from
+ * LocaleItems (a <select> in a plain form POST to /_locale, so it works
+ * without JavaScript), the 404 page, and the
  * scripts a page asks for, all from /static (CSP script-src 'self').
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { html, type SafeHTML } from "../../../lib/http/index.ts";
+import { html, type HandlerFunc, type SafeHTML } from "../../../lib/http/index.ts";
 import { Dir, LocaleFrom, LocaleItems, LocaleSwitchPath, T, Tf } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
@@ -22,14 +23,26 @@ export interface Page {
   head?: SafeHTML;
 }
 
+// One row, no JavaScript: a <select> and a submit button posting to /_locale.
 function localeSwitcher(req: IncomingMessage): SafeHTML {
   const items = LocaleItems(req);
   if (items.length === 0) return html``;
-  const here = req.url ?? "/";
-  return html`<form class="locales row" method="post" action="${LocaleSwitchPath}" aria-label="${T(req, "locale.switch")}">
-  ${Icon("globe")}<input type="hidden" name="next" value="${here}">
-  ${items.map((item) => html`<button name="locale" value="${item.Code}" lang="${item.Code}" aria-current="${item.Current ? "true" : "false"}">${item.Name}</button>`)}
+  return html`<form class="locales" method="post" action="${LocaleSwitchPath}">
+  <input type="hidden" name="next" value="${req.url ?? "/"}">
+  <label for="locale">${Icon("globe")}<span class="visually-hidden">${T(req, "locale.switch")}</span></label>
+  <select id="locale" name="locale">${items.map(
+    (item) => html`<option value="${item.Code}" lang="${item.Code}"${item.Current ? html` selected` : html``}>${item.Name}</option>`,
+  )}</select>
+  <button class="secondary" type="submit">${T(req, "locale.submit")}</button>
 </form>`;
+}
+
+/** A session method in words: "magiclink+passkey" → "email link + passkey", translated. */
+export function methodName(req: IncomingMessage, method: string): string {
+  return method
+    .split("+")
+    .map((part) => T(req, `demo.method.${part}`))
+    .join(" + ");
 }
 
 /** Renders a full page and ends the response. */
@@ -61,6 +74,19 @@ ${page.body}
   res.setHeader("Content-Length", Buffer.byteLength(body));
   res.setHeader("Cache-Control", "no-store");
   res.end(body);
+}
+
+/** Mounted on `/`, the least specific pattern: the page for every path no route matches. */
+export function notFoundPage(assets: Assets): HandlerFunc {
+  return (req, res) =>
+    render(req, res, assets, {
+      title: T(req, "error.not_found"),
+      body: html`<section class="card" data-status="404">
+  <h1>${Icon("info")} ${T(req, "error.not_found")}</h1>
+  <p>${T(req, "demo.not_found.body")}</p>
+  <p><a href="/">${T(req, "error.back_home")}</a></p>
+</section>`,
+    }, 404);
 }
 
 /**

@@ -3,7 +3,8 @@
  * the person's live sessions, each an element with `data-session-id` (its
  * public id) and, for this browser's, `data-current`; a form per session
  * to end it (`POST /account/sessions/revoke`, field `id`) and one to end
- * all the others (`POST /account/sessions/revoke-others`).
+ * all the others (`POST /account/sessions/revoke-others`); and the
+ * person's passkeys (`data-credential`), managed on /account.
  */
 import type { IncomingMessage } from "node:http";
 import { html, type HandlerFunc, type SafeHTML } from "../../../lib/http/index.ts";
@@ -12,14 +13,15 @@ import { Icon } from "../../../lib/icons/index.ts";
 import { currentSession, type Sessions, type SessionSummary } from "../../../lib/session/index.ts";
 import { From } from "../../../lib/signin/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
-import { render } from "./layout.ts";
+import type { Passkey } from "../../../lib/passkey/index.ts";
+import { methodName, render } from "./layout.ts";
 
 function when(req: IncomingMessage, at: Date): string {
   return new Intl.DateTimeFormat(LocaleFrom(req), { dateStyle: "medium", timeStyle: "short" }).format(at);
 }
 
 function sessionItem(req: IncomingMessage, s: SessionSummary): SafeHTML {
-  const detail = Tf(req, "demo.sessions.detail", { created: when(req, s.CreatedAt), method: s.Method, seen: when(req, s.LastSeen) });
+  const detail = Tf(req, "demo.sessions.detail", { created: when(req, s.CreatedAt), method: methodName(req, s.Method), seen: when(req, s.LastSeen) });
   const device = s.Device === "" ? T(req, "demo.sessions.device_unknown") : s.Device;
   return html`<li class="card" data-session-id="${s.PublicID}"${s.Current ? html` data-current` : html``}>
   <p>${Icon(s.Current ? "check" : "user")} <strong>${device}</strong>${s.Current ? html` · ${T(req, "demo.sessions.current")}` : html``}</p>
@@ -31,8 +33,15 @@ function sessionItem(req: IncomingMessage, s: SessionSummary): SafeHTML {
 </li>`;
 }
 
+// The person's passkeys, read-only here: they are managed on /account.
+function passkeyItems(req: IncomingMessage, keys: Passkey, subject: string): SafeHTML {
+  const credentials = keys.Credentials(subject);
+  if (credentials.length === 0) return html`<p class="muted">${T(req, "passkey.list.empty")}</p>`;
+  return html`<ul class="sessions">${credentials.map((c) => html`<li class="card" data-credential="${c.id}"><p>${Icon("key")} <strong>${c.name}</strong></p></li>`)}</ul>`;
+}
+
 /** `GET /account/security`. */
-export function securityPage(assets: Assets, sessions: Sessions): HandlerFunc {
+export function securityPage(assets: Assets, sessions: Sessions, keys: Passkey): HandlerFunc {
   return (req, res) => {
     const list = sessions.List(From(req)?.Subject ?? "", currentSession(req));
     render(req, res, assets, {
@@ -45,6 +54,9 @@ export function securityPage(assets: Assets, sessions: Sessions): HandlerFunc {
 <form method="post" action="/account/sessions/revoke-others">
   <button class="danger" type="submit">${Icon("x")} ${T(req, "demo.sessions.revoke_others")}</button>
 </form>
+<h2>${T(req, "passkey.list.title")}</h2>
+${passkeyItems(req, keys, From(req)?.Subject ?? "")}
+<p><a href="/account">${T(req, "demo.security.manage_passkeys")}</a></p>
 <p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
     });
   };

@@ -1,0 +1,117 @@
+/*
+ * The application docs/guide.md builds, step by step: a runtime and a Mux,
+ * emailed-link sign-in with its pages, passkeys with Gate, the confirm page
+ * and recovery codes, a background job with its status page, and an agent
+ * token with a tool call. Its pages are examples/starter's. Compiled with
+ * the project and run end to end by test/e2e/guide.test.ts; the package
+ * test compiles it against the packed tarball. Both directories ship in
+ * the package, to be copied as `src/` and `starter/` of a new project.
+ *
+ *   INSTANCE_KEY=$(openssl rand -base64 32) node dist/examples/guide/main.js --addr :8080
+ */
+import { crossOriginProtection, Mux, newLogger, Run } from "latch";
+import { CLIENT_DIR, NewAssets } from "latch/assets";
+import { mergeSchemas } from "latch/db";
+import * as agent from "latch/agent";
+import { Schema as eventsSchema } from "latch/events";
+import { Registry } from "latch/jobs";
+import { newSMTPMailer } from "latch/mail";
+import * as passkey from "latch/passkey";
+import * as session from "latch/session";
+import * as signin from "latch/signin";
+import { LOCALES_DIR, STATIC_DIR } from "../starter/files.ts";
+import { renderAccount } from "../starter/pages/account.ts";
+import { confirmPage, stepUpPage } from "../starter/pages/confirm.ts";
+import { errorPage, notFoundPage } from "../starter/pages/errors.ts";
+import { homePage } from "../starter/pages/home.ts";
+import { signinPage } from "../starter/pages/signin.ts";
+import { mountAgents } from "./agents.ts";
+import { mountJobs } from "./job.ts";
+
+// Step 1: the runtime and a Mux.
+const env = process.env;
+const Origin = env["ORIGIN"] ?? "http://localhost:8080";
+const logger = newLogger();
+const assets = NewAssets([STATIC_DIR, CLIENT_DIR]);
+const jobs = new Registry(logger);
+
+await Run({
+  DBPath: "app.db", // relative: lives in $STATE_DIRECTORY when set
+  Origin,
+  Logger: logger,
+  Schema: mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema),
+  Wrap: (next) => crossOriginProtection({ Origin })(next),
+  Locales: ["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"],
+  LocaleFS: LOCALES_DIR,
+  ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
+  Stop: [jobs],
+  Router: (db) => {
+    if (db === undefined) throw new Error("guide: no database");
+    const mux = new Mux();
+    mux.Handle("GET /static/", assets.Handler());
+    mux.Handle("/", notFoundPage(assets));
+
+    // Step 2: sign-in by emailed link, with its pages.
+    const auth = signin.create({
+      DB: db,
+      Origin,
+      InstanceKey: env["INSTANCE_KEY"] ?? "",
+      SigninPath: "/signin",
+      SignedInPath: "/account",
+      StalePath: "/stepup",
+      Logger: logger,
+      ...(env["SMTP_URL"] !== undefined && { Mailer: newSMTPMailer(env["SMTP_URL"], { logger }) }),
+      ...(env["MAIL_FROM"] !== undefined && { MailFrom: env["MAIL_FROM"] }),
+      SecondFactor: (req, res, identity) => keys.Gate(req, res, identity),
+    });
+    mux.With(auth.LoadSession).Handle("GET /{$}", homePage(assets));
+    mux.Handle("GET /signin", signinPage(assets));
+    mux.Handle("POST /signin", auth.Begin);
+    mux.Handle("GET /auth/verify", auth.Verify);
+    mux.Handle("POST /auth/code", auth.VerifyCode);
+    mux.Handle("POST /signout", auth.Signout);
+    const signedIn = mux.With(auth.RequireSession);
+    const fresh = mux.With(auth.RequireFreshSession(5 * 60 * 1000));
+
+    // Step 3: passkeys: Gate after the link, the confirm page, recovery codes.
+    const keys = passkey.create({
+      DB: db,
+      Sessions: auth.Sessions,
+      Origin,
+      ConfirmPath: "/confirm",
+      SignedInPath: "/account",
+      SigninPath: "/signin",
+      ManagePath: "/account",
+      StalePath: "/stepup",
+      Logger: logger,
+    });
+    mux.Handle("GET /confirm", confirmPage(assets));
+    mux.Handle("POST /passkey/signin/begin", keys.SignInBegin);
+    mux.Handle("POST /passkey/signin/finish", keys.SignInFinish);
+    mux.Handle("POST /passkey/register/begin", keys.RegisterBegin);
+    mux.Handle("POST /passkey/register/finish", keys.RegisterFinish);
+    mux.Handle("POST /passkey/stepup/begin", keys.StepUpBegin);
+    mux.Handle("POST /passkey/stepup/finish", keys.StepUpFinish);
+    mux.Handle("POST /passkey/signin/recovery", keys.SignInRecovery);
+    signedIn.Handle("GET /stepup", stepUpPage(assets));
+    signedIn.Handle("GET /account", (req, res) => renderAccount(req, res, assets, keys));
+    signedIn.Handle("POST /account/passkeys/rename", keys.Rename);
+    signedIn.Handle("POST /account/passkeys/delete", keys.Delete);
+    fresh.Handle("POST /account/recovery-codes", (req, res) =>
+      renderAccount(req, res, assets, keys, keys.RegenerateRecoveryCodes(signin.From(req)?.Subject ?? "")),
+    );
+
+    // Step 4: a background job with its status page.
+    const jobStatus = mountJobs({ jobs, signedIn, assets, stepMs: Number(env["JOB_STEP_MS"] ?? 500) });
+
+    // Step 5: an agent token and a tool call.
+    mountAgents({ db, mux, auth, fresh, jobs, assets, logger, Origin, jobStatus });
+
+    const sweep = setInterval(() => {
+      auth.Sweep(new Date());
+      passkey.Sweep(db, new Date());
+    }, 10 * 60 * 1000);
+    sweep.unref();
+    return mux;
+  },
+});

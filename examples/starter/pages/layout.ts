@@ -1,0 +1,74 @@
+/*
+ * The starter's page shell: language and direction from the request's
+ * locale, one stylesheet, a one-row language menu (a <select> and a submit
+ * button posting to /_locale: it works without JavaScript), and the
+ * scripts a page asks for, all from /static (CSP script-src 'self').
+ * `methodName` turns a session method ("magiclink+passkey") into words.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Assets } from "latch/assets";
+import { html, type SafeHTML } from "latch/http";
+import { Dir, LocaleFrom, LocaleItems, LocaleSwitchPath, T } from "latch/i18n";
+import { Icon } from "latch/icons";
+
+/** What a page puts into the shell. */
+export interface Page {
+  title: string;
+  body: SafeHTML;
+  /** Attributes on <body>, e.g. data-subject. */
+  bodyAttrs?: Record<string, string>;
+  /** Asset names of scripts to load (modules, deferred). */
+  scripts?: string[];
+  /** Extra <head> markup (the job page's no-script refresh). */
+  head?: SafeHTML;
+}
+
+function languageMenu(req: IncomingMessage): SafeHTML {
+  const items = LocaleItems(req);
+  if (items.length === 0) return html``;
+  return html`<form class="language" method="post" action="${LocaleSwitchPath}">
+  <input type="hidden" name="next" value="${req.url ?? "/"}">
+  <label for="language">${Icon("globe")}<span class="visually-hidden">${T(req, "locale.switch")}</span></label>
+  <select id="language" name="locale">${items.map(
+    (item) => html`<option value="${item.Code}" lang="${item.Code}"${item.Current ? html` selected` : html``}>${item.Name}</option>`,
+  )}</select>
+  <button class="secondary" type="submit">${T(req, "locale.submit")}</button>
+</form>`;
+}
+
+/** Renders a full page with `status` and ends the response. */
+export function render(req: IncomingMessage, res: ServerResponse, assets: Assets, page: Page, status = 200): void {
+  const locale = LocaleFrom(req);
+  const attrs = Object.entries(page.bodyAttrs ?? {}).map(([k, v]) => html` ${k}="${v}"`);
+  const body = html`<!doctype html>
+<html lang="${locale}" dir="${Dir(locale)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${page.title} · ${T(req, "starter.name")}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${assets.Path("starter.css")}">
+${page.head ?? html``}
+${(page.scripts ?? []).map((name) => html`<script type="module" src="${assets.Path(name)}"></script>`)}
+</head>
+<body${attrs}>
+<header><a class="brand" href="/">${Icon("lock")} ${T(req, "starter.name")}</a>${languageMenu(req)}</header>
+<main>
+${page.body}
+</main>
+</body>
+</html>
+`.toString();
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.end(body);
+}
+
+/** A session method in words: "magiclink+passkey" → "Email link + passkey", translated. */
+export function methodName(req: IncomingMessage, method: string): string {
+  return method
+    .split("+")
+    .map((part) => T(req, `starter.method.${part}`))
+    .join(" + ");
+}

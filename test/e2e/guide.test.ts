@@ -1,0 +1,179 @@
+/*
+ * docs/guide.md's application (examples/guide, with examples/starter's
+ * pages) end to end: its real entry point as a child process, a real SMTP
+ * server, headless Chromium with a virtual authenticator. One person walks
+ * the guide's steps in order: emailed-link sign-in, a first passkey and the
+ * recovery codes it leads to, a link sign-in confirmed by the passkey, a job
+ * to its end, and an agent token whose tool call reads that job.
+ *
+ * On the way it writes screenshots of the starter's pages in English and
+ * Arabic to SCREENSHOT_DIR (default <tmpdir>/latch-screenshots/starter) for
+ * a person to look at; the test asserts the files exist, a person judges
+ * them.
+ */
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { mkdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { Handler } from "../../lib/index.ts";
+import { NewAssets } from "../../lib/assets/index.ts";
+import { LOCALES_DIR, STATIC_DIR } from "../../examples/starter/files.ts";
+import { errorPage } from "../../examples/starter/pages/errors.ts";
+import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page, type WatchedPage } from "../_support/browser.ts";
+import { signInByLink, signOut, startGuide, type Demo } from "../_support/demo.ts";
+import { fetchHTTP, portOf } from "../_support/http.ts";
+
+const ADDRESS = "grace@example.com";
+const SHOTS = process.env["SCREENSHOT_DIR"] ?? join(tmpdir(), "latch-screenshots", "starter");
+
+/** Screenshots `path` in English and Arabic as `<locale>-<name>.png`. */
+async function shoot(page: Page, origin: string, name: string, path: string): Promise<void> {
+  for (const locale of ["en", "ar"]) {
+    await page.goto(`${origin}${locale === "en" ? "" : `/${locale}`}${path}`);
+    const file = join(SHOTS, `${locale}-${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    assert.ok(statSync(file).size > 1000, file);
+  }
+}
+
+describe("the guide's application (browser)", { skip: hasChromium ? false : "no system Chromium" }, () => {
+  let app: Demo;
+  let browser: Browser;
+  let watched: WatchedPage;
+  let page: Page;
+  let jobID = "";
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    app = await startGuide({ JOB_STEP_MS: "300" });
+    browser = await launchBrowser();
+    watched = await watchedPage(await browser.newContext());
+    page = watched.page;
+    await page.setViewportSize({ width: 720, height: 900 });
+    await addVirtualAuthenticator(page);
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it("step 1: serves the home page, /healthz and a real 404 page", async () => {
+    await page.goto(app.origin);
+    assert.match((await page.textContent("h1")) ?? "", /My app/);
+    assert.deepEqual(JSON.parse((await fetchHTTP(Number(new URL(app.origin).port), "/healthz")).body ?? ""), { status: "ok" });
+    const missing = await page.goto(`${app.origin}/no/such/page`);
+    assert.equal(missing?.status(), 404);
+    assert.equal(await page.getAttribute("[data-status]", "data-status"), "404");
+    await shoot(page, app.origin, "home", "/");
+    await shoot(page, app.origin, "not-found", "/no/such/page");
+    await shoot(page, app.origin, "signin", "/signin");
+    await shoot(page, app.origin, "signin-sent", "/signin?sent=1");
+    await shoot(page, app.origin, "signin-err-code", "/signin?err=code");
+    await shoot(page, app.origin, "signin-err-expired", "/signin?err=expired");
+  });
+
+  it("step 2: signs in by emailed link to the account page, the method in words", async () => {
+    await signInByLink(page, app, ADDRESS);
+    await page.waitForURL(`${app.origin}/account`);
+    assert.equal(await page.getAttribute("body", "data-subject"), ADDRESS);
+    assert.equal(await page.getAttribute("body", "data-method"), "magiclink");
+    assert.match((await page.textContent("main")) ?? "", /Signed in with email link/);
+  });
+
+  it("step 3: adds a first passkey, which leads to generating recovery codes", async () => {
+    await page.click('button[data-passkey="register"]');
+    await page.waitForSelector("li[data-credential]");
+    await page.waitForSelector('[data-outcome="codes-needed"]');
+    await shoot(page, app.origin, "account-codes-needed", "/account");
+    await page.goto(`${app.origin}/account`);
+    await page.click('form[action="/account/recovery-codes"] button');
+    await page.waitForSelector("ul.codes code");
+    const codes = await page.evaluate(`[...document.querySelectorAll("ul.codes code")].map((c) => c.textContent)`);
+    assert.ok(Array.isArray(codes));
+    assert.equal(codes.length, 10);
+  });
+
+  it("step 3: after the link, Gate asks for the passkey on /confirm; the session is magiclink+passkey", async () => {
+    await signOut(page, app);
+    await shoot(page, app.origin, "confirm", "/confirm");
+    await signInByLink(page, app, ADDRESS);
+    await page.waitForURL(`${app.origin}/confirm`);
+    await page.click('button[data-passkey="signin"]');
+    await page.waitForURL(`${app.origin}/account`);
+    assert.equal(await page.getAttribute("body", "data-method"), "magiclink+passkey");
+    assert.match((await page.textContent("main")) ?? "", /Signed in with email link \+ passkey/);
+    await shoot(page, app.origin, "account", "/account");
+    await shoot(page, app.origin, "stepup", "/stepup?next=/account");
+  });
+
+  it("step 4: starts a job and follows its status page to the end, a progress bar with a fraction", async () => {
+    await page.goto(`${app.origin}/account`);
+    await page.click('form[action="/jobs"] button');
+    await page.waitForURL(/\/jobs\/[A-Za-z0-9_-]+$/);
+    jobID = page.url().split("/").at(-1) ?? "";
+    await page.waitForSelector('.job-status[data-status="done"]');
+    assert.equal(await page.textContent(".job-progress"), "10/10");
+    assert.equal(await page.getAttribute("progress", "value"), "100");
+    await shoot(page, app.origin, "job-done", `/jobs/${jobID}`);
+  });
+
+  it("step 5: mints an agent token whose tool call reads the job", async () => {
+    await page.goto(`${app.origin}/account/agents`);
+    await page.fill("#agent-name", "helper");
+    await page.click('form[action="/account/agents"] button');
+    await page.waitForSelector("[data-agent-token]");
+    const token = (await page.getAttribute("[data-agent-token]", "data-agent-token")) ?? "";
+    const port = Number(new URL(app.origin).port);
+    const call = await fetchHTTP(port, "/api/tools/job_status", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ id: jobID }),
+    });
+    assert.equal(call.status, 200, call.body);
+    const result = (JSON.parse(call.body ?? "") as { result: Record<string, unknown> }).result;
+    assert.equal(result["status"], "done");
+    assert.equal(result["progress"], "10/10");
+    const refused = await fetchHTTP(port, "/api/tools/job_status", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    assert.equal(refused.status, 401);
+  });
+
+  it("ran under the CSP with no console error, no failed request but the 404s, and no server error", async () => {
+    for (const csp of watched.policies) assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    assert.deepEqual(watched.failures.filter((f) => !f.includes("/no/such/page")), []);
+    assert.deepEqual(watched.errors.filter((e) => !e.includes("404")), []);
+    assert.deepEqual(app.errorLogs(), []);
+  });
+});
+
+describe("the starter's error page (browser)", { skip: hasChromium ? false : "no system Chromium" }, () => {
+  it("renders a 500 with its reference in the starter's layout, in English and Arabic", async (t) => {
+    const assets = NewAssets([STATIC_DIR]);
+    const [handler, cleanup] = Handler({
+      Mux: () => {
+        throw new Error("starter: this page fails on purpose");
+      },
+      Locales: ["en", "ar"],
+      LocaleFS: LOCALES_DIR,
+      ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
+      Logger: { debug() {}, info() {}, warn() {}, error() {}, with() { return this; } },
+      Wrap: (next) => (req, res) => ((req.url ?? "").includes("/static/") ? assets.Handler()(req, res) : next(req, res)),
+    });
+    const server = createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const browser = await launchBrowser();
+    t.after(async () => {
+      await browser.close();
+      server.close();
+      cleanup();
+    });
+    const page = await (await browser.newContext()).newPage();
+    await page.setViewportSize({ width: 720, height: 600 });
+    const origin = `http://localhost:${portOf(server.address())}`;
+    const reply = await page.goto(`${origin}/broken`);
+    assert.equal(reply?.status(), 500);
+    assert.match((await page.textContent("main")) ?? "", /Reference: [a-z2-7]{6}/);
+    await shoot(page, origin, "error", "/broken");
+  });
+});
