@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 export { newMCPServer, MCP_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "./server.ts";
 export { MCPSessions, MAX_MCP_SESSIONS } from "./sessions.ts";
 export { describeMCPTool, CONFIRM_META_KEY } from "./tools.ts";
