@@ -38,9 +38,6 @@ export async function Serve(opts: Options): Promise<void> {
     cleanup();
     throw err;
   }
-  logger.info("listening", { addr: where, ...listenURL(where) });
-  const mismatch = originMismatch(opts.Origin, where);
-  if (mismatch !== undefined) logger.warn(mismatch);
   const closed = new Promise<void>((resolve) => server.once("close", resolve));
   const stop = (reason: string): void => {
     if (shutdown.signal.aborted) return;
@@ -64,6 +61,11 @@ export async function Serve(opts: Options): Promise<void> {
   process.once("SIGINT", onInt);
   opts.Signal?.addEventListener("abort", onAbort, { once: true });
   if (opts.Signal?.aborted === true) stop("signal");
+  // Only now say "listening": a supervisor may send SIGTERM the moment it
+  // reads that line, and the handlers above must already be in place.
+  logger.info("listening", { addr: where, ...listenURL(where) });
+  const mismatch = originMismatch(opts.Origin, where);
+  if (mismatch !== undefined) logger.warn(mismatch);
   await closed;
   process.off("SIGTERM", onTerm);
   process.off("SIGINT", onInt);
