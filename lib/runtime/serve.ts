@@ -60,12 +60,12 @@ export async function Serve(opts: Options): Promise<void> {
   process.once("SIGTERM", onTerm);
   process.once("SIGINT", onInt);
   opts.Signal?.addEventListener("abort", onAbort, { once: true });
-  if (opts.Signal?.aborted === true) stop("signal");
   // Only now say "listening": a supervisor may send SIGTERM the moment it
   // reads that line, and the handlers above must already be in place.
   logger.info("listening", { addr: where, ...listenURL(where) });
   const mismatch = originMismatch(opts.Origin, where);
   if (mismatch !== undefined) logger.warn(mismatch);
+  if (opts.Signal?.aborted === true) stop("signal");
   await closed;
   process.off("SIGTERM", onTerm);
   process.off("SIGINT", onInt);
