@@ -12,7 +12,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import assert from "node:assert/strict";
 import type { Page } from "./browser.ts";
+import { CookieJar, sendRequest } from "./http-client.ts";
 import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -23,6 +25,8 @@ export interface Demo {
   /** http://localhost:<port> */
   origin: string;
   smtp: TestSMTPServer;
+  /** The demo's state directory (its database is demo.db there). */
+  stateDir: string;
   /** Everything the demo logged so far (JSON lines). */
   logs(): string;
   /** Log lines at level "error". */
@@ -96,6 +100,7 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Demo>
   return {
     origin,
     smtp,
+    stateDir,
     logs: () => output,
     errorLogs: () => output.split("\n").filter((line) => line.includes('"level":"error"')),
     async close() {
@@ -130,4 +135,22 @@ export async function signOut(page: Page, demo: Demo): Promise<void> {
   await page.goto(`${demo.origin}/account`);
   await page.click('form[action="/signout"] button');
   await page.waitForURL(/\/signin$/);
+}
+
+/**
+ * Signs `address` in over HTTP (no browser): POST /signin with a cookie
+ * jar (the link signs in only the client that asked), then opens the
+ * emailed link. Returns the jar holding the session.
+ */
+export async function signInHTTP(demo: Demo, address: string): Promise<CookieJar> {
+  const jar = new CookieJar();
+  const before = demo.smtp.messages.length;
+  const begun = await sendRequest(demo.origin, "POST", "/signin", { jar, form: { email: address } }, demo.origin);
+  assert.equal(begun.location, "/signin?sent=1");
+  const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address));
+  const link = /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(message.parsed.text ?? "")?.[0];
+  assert.ok(link !== undefined);
+  const landed = await sendRequest(demo.origin, "GET", link, { jar }, demo.origin);
+  assert.equal(landed.location, "/account");
+  return jar;
 }

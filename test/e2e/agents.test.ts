@@ -9,22 +9,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { hasChromium, launchBrowser, watchedPage, type Browser } from "../_support/browser.ts";
-import { signInByLink, startDemo, type Demo } from "../_support/demo.ts";
-import { CookieJar, sendRequest, type TestResponse } from "../_support/http-client.ts";
-
-async function signInHTTP(demo: Demo, address: string): Promise<CookieJar> {
-  const jar = new CookieJar();
-  const before = demo.smtp.messages.length;
-  // The link signs in only the browser that asked for it (its binding cookie is in the jar).
-  const begun = await sendRequest(demo.origin, "POST", "/signin", { jar, form: { email: address } }, demo.origin);
-  assert.equal(begun.location, "/signin?sent=1");
-  const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address));
-  const link = /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(message.parsed.text ?? "")?.[0];
-  assert.ok(link !== undefined);
-  const landed = await sendRequest(demo.origin, "GET", link, { jar }, demo.origin);
-  assert.equal(landed.location, "/account");
-  return jar;
-}
+import { signInByLink, signInHTTP, startDemo, type Demo } from "../_support/demo.ts";
+import { sendRequest, type TestResponse } from "../_support/http-client.ts";
 
 function call(demo: Demo, token: string, tool: string, args: unknown): Promise<TestResponse> {
   return sendRequest(demo.origin, "POST", `/api/tools/${tool}`, {
