@@ -185,5 +185,44 @@ describe("demo resources (HTTP)", () => {
     const bobList = await sendRequest(demo.origin, "POST", "/api/tools/expenses_list", { headers: { Authorization: `Bearer ${bobToken}`, "Content-Type": "application/json" }, body: "{}" }, demo.origin);
     assert.ok(!(JSON.parse(bobList.body) as { result: { items: { id: string }[] } }).result.items.some((item) => item.id === id));
     assert.equal((await sendRequest(demo.origin, "POST", "/api/tools/expenses_create", { headers: { Authorization: `Bearer ${bobToken}`, "Content-Type": "application/json" }, body: '{"label":"x","amount":"1"}' }, demo.origin)).status, 403);
+
+    // A note the agent edits, after approval: its stream names each actor, human and agent.
+    const note = idOf(await post(ada, "/notes", { title: "Shared", body: "a\nb" }), "/notes");
+    const read = (JSON.parse((await call("notes_read", { id: note })).body) as { result: { version: number; body: string } }).result;
+    assert.equal(read.body, "a\nb");
+    const args = { id: note, version: read.version, body: "a\nb\nc" };
+    const pending = await call("notes_update", args);
+    assert.equal(pending.status, 202);
+    const url = (JSON.parse(pending.body) as { approval_url: string }).approval_url;
+    assert.equal((await post(ada, new URL(url).pathname, { decision: "approve" })).status, 200);
+    assert.equal((await call("notes_update", args)).status, 200);
+    const actors = (db.prepare("SELECT actor FROM events WHERE stream = ? ORDER BY seq").all(`notes:${note}`) as { actor: string }[]).map((e) => e.actor);
+    assert.deepEqual(actors, ["human", "agent:ledger"]);
+    assert.match((await get(ada, `/notes/${note}`)).body, />a\nb\nc<\/textarea>/);
+  });
+
+  it("reads and shows amounts in the request's locale", async () => {
+    const id = idOf(await post(ada, "/de/expenses", { label: "Miete", amount: "1.234,56" }), "/expenses");
+    assert.equal((db.prepare("SELECT amount FROM expenses WHERE id = ?").get(id) as { amount: number }).amount, 123456);
+    assert.match((await get(ada, `/de/expenses/${id}`)).body, /name="amount"[^>]*value="1\.234,56"/);
+    assert.match((await get(ada, `/fr/expenses/${id}`)).body, /name="amount"[^>]*value="1\u202f234,56"/);
+    const wrong = await post(ada, "/de/expenses", { label: "Miete", amount: "12.34" });
+    assert.equal(wrong.status, 422, "a German form reads '.' as a group separator, and 12.34 groups wrongly");
+  });
+
+  it("pages lists with a keyset cursor and sorts by a column", async () => {
+    const carol = await signInHTTP(demo, "carol@example.com");
+    const made: string[] = [];
+    for (let n = 1; n <= 23; n++) made.push(idOf(await post(carol, "/expenses", { label: `item ${n}`, amount: String(n) }), "/expenses"));
+    const first = await get(carol, "/expenses?sort=amount&dir=asc");
+    assert.deepEqual(idsIn(first.body), made.slice(0, 20));
+    const next = /rel="next" href="([^"]+)"/.exec(first.body)?.[1]?.replaceAll("&amp;", "&") ?? "";
+    assert.match(next, /after=/);
+    const second = await get(carol, next);
+    assert.deepEqual(idsIn(second.body), made.slice(20));
+    assert.doesNotMatch(second.body, /rel="next"/);
+    assert.deepEqual(idsIn((await get(carol, "/expenses?sort=amount&dir=desc")).body).slice(0, 2), [made[22], made[21]]);
+    assert.equal((await get(carol, "/expenses?sort=owner")).status, 400);
+    assert.equal((await get(carol, "/expenses?after=not-a-cursor")).status, 400);
   });
 });
