@@ -45,6 +45,20 @@ const journal = new Resource({
   },
 });
 
+// Unscoped (every signed-in person sees every record), in a currency without decimals.
+const bulletin = new Resource({
+  Name: "bulletin",
+  Route: "/board/bulletin",
+  Store: StoreKind.Exclusive,
+  List: { Columns: [{ Field: "notice" }, { Field: "price" }, { Field: "updated_at" }], Filters: [{ Field: "price" }] },
+  Form: {
+    Fields: [
+      { Name: "notice", Label: "bulletin.notice", Kind: Kind.Text, Required: true },
+      { Name: "price", Label: "bulletin.price", Kind: Kind.Money, Currency: "JPY" },
+    ],
+  },
+});
+
 const render: RenderFunc = (_req, res, _view, data) => {
   if (!isResourceView(data)) throw new Error("test render: not a resource view");
   res.statusCode = data.Status;
@@ -52,10 +66,10 @@ const render: RenderFunc = (_req, res, _view, data) => {
   res.end(`<!doctype html><title>${data.Title}</title>${data.Body.toString()}`);
 };
 
-const labels = ["invoices.title", "invoices.new", "invoices.customer", "invoices.memo", "invoices.total", "journal.title", "journal.new", "journal.headline", "journal.entry"];
+const labels = ["invoices.title", "invoices.new", "invoices.customer", "invoices.memo", "invoices.total", "journal.title", "journal.new", "journal.headline", "journal.entry", "bulletin.title", "bulletin.new", "bulletin.notice", "bulletin.price"];
 const catalogs = new Map(BaseLocales().map((code) => [code, Object.fromEntries(labels.map((k) => [k, `${code} ${k}`]))]));
 
-for (const resource of [invoices, journal]) {
+for (const resource of [invoices, journal, bulletin]) {
   describeResourceConformance(resource, async () => {
     const tools = new ToolRegistry();
     const cleanups: (() => unknown)[] = [];
