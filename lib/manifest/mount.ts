@@ -34,7 +34,7 @@ import { resourceSchema } from "./schema.ts";
 import { exclusiveStore, mergeableStore, type RecordStore } from "./store.ts";
 import { resourceTools } from "./tools.ts";
 import { parseValues, undeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
-import { enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
+import { displayValue, enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
 
 /** The part of the runtime's `Ctx` a resource renders with (`ctxFrom` from `latch` returns it). */
 export interface RenderCtx {
@@ -131,6 +131,10 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   const storedEntered = (req: IncomingMessage, values: RecordValues): Map<string, string> =>
     new Map(spec.Form.Fields.map((f) => [f.Name, inputValue(req, f, values[f.Name] ?? null)]));
   const noErrors = new Map<string, FieldProblem>();
+  const headingOf = (req: IncomingMessage, values: RecordValues): string => {
+    const first = spec.Form.Fields[0];
+    return first === undefined ? "" : displayValue(req, first, values[first.Name] ?? null).split("\n")[0] ?? "";
+  };
 
   const newForm = (req: IncomingMessage, state: Omit<FormState, "action" | "submit">, status: number): Page => ({
     view: "new",
@@ -141,11 +145,13 @@ ${state.errors.size > 0 ? noticeHTML(req, "invalid", false) : ""}
 ${formHTML(req, spec, { ...state, action: route, submit: T(req, "resource.create") })}
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
   });
-  const recordPage = (req: IncomingMessage, id: string, state: Omit<FormState, "action" | "submit">, status: number, notice: SafeHTML): Page => ({
+  // A record is headed by its first field's stored value (its name, usually), under the resource's title.
+  const recordPage = (req: IncomingMessage, id: string, state: Omit<FormState, "action" | "submit">, status: number, notice: SafeHTML, heading: string): Page => ({
     view: "record",
-    title: T(req, `${spec.Name}.title`),
+    title: heading === "" ? T(req, `${spec.Name}.title`) : heading,
     status,
-    body: html`<h1>${T(req, `${spec.Name}.title`)}</h1>
+    body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
+<h1>${heading === "" ? T(req, `${spec.Name}.title`) : heading}</h1>
 ${notice}
 <section class="card" data-record-id="${id}">
 ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "resource.save") })}
@@ -184,7 +190,7 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     // SPEC §7: another owner's record and an unknown id are the same 404.
     if (found === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
     const notice = queryParams(req).has("saved") ? noticeHTML(req, "saved", true) : html``;
-    await show(req, res, recordPage(req, id, { entered: storedEntered(req, found.record.values), errors: noErrors, version: found.version }, 200, notice));
+    await show(req, res, recordPage(req, id, { entered: storedEntered(req, found.record.values), errors: noErrors, version: found.version }, 200, notice, headingOf(req, found.record.values)));
   };
   const update: HandlerFunc = async (req, res) => {
     renderer(req);
@@ -196,9 +202,10 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     const version = /^[0-9]{1,15}$/.test(versionText) ? Number(versionText) : undefined;
     if (version === undefined) return refuse(req, res, 400, `update ${spec.Name}: version missing or malformed`);
     const who = writer(req);
-    if (store.get(who.owner, id) === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
+    const existing = store.get(who.owner, id);
+    if (existing === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
     const values = parseValues(spec, entered(form), LocaleFrom(req));
-    if (!values.ok) return show(req, res, recordPage(req, id, { entered: entered(form), errors: values.errors, version }, 422, noticeHTML(req, "invalid", false)));
+    if (!values.ok) return show(req, res, recordPage(req, id, { entered: entered(form), errors: values.errors, version }, 422, noticeHTML(req, "invalid", false), headingOf(req, existing.record.values)));
     const outcome = store.update(who, id, version, values.values);
     switch (outcome.kind) {
       case "missing":
@@ -207,10 +214,10 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
         return refuse(req, res, 400, `update ${spec.Name}: unknown version`);
       case "stale":
         return show(req, res, recordPage(req, id, { entered: storedEntered(req, outcome.current.values), errors: noErrors, version: outcome.version }, 409,
-          noticeHTML(req, "stale", false, html`<p>${T(req, "resource.stale.yours")}</p>${enteredHTML(req, spec, entered(form))}`)));
+          noticeHTML(req, "stale", false, html`<p>${T(req, "resource.stale.yours")}</p>${enteredHTML(req, spec, entered(form))}`), headingOf(req, outcome.current.values)));
       case "conflict":
         return show(req, res, recordPage(req, id, { entered: storedEntered(req, outcome.merged), errors: noErrors, version: outcome.version, conflicts: outcome.conflicts }, 409,
-          noticeHTML(req, "conflict", false)));
+          noticeHTML(req, "conflict", false), headingOf(req, outcome.current.values)));
       case "ok":
         return seeOther(res, `${route}/${id}?saved=1`);
     }
