@@ -84,10 +84,10 @@ function input(req: IncomingMessage, field: Field, state: FormState): SafeHTML {
   const aria = html`${problem === undefined ? "" : html` aria-invalid="true"`}${described === "" ? "" : html` aria-describedby="${described}"`}${field.Required === true ? html` required` : ""}`;
   const control =
     field.Kind === Kind.Textarea
-      ? html`<textarea id="${id}" name="${field.Name}" rows="8" maxlength="${maxLength(field)}"${aria}>${value}</textarea>`
+      ? html`<textarea id="${id}" name="${field.Name}" rows="8" dir="auto" maxlength="${maxLength(field)}"${aria}>${value}</textarea>`
       : field.Kind === Kind.Money
         ? html`<span class="money"><input id="${id}" name="${field.Name}" type="text" inputmode="decimal" autocomplete="off" value="${value}"${aria}> <span class="currency">${currencyOf(field)}</span></span>`
-        : html`<input id="${id}" name="${field.Name}" type="text" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
+        : html`<input id="${id}" name="${field.Name}" type="text" dir="auto" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
   const conflict = state.conflicts?.get(field.Name);
   return html`<div class="field${problem === undefined ? "" : " invalid"}">
   <label for="${id}">${T(req, field.Label)}</label>

@@ -153,6 +153,20 @@ describe("demo resources (HTTP)", () => {
 
     assert.equal((await get(bob, `/notes/${id}`)).status, 404);
     assert.deepEqual(idsIn((await get(bob, "/notes")).body), []);
+
+    const stored = count("events");
+    for (const [form, status] of [
+      [{ title: "x", body: "" }, 400],
+      [{ title: "x", body: "", version: "999" }, 400],
+      [{ title: "x", body: "", version: "0" }, 400],
+      [{ title: "x".repeat(201), body: "", version: now }, 422],
+      [{ title: "", body: "", version: now }, 422],
+      [{ title: "x", body: "", version: now, owner: "bob@example.com" }, 400],
+    ] as const) {
+      assert.equal((await post(ada, `/notes/${id}`, form)).status, status, JSON.stringify(form).slice(0, 80));
+    }
+    assert.equal((await post(bob, `/notes/${id}`, { title: "x", body: "", version: now })).status, 404);
+    assert.equal(count("events"), stored, "nothing appended");
   });
 
   it("lets an agent with a write token list expenses and, after approval, create one, audited as agent:<name>", async () => {
