@@ -54,8 +54,8 @@ export interface AgentsDeps {
   jobStatusPage: HandlerFunc;
 }
 
-/** Mounts the agent routes and the `POST /jobs` form on `deps.mux`. */
-export function mountAgents(deps: AgentsDeps): void {
+/** Mounts the agent routes and the `POST /jobs` form on `deps.mux`; returns the tool registry (resources add theirs). */
+export function mountAgents(deps: AgentsDeps): ToolRegistry {
   const { db, mux, auth, jobs, assets, events } = deps;
   const tokens = new AgentTokens(db);
   const approvals = new Approvals(db);
@@ -157,6 +157,7 @@ export function mountAgents(deps: AgentsDeps): void {
     const stream = auditStream(subject(req));
     activityPage(req, res, assets, events.read(stream, Math.max(1, events.version(stream) - ACTIVITY_SHOWN + 1)).reverse());
   });
+  return registry;
 }
 
 // The approval page names the agent by its token's name ("agent:<name>"); a revoked token's name is gone from the list.

@@ -27,9 +27,13 @@ import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { errorPage, notFoundPage } from "./pages/layout.ts";
 import { securityPage } from "./pages/security.ts";
 import { signinPage } from "./pages/signin.ts";
+import { mountResources, renderResource, resourcesSchema } from "./resources.ts";
 
-/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals. */
-export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema);
+/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, the resources. */
+export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema, resourcesSchema);
+
+/** Directory of the demo's catalogs. */
+const LOCALE_DIR = fileURLToPath(new URL("../../../examples/demo/locales/", import.meta.url));
 
 /** Directory of the demo's static files. */
 const STATIC_DIR = fileURLToPath(new URL("../../../examples/demo/static/", import.meta.url));
@@ -47,12 +51,13 @@ export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions 
   return {
     Router: (db) => buildRouter(db, config, logger, jobs, assets, app),
     ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
+    Render: renderResource(assets),
     Assets: assets,
     Schema: schema,
     Wrap: (next) => crossOriginProtection({ Origin: config.origin })(next),
     Locales: ["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"],
     DefaultLocale: "en",
-    LocaleFS: fileURLToPath(new URL("../../../examples/demo/locales/", import.meta.url)),
+    LocaleFS: LOCALE_DIR,
     Origin: config.origin,
     Logger: logger,
     ...(csp !== undefined && { CSP: csp }),
@@ -134,13 +139,14 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   fresh.Handle("GET /account/security", securityPage(assets, auth.Sessions, keys));
   fresh.Handle("POST /account/sessions/revoke", auth.RevokeSession);
   fresh.Handle("POST /account/sessions/revoke-others", auth.RevokeOtherSessions);
-  mountAgents({
+  const tools = mountAgents({
     db, events, mux, auth, jobs, assets, logger,
     origin: config.origin,
     stepMs: app.jobStepMs ?? config.jobStepMs,
     freshFor: config.freshFor,
     jobStatusPage: jobHandlers.StatusPage,
   });
+  mountResources({ db, mux, events, tools, origin: config.origin, requireSession: auth.RequireSession, localeDir: LOCALE_DIR });
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
   signedIn.Handle("GET /jobs/{id}/events", jobHandlers.Events);

@@ -12,13 +12,17 @@ import { validateResource } from "./validate.ts";
 export interface Field {
   /** Column name: a lowercase SQL identifier, not a fixed column. */
   readonly Name: string;
-  /** Visible label. */
+  /** Visible label: a catalog key, translated per request (a missing translation shows the key). */
   readonly Label: string;
   readonly Kind: Kind;
   /** Whether the form refuses an empty value. @default false */
   readonly Required?: boolean;
-  /** Hint shown under the input. @default "" */
+  /** Hint shown under the input (a catalog key, like `Label`). @default "" */
   readonly Help?: string;
+  /** Longest accepted text, in characters (Text and Textarea). @default TEXT_MAX_LENGTH or TEXTAREA_MAX_LENGTH */
+  readonly MaxLength?: number;
+  /** ISO 4217 code of a Money field; its minor unit decides the decimals accepted. @default "USD" */
+  readonly Currency?: string;
 }
 
 /** One column of the list page. */
@@ -29,7 +33,11 @@ export interface Column {
   readonly Label?: string;
 }
 
-/** One filter of the list page. */
+/**
+ * One filter of the list page: a Text or Textarea field filters by "contains"
+ * (query parameter `<field>`), a Money field by range (`<field>_min`,
+ * `<field>_max`, in the request's locale).
+ */
 export interface Filter {
   /** A form field's name. */
   readonly Field: string;

@@ -21,6 +21,9 @@ export const NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,62}$/;
 /** The shape of a resource route: "/" then segments of A-Z a-z 0-9 . _ ~ -, each starting with a letter or digit. */
 export const ROUTE_PATTERN: RegExp = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)+$/;
 
+/** The largest `Field.MaxLength` a manifest may declare (the form body limit bounds a submission anyway). */
+export const MAX_LENGTH_LIMIT: number = 50_000;
+
 /**
  * Checks one resource. Throws `ManifestError`: a resource or field name
  * that is empty or not a lowercase identifier (`ERR_MANIFEST_INVALID_NAME`),
@@ -29,7 +32,9 @@ export const ROUTE_PATTERN: RegExp = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)+$/;
  * with no fields, a field named id, created_at, updated_at, or owner when
  * user-scoped (`ERR_MANIFEST_RESERVED_FIELD`), duplicate fields, columns
  * or filters, an empty label, a column naming neither a field nor a fixed
- * column, a filter naming no field.
+ * column, a filter naming no field, a MaxLength out of range or a
+ * Currency that is not an ISO 4217 code of a Money field
+ * (`ERR_MANIFEST_INVALID_FIELD`).
  */
 export function validateResource(spec: ResourceSpec): void {
   const resource = typeof spec.Name === "string" ? spec.Name : "";
@@ -58,6 +63,13 @@ export function validateResource(spec: ResourceSpec): void {
     names.add(name);
     if (!isKind(field.Kind)) fail("ERR_MANIFEST_UNKNOWN_KIND", 'Kind must be "text", "textarea" or "money"', name);
     if (typeof field.Label !== "string" || field.Label.trim() === "") fail("ERR_MANIFEST_EMPTY_LABEL", "has an empty Label", name);
+    const max = field.MaxLength;
+    if (max !== undefined && (!Number.isSafeInteger(max) || max < 1 || max > MAX_LENGTH_LIMIT)) {
+      fail("ERR_MANIFEST_INVALID_FIELD", `MaxLength must be an integer from 1 to ${MAX_LENGTH_LIMIT}`, name);
+    }
+    if (field.Currency !== undefined && (field.Kind !== "money" || !isCurrency(field.Currency))) {
+      fail("ERR_MANIFEST_INVALID_FIELD", "Currency must be an ISO 4217 code, on a Money field", name);
+    }
   }
 
   const columns = new Set<string>();
@@ -99,4 +111,15 @@ export function validateResources(specs: readonly ResourceSpec[]): void {
 
 function nameReason(name: string): string {
   return name === "" ? "empty name" : `name must match ${NAME_PATTERN.source}`;
+}
+
+// An ISO 4217 code that Intl knows: its minor unit is what money parsing reads.
+function isCurrency(code: unknown): boolean {
+  if (typeof code !== "string" || !/^[A-Z]{3}$/.test(code)) return false;
+  try {
+    new Intl.NumberFormat("en", { style: "currency", currency: code });
+    return true;
+  } catch {
+    return false;
+  }
 }

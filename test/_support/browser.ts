@@ -57,6 +57,8 @@ export interface Page {
   evaluate(expression: string): Promise<unknown>;
   getAttribute(selector: string, name: string): Promise<string | null>;
   textContent(selector: string): Promise<string | null>;
+  /** Writes a PNG of the page to `path`. */
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
   on(event: "console", listener: (message: ConsoleMessage) => void): void;
   on(event: "pageerror", listener: (error: Error) => void): void;
   on(event: "response", listener: (response: PageResponse & { url(): string }) => void): void;

@@ -12,6 +12,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import assert from "node:assert/strict";
 import type { Page } from "./browser.ts";
 import { extractCode, extractLink } from "./signin-app.ts";
 import { CookieJar, sendRequest } from "./http-client.ts";
@@ -26,6 +27,8 @@ export interface Demo {
   /** http://localhost:<port> */
   origin: string;
   smtp: TestSMTPServer;
+  /** The demo's state directory (its database is demo.db there). */
+  stateDir: string;
   /** Everything the demo logged so far (JSON lines). */
   logs(): string;
   /** Log lines at level "error". */
@@ -138,6 +141,7 @@ async function startExample(main: string, args: (port: number) => string[], env:
   return {
     origin,
     smtp,
+    stateDir,
     logs: () => output,
     errorLogs: () => output.split("\n").filter((line) => line.includes('"level":"error"')),
     async close() {

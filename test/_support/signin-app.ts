@@ -25,7 +25,7 @@ import type { TestContext } from "node:test";
 import type { DB, Step } from "../../lib/db/index.ts";
 import { mergeSchemas } from "../../lib/db/index.ts";
 import { crossOriginProtection, type Clock, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
-import { Handler } from "../../lib/index.ts";
+import { Handler, type RenderFunc } from "../../lib/index.ts";
 import { newSMTPMailer, type Mailer } from "../../lib/mail/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
@@ -70,6 +70,8 @@ export interface SigninAppOptions {
   freshFor?: number;
   /** Schema steps applied after the sessions and sign-in schema. */
   schema?: readonly Step[];
+  /** The runtime's `Render` (handed to handlers as `Ctx.Render`). @default unset */
+  render?: RenderFunc;
   /** Adds routes of the suite's own (tools, approvals...) to the application's mux. */
   extend?: (mux: Mux, auth: signin.Signin, db: DB, logger: Logger) => void;
 }
@@ -171,6 +173,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
   const built: { db?: DB; auth?: signin.Signin } = {};
   const [h, cleanup] = Handler({
     DBPath: dbPath,
+    ...(options.render !== undefined && { Render: options.render }),
     Schema: mergeSchemas(session.Schema, signin.Schema, options.schema ?? []),
     Wrap: (next) => crossOriginProtection({ Origin: origin })(next),
     Logger: logger,

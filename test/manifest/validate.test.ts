@@ -89,6 +89,10 @@ describe("Resource.Validate()", () => {
     { name: "a duplicate field", spec: withFields(title, notes, { ...amount, Name: "notes" }), code: "ERR_MANIFEST_DUPLICATE_FIELD", field: "notes", want: "twice" },
     { name: "an unknown kind", spec: withFields({ ...title, Kind: "date" as Kind }), code: "ERR_MANIFEST_UNKNOWN_KIND", field: "title", want: "Kind" },
     { name: "an empty label", spec: withFields({ ...title, Label: " " }), code: "ERR_MANIFEST_EMPTY_LABEL", field: "title", want: "Label" },
+    { name: "a zero MaxLength", spec: withFields({ ...title, MaxLength: 0 }), code: "ERR_MANIFEST_INVALID_FIELD", field: "title", want: "MaxLength" },
+    { name: "a MaxLength above the limit", spec: withFields({ ...title, MaxLength: 50_001 }), code: "ERR_MANIFEST_INVALID_FIELD", field: "title", want: "50000" },
+    { name: "a lowercase currency", spec: withFields({ ...amount, Currency: "eur" }), code: "ERR_MANIFEST_INVALID_FIELD", field: "amount", want: "ISO 4217" },
+    { name: "a currency on a text field", spec: withFields({ ...title, Currency: "EUR" }), code: "ERR_MANIFEST_INVALID_FIELD", field: "title", want: "Money" },
     {
       name: "a list column naming no field",
       spec: { ...base, List: { Columns: [{ Field: "total" }] } },

@@ -58,6 +58,13 @@ ${finished ? html`<p class="card notice ok" role="status" data-outcome="job-done
   </div>
 </section>
 <section class="card">
+  <h2>${T(req, "demo.resources.title")}</h2>
+  <div class="row">
+    <a href="/expenses" data-resource-link="expenses">${T(req, "expenses.title")}</a>
+    <a href="/notes" data-resource-link="notes">${T(req, "notes.title")}</a>
+  </div>
+</section>
+<section class="card">
   <h2>${T(req, "passkey.list.title")}</h2>
   ${passkeyList(req, passkey, who.Subject)}
   <div class="row">${passkeyButton(req, "register", T(req, "passkey.enroll"), undefined, "/stepup?next=/account")}</div>

@@ -1,0 +1,85 @@
+/*
+ * The demo's resources, declared in the manifest and mounted at boot:
+ * `expenses` (one SQL table per person's records: a label and an amount in
+ * euros, filtered by label text and amount range) and `notes` (one event
+ * stream per note, so two edits of the same note merge). Their pages render
+ * through the demo's `Render` (main layout), their actions are tools in the
+ * demo's registry, so agents list and (after approval) change them.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ToolRegistry } from "../../lib/agent/index.ts";
+import type { Assets } from "../../lib/assets/index.ts";
+import type { DB } from "../../lib/db/index.ts";
+import type { EventStore } from "../../lib/events/index.ts";
+import type { Middleware } from "../../lib/http/index.ts";
+import { NewLocales } from "../../lib/i18n/index.ts";
+import { ctxFrom } from "../../lib/index.ts";
+import { Kind, Resource, ScopeKind, StoreKind, isResourceView, mountResource, resourceSchema } from "../../lib/manifest/index.ts";
+import type { Mux } from "../../lib/router/index.ts";
+import { render } from "./pages/layout.ts";
+
+/** Expenses: Exclusive, user-scoped; `label` (Text) and `amount` (Money, EUR). */
+export const expenses: Resource = new Resource({
+  Name: "expenses",
+  Route: "/expenses",
+  Store: StoreKind.Exclusive,
+  Scope: ScopeKind.UserScoped,
+  List: {
+    Columns: [{ Field: "label" }, { Field: "amount" }, { Field: "created_at" }],
+    Filters: [{ Field: "label" }, { Field: "amount" }],
+  },
+  Form: {
+    Fields: [
+      { Name: "label", Label: "expenses.field.label", Kind: Kind.Text, Required: true, MaxLength: 120 },
+      { Name: "amount", Label: "expenses.field.amount", Kind: Kind.Money, Required: true, Currency: "EUR" },
+    ],
+  },
+});
+
+/** Notes: Mergeable, user-scoped; `title` (Text) and `body` (Textarea). */
+export const notes: Resource = new Resource({
+  Name: "notes",
+  Route: "/notes",
+  Store: StoreKind.Mergeable,
+  Scope: ScopeKind.UserScoped,
+  List: { Columns: [{ Field: "title" }, { Field: "updated_at" }], Filters: [{ Field: "title" }] },
+  Form: {
+    Fields: [
+      { Name: "title", Label: "notes.field.title", Kind: Kind.Text, Required: true },
+      { Name: "body", Label: "notes.field.body", Kind: Kind.Textarea },
+    ],
+  },
+});
+
+/** The resources' schema steps, merged into the demo's schema. */
+export const resourcesSchema: ReturnType<typeof resourceSchema> = [...resourceSchema(expenses), ...resourceSchema(notes)];
+
+/** The demo's `Render`: a resource page inside the demo layout. */
+export function renderResource(assets: Assets): (req: IncomingMessage, res: ServerResponse, view: string, data: unknown) => void {
+  return (req, res, view, data) => {
+    if (!isResourceView(data)) throw new Error(`demo render: unknown view ${view}`);
+    render(req, res, assets, { title: data.Title, body: data.Body }, data.Status);
+  };
+}
+
+/** What mounting the demo's resources needs. */
+export interface ResourcesDeps {
+  db: DB;
+  mux: Mux;
+  events: EventStore;
+  tools: ToolRegistry;
+  origin: string;
+  requireSession: Middleware;
+  localeDir: string;
+}
+
+/** Mounts `expenses` and `notes`. */
+export function mountResources(deps: ResourcesDeps): void {
+  const english = NewLocales(["en"], "en", undefined, deps.localeDir);
+  for (const resource of [expenses, notes]) {
+    mountResource(resource, {
+      db: deps.db, mux: deps.mux, tools: deps.tools, events: deps.events, origin: deps.origin,
+      requireSession: deps.requireSession, ctxFrom, label: (key) => english.T("en", key),
+    });
+  }
+}

@@ -1,0 +1,2 @@
+export { describeResourceConformance } from "./suite.ts";
+export type { ConformanceApp } from "./suite.ts";

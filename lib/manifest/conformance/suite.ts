@@ -1,0 +1,195 @@
+/*
+ * The conformance suite an application runs on its own mounted resources
+ * with `node --test`. It registers node:test cases (so it lives in its own
+ * package entry, `latch/manifest/conformance`, never loaded at runtime)
+ * that drive the application over HTTP as two people and check what the
+ * contract promises: owner isolation (another owner's record is the same
+ * 404 as an unknown id), only declared fields accepted, required fields,
+ * money parsed in the locale and never rounded, CSRF refusal, stale and
+ * concurrent updates refused or merged without a lost value, the five
+ * tools present with the right access, and every label in every catalog.
+ */
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { after, describe, it } from "node:test";
+import { ToolRead, ToolWrite, type ToolRegistry } from "../../agent/index.ts";
+import { Kind, ScopeKind, StoreKind } from "../kinds.ts";
+import { currencyDigits, formatMoneyInput, parseMoney } from "../money.ts";
+import { DEFAULT_CURRENCY, maxLength } from "../values.ts";
+import type { Field, Resource } from "../resource.ts";
+
+/** A running application, as the suite sees it. */
+export interface ConformanceApp {
+  /** Where requests go, e.g. "http://127.0.0.1:4321". */
+  base: string;
+  /** The public origin mutating requests carry. */
+  origin: string;
+  /** Returns a Cookie header of a fresh session for `subject`. */
+  signIn(subject: string): Promise<string>;
+  /** The registry the resources were mounted with. */
+  tools: ToolRegistry;
+  /** The application's catalogs by locale code (all must hold every label). */
+  catalogs: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** Stops the application; the suite calls it after its last case. */
+  close?: () => Promise<void>;
+}
+
+interface Answer {
+  status: number;
+  location: string | undefined;
+  body: string;
+}
+
+function send(app: ConformanceApp, method: string, path: string, cookie: string, form?: Record<string, string>, origin = app.origin): Promise<Answer> {
+  const body = form === undefined ? undefined : new URLSearchParams(form).toString();
+  const headers: Record<string, string> = { Cookie: cookie, "Accept-Language": "en" };
+  if (method !== "GET") headers["Origin"] = origin;
+  if (body !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, app.base), { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** A valid value for every field (amounts in English notation). */
+function sample(fields: readonly Field[], tag: string): Record<string, string> {
+  return Object.fromEntries(fields.map((f) => [f.Name, f.Kind === Kind.Money ? "12" : f.Kind === Kind.Textarea ? `${tag} one\ntwo\nthree` : `${tag} text`]));
+}
+
+const ids = (body: string): string[] => [...new Set([...body.matchAll(/data-record-id="([^"]+)"/g)].map((m) => m[1] ?? ""))];
+const versionOf = (body: string): string => /name="version" value="([0-9]+)"/.exec(body)?.[1] ?? "";
+
+/**
+ * Registers the conformance cases of `resource` (mounted in the app that
+ * `start` returns). Call it at the top level of a test file.
+ *
+ * @example
+ * describeResourceConformance(expenses, async () => ({ base, origin, signIn, tools, catalogs }));
+ */
+export function describeResourceConformance(resource: Resource, start: () => Promise<ConformanceApp>): void {
+  const route = resource.Route;
+  const fields = resource.Form.Fields;
+  const created = async (app: ConformanceApp, cookie: string, tag: string): Promise<string> => {
+    const res = await send(app, "POST", route, cookie, sample(fields, tag));
+    assert.equal(res.status, 303, `create ${resource.Name}: ${res.status} ${res.body.slice(0, 200)}`);
+    const id = res.location?.slice(route.length + 1) ?? "";
+    assert.match(id, /^[A-Za-z0-9_-]+$/);
+    return id;
+  };
+
+  describe(`resource ${resource.Name} (conformance)`, () => {
+    let app: ConformanceApp;
+    let ada: string;
+    let bob: string;
+    const ready = async (): Promise<void> => {
+      if (app !== undefined) return;
+      app = await start();
+      ada = await app.signIn("conformance-ada@example.com");
+      bob = await app.signIn("conformance-bob@example.com");
+    };
+    after(async () => app?.close?.());
+
+    it("isolates owners: another owner's record is the same 404 as an unknown id", { skip: resource.Scope === ScopeKind.UserScoped ? false : "not user-scoped" }, async () => {
+      await ready();
+      const id = await created(app, ada, "isolation");
+      assert.ok(ids((await send(app, "GET", route, ada)).body).includes(id));
+      assert.ok(!ids((await send(app, "GET", route, bob)).body).includes(id));
+      const foreign = await send(app, "GET", `${route}/${id}`, bob);
+      const unknown = await send(app, "GET", `${route}/AAAAAAAAAAAA`, bob);
+      assert.equal(foreign.status, 404);
+      assert.equal(unknown.status, 404);
+      const version = versionOf((await send(app, "GET", `${route}/${id}`, ada)).body);
+      assert.equal((await send(app, "POST", `${route}/${id}`, bob, { ...sample(fields, "taken"), version })).status, 404);
+      assert.equal((await send(app, "POST", `${route}/${id}/delete`, bob, {})).status, 404);
+      assert.equal((await send(app, "GET", `${route}/${id}`, ada)).status, 200, "still there for its owner");
+    });
+
+    it("accepts only declared fields, requires a version to update, and refuses cross-origin writes", async () => {
+      await ready();
+      const before = ids((await send(app, "GET", route, ada)).body).length;
+      for (const extra of ["owner", "id", "created_at", "undeclared"]) {
+        assert.equal((await send(app, "POST", route, ada, { ...sample(fields, "extra"), [extra]: "x" })).status, 400, extra);
+      }
+      assert.equal((await send(app, "POST", route, ada, sample(fields, "csrf"), "https://evil.example")).status, 403);
+      const id = await created(app, ada, "version");
+      assert.equal((await send(app, "POST", `${route}/${id}`, ada, sample(fields, "noversion"))).status, 400);
+      assert.equal(ids((await send(app, "GET", route, ada)).body).length, before + 1);
+    });
+
+    it("refuses empty required fields and overlong text inline, keeping the entered values", async () => {
+      await ready();
+      for (const field of fields) {
+        if (field.Required === true) {
+          const res = await send(app, "POST", route, ada, { ...sample(fields, "req"), [field.Name]: "" });
+          assert.equal(res.status, 422, field.Name);
+          assert.ok(res.body.includes(`data-error-for="${field.Name}"`), field.Name);
+        }
+        if (field.Kind !== Kind.Money) {
+          const res = await send(app, "POST", route, ada, { ...sample(fields, "long"), [field.Name]: "x".repeat(maxLength(field) + 1) });
+          assert.equal(res.status, 422, field.Name);
+          assert.ok(res.body.includes(`data-error-for="${field.Name}"`));
+        }
+      }
+    });
+
+    it("parses money in the request's locale and never rounds", { skip: fields.some((f) => f.Kind === Kind.Money) ? false : "no Money field" }, async () => {
+      await ready();
+      const money = fields.find((f) => f.Kind === Kind.Money) as Field;
+      const currency = money.Currency ?? DEFAULT_CURRENCY;
+      const digits = currencyDigits(currency);
+      // One decimal more than the currency has is refused, never rounded; "1,2" groups wrongly in English.
+      for (const bad of [`12.${"5".repeat(digits + 1)}`, "twelve", "1,2"]) {
+        const res = await send(app, "POST", route, ada, { ...sample(fields, "money"), [money.Name]: bad });
+        assert.equal(res.status, 422, bad);
+        assert.ok(res.body.includes(`value="${bad}"`), "the entered value is kept");
+      }
+      const typed = digits === 0 ? "1,234" : `1,234.${"5".padEnd(digits, "0")}`;
+      const id = await send(app, "POST", route, ada, { ...sample(fields, "money"), [money.Name]: typed });
+      assert.equal(id.status, 303, typed);
+      const page = await send(app, "GET", id.location ?? "", ada);
+      const minor = parseMoney(typed, "en", currency);
+      assert.ok(minor.ok);
+      assert.ok(page.body.includes(`value="${formatMoneyInput(minor.minor, "en", currency)}"`), "shown back formatted in the locale");
+    });
+
+    it(resource.Store === StoreKind.Exclusive ? "refuses a stale update with the current values" : "merges or refuses concurrent updates without losing a value", async () => {
+      await ready();
+      const id = await created(app, ada, "race");
+      const version = versionOf((await send(app, "GET", `${route}/${id}`, ada)).body);
+      const field = fields.find((f) => f.Kind === Kind.Text) ?? fields[0] as Field;
+      const first = await send(app, "POST", `${route}/${id}`, ada, { ...sample(fields, "race"), [field.Name]: field.Kind === Kind.Money ? "1" : "first", version });
+      assert.equal(first.status, 303);
+      const second = await send(app, "POST", `${route}/${id}`, ada, { ...sample(fields, "race"), [field.Name]: field.Kind === Kind.Money ? "2" : "second", version });
+      assert.equal(second.status, 409);
+      assert.match(second.body, resource.Store === StoreKind.Exclusive ? /data-outcome="stale"/ : /data-outcome="conflict"/);
+    });
+
+    it("registers its tools with the right access", async () => {
+      await ready();
+      const want = [["list", ToolRead], ["read", ToolRead], ["create", ToolWrite], ["update", ToolWrite], ["delete", ToolWrite]] as const;
+      for (const [action, access] of want) {
+        const def = app.tools.get(`${resource.Name}_${action}`);
+        assert.ok(def !== undefined && def.Run !== undefined, action);
+        assert.equal(def.Tool.Access, access, action);
+        if (access === ToolWrite) assert.ok(def.Tool.Confirm.trim() !== "", `${action} has a confirm sentence`);
+      }
+      const create = app.tools.get(`${resource.Name}_create`);
+      assert.deepEqual(create?.Tool.Args.map((a) => a.Name), fields.map((f) => f.Name));
+    });
+
+    it("has every label in every catalog", async () => {
+      await ready();
+      const keys = [`${resource.Name}.title`, `${resource.Name}.new`, ...fields.flatMap((f) => [f.Label, ...(f.Help ? [f.Help] : [])])];
+      const missing: string[] = [];
+      for (const [code, catalog] of app.catalogs) for (const key of keys) if (!catalog[key]) missing.push(`${code}: ${key}`);
+      assert.ok(app.catalogs.size > 0);
+      assert.deepEqual(missing, []);
+    });
+  });
+}

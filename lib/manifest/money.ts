@@ -1,0 +1,102 @@
+/*
+ * Money as integer minor units (cents for USD, none for JPY, mills for
+ * BHD): never a float in storage or arithmetic. Parsing reads the request
+ * locale's decimal and group separators from Intl.NumberFormat parts, so
+ * "12.34" (en), "12,34" (de) and "1.234,56" (de) all mean 1234 / 123456
+ * minor units where the locale writes them so. More decimals than the
+ * currency has ("12.345" USD) is refused, never rounded: silently rounding
+ * an amount someone typed is a wrong amount. Group separators must sit
+ * between groups of three digits, so "12.34" in German (where "." groups)
+ * is refused rather than read as 1234.
+ */
+
+/** The largest absolute amount stored, in minor units (below 2^53, so exact). */
+export const MONEY_MAX_MINOR: number = 999_999_999_999_999;
+
+/** The outcome of `parseMoney`. */
+export type ParsedMoney =
+  | { ok: true; minor: number }
+  | { ok: false; reason: "invalid" | "precision" | "range" };
+
+/** Returns how many decimals `currency` has (its ISO 4217 minor unit, as Intl knows it). */
+export function currencyDigits(currency: string): number {
+  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** Returns the decimal and group separators `locale` writes numbers with (Latin digits). */
+export function numberSeparators(locale: string): { decimal: string; group: string } {
+  const parts = new Intl.NumberFormat(locale, { numberingSystem: "latn" }).formatToParts(12345.6);
+  return {
+    decimal: parts.find((p) => p.type === "decimal")?.value ?? ".",
+    group: parts.find((p) => p.type === "group")?.value ?? ",",
+  };
+}
+
+// Arabic-Indic and extended Arabic-Indic digits, as an Arabic keyboard types them, and their separators.
+function latinDigits(text: string): string {
+  return text
+    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+    .replace(/\u066b/g, ".")
+    .replace(/\u066c/g, ",");
+}
+
+const SPACES = /[\s\u00a0\u202f]/;
+
+/**
+ * Parses an amount typed in `locale` into minor units of `currency`.
+ * Accepts an optional leading "-", digits, the locale's group separator
+ * between groups of three, and the locale's decimal separator followed by
+ * at most the currency's decimals.
+ *
+ * @example
+ * parseMoney("1.234,56", "de", "EUR"); // { ok: true, minor: 123456 }
+ * parseMoney("12.345", "en", "USD");   // { ok: false, reason: "precision" }
+ */
+export function parseMoney(text: string, locale: string, currency: string): ParsedMoney {
+  const { decimal, group } = numberSeparators(locale);
+  let s = latinDigits(text).trim();
+  const negative = s.startsWith("-") || s.startsWith("\u2212");
+  if (negative) s = s.slice(1).trim();
+  if (s === "") return { ok: false, reason: "invalid" };
+  const at = s.lastIndexOf(decimal);
+  const whole = at < 0 ? s : s.slice(0, at);
+  const fraction = at < 0 ? "" : s.slice(at + decimal.length);
+  if (!/^[0-9]*$/.test(fraction) || (at >= 0 && fraction === "")) return { ok: false, reason: "invalid" };
+  const groups = SPACES.test(group) ? whole.split(SPACES) : whole.split(group);
+  const [first = "", ...rest] = groups;
+  if (!/^[0-9]+$/.test(first) || rest.some((g) => !/^[0-9]{3}$/.test(g))) return { ok: false, reason: "invalid" };
+  const digits = currencyDigits(currency);
+  if (fraction.length > digits) return { ok: false, reason: "precision" };
+  const units = (first + rest.join("")).replace(/^0+(?=[0-9])/, "");
+  if (units.length > 16) return { ok: false, reason: "range" };
+  const minor = Number(units + fraction.padEnd(digits, "0"));
+  if (!Number.isSafeInteger(minor) || minor > MONEY_MAX_MINOR) return { ok: false, reason: "range" };
+  return { ok: true, minor: negative && minor !== 0 ? -minor : minor };
+}
+
+/** Returns `minor` units as a plain decimal string with the currency's decimals: 123456 USD → "1234.56". */
+export function formatMinor(minor: number, currency: string): string {
+  const digits = currencyDigits(currency);
+  const sign = minor < 0 ? "-" : "";
+  const text = String(Math.abs(minor)).padStart(digits + 1, "0");
+  return digits === 0 ? sign + text : `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}
+
+/** Formats `minor` units for display in `locale`, with the currency: 123456 USD, "de" → "1.234,56 $". */
+export function formatMoney(minor: number, locale: string, currency: string): string {
+  return new Intl.NumberFormat(locale, { style: "currency", currency, numberingSystem: "latn" }).format(decimalString(minor, currency));
+}
+
+/** Formats `minor` units as `locale` writes them in an input, without the currency: 123456, "de" → "1.234,56". */
+export function formatMoneyInput(minor: number, locale: string, currency: string): string {
+  const digits = currencyDigits(currency);
+  return new Intl.NumberFormat(locale, { numberingSystem: "latn", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+    decimalString(minor, currency),
+  );
+}
+
+// Intl formats a decimal string exactly (ECMA-402 "Intl.NumberFormat v3"), so no float ever carries the amount.
+function decimalString(minor: number, currency: string): Intl.StringNumericLiteral {
+  return formatMinor(minor, currency) as Intl.StringNumericLiteral;
+}

@@ -1,0 +1,248 @@
+/*
+ * `mountResource`: a validated `Resource` becomes a working part of the
+ * application at boot: its schema steps applied (drift refused), its store,
+ * its routes on the mux and its actions as tools in the registry. Nothing
+ * is generated to disk, so nothing drifts from the manifest.
+ *
+ *   GET  <Route>              list (filters, sorting, keyset pages)
+ *   GET  <Route>/new          create form
+ *   POST <Route>              create            → 303 <Route>/<id>
+ *   GET  <Route>/{id}         record and its edit form
+ *   POST <Route>/{id}         update (carries `version`) → 303 <Route>/<id>?saved=1
+ *   POST <Route>/{id}/delete  delete            → 303 <Route>?deleted=1
+ *
+ * Every route requires a session (the app's `RequireSession`); the owner is
+ * the session subject. Mutating routes also sit behind cross-origin
+ * protection here, whatever the app's `Wrap` does. Every page renders
+ * through `Ctx.Render`; when it is unset every action answers a logged 500
+ * with a reference (SPEC §2.2, §7) before reading or storing anything.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ToolDef, ToolRegistry } from "../agent/index.ts";
+import { subjectFrom, humanActor } from "../agent/index.ts";
+import { applySchema, type DB, type Step } from "../db/index.ts";
+import type { EventStore } from "../events/index.ts";
+import { crossOriginProtection, html, HTTPError, NewRef, queryParams, readForm, seeOther, writeText, type Clock, type HandlerFunc, type Logger, type Middleware, type SafeHTML } from "../http/index.ts";
+import { LocaleFrom, T } from "../i18n/index.ts";
+import type { Mux } from "../router/index.ts";
+import { PathValue } from "../router/index.ts";
+import { ManifestError } from "./errors.ts";
+import { StoreKind } from "./kinds.ts";
+import { listHTML, parseListRequest } from "./list.ts";
+import type { Resource } from "./resource.ts";
+import { resourceSchema } from "./schema.ts";
+import { exclusiveStore, mergeableStore, type RecordStore } from "./store.ts";
+import { resourceTools } from "./tools.ts";
+import { parseValues, undeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
+import { displayValue, enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
+
+/** The part of the runtime's `Ctx` a resource renders with (`ctxFrom` from `latch` returns it). */
+export interface RenderCtx {
+  readonly Render: ((req: IncomingMessage, res: ServerResponse, view: string, data: unknown) => void | Promise<void>) | undefined;
+  readonly ErrorPage?: ((req: IncomingMessage, res: ServerResponse, status: number, ref: string) => void) | undefined;
+  /** Where a refusal's reference is logged next to its reason. */
+  readonly Logger?: Pick<Logger, "info">;
+}
+
+/** What `mountResource` needs. */
+export interface MountOptions {
+  /** The application's one database handle. */
+  db: DB;
+  mux: Mux;
+  /** The tool registry the app hands to its tools API (and any other transport). */
+  tools: ToolRegistry;
+  /** The event store; required for a Mergeable resource. */
+  events?: EventStore;
+  /** The public origin; mutating routes refuse other origins (`crossOriginProtection`). */
+  origin: string;
+  /** The app's session gate, e.g. `auth.RequireSession`. */
+  requireSession: Middleware;
+  /** The request context accessor: `ctxFrom` from `latch` (this module sits below the runtime). */
+  ctxFrom: (req: IncomingMessage) => RenderCtx | undefined;
+  /** Translates a catalog key in the app's default locale, for tool descriptions and confirm sentences. @default the framework's English, else the key */
+  label?: (key: string) => string;
+  /** @default systemClock */
+  clock?: Clock;
+}
+
+/** What `mountResource` built. */
+export interface MountedResource {
+  readonly Resource: Resource;
+  /** The schema steps it applied (merge them into `Options.Schema` too, to apply them with the rest). */
+  readonly Schema: readonly Step[];
+  readonly Store: RecordStore;
+  /** The tools it registered: `<name>_list`, `_read` (ToolRead), `_create`, `_update`, `_delete` (ToolWrite). */
+  readonly Tools: readonly ToolDef[];
+}
+
+type Page = { view: ResourceView["View"]; title: string; status: number; body: SafeHTML };
+
+/**
+ * Mounts `resource` (validated here) on `options.mux`: applies its schema,
+ * builds its store, registers its routes and tools. Throws `ManifestError`
+ * for an invalid resource, `ERR_MANIFEST_INVALID_FIELD` when a Mergeable
+ * resource has no event store, lib/db errors on schema drift, and lib/agent
+ * errors when a tool name or route is taken.
+ *
+ * @example
+ * mountResource(expenses, { db, mux, tools: registry, events, origin, requireSession: auth.RequireSession, ctxFrom });
+ */
+export function mountResource(resource: Resource, options: MountOptions): MountedResource {
+  resource.Validate();
+  const spec = resource;
+  if (spec.Store === StoreKind.Mergeable && options.events === undefined) {
+    throw new ManifestError("ERR_MANIFEST_INVALID_FIELD", { resource: spec.Name }, "a Mergeable resource needs MountOptions.events");
+  }
+  const schema = resourceSchema(spec);
+  applySchema(options.db, schema);
+  const store = options.events !== undefined && spec.Store === StoreKind.Mergeable
+    ? mergeableStore(options.db, spec, options.events)
+    : exclusiveStore(options.db, spec, options.clock);
+  const route = spec.Route;
+
+  // SPEC §7: a generated action with nil Render answers a logged 500 (recoverPanics logs it with a reference).
+  const renderer = (req: IncomingMessage): NonNullable<RenderCtx["Render"]> => {
+    const render = options.ctxFrom(req)?.Render;
+    if (render === undefined) throw new HTTPError("ERR_HTTP_NO_RENDER", `resource ${spec.Name}: Ctx.Render is not set`);
+    return render;
+  };
+  const show = async (req: IncomingMessage, res: ServerResponse, page: Page): Promise<void> => {
+    if (page.status !== 200) res.statusCode = page.status;
+    const view: ResourceView = { Resource: spec.Name, View: page.view, Title: page.title, Status: page.status, Body: page.body };
+    await renderer(req)(req, res, `resource.${page.view}`, view);
+  };
+  // As the runtime's writeError: the app's error page with a reference logged beside the reason, else plain text.
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string): void => {
+    const ctx = options.ctxFrom(req);
+    if (ctx?.ErrorPage === undefined) return writeText(res, status, `${status} ${message}`);
+    const ref = NewRef();
+    ctx.Logger?.info("error page", { ref, status, reason: message, path: (req.url ?? "").split("?")[0] });
+    ctx.ErrorPage(req, res, status, ref);
+    if (!res.writableEnded) res.end();
+  };
+  // SPEC §2.5 UserScoped: the owner is the session subject, never anything the client sends.
+  const owner = (req: IncomingMessage): string => {
+    const subject = subjectFrom(req);
+    if (subject === undefined) throw new Error(`resource ${spec.Name}: no session subject; mount behind RequireSession`);
+    return subject;
+  };
+  const writer = (req: IncomingMessage): { owner: string; actor: ReturnType<typeof humanActor> } => ({ owner: owner(req), actor: humanActor() });
+  const entered = (form: URLSearchParams): Map<string, string> => new Map(spec.Form.Fields.map((f) => [f.Name, form.get(f.Name) ?? ""]));
+  const storedEntered = (req: IncomingMessage, values: RecordValues): Map<string, string> =>
+    new Map(spec.Form.Fields.map((f) => [f.Name, inputValue(req, f, values[f.Name] ?? null)]));
+  const noErrors = new Map<string, FieldProblem>();
+  const headingOf = (req: IncomingMessage, values: RecordValues): string => {
+    const first = spec.Form.Fields[0];
+    return first === undefined ? "" : displayValue(req, first, values[first.Name] ?? null).split("\n")[0] ?? "";
+  };
+
+  const newForm = (req: IncomingMessage, state: Omit<FormState, "action" | "submit">, status: number): Page => ({
+    view: "new",
+    title: T(req, `${spec.Name}.new`),
+    status,
+    body: html`<h1>${T(req, `${spec.Name}.new`)}</h1>
+${state.errors.size > 0 ? noticeHTML(req, "invalid", false) : ""}
+${formHTML(req, spec, { ...state, action: route, submit: T(req, "resource.create") })}
+<p><a href="${route}">${T(req, "resource.back")}</a></p>`,
+  });
+  // A record is headed by its first field's stored value (its name, usually), under the resource's title.
+  const recordPage = (req: IncomingMessage, id: string, state: Omit<FormState, "action" | "submit">, status: number, notice: SafeHTML, heading: string): Page => ({
+    view: "record",
+    title: heading === "" ? T(req, `${spec.Name}.title`) : heading,
+    status,
+    body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
+<h1>${heading === "" ? T(req, `${spec.Name}.title`) : heading}</h1>
+${notice}
+<section class="card" data-record-id="${id}">
+${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "resource.save") })}
+<form method="post" action="${route}/${id}/delete"><button class="danger" type="submit">${T(req, "resource.delete")}</button></form>
+</section>
+<p><a href="${route}">${T(req, "resource.back")}</a></p>`,
+  });
+
+  const list: HandlerFunc = async (req, res) => {
+    renderer(req);
+    const parsed = parseListRequest(spec, queryParams(req), LocaleFrom(req));
+    if ("bad" in parsed) return refuse(req, res, 400, `list ${spec.Name}: ${parsed.bad}`);
+    const bad = parsed.errors.size > 0;
+    const page = bad ? { records: [], next: undefined } : store.list(owner(req), parsed.query);
+    const done = queryParams(req).has("deleted") ? noticeHTML(req, "deleted", true) : html``;
+    await show(req, res, { view: "list", title: T(req, `${spec.Name}.title`), status: bad ? 400 : 200, body: listHTML(req, spec, parsed, page, done) });
+  };
+  const blank: HandlerFunc = async (req, res) => {
+    renderer(req);
+    await show(req, res, newForm(req, { entered: new Map(), errors: noErrors }, 200));
+  };
+  const create: HandlerFunc = async (req, res) => {
+    renderer(req);
+    const form = await readForm(req);
+    const unknown = undeclaredName(spec, form.keys(), []);
+    if (unknown !== undefined) return refuse(req, res, 400, `create ${spec.Name}: field ${JSON.stringify(unknown.slice(0, 64))} is not declared or is repeated`);
+    const values = parseValues(spec, entered(form), LocaleFrom(req));
+    if (!values.ok) return show(req, res, newForm(req, { entered: entered(form), errors: values.errors }, 422));
+    const { id } = store.create(writer(req), values.values);
+    seeOther(res, `${route}/${id}`);
+  };
+  const read: HandlerFunc = async (req, res) => {
+    renderer(req);
+    const id = PathValue(req, "id") ?? "";
+    const found = store.get(owner(req), id);
+    // SPEC §7: another owner's record and an unknown id are the same 404.
+    if (found === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
+    const notice = queryParams(req).has("saved") ? noticeHTML(req, "saved", true) : html``;
+    await show(req, res, recordPage(req, id, { entered: storedEntered(req, found.record.values), errors: noErrors, version: found.version }, 200, notice, headingOf(req, found.record.values)));
+  };
+  const update: HandlerFunc = async (req, res) => {
+    renderer(req);
+    const id = PathValue(req, "id") ?? "";
+    const form = await readForm(req);
+    const unknown = undeclaredName(spec, form.keys(), ["version"]);
+    if (unknown !== undefined) return refuse(req, res, 400, `update ${spec.Name}: field ${JSON.stringify(unknown.slice(0, 64))} is not declared or is repeated`);
+    const versionText = form.get("version") ?? "";
+    const version = /^[0-9]{1,15}$/.test(versionText) ? Number(versionText) : undefined;
+    if (version === undefined) return refuse(req, res, 400, `update ${spec.Name}: version missing or malformed`);
+    const who = writer(req);
+    const existing = store.get(who.owner, id);
+    if (existing === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
+    const values = parseValues(spec, entered(form), LocaleFrom(req));
+    if (!values.ok) return show(req, res, recordPage(req, id, { entered: entered(form), errors: values.errors, version }, 422, noticeHTML(req, "invalid", false), headingOf(req, existing.record.values)));
+    const outcome = store.update(who, id, version, values.values);
+    switch (outcome.kind) {
+      case "missing":
+        return refuse(req, res, 404, `${spec.Name}: no such record`);
+      case "bad_version":
+        return refuse(req, res, 400, `update ${spec.Name}: unknown version`);
+      case "stale":
+        return show(req, res, recordPage(req, id, { entered: storedEntered(req, outcome.current.values), errors: noErrors, version: outcome.version }, 409,
+          noticeHTML(req, "stale", false, html`<p>${T(req, "resource.stale.yours")}</p>${enteredHTML(req, spec, entered(form))}`), headingOf(req, outcome.current.values)));
+      case "conflict":
+        return show(req, res, recordPage(req, id, { entered: storedEntered(req, outcome.merged), errors: noErrors, version: outcome.version, conflicts: outcome.conflicts }, 409,
+          noticeHTML(req, "conflict", false), headingOf(req, outcome.current.values)));
+      case "ok":
+        return seeOther(res, `${route}/${id}?saved=1`);
+    }
+  };
+  const remove: HandlerFunc = async (req, res) => {
+    renderer(req);
+    const id = PathValue(req, "id") ?? "";
+    const form = await readForm(req);
+    const unknown = undeclaredName({ ...spec, Form: { Fields: [] } }, form.keys(), ["version"]);
+    if (unknown !== undefined) return refuse(req, res, 400, `delete ${spec.Name}: unexpected field`);
+    if (!store.delete(writer(req), id)) return refuse(req, res, 404, `${spec.Name}: no such record`);
+    seeOther(res, `${route}?deleted=1`);
+  };
+
+  const reading = options.mux.With(options.requireSession);
+  // SPEC §4.2 (as for every mutating route): behind CSRF protection, here cross-origin refusal.
+  const writing = options.mux.With(crossOriginProtection({ Origin: options.origin }), options.requireSession);
+  reading.Handle(`GET ${route}`, list);
+  reading.Handle(`GET ${route}/new`, blank);
+  writing.Handle(`POST ${route}`, create);
+  reading.Handle(`GET ${route}/{id}`, read);
+  writing.Handle(`POST ${route}/{id}`, update);
+  writing.Handle(`POST ${route}/{id}/delete`, remove);
+
+  const tools = resourceTools(spec, store, { list, read, create, update, delete: remove }, options.label);
+  for (const def of tools) options.tools.register(def);
+  return Object.freeze({ Resource: resource, Schema: schema, Store: store, Tools: tools });
+}

@@ -1,0 +1,167 @@
+/*
+ * The two stores a resource can have (SPEC §2.5 StoreKind), behind one
+ * interface the routes and tools use.
+ *
+ * Exclusive: the table is the store. An update names the version it was
+ * rendered from (the record's `updated_at`); the write is one conditional
+ * UPDATE, so of two edits from the same version exactly one lands and the
+ * other is refused as stale, with the current record, never a lost update.
+ *
+ * Mergeable: one event stream per record, `<resource>:<id>` in lib/events
+ * (`<resource>.created`, `.updated`, `.conflict`, `.deleted`; every event
+ * carries its actor), folded into the table as a projection for lists and
+ * filters. An update names its base version (the stream sequence it was
+ * rendered from); each field is merged against what happened since
+ * (merge.ts). A conflict changes nothing but is itself appended, with both
+ * values, so nothing anyone typed is lost.
+ */
+import { randomBytes } from "node:crypto";
+import type { DB } from "../db/index.ts";
+import { MAX_READ, type ActorLike, type EventStore } from "../events/index.ts";
+import { systemClock, type Clock } from "../http/index.ts";
+import { mergeField, type FieldValue } from "./merge.ts";
+import type { ResourceSpec } from "./resource.ts";
+import { RecordTable, type ListQuery, type StoredRecord } from "./table.ts";
+import type { RecordValues } from "./values.ts";
+
+/** Who writes: the owner the record belongs to (the subject acted for) and the actor. */
+export interface Writer {
+  owner: string;
+  actor: ActorLike;
+}
+
+/** A conflicting field of a Mergeable update: the value submitted and the value stored meanwhile. */
+export interface FieldConflict {
+  mine: FieldValue;
+  theirs: FieldValue;
+}
+
+/** The outcome of an update. */
+export type UpdateOutcome =
+  | { kind: "ok"; version: number }
+  | { kind: "missing" }
+  | { kind: "bad_version" }
+  | { kind: "stale"; current: StoredRecord; version: number }
+  | { kind: "conflict"; current: StoredRecord; version: number; merged: RecordValues; conflicts: Map<string, FieldConflict> };
+
+/** A resource's records, scoped to their owner. */
+export interface RecordStore {
+  list(owner: string, query: ListQuery): ReturnType<RecordTable["list"]>;
+  /** The record and the version an edit of it must carry, or undefined (unknown and foreign alike). */
+  get(owner: string, id: string): { record: StoredRecord; version: number } | undefined;
+  create(who: Writer, values: RecordValues): { id: string; version: number };
+  /** Applies `mine` (the fields given) to record `id` as edited from `version`. */
+  update(who: Writer, id: string, version: number, mine: RecordValues): UpdateOutcome;
+  delete(who: Writer, id: string): boolean;
+}
+
+function newID(): string {
+  return randomBytes(9).toString("base64url");
+}
+
+/** Returns the Exclusive store of `spec` over its table. */
+export function exclusiveStore(db: DB, spec: ResourceSpec, clock: Clock = systemClock): RecordStore {
+  const table = new RecordTable(db, spec);
+  return {
+    list: (owner, query) => table.list(owner, query),
+    get(owner, id) {
+      const record = table.get(owner, id);
+      return record === undefined ? undefined : { record, version: record.updated_at };
+    },
+    create(who, values) {
+      const now = clock.now().getTime();
+      const id = newID();
+      table.insert(who.owner, { id, created_at: now, updated_at: now, values });
+      return { id, version: now };
+    },
+    update(who, id, version, mine) {
+      return db.transaction((): UpdateOutcome => {
+        const current = table.get(who.owner, id);
+        if (current === undefined) return { kind: "missing" };
+        // Never a lost update: the write lands only on the version the form was rendered from.
+        if (current.updated_at !== version) return { kind: "stale", current, version: current.updated_at };
+        const next = table.update(who.owner, id, version, { ...current.values, ...mine }, clock.now().getTime());
+        return next === undefined ? { kind: "missing" } : { kind: "ok", version: next };
+      }).immediate();
+    },
+    delete: (who, id) => table.delete(who.owner, id),
+  };
+}
+
+/** Returns the Mergeable store of `spec`: event streams in `events`, projected into its table. */
+export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore): RecordStore {
+  const table = new RecordTable(db, spec);
+  const stream = (id: string): string => `${spec.Name}:${id}`;
+  const kinds = new Map(spec.Form.Fields.map((f) => [f.Name, f.Kind as string]));
+
+  // The record's values after the events up to `upTo` (inclusive).
+  const valuesAt = (id: string, upTo: number): RecordValues => {
+    const values: RecordValues = {};
+    for (let from = 1; from <= upTo; ) {
+      const batch = events.read(stream(id), from, Math.min(MAX_READ, upTo - from + 1));
+      if (batch.length === 0) break;
+      for (const event of batch) {
+        if (event.Type === `${spec.Name}.created` || event.Type === `${spec.Name}.updated`) Object.assign(values, event.Data["values"] as RecordValues);
+      }
+      from += batch.length;
+    }
+    return values;
+  };
+
+  return {
+    list: (owner, query) => table.list(owner, query),
+    get(owner, id) {
+      const record = table.get(owner, id);
+      return record === undefined ? undefined : { record, version: events.version(stream(id)) };
+    },
+    create(who, values) {
+      return db.transaction(() => {
+        const id = newID();
+        const event = events.append({ Stream: stream(id), Expected: 0, Type: `${spec.Name}.created`, Data: { values }, Actor: who.actor, Subject: who.owner });
+        table.insert(who.owner, { id, created_at: event.At.getTime(), updated_at: event.At.getTime(), values });
+        return { id, version: event.Seq };
+      }).immediate();
+    },
+    update(who, id, version, mine) {
+      return db.transaction((): UpdateOutcome => {
+        const current = table.get(who.owner, id);
+        if (current === undefined) return { kind: "missing" };
+        const head = events.version(stream(id));
+        if (!Number.isSafeInteger(version) || version < 1 || version > head) return { kind: "bad_version" };
+        const base = valuesAt(id, version);
+        const theirs = valuesAt(id, head);
+        const merged: RecordValues = { ...theirs };
+        const changes: RecordValues = {};
+        const conflicts = new Map<string, FieldConflict>();
+        for (const [name, value] of Object.entries(mine)) {
+          const result = mergeField(kinds.get(name) ?? "text", base[name] ?? null, value, theirs[name] ?? null);
+          if (!result.ok) conflicts.set(name, { mine: value, theirs: theirs[name] ?? null });
+          else if (result.value !== (theirs[name] ?? null)) {
+            merged[name] = result.value;
+            changes[name] = result.value;
+          }
+        }
+        if (conflicts.size > 0) {
+          // Both values are kept: the stored one in the stream already, the submitted one in this event.
+          const event = events.append({
+            Stream: stream(id), Expected: head, Type: `${spec.Name}.conflict`, Actor: who.actor, Subject: who.owner,
+            Data: { base: version, values: mine, conflicts: Object.fromEntries([...conflicts].map(([f, c]) => [f, { mine: c.mine, theirs: c.theirs }])) },
+          });
+          return { kind: "conflict", current: { ...current, values: theirs }, version: event.Seq, merged, conflicts };
+        }
+        if (Object.keys(changes).length === 0) return { kind: "ok", version: head };
+        const event = events.append({ Stream: stream(id), Expected: head, Type: `${spec.Name}.updated`, Data: { base: version, values: changes }, Actor: who.actor, Subject: who.owner });
+        table.update(who.owner, id, undefined, merged, event.At.getTime());
+        return { kind: "ok", version: event.Seq };
+      }).immediate();
+    },
+    delete(who, id) {
+      return db.transaction(() => {
+        if (table.get(who.owner, id) === undefined) return false;
+        const head = events.version(stream(id));
+        events.append({ Stream: stream(id), Expected: head, Type: `${spec.Name}.deleted`, Data: {}, Actor: who.actor, Subject: who.owner });
+        return table.delete(who.owner, id);
+      }).immediate();
+    },
+  };
+}

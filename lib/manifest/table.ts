@@ -1,0 +1,156 @@
+/*
+ * SQL over a resource's table (the Exclusive store, or a Mergeable
+ * resource's projection). Owner scoping lives here and only here: for a
+ * user-scoped resource every statement carries `owner = ?`, so another
+ * owner's record is simply not found, exactly like an unknown id. Column
+ * names come from the validated manifest (lowercase identifiers), values
+ * are always bound parameters.
+ *
+ * Lists use keyset pagination on (sort value, id): a page is "the next N
+ * rows after this one", stable while rows are added, with no OFFSET scan.
+ * An empty amount sorts as the smallest value.
+ */
+import type { DB } from "../db/index.ts";
+import { Kind, ScopeKind } from "./kinds.ts";
+import type { FieldValue } from "./merge.ts";
+import type { ResourceSpec } from "./resource.ts";
+import type { RecordValues } from "./values.ts";
+
+/** A stored record. */
+export interface StoredRecord {
+  id: string;
+  created_at: number;
+  updated_at: number;
+  values: RecordValues;
+}
+
+/** One list filter, already parsed. */
+export type ListFilter =
+  | { field: string; contains: string }
+  | { field: string; min: number | undefined; max: number | undefined };
+
+/** What a list page asks for. */
+export interface ListQuery {
+  filters: ListFilter[];
+  /** A list column or fixed column name. */
+  sort: string;
+  desc: boolean;
+  /** The keyset of the last row of the previous page. */
+  after: [FieldValue, string] | undefined;
+  limit: number;
+}
+
+const NULL_MONEY = -1e18;
+
+/** The SQL of one resource's table, scoped to an owner when the resource is user-scoped. */
+export class RecordTable {
+  readonly #db: DB;
+  readonly #spec: ResourceSpec;
+  readonly #scoped: boolean;
+  readonly #fields: string[];
+
+  constructor(db: DB, spec: ResourceSpec) {
+    this.#db = db;
+    this.#spec = spec;
+    this.#scoped = (spec.Scope ?? ScopeKind.Unscoped) === ScopeKind.UserScoped;
+    this.#fields = spec.Form.Fields.map((f) => f.Name);
+  }
+
+  // "owner = ?" for a user-scoped resource, with its parameter; nothing otherwise.
+  #owner(owner: string): [string, unknown[]] {
+    return this.#scoped ? [" AND owner = ?", [owner]] : ["", []];
+  }
+
+  #toRecord(row: Record<string, unknown>): StoredRecord {
+    const values: RecordValues = {};
+    for (const name of this.#fields) values[name] = (row[name] ?? null) as FieldValue;
+    return { id: String(row["id"]), created_at: Number(row["created_at"]), updated_at: Number(row["updated_at"]), values };
+  }
+
+  /** Inserts a record for `owner`. */
+  insert(owner: string, record: StoredRecord): void {
+    const names = ["id", ...(this.#scoped ? ["owner"] : []), "created_at", "updated_at", ...this.#fields];
+    const params = [record.id, ...(this.#scoped ? [owner] : []), record.created_at, record.updated_at, ...this.#fields.map((f) => record.values[f] ?? null)];
+    this.#db.prepare(`INSERT INTO "${this.#spec.Name}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(...params);
+  }
+
+  /** Returns `owner`'s record `id`, or undefined (unknown and foreign ids alike). */
+  get(owner: string, id: string): StoredRecord | undefined {
+    const [where, params] = this.#owner(owner);
+    const row = this.#db.prepare(`SELECT * FROM "${this.#spec.Name}" WHERE id = ?${where}`).get(id, ...params);
+    return row === undefined ? undefined : this.#toRecord(row as Record<string, unknown>);
+  }
+
+  /**
+   * Writes `values` over `owner`'s record `id` when its `updated_at` is
+   * still `version` (undefined: unconditionally); the new `updated_at` is
+   * max(now, version + 1). Returns the new version, or undefined when
+   * nothing matched (unknown, foreign or stale).
+   */
+  update(owner: string, id: string, version: number | undefined, values: RecordValues, now: number): number | undefined {
+    const [where, params] = this.#owner(owner);
+    const sets = this.#fields.map((f) => `"${f}" = ?`).join(", ");
+    const guard = version === undefined ? "" : " AND updated_at = ?";
+    const row = this.#db
+      .prepare(`UPDATE "${this.#spec.Name}" SET ${sets}, updated_at = max(?, updated_at + 1) WHERE id = ?${where}${guard} RETURNING updated_at`)
+      .get(...this.#fields.map((f) => values[f] ?? null), now, id, ...params, ...(version === undefined ? [] : [version])) as { updated_at: number } | undefined;
+    return row?.updated_at;
+  }
+
+  /** Deletes `owner`'s record `id`; reports whether it existed. */
+  delete(owner: string, id: string): boolean {
+    const [where, params] = this.#owner(owner);
+    return this.#db.prepare(`DELETE FROM "${this.#spec.Name}" WHERE id = ?${where}`).run(id, ...params).changes === 1;
+  }
+
+  /** Returns one page of `owner`'s records and the keyset of the next page, if any. */
+  list(owner: string, query: ListQuery): { records: StoredRecord[]; next: [FieldValue, string] | undefined } {
+    const clauses: string[] = this.#scoped ? ["owner = ?"] : [];
+    const params: unknown[] = this.#scoped ? [owner] : [];
+    for (const filter of query.filters) {
+      if ("contains" in filter) {
+        clauses.push(`instr(lower("${filter.field}"), lower(?)) > 0`);
+        params.push(filter.contains);
+        continue;
+      }
+      if (filter.min !== undefined) {
+        clauses.push(`"${filter.field}" >= ?`);
+        params.push(filter.min);
+      }
+      if (filter.max !== undefined) {
+        clauses.push(`"${filter.field}" <= ?`);
+        params.push(filter.max);
+      }
+    }
+    const sortExpr = this.#sortExpression(query.sort);
+    const dir = query.desc ? "DESC" : "ASC";
+    if (query.after !== undefined) {
+      clauses.push(`(${sortExpr}, id) ${query.desc ? "<" : ">"} (?, ?)`);
+      params.push(query.after[0] ?? NULL_MONEY, query.after[1]);
+    }
+    const where = clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
+    const rows = this.#db
+      .prepare(`SELECT * FROM "${this.#spec.Name}"${where} ORDER BY ${sortExpr} ${dir}, id ${dir} LIMIT ?`)
+      .all(...params, query.limit + 1) as Record<string, unknown>[];
+    const records = rows.slice(0, query.limit).map((r) => this.#toRecord(r));
+    const last = records[records.length - 1];
+    const next: [FieldValue, string] | undefined =
+      rows.length > query.limit && last !== undefined ? [this.#sortValue(query.sort, last), last.id] : undefined;
+    return { records, next };
+  }
+
+  #isMoney(column: string): boolean {
+    return this.#spec.Form.Fields.some((f) => f.Name === column && f.Kind === Kind.Money);
+  }
+
+  #sortExpression(column: string): string {
+    return this.#isMoney(column) ? `ifnull("${column}", ${NULL_MONEY})` : `"${column}"`;
+  }
+
+  #sortValue(column: string, record: StoredRecord): FieldValue {
+    if (column === "id") return record.id;
+    if (column === "created_at" || column === "updated_at") return record[column];
+    const value = record.values[column] ?? null;
+    return value === null && this.#isMoney(column) ? NULL_MONEY : value;
+  }
+}

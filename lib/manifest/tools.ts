@@ -1,0 +1,143 @@
+/*
+ * A resource's actions as tools (SPEC §2.3): ordinary `ToolDef`s, bound to
+ * the human routes, so any transport over the registry (the tools API, an
+ * MCP endpoint) offers them. List and read are `ToolRead`; create, update
+ * and delete are `ToolWrite` with a confirm sentence built from the
+ * resource's labels, so an agent's call waits for its person's approval.
+ * Arguments are the form's fields (amounts as decimal strings, "12.34"),
+ * checked by the same rules as the form; every call is scoped to the
+ * subject the caller acts for and attributed to its actor.
+ */
+import { AgentError, defineAction, ToolRead, ToolWrite, type ToolArg, type ToolDef } from "../agent/index.ts";
+import type { HandlerFunc } from "../http/index.ts";
+import { BaseCatalog } from "../i18n/index.ts";
+import { Kind } from "./kinds.ts";
+import { LIST_PAGE_SIZE, parseListRequest } from "./list.ts";
+import type { FieldValue } from "./merge.ts";
+import { formatMinor } from "./money.ts";
+import type { ResourceSpec } from "./resource.ts";
+import type { RecordStore } from "./store.ts";
+import type { StoredRecord } from "./table.ts";
+import { currencyOf, parseValues, type RecordValues } from "./values.ts";
+
+/** The locale tool arguments are read in: amounts are "1234.56". */
+const TOOL_LOCALE = "en";
+
+type Handlers = Record<"list" | "read" | "create" | "update" | "delete", HandlerFunc>;
+
+function interpolate(message: string, args: Record<string, string | number>): string {
+  return message.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name: string) => (name in args ? String(args[name]) : whole));
+}
+
+function refused(status: number, message: string): AgentError {
+  return new AgentError("ERR_AGENT_INVALID_CALL", message, { status });
+}
+
+/** Returns the five tools of `spec` over `store`, bound to the routes' `handlers`. */
+export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: Handlers, label?: (key: string) => string): ToolDef[] {
+  const english = BaseCatalog();
+  const t = label ?? ((key: string): string => english[key] ?? key);
+  const title = t(`${spec.Name}.title`);
+  const route = spec.Route;
+  const money = (name: string): string | undefined => {
+    const field = spec.Form.Fields.find((f) => f.Name === name && f.Kind === Kind.Money);
+    return field === undefined ? undefined : currencyOf(field);
+  };
+  const out = (value: FieldValue, name: string): FieldValue => {
+    const currency = money(name);
+    return currency !== undefined && typeof value === "number" ? formatMinor(value, currency) : value;
+  };
+  const shown = (record: StoredRecord, version?: number): Record<string, unknown> => ({
+    id: record.id,
+    ...(version !== undefined && { version }),
+    created_at: new Date(record.created_at).toISOString(),
+    updated_at: new Date(record.updated_at).toISOString(),
+    ...Object.fromEntries(Object.entries(record.values).map(([k, v]) => [k, out(v, k)])),
+  });
+  const fieldArgs = (required: boolean): ToolArg[] =>
+    spec.Form.Fields.map((f) => ({
+      Name: f.Name,
+      Type: "string" as const,
+      Required: required && f.Required === true,
+      Description: f.Kind === Kind.Money ? `${t(f.Label)}: amount in ${currencyOf(f)} as a decimal, e.g. "12.34"` : t(f.Label),
+    }));
+  const checked = (args: ReadonlyMap<string, unknown>, partial: boolean): RecordValues => {
+    const given = spec.Form.Fields.filter((f) => !partial || args.has(f.Name));
+    const entered = new Map(given.map((f) => [f.Name, String(args.get(f.Name) ?? "")]));
+    const parsed = parseValues({ ...spec, Form: { Fields: given } }, entered, TOOL_LOCALE);
+    if (parsed.ok) return parsed.values;
+    const [[field, problem] = ["", { key: "", args: {} }]] = parsed.errors;
+    throw refused(400, `${field}: ${interpolate(t(problem.key), problem.args)}`);
+  };
+  const id = { Name: "id", Type: "string" as const, Required: true, Description: `The record's id (from ${spec.Name}_list)` };
+  const filterArgs: ToolArg[] = (spec.List.Filters ?? []).flatMap((filter): ToolArg[] => {
+    const field = spec.Form.Fields.find((f) => f.Name === filter.Field);
+    if (field === undefined) return [];
+    if (field.Kind !== Kind.Money) return [{ Name: field.Name, Type: "string", Description: `Only records whose ${t(field.Label)} contains this text` }];
+    return ["min", "max"].map((end) => ({ Name: `${field.Name}_${end}`, Type: "string" as const, Description: `${end === "min" ? "Smallest" : "Largest"} ${t(field.Label)} in ${currencyOf(field)}, e.g. "12.34"` }));
+  });
+
+  return [
+    defineAction({
+      name: `${spec.Name}_list`, method: "GET", route, handler: handlers.list,
+      tool: {
+        Description: `Lists the person's ${title}, newest first, ${LIST_PAGE_SIZE} per page; pass "after" from the previous answer for the next page.`,
+        Access: ToolRead,
+        Args: [...filterArgs,
+          { Name: "sort", Type: "string", Description: "Column to sort by" },
+          { Name: "dir", Type: "string", Description: '"asc" or "desc"' },
+          { Name: "after", Type: "string", Description: "The next cursor of the previous page" }],
+      },
+      run: ({ Args, Subject }) => {
+        const params = new URLSearchParams([...Args].map(([k, v]): [string, string] => [k, String(v)]));
+        const parsed = parseListRequest(spec, params, TOOL_LOCALE);
+        if ("bad" in parsed) throw refused(400, `list ${spec.Name}: ${parsed.bad}`);
+        const [[name, problem] = ["", { key: "", args: {} }]] = parsed.errors;
+        if (name !== "") throw refused(400, `${name}: ${interpolate(t(problem.key), problem.args)}`);
+        const page = store.list(Subject, parsed.query);
+        return { items: page.records.map((r) => shown(r)), next: page.next === undefined ? null : Buffer.from(JSON.stringify(page.next)).toString("base64url") };
+      },
+    }),
+    defineAction({
+      name: `${spec.Name}_read`, method: "GET", route: `${route}/{id}`, handler: handlers.read,
+      tool: { Description: `Reads one of the person's ${title}, with the version an update must carry.`, Access: ToolRead, Args: [id] },
+      run: ({ Args, Subject }) => {
+        const found = store.get(Subject, String(Args.get("id")));
+        if (found === undefined) throw refused(404, `${spec.Name}: no such record`);
+        return shown(found.record, found.version);
+      },
+    }),
+    defineAction({
+      name: `${spec.Name}_create`, method: "POST", route, handler: handlers.create,
+      tool: { Description: `Creates a record in the person's ${title}.`, Access: ToolWrite, Confirm: interpolate(t("resource.confirm.create"), { resource: title }), Args: fieldArgs(true) },
+      run: ({ Args, Subject, Actor }) => store.create({ owner: Subject, actor: Actor }, checked(Args, false)),
+    }),
+    defineAction({
+      name: `${spec.Name}_update`, method: "POST", route: `${route}/{id}`, handler: handlers.update,
+      tool: {
+        Description: `Changes the given fields of one of the person's ${title}, as read at "version" (from ${spec.Name}_read); a stale or conflicting change is refused with 409.`,
+        Access: ToolWrite,
+        Confirm: interpolate(t("resource.confirm.update"), { resource: title }),
+        Args: [id, { Name: "version", Type: "number", Required: true, Description: `The version ${spec.Name}_read returned` }, ...fieldArgs(false)],
+      },
+      run: ({ Args, Subject, Actor }) => {
+        const recordID = String(Args.get("id"));
+        if (store.get(Subject, recordID) === undefined) throw refused(404, `${spec.Name}: no such record`);
+        const outcome = store.update({ owner: Subject, actor: Actor }, recordID, Number(Args.get("version")), checked(Args, true));
+        if (outcome.kind === "ok") return { id: recordID, version: outcome.version };
+        if (outcome.kind === "missing") throw refused(404, `${spec.Name}: no such record`);
+        if (outcome.kind === "bad_version") throw refused(400, `update ${spec.Name}: unknown version`);
+        const fields = outcome.kind === "conflict" ? ` (conflicting: ${[...outcome.conflicts.keys()].join(", ")})` : "";
+        throw refused(409, `update ${spec.Name}: changed since version ${Number(Args.get("version"))}${fields}; read it again (now version ${outcome.version})`);
+      },
+    }),
+    defineAction({
+      name: `${spec.Name}_delete`, method: "POST", route: `${route}/{id}/delete`, handler: handlers.delete,
+      tool: { Description: `Deletes one of the person's ${title}.`, Access: ToolWrite, Confirm: interpolate(t("resource.confirm.delete"), { resource: title }), Args: [id] },
+      run: ({ Args, Subject, Actor }) => {
+        if (!store.delete({ owner: Subject, actor: Actor }, String(Args.get("id")))) throw refused(404, `${spec.Name}: no such record`);
+        return { deleted: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,123 @@
+/*
+ * The HTML of a resource's pages, as fragments: the application's
+ * `Ctx.Render` puts them in its own layout (see `ResourceView`). Every
+ * label and message goes through the catalogs (`T`/`Tf`: a missing
+ * translation shows the key), amounts are formatted in the request's
+ * locale, and an input with a problem keeps what was entered and names
+ * its error (`aria-invalid`, `aria-describedby`). Plain forms and links
+ * only: everything works without JavaScript.
+ *
+ * Stable hooks for tests and scripts: `data-resource`, `data-record-id`,
+ * `data-empty`, `data-error-for="<field>"`, `data-outcome="saved|deleted|
+ * stale|conflict|invalid"`, `data-conflict="<field>"`.
+ */
+import type { IncomingMessage } from "node:http";
+import { html, type SafeHTML } from "../http/index.ts";
+import { LocaleFrom, T, Tf } from "../i18n/index.ts";
+import { Kind } from "./kinds.ts";
+import type { FieldValue } from "./merge.ts";
+import { formatMoney, formatMoneyInput } from "./money.ts";
+import type { Field, ResourceSpec } from "./resource.ts";
+import type { FieldConflict } from "./store.ts";
+import type { StoredRecord } from "./table.ts";
+import { currencyOf, maxLength, type FieldProblem } from "./values.ts";
+
+/** What a resource page hands to `Ctx.Render`: render `Body` inside the layout, titled `Title`, answering `Status`. */
+export interface ResourceView {
+  /** The resource's name. */
+  readonly Resource: string;
+  /** "list", "new" or "record"; the view name passed to Render is `resource.<View>`. */
+  readonly View: "list" | "new" | "record";
+  readonly Title: string;
+  readonly Status: number;
+  readonly Body: SafeHTML;
+}
+
+/** Reports whether `data` (what Render received) is a `ResourceView`. */
+export function isResourceView(data: unknown): data is ResourceView {
+  return typeof data === "object" && data !== null && "Resource" in data && "Body" in data && "Status" in data && "Title" in data;
+}
+
+/** Returns the value of `field` as shown in a list or on a record page. */
+export function displayValue(req: IncomingMessage, field: Field | undefined, value: FieldValue): string {
+  if (value === null) return "";
+  if (field?.Kind === Kind.Money && typeof value === "number") return formatMoney(value, LocaleFrom(req), currencyOf(field));
+  return String(value);
+}
+
+/** Returns the value of `field` as written in its input. */
+export function inputValue(req: IncomingMessage, field: Field, value: FieldValue): string {
+  if (value === null) return "";
+  if (field.Kind === Kind.Money && typeof value === "number") return formatMoneyInput(value, LocaleFrom(req), currencyOf(field));
+  return String(value);
+}
+
+/** Returns a fixed column's value as shown (times in the request's locale). */
+export function fixedValue(req: IncomingMessage, column: string, record: StoredRecord): string {
+  if (column === "created_at" || column === "updated_at") {
+    return new Intl.DateTimeFormat(LocaleFrom(req), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(record[column]));
+  }
+  return column === "id" ? record.id : "";
+}
+
+function problemText(req: IncomingMessage, problem: FieldProblem): string {
+  return Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args);
+}
+
+/** What a form shows. */
+export interface FormState {
+  action: string;
+  /** Entered text per field (what the person typed, or the stored value as written in an input). */
+  entered: ReadonlyMap<string, string>;
+  errors: ReadonlyMap<string, FieldProblem>;
+  /** The version the form is rendered from; absent on the create form. */
+  version?: number;
+  conflicts?: ReadonlyMap<string, FieldConflict>;
+  submit: string;
+}
+
+function input(req: IncomingMessage, field: Field, state: FormState): SafeHTML {
+  const value = state.entered.get(field.Name) ?? "";
+  const problem = state.errors.get(field.Name);
+  const id = `field-${field.Name}`;
+  const described = [problem === undefined ? "" : `error-${field.Name}`, field.Help ? `help-${field.Name}` : ""].filter((x) => x !== "").join(" ");
+  const aria = html`${problem === undefined ? "" : html` aria-invalid="true"`}${described === "" ? "" : html` aria-describedby="${described}"`}${field.Required === true ? html` required` : ""}`;
+  const control =
+    field.Kind === Kind.Textarea
+      ? html`<textarea id="${id}" name="${field.Name}" rows="8" dir="auto" maxlength="${maxLength(field)}"${aria}>${value}</textarea>`
+      : field.Kind === Kind.Money
+        ? html`<span class="money"><input id="${id}" name="${field.Name}" type="text" inputmode="decimal" autocomplete="off" value="${value}"${aria}> <span class="currency">${currencyOf(field)}</span></span>`
+        : html`<input id="${id}" name="${field.Name}" type="text" dir="auto" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
+  const conflict = state.conflicts?.get(field.Name);
+  return html`<div class="field${problem === undefined ? "" : " invalid"}">
+  <label for="${id}">${T(req, field.Label)}</label>
+  ${control}
+  ${field.Help ? html`<p class="muted" id="help-${field.Name}">${T(req, field.Help)}</p>` : ""}
+  ${problem === undefined ? "" : html`<p class="field-error" id="error-${field.Name}" data-error-for="${field.Name}" role="alert">${problemText(req, problem)}</p>`}
+  ${conflict === undefined ? "" : html`<div class="conflict" data-conflict="${field.Name}">
+    <p>${T(req, "resource.conflict.mine")}</p><pre data-conflict-mine>${displayValue(req, field, conflict.mine)}</pre>
+    <p>${T(req, "resource.conflict.theirs")}</p><pre data-conflict-theirs>${displayValue(req, field, conflict.theirs)}</pre>
+  </div>`}
+</div>`;
+}
+
+/** Renders the form of `spec`. */
+export function formHTML(req: IncomingMessage, spec: ResourceSpec, state: FormState): SafeHTML {
+  return html`<form class="resource-form" method="post" action="${state.action}" data-resource="${spec.Name}">
+${state.version === undefined ? "" : html`<input type="hidden" name="version" value="${state.version}">`}
+${spec.Form.Fields.map((field) => input(req, field, state))}
+<div class="row"><button type="submit">${state.submit}</button></div>
+</form>`;
+}
+
+/** Renders a notice (saved, deleted, stale, conflict, invalid). */
+export function noticeHTML(req: IncomingMessage, outcome: string, ok: boolean, extra: SafeHTML = html``): SafeHTML {
+  return html`<div class="card notice ${ok ? "ok" : "bad"}" role="${ok ? "status" : "alert"}" data-outcome="${outcome}"><p>${T(req, `resource.${outcome}`)}</p>${extra}</div>`;
+}
+
+/** Renders what the person entered, shown with a stale update's refusal so nothing typed is lost. */
+export function enteredHTML(req: IncomingMessage, spec: ResourceSpec, entered: ReadonlyMap<string, string>): SafeHTML {
+  return html`<dl class="entered" data-entered>${spec.Form.Fields.map(
+    (f) => html`<dt>${T(req, f.Label)}</dt><dd data-entered-for="${f.Name}">${entered.get(f.Name) ?? ""}</dd>`,
+  )}</dl>`;
+}
