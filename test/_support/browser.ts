@@ -52,6 +52,7 @@ export interface Page {
   content(): Promise<string>;
   click(selector: string): Promise<void>;
   fill(selector: string, value: string): Promise<void>;
+  selectOption(selector: string, value: string): Promise<string[]>;
   waitForURL(url: RegExp | string): Promise<void>;
   waitForSelector(selector: string): Promise<unknown>;
   evaluate(expression: string): Promise<unknown>;
@@ -63,8 +64,6 @@ export interface Page {
   on(event: "pageerror", listener: (error: Error) => void): void;
   on(event: "response", listener: (response: PageResponse & { url(): string }) => void): void;
   context(): BrowserContext;
-  /** Writes a PNG of the page (the whole page with `fullPage`). */
-  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
   setViewportSize(size: { width: number; height: number }): Promise<void>;
   close(): Promise<void>;
 }

@@ -115,11 +115,11 @@ describe("mountResource()", () => {
       ["POST", "/invoices/abc", { customer: "ACME", total: "1", version: "1" }],
       ["POST", "/invoices/abc/delete", {}],
     ] as const) {
-      const before = app.lines.length;
+      const before = app.log.lines().length;
       const res = await app.request(method, path, { jar, headers: { Origin: app.origin }, ...(form !== undefined && { form }) });
       assert.equal(res.status, 500, `${method} ${path}`);
-      const logged = app.lines.slice(before).find((l) => l.level === "error");
-      const ref = logged?.attrs["ref"];
+      const logged = app.log.lines().slice(before).find((l) => l["level"] === "error");
+      const ref = logged?.["ref"];
       assert.ok(typeof ref === "string" && /^[a-z2-7]{6}$/.test(ref), `${method} ${path} logged with a reference`);
     }
     assert.equal(count(app.db, "invoices"), 0);
