@@ -3,11 +3,12 @@
  * auth events to each person's audit stream, so `/account/activity`-style
  * pages show sign-ins beside tool calls. Every event appended to an event
  * stream records who caused it as "human" or "agent:<name>" (SPEC §6.2);
- * an auth event is always the person themselves, so its actor is human.
+ * an audited auth event is the person themselves (a verified sign-in, a
+ * step-up, a passkey change), so its actor is human.
  */
 import type { EventStore } from "../events/index.ts";
 import type { Logger } from "../http/index.ts";
-import type { AuthEventSink } from "../session/index.ts";
+import type { AuthEventKind, AuthEventSink } from "../session/index.ts";
 import { humanActor, type Actor } from "./actor.ts";
 
 /** Returns the audit form of `actor`: "human" or "agent:<name>". */
@@ -19,8 +20,15 @@ export function auditForm(actor: Actor): string {
 export const AUTH_EVENT_TYPE_PREFIX = "auth.";
 
 /**
- * Returns an auth event sink that appends each event with a subject to that
- * subject's audit stream (`auth.<kind>`, with method, reason, count and
+ * Auth events whose subject is only an address someone typed, not a person
+ * who proved it: anyone could write them into anyone's stream, without
+ * bound (a refused attempt is not rate limited), so they stay in the log.
+ */
+export const UNAUDITED_AUTH_EVENTS: ReadonlySet<AuthEventKind> = new Set<AuthEventKind>(["link_requested", "rate_limited"]);
+
+/**
+ * Returns an auth event sink that appends each event with a verified
+ * subject (not `UNAUDITED_AUTH_EVENTS`) to that subject's audit stream (`auth.<kind>`, with method, reason, count and
  * client address as data; never a token, code or cookie, which auth events
  * do not carry). An event without a subject (a refusal before any address
  * was known) stays in the log only. A failing append is logged, never
@@ -29,7 +37,7 @@ export const AUTH_EVENT_TYPE_PREFIX = "auth.";
 export function auditAuthEvents(store: EventStore, logger: Logger): AuthEventSink {
   const actor = humanActor();
   return (event) => {
-    if (event.Subject === undefined || event.Subject === "") return;
+    if (event.Subject === undefined || event.Subject === "" || UNAUDITED_AUTH_EVENTS.has(event.Kind)) return;
     const { Kind, At: _at, Subject, ...details } = event;
     const data = Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined).map(([k, v]) => [k.toLowerCase(), v]));
     try {

@@ -5,7 +5,7 @@ export { newTool, validateTool, ARG_NAME_PATTERN } from "./tool.ts";
 export { defineAction, TOOL_NAME_PATTERN } from "./action.ts";
 export { ToolRegistry } from "./registry.ts";
 export { parseToolArgs, hashToolArgs, canonicalArgs } from "./call.ts";
-export { auditForm, auditAuthEvents, AUTH_EVENT_TYPE_PREFIX } from "./audit.ts";
+export { auditForm, auditAuthEvents, AUTH_EVENT_TYPE_PREFIX, UNAUDITED_AUTH_EVENTS } from "./audit.ts";
 export { AgentTokens, AGENT_TOKEN_PATTERN } from "./tokens.ts";
 export { Approvals, APPROVAL_TTL, APPROVAL_ID_PATTERN } from "./approvals.ts";
 export { ToolInvoker, TOOL_CALL_EVENT } from "./invoke.ts";

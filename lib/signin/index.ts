@@ -6,7 +6,7 @@ export { Schema } from "./schema.ts";
 export { LINK_TTL } from "./links.ts";
 export { CODE_LENGTH, MAX_CODE_ATTEMPTS } from "./link-code.ts";
 export { BINDING_COOKIE } from "./binding.ts";
-export { DEFAULT_RATE_LIMITS, clientBucket, addressBucket } from "./rate.ts";
+export { DEFAULT_RATE_LIMITS, CODE_MISS_LIMIT, clientBucket, addressBucket } from "./rate.ts";
 export { normalizeAddress, MAX_ADDRESS_LENGTH } from "./address.ts";
 export { NewToken, HashToken, DefaultSessionTTL } from "../session/index.ts";
 export {

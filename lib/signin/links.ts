@@ -45,6 +45,12 @@ interface Row {
   code_hash: string;
 }
 
+/** The per-address count of wrong codes (the sign-in rate limiter). */
+export interface CodeMisses {
+  codeLocked(address: string): boolean;
+  recordCodeMiss(address: string): void;
+}
+
 /** The store of emailed links. */
 export class Links {
   readonly #db: DB;
@@ -58,6 +64,7 @@ export class Links {
   readonly #take;
   readonly #miss;
   readonly #void;
+  readonly #voidAll;
   readonly #delete;
   readonly #sweep;
 
@@ -78,7 +85,11 @@ export class Links {
     );
     this.#take = db.prepare<[string], Row>("DELETE FROM signin_links WHERE token_hash = ? RETURNING *");
     this.#miss = db.prepare("UPDATE signin_links SET attempts = attempts + 1 WHERE binding_hash = ?");
-    this.#void = db.prepare("DELETE FROM signin_links WHERE binding_hash = ? AND attempts >= ?");
+    // SPEC §3.2 (latch): the try that reaches the limit voids every pending link of the browser, not just the oldest.
+    this.#void = db.prepare(
+      "DELETE FROM signin_links WHERE binding_hash = @binding AND EXISTS (SELECT 1 FROM signin_links WHERE binding_hash = @binding AND attempts >= @max)",
+    );
+    this.#voidAll = db.prepare("DELETE FROM signin_links WHERE binding_hash = ?");
     this.#delete = db.prepare("DELETE FROM signin_links WHERE token_hash = ?");
     this.#sweep = db.prepare("DELETE FROM signin_links WHERE expires_at <= ?");
   }
@@ -112,18 +123,24 @@ export class Links {
    * counts one wrong try against every live link of the binding, and the
    * try that reaches MAX_CODE_ATTEMPTS deletes them ("voided").
    */
-  ConsumeCode(bindingHash: string, code: string, purpose: string): CodeResult {
+  ConsumeCode(bindingHash: string, code: string, purpose: string, misses: CodeMisses): CodeResult {
     return this.#db
       .transaction((): CodeResult => {
         const rows = this.#ofBinding.all(bindingHash, purpose, this.#clock.now().getTime());
+        // OWASP ASVS 5.0 §6.6.3: an address past its wrong-code budget takes no more codes (its link still works).
+        if (rows.some((row) => misses.codeLocked(row.address))) {
+          this.#voidAll.run(bindingHash);
+          return { ok: false, reason: "voided" };
+        }
         // DESIGN.md (secrets compared in constant time): every candidate is compared, no early exit at a match.
         let match: Row | undefined;
         for (const row of rows) if (equalSecret(hashCode(this.#key, row.token_hash, code), row.code_hash)) match = row;
         if (match !== undefined && this.#take.get(match.token_hash) !== undefined) return { ok: true, address: match.address };
         if (rows.length === 0) return { ok: false, reason: "wrong" };
         this.#miss.run(bindingHash);
+        for (const address of new Set(rows.map((row) => row.address))) misses.recordCodeMiss(address);
         // OWASP ASVS 5.0 §6.6.3: out-of-band codes are rate limited; MAX_CODE_ATTEMPTS wrong codes void the pending sign-in.
-        const voided = this.#void.run(bindingHash, MAX_CODE_ATTEMPTS).changes > 0;
+        const voided = this.#void.run({ binding: bindingHash, max: MAX_CODE_ATTEMPTS }).changes > 0;
         return { ok: false, reason: voided ? "voided" : "wrong" };
       })
       .immediate();

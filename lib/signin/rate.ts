@@ -63,6 +63,16 @@ export function clientBucket(ip: string): string {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
+/**
+ * Wrong sign-in codes one address may collect, over all its links and
+ * browsers, before its codes stop working: 10 per hour. Five tries per
+ * link alone would let a guesser who keeps asking for new links (5 per 15
+ * minutes) make about 2,400 guesses a day (OWASP ASVS 5.0 §6.6.3: codes
+ * are rate limited against brute force). The emailed link itself, opened
+ * in the asking browser, keeps working.
+ */
+export const CODE_MISS_LIMIT: RateWindow = Object.freeze({ Max: 10, Window: 60 * MINUTE });
+
 /** Which limit refused a send. */
 export type RateLimitName = "address" | "client" | "global";
 
@@ -75,6 +85,10 @@ export function addressBucket(address: string): string {
   const local = address.slice(0, at);
   const plus = local.indexOf("+");
   return plus > 0 ? `${local.slice(0, plus)}${address.slice(at)}` : address;
+}
+
+function codeBucket(address: string): string {
+  return `code:${addressBucket(address)}`;
 }
 
 /** The persistent sliding-window limiter. */
@@ -129,9 +143,20 @@ export class RateLimiter {
       .immediate();
   }
 
+  /** Reports whether `address` has collected CODE_MISS_LIMIT wrong codes within its window. */
+  codeLocked(address: string): boolean {
+    const now = this.#clock.now().getTime();
+    return (this.#count.get(codeBucket(address), now - CODE_MISS_LIMIT.Window)?.n ?? 0) >= CODE_MISS_LIMIT.Max;
+  }
+
+  /** Records one wrong code against `address`. */
+  recordCodeMiss(address: string): void {
+    this.#record.run(codeBucket(address), this.#clock.now().getTime());
+  }
+
   /** Deletes events older than the longest window; returns how many. */
   Sweep(now: Date): number {
-    const longest = Math.max(this.#limits.PerAddress.Window, this.#limits.PerIP.Window, this.#limits.Global.Window);
+    const longest = Math.max(this.#limits.PerAddress.Window, this.#limits.PerIP.Window, this.#limits.Global.Window, CODE_MISS_LIMIT.Window);
     return this.#sweep.run(now.getTime() - longest).changes;
   }
 }

@@ -16,7 +16,7 @@
  * next `Begin` skip the provider), and latch's `code` (a code refused).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeJSON, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { crossOriginVerdict, newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeJSON, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, appendSetCookie, logAuthEvents, type AuthEvent, type AuthEventSink, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
@@ -146,6 +146,18 @@ export class Signin {
     return this.#config.ClientIP?.(req) ?? req.socket.remoteAddress;
   }
 
+  /**
+   * Refuses a cross-origin POST with 403 (W3C Fetch Metadata §2.4, RFC 6454
+   * §7) even without `crossOriginProtection` in `Wrap`: a cross-site form
+   * that starts a sign-in for the attacker's address would bind the
+   * victim's browser to the attacker's link (login CSRF).
+   */
+  #refusedCrossOrigin(req: IncomingMessage, res: ServerResponse): boolean {
+    if (crossOriginVerdict(req, this.#origin) !== "cross-origin") return false;
+    writeText(res, 403, "403 forbidden: cross-origin request refused");
+    return true;
+  }
+
   /** Hands one auth event, with the request's client address, to the sink. */
   #emit(req: IncomingMessage, event: Omit<AuthEvent, "At" | "Client">): void {
     const client = this.#clientIP(req);
@@ -154,6 +166,7 @@ export class Signin {
 
   /** `POST /signin`: form fields `email` and optional `force=1`. */
   readonly Begin: HandlerFunc = async (req, res) => {
+    if (this.#refusedCrossOrigin(req, res)) return;
     const form = await readForm(req);
     const address = normalizeAddress(form.get("email") ?? "");
     if (address === undefined) return this.#outcome(res, "err=address");
@@ -232,10 +245,11 @@ export class Signin {
    * `?err=expired`.
    */
   readonly VerifyCode: HandlerFunc = async (req, res) => {
+    if (this.#refusedCrossOrigin(req, res)) return;
     const form = await readForm(req);
     const bound = this.#binding.hashOf(req);
     const typed = (form.get("code") ?? "").replace(/[\s-]/g, "").slice(0, 64);
-    const result = bound === undefined ? { ok: false as const, reason: "wrong" as const } : this.#links.ConsumeCode(bound, typed, PURPOSE_SIGNIN);
+    const result = bound === undefined ? { ok: false as const, reason: "wrong" as const } : this.#links.ConsumeCode(bound, typed, PURPOSE_SIGNIN, this.#rate);
     if (result.ok) return this.#admit(req, res, result.address, METHOD_EMAIL_CODE);
     this.#emit(req, { Kind: "signin_refused", Reason: result.reason === "voided" ? "code_attempts" : "code" });
     return this.#outcome(res, result.reason === "voided" ? "err=expired" : "err=code");

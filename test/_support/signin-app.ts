@@ -72,6 +72,8 @@ export interface SigninAppOptions {
   schema?: readonly Step[];
   /** The runtime's `Render` (handed to handlers as `Ctx.Render`). @default unset */
   render?: RenderFunc;
+  /** Mounts `crossOriginProtection` in `Wrap`; false leaves the component to protect itself. @default true */
+  crossOriginProtection?: boolean;
   /** Adds routes of the suite's own (tools, approvals...) to the application's mux. */
   extend?: (mux: Mux, auth: signin.Signin, db: DB, logger: Logger) => void;
 }
@@ -175,7 +177,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
     DBPath: dbPath,
     ...(options.render !== undefined && { Render: options.render }),
     Schema: mergeSchemas(session.Schema, signin.Schema, options.schema ?? []),
-    Wrap: (next) => crossOriginProtection({ Origin: origin })(next),
+    ...(options.crossOriginProtection !== false && { Wrap: (next: HandlerFunc) => crossOriginProtection({ Origin: origin })(next) }),
     Logger: logger,
     Router: (opened) => {
       if (opened === undefined) throw new Error("signin-app: no database");

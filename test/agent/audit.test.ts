@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { AUTH_EVENT_TYPE_PREFIX, auditAuthEvents } from "../../lib/agent/index.ts";
+import { AUTH_EVENT_TYPE_PREFIX, UNAUDITED_AUTH_EVENTS, auditAuthEvents } from "../../lib/agent/index.ts";
 import { applySchema } from "../../lib/db/index.ts";
 import { EventStore, Schema, auditStream } from "../../lib/events/index.ts";
 import { AUTH_EVENT_KINDS } from "../../lib/session/index.ts";
@@ -8,7 +8,7 @@ import { captureLog } from "../_support/http.ts";
 import { open } from "../_support/db.ts";
 
 describe("auditAuthEvents()", () => {
-  it("appends every kind of auth event with a subject to that person's audit stream, as the human actor", (t) => {
+  it("appends every kind of auth event with a verified subject to that person's audit stream, as the human actor", (t) => {
     const db = open(t, ":memory:");
     applySchema(db, Schema);
     const events = new EventStore(db);
@@ -17,7 +17,9 @@ describe("auditAuthEvents()", () => {
     const at = new Date(Date.UTC(2026, 10, 24));
     for (const kind of AUTH_EVENT_KINDS) sink({ Kind: kind, At: at, Subject: "ada@example.com", Client: "127.0.0.1", Method: "magiclink", Reason: "r", Count: 2 });
     const stored = events.read(auditStream("ada@example.com"), 1);
-    assert.deepEqual(stored.map((e) => e.Type), AUTH_EVENT_KINDS.map((k) => `auth.${k}`));
+    const audited = AUTH_EVENT_KINDS.filter((k) => k !== "link_requested" && k !== "rate_limited");
+    assert.deepEqual(stored.map((e) => e.Type), audited.map((k) => `auth.${k}`));
+    assert.deepEqual([...UNAUDITED_AUTH_EVENTS].sort(), ["link_requested", "rate_limited"]);
     assert.equal(AUTH_EVENT_TYPE_PREFIX, "auth.");
     for (const e of stored) {
       assert.equal(e.Actor, "human");

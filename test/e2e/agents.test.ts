@@ -157,7 +157,6 @@ describe("agents in the demo (browser)", { skip: hasChromium ? false : "no syste
       "agent:claude tool.call start_job → approval_required",
       "human agent.token_minted",
       "human auth.signed_in",
-      "human auth.link_requested",
     ]);
 
     // The agent follows its job with the read tool until it finishes.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CODE_LENGTH, LINK_TTL, MAX_CODE_ATTEMPTS, METHOD_EMAIL_CODE } from "../../lib/signin/index.ts";
+import { CODE_LENGTH, CODE_MISS_LIMIT, LINK_TTL, MAX_CODE_ATTEMPTS, METHOD_EMAIL_CODE } from "../../lib/signin/index.ts";
 import { CookieJar, count, extractCode, startSigninApp, type SigninApp, type TestResponse } from "../_support/signin-app.ts";
 
 /** Begins for `address` from `jar` and returns the emailed link and code. */
@@ -112,4 +112,60 @@ describe("Signin VerifyCode()", () => {
     // Bob's pending sign-in is untouched by Ann's code being tried in his browser.
     assert.equal((await enter(app, other, theirs.code)).location, "/account");
   });
+});
+
+describe("the code's budget per address (CODE_MISS_LIMIT)", () => {
+  it("stops taking codes for an address after 10 wrong ones in an hour, over every link; the link itself still signs in", async (t) => {
+    assert.deepEqual({ ...CODE_MISS_LIMIT }, { Max: 10, Window: 60 * 60 * 1000 });
+    const app = await startSigninApp(t);
+    const guesser = new CookieJar();
+    for (let round = 0; round < 2; round++) {
+      const { code } = await askFrom(app, "ann@example.com", guesser);
+      const wrong = code === "000000" ? "111111" : "000000";
+      for (let i = 1; i <= MAX_CODE_ATTEMPTS; i++) await enter(app, guesser, wrong);
+    }
+    // A third link: its right code is refused, the address is past its budget.
+    const { link, code } = await askFrom(app, "ann@example.com", guesser);
+    assert.equal((await enter(app, guesser, code)).location, "/signin?err=expired");
+    assert.equal(count(app.db, "sessions"), 0);
+    // The person's own browser still signs in by the link (the code path alone is closed).
+    const person = new CookieJar();
+    const own = await askFrom(app, "ann@example.com", person);
+    assert.equal((await app.request("GET", own.link, { jar: person })).location, "/account");
+    assert.notEqual(link, own.link);
+    // An hour later codes work again.
+    app.clock.advance(60 * 60 * 1000);
+    const later = await askFrom(app, "ann@example.com", new CookieJar());
+    assert.ok(later.code.length === CODE_LENGTH);
+  });
+
+  it("voids every pending link of the browser at the 5th wrong try, the newer ones too (SPEC §3.2, latch)", async (t) => {
+    const app = await startSigninApp(t);
+    const jar = new CookieJar();
+    const first = await askFrom(app, "ann@example.com", jar);
+    const wrong = first.code === "000000" ? "111111" : "000000";
+    for (let i = 1; i <= 3; i++) await enter(app, jar, wrong);
+    const second = await askFrom(app, "ann@example.com", jar);
+    const wronger = second.code === wrong ? "222222" : wrong;
+    assert.equal((await enter(app, jar, wronger)).location, "/signin?err=code");
+    assert.equal((await enter(app, jar, wronger)).location, "/signin?err=expired");
+    assert.equal(count(app.db, "signin_links"), 0, "the newer link is voided with the older one");
+    assert.equal((await enter(app, jar, second.code)).location, "/signin?err=code");
+  });
+});
+
+describe("Begin and VerifyCode without crossOriginProtection in Wrap", () => {
+  for (const headers of [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "https://evil.example" }]) {
+    it(`refuse a cross-origin POST themselves (${Object.keys(headers)[0]}): 403, no link, no mail, no binding (login CSRF)`, async (t) => {
+      const app = await startSigninApp(t, { crossOriginProtection: false });
+      const begun = await app.request("POST", "/signin", { form: { email: "eve@example.com" }, headers });
+      assert.equal(begun.status, 403);
+      assert.equal(begun.setCookie.length, 0);
+      assert.equal(count(app.db, "signin_links"), 0);
+      assert.equal(app.smtp?.messages.length, 0);
+      assert.equal((await app.request("POST", "/auth/code", { form: { code: "123456" }, headers })).status, 403);
+      // The same-origin form still works.
+      assert.equal((await app.begin("ann@example.com")).location, "/signin?sent=1");
+    });
+  }
 });
