@@ -169,7 +169,8 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
       body: "{}",
     });
     assert.equal(call.status, 200, call.body);
-    assert.match(call.body ?? "", /Train to the conference/);
+    const { items } = (JSON.parse(call.body ?? "") as { result: { items: Record<string, unknown>[] } }).result;
+    assert.deepEqual(items.map((item) => [item["id"], item["label"], item["amount"]]), [[id, "Train to the conference", "1234.50"]]);
   });
 
   it("ran under the CSP with no console error, no failed request but the 404s, and no server error", async () => {
