@@ -6,7 +6,7 @@
  * appended to the person's audit stream.
  */
 import type { IncomingMessage } from "node:http";
-import { AgentError, AgentTokens, Approvals, defineAction, newToolsAPI, ToolInvoker, ToolRead, ToolRegistry } from "latch/agent";
+import { AgentError, AgentTokens, Approvals, defineAction, newToolsAPI, ToolInvoker, ToolRead, type ToolRegistry } from "latch/agent";
 import type { Assets } from "latch/assets";
 import type { DB } from "latch/db";
 import { EventStore } from "latch/events";
@@ -24,6 +24,8 @@ export interface AgentDeps {
   /** Routes behind RequireFreshSession: minting a token is sensitive. */
   fresh: Group;
   jobs: Registry;
+  /** The tools the agent may call; step 6 adds a resource's tools to it. */
+  tools: ToolRegistry;
   assets: Assets;
   logger: Logger;
   Origin: string;
@@ -32,9 +34,8 @@ export interface AgentDeps {
 }
 
 /** Mounts `/account/agents` and the tools endpoint. */
-export function mountAgents({ db, mux, auth, fresh, jobs, assets, logger, Origin, jobStatus }: AgentDeps): void {
+export function mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus }: AgentDeps): void {
   const tokens = new AgentTokens(db);
-  const tools = new ToolRegistry();
   tools.register(
     defineAction({
       name: "job_status",

@@ -1,10 +1,11 @@
 /*
  * The application docs/guide.md builds, step by step: a runtime and a Mux,
  * emailed-link sign-in with its pages, passkeys with Gate, the confirm page
- * and recovery codes, a background job with its status page, and an agent
- * token with a tool call. Its pages are examples/starter's. Compiled with
- * the project and run end to end by test/e2e/guide.test.ts; the package
- * test compiles it against the packed tarball. Both directories ship in
+ * and recovery codes, a background job with its status page, an agent
+ * token with a tool call, and a resource from the manifest. Its pages are
+ * examples/starter's. Compiled with the project and run end to end by
+ * test/e2e/guide.test.ts; the package test compiles it against the packed
+ * tarball. Both directories ship in
  * the package, to be copied as `src/` and `starter/` of a new project.
  *
  *   INSTANCE_KEY=$(openssl rand -base64 32) node dist/examples/guide/main.js --addr :8080
@@ -26,6 +27,7 @@ import { errorPage, notFoundPage } from "../starter/pages/errors.ts";
 import { homePage } from "../starter/pages/home.ts";
 import { signinPage } from "../starter/pages/signin.ts";
 import { mountAgents } from "./agents.ts";
+import { mountExpenses, renderResource } from "./expenses.ts";
 import { mountJobs } from "./job.ts";
 
 // Step 1: the runtime and a Mux.
@@ -44,6 +46,7 @@ await Run({
   Locales: ["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"],
   LocaleFS: LOCALES_DIR,
   ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
+  Render: renderResource(assets), // step 6: the resource's pages in the starter's layout
   Stop: [jobs],
   Router: (db) => {
     if (db === undefined) throw new Error("guide: no database");
@@ -105,7 +108,11 @@ await Run({
     const jobStatus = mountJobs({ jobs, signedIn, assets, stepMs: Number(env["JOB_STEP_MS"] ?? 500) });
 
     // Step 5: an agent token and a tool call.
-    mountAgents({ db, mux, auth, fresh, jobs, assets, logger, Origin, jobStatus });
+    const tools = new agent.ToolRegistry();
+    mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus });
+
+    // Step 6: a resource from the manifest, its tools in the same registry.
+    mountExpenses({ db, mux, tools, auth, Origin });
 
     const sweep = setInterval(() => {
       auth.Sweep(new Date());

@@ -38,8 +38,9 @@ test("the guide builds the application in the issue's order of steps", () => {
     "3: passkeys",
     "4: a background job",
     "5: an agent token and a tool call",
+    "6: a resource from the manifest",
   ]);
-  for (const file of ["examples/guide/main.ts", "examples/guide/job.ts", "examples/guide/agents.ts"]) {
+  for (const file of ["examples/guide/main.ts", "examples/guide/job.ts", "examples/guide/agents.ts", "examples/guide/expenses.ts"]) {
     assert.ok(GUIDE.includes(`excerpt=${file}`), `${file} is quoted`);
   }
 });

@@ -170,6 +170,8 @@ test("a fresh project with only latch, typescript and @types/node compiles (Type
   assert.equal(health.status, 200);
   assert.deepEqual(JSON.parse(health.body ?? ""), { status: "ok" });
   assert.equal((await fetchHTTP(port, "/signin")).status, 200);
+  // Step 6's resource is mounted, behind the session gate.
+  assert.equal((await fetchHTTP(port, "/expenses")).status, 401);
   const css = /href="(\/static\/starter-[0-9a-f]{10}\.css)"/.exec((await fetchHTTP(port, "/")).body ?? "")?.[1];
   assert.ok(css !== undefined, "the home page links the starter's stylesheet");
   assert.equal((await fetchHTTP(port, css)).status, 200);

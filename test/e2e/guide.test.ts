@@ -4,7 +4,9 @@
  * server, headless Chromium with a virtual authenticator. One person walks
  * the guide's steps in order: emailed-link sign-in, a first passkey and the
  * recovery codes it leads to, a link sign-in confirmed by the passkey, a job
- * to its end, and an agent token whose tool call reads that job.
+ * to its end, an agent token whose tool call reads that job, and an expense
+ * created through the resource's form, seen in its list and through the
+ * same agent's `expenses_list` tool.
  *
  * On the way it writes screenshots of the starter's pages in English and
  * Arabic to SCREENSHOT_DIR (default <tmpdir>/latch-screenshots/starter) for
@@ -44,6 +46,7 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
   let watched: WatchedPage;
   let page: Page;
   let jobID = "";
+  let token = "";
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -124,7 +127,7 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     await page.fill("#agent-name", "helper");
     await page.click('form[action="/account/agents"] button');
     await page.waitForSelector("[data-agent-token]");
-    const token = (await page.getAttribute("[data-agent-token]", "data-agent-token")) ?? "";
+    token = (await page.getAttribute("[data-agent-token]", "data-agent-token")) ?? "";
     const port = Number(new URL(app.origin).port);
     const call = await fetchHTTP(port, "/api/tools/job_status", {
       method: "POST",
@@ -137,6 +140,37 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     assert.equal(result["progress"], "10/10");
     const refused = await fetchHTTP(port, "/api/tools/job_status", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     assert.equal(refused.status, 401);
+  });
+
+  it("step 6: creates an expense through the resource's form and sees it in the list, and through the agent's tool", async () => {
+    await page.goto(`${app.origin}/expenses`);
+    assert.equal(await page.textContent("h1"), "Expenses");
+    await page.waitForSelector("[data-empty]");
+    await page.click('a[href="/expenses/new"]');
+    await page.waitForURL(`${app.origin}/expenses/new`);
+    assert.equal(await page.textContent('label[for="field-label"]'), "Label");
+    await page.fill("#field-label", "Train to the conference");
+    await page.fill("#field-amount", "1,234.50");
+    await page.click('form[action="/expenses"] button[type="submit"]');
+    await page.waitForURL(/\/expenses\/[A-Za-z0-9_-]+$/);
+    const id = page.url().split("/").at(-1) ?? "";
+    assert.equal(await page.getAttribute("#field-label", "value"), "Train to the conference");
+    await page.click('a[href="/expenses"] >> nth=0');
+    await page.waitForURL(`${app.origin}/expenses`);
+    const row = `tr[data-record-id="${id}"]`;
+    await page.waitForSelector(row);
+    assert.match((await page.textContent(row)) ?? "", /Train to the conference.*€1,234\.50/s);
+    await shoot(page, app.origin, "expenses", "/expenses");
+    await shoot(page, app.origin, "expense", `/expenses/${id}`);
+
+    const call = await fetchHTTP(Number(new URL(app.origin).port), "/api/tools/expenses_list", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
+    assert.equal(call.status, 200, call.body);
+    const { items } = (JSON.parse(call.body ?? "") as { result: { items: Record<string, unknown>[] } }).result;
+    assert.deepEqual(items.map((item) => [item["id"], item["label"], item["amount"]]), [[id, "Train to the conference", "1234.50"]]);
   });
 
   it("ran under the CSP with no console error, no failed request but the 404s, and no server error", async () => {

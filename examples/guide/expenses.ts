@@ -1,0 +1,67 @@
+/*
+ * Step 6 of docs/guide.md: a resource from the manifest. `expenses` is
+ * declared once (a label and an amount in euros, each person's own) and
+ * mounted at boot: its table, its list, form and record pages under
+ * `/expenses`, and its five tools in the same registry as the agent's
+ * `job_status`. Its pages render through `renderResource` (the app's
+ * `Options.Render`) in the starter's layout; its words are in the
+ * starter's catalogs.
+ */
+import { ctxFrom, type RenderFunc } from "latch";
+import type { ToolRegistry } from "latch/agent";
+import type { Assets } from "latch/assets";
+import type { DB } from "latch/db";
+import { NewLocales } from "latch/i18n";
+import { isResourceView, Kind, mountResource, Resource, ScopeKind, StoreKind } from "latch/manifest";
+import type { Mux } from "latch/router";
+import type { Signin } from "latch/signin";
+import { LOCALES_DIR } from "../starter/files.ts";
+import { render } from "../starter/pages/layout.ts";
+
+/** Expenses: one SQL table (Exclusive), each person sees only their own (UserScoped). */
+export const expenses: Resource = new Resource({
+  Name: "expenses",
+  Route: "/expenses",
+  Store: StoreKind.Exclusive,
+  Scope: ScopeKind.UserScoped,
+  List: { Columns: [{ Field: "label" }, { Field: "amount" }, { Field: "created_at" }], Filters: [{ Field: "label" }] },
+  Form: {
+    Fields: [
+      { Name: "label", Label: "expenses.field.label", Kind: Kind.Text, Required: true, MaxLength: 120 },
+      { Name: "amount", Label: "expenses.field.amount", Kind: Kind.Money, Required: true, Currency: "EUR" },
+    ],
+  },
+});
+expenses.Validate(); // at import: a mistake in the declaration stops the app before it listens
+
+/** `Options.Render`: a resource's page (a `ResourceView`) inside the starter's layout. */
+export function renderResource(assets: Assets): RenderFunc {
+  return (req, res, view, data) => {
+    if (!isResourceView(data)) throw new Error(`guide: no view ${view}`);
+    render(req, res, assets, { title: data.Title, body: data.Body }, data.Status);
+  };
+}
+
+/** What mounting the resource needs. */
+export interface ExpensesDeps {
+  db: DB;
+  mux: Mux;
+  /** The registry the agent's tools API serves (step 5). */
+  tools: ToolRegistry;
+  auth: Signin;
+  Origin: string;
+}
+
+/** Mounts `/expenses` (six routes) and the `expenses_*` tools. */
+export function mountExpenses({ db, mux, tools, auth, Origin }: ExpensesDeps): void {
+  const english = NewLocales(["en"], "en", undefined, LOCALES_DIR); // tool descriptions, in the app's default language
+  mountResource(expenses, {
+    db,
+    mux,
+    tools,
+    origin: Origin,
+    requireSession: auth.RequireSession,
+    ctxFrom,
+    label: (key) => english.T("en", key),
+  });
+}
