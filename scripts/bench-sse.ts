@@ -5,8 +5,12 @@
  * opens `streams` raw HTTP connections (so client memory is not counted),
  * holds them `seconds`, and counts `: ping` lines per connection.
  *
- * Reported: server RSS before the streams open, once they are all open and
- * at the end; RSS per stream; and the heartbeat delivery ratio (pings
+ * Reported: server RSS and V8 heap before the streams open, once they are
+ * all open and at the end; RSS and heap per stream; the event loop's delay
+ * while the streams are held (its maximum is the longest a heartbeat
+ * fan-out held the loop, to the histogram's 1 ms resolution; the streams
+ * open in batches of 500, so that many heartbeats fall due together);
+ * and the heartbeat delivery ratio (pings
  * received / pings expected, where a stream open for d ms expects
  * floor(d / heartbeatMs) pings, and pings due are given 2 s to arrive).
  *
@@ -14,6 +18,7 @@
  * Each side needs a file-descriptor limit above `streams` (`ulimit -n`).
  */
 import { fork } from "node:child_process";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createServer } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -39,6 +44,9 @@ export interface BenchResult {
   rssOpenMB: number;
   rssEndMB: number;
   rssPerStreamKB: number;
+  heapPerStreamKB: number;
+  loopDelayMaxMs: number;
+  loopDelayP99Ms: number;
   pingsReceived: number;
   pingsExpected: number;
   deliveryRatio: number;
@@ -71,6 +79,8 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
     ID: () => job.ID,
     HeartbeatInterval: heartbeatMs,
     StreamLifetime: (seconds + 600) * 1000,
+    // One owner holds every stream here; the per-owner cap is measured by the tests.
+    MaxStreamsPerOwner: streams,
   });
   const server = createServer((req, res) => void h.Events(req, res));
   const serverErrors: string[] = [];
@@ -79,16 +89,21 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
   const { port } = server.address() as AddressInfo;
   globalThis.gc?.();
   const rssBefore = process.memoryUsage().rss;
+  const heapBefore = process.memoryUsage().heapUsed;
   let rssOpen = rssBefore;
+  let heapOpen = heapBefore;
 
   const child = fork(fileURLToPath(import.meta.url), ["--client", String(port), String(streams), String(seconds), String(heartbeatMs)], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
+  const delay = monitorEventLoopDelay({ resolution: 1 });
   const report = await new Promise<ClientReport>((resolve, reject) => {
     child.on("message", (m: unknown) => {
       if (m === "open") {
         globalThis.gc?.();
         rssOpen = process.memoryUsage().rss;
+        heapOpen = process.memoryUsage().heapUsed;
+        delay.enable();
       } else {
         const parsed = readReport(m);
         if (parsed !== undefined) resolve(parsed);
@@ -96,6 +111,7 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
     });
     child.on("exit", (code) => reject(new Error(`bench client exited with ${code}`)));
   });
+  delay.disable();
   globalThis.gc?.();
   const rssEnd = process.memoryUsage().rss;
   child.kill();
@@ -111,6 +127,10 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
     rssOpenMB: round(rssOpen / MB),
     rssEndMB: round(rssEnd / MB),
     rssPerStreamKB: report.opened === 0 ? 0 : round((rssOpen - rssBefore) / 1024 / report.opened),
+    heapPerStreamKB: report.opened === 0 ? 0 : round((heapOpen - heapBefore) / 1024 / report.opened),
+    // The histogram counts the timer's own 1 ms resolution in every sample.
+    loopDelayMaxMs: round(delay.max / 1e6 - 1),
+    loopDelayP99Ms: round(delay.percentile(99) / 1e6 - 1),
     pingsReceived: report.received,
     pingsExpected: report.expected,
     deliveryRatio: report.expected === 0 ? 0 : round(report.received / report.expected, 4),
@@ -149,6 +169,13 @@ async function runClient(port: number, streams: number, seconds: number, heartbe
       s.setEncoding("latin1");
       s.on("connect", () => s.write(request));
       s.on("data", (chunk: string) => {
+        if (stat.openedAt === 0 && !chunk.startsWith("HTTP/1.1 200 ")) {
+          errors.add(chunk.slice(0, 12));
+          failed++;
+          s.destroy();
+          resolve();
+          return;
+        }
         if (stat.openedAt === 0) {
           stat.openedAt = Date.now();
           sockets.push(stat);

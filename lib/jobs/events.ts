@@ -12,11 +12,17 @@
  * JSON: `{"status","progress","location"}` plus `"err"` for a failed job,
  * where `location` is where the browser should go once the job is over.
  *
+ * An owner holds at most `MaxStreamsPerOwner` streams at once: one more is
+ * refused with 429 and a plain-text reason. Refusing the newcomer (rather
+ * than ending the oldest) keeps the streams already open steady, and never
+ * sets two tabs evicting each other on every reconnect; the browser shim
+ * treats a refused stream as a failed one and keeps polling the fragment.
+ *
  * The stream also ends cleanly when the request's `requestSignal` aborts:
  * the server is shutting down (so `Serve` need not wait out its grace
  * period) or the client went away. The browser reconnects after `retry`.
  */
-import { requestSignal, type HandlerFunc } from "../http/index.ts";
+import { requestSignal, writeText, type HandlerFunc } from "../http/index.ts";
 import { destination, findJob, refuse, type ResolvedConfig } from "./config.ts";
 import { EventWriter } from "./event-writer.ts";
 import { Status, type Job } from "./job.ts";
@@ -33,6 +39,13 @@ export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
       res.end();
       return;
     }
+    // OWASP ASVS 5.0 §13.1.3 (resource management): long-lived streams are bounded per owner.
+    const open = cfg.streams.get(found.owner) ?? 0;
+    if (open >= cfg.maxStreams) {
+      res.setHeader("Cache-Control", "no-store");
+      return writeText(res, 429, "Too many open event streams.");
+    }
+    cfg.streams.set(found.owner, open + 1);
     const writer = new EventWriter(res, {
       heartbeat: cfg.heartbeat,
       writeTimeout: cfg.writeTimeout,
@@ -49,6 +62,9 @@ export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
     const onStop = (): void => writer.end();
     stop.addEventListener("abort", onStop, { once: true });
     writer.onClose(() => {
+      const left = (cfg.streams.get(found.owner) ?? 1) - 1;
+      if (left === 0) cfg.streams.delete(found.owner);
+      else cfg.streams.set(found.owner, left);
       unsubscribe?.();
       stop.removeEventListener("abort", onStop);
     });
