@@ -14,12 +14,12 @@
  * received / pings expected, where a stream open for d ms expects
  * floor(d / heartbeatMs) pings, and pings due are given 2 s to arrive).
  *
- * Usage: node dist/scripts/bench-sse.js [streams] [seconds] [heartbeatMs]
+ * Usage: node --expose-gc dist/scripts/bench-sse.js [streams] [seconds] [heartbeatMs] [--bare]
  * Each side needs a file-descriptor limit above `streams` (`ulimit -n`).
  */
 import { fork } from "node:child_process";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { discardLogger } from "../lib/http/index.ts";
@@ -33,6 +33,11 @@ export interface BenchOptions {
   seconds?: number;
   /** Heartbeat interval, in ms. @default 15000 (HEARTBEAT_INTERVAL) */
   heartbeatMs?: number;
+  /**
+   * Serve the baseline instead of latch: node:http writing the same headers,
+   * `retry:` and a `: ping` per heartbeat (one timer per stream), nothing else.
+   */
+  bare?: boolean;
 }
 
 /** Results of `benchSSE`. */
@@ -82,7 +87,13 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
     // One owner holds every stream here; the per-owner cap is measured by the tests.
     MaxStreamsPerOwner: streams,
   });
-  const server = createServer((req, res) => void h.Events(req, res));
+  const bareStream = (res: ServerResponse): void => {
+    res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" });
+    res.write("retry: 3000\n\n");
+    const beat = setInterval(() => res.write(": ping\n\n"), heartbeatMs);
+    res.on("close", () => clearInterval(beat));
+  };
+  const server = createServer(options.bare === true ? (_req, res) => bareStream(res) : (req, res) => void h.Events(req, res));
   const serverErrors: string[] = [];
   server.on("error", (e) => serverErrors.push(String(e)));
   await new Promise<void>((resolve) => server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, resolve));
@@ -221,8 +232,10 @@ if (isMain && process.argv[2] === "--client") {
   const [port, streams, seconds, heartbeat] = process.argv.slice(3).map(Number);
   await runClient(port ?? 0, streams ?? 0, seconds ?? 0, heartbeat ?? 15000);
 } else if (isMain) {
-  const [streams, seconds, heartbeatMs] = process.argv.slice(2).map(Number);
+  const bare = process.argv.includes("--bare");
+  const [streams, seconds, heartbeatMs] = process.argv.slice(2).filter((a) => a !== "--bare").map(Number);
   const result = await benchSSE({
+    bare,
     ...(streams === undefined ? {} : { streams }),
     ...(seconds === undefined ? {} : { seconds }),
     ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
