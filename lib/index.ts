@@ -10,6 +10,7 @@ export {
   writeError,
   recoverPanics,
   PLAIN_500,
+  PLAIN_503,
   DEFAULT_ADDR,
   DEFAULT_SHUTDOWN_GRACE,
   DEFAULT_HEADERS_TIMEOUT,

@@ -17,6 +17,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { newLogger, seeOther as redirect, writeJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
+import { awaitDurable } from "../db/index.ts";
 import { appendSetCookie, cookieName, logAuthEvents, readCookie, serializeCookie, type AuthEvent, type AuthEventSink, type Identity, type Session, type Sessions } from "../session/index.ts";
 import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
 import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
@@ -90,6 +91,7 @@ export class Passkey {
 
   /** Issues 10 new recovery codes for `subject`, replacing any existing set. Show them once. */
   RegenerateRecoveryCodes(subject: string): string[] {
+    // Show the codes only after `await awaitDurable(db)` when Options.Durable is set: codes lost with the machine would be codes the person relies on.
     return this.#store.regenerateRecoveryCodes(subject);
   }
 
@@ -250,6 +252,7 @@ export class Passkey {
       });
       const name = `Passkey ${this.#clock.now().toISOString().slice(0, 10)}`;
       this.#store.saveCredential(session.Subject, credential, { name, userHandle: this.#handles.For(session.Subject) });
+      await awaitDurable(this.#config.DB);
       this.#emit(req, { Kind: "passkey_added", Subject: session.Subject });
       json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
     } catch (err) {
@@ -275,6 +278,7 @@ export class Passkey {
       return this.#refused(res, err);
     }
     this.#sessions.Rotate(req, res, METHOD_PASSKEY, this.#clock.now());
+    await awaitDurable(this.#config.DB);
     this.#emit(req, { Kind: "step_up", Subject: session.Subject, Method: METHOD_PASSKEY });
     json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
   };
@@ -308,6 +312,8 @@ export class Passkey {
       return this.#refused(res, err);
     }
     if (this.#finishSignIn(req, res, live.token, "passkey") === undefined) return json(res, 401, { error: "no_pending_signin" });
+    // A new session must outlive the machine before its cookie is handed out (Options.Durable).
+    await awaitDurable(this.#config.DB);
     json(res, 200, { location: this.#config.SignedInPath });
   };
 
@@ -329,6 +335,7 @@ export class Passkey {
     const session = this.#finishSignIn(req, res, token, "recovery");
     if (session === undefined) return redirect(res, `${this.#config.SigninPath}?err=expired`);
     this.#endOthers(req, session, "recovery_code_used");
+    await awaitDurable(this.#config.DB);
     redirect(res, this.#config.SignedInPath);
   };
 

@@ -1,6 +1,6 @@
 export { BuildVersion } from "./version.ts";
 export { validateOptions } from "./options.ts";
-export { recoverPanics, PLAIN_500 } from "./recover.ts";
+export { recoverPanics, PLAIN_500, PLAIN_503 } from "./recover.ts";
 export { Handler } from "./handler.ts";
 export { ctxFrom, withCtx, writeError } from "./ctx.ts";
 export { renderView } from "./render.ts";

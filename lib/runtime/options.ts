@@ -3,7 +3,7 @@
  * Field names are the contract's, letter for letter. Fields beyond the
  * contract (Logger, DB, Schema, Origin, Assets, Render, ShutdownGrace,
  * SidecarInterval, Signal, MaxConnections, MaxConnectionsPerClient,
- * HeadersTimeout) are latch's documented extensions.
+ * HeadersTimeout, Durable) are latch's documented extensions.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB, Step } from "../db/index.ts";
@@ -77,6 +77,14 @@ export interface Options {
   MaxConnectionsPerClient?: number;
   /** Milliseconds a client has to send a complete request head; then a 408 and the connection closes (extension). @default 10000 */
   HeadersTimeout?: number;
+  /**
+   * The durability barrier (extension): after a commit that must survive
+   * the loss of the machine, wait for Litestream's `sync` on its control
+   * socket, and answer 503 with a reference when it fails. `path` is the
+   * database as Litestream's configuration names it (default: the opened
+   * file's absolute path). Unset, commits are durable on this machine only.
+   */
+  Durable?: { socket?: string; path?: string; timeout?: number };
 }
 
 /**
@@ -114,6 +122,9 @@ export function validateOptions(opts: Options): void {
   }
   const headers = opts.HeadersTimeout === undefined ? undefined : durationProblem(opts.HeadersTimeout);
   if (headers !== undefined) throw invalid(`HeadersTimeout ${headers}`);
+  const durable = opts.Durable?.timeout === undefined ? undefined : durationProblem(opts.Durable.timeout);
+  if (durable !== undefined) throw invalid(`Durable.timeout ${durable}`);
+  if (opts.Durable !== undefined && !opts.DBPath && opts.DB === undefined) throw invalid("Durable needs DBPath or DB");
 }
 
 /** Returns the handler behind `Routes`. */
