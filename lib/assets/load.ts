@@ -16,7 +16,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { createRequire } from "node:module";
 import { contentTypeFor } from "./content-type.ts";
 import { AssetsError } from "./errors.ts";
 import type { Coding } from "./negotiate.ts";
@@ -120,7 +120,11 @@ function buildEntry(name: string, body: Buffer): Entry {
   return { name, url: fingerprintURL(name, hash), contentType, variants: () => (variants ??= encode(body, hash, contentType)) };
 }
 
+// node:zlib is loaded with the first asset served, not at startup.
+const load = createRequire(import.meta.url);
+
 function encode(body: Buffer, hash: string, contentType: string): ReadonlyMap<Coding, Variant> {
+  const { brotliCompressSync, constants, gzipSync } = load("node:zlib") as typeof import("node:zlib");
   const variants = new Map<Coding, Variant>([["identity", { body, etag: `"${hash}"` }]]);
   const text = contentType.includes("charset=");
   const br = brotliCompressSync(body, {
