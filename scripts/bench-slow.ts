@@ -10,7 +10,7 @@
  * slow connection is evicted). Reported: probes answered, their median and
  * slowest latency, and how many slow connections the server had closed.
  *
- * Usage: node dist/scripts/bench-slow.js   (prints JSON; BENCH_SLOW_CONNECTIONS, 1000)
+ * Usage: node dist/scripts/bench-slow.js [slow connections, 1000]   (prints JSON)
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
@@ -19,7 +19,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const SLOW = Number(process.env["BENCH_SLOW_CONNECTIONS"] ?? "1000");
 const PROBES = 25;
 const FILE_LIMIT = 1024;
 
@@ -88,13 +87,13 @@ function probe(port: number): Promise<number | undefined> {
   });
 }
 
-async function runOne(server: "before" | "after", limited: boolean): Promise<SlowRun> {
+async function runOne(server: "before" | "after", limited: boolean, slow: number): Promise<SlowRun> {
   const { child, port } = await start(server === "after" ? "serve" : "plain", limited);
   const closed = { n: 0 };
   const sockets: Socket[] = [];
   try {
-    for (let i = 0; i < SLOW; i += 100) {
-      const batch = await Promise.all(Array.from({ length: Math.min(100, SLOW - i) }, (_, k) => holdSlow(port, i + k, closed)));
+    for (let i = 0; i < slow; i += 100) {
+      const batch = await Promise.all(Array.from({ length: Math.min(100, slow - i) }, (_, k) => holdSlow(port, i + k, closed)));
       for (const s of batch) if (s !== undefined) sockets.push(s);
     }
     await sleep(500);
@@ -112,11 +111,11 @@ async function runOne(server: "before" | "after", limited: boolean): Promise<Slo
   }
 }
 
-/** Runs "before" and "after". */
-export async function benchSlow(): Promise<SlowBench> {
+/** Runs "before" and "after" with `slow` slow connections. */
+export async function benchSlow(slow = 1000): Promise<SlowBench> {
   const limited = spawnSync("prlimit", ["--version"]).error === undefined;
-  const runs = [await runOne("before", limited), await runOne("after", limited)];
+  const runs = [await runOne("before", limited, slow), await runOne("after", limited, slow)];
   return { limit: limited ? `prlimit --nofile=${FILE_LIMIT}:${FILE_LIMIT}` : "none (prlimit missing: the process's own limit)", runs };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(JSON.stringify(await benchSlow()) + "\n");
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(JSON.stringify(await benchSlow(Number(process.argv[2] ?? "1000"))) + "\n");

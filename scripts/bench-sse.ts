@@ -7,9 +7,12 @@
  *
  * Reported: server RSS and V8 heap before the streams open, once they are
  * all open and at the end; RSS and heap per stream; the event loop's delay
- * while the streams are held (its maximum is the longest a heartbeat
- * fan-out held the loop, to the histogram's 1 ms resolution; the streams
- * open in batches of 500, so that many heartbeats fall due together);
+ * while the streams are held (p99 and maximum from monitorEventLoopDelay),
+ * the longest garbage-collection pause in that time, and the longest stall
+ * not overlapping a collection: a 1 ms timer samples the loop, and the
+ * largest gap between two samples that no GC pause overlaps is the longest
+ * the application's own work (a heartbeat fan-out) held the loop. The
+ * streams open in batches of 500, so that many heartbeats fall due together;
  * and the heartbeat delivery ratio (pings
  * received / pings expected, where a stream open for d ms expects
  * floor(d / heartbeatMs) pings, and pings due are given 2 s to arrive).
@@ -18,7 +21,7 @@
  * Each side needs a file-descriptor limit above `streams` (`ulimit -n`).
  */
 import { fork } from "node:child_process";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { createServer, type ServerResponse } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -52,6 +55,8 @@ export interface BenchResult {
   heapPerStreamKB: number;
   loopDelayMaxMs: number;
   loopDelayP99Ms: number;
+  gcMaxMs: number;
+  stallWithoutGCMs: number;
   pingsReceived: number;
   pingsExpected: number;
   deliveryRatio: number;
@@ -108,6 +113,7 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const delay = monitorEventLoopDelay({ resolution: 1 });
+  const stalls = sampleStalls();
   const report = await new Promise<ClientReport>((resolve, reject) => {
     child.on("message", (m: unknown) => {
       if (m === "open") {
@@ -115,6 +121,7 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
         rssOpen = process.memoryUsage().rss;
         heapOpen = process.memoryUsage().heapUsed;
         delay.enable();
+        stalls.start();
       } else {
         const parsed = readReport(m);
         if (parsed !== undefined) resolve(parsed);
@@ -123,6 +130,7 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
     child.on("exit", (code) => reject(new Error(`bench client exited with ${code}`)));
   });
   delay.disable();
+  const { gcMaxMs, stallWithoutGCMs } = stalls.stop();
   globalThis.gc?.();
   const rssEnd = process.memoryUsage().rss;
   child.kill();
@@ -142,12 +150,48 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
     // The histogram counts the timer's own 1 ms resolution in every sample.
     loopDelayMaxMs: round(delay.max / 1e6 - 1),
     loopDelayP99Ms: round(delay.percentile(99) / 1e6 - 1),
+    gcMaxMs: round(gcMaxMs),
+    stallWithoutGCMs: round(stallWithoutGCMs),
     pingsReceived: report.received,
     pingsExpected: report.expected,
     deliveryRatio: report.expected === 0 ? 0 : round(report.received / report.expected, 4),
     advice: errors.some((e) => e.includes("EMFILE"))
       ? "EMFILE: raise the file-descriptor limit (ulimit -n) above the stream count on both sides"
       : errors.slice(0, 3).join("; "),
+  };
+}
+
+// Samples the loop with a 1 ms timer; records GC pauses to tell the two kinds of stall apart.
+function sampleStalls(): { start(): void; stop(): { gcMaxMs: number; stallWithoutGCMs: number } } {
+  const gcs: [number, number][] = [];
+  const gaps: [number, number][] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcs.push([e.startTime, e.startTime + e.duration]);
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let last = 0;
+  const tick = (): void => {
+    const now = performance.now();
+    gaps.push([last, now]);
+    last = now;
+    timer = setTimeout(tick, 1);
+  };
+  return {
+    start() {
+      observer.observe({ entryTypes: ["gc"] });
+      last = performance.now();
+      timer = setTimeout(tick, 1);
+    },
+    stop() {
+      clearTimeout(timer);
+      observer.disconnect();
+      const clean = gaps.filter(([a, b]) => !gcs.some(([s, e]) => s < b && e > a));
+      return {
+        gcMaxMs: Math.max(0, ...gcs.map(([s, e]) => e - s)),
+        // A sample is due 1 ms after the previous one: the excess is the stall.
+        stallWithoutGCMs: Math.max(0, ...clean.map(([a, b]) => b - a - 1)),
+      };
+    },
   };
 }
 

@@ -26,6 +26,9 @@ export const FALLBACK_FILE_LIMIT: number = 1024;
 /** Open connections one client address may hold at once. */
 export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT: number = 64;
 
+/** Milliseconds between two "connection refused" log lines: a flood must not become a log flood. */
+const WARN_EVERY = 10_000;
+
 /** What a refused connection reads before the server closes it. */
 export const REFUSAL: string = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 25\r\n\r\nToo many connections. :(\n";
 
@@ -72,10 +75,17 @@ export function limitConnections(server: Server, max: number, perClient: number,
   // Idle connections in the order they became idle: the first is the longest idle.
   const idle = new Set<Socket>();
   const perAddress = new Map<string, number>();
-  let refusedSince = 0;
+  let refused = 0;
+  let lastWarn = -Infinity;
 
   const refuse = (socket: Socket, why: string): void => {
-    if (refusedSince++ === 0) logger.warn("connection refused", { reason: why, max, perClient });
+    refused++;
+    const now = performance.now();
+    if (now - lastWarn >= WARN_EVERY) {
+      logger.warn("connection refused", { reason: why, refused, max, perClient });
+      lastWarn = now;
+      refused = 0;
+    }
     socket.end(REFUSAL);
     socket.setTimeout(1_000, () => socket.destroy());
   };
@@ -91,7 +101,6 @@ export function limitConnections(server: Server, max: number, perClient: number,
       forget(oldest.value);
       oldest.value.destroy();
     }
-    if (refusedSince > 0 && conns.size < max / 2) refusedSince = 0;
     conns.set(socket, { client, busy: 0 });
     idle.add(socket);
     if (client !== undefined) perAddress.set(client, (perAddress.get(client) ?? 0) + 1);
