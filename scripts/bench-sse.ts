@@ -9,9 +9,11 @@
  * all open and at the end; RSS and heap per stream; the event loop's delay
  * while the streams are held (p99 and maximum from monitorEventLoopDelay),
  * the longest garbage-collection pause in that time, and the longest stall
- * not overlapping a collection: a 1 ms timer samples the loop, and the
- * largest gap between two samples that no GC pause overlaps is the longest
- * the application's own work (a heartbeat fan-out) held the loop. The
+ * not overlapping a collection: a 1 ms timer samples the loop, and of the
+ * gaps between two samples that no GC pause overlaps, the largest CPU time
+ * the process used within one gap is the longest the application's own work
+ * (a heartbeat fan-out) held the loop; counting CPU time rather than wall
+ * time leaves out the time other processes took the core. The
  * streams open in batches of 500, so that many heartbeats fall due together;
  * and the heartbeat delivery ratio (pings
  * received / pings expected, where a stream open for d ms expects
@@ -164,22 +166,27 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
 // Samples the loop with a 1 ms timer; records GC pauses to tell the two kinds of stall apart.
 function sampleStalls(): { start(): void; stop(): { gcMaxMs: number; stallWithoutGCMs: number } } {
   const gcs: [number, number][] = [];
-  const gaps: [number, number][] = [];
+  // [start, end, CPU ms used in between]
+  const gaps: [number, number, number][] = [];
   const observer = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) gcs.push([e.startTime, e.startTime + e.duration]);
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let last = 0;
+  let lastCPU = process.cpuUsage();
   const tick = (): void => {
     const now = performance.now();
-    gaps.push([last, now]);
+    const cpu = process.cpuUsage(lastCPU);
+    gaps.push([last, now, (cpu.user + cpu.system) / 1000]);
     last = now;
+    lastCPU = process.cpuUsage();
     timer = setTimeout(tick, 1);
   };
   return {
     start() {
       observer.observe({ entryTypes: ["gc"] });
       last = performance.now();
+      lastCPU = process.cpuUsage();
       timer = setTimeout(tick, 1);
     },
     stop() {
@@ -188,8 +195,8 @@ function sampleStalls(): { start(): void; stop(): { gcMaxMs: number; stallWithou
       const clean = gaps.filter(([a, b]) => !gcs.some(([s, e]) => s < b && e > a));
       return {
         gcMaxMs: Math.max(0, ...gcs.map(([s, e]) => e - s)),
-        // A sample is due 1 ms after the previous one: the excess is the stall.
-        stallWithoutGCMs: Math.max(0, ...clean.map(([a, b]) => b - a - 1)),
+        // The process's CPU time within one gap, at most the gap itself (the CPU clock is coarser).
+        stallWithoutGCMs: Math.max(0, ...clean.map(([a, b, cpu]) => Math.min(cpu, b - a))),
       };
     },
   };
