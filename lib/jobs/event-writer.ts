@@ -21,7 +21,7 @@ import type { ServerResponse } from "node:http";
 import { encodeComment, encodeRetry } from "./sse.ts";
 
 /** Heartbeats written in one turn of the event loop; the rest wait for the next turn. */
-export const PING_BATCH = 256;
+export const PING_BATCH = 128;
 
 const PING = encodeComment("ping");
 
