@@ -4,7 +4,9 @@
  *
  *   (a) hello world  GET /            (b) GET /users/{id} among 50 routes
  *   (c) a 404                          (d) an authenticated route (session row)
- *   (e) passkey verifications/s        (f) SSE streams (--sse or BENCH_SSE=1)
+ *   (e) passkey verifications/s        (f) 10,000 SSE streams, latch and bare
+ *   (g) slow connections, 1,024 files  (h) cold start under socket activation
+ *   (i) /healthz during a passkey burst (bench-extra.ts)
  *
  * Each server runs pinned to core 0 and the load generator to core 1; each
  * server gets a warm-up over all its scenarios' paths, then each scenario
@@ -13,7 +15,8 @@
  * Environment: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 3), BENCH_SLICES (5),
  * BENCH_CONNECTIONS (100), BENCH_PIPELINING (1), BENCH_ONLY (e.g. "b,d"),
  * BENCH_SERVERS (labels, e.g. "latch,hono"), BENCH_PASSKEY_ITERATIONS (500),
- * BENCH_SSE_STREAMS (10000), BENCH_SSE_SECONDS (30), BENCH_PROFILE (a
+ * BENCH_SSE_STREAMS (10000), BENCH_SSE_SECONDS (30), BENCH_COLD_RUNS (7),
+ * BENCH_BURST_SECONDS (10), BENCH_PROFILE (a
  * directory: profile every server with --cpu-prof and summarize),
  * BENCH_JSON (a file to write the raw results to), BENCH_NICE (a nice
  * level for the servers and the load generator, e.g. -10 as root on a
@@ -27,7 +30,7 @@ import { combine, measure, pinned, probe, ROOT, startServer, warm, type LoadOpti
 import type { PasskeyBench } from "./bench-passkey.ts";
 import { formatProfile, summarizeProfile } from "./bench-profile.ts";
 import { passkeyTable, perCPU, ratio, table, target, type Row } from "./bench-report.ts";
-import { benchSSE } from "./bench-sse.ts";
+import { extraBurst, extraCold, extraSlow, extraSSE, type ExtraResult } from "./bench-extra.ts";
 import { HELLO_BODY } from "./bench-servers/routes.ts";
 import { BENCH_COOKIE, seedSessionDB } from "./bench-servers/session-db.ts";
 
@@ -43,10 +46,11 @@ const load: LoadOptions = {
   warmup: envNumber("BENCH_WARMUP", 3),
   slices: Math.max(1, Math.round(envNumber("BENCH_SLICES", 5))),
 };
-const only = new Set((process.env["BENCH_ONLY"] ?? "a,b,c,d,e").split(","));
+const only = new Set((process.env["BENCH_ONLY"] ?? "a,b,c,d,e,f,g,h,i").split(","));
 const serverFilter = process.env["BENCH_SERVERS"]?.split(",");
 const profileDir = process.env["BENCH_PROFILE"] === undefined ? undefined : resolve(process.env["BENCH_PROFILE"]);
-const sse = process.argv.includes("--sse") || process.env["BENCH_SSE"] === "1";
+// --sse and BENCH_SSE=1 are kept from before (f) ran by default; they add (f) to a BENCH_ONLY list.
+if (process.argv.includes("--sse") || process.env["BENCH_SSE"] === "1") only.add("f");
 
 interface Scenario {
   key: string;
@@ -224,7 +228,7 @@ function summary(results: Record<string, Row[]>, passkey: PasskeyBench[] | undef
   const b = results["b"];
   if (b !== undefined && rps(b, "node:http+headers") > 0) {
     lines.push(target("(b) latch / bare+headers", rps(b, "latch") / rps(b, "node:http+headers"), 0.9));
-    for (const f of ["hono", "express"]) if (rps(b, f) > 0) lines.push(target(`(b) latch / ${f} (ahead)`, rps(b, "latch") / rps(b, f), 1));
+    for (const f of ["fastify", "hono", "express"]) if (rps(b, f) > 0) lines.push(target(`(b) latch / ${f} (ahead)`, rps(b, "latch") / rps(b, f), 1));
   }
   if (results["d"] !== undefined) lines.push(target("(d) latch / bare-lookup", rps(results["d"], "latch") / rps(results["d"], "bare-lookup"), 0.9));
   return lines.join("\n");
@@ -247,19 +251,24 @@ async function main(): Promise<void> {
   for (const s of SCENARIOS) if (results[s.key] !== undefined) print(table(s.title, results[s.key] ?? [], "node:http") + "\n");
   if (results["d"] !== undefined) print(table("(d) authenticated GET /me (cookie -> sha256 -> session row)", results["d"], "bare-lookup") + "\n");
   if (passkey !== undefined) print(passkeyTable(passkey));
+  const extra: ExtraResult[] = [];
+  const step = async (key: string, title: string, run: () => Promise<ExtraResult>): Promise<void> => {
+    if (!only.has(key)) return;
+    print(`  ${title}...`);
+    extra.push(await run());
+  };
+  await step("f", "(f) SSE streams", () => extraSSE(envNumber("BENCH_SSE_STREAMS", 10000), envNumber("BENCH_SSE_SECONDS", 30)));
+  await step("g", "(g) slow connections", () => extraSlow());
+  await step("h", "(h) cold start", () => extraCold(Math.max(1, Math.round(envNumber("BENCH_COLD_RUNS", 7)))));
+  await step("i", "(i) passkey burst", () => extraBurst(envNumber("BENCH_BURST_SECONDS", 10)));
+  for (const e of extra) print("\n" + e.table);
   print(summary(results, passkey));
-  let sseResult: unknown;
-  if (sse) {
-    const streams = envNumber("BENCH_SSE_STREAMS", 10000);
-    const seconds = envNumber("BENCH_SSE_SECONDS", 30);
-    print(`\n(f) SSE: ${streams} streams held ${seconds} s...`);
-    const r = await benchSSE({ streams, seconds });
-    sseResult = r;
-    print(`  opened ${r.opened}/${r.streams} (failed ${r.failed}); RSS ${r.rssBeforeMB} -> ${r.rssOpenMB} -> ${r.rssEndMB} MB; ${r.rssPerStreamKB} KB per stream`);
-    print(`  heartbeats delivered ${r.pingsReceived}/${r.pingsExpected} (${(r.deliveryRatio * 100).toFixed(2)}%)${r.advice === "" ? "" : `; ${r.advice}`}`);
-  }
+  for (const e of extra) for (const line of e.summary) print(line);
   const json = process.env["BENCH_JSON"];
-  if (json !== undefined) writeFileSync(json, JSON.stringify({ date: new Date().toISOString(), node: process.version, load, results, passkey, sse: sseResult }, null, 2) + "\n");
+  if (json !== undefined) {
+    const raw = Object.fromEntries(extra.map((e) => [e.key, e.raw]));
+    writeFileSync(json, JSON.stringify({ date: new Date().toISOString(), node: process.version, load, results, passkey, extra: raw }, null, 2) + "\n");
+  }
 }
 
 await main();

@@ -4,7 +4,7 @@
  * hook with the database it opened.
  */
 import { fileURLToPath } from "node:url";
-import { mergeSchemas, type DB } from "../../lib/db/index.ts";
+import { awaitDurable, mergeSchemas, type DB } from "../../lib/db/index.ts";
 import { crossOriginProtection, DEFAULT_CSP, type Logger } from "../../lib/http/index.ts";
 import type { Options } from "../../lib/index.ts";
 import { CLIENT_DIR, NewAssets, type Assets } from "../../lib/assets/index.ts";
@@ -62,6 +62,7 @@ export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions 
     Logger: logger,
     ...(csp !== undefined && { CSP: csp }),
     Stop: [jobs],
+    ...(config.litestreamSocket !== undefined && { Durable: { socket: config.litestreamSocket } }),
     cleanup: () => jobs.Shutdown(),
   };
 }
@@ -129,9 +130,12 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   mux.Handle("POST /passkey/stepup/begin", keys.StepUpBegin);
   mux.Handle("POST /passkey/stepup/finish", keys.StepUpFinish);
   signedIn.Handle("GET /account", (req, res) => renderAccount(req, res, assets, keys));
-  mux.With(auth.RequireFreshSession(config.freshFor)).Handle("POST /account/recovery-codes", (req, res) =>
-    renderAccount(req, res, assets, keys, keys.RegenerateRecoveryCodes(From(req)?.Subject ?? "")),
-  );
+  mux.With(auth.RequireFreshSession(config.freshFor)).Handle("POST /account/recovery-codes", async (req, res) => {
+    const codes = keys.RegenerateRecoveryCodes(From(req)?.Subject ?? "");
+    // Codes a person writes down must outlive the machine before they are shown.
+    await awaitDurable(db);
+    return renderAccount(req, res, assets, keys, codes);
+  });
   signedIn.Handle("POST /account/passkeys/rename", keys.Rename);
   signedIn.Handle("POST /account/passkeys/delete", keys.Delete);
   signedIn.Handle("GET /stepup", stepUpPage(assets));

@@ -8,6 +8,8 @@
  *   SMTP_URL         e.g. smtp://user:pass@127.0.0.1:2525; unset → links printed to the console
  *   MAIL_FROM        sender address of sign-in emails
  *   OIDC_ISSUER      an OpenID provider to upgrade claimed addresses to
+ *   LITESTREAM_SOCKET  Litestream's control socket; set → new sessions, passkeys
+ *                    and recovery codes wait for replication (Options.Durable)
  *   FRESH_SECONDS    how recent a sign-in must be for /account/security and
  *                    for deleting a passkey; default 300 (5 minutes)
  *   JOB_STEP_MS      length of one of the demo job's 10 steps; default 600
@@ -28,6 +30,8 @@ export interface DemoConfig {
   smtpURL: string | undefined;
   mailFrom: string | undefined;
   oidcIssuer: string | undefined;
+  /** Litestream's control socket, for the durability barrier. */
+  litestreamSocket: string | undefined;
   /** Freshness window of RequireFreshSession and passkey deletion, in ms. */
   freshFor: number;
   /** One job step, in ms. */
@@ -51,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, logger: Logger): DemoConfig {
     smtpURL: nonEmpty(env["SMTP_URL"]),
     mailFrom: nonEmpty(env["MAIL_FROM"]),
     oidcIssuer: nonEmpty(env["OIDC_ISSUER"]),
+    litestreamSocket: nonEmpty(env["LITESTREAM_SOCKET"]),
     freshFor: positive(env, "FRESH_SECONDS", 300) * 1000,
     jobStepMs: positive(env, "JOB_STEP_MS", 600),
   };

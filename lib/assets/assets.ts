@@ -83,10 +83,11 @@ function createHandler(byURL: ReadonlyMap<string, Entry>): HandlerFunc {
       return sendText(res, 405, "405 method not allowed\n");
     }
     const header = req.headers["accept-encoding"];
-    const coding = chooseCoding(header, new Set<Coding>(entry.variants.keys()));
+    const variants = entry.variants();
+    const coding = chooseCoding(header, new Set<Coding>(variants.keys()));
     res.setHeader("Vary", "Accept-Encoding");
     if (coding === undefined) return sendText(res, 406, "406 no acceptable content coding\n");
-    const variant = entry.variants.get(coding);
+    const variant = variants.get(coding);
     if (variant === undefined) return sendText(res, 404, "404 page not found\n");
     res.setHeader("Cache-Control", ASSET_CACHE_CONTROL);
     res.setHeader("ETag", variant.etag);

@@ -1,8 +1,11 @@
 /*
- * Startup half of the asset set: walk each directory once, read every file,
- * fingerprint it and precompress it. After this nothing reads the disk; the
- * handler answers from the table built here, so no request can name a file
- * (there is no path join at request time to traverse).
+ * Startup half of the asset set: walk each directory once, read every file
+ * and fingerprint it. After this nothing reads the disk; the handler answers
+ * from the table built here, so no request can name a file (there is no path
+ * join at request time to traverse). Each file is compressed (brotli and
+ * gzip at their best levels) the first time it is served, not at startup:
+ * maximum-quality brotli costs milliseconds a file, and a cold start serves
+ * `/healthz` and a page before any asset.
  *
  * Invariants of the table: every name is a "/"-separated relative path of
  * URL-safe segments (no percent-encoding is ever needed, so an encoded
@@ -13,7 +16,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { createRequire } from "node:module";
 import { contentTypeFor } from "./content-type.ts";
 import { AssetsError } from "./errors.ts";
 import type { Coding } from "./negotiate.ts";
@@ -36,7 +39,8 @@ export interface Entry {
   name: string;
   url: string;
   contentType: string;
-  variants: Map<Coding, Variant>;
+  /** The encoded forms: identity, plus br and gzip where smaller; built on the first call, then kept. */
+  variants(): ReadonlyMap<Coding, Variant>;
 }
 
 // One URL-safe path segment; a leading dot is handled (skipped) before this.
@@ -112,6 +116,15 @@ function* walk(realRoot: string, dir: string, prefix: string, seen: Set<string>)
 function buildEntry(name: string, body: Buffer): Entry {
   const hash = hashBytes(body);
   const contentType = contentTypeFor(name);
+  let variants: ReadonlyMap<Coding, Variant> | undefined;
+  return { name, url: fingerprintURL(name, hash), contentType, variants: () => (variants ??= encode(body, hash, contentType)) };
+}
+
+// node:zlib is loaded with the first asset served, not at startup.
+const load = createRequire(import.meta.url);
+
+function encode(body: Buffer, hash: string, contentType: string): ReadonlyMap<Coding, Variant> {
+  const { brotliCompressSync, constants, gzipSync } = load("node:zlib") as typeof import("node:zlib");
   const variants = new Map<Coding, Variant>([["identity", { body, etag: `"${hash}"` }]]);
   const text = contentType.includes("charset=");
   const br = brotliCompressSync(body, {
@@ -124,5 +137,5 @@ function buildEntry(name: string, body: Buffer): Entry {
   if (br.length < body.length) variants.set("br", { body: br, etag: `"${hashBytes(br)}"` });
   const gz = gzipSync(body, { level: constants.Z_BEST_COMPRESSION });
   if (gz.length < body.length) variants.set("gzip", { body: gz, etag: `"${hashBytes(gz)}"` });
-  return { name, url: fingerprintURL(name, hash), contentType, variants };
+  return variants;
 }

@@ -11,12 +11,13 @@ export const DB_ERROR_CODES = {
   ERR_DB_STEP_FAILED: "ERR_DB_STEP_FAILED",
   ERR_DB_MIGRATION_NOT_ADDITIVE: "ERR_DB_MIGRATION_NOT_ADDITIVE",
   ERR_DB_MIGRATIONS_REMOVED: "ERR_DB_MIGRATIONS_REMOVED",
+  ERR_DB_NOT_DURABLE: "ERR_DB_NOT_DURABLE",
 } as const;
 
 /** A database error code. */
 export type DBErrorCode = keyof typeof DB_ERROR_CODES;
 
-/** An error opening or migrating the database. */
+/** An error opening or migrating the database, or a commit Litestream could not confirm (status 503). */
 export class DBError extends LatchError<DBErrorCode> {
   override name: string = "DBError";
 }

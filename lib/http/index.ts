@@ -11,7 +11,7 @@ export { writeJSON, writeText, seeOther } from "./respond.ts";
 export { queryParams, requestTarget, isLocalPath, parseOrigin } from "./url.ts";
 export { parseCookies, readCookie, serializeCookie, cookieName, appendSetCookie } from "./cookie.ts";
 export { securityHeaders, DEFAULT_CSP, securityHeaderList } from "./security-headers.ts";
-export { requestSignal, bindShutdownSignal } from "./request-signal.ts";
+export { requestSignal, bindShutdownSignal, shutdownSignal } from "./request-signal.ts";
 export { crossOriginProtection, crossOriginVerdict } from "./csrf.ts";
 export type { HandlerFunc, Middleware } from "./types.ts";
 export type { LatchErrorOptions, HTTPErrorCode } from "./errors.ts";

@@ -4,7 +4,7 @@
  * of a request, and the paths and destination a page or stream refers to.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { writeText, durationProblem, positiveProblem } from "../http/index.ts";
+import { countProblem, durationProblem, positiveProblem, writeText } from "../http/index.ts";
 import { currentSession } from "../session/index.ts";
 import { JobsError } from "./errors.ts";
 import { Status, type Job } from "./job.ts";
@@ -59,6 +59,12 @@ export interface Config {
   StreamLifetime?: number;
   /** Reconnection delay sent as `retry:`, in ms. @default STREAM_RETRY */
   StreamRetry?: number;
+  /**
+   * Event streams one owner may hold open at once (across jobs, tabs and
+   * devices); one more is refused with 429, and the page keeps polling.
+   * @default MAX_STREAMS_PER_OWNER
+   */
+  MaxStreamsPerOwner?: number;
 }
 
 /** Seconds between fragment polls. */
@@ -71,6 +77,8 @@ export const WRITE_TIMEOUT = 10000;
 export const STREAM_LIFETIME: number = 5 * 60 * 1000;
 /** Reconnection delay sent to the browser as `retry:`: 3 seconds, in ms. */
 export const STREAM_RETRY = 3000;
+/** Open event streams per owner: a browser holds at most 6 connections per host, so 10 covers two devices. */
+export const MAX_STREAMS_PER_OWNER = 10;
 
 /** A config with every default applied. */
 export interface ResolvedConfig {
@@ -85,6 +93,9 @@ export interface ResolvedConfig {
   readonly writeTimeout: number;
   readonly lifetime: number;
   readonly retry: number;
+  readonly maxStreams: number;
+  /** Open event streams per owner, counted by the Events handler. */
+  readonly streams: Map<string, number>;
 }
 
 /** Validates `config` and applies defaults; throws `JobsError` (`ERR_JOBS_INVALID_CONFIG`) naming the first bad field. */
@@ -110,17 +121,19 @@ export function resolveConfig(config: Config): ResolvedConfig {
     writeTimeout: checked("WriteTimeout", config.WriteTimeout ?? WRITE_TIMEOUT, durationProblem),
     lifetime: checked("StreamLifetime", config.StreamLifetime ?? STREAM_LIFETIME, durationProblem),
     retry: checked("StreamRetry", config.StreamRetry ?? STREAM_RETRY, durationProblem),
+    maxStreams: checked("MaxStreamsPerOwner", config.MaxStreamsPerOwner ?? MAX_STREAMS_PER_OWNER, countProblem),
+    streams: new Map(),
   };
 }
 
 /** Returns the requested job when the request's owner may see it; `undefined` and the status to answer otherwise. */
-export function findJob(cfg: ResolvedConfig, req: IncomingMessage): { job: Job } | { job: undefined; status: 401 | 404 } {
+export function findJob(cfg: ResolvedConfig, req: IncomingMessage): { job: Job; owner: string } | { job: undefined; status: 401 | 404 } {
   const owner = cfg.owner(req);
   if (typeof owner !== "string" || owner === "") return { job: undefined, status: 401 };
   const id = cfg.id(req);
   // SPEC.md §4.3: a wrong owner and an unknown id are indistinguishable (404 both).
   const job = typeof id === "string" ? cfg.jobs.Get(id, owner) : undefined;
-  return job === undefined ? { job: undefined, status: 404 } : { job };
+  return job === undefined ? { job: undefined, status: 404 } : { job, owner };
 }
 
 /** Returns the page data of `job`. */

@@ -8,12 +8,22 @@
  * - bounded lifetime: after `lifetime` ms the stream ends cleanly and the
  *   browser reconnects after the `retry:` delay sent first.
  *
+ * Heartbeats are staggered: streams opened together ping together, so at
+ * most PING_BATCH pings are written in one turn of the event loop and the
+ * rest wait for the next turns (`setImmediate`, after pending I/O), so one
+ * fan-out to 10,000 streams never holds the loop for all of them at once.
+ *
  * Memory per stream stays bounded while blocked: heartbeats are skipped
  * (the connection is evidently busy) and updates coalesce into the latest
  * one; a final event replaces any pending update and ends the stream.
  */
 import type { ServerResponse } from "node:http";
 import { encodeComment, encodeRetry } from "./sse.ts";
+
+/** Heartbeats written in one turn of the event loop; the rest wait for the next turn. */
+export const PING_BATCH = 128;
+
+const PING = encodeComment("ping");
 
 /** Limits of one stream, in ms. */
 export interface StreamLimits {
@@ -25,6 +35,32 @@ export interface StreamLimits {
 
 /** Writes SSE text to one response under `StreamLimits`. */
 export class EventWriter {
+  // Streams whose heartbeat is due but over this turn's PING_BATCH, in order.
+  static #waiting: EventWriter[] = [];
+  static #pingsThisTurn = 0;
+  static #turnScheduled = false;
+
+  static #queuePing(writer: EventWriter): void {
+    if (EventWriter.#pingsThisTurn < PING_BATCH && EventWriter.#waiting.length === 0) {
+      EventWriter.#pingsThisTurn++;
+      writer.#write(PING, "ping");
+    } else {
+      EventWriter.#waiting.push(writer);
+    }
+    if (!EventWriter.#turnScheduled) {
+      EventWriter.#turnScheduled = true;
+      setImmediate(EventWriter.#nextTurn);
+    }
+  }
+
+  static #nextTurn(this: void): void {
+    const batch = EventWriter.#waiting.splice(0, PING_BATCH);
+    EventWriter.#pingsThisTurn = batch.length;
+    for (const writer of batch) writer.#write(PING, "ping");
+    if (batch.length > 0) setImmediate(EventWriter.#nextTurn);
+    else EventWriter.#turnScheduled = false;
+  }
+
   readonly #res: ServerResponse;
   readonly #writeTimeout: number;
   readonly #heartbeat: ReturnType<typeof setInterval>;
@@ -45,7 +81,7 @@ export class EventWriter {
       "Cache-Control": "no-cache, no-transform",
       "X-Accel-Buffering": "no",
     });
-    this.#heartbeat = setInterval(() => this.#write(encodeComment("ping"), "ping"), limits.heartbeat);
+    this.#heartbeat = setInterval(() => EventWriter.#queuePing(this), limits.heartbeat);
     this.#lifetime = setTimeout(() => this.end(), limits.lifetime);
     res.on("close", () => this.#cleanup());
     this.#write(encodeRetry(limits.retry), "update");

@@ -12,11 +12,20 @@
  * JSON: `{"status","progress","location"}` plus `"err"` for a failed job,
  * where `location` is where the browser should go once the job is over.
  *
- * The stream also ends cleanly when the request's `requestSignal` aborts:
- * the server is shutting down (so `Serve` need not wait out its grace
- * period) or the client went away. The browser reconnects after `retry`.
+ * An owner holds at most `MaxStreamsPerOwner` streams at once: one more is
+ * refused with 429 and a plain-text reason. Refusing the newcomer (rather
+ * than ending the oldest) keeps the streams already open steady, and never
+ * sets two tabs evicting each other on every reconnect; the browser shim
+ * treats a refused stream as a failed one and keeps polling the fragment.
+ *
+ * The stream also ends cleanly when the server shuts down (`Serve`'s
+ * shutdown signal), so `Serve` need not wait out its grace period; the
+ * browser reconnects after `retry`. A client going away closes the
+ * response, which the writer watches. The streams of one server share one
+ * shutdown listener (a per-request AbortController would cost each of
+ * 10,000 streams more than a kilobyte).
  */
-import { requestSignal, type HandlerFunc } from "../http/index.ts";
+import { shutdownSignal, writeText, type HandlerFunc } from "../http/index.ts";
 import { destination, findJob, refuse, type ResolvedConfig } from "./config.ts";
 import { EventWriter } from "./event-writer.ts";
 import { Status, type Job } from "./job.ts";
@@ -33,6 +42,13 @@ export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
       res.end();
       return;
     }
+    // OWASP ASVS 5.0 §13.1.3 (resource management): long-lived streams are bounded per owner.
+    const open = cfg.streams.get(found.owner) ?? 0;
+    if (open >= cfg.maxStreams) {
+      res.setHeader("Cache-Control", "no-store");
+      return writeText(res, 429, "Too many open event streams.");
+    }
+    cfg.streams.set(found.owner, open + 1);
     const writer = new EventWriter(res, {
       heartbeat: cfg.heartbeat,
       writeTimeout: cfg.writeTimeout,
@@ -45,17 +61,37 @@ export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
       else writer.final(encodeEvent({ event: "done", data: payload(cfg, current) }));
     };
     const unsubscribe = cfg.jobs.Subscribe(job.ID, job.Owner, send);
-    const stop = requestSignal(req);
-    const onStop = (): void => writer.end();
-    stop.addEventListener("abort", onStop, { once: true });
+    const shutdown = shutdownSignal(req.socket);
+    const forget = shutdown === undefined ? undefined : endOnShutdown(shutdown, writer);
     writer.onClose(() => {
+      forget?.();
+      const left = (cfg.streams.get(found.owner) ?? 1) - 1;
+      if (left === 0) cfg.streams.delete(found.owner);
+      else cfg.streams.set(found.owner, left);
       unsubscribe?.();
-      stop.removeEventListener("abort", onStop);
     });
     // Read again: the job may have moved between Get and Subscribe.
     send(unsubscribe === undefined ? undefined : cfg.jobs.Get(job.ID, job.Owner));
-    if (stop.aborted) writer.end();
+    if (shutdown?.aborted === true) writer.end();
   };
+}
+
+const openByShutdown = new WeakMap<AbortSignal, Set<EventWriter>>();
+
+/** Ends `writer` when `shutdown` aborts; returns the function that lets it go. */
+function endOnShutdown(shutdown: AbortSignal, writer: EventWriter): () => void {
+  let open = openByShutdown.get(shutdown);
+  if (open === undefined) {
+    const writers = new Set<EventWriter>();
+    shutdown.addEventListener("abort", () => {
+      for (const w of writers) w.end();
+    }, { once: true });
+    openByShutdown.set(shutdown, writers);
+    open = writers;
+  }
+  open.add(writer);
+  const writers = open;
+  return () => void writers.delete(writer);
 }
 
 function payload(cfg: ResolvedConfig, job: Job): string {

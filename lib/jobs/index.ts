@@ -2,7 +2,7 @@
 export { Registry, MAX_RUNNING_PER_OWNER, MAX_RUNTIME, DEFAULT_RETENTION, MAX_FINISHED_PER_OWNER } from "./registry.ts";
 export { Status, MAX_PROGRESS_LENGTH, MAX_ERR_LENGTH } from "./job.ts";
 export { newHandlers } from "./handlers.ts";
-export { DEFAULT_POLL_SECONDS, HEARTBEAT_INTERVAL, WRITE_TIMEOUT, STREAM_LIFETIME, STREAM_RETRY } from "./config.ts";
+export { DEFAULT_POLL_SECONDS, HEARTBEAT_INTERVAL, WRITE_TIMEOUT, STREAM_LIFETIME, STREAM_RETRY, MAX_STREAMS_PER_OWNER } from "./config.ts";
 export { renderStatusHTML, renderFragmentHTML, metaRefresh, progressPercent, DEFAULT_STATUS_LABELS } from "./render.ts";
 export { encodeEvent, encodeComment, encodeRetry } from "./sse.ts";
 export { JOBS_ERROR_CODES, JobsError, ErrOwnerBusy, isJobsError, isOwnerBusy } from "./errors.ts";

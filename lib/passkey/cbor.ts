@@ -10,7 +10,7 @@
  * `mapsAsObjects: false`, so integer map labels (COSE) survive as Map keys.
  * Every failure becomes a PasskeyError carrying the caller's code and step.
  */
-import { Decoder } from "cbor-x";
+import { cborDecoder } from "./lazy-deps.ts";
 import { ceremonyError } from "./errors.ts";
 import type { PasskeyErrorCode } from "./errors.ts";
 
@@ -24,8 +24,6 @@ export interface CBORContext {
   /** WebAuthn step being performed. */
   step: string;
 }
-
-const decoder = new Decoder({ mapsAsObjects: false, useRecords: false });
 
 class ScanError extends Error {}
 
@@ -88,7 +86,7 @@ export function decodeCBORItem(bytes: Uint8Array, offset: number, context: CBORC
     throw ceremonyError(context.code, context.step, `malformed CBOR: ${reason}`, e);
   }
   try {
-    const value: unknown = decoder.decode(bytes.subarray(offset, end));
+    const value: unknown = cborDecoder().decode(bytes.subarray(offset, end));
     return [value, end];
   } catch (e) {
     throw ceremonyError(context.code, context.step, "malformed CBOR: undecodable", e);

@@ -7,6 +7,7 @@ import { durationProblem, isLocalPath, parseOrigin, type Clock, type Logger } fr
 import type { IncomingMessage } from "node:http";
 import type { AuthEventSink, Sessions } from "../session/index.ts";
 import { PasskeyError } from "./errors.ts";
+import type { SignatureVerifier } from "./signature-verifier.ts";
 
 /** WebAuthn L3 §5.10.6 user verification requirement. */
 export type UserVerification = "required" | "preferred" | "discouraged";
@@ -49,6 +50,13 @@ export interface Config {
   Logger?: Logger;
   /** @default systemClock */
   Clock?: Clock;
+  /**
+   * Checks assertion signatures: on the event loop under low load, on worker
+   * threads above it. Share one between components, or pass
+   * `new SignatureVerifier({ workers: 0 })` to keep every check in-thread.
+   * @default new SignatureVerifier()
+   */
+  Verifier?: SignatureVerifier;
 }
 
 /** Default freshness window for registering (finish) or deleting a passkey: 5 minutes. */

@@ -5,9 +5,7 @@
  * table, and its material validated: EC points must lie on the curve, EdDSA
  * points must decode, RSA moduli must be 2048 to 8192 bits.
  */
-import { p256, p384, p521 } from "@noble/curves/nist.js";
-import { ed25519 } from "@noble/curves/ed25519.js";
-import { ed448 } from "@noble/curves/ed448.js";
+import { ed25519Curve, ed448Curve, nistCurves } from "./lazy-deps.ts";
 import { ALGORITHMS, COSE_CURVES } from "./algorithms.ts";
 import type { Curve } from "./algorithms.ts";
 import { decodeCBOR } from "./cbor.ts";
@@ -77,8 +75,8 @@ export function parseCOSEKey(bytes: Uint8Array, step: string): COSEPublicKey {
   if (x.length !== size) throw malformed(step, "x has the wrong length");
   if (kty === "OKP") {
     try {
-      if (curve === "Ed25519") ed25519.Point.fromBytes(x);
-      else ed448.Point.fromBytes(x);
+      if (curve === "Ed25519") ed25519Curve().Point.fromBytes(x);
+      else ed448Curve().Point.fromBytes(x);
     } catch (e) {
       throw ceremonyError("ERR_PASSKEY_MALFORMED_PUBLIC_KEY", step, "credential public key: not a curve point", e);
     }
@@ -91,6 +89,7 @@ export function parseCOSEKey(bytes: Uint8Array, step: string): COSEPublicKey {
   point.set(x, 1);
   point.set(y, 1 + size);
   try {
+    const { p256, p384, p521 } = nistCurves();
     const nist = curve === "P-256" ? p256 : curve === "P-384" ? p384 : p521;
     nist.Point.fromBytes(point).assertValidity();
   } catch (e) {

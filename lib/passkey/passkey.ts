@@ -17,17 +17,19 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { newLogger, seeOther as redirect, writeJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
+import { awaitDurable } from "../db/index.ts";
 import { appendSetCookie, cookieName, logAuthEvents, readCookie, serializeCookie, type AuthEvent, type AuthEventSink, type Identity, type Session, type Sessions } from "../session/index.ts";
 import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
 import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
-import { PasskeyError, isPasskeyError } from "./errors.ts";
+import { ceremonyError, PasskeyError, isPasskeyError } from "./errors.ts";
 import { creationOptions, requestOptions } from "./options.ts";
 import { parseAuthenticationResponse, parseRegistrationResponse } from "./response.ts";
 import { CHALLENGE_TTL, PENDING_TTL, PasskeyStore, type ChallengeCeremony, type PendingSignIn } from "./store.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
 import { deleteCredential, renameCredential, type ManageContext } from "./manage.ts";
 import { UserHandles } from "./user-handles.ts";
-import { verifyAuthentication } from "./verify-authentication.ts";
+import { SignatureVerifier } from "./signature-verifier.ts";
+import { verifyAuthenticationWith } from "./verify-authentication.ts";
 import { verifyRegistration } from "./verify-registration.ts";
 
 /** Session method after a step-up assertion. */
@@ -51,6 +53,7 @@ export class Passkey {
   readonly #uv: UserVerification;
   readonly #pending: { name: string; secure: boolean };
   readonly #event: AuthEventSink;
+  readonly #verifier: SignatureVerifier;
 
   /** Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG for a bad Origin, a non-local path, or an RPID foreign to the Origin. */
   constructor(config: Config) {
@@ -66,6 +69,7 @@ export class Passkey {
     this.#uv = config.UserVerification ?? "preferred";
     this.#pending = cookieName(PASSKEY_PENDING_COOKIE, origin);
     this.#event = config.OnAuthEvent ?? logAuthEvents(this.#logger);
+    this.#verifier = config.Verifier ?? new SignatureVerifier();
   }
 
   /** Hands one auth event, with the request's client address, to the sink. */
@@ -87,6 +91,7 @@ export class Passkey {
 
   /** Issues 10 new recovery codes for `subject`, replacing any existing set. Show them once. */
   RegenerateRecoveryCodes(subject: string): string[] {
+    // Show the codes only after `await awaitDurable(db)` when Options.Durable is set: codes lost with the machine would be codes the person relies on.
     return this.#store.regenerateRecoveryCodes(subject);
   }
 
@@ -187,7 +192,7 @@ export class Passkey {
     if (stored === undefined) {
       throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_OWNER", "passkey: unknown credential", { step: "7.2 step 5: credential", status: 400 });
     }
-    const result = verifyAuthentication(response, {
+    const result = await verifyAuthenticationWith(this.#verifier, response, {
       challenge,
       origin: this.#origin,
       rpID: this.#rpID,
@@ -196,6 +201,11 @@ export class Passkey {
       credential: stored,
       expectedSubject: subject,
     });
+    // WebAuthn L3 §7.2 step 22: another assertion may have moved the counter while this signature was checked; compare again.
+    const now = this.#store.getCredential(response.id);
+    if (now === undefined || ((result.newSignCount !== 0 || now.signCount !== 0) && result.newSignCount <= now.signCount)) {
+      throw ceremonyError("ERR_PASSKEY_SIGN_COUNT", "7.2 step 22: signCount", "signature counter did not increase");
+    }
     this.#store.updateCounter(response.id, result.newSignCount, result.backupState, this.#clock.now());
   }
 
@@ -242,6 +252,7 @@ export class Passkey {
       });
       const name = `Passkey ${this.#clock.now().toISOString().slice(0, 10)}`;
       this.#store.saveCredential(session.Subject, credential, { name, userHandle: this.#handles.For(session.Subject) });
+      await awaitDurable(this.#config.DB);
       this.#emit(req, { Kind: "passkey_added", Subject: session.Subject });
       json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
     } catch (err) {
@@ -267,6 +278,7 @@ export class Passkey {
       return this.#refused(res, err);
     }
     this.#sessions.Rotate(req, res, METHOD_PASSKEY, this.#clock.now());
+    await awaitDurable(this.#config.DB);
     this.#emit(req, { Kind: "step_up", Subject: session.Subject, Method: METHOD_PASSKEY });
     json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
   };
@@ -300,6 +312,8 @@ export class Passkey {
       return this.#refused(res, err);
     }
     if (this.#finishSignIn(req, res, live.token, "passkey") === undefined) return json(res, 401, { error: "no_pending_signin" });
+    // A new session must outlive the machine before its cookie is handed out (Options.Durable).
+    await awaitDurable(this.#config.DB);
     json(res, 200, { location: this.#config.SignedInPath });
   };
 
@@ -321,6 +335,7 @@ export class Passkey {
     const session = this.#finishSignIn(req, res, token, "recovery");
     if (session === undefined) return redirect(res, `${this.#config.SigninPath}?err=expired`);
     this.#endOthers(req, session, "recovery_code_used");
+    await awaitDurable(this.#config.DB);
     redirect(res, this.#config.SignedInPath);
   };
 

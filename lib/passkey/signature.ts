@@ -9,9 +9,7 @@
  */
 import { constants, createPublicKey, verify } from "node:crypto";
 import type { KeyObject } from "node:crypto";
-import { p256, p384, p521 } from "@noble/curves/nist.js";
-import { ed25519 } from "@noble/curves/ed25519.js";
-import { ed448 } from "@noble/curves/ed448.js";
+import { ed25519Curve, ed448Curve, nistCurves } from "./lazy-deps.ts";
 import { ALGORITHMS } from "./algorithms.ts";
 import { encodeBase64url } from "./base64url.ts";
 import type { COSEPublicKey } from "./cose.ts";
@@ -48,12 +46,13 @@ export function verifySignature(key: COSEPublicKey, data: Uint8Array, signature:
   try {
     switch (key.kty) {
       case "EC2": {
+        const { p256, p384, p521 } = nistCurves();
         const curve = key.curve === "P-256" ? p256 : key.curve === "P-384" ? p384 : p521;
         return curve.verify(signature, data, key.point, { prehash: true, format: "der", lowS: false });
       }
       case "OKP":
-        if (key.curve === "Ed25519") return ed25519.verify(signature, data, key.x, { zip215: false });
-        return ed448.verify(signature, data, key.x);
+        if (key.curve === "Ed25519") return ed25519Curve().verify(signature, data, key.x, { zip215: false });
+        return ed448Curve().verify(signature, data, key.x);
       case "RSA":
         return verifyRSA(key.alg, rsaKey(key), data, signature);
     }

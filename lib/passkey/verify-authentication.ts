@@ -14,10 +14,11 @@
 import { Buffer } from "node:buffer";
 import { sha256, verifyAuthenticatorData } from "./checks.ts";
 import { clientDataExpectations, verifyClientData, type CeremonyExpectations } from "./client-data.ts";
-import { parseCOSEKey } from "./cose.ts";
+import { parseCOSEKey, type COSEPublicKey } from "./cose.ts";
 import { ceremonyError, PasskeyError } from "./errors.ts";
 import type { AuthenticationResponse } from "./response.ts";
 import { verifySignature } from "./signature.ts";
+import type { SignatureVerifier } from "./signature-verifier.ts";
 
 /** The stored credential record an assertion is checked against. */
 export interface StoredCredential {
@@ -67,6 +68,22 @@ export interface AuthenticationResult {
  * store.updateCounter(credential.id, result.newSignCount, result.backupState, new Date());
  */
 export function verifyAuthentication(response: AuthenticationResponse, expect: AuthenticationExpectations): AuthenticationResult {
+  const { key, signed } = checkBeforeSignature(response, expect);
+  return checkAfterSignature(response, expect, verifySignature(key, signed, response.signature));
+}
+
+/**
+ * `verifyAuthentication` with the signature checked by `verifier`: on the
+ * event loop under low load, on a worker thread above it. Same checks,
+ * same errors, same result.
+ */
+export async function verifyAuthenticationWith(verifier: SignatureVerifier, response: AuthenticationResponse, expect: AuthenticationExpectations): Promise<AuthenticationResult> {
+  const { key, signed } = checkBeforeSignature(response, expect);
+  return checkAfterSignature(response, expect, await verifier.verify(key, signed, response.signature));
+}
+
+// WebAuthn L3 §7.2 steps 5-20: everything before the signature; returns the key and the signed bytes.
+function checkBeforeSignature(response: AuthenticationResponse, expect: AuthenticationExpectations): { key: COSEPublicKey; signed: Uint8Array } {
   // WebAuthn L3 §13.4.3: challenges carry at least 16 random bytes.
   if (expect.challenge.length < 16) {
     throw new PasskeyError("ERR_PASSKEY_INVALID_OPTIONS", "verify authentication: challenge shorter than 16 bytes", { step: "13.4.3: challenge" });
@@ -101,8 +118,15 @@ export function verifyAuthentication(response: AuthenticationResponse, expect: A
   // WebAuthn L3 §7.2 step 20: hash is SHA-256 of cData.
   const hash = sha256(response.clientDataJSON);
   const key = parseCOSEKey(record.publicKey, "7.2 step 21: signature");
+  return { key, signed: Buffer.concat([response.authenticatorDataBytes, hash]) };
+}
+
+// WebAuthn L3 §7.2 steps 21-22, given whether the signature verified.
+function checkAfterSignature(response: AuthenticationResponse, expect: AuthenticationExpectations, signatureValid: boolean): AuthenticationResult {
+  const authData = response.authenticatorData;
+  const record = expect.credential;
   // WebAuthn L3 §7.2 step 21: sig verifies over authData ‖ hash with the stored public key.
-  if (!verifySignature(key, Buffer.concat([response.authenticatorDataBytes, hash]), response.signature)) {
+  if (!signatureValid) {
     throw ceremonyError("ERR_PASSKEY_SIGNATURE", "7.2 step 21: signature", "signature does not verify");
   }
   // WebAuthn L3 §7.2 step 22 (§6.1.1): if either counter is non-zero the new one must be greater.

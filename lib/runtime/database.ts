@@ -2,9 +2,10 @@
  * Database boot, shared by serving and the sidecar: open the file when
  * `DBPath` is set (the runtime then owns the handle and closes it), else use
  * the application's `DB`; then apply the older migrations and the schema
- * steps, in that order.
+ * steps, in that order; then bind the durability barrier (`Options.Durable`).
  */
-import { applyMigrations, applySchema, OpenDB, type DB } from "../db/index.ts";
+import { resolve } from "node:path";
+import { applyMigrations, applySchema, OpenDB, setDurable, type DB } from "../db/index.ts";
 import { HTTPError } from "../http/index.ts";
 import type { Options } from "./options.ts";
 
@@ -32,6 +33,10 @@ export function bootDatabase(opts: Options): BootedDB {
       if (db === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "options: migrations need DBPath or DB");
       if (opts.Migrations !== undefined) applyMigrations(db, opts.Migrations);
       if (opts.Schema !== undefined) applySchema(db, opts.Schema);
+    }
+    if (opts.Durable !== undefined && db !== undefined) {
+      const { socket, path, timeout } = opts.Durable;
+      setDurable(db, { path: path ?? resolve(db.name), ...(socket !== undefined && { socket }), ...(timeout !== undefined && { timeout }) });
     }
   } catch (err) {
     close();

@@ -2,11 +2,12 @@
  * Options of the runtime (SPEC §2.1) and the request context (§2.2).
  * Field names are the contract's, letter for letter. Fields beyond the
  * contract (Logger, DB, Schema, Origin, Assets, Render, ShutdownGrace,
- * SidecarInterval, Signal, Stop) are latch's documented extensions.
+ * SidecarInterval, Signal, Stop, MaxConnections, MaxConnectionsPerClient,
+ * HeadersTimeout, Durable) are latch's documented extensions.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB, Step } from "../db/index.ts";
-import { HTTPError, type HandlerFunc, type Logger } from "../http/index.ts";
+import { countProblem, durationProblem, HTTPError, type HandlerFunc, type Logger } from "../http/index.ts";
 
 /** Something that serves requests: a handler, or an object with `ServeHTTP` (a `Mux`). */
 export type Routes = HandlerFunc | { ServeHTTP: HandlerFunc };
@@ -70,6 +71,25 @@ export interface Options {
    * the app's job `Registry`s, whose running jobs' signals abort (extension).
    */
   Stop?: readonly Stoppable[];
+  /**
+   * Open connections `Serve` holds at once (extension). At the cap a new
+   * connection evicts the longest-idle one, or gets a 503 when every
+   * connection is handling a request.
+   * @default the soft open-files limit less 128 (`defaultMaxConnections()`)
+   */
+  MaxConnections?: number;
+  /** Open connections one client address may hold (extension); set it to `MaxConnections` behind a TCP proxy. @default 64 */
+  MaxConnectionsPerClient?: number;
+  /** Milliseconds a client has to send a complete request head; then a 408 and the connection closes (extension). @default 10000 */
+  HeadersTimeout?: number;
+  /**
+   * The durability barrier (extension): after a commit that must survive
+   * the loss of the machine, wait for Litestream's `sync` on its control
+   * socket, and answer 503 with a reference when it fails. `path` is the
+   * database as Litestream's configuration names it (default: the opened
+   * file's absolute path). Unset, commits are durable on this machine only.
+   */
+  Durable?: { socket?: string; path?: string; timeout?: number };
 }
 
 /** Something the runtime stops on shutdown (a jobs `Registry`). */
@@ -106,6 +126,15 @@ export function validateOptions(opts: Options): void {
   }
   if (opts.Socket && opts.Addr) throw invalid("set at most one of Socket and Addr");
   if (opts.Locales !== undefined && opts.Locales.length === 0) throw invalid("Locales is empty");
+  for (const name of ["MaxConnections", "MaxConnectionsPerClient"] as const) {
+    const problem = opts[name] === undefined ? undefined : countProblem(opts[name]);
+    if (problem !== undefined) throw invalid(`${name} ${problem}`);
+  }
+  const headers = opts.HeadersTimeout === undefined ? undefined : durationProblem(opts.HeadersTimeout);
+  if (headers !== undefined) throw invalid(`HeadersTimeout ${headers}`);
+  const durable = opts.Durable?.timeout === undefined ? undefined : durationProblem(opts.Durable.timeout);
+  if (durable !== undefined) throw invalid(`Durable.timeout ${durable}`);
+  if (opts.Durable !== undefined && !opts.DBPath && opts.DB === undefined) throw invalid("Durable needs DBPath or DB");
 }
 
 /** Returns the handler behind `Routes`. */

@@ -4,6 +4,9 @@
  *   - a quiet cut when it is `ErrAbortHandler` (the contract's re-raise);
  *   - the error's own 4xx status and message when it is a latch error that
  *     describes bad input (a body too large, a malformed form...);
+ *   - a 503 the same way as a 500 below when it is ERR_DB_NOT_DURABLE (a
+ *     commit the durability barrier could not confirm: the change may be
+ *     lost, so the client must not take it as done);
  *   - otherwise a 500 rendered by `ErrorPage(req, res, 500, ref)`, or the
  *     plain text "Something went wrong." plus the reference, with the stack
  *     logged under the same reference. Nothing of the error reaches the
@@ -12,10 +15,14 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isAbortHandler, isLatchError, NewRef, writeText as writePlain, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { isDBError } from "../db/index.ts";
 import type { ErrorPageFunc } from "./options.ts";
 
 /** The plain-text body of a 500 when no `ErrorPage` is set (SPEC §7). */
 export const PLAIN_500: string = "Something went wrong.";
+
+/** The plain-text body of a 503 (ERR_DB_NOT_DURABLE) when no `ErrorPage` is set. */
+export const PLAIN_503: string = "Service unavailable: your change could not be confirmed. Please try again.";
 
 /** Returns the panic-recovery middleware. */
 export function recoverPanics(logger: Logger, errorPage: ErrorPageFunc | undefined): Middleware {
@@ -64,11 +71,13 @@ function handlePanic(
     res.destroy();
     return;
   }
-  logger.error("panic", { ...where, error: err });
+  const unavailable = isDBError(err) && err.code === "ERR_DB_NOT_DURABLE";
+  const status = unavailable ? 503 : 500;
+  logger.error(unavailable ? "unavailable" : "panic", { ...where, error: err });
   dropBodyHeaders(res);
   if (errorPage !== undefined) {
     try {
-      errorPage(req, res, 500, ref);
+      errorPage(req, res, status, ref);
       if (!res.writableEnded) res.end();
       return;
     } catch (pageErr) {
@@ -79,7 +88,7 @@ function handlePanic(
       }
     }
   }
-  writePlain(res, 500, `${PLAIN_500}\nReference: ${ref}`);
+  writePlain(res, status, `${unavailable ? PLAIN_503 : PLAIN_500}\nReference: ${ref}`);
 }
 
 // SPEC §4.4: recovery sits outside the security headers, so an error answer

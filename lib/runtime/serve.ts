@@ -9,6 +9,7 @@
  */
 import { createServer } from "node:http";
 import type { Socket } from "node:net";
+import { defaultMaxConnections, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, limitConnections } from "./connection-limits.ts";
 import { Handler } from "./handler.ts";
 import { chooseListen, listenOn } from "./listen.ts";
 import { bindShutdownSignal, newLogger } from "../http/index.ts";
@@ -16,6 +17,15 @@ import type { Options } from "./options.ts";
 
 /** Milliseconds in-flight requests get after a shutdown signal. */
 export const DEFAULT_SHUTDOWN_GRACE: number = 10_000;
+
+/** Milliseconds a client has to send a complete request head. */
+export const DEFAULT_HEADERS_TIMEOUT: number = 10_000;
+
+/** Milliseconds a request has from its first byte to the end of its body. */
+const REQUEST_TIMEOUT = 60_000;
+
+/** How often Node checks the header and request timeouts (its default, 30 s, would let a slow head live 40 s). */
+const TIMEOUT_CHECK_INTERVAL = 1_000;
 
 /**
  * Opens the database (when `DBPath` is set), serves until a shutdown
@@ -29,7 +39,15 @@ export async function Serve(opts: Options): Promise<void> {
   const logger = opts.Logger ?? newLogger();
   const [handler, cleanup] = Handler({ ...opts, Logger: logger });
   const shutdown = new AbortController();
-  const server = createServer({ headersTimeout: 20_000, requestTimeout: 60_000 }, handler);
+  const headersTimeout = opts.HeadersTimeout ?? DEFAULT_HEADERS_TIMEOUT;
+  const server = createServer({
+    headersTimeout,
+    // Node refuses a request timeout shorter than the headers timeout.
+    requestTimeout: Math.max(REQUEST_TIMEOUT, headersTimeout),
+    connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL,
+  });
+  const limits = limitConnections(server, opts.MaxConnections ?? defaultMaxConnections(), opts.MaxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT, logger);
+  server.on("request", limits.guard(handler));
   server.on("connection", (socket: Socket) => bindShutdownSignal(socket, shutdown.signal));
   let where: string;
   try {

@@ -16,6 +16,7 @@
  * next `Begin` skip the provider), and latch's `code` (a code refused).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { awaitDurable } from "../db/index.ts";
 import { crossOriginVerdict, newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeJSON, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, appendSetCookie, logAuthEvents, type AuthEvent, type AuthEventSink, type Identity } from "../session/index.ts";
@@ -303,6 +304,8 @@ export class Signin {
     const identity: Identity = { Subject: address, Method: method, AuthTime: authTime ?? now };
     if (this.#config.SecondFactor !== undefined && (await this.#config.SecondFactor(req, res, identity))) return;
     this.#sessions.Create(req, res, identity);
+    // A new session must outlive the machine before its cookie is handed out (Options.Durable).
+    await awaitDurable(this.#config.DB);
     this.#emit(req, { Kind: "signed_in", Subject: address, Method: method });
     this.#redirect(res, this.#config.SignedInPath);
   }

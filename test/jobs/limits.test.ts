@@ -10,7 +10,7 @@ import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { discardLogger } from "../../lib/http/index.ts";
 import { Registry, Status, isOwnerBusy, type JobFunc } from "../../lib/jobs/index.ts";
-import { openStream, startServer } from "./server.ts";
+import { fetchAs, openStream, startServer } from "./server.ts";
 import { settle } from "./support.ts";
 
 const LIMIT = 4;
@@ -133,5 +133,37 @@ describe("NewHandlers().Events with the default config: `: ping` every 15 s (SPE
     assert.match(wire, /\n\n: ping\n\nevent: update\n/, "the ping is a comment line and a blank line, between events");
     assert.deepEqual(await commentsAt(FIFTEEN_SECONDS - 1), ["ping"], "no second ping before 30 s");
     assert.deepEqual(await commentsAt(1), ["ping", "ping"], "the second ping at 30 s");
+  });
+});
+
+describe("newHandlers().Events with the default config: 10 open streams per owner", () => {
+  it("refuses an 11th stream of one owner with 429 while other owners are served, and counts a closed stream out", async (t) => {
+    const srv = await startServer(t);
+    const jobs = [srv.jobs.Start("alice", "a", never).ID, srv.jobs.Start("alice", "b", never).ID];
+    const open = [];
+    for (let i = 0; i < 10; i++) {
+      const s = await openStream(`${srv.base}/jobs/${jobs[i % 2]}/events`, "alice");
+      assert.equal(s.res.statusCode, 200, `stream ${i + 1}`);
+      open.push(s);
+    }
+    const refused = await fetchAs(`${srv.base}/jobs/${jobs[0]}/events`, "alice");
+    assert.deepEqual(
+      [refused.status, refused.body, refused.headers["content-type"], refused.headers["cache-control"]],
+      [429, "Too many open event streams.\n", "text/plain; charset=utf-8", "no-store"],
+    );
+    const bobJob = srv.jobs.Start("bob", "c", never).ID;
+    const bob = await openStream(`${srv.base}/jobs/${bobJob}/events`, "bob");
+    assert.equal(bob.res.statusCode, 200);
+    // The earlier streams are untouched by the refusal.
+    for (const s of open) assert.equal(s.res.destroyed, false);
+    // One of alice's streams closes: once the server has seen it close, she may open one more.
+    const first = srv.responses.find((r) => r.req.url === `/jobs/${jobs[0]}/events`);
+    const serverSaw = new Promise<void>((resolve) => first?.once("close", () => resolve()));
+    open[0]?.res.destroy();
+    await serverSaw;
+    await settle();
+    const again = await openStream(`${srv.base}/jobs/${jobs[0]}/events`, "alice");
+    assert.equal(again.res.statusCode, 200);
+    for (const s of [...open, bob, again]) s.res.destroy();
   });
 });

@@ -1,0 +1,127 @@
+/*
+ * Cold start under socket activation: `systemd-socket-activate` holds the
+ * listening socket and starts the server on the first connection (as
+ * systemd does for a .socket unit), so the time from that connection to the
+ * first byte of the `GET /healthz` answer is what the first visitor waits:
+ * node's own start, the module graph, the database and schema, catalogs,
+ * assets, prepared statements. Servers: a bare node:http server
+ * (scripts/bench-servers/cold-bare.ts), examples/minimal and the demo, each
+ * started `runs` times in turn (interleaved), the state directory kept
+ * between runs (a restart, not a first install). Reported: the median and
+ * the minimum per server, and the ratios to the bare server.
+ *
+ * Without systemd-socket-activate the equivalent is measured: spawn the
+ * server with `--addr` and time from the spawn to the first byte (the
+ * listener appears later, so the client retries connecting every 2 ms).
+ *
+ * Usage: node dist/scripts/bench-cold.js [runs]   (prints JSON)
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect, createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Cold starts of one server, in ms. */
+export interface ColdStart {
+  label: string;
+  medianMs: number;
+  minMs: number;
+  runs: number[];
+}
+
+/** The cold-start benchmark's results. */
+export interface ColdBench {
+  method: "systemd-socket-activate" | "spawn";
+  servers: ColdStart[];
+}
+
+const SERVERS = [
+  { label: "node:http", script: "dist/scripts/bench-servers/cold-bare.js" },
+  { label: "examples/minimal", script: "dist/examples/minimal/main.js" },
+  { label: "demo", script: "dist/examples/demo/main.js" },
+];
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Sends GET /healthz and resolves with the ms from `start` to the first byte; retries refused connects when `retry`. */
+async function firstByte(port: number, start: number, retry: boolean): Promise<number> {
+  for (;;) {
+    const result = await new Promise<number | "refused">((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"));
+      socket.once("data", () => {
+        resolve(performance.now() - start);
+        socket.destroy();
+      });
+      socket.once("error", (err: NodeJS.ErrnoException) => (err.code === "ECONNREFUSED" && retry ? resolve("refused") : reject(err)));
+    });
+    if (result !== "refused") return result;
+    await sleep(2);
+  }
+}
+
+async function once(script: string, state: string, activated: boolean): Promise<number> {
+  const port = await freePort();
+  const env = { ...process.env, STATE_DIRECTORY: state, INSTANCE_KEY: "bench-cold-start-instance-key-0123456789", ORIGIN: `http://localhost:${port}` };
+  const node = [process.execPath, join(ROOT, script)];
+  // The activator passes on only the variables it is told to (-E NAME).
+  const pass = ["STATE_DIRECTORY", "INSTANCE_KEY", "ORIGIN"].flatMap((name) => ["-E", name]);
+  const args = activated ? ["-l", `127.0.0.1:${port}`, ...pass, ...node] : [...node.slice(1), "--addr", `127.0.0.1:${port}`];
+  const child = spawn(activated ? "systemd-socket-activate" : process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+  try {
+    if (activated) {
+      // The activator prints "Listening on ..." once the socket is bound; the server starts on the first connection.
+      await new Promise<void>((resolve, reject) => {
+        let text = "";
+        child.stderr.on("data", (chunk: Buffer) => (text += chunk.toString()).includes("Listening on") && resolve());
+        child.once("exit", (code) => reject(new Error(`activator exited ${code}: ${text}`)));
+      });
+      return await firstByte(port, performance.now(), false);
+    }
+    return await firstByte(port, performance.now(), true);
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+}
+
+/** Runs every server `runs` times (after one unmeasured start each) and returns the timings. */
+export async function benchCold(runs = 7): Promise<ColdBench> {
+  const activated = spawnSync("systemd-socket-activate", ["--version"]).error === undefined;
+  const states = SERVERS.map(() => mkdtempSync(join(tmpdir(), "latch-cold-")));
+  try {
+    const times: number[][] = SERVERS.map(() => []);
+    for (let round = -1; round < runs; round++) {
+      for (const [i, s] of SERVERS.entries()) {
+        const ms = await once(s.script, states[i] ?? "", activated);
+        if (round >= 0) times[i]?.push(Math.round(ms * 10) / 10);
+      }
+    }
+    return {
+      method: activated ? "systemd-socket-activate" : "spawn",
+      servers: SERVERS.map((s, i) => ({ label: s.label, medianMs: median(times[i] ?? []), minMs: Math.min(...(times[i] ?? [])), runs: times[i] ?? [] })),
+    };
+  } finally {
+    for (const dir of states) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const n = Number(process.argv[2] ?? "7");
+  process.stdout.write(JSON.stringify(await benchCold(Number.isInteger(n) && n > 0 ? n : 7)) + "\n");
+}
