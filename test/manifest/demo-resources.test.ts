@@ -5,7 +5,8 @@
  * records; a stale expense edit refused with the current values; two note
  * edits from one version merged by lines; a title changed two ways shown
  * as a conflict with both values in the stream; bad input refused with a
- * 4xx and nothing stored; and an agent listing and, once its person
+ * 4xx and nothing stored; a conflict of the longest CJK body shown with
+ * both sides; and an agent listing and, once its person
  * approved, creating an expense, attributed as agent:<name>.
  */
 import assert from "node:assert/strict";
@@ -167,6 +168,20 @@ describe("demo resources (HTTP)", () => {
     }
     assert.equal((await post(bob, `/notes/${id}`, { title: "x", body: "", version: now })).status, 404);
     assert.equal(count("events"), stored, "nothing appended");
+  });
+
+  it("shows a conflict of a note's longest body in three-byte characters with both sides, nothing lost", async () => {
+    const text = (c: string): string => c.repeat(2000);
+    const id = idOf(await post(ada, "/notes", { title: "計画", body: text("一") }), "/notes");
+    const version = versionIn((await get(ada, `/notes/${id}`)).body);
+    assert.equal((await post(ada, `/notes/${id}`, { title: "計画", body: text("二"), version })).status, 303);
+    const conflict = await post(ada, `/notes/${id}`, { title: "計画", body: text("三"), version });
+    assert.equal(conflict.status, 409);
+    assert.match(conflict.body, /data-outcome="conflict"/);
+    assert.ok(conflict.body.includes(`<pre data-conflict-mine>${text("三")}</pre>`), "what was typed is shown");
+    assert.ok(conflict.body.includes(`<pre data-conflict-theirs>${text("二")}</pre>`), "what is stored is shown");
+    assert.equal((db.prepare("SELECT body FROM notes WHERE id = ?").get(id) as { body: string }).body, text("二"));
+    assert.deepEqual(demo.errorLogs(), []);
   });
 
   it("lets an agent with a write token list expenses and, after approval, create one, audited as agent:<name>", async () => {
