@@ -22,7 +22,7 @@ import type { ToolDef, ToolRegistry } from "../agent/index.ts";
 import { subjectFrom, humanActor } from "../agent/index.ts";
 import { applySchema, type DB, type Step } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
-import { crossOriginProtection, html, HTTPError, NewRef, queryParams, readForm, seeOther, writeText, type Clock, type HandlerFunc, type Logger, type Middleware, type SafeHTML } from "../http/index.ts";
+import { crossOriginProtection, html, HTTPError, queryParams, readForm, seeOther, writeErrorPage, type Clock, type ErrorPageTarget, type HandlerFunc, type Middleware, type SafeHTML } from "../http/index.ts";
 import { LocaleFrom, T } from "../i18n/index.ts";
 import type { Mux } from "../router/index.ts";
 import { PathValue } from "../router/index.ts";
@@ -37,11 +37,8 @@ import { parseValues, undeclaredName, type FieldProblem, type RecordValues } fro
 import { displayValue, enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
 
 /** The part of the runtime's `Ctx` a resource renders with (`ctxFrom` from `latch` returns it). */
-export interface RenderCtx {
+export interface RenderCtx extends ErrorPageTarget {
   readonly Render: ((req: IncomingMessage, res: ServerResponse, view: string, data: unknown) => void | Promise<void>) | undefined;
-  readonly ErrorPage?: ((req: IncomingMessage, res: ServerResponse, status: number, ref: string) => void) | undefined;
-  /** Where a refusal's reference is logged next to its reason. */
-  readonly Logger?: Pick<Logger, "info">;
 }
 
 /** What `mountResource` needs. */
@@ -111,19 +108,13 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     const view: ResourceView = { Resource: spec.Name, View: page.view, Title: page.title, Status: page.status, Body: page.body };
     await renderer(req)(req, res, `resource.${page.view}`, view);
   };
-  // As the runtime's writeError: the app's error page with a reference logged beside the reason, else plain text.
-  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string): void => {
-    const ctx = options.ctxFrom(req);
-    if (ctx?.ErrorPage === undefined) return writeText(res, status, `${status} ${message}`);
-    const ref = NewRef();
-    ctx.Logger?.info("error page", { ref, status, reason: message, path: (req.url ?? "").split("?")[0] });
-    ctx.ErrorPage(req, res, status, ref);
-    if (!res.writableEnded) res.end();
-  };
+  // As the runtime's writeError (this module sits below the runtime, so both answer through lib/http's writeErrorPage).
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string): void =>
+    writeErrorPage(req, res, status, `${status} ${message}`, options.ctxFrom(req));
   // SPEC §2.5 UserScoped: the owner is the session subject, never anything the client sends.
   const owner = (req: IncomingMessage): string => {
     const subject = subjectFrom(req);
-    if (subject === undefined) throw new Error(`resource ${spec.Name}: no session subject; mount behind RequireSession`);
+    if (subject === undefined) throw new ManifestError("ERR_MANIFEST_NO_SUBJECT", { resource: spec.Name }, "a request reached the resource without a session subject; mount it behind RequireSession");
     return subject;
   };
   const writer = (req: IncomingMessage): { owner: string; actor: ReturnType<typeof humanActor> } => ({ owner: owner(req), actor: humanActor() });
