@@ -6,10 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
-import { humanActor } from "../../lib/agent/index.ts";
+import { humanActor, ToolRegistry } from "../../lib/agent/index.ts";
 import { applySchema } from "../../lib/db/index.ts";
 import { EventStore, MAX_EVENT_DATA, Schema } from "../../lib/events/index.ts";
-import { isManifestError, Kind, MERGE_MAX_BEHIND, mergeableStore, parseValues, Resource, resourceSchema, ScopeKind, StoreKind, TEXTAREA_MAX_LENGTH, type ResourceSpec } from "../../lib/manifest/index.ts";
+import { isManifestError, Kind, MERGE_MAX_BEHIND, mergeableStore, mountResource, parseValues, Resource, resourceSchema, ScopeKind, StoreKind, TEXTAREA_MAX_LENGTH, type ResourceSpec } from "../../lib/manifest/index.ts";
+import { Mux } from "../../lib/router/index.ts";
 import { open, tempFile } from "../_support/db.ts";
 
 const notes: ResourceSpec = {
@@ -89,5 +90,14 @@ describe("Mergeable store", () => {
     const lone = parseValues(notes, new Map([["title", "a\uD800b"]]), "en");
     assert.deepEqual(lone.ok ? undefined : lone.errors.get("title")?.key, "resource.err.invalid");
     assert.ok(parseValues(notes, new Map([["title", "a😀b"]]), "en").ok);
+  });
+
+  it("formats a tool's refusal with own arguments only (an inherited name such as constructor stays as written)", async (t) => {
+    const db = open(t, tempFile(t));
+    applySchema(db, Schema);
+    const label = (key: string): string => (key === "resource.err.too_long" ? "at most {max} {constructor}" : key);
+    const mounted = mountResource(new Resource(notes), { db, mux: new Mux(), tools: new ToolRegistry(), events: new EventStore(db), origin: "http://tools.test", requireSession: (next) => next, ctxFrom: () => undefined, label });
+    const create = mounted.Tools.find((d) => d.Name === "notes_create");
+    await assert.rejects(async () => create?.Run?.({ Args: new Map([["title", "x".repeat(201)]]), Actor: humanActor(), Subject: "ada@example.com" }), { message: "title: at most 200 {constructor}" });
   });
 });
