@@ -100,4 +100,26 @@ describe("Mergeable store", () => {
     const create = mounted.Tools.find((d) => d.Name === "notes_create");
     await assert.rejects(async () => create?.Run?.({ Args: new Map([["title", "x".repeat(201)]]), Actor: humanActor(), Subject: "ada@example.com" }), { message: "title: at most 200 {constructor}" });
   });
+
+  it("prepares each statement of a resource's table once, however many calls", (t) => {
+    const db = open(t, tempFile(t));
+    applySchema(db, Schema);
+    applySchema(db, resourceSchema(notes));
+    const prepared: string[] = [];
+    const prepare = db.prepare.bind(db);
+    // The real handle, only counting what the table asks it to prepare.
+    const counted = new Proxy(db, { get: (target, key) => (key === "prepare" ? (sql: string) => (prepared.push(sql), prepare(sql)) : Reflect.get(target, key)) });
+    const store = mergeableStore(counted, notes, new EventStore(db));
+    const round = (): void => {
+      const { id, version } = store.create(ada, { title: "t", body: "b" });
+      store.update(ada, id, version, { title: "u" });
+      store.list(ada.owner, { filters: [], sort: "created_at", desc: true, after: undefined, limit: 20 });
+      store.delete(ada, id);
+    };
+    round();
+    const once = prepared.length;
+    for (let n = 0; n < 5; n++) round();
+    assert.equal(prepared.length, once);
+    assert.ok(once > 0);
+  });
 });
