@@ -33,7 +33,7 @@ import type { Resource } from "./resource.ts";
 import { resourceSchema } from "./schema.ts";
 import { exclusiveStore, mergeableStore, type RecordStore } from "./store.ts";
 import { resourceTools } from "./tools.ts";
-import { parseValues, undeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
+import { parseValues, hasUndeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
 import { displayValue, enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
 
 /** The part of the runtime's `Ctx` a resource renders with (`ctxFrom` from `latch` returns it). */
@@ -167,8 +167,7 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
   const create: HandlerFunc = async (req, res) => {
     renderer(req);
     const form = await readForm(req);
-    const unknown = undeclaredName(spec, form.keys(), []);
-    if (unknown !== undefined) return refuse(req, res, 400, `create ${spec.Name}: field ${JSON.stringify(unknown.slice(0, 64))} is not declared or is repeated`);
+    if (hasUndeclaredName(spec, form.keys(), [])) return refuse(req, res, 400, `create ${spec.Name}: a field is not declared or is repeated`);
     const values = parseValues(spec, entered(form), LocaleFrom(req));
     if (!values.ok) return show(req, res, newForm(req, { entered: entered(form), errors: values.errors }, 422));
     const { id } = store.create(writer(req), values.values);
@@ -187,8 +186,7 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     renderer(req);
     const id = PathValue(req, "id") ?? "";
     const form = await readForm(req);
-    const unknown = undeclaredName(spec, form.keys(), ["version"]);
-    if (unknown !== undefined) return refuse(req, res, 400, `update ${spec.Name}: field ${JSON.stringify(unknown.slice(0, 64))} is not declared or is repeated`);
+    if (hasUndeclaredName(spec, form.keys(), ["version"])) return refuse(req, res, 400, `update ${spec.Name}: a field is not declared or is repeated`);
     const versionText = form.get("version") ?? "";
     const version = /^[0-9]{1,15}$/.test(versionText) ? Number(versionText) : undefined;
     if (version === undefined) return refuse(req, res, 400, `update ${spec.Name}: version missing or malformed`);
@@ -217,8 +215,7 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     renderer(req);
     const id = PathValue(req, "id") ?? "";
     const form = await readForm(req);
-    const unknown = undeclaredName({ ...spec, Form: { Fields: [] } }, form.keys(), ["version"]);
-    if (unknown !== undefined) return refuse(req, res, 400, `delete ${spec.Name}: unexpected field`);
+    if (hasUndeclaredName({ ...spec, Form: { Fields: [] } }, form.keys(), ["version"])) return refuse(req, res, 400, `delete ${spec.Name}: unexpected field`);
     if (!store.delete(writer(req), id)) return refuse(req, res, 404, `${spec.Name}: no such record`);
     seeOther(res, `${route}?deleted=1`);
   };

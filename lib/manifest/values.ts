@@ -69,18 +69,19 @@ export function currencyOf(field: Field): string {
 }
 
 /**
- * Returns the first name in `given` that is neither a field of `spec` nor
- * one of `extra`, or undefined. A repeated name counts too (which value
- * would win is exactly the ambiguity to refuse).
+ * Reports whether `given` holds a name that is neither a field of `spec`
+ * nor one of `extra`, or a repeated name (which value would win is exactly
+ * the ambiguity to refuse). The name itself is client input: callers say
+ * "an undeclared field" and never echo it into a message or the log.
  */
-export function undeclaredName(spec: ResourceSpec, given: Iterable<string>, extra: readonly string[]): string | undefined {
+export function hasUndeclaredName(spec: ResourceSpec, given: Iterable<string>, extra: readonly string[]): boolean {
   const allowed = new Set([...spec.Form.Fields.map((f) => f.Name), ...extra]);
   const seen = new Set<string>();
   for (const name of given) {
-    if (!allowed.has(name) || seen.has(name)) return name;
+    if (!allowed.has(name) || seen.has(name)) return true;
     seen.add(name);
   }
-  return undefined;
+  return false;
 }
 
 /**

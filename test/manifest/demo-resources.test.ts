@@ -5,7 +5,8 @@
  * records; a stale expense edit refused with the current values; two note
  * edits from one version merged by lines; a title changed two ways shown
  * as a conflict with both values in the stream; bad input refused with a
- * 4xx and nothing stored; a conflict of the longest CJK body shown with
+ * 4xx and nothing stored, an undeclared field refused without its name
+ * echoed into the page or the log; a conflict of the longest CJK body shown with
  * both sides; and an agent listing and, once its person
  * approved, creating an expense, attributed as agent:<name>.
  */
@@ -182,6 +183,15 @@ describe("demo resources (HTTP)", () => {
     assert.ok(conflict.body.includes(`<pre data-conflict-theirs>${text("二")}</pre>`), "what is stored is shown");
     assert.equal((db.prepare("SELECT body FROM notes WHERE id = ?").get(id) as { body: string }).body, text("二"));
     assert.deepEqual(demo.errorLogs(), []);
+  });
+
+  it("refuses an undeclared field without echoing its name into the page or the log", async () => {
+    const name = "zz_injected_field_name";
+    const refused = await post(ada, "/notes", { title: "x", body: "", [name]: "1" });
+    assert.equal(refused.status, 400);
+    assert.ok(!refused.body.includes(name), "not in the answer");
+    assert.match(demo.logs(), /create notes: a field is not declared or is repeated/);
+    assert.ok(!demo.logs().includes(name), "not in the log");
   });
 
   it("lets an agent with a write token list expenses and, after approval, create one, audited as agent:<name>", async () => {
