@@ -161,7 +161,7 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore): 
             Stream: stream(id), Expected: head, Type: `${spec.Name}.conflict`, Actor: who.actor, Subject: who.owner,
             Data: { base: version, values: mine, conflicts: [...conflicts.keys()] },
           });
-          return { kind: "conflict", current: { ...current, values: theirs }, version: event.Seq, merged, conflicts };
+          return { kind: "conflict", current, version: event.Seq, merged, conflicts };
         }
         if (Object.keys(changes).length === 0) return { kind: "ok", version: head };
         const event = events.append({ Stream: stream(id), Expected: head, Type: `${spec.Name}.updated`, Data: { base: version, values: changes, before: Object.fromEntries(Object.keys(changes).map((f) => [f, theirs[f] ?? null])) }, Actor: who.actor, Subject: who.owner });
