@@ -7,7 +7,7 @@ export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./
 export { html, raw, escapeHTML, SafeHTML } from "./html.ts";
 export { readBody, readForm, readJSON, DEFAULT_BODY_LIMIT } from "./body.ts";
 export { NewRef } from "./ref.ts";
-export { writeJSON, writeText, seeOther } from "./respond.ts";
+export { writeJSON, writeText, seeOther, writeErrorPage } from "./respond.ts";
 export { queryParams, requestTarget, isLocalPath, parseOrigin } from "./url.ts";
 export { parseCookies, readCookie, serializeCookie, cookieName, appendSetCookie } from "./cookie.ts";
 export { securityHeaders, DEFAULT_CSP, securityHeaderList } from "./security-headers.ts";
@@ -21,3 +21,4 @@ export type { BodyOptions } from "./body.ts";
 export type { SecurityHeadersOptions } from "./security-headers.ts";
 export type { CrossOriginOptions } from "./csrf.ts";
 export type { CookieAttributes } from "./cookie.ts";
+export type { ErrorPageTarget } from "./respond.ts";

@@ -5,7 +5,7 @@ export { validateResource, validateResources, FIXED_COLUMNS, OWNER_COLUMN, NAME_
 export { MANIFEST_ERROR_CODES, ManifestError, isManifestError } from "./errors.ts";
 export { mountResource } from "./mount.ts";
 export { resourceSchema } from "./schema.ts";
-export { exclusiveStore, mergeableStore } from "./store.ts";
+export { exclusiveStore, mergeableStore, MERGE_MAX_BEHIND } from "./store.ts";
 export { mergeField, mergeLines, MERGE_CELLS } from "./merge.ts";
 export { parseMoney, formatMoney, formatMoneyInput, formatMinor, currencyDigits, numberSeparators, MONEY_MAX_MINOR } from "./money.ts";
 export { parseValues, TEXT_MAX_LENGTH, TEXTAREA_MAX_LENGTH, DEFAULT_CURRENCY } from "./values.ts";

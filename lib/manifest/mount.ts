@@ -22,7 +22,7 @@ import type { ToolDef, ToolRegistry } from "../agent/index.ts";
 import { subjectFrom, humanActor } from "../agent/index.ts";
 import { applySchema, type DB, type Step } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
-import { crossOriginProtection, html, HTTPError, NewRef, queryParams, readForm, seeOther, writeText, type Clock, type HandlerFunc, type Logger, type Middleware, type SafeHTML } from "../http/index.ts";
+import { crossOriginProtection, html, HTTPError, queryParams, readForm, seeOther, writeErrorPage, type Clock, type ErrorPageTarget, type HandlerFunc, type Middleware, type SafeHTML } from "../http/index.ts";
 import { LocaleFrom, T } from "../i18n/index.ts";
 import type { Mux } from "../router/index.ts";
 import { PathValue } from "../router/index.ts";
@@ -33,15 +33,12 @@ import type { Resource } from "./resource.ts";
 import { resourceSchema } from "./schema.ts";
 import { exclusiveStore, mergeableStore, type RecordStore } from "./store.ts";
 import { resourceTools } from "./tools.ts";
-import { parseValues, undeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
+import { parseValues, hasUndeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
 import { displayValue, enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
 
 /** The part of the runtime's `Ctx` a resource renders with (`ctxFrom` from `latch` returns it). */
-export interface RenderCtx {
+export interface RenderCtx extends ErrorPageTarget {
   readonly Render: ((req: IncomingMessage, res: ServerResponse, view: string, data: unknown) => void | Promise<void>) | undefined;
-  readonly ErrorPage?: ((req: IncomingMessage, res: ServerResponse, status: number, ref: string) => void) | undefined;
-  /** Where a refusal's reference is logged next to its reason. */
-  readonly Logger?: Pick<Logger, "info">;
 }
 
 /** What `mountResource` needs. */
@@ -111,19 +108,13 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     const view: ResourceView = { Resource: spec.Name, View: page.view, Title: page.title, Status: page.status, Body: page.body };
     await renderer(req)(req, res, `resource.${page.view}`, view);
   };
-  // As the runtime's writeError: the app's error page with a reference logged beside the reason, else plain text.
-  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string): void => {
-    const ctx = options.ctxFrom(req);
-    if (ctx?.ErrorPage === undefined) return writeText(res, status, `${status} ${message}`);
-    const ref = NewRef();
-    ctx.Logger?.info("error page", { ref, status, reason: message, path: (req.url ?? "").split("?")[0] });
-    ctx.ErrorPage(req, res, status, ref);
-    if (!res.writableEnded) res.end();
-  };
+  // As the runtime's writeError (this module sits below the runtime, so both answer through lib/http's writeErrorPage).
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string): void =>
+    writeErrorPage(req, res, status, `${status} ${message}`, options.ctxFrom(req));
   // SPEC §2.5 UserScoped: the owner is the session subject, never anything the client sends.
   const owner = (req: IncomingMessage): string => {
     const subject = subjectFrom(req);
-    if (subject === undefined) throw new Error(`resource ${spec.Name}: no session subject; mount behind RequireSession`);
+    if (subject === undefined) throw new ManifestError("ERR_MANIFEST_NO_SUBJECT", { resource: spec.Name }, "a request reached the resource without a session subject; mount it behind RequireSession");
     return subject;
   };
   const writer = (req: IncomingMessage): { owner: string; actor: ReturnType<typeof humanActor> } => ({ owner: owner(req), actor: humanActor() });
@@ -176,8 +167,7 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
   const create: HandlerFunc = async (req, res) => {
     renderer(req);
     const form = await readForm(req);
-    const unknown = undeclaredName(spec, form.keys(), []);
-    if (unknown !== undefined) return refuse(req, res, 400, `create ${spec.Name}: field ${JSON.stringify(unknown.slice(0, 64))} is not declared or is repeated`);
+    if (hasUndeclaredName(spec, form.keys(), [])) return refuse(req, res, 400, `create ${spec.Name}: a field is not declared or is repeated`);
     const values = parseValues(spec, entered(form), LocaleFrom(req));
     if (!values.ok) return show(req, res, newForm(req, { entered: entered(form), errors: values.errors }, 422));
     const { id } = store.create(writer(req), values.values);
@@ -196,8 +186,7 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     renderer(req);
     const id = PathValue(req, "id") ?? "";
     const form = await readForm(req);
-    const unknown = undeclaredName(spec, form.keys(), ["version"]);
-    if (unknown !== undefined) return refuse(req, res, 400, `update ${spec.Name}: field ${JSON.stringify(unknown.slice(0, 64))} is not declared or is repeated`);
+    if (hasUndeclaredName(spec, form.keys(), ["version"])) return refuse(req, res, 400, `update ${spec.Name}: a field is not declared or is repeated`);
     const versionText = form.get("version") ?? "";
     const version = /^[0-9]{1,15}$/.test(versionText) ? Number(versionText) : undefined;
     if (version === undefined) return refuse(req, res, 400, `update ${spec.Name}: version missing or malformed`);
@@ -226,8 +215,7 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     renderer(req);
     const id = PathValue(req, "id") ?? "";
     const form = await readForm(req);
-    const unknown = undeclaredName({ ...spec, Form: { Fields: [] } }, form.keys(), ["version"]);
-    if (unknown !== undefined) return refuse(req, res, 400, `delete ${spec.Name}: unexpected field`);
+    if (hasUndeclaredName({ ...spec, Form: { Fields: [] } }, form.keys(), ["version"])) return refuse(req, res, 400, `delete ${spec.Name}: unexpected field`);
     if (!store.delete(writer(req), id)) return refuse(req, res, 404, `${spec.Name}: no such record`);
     seeOther(res, `${route}?deleted=1`);
   };

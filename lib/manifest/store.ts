@@ -12,17 +12,28 @@
  * carries its actor), folded into the table as a projection for lists and
  * filters. An update names its base version (the stream sequence it was
  * rendered from); each field is merged against what happened since
- * (merge.ts). A conflict changes nothing but is itself appended, with both
- * values, so nothing anyone typed is lost.
+ * (merge.ts). An `.updated` event carries the changed values and the
+ * values they replaced (`before`), so the base is the projection with the
+ * events since the base undone: an update reads at most `MERGE_MAX_BEHIND`
+ * events, however long the stream. A conflict changes nothing but is itself
+ * appended with the submitted values (the stored ones are in the stream
+ * already), so nothing anyone typed is lost.
  */
 import { randomBytes } from "node:crypto";
 import type { DB } from "../db/index.ts";
-import { MAX_READ, type ActorLike, type EventStore } from "../events/index.ts";
+import { type ActorLike, type EventStore } from "../events/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { mergeField, type FieldValue } from "./merge.ts";
 import type { ResourceSpec } from "./resource.ts";
 import { RecordTable, type ListQuery, type StoredRecord } from "./table.ts";
 import type { RecordValues } from "./values.ts";
+
+/**
+ * How many events a Mergeable update's base version may lag the record's
+ * head; further behind, the update is refused as stale (the current record
+ * shown with the submitted text), so merging reads at most this many events.
+ */
+export const MERGE_MAX_BEHIND: number = 100;
 
 /** Who writes: the owner the record belongs to (the subject acted for) and the actor. */
 export interface Writer {
@@ -94,16 +105,17 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore): 
   const stream = (id: string): string => `${spec.Name}:${id}`;
   const kinds = new Map(spec.Form.Fields.map((f) => [f.Name, f.Kind as string]));
 
-  // The record's values after the events up to `upTo` (inclusive).
-  const valuesAt = (id: string, upTo: number): RecordValues => {
-    const values: RecordValues = {};
-    for (let from = 1; from <= upTo; ) {
-      const batch = events.read(stream(id), from, Math.min(MAX_READ, upTo - from + 1));
-      if (batch.length === 0) break;
-      for (const event of batch) {
-        if (event.Type === `${spec.Name}.created` || event.Type === `${spec.Name}.updated`) Object.assign(values, event.Data["values"] as RecordValues);
+  // The record's values at `base`: the current values with every `.updated` event after it undone
+  // (each carries the values it replaced), so only the events since the base are read, never the whole stream.
+  const valuesAt = (id: string, base: number, head: number, current: RecordValues): RecordValues => {
+    const values: RecordValues = { ...current };
+    const undone = new Set<string>();
+    for (const event of base === head ? [] : events.read(stream(id), base + 1, head - base)) {
+      if (event.Type !== `${spec.Name}.updated`) continue;
+      for (const [name, value] of Object.entries(event.Data["before"] as RecordValues)) {
+        if (!undone.has(name)) values[name] = value;
+        undone.add(name);
       }
-      from += batch.length;
     }
     return values;
   };
@@ -128,8 +140,10 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore): 
         if (current === undefined) return { kind: "missing" };
         const head = events.version(stream(id));
         if (!Number.isSafeInteger(version) || version < 1 || version > head) return { kind: "bad_version" };
-        const base = valuesAt(id, version);
-        const theirs = valuesAt(id, head);
+        const theirs = current.values;
+        // A base too far behind is refused as stale (the person's text shown back), so a merge reads a bounded stretch.
+        if (head - version > MERGE_MAX_BEHIND) return { kind: "stale", current, version: head };
+        const base = valuesAt(id, version, head, theirs);
         const merged: RecordValues = { ...theirs };
         const changes: RecordValues = {};
         const conflicts = new Map<string, FieldConflict>();
@@ -142,15 +156,15 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore): 
           }
         }
         if (conflicts.size > 0) {
-          // Both values are kept: the stored one in the stream already, the submitted one in this event.
+          // Both values are kept, each once: the stored one in the stream already, the submitted one in this event.
           const event = events.append({
             Stream: stream(id), Expected: head, Type: `${spec.Name}.conflict`, Actor: who.actor, Subject: who.owner,
-            Data: { base: version, values: mine, conflicts: Object.fromEntries([...conflicts].map(([f, c]) => [f, { mine: c.mine, theirs: c.theirs }])) },
+            Data: { base: version, values: mine, conflicts: [...conflicts.keys()] },
           });
-          return { kind: "conflict", current: { ...current, values: theirs }, version: event.Seq, merged, conflicts };
+          return { kind: "conflict", current, version: event.Seq, merged, conflicts };
         }
         if (Object.keys(changes).length === 0) return { kind: "ok", version: head };
-        const event = events.append({ Stream: stream(id), Expected: head, Type: `${spec.Name}.updated`, Data: { base: version, values: changes }, Actor: who.actor, Subject: who.owner });
+        const event = events.append({ Stream: stream(id), Expected: head, Type: `${spec.Name}.updated`, Data: { base: version, values: changes, before: Object.fromEntries(Object.keys(changes).map((f) => [f, theirs[f] ?? null])) }, Actor: who.actor, Subject: who.owner });
         table.update(who.owner, id, undefined, merged, event.At.getTime());
         return { kind: "ok", version: event.Seq };
       }).immediate();

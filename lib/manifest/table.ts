@@ -10,7 +10,7 @@
  * rows after this one", stable while rows are added, with no OFFSET scan.
  * An empty amount sorts as the smallest value.
  */
-import type { DB } from "../db/index.ts";
+import type { DB, Statement } from "../db/index.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import type { ResourceSpec } from "./resource.ts";
@@ -48,12 +48,25 @@ export class RecordTable {
   readonly #spec: ResourceSpec;
   readonly #scoped: boolean;
   readonly #fields: string[];
+  // Prepared statements by SQL text. The text is built from manifest names only (values are bound), so
+  // there are finitely many (a list's: filters present × sort column × direction × first page or not).
+  readonly #statements = new Map<string, Statement>();
 
   constructor(db: DB, spec: ResourceSpec) {
     this.#db = db;
     this.#spec = spec;
     this.#scoped = (spec.Scope ?? ScopeKind.Unscoped) === ScopeKind.UserScoped;
     this.#fields = spec.Form.Fields.map((f) => f.Name);
+  }
+
+  // Prepared on first use, not at construction, so a store may be built before its schema is applied.
+  #prepare(sql: string): Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
   }
 
   // "owner = ?" for a user-scoped resource, with its parameter; nothing otherwise.
@@ -71,13 +84,13 @@ export class RecordTable {
   insert(owner: string, record: StoredRecord): void {
     const names = ["id", ...(this.#scoped ? ["owner"] : []), "created_at", "updated_at", ...this.#fields];
     const params = [record.id, ...(this.#scoped ? [owner] : []), record.created_at, record.updated_at, ...this.#fields.map((f) => record.values[f] ?? null)];
-    this.#db.prepare(`INSERT INTO "${this.#spec.Name}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(...params);
+    this.#prepare(`INSERT INTO "${this.#spec.Name}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(...params);
   }
 
   /** Returns `owner`'s record `id`, or undefined (unknown and foreign ids alike). */
   get(owner: string, id: string): StoredRecord | undefined {
     const [where, params] = this.#owner(owner);
-    const row = this.#db.prepare(`SELECT * FROM "${this.#spec.Name}" WHERE id = ?${where}`).get(id, ...params);
+    const row = this.#prepare(`SELECT * FROM "${this.#spec.Name}" WHERE id = ?${where}`).get(id, ...params);
     return row === undefined ? undefined : this.#toRecord(row as Record<string, unknown>);
   }
 
@@ -91,8 +104,7 @@ export class RecordTable {
     const [where, params] = this.#owner(owner);
     const sets = this.#fields.map((f) => `"${f}" = ?`).join(", ");
     const guard = version === undefined ? "" : " AND updated_at = ?";
-    const row = this.#db
-      .prepare(`UPDATE "${this.#spec.Name}" SET ${sets}, updated_at = max(?, updated_at + 1) WHERE id = ?${where}${guard} RETURNING updated_at`)
+    const row = this.#prepare(`UPDATE "${this.#spec.Name}" SET ${sets}, updated_at = max(?, updated_at + 1) WHERE id = ?${where}${guard} RETURNING updated_at`)
       .get(...this.#fields.map((f) => values[f] ?? null), now, id, ...params, ...(version === undefined ? [] : [version])) as { updated_at: number } | undefined;
     return row?.updated_at;
   }
@@ -100,7 +112,7 @@ export class RecordTable {
   /** Deletes `owner`'s record `id`; reports whether it existed. */
   delete(owner: string, id: string): boolean {
     const [where, params] = this.#owner(owner);
-    return this.#db.prepare(`DELETE FROM "${this.#spec.Name}" WHERE id = ?${where}`).run(id, ...params).changes === 1;
+    return this.#prepare(`DELETE FROM "${this.#spec.Name}" WHERE id = ?${where}`).run(id, ...params).changes === 1;
   }
 
   /** Returns one page of `owner`'s records and the keyset of the next page, if any. */
@@ -129,8 +141,7 @@ export class RecordTable {
       params.push(query.after[0] ?? NULL_MONEY, query.after[1]);
     }
     const where = clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
-    const rows = this.#db
-      .prepare(`SELECT * FROM "${this.#spec.Name}"${where} ORDER BY ${sortExpr} ${dir}, id ${dir} LIMIT ?`)
+    const rows = this.#prepare(`SELECT * FROM "${this.#spec.Name}"${where} ORDER BY ${sortExpr} ${dir}, id ${dir} LIMIT ?`)
       .all(...params, query.limit + 1) as Record<string, unknown>[];
     const records = rows.slice(0, query.limit).map((r) => this.#toRecord(r));
     const last = records[records.length - 1];

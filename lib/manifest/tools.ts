@@ -10,7 +10,7 @@
  */
 import { AgentError, defineAction, ToolRead, ToolWrite, type ToolArg, type ToolDef } from "../agent/index.ts";
 import type { HandlerFunc } from "../http/index.ts";
-import { BaseCatalog } from "../i18n/index.ts";
+import { BaseCatalog, interpolate } from "../i18n/index.ts";
 import { Kind } from "./kinds.ts";
 import { LIST_PAGE_SIZE, parseListRequest } from "./list.ts";
 import type { FieldValue } from "./merge.ts";
@@ -24,10 +24,6 @@ import { currencyOf, parseValues, type RecordValues } from "./values.ts";
 const TOOL_LOCALE = "en";
 
 type Handlers = Record<"list" | "read" | "create" | "update" | "delete", HandlerFunc>;
-
-function interpolate(message: string, args: Record<string, string | number>): string {
-  return message.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name: string) => (name in args ? String(args[name]) : whole));
-}
 
 function refused(status: number, message: string): AgentError {
   return new AgentError("ERR_AGENT_INVALID_CALL", message, { status });

@@ -6,8 +6,10 @@
  * emitted into SQL and HTML without quoting surprises.
  */
 import { ManifestError, type ManifestErrorCode } from "./errors.ts";
-import { isKind, isScopeKind, isStoreKind, ScopeKind } from "./kinds.ts";
+import { isKind, isScopeKind, isStoreKind, ScopeKind, StoreKind } from "./kinds.ts";
+import { MAX_EVENT_DATA } from "../events/index.ts";
 import type { ResourceSpec } from "./resource.ts";
+import { maxEventBytes } from "./values.ts";
 
 /** Columns every generated store emits; no field may take these names. */
 export const FIXED_COLUMNS: readonly string[] = Object.freeze(["id", "created_at", "updated_at"]);
@@ -70,6 +72,11 @@ export function validateResource(spec: ResourceSpec): void {
     if (field.Currency !== undefined && (field.Kind !== "money" || !isCurrency(field.Currency))) {
       fail("ERR_MANIFEST_INVALID_FIELD", "Currency must be an ISO 4217 code, on a Money field", name);
     }
+  }
+
+  // A Mergeable record lives in events: whatever its form accepts must fit one, or an edit or a conflict could not be kept.
+  if (spec.Store === StoreKind.Mergeable && maxEventBytes(fields) > MAX_EVENT_DATA) {
+    fail("ERR_MANIFEST_INVALID_FIELD", `a Mergeable resource's fields must fit one event: at most ${MAX_EVENT_DATA} bytes for every value and the value it replaces, 3 bytes per character (lower MaxLength)`);
   }
 
   const columns = new Set<string>();

@@ -15,7 +15,7 @@ import type { Field, ResourceSpec } from "./resource.ts";
 /** Default `MaxLength` of a Text field, in characters. */
 export const TEXT_MAX_LENGTH: number = 200;
 
-/** Default `MaxLength` of a Textarea field, in characters (an edit and a conflict must fit one 16 KiB event). */
+/** Default `MaxLength` of a Textarea field, in characters (UTF-16 code units, as `String.length`). */
 export const TEXTAREA_MAX_LENGTH: number = 2000;
 
 /** Default currency of a Money field. */
@@ -40,24 +40,48 @@ export function maxLength(field: Field): number {
   return field.MaxLength ?? (field.Kind === Kind.Textarea ? TEXTAREA_MAX_LENGTH : TEXT_MAX_LENGTH);
 }
 
+/**
+ * Returns the most bytes one value of `field` takes in an event's JSON:
+ * 3 per UTF-16 code unit (3-byte UTF-8, `"` and `\\` escaped as 2, a
+ * surrogate pair 4 for 2; lone surrogates and control characters other
+ * than line break and tab are refused), plus the quotes; an amount
+ * (MONEY_MAX_MINOR, signed) in 24.
+ */
+export function maxValueBytes(field: Field): number {
+  return field.Kind === Kind.Money ? 24 : 3 * maxLength(field) + 2;
+}
+
+/**
+ * Returns the most bytes a Mergeable record's largest event (an update
+ * changing every field: its values and the values they replaced) takes
+ * serialized; `Validate` refuses a Mergeable resource whose fields could
+ * exceed `MAX_EVENT_DATA`, so every value a form accepts can be stored,
+ * merged and kept in a conflict.
+ */
+export function maxEventBytes(fields: readonly Field[]): number {
+  // Per field, twice: "name":value, — and the envelope {"base":N,"values":{},"before":{}}.
+  return 2 * fields.reduce((n, f) => n + f.Name.length + 4 + maxValueBytes(f), 0) + 64;
+}
+
 /** Returns the currency of a Money field. */
 export function currencyOf(field: Field): string {
   return field.Currency ?? DEFAULT_CURRENCY;
 }
 
 /**
- * Returns the first name in `given` that is neither a field of `spec` nor
- * one of `extra`, or undefined. A repeated name counts too (which value
- * would win is exactly the ambiguity to refuse).
+ * Reports whether `given` holds a name that is neither a field of `spec`
+ * nor one of `extra`, or a repeated name (which value would win is exactly
+ * the ambiguity to refuse). The name itself is client input: callers say
+ * "an undeclared field" and never echo it into a message or the log.
  */
-export function undeclaredName(spec: ResourceSpec, given: Iterable<string>, extra: readonly string[]): string | undefined {
+export function hasUndeclaredName(spec: ResourceSpec, given: Iterable<string>, extra: readonly string[]): boolean {
   const allowed = new Set([...spec.Form.Fields.map((f) => f.Name), ...extra]);
   const seen = new Set<string>();
   for (const name of given) {
-    if (!allowed.has(name) || seen.has(name)) return name;
+    if (!allowed.has(name) || seen.has(name)) return true;
     seen.add(name);
   }
-  return undefined;
+  return false;
 }
 
 /**
@@ -94,6 +118,8 @@ function parseField(field: Field, raw: string, locale: string): { value: FieldVa
   if (field.Kind === Kind.Text && /[\r\n]/.test(text)) return problem("resource.err.single_line");
   // Control characters other than line breaks and tabs have no place in a form value and hide content in displays.
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text)) return problem("resource.err.invalid");
+  // A lone surrogate is no character (it cannot be UTF-8 encoded) and would take 6 bytes escaped in an event (maxValueBytes).
+  if (/\p{Cs}/u.test(text)) return problem("resource.err.invalid");
   const max = maxLength(field);
   if (text.length > max) return problem("resource.err.too_long", { max });
   return { value: text };

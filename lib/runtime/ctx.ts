@@ -19,7 +19,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { actorFrom } from "../agent/index.ts";
-import { NewRef, writeText, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { HTTPError, writeErrorPage, type HandlerFunc, type Middleware } from "../http/index.ts";
 import type { Ctx } from "./options.ts";
 
 /** The part of `Ctx` every request of one runtime shares. */
@@ -63,7 +63,7 @@ export function ctxFrom(req: IncomingMessage): Ctx | undefined {
 export function withCtx(handler: CtxHandlerFunc): HandlerFunc {
   return function withCtx(req, res) {
     const ctx = ctxFrom(req);
-    if (ctx === undefined) throw new Error("WithCtx: no Ctx; the handler runs outside the runtime's Handler");
+    if (ctx === undefined) throw new HTTPError("ERR_HTTP_NO_CTX", "withCtx: no Ctx; the handler runs outside the runtime's Handler");
     return handler(ctx, req, res);
   };
 }
@@ -75,10 +75,5 @@ export function withCtx(handler: CtxHandlerFunc): HandlerFunc {
  * only in the plain-text answer; keep secrets and raw input out of it.
  */
 export function writeError(req: IncomingMessage, res: ServerResponse, status: number, message: string = `${status} ${STATUS_CODES[status] ?? "error"}`): void {
-  const ctx = ctxFrom(req);
-  if (ctx?.ErrorPage === undefined) return writeText(res, status, message);
-  const ref = NewRef();
-  ctx.Logger.info("error page", { ref, status, reason: message, path: (req.url ?? "").split("?")[0] });
-  ctx.ErrorPage(req, res, status, ref);
-  if (!res.writableEnded) res.end();
+  writeErrorPage(req, res, status, message, ctxFrom(req));
 }

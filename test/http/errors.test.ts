@@ -5,7 +5,7 @@ import { ErrAbortHandler, HTTPError, HTTP_ERROR_CODES, LatchError, isAbortHandle
 
 describe("HTTP_ERROR_CODES", () => {
   test("pins the count and that each key equals its code", () => {
-    assert.equal(Object.keys(HTTP_ERROR_CODES).length, 6);
+    assert.equal(Object.keys(HTTP_ERROR_CODES).length, 7);
     for (const [key, value] of Object.entries(HTTP_ERROR_CODES)) {
       assert.equal(key, value);
       assert.match(key, /^ERR_HTTP_[A-Z_]+$/);

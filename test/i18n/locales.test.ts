@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
-import { NewLocales, isI18nError, type Catalog } from "../../lib/i18n/index.ts";
+import { NewLocales, interpolate, isI18nError, type Catalog } from "../../lib/i18n/index.ts";
 
 function catalogDir(t: TestContext, files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "latch-i18n-"));
@@ -164,5 +164,12 @@ describe("Locales.Tf()", () => {
 
   it("ignores a count that is not a number", () => {
     assert.equal(locales.Tf("en", "passkey.recovery.remaining", { count: "1" }), "passkey.recovery.remaining");
+  });
+});
+
+describe("interpolate()", () => {
+  it("fills own arguments only: an inherited name such as constructor stays as written", () => {
+    assert.equal(interpolate("{constructor} {toString} {max} {missing}", { max: 3 }), "{constructor} {toString} 3 {missing}");
+    assert.equal(interpolate("{n} of {total}", { n: 0, total: "12" }), "0 of 12");
   });
 });

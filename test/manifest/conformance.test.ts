@@ -125,6 +125,25 @@ describe("mountResource()", () => {
     assert.equal(count(app.db, "invoices"), 0);
   });
 
+  it("answers a logged 500 coded ERR_MANIFEST_NO_SUBJECT when mounted outside the session gate, storing nothing", async (t) => {
+    const app = await startSigninApp(t, {
+      render,
+      schema: [...events.Schema],
+      origin: "http://nogate.test",
+      extend: (mux, _auth, db) => {
+        mountResource(invoices, { db, mux, tools: new ToolRegistry(), origin: "http://nogate.test", requireSession: (next) => next, ctxFrom });
+      },
+    });
+    for (const [method, path, form] of [["GET", "/invoices", undefined], ["POST", "/invoices", { customer: "ACME", total: "1" }]] as const) {
+      const before = app.log.lines().length;
+      const res = await app.request(method, path, { headers: { Origin: app.origin }, ...(form !== undefined && { form }) });
+      assert.equal(res.status, 500, `${method} ${path}`);
+      const logged = app.log.lines().slice(before).find((l) => l["level"] === "error");
+      assert.match(JSON.stringify(logged), /ERR_MANIFEST_NO_SUBJECT/, `${method} ${path}`);
+    }
+    assert.equal(count(app.db, "invoices"), 0);
+  });
+
   it("refuses a Mergeable resource without an event store, and a changed field at boot (schema drift)", async (t) => {
     let refused: unknown;
     await startSigninApp(t, {

@@ -5,11 +5,14 @@
  * records; a stale expense edit refused with the current values; two note
  * edits from one version merged by lines; a title changed two ways shown
  * as a conflict with both values in the stream; bad input refused with a
- * 4xx and nothing stored; and an agent listing and, once its person
+ * 4xx and nothing stored, an undeclared field refused without its name
+ * echoed into the page or the log; a conflict of the longest CJK body shown with
+ * both sides; and an agent listing and, once its person
  * approved, creating an expense, attributed as agent:<name>.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
@@ -167,6 +170,32 @@ describe("demo resources (HTTP)", () => {
     }
     assert.equal((await post(bob, `/notes/${id}`, { title: "x", body: "", version: now })).status, 404);
     assert.equal(count("events"), stored, "nothing appended");
+  });
+
+  it("shows a conflict of a note's longest body in three-byte characters with both sides, nothing lost", async () => {
+    const text = (c: string): string => c.repeat(2000);
+    const id = idOf(await post(ada, "/notes", { title: "計画", body: text("一") }), "/notes");
+    const version = versionIn((await get(ada, `/notes/${id}`)).body);
+    assert.equal((await post(ada, `/notes/${id}`, { title: "計画", body: text("二"), version })).status, 303);
+    const conflict = await post(ada, `/notes/${id}`, { title: "計画", body: text("三"), version });
+    assert.equal(conflict.status, 409);
+    assert.match(conflict.body, /data-outcome="conflict"/);
+    assert.ok(conflict.body.includes(`<pre data-conflict-mine>${text("三")}</pre>`), "what was typed is shown");
+    assert.ok(conflict.body.includes(`<pre data-conflict-theirs>${text("二")}</pre>`), "what is stored is shown");
+    assert.equal((db.prepare("SELECT body FROM notes WHERE id = ?").get(id) as { body: string }).body, text("二"));
+    assert.deepEqual(demo.errorLogs(), []);
+  });
+
+  it("refuses an undeclared field without echoing its name into the page or the log", async () => {
+    const name = "zz_injected_field_name";
+    const refused = await post(ada, "/notes", { title: "x", body: "", [name]: "1" });
+    assert.equal(refused.status, 400);
+    assert.ok(!refused.body.includes(name), "not in the answer");
+    // The demo's log reaches us through its stdout pipe, possibly after the answer: wait for the line.
+    const line = /create notes: a field is not declared or is repeated/;
+    for (let n = 0; n < 200 && !line.test(demo.logs()); n++) await sleep(50);
+    assert.match(demo.logs(), line);
+    assert.ok(!demo.logs().includes(name), "not in the log");
   });
 
   it("lets an agent with a write token list expenses and, after approval, create one, audited as agent:<name>", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatMinor, formatMoneyInput, mergeField, mergeLines, MONEY_MAX_MINOR, parseMoney, TEXT_MAX_LENGTH, TEXTAREA_MAX_LENGTH, LIST_PAGE_SIZE, DEFAULT_CURRENCY } from "../../lib/manifest/index.ts";
+import { formatMinor, formatMoneyInput, mergeField, mergeLines, MERGE_CELLS, MONEY_MAX_MINOR, parseMoney, TEXT_MAX_LENGTH, TEXTAREA_MAX_LENGTH, LIST_PAGE_SIZE, DEFAULT_CURRENCY } from "../../lib/manifest/index.ts";
 
 describe("parseMoney()", () => {
   const rows = [
@@ -44,6 +44,20 @@ describe("mergeLines()", () => {
   });
   it("refuses overlapping edits", () => {
     assert.equal(mergeLines("a\nb\nc", "a\nX\nc", "a\nY\nc"), undefined);
+  });
+  it("merges texts up to MERGE_CELLS line pairs and declines past it (a conflict, never slow)", () => {
+    assert.equal(MERGE_CELLS, 250_000);
+    // n lines edited at the first line on one side and the last on the other: n·n LCS cells.
+    const edits = (n: number): [string, string, string, string] => {
+      const base = Array.from({ length: n }, (_, i) => `line ${i}`);
+      const first = ["FIRST", ...base.slice(1)];
+      const last = [...base.slice(0, -1), "LAST"];
+      return [base.join("\n"), first.join("\n"), last.join("\n"), ["FIRST", ...base.slice(1, -1), "LAST"].join("\n")];
+    };
+    const [base, mine, theirs, merged] = edits(Math.sqrt(MERGE_CELLS));
+    assert.equal(mergeLines(base, mine, theirs), merged);
+    const [bigger, mine2, theirs2] = edits(Math.sqrt(MERGE_CELLS) + 1);
+    assert.equal(mergeLines(bigger, mine2, theirs2), undefined);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { writeJSON } from "../../lib/http/index.ts";
+import { isHTTPError, writeJSON } from "../../lib/http/index.ts";
 import { ctxFrom, OpenDB, withCtx, writeError, type Ctx, type ErrorPageFunc, type RenderFunc } from "../../lib/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
@@ -42,7 +42,13 @@ describe("CtxFrom()", () => {
   });
 });
 
-describe("WithCtx()", () => {
+describe("withCtx()", () => {
+  it("throws the coded ERR_HTTP_NO_CTX for a request the runtime never saw", () => {
+    const handler = withCtx(() => undefined);
+    const fake = {} as Parameters<typeof ctxFrom>[0];
+    assert.throws(() => handler(fake, {} as Parameters<typeof handler>[1]), (e: unknown) => isHTTPError(e) && e.code === "ERR_HTTP_NO_CTX" && /^withCtx: /.test(e.message));
+  });
+
   it("hands the Ctx to the handler", async (t) => {
     const mux = new Mux();
     mux.Handle("GET /w", withCtx((ctx, _req, res) => writeJSON(res, 200, { hasDB: ctx.DB !== undefined, errorPage: ctx.ErrorPage === undefined ? "unset" : "set" })));
