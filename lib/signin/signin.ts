@@ -16,7 +16,7 @@
  * next `Begin` skip the provider), and latch's `code` (a code refused).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeJSON, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { countProblem, durationProblem, newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeJSON, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, appendSetCookie, logAuthEvents, type AuthEvent, type AuthEventSink, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
@@ -81,10 +81,29 @@ export class Signin {
     if (typeof config.InstanceKey !== "string" || config.InstanceKey === "") throw new ErrEmptyInstanceKey();
     const origin = parseOrigin(config.Origin);
     if (origin === undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin must be an http or https URL");
-    for (const path of [config.SigninPath, config.SignedInPath]) {
-      if (!isLocalPath(path)) {
-        throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: SigninPath and SignedInPath must be local paths");
+    // The optional paths default to the required ones, so every Location we build is checked here.
+    const paths: Record<string, unknown> = {
+      SigninPath: config.SigninPath,
+      SignedInPath: config.SignedInPath,
+      StalePath: config.StalePath ?? config.SigninPath,
+      SessionsPath: config.SessionsPath ?? config.SignedInPath,
+    };
+    for (const [name, path] of Object.entries(paths)) {
+      // RFC 9110 §10.2.2 / RFC 3986 §4.2: these go into Location; "//host" (or "/\host" to browsers) leaves the origin.
+      if (!(typeof path === "string" && isLocalPath(path))) {
+        throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${name} must be a local path ("/..." but not "//" or "/\\")`);
       }
+    }
+    // LinkTTL is minutes long: the shared duration check. Session lifetimes are only compared with
+    // stored times, never handed to a timer, and may exceed MAX_TIMER_MS (the 30-day default does).
+    const durations: [string, number | undefined, (value: unknown) => string | undefined][] = [
+      ["LinkTTL", config.LinkTTL, durationProblem],
+      ["SessionTTL", config.SessionTTL, countProblem],
+      ["IdleTimeout", config.IdleTimeout, countProblem],
+    ];
+    for (const [name, value, problem] of durations) {
+      const why = value === undefined ? undefined : problem(value);
+      if (why !== undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${name} ${why}`);
     }
     this.#config = config;
     this.#origin = origin;
