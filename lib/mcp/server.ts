@@ -18,7 +18,7 @@
  * client declared it, otherwise a tool error carrying the approval URL.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { agentActor, approvalURL, bearerToken, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
+import { agentActor, approvalURL, bearerToken, checkApprovalLink, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
 import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
 import { JSONRPC_ERRORS, errorMessage, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
@@ -81,7 +81,8 @@ function empty(res: ServerResponse, status: number): void {
 
 /**
  * Returns the MCP endpoint for `config`. Throws `HTTPError`
- * `ERR_HTTP_INVALID_OPTIONS` when `Origin` is not an http or https URL.
+ * `ERR_HTTP_INVALID_OPTIONS` when `Origin` is not an http or https URL or
+ * `ApprovalPath` not a local path.
  *
  * @example
  * const mcp = newMCPServer({ Invoker, Tokens, Origin, ApprovalPath: "/account/approvals", Name: "demo", Version: "1.0.0" });
@@ -92,6 +93,7 @@ function empty(res: ServerResponse, status: number): void {
 export function newMCPServer(config: MCPServerConfig): MCPServer {
   const origin = parseOrigin(config.Origin);
   if (origin === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "mcp server: Origin must be an http or https URL");
+  checkApprovalLink(config, "mcp server");
   const resource = new URL(config.Path ?? "/mcp", origin).href;
   const metadataURL = resourceMetadataURL(resource);
   const sessions = new MCPSessions();
