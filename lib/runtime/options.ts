@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB, Step } from "../db/index.ts";
-import { HTTPError, type HandlerFunc, type Logger } from "../http/index.ts";
+import { HTTPError, durationProblem, parseOrigin, type HandlerFunc, type Logger } from "../http/index.ts";
 
 /** Something that serves requests: a handler, or an object with `ServeHTTP` (a `Mux`). */
 export type Routes = HandlerFunc | { ServeHTTP: HandlerFunc };
@@ -94,7 +94,7 @@ function invalid(reason: string): HTTPError {
   return new HTTPError("ERR_HTTP_INVALID_OPTIONS", `options: ${reason}`);
 }
 
-/** Throws `HTTPError` ERR_HTTP_INVALID_OPTIONS for a configuration SPEC §7 calls invalid. */
+/** Throws `HTTPError` ERR_HTTP_INVALID_OPTIONS for a configuration SPEC §7 calls invalid, or a bad Origin or timer duration. */
 export function validateOptions(opts: Options): void {
   // SPEC §2.1, §7: exactly one of Mux and Router.
   if ((opts.Mux === undefined) === (opts.Router === undefined)) {
@@ -106,6 +106,13 @@ export function validateOptions(opts: Options): void {
   }
   if (opts.Socket && opts.Addr) throw invalid("set at most one of Socket and Addr");
   if (opts.Locales !== undefined && opts.Locales.length === 0) throw invalid("Locales is empty");
+  // Origin decides HSTS and cookie names; a typo must fail at boot, not turn HSTS off.
+  if (opts.Origin !== undefined && parseOrigin(opts.Origin) === undefined) throw invalid("Origin must be an http or https URL");
+  // Both feed timers: Infinity (or anything past MAX_TIMER_MS) would fire after 1 ms.
+  for (const name of ["ShutdownGrace", "SidecarInterval"] as const) {
+    const why = opts[name] === undefined ? undefined : durationProblem(opts[name]);
+    if (why !== undefined) throw invalid(`${name} ${why}`);
+  }
 }
 
 /** Returns the handler behind `Routes`. */
