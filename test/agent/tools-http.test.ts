@@ -196,6 +196,23 @@ describe("POST /api/tools/{name}", () => {
     assert.ok(stream.every((e) => e.Type === "tool.call" && e.Subject === ADA));
   });
 
+  it("records the agent token's public id, so a revoked token and a re-minted one of the same name stay apart", async (t) => {
+    const app = await startToolsApp(t);
+    const first = app.mint("read", "claude");
+    const firstID = app.tokens.list(ADA)[0]?.ID ?? "";
+    await app.call(first, "counter_get", {});
+    assert.equal(app.tokens.revoke(ADA, firstID), true);
+    const second = app.mint("read", "claude");
+    const secondID = app.tokens.list(ADA)[0]?.ID ?? "";
+    await app.call(second, "counter_get", {});
+    await app.call(undefined, "counter_get", {}, app.human);
+    const stream = app.events.read(auditStream(ADA));
+    assert.deepEqual(stream.map((e) => [e.Actor, e.Data["token_id"]]), [["agent:claude", firstID], ["agent:claude", secondID], ["human", undefined]]);
+    assert.notEqual(firstID, secondID);
+    // The id is the listing's row id: neither secret appears in an event.
+    assert.ok(!JSON.stringify(stream).includes(first) && !JSON.stringify(stream).includes(second));
+  });
+
   it("logs a failing tool with a reference and never a token or an argument", async (t) => {
     const app = await startToolsApp(t);
     const token = app.mint("write", "claude");
