@@ -110,7 +110,12 @@ export class ToolInvoker {
       const binding = { Subject: caller.Subject, TokenID: caller.Grant.TokenID, Tool: def.Name, ArgsHash: argsHash };
       approval = this.#config.Approvals.consume(binding);
       if (approval === undefined) {
-        return { kind: "approval_required", approval: this.#config.Approvals.request(binding, canonicalArgs(args)).ID };
+        try {
+          return { kind: "approval_required", approval: this.#config.Approvals.request(binding, canonicalArgs(args)).ID };
+        } catch (err) {
+          if (isLatchError(err) && err.code === "ERR_AGENT_TOO_MANY_APPROVALS") return { kind: "refused", status: 429, reason: err.message };
+          throw err;
+        }
       }
     }
     try {
