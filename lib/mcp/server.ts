@@ -19,8 +19,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { agentActor, approvalURL, bearerToken, checkApprovalLink, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
-import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
-import { JSONRPC_ERRORS, errorMessage, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
+import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, mediaType, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
+import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
 import { MCPSessions, type MCPSession } from "./sessions.ts";
 import { describeMCPTool, outcomeResult, textResult } from "./tools.ts";
@@ -58,10 +58,6 @@ export interface MCPServer {
   ApplicationMetadata: HandlerFunc;
   /** The absolute URL of `ResourceMetadata`, named in every 401. */
   ResourceMetadataURL: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -137,8 +133,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
   };
 
   async function post(req: IncomingMessage, res: ServerResponse, grant: TokenGrant, session: MCPSession | undefined): Promise<void> {
-    const type = (header(req, "content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-    if (type !== "application/json") return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
+    if (mediaType(req) !== "application/json") return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
     let body: Buffer;
     try {
       body = await readBody(req, { limit: DEFAULT_BODY_LIMIT });
