@@ -23,7 +23,7 @@ import { PathValue } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";
 import type { CallOutcome, Caller, ToolInvoker } from "./invoke.ts";
-import { actorFrom, grantFrom, subjectFrom, bearerToken, bindGrant } from "./request.ts";
+import { actorFrom, grantFrom, subjectFrom, bindGrant, verifyBearer } from "./request.ts";
 import type { AgentTokens } from "./tokens.ts";
 
 /** What `newToolsAPI` needs. */
@@ -105,12 +105,10 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
   checkApprovalLink(config, "tools api");
   const Authenticate: Middleware = (next) =>
     function authenticateCaller(req, res) {
-      const token = bearerToken(req);
-      if (token !== undefined) {
-        // RFC 6750 §3.1: malformed, unknown and revoked tokens all get invalid_token, one answer.
-        const grant = token === "" ? undefined : config.Tokens.verify(token);
-        if (grant === undefined) return unauthorized(res, INVALID_TOKEN_CHALLENGE);
-        bindGrant(req, grant);
+      const bearer = verifyBearer(req, config.Tokens);
+      if (bearer === "invalid") return unauthorized(res, INVALID_TOKEN_CHALLENGE);
+      if (bearer !== "none") {
+        bindGrant(req, bearer);
         return next(req, res);
       }
       if (config.Sessions.Read(req) === undefined) return unauthorized(res, 'Bearer realm="api"');

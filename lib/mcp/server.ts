@@ -18,7 +18,7 @@
  * client declared it, otherwise a tool error carrying the approval URL.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { agentActor, approvalURL, bearerToken, checkApprovalLink, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
+import { agentActor, approvalURL, checkApprovalLink, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
 import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, mediaType, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
 import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
@@ -110,11 +110,9 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
       res.setHeader("Allow", "POST, DELETE");
       return refuse(res, 405, JSONRPC_ERRORS.InvalidRequest, "method not allowed: this endpoint offers no GET stream");
     }
-    const token = bearerToken(req);
-    if (token === undefined) return challenge(res, "");
-    // RFC 6750 §3.1: malformed, unknown and revoked tokens get one answer, so a token's state cannot be probed.
-    const grant = token === "" ? undefined : config.Tokens.verify(token);
-    if (grant === undefined) return challenge(res, "invalid_token");
+    const grant = verifyBearer(req, config.Tokens);
+    if (grant === "none") return challenge(res, "");
+    if (grant === "invalid") return challenge(res, "invalid_token");
     const version = header(req, "mcp-protocol-version");
     // MCP 2025-11-25 transports §Protocol Version Header: an unsupported version is a 400.
     if (version !== undefined && !MCP_PROTOCOL_VERSIONS.includes(version)) {
