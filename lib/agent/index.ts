@@ -6,7 +6,7 @@ export { defineAction, TOOL_NAME_PATTERN } from "./action.ts";
 export { ToolRegistry } from "./registry.ts";
 export { parseToolArgs, hashToolArgs, canonicalArgs } from "./call.ts";
 export { auditForm, auditAuthEvents, AUTH_EVENT_TYPE_PREFIX } from "./audit.ts";
-export { AgentTokens, AGENT_TOKEN_PATTERN } from "./tokens.ts";
+export { AgentTokens } from "./tokens.ts";
 export { Approvals, APPROVAL_TTL, APPROVAL_ID_PATTERN, MAX_PENDING_APPROVALS } from "./approvals.ts";
 export { ToolInvoker, TOOL_CALL_EVENT } from "./invoke.ts";
 export { newToolsAPI, checkApprovalLink, callerFrom, approvalURL, describeTool, INVALID_TOKEN_CHALLENGE } from "./tools-http.ts";

@@ -2,7 +2,8 @@ import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { applySchema, type DB } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
-import { AGENT_TOKEN_PATTERN, AgentTokens, Schema, ToolRead, ToolWrite, isAgentError, verifyBearer, type MintInput } from "../../lib/agent/index.ts";
+import { TOKEN_PATTERN } from "../../lib/session/index.ts";
+import { AgentTokens, Schema, ToolRead, ToolWrite, isAgentError, verifyBearer, type MintInput } from "../../lib/agent/index.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
 import { open } from "../_support/db.ts";
 import { FakeClock, count } from "../_support/signin-app.ts";
@@ -20,7 +21,7 @@ describe("AgentTokens.mint()", () => {
   it("returns the token once and stores only its SHA-256", (t) => {
     const { db, tokens, clock } = tokenStore(t);
     const { Token, Info } = tokens.mint({ Subject: ada, Name: "claude", Access: ToolWrite });
-    assert.match(Token, AGENT_TOKEN_PATTERN);
+    assert.match(Token, TOKEN_PATTERN);
     assert.deepEqual({ ...Info }, { ID: Info.ID, Name: "claude", Access: "write", CreatedAt: clock.now(), LastUsedAt: undefined });
     const dump = JSON.stringify(db.prepare("SELECT * FROM agent_tokens").all());
     assert.ok(!dump.includes(Token), "the token itself is never stored");
