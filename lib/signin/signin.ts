@@ -233,7 +233,7 @@ export class Signin {
     const spent = token === "" || bound === undefined ? undefined : this.#links.Consume(token, PURPOSE_SIGNIN, bound);
     if (spent?.address !== undefined) return this.#admit(req, res, spent.address, METHOD_MAGICLINK);
     // OWASP ASVS 5.0 §6.6.2: the link is bound to the request that asked for it; another browser cannot spend it.
-    const view = spent?.spent !== true && token !== "" ? this.#links.Peek(token, PURPOSE_SIGNIN) : undefined;
+    const view = spent?.spent !== true && token !== "" ? this.#links.peek(token, PURPOSE_SIGNIN) : undefined;
     if (view === undefined) {
       this.#emit(req, { Kind: "signin_refused", Reason: "link" });
       return this.#outcome(res, "err=expired");
