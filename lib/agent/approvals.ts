@@ -7,7 +7,10 @@
  * `APPROVAL_TTL` from the moment it is given and is spent by the first
  * identical call (one UPDATE … RETURNING, so two racing calls cannot both
  * spend it). A declined, expired or spent approval runs nothing; different
- * arguments hash differently and find no approval.
+ * arguments hash differently and find no approval. One token holds at most
+ * `MAX_PENDING_APPROVALS` unanswered requests: past it a new request is
+ * refused (429) until the person answers some or they lapse, rather than
+ * replacing an older one the person may be reading.
  */
 import type { DB, Statement } from "../db/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
@@ -15,6 +18,9 @@ import { AgentError } from "./errors.ts";
 
 /** How long an approval (and an unanswered request) stays valid: 5 minutes. */
 export const APPROVAL_TTL: number = 5 * 60 * 1000;
+
+/** How many unanswered, unexpired requests one token may hold (each keeps up to 64 KiB of arguments until the sweep). */
+export const MAX_PENDING_APPROVALS: number = 20;
 
 /** The state of an approval request. */
 export type ApprovalStatus = "pending" | "approved" | "declined" | "spent";
@@ -97,6 +103,7 @@ export class Approvals {
   readonly #clock: Clock;
   readonly #random: RandomReader;
   readonly #pending: Statement<[string, string, string, string, number], Row>;
+  readonly #pendingCount: Statement<[string, number], { n: number }>;
   readonly #insert: Statement<Row>;
   readonly #get: Statement<[string, string], Row>;
   readonly #decide: Statement<[string, number, string]>;
@@ -109,6 +116,7 @@ export class Approvals {
     this.#random = options.Random ?? cryptoRandom;
     const binding = "subject = ? AND token_id = ? AND tool = ? AND args_hash = ?";
     this.#pending = db.prepare(`SELECT * FROM agent_approvals WHERE ${binding} AND status = 'pending' AND expires_at > ? LIMIT 1`);
+    this.#pendingCount = db.prepare("SELECT count(*) AS n FROM agent_approvals WHERE token_id = ? AND status = 'pending' AND expires_at > ?");
     this.#insert = db.prepare(
       `INSERT INTO agent_approvals (id, subject, token_id, tool, args_hash, args, status, created_at, expires_at)
        VALUES (@id, @subject, @token_id, @tool, @args_hash, @args, @status, @created_at, @expires_at)`,
@@ -126,7 +134,9 @@ export class Approvals {
   /**
    * Returns a pending request for `binding`: the live one already waiting,
    * or a new one showing `args`. Throws `AgentError`
-   * ERR_AGENT_INVALID_APPROVAL (400) for an empty binding field.
+   * ERR_AGENT_INVALID_APPROVAL (400) for an empty binding field and
+   * ERR_AGENT_TOO_MANY_APPROVALS (429) when the token already holds
+   * `MAX_PENDING_APPROVALS` pending requests; nothing is stored then.
    */
   request(binding: ApprovalBinding, args: Readonly<Record<string, string | number | boolean>>): Approval {
     for (const [field, value] of Object.entries(binding)) {
@@ -139,6 +149,14 @@ export class Approvals {
       .transaction(() => {
         const live = this.#pending.get(binding.Subject, binding.TokenID, binding.Tool, binding.ArgsHash, now);
         if (live !== undefined) return toApproval(live);
+        // OWASP ASVS 5.0 §2.4.1 (anti-automation): one token cannot fill the table with pending requests.
+        if ((this.#pendingCount.get(binding.TokenID, now)?.n ?? 0) >= MAX_PENDING_APPROVALS) {
+          throw new AgentError(
+            "ERR_AGENT_TOO_MANY_APPROVALS",
+            `request approval: this token already has ${MAX_PENDING_APPROVALS} requests awaiting the person; wait for their decision or for requests to lapse`,
+            { status: 429 },
+          );
+        }
         const row: Row = {
           id: Buffer.from(this.#random.read(16)).toString("base64url"),
           subject: binding.Subject,

@@ -14,8 +14,9 @@
  *      their confirmation;
  *   6. run, and
  *   7. append one "tool.call" event to the subject's audit stream, whatever
- *      the outcome: tool, arguments hash, approval id, outcome (and `via`,
- *      the transport, when the caller names one).
+ *      the outcome: tool, arguments hash, approval id, outcome, the agent
+ *      token's public id (`token_id`, for an agent caller) and `via`, the
+ *      transport, when the caller names one.
  *
  * Arguments are never logged (they may carry anything); a failure is
  * logged with a reference the caller also gets.
@@ -109,7 +110,12 @@ export class ToolInvoker {
       const binding = { Subject: caller.Subject, TokenID: caller.Grant.TokenID, Tool: def.Name, ArgsHash: argsHash };
       approval = this.#config.Approvals.consume(binding);
       if (approval === undefined) {
-        return { kind: "approval_required", approval: this.#config.Approvals.request(binding, canonicalArgs(args)).ID };
+        try {
+          return { kind: "approval_required", approval: this.#config.Approvals.request(binding, canonicalArgs(args)).ID };
+        } catch (err) {
+          if (isLatchError(err) && err.code === "ERR_AGENT_TOO_MANY_APPROVALS") return { kind: "refused", status: 429, reason: err.message };
+          throw err;
+        }
       }
     }
     try {
@@ -131,7 +137,15 @@ export class ToolInvoker {
       Type: TOOL_CALL_EVENT,
       Actor: caller.Actor,
       Subject: caller.Subject,
-      Data: { tool: name.slice(0, 64), args_hash: argsHash, approval, outcome: outcome.kind, ...(caller.Via !== undefined && { via: caller.Via }) },
+      Data: {
+        tool: name.slice(0, 64),
+        args_hash: argsHash,
+        approval,
+        outcome: outcome.kind,
+        // The token's public row id (the listing's ID, never the secret or its hash): two tokens of one name stay apart.
+        ...(caller.Grant !== undefined && { token_id: caller.Grant.TokenID }),
+        ...(caller.Via !== undefined && { via: caller.Via }),
+      },
     });
   }
 }

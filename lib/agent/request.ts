@@ -10,7 +10,7 @@
 import type { IncomingMessage } from "node:http";
 import { currentSession } from "../session/index.ts";
 import { agentActor, humanActor, type Actor } from "./actor.ts";
-import type { TokenGrant } from "./tokens.ts";
+import type { AgentTokens, TokenGrant } from "./tokens.ts";
 
 const grants = new WeakMap<IncomingMessage, TokenGrant>();
 
@@ -48,4 +48,16 @@ export function bearerToken(req: IncomingMessage): string | undefined {
   if (header === undefined) return undefined;
   const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
   return match?.[1] ?? "";
+}
+
+/**
+ * Checks the request's bearer token: "none" without an Authorization
+ * header (the caller may still have a session), "invalid" for any
+ * Authorization that is not a live token, else the token's grant.
+ */
+export function verifyBearer(req: IncomingMessage, tokens: Pick<AgentTokens, "verify">): TokenGrant | "none" | "invalid" {
+  const token = bearerToken(req);
+  if (token === undefined) return "none";
+  // RFC 6750 §3.1: malformed, unknown and revoked tokens all get invalid_token, one answer, so a token's state cannot be probed.
+  return (token === "" ? undefined : tokens.verify(token)) ?? "invalid";
 }

@@ -10,7 +10,7 @@
  */
 import type { DB, Statement } from "../db/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
-import { HashToken, NewToken } from "../session/index.ts";
+import { HashToken, NewToken, TOKEN_PATTERN } from "../session/index.ts";
 import { isAccess, type Access } from "./access.ts";
 import { AGENT_NAME_PATTERN } from "./actor.ts";
 import { AgentError } from "./errors.ts";
@@ -50,9 +50,6 @@ export interface AgentTokensOptions {
   /** @default cryptoRandom */
   Random?: RandomReader;
 }
-
-/** The shape of a token: `NewToken`'s 32 bytes in base64url. */
-export const AGENT_TOKEN_PATTERN: RegExp = /^[A-Za-z0-9_-]{43}$/;
 
 interface Row {
   id: string;
@@ -150,7 +147,7 @@ export class AgentTokens {
    * use. The lookup is by SHA-256, so no comparison runs on the secret.
    */
   verify(token: string): TokenGrant | undefined {
-    if (!AGENT_TOKEN_PATTERN.test(token)) return undefined;
+    if (!TOKEN_PATTERN.test(token)) return undefined;
     const row = this.#find.get(HashToken(token));
     if (row === undefined || !isAccess(row.access)) return undefined;
     this.#touch.run(this.#clock.now().getTime(), row.id);

@@ -18,12 +18,12 @@
  * 400 {error, field, reason}; 403; 404; a tool's own 4xx; 500 {error, ref}.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { writeJSON, isLatchError, readJSON, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { writeJSON, isLatchError, isLocalPath, parseOrigin, readJSON, HTTPError, type HandlerFunc, type Middleware } from "../http/index.ts";
 import { PathValue } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";
 import type { CallOutcome, Caller, ToolInvoker } from "./invoke.ts";
-import { actorFrom, grantFrom, subjectFrom, bearerToken, bindGrant } from "./request.ts";
+import { actorFrom, grantFrom, subjectFrom, bindGrant, verifyBearer } from "./request.ts";
 import type { AgentTokens } from "./tokens.ts";
 
 /** What `newToolsAPI` needs. */
@@ -79,7 +79,21 @@ export function describeTool(def: ToolDef): Record<string, unknown> {
 }
 
 /**
- * Returns the tools endpoint for `config`.
+ * Throws `HTTPError` `ERR_HTTP_INVALID_OPTIONS` naming the field when `Origin`
+ * is not an http(s) origin or `ApprovalPath` is not a local path: both build
+ * the `approval_url` an agent hands its person, so a mistake must fail at startup.
+ */
+export function checkApprovalLink(config: Pick<ToolsAPIConfig, "Origin" | "ApprovalPath">, who: string): void {
+  if (parseOrigin(config.Origin) === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `${who}: Origin must be an http or https URL`);
+  // RFC 3986 §4.2: an ApprovalPath of "//host" is a network-path reference; approvalURL would point at that host.
+  if (typeof config.ApprovalPath !== "string" || !isLocalPath(config.ApprovalPath)) {
+    throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `${who}: ApprovalPath must be a local path ("/..." but not "//" or "/\\")`);
+  }
+}
+
+/**
+ * Returns the tools endpoint for `config`. Throws `HTTPError`
+ * `ERR_HTTP_INVALID_OPTIONS` for a bad `Origin` or `ApprovalPath` (`checkApprovalLink`).
  *
  * @example
  * const api = newToolsAPI({ Invoker, Tokens, Sessions: auth.Sessions, Origin, ApprovalPath: "/account/approvals" });
@@ -88,14 +102,13 @@ export function describeTool(def: ToolDef): Record<string, unknown> {
  * agents.Handle("POST /api/tools/{name}", api.Call);
  */
 export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
+  checkApprovalLink(config, "tools api");
   const Authenticate: Middleware = (next) =>
     function authenticateCaller(req, res) {
-      const token = bearerToken(req);
-      if (token !== undefined) {
-        // RFC 6750 §3.1: malformed, unknown and revoked tokens all get invalid_token, one answer.
-        const grant = token === "" ? undefined : config.Tokens.verify(token);
-        if (grant === undefined) return unauthorized(res, INVALID_TOKEN_CHALLENGE);
-        bindGrant(req, grant);
+      const bearer = verifyBearer(req, config.Tokens);
+      if (bearer === "invalid") return unauthorized(res, INVALID_TOKEN_CHALLENGE);
+      if (bearer !== "none") {
+        bindGrant(req, bearer);
         return next(req, res);
       }
       if (config.Sessions.Read(req) === undefined) return unauthorized(res, 'Bearer realm="api"');

@@ -19,7 +19,7 @@
  * barrier is configured: unset, it resolves at once.
  */
 import { request } from "node:http";
-import type { DB } from "./open.ts";
+import type { DB } from "./handle.ts";
 import { DBError } from "./errors.ts";
 
 /** Litestream's default control socket. */

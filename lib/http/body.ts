@@ -49,7 +49,8 @@ function tooLarge(limit: number): HTTPError {
   return new HTTPError("ERR_HTTP_BODY_TOO_LARGE", `read body: larger than ${limit} bytes`, { status: 413 });
 }
 
-function mediaType(req: IncomingMessage): string {
+/** Returns the request's media type: the `Content-Type` before any parameter, lowercased ("" when absent). */
+export function mediaType(req: IncomingMessage): string {
   return (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 

@@ -5,7 +5,7 @@ export { systemClock, cryptoRandom } from "./clock.ts";
 export { equalSecret } from "./secret.ts";
 export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./option-checks.ts";
 export { html, raw, escapeHTML, SafeHTML } from "./html.ts";
-export { readBody, readForm, readJSON, DEFAULT_BODY_LIMIT } from "./body.ts";
+export { readBody, readForm, readJSON, mediaType, DEFAULT_BODY_LIMIT } from "./body.ts";
 export { NewRef } from "./ref.ts";
 export { writeJSON, writeText, seeOther, writeErrorPage } from "./respond.ts";
 export { queryParams, requestTarget, isLocalPath, parseOrigin } from "./url.ts";

@@ -39,7 +39,8 @@ function invalid(code: number, message: string): ParsedMessage {
   return { kind: "invalid", error: { code, message } };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** Reports whether `value` is a JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

@@ -18,9 +18,9 @@
  * client declared it, otherwise a tool error carrying the approval URL.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { agentActor, approvalURL, bearerToken, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
-import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
-import { JSONRPC_ERRORS, errorMessage, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
+import { agentActor, approvalURL, checkApprovalLink, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
+import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, mediaType, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
+import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
 import { MCPSessions, type MCPSession } from "./sessions.ts";
 import { describeMCPTool, outcomeResult, textResult } from "./tools.ts";
@@ -60,10 +60,6 @@ export interface MCPServer {
   ResourceMetadataURL: string;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(",") : value;
@@ -81,7 +77,8 @@ function empty(res: ServerResponse, status: number): void {
 
 /**
  * Returns the MCP endpoint for `config`. Throws `HTTPError`
- * `ERR_HTTP_INVALID_OPTIONS` when `Origin` is not an http or https URL.
+ * `ERR_HTTP_INVALID_OPTIONS` when `Origin` is not an http or https URL or
+ * `ApprovalPath` not a local path.
  *
  * @example
  * const mcp = newMCPServer({ Invoker, Tokens, Origin, ApprovalPath: "/account/approvals", Name: "demo", Version: "1.0.0" });
@@ -92,6 +89,7 @@ function empty(res: ServerResponse, status: number): void {
 export function newMCPServer(config: MCPServerConfig): MCPServer {
   const origin = parseOrigin(config.Origin);
   if (origin === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "mcp server: Origin must be an http or https URL");
+  checkApprovalLink(config, "mcp server");
   const resource = new URL(config.Path ?? "/mcp", origin).href;
   const metadataURL = resourceMetadataURL(resource);
   const sessions = new MCPSessions();
@@ -112,11 +110,9 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
       res.setHeader("Allow", "POST, DELETE");
       return refuse(res, 405, JSONRPC_ERRORS.InvalidRequest, "method not allowed: this endpoint offers no GET stream");
     }
-    const token = bearerToken(req);
-    if (token === undefined) return challenge(res, "");
-    // RFC 6750 §3.1: malformed, unknown and revoked tokens get one answer, so a token's state cannot be probed.
-    const grant = token === "" ? undefined : config.Tokens.verify(token);
-    if (grant === undefined) return challenge(res, "invalid_token");
+    const grant = verifyBearer(req, config.Tokens);
+    if (grant === "none") return challenge(res, "");
+    if (grant === "invalid") return challenge(res, "invalid_token");
     const version = header(req, "mcp-protocol-version");
     // MCP 2025-11-25 transports §Protocol Version Header: an unsupported version is a 400.
     if (version !== undefined && !MCP_PROTOCOL_VERSIONS.includes(version)) {
@@ -135,8 +131,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
   };
 
   async function post(req: IncomingMessage, res: ServerResponse, grant: TokenGrant, session: MCPSession | undefined): Promise<void> {
-    const type = (header(req, "content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-    if (type !== "application/json") return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
+    if (mediaType(req) !== "application/json") return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
     let body: Buffer;
     try {
       body = await readBody(req, { limit: DEFAULT_BODY_LIMIT });

@@ -3,14 +3,19 @@
  * revision it speaks, whether it can open a URL for its person) is needed
  * again on each `tools/call`, and HTTP requests are otherwise unrelated.
  * A session is bound to the token that opened it: another token presenting
- * its id is told the session does not exist. The map is bounded; the
- * oldest session goes first, and its client initializes again (MCP: a 404
- * for a session id means "start a new session").
+ * its id is told the session does not exist. The map is bounded per token
+ * (a token past its share forgets its own oldest session, so one agent
+ * cannot push out the sessions of others) and in all (memory); a forgotten
+ * session's client initializes again (MCP: a 404 for a session id means
+ * "start a new session").
  */
 import { randomBytes } from "node:crypto";
 
-/** How many sessions the endpoint keeps; past it the oldest is forgotten. */
+/** How many sessions the endpoint keeps in all; past it the oldest is forgotten. */
 export const MAX_MCP_SESSIONS = 1000;
+
+/** How many sessions one token keeps; past it that token's oldest is forgotten. */
+export const MAX_MCP_SESSIONS_PER_TOKEN = 8;
 
 /** What a session remembers of its `initialize`. */
 export interface MCPSession {
@@ -26,13 +31,19 @@ export class MCPSessions {
   readonly #sessions = new Map<string, MCPSession>();
   readonly #max: number;
 
-  constructor(max: number = MAX_MCP_SESSIONS) {
+  readonly #maxPerToken: number;
+
+  constructor(max: number = MAX_MCP_SESSIONS, maxPerToken: number = MAX_MCP_SESSIONS_PER_TOKEN) {
     this.#max = max;
+    this.#maxPerToken = maxPerToken;
   }
 
   /** Opens a session and returns its id: 32 random bytes, base64url (visible ASCII, as MCP requires). */
   open(session: MCPSession): string {
     const id = randomBytes(32).toString("base64url");
+    // The map keeps insertion order: the first of this token's sessions found is its oldest.
+    const own = [...this.#sessions].filter(([, s]) => s.TokenID === session.TokenID).map(([key]) => key);
+    for (const oldest of own.slice(0, Math.max(0, own.length - this.#maxPerToken + 1))) this.#sessions.delete(oldest);
     this.#sessions.set(id, Object.freeze({ ...session }));
     for (const oldest of this.#sessions.keys()) {
       if (this.#sessions.size <= this.#max) break;

@@ -80,7 +80,7 @@ export class Passkey {
 
   // A lost device: every other session of the subject ends (README "Sessions").
   #endOthers(req: IncomingMessage, keep: Session, reason: string): void {
-    const count = this.#sessions.RevokeOthers(keep);
+    const count = this.#sessions.revokeOthers(keep);
     this.#emit(req, { Kind: "sessions_ended", Subject: keep.Subject, Reason: reason, Count: count });
   }
 

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB, Step } from "../db/index.ts";
-import { countProblem, durationProblem, HTTPError, type HandlerFunc, type Logger } from "../http/index.ts";
+import { countProblem, durationProblem, HTTPError, parseOrigin, type HandlerFunc, type Logger } from "../http/index.ts";
 
 /** Something that serves requests: a handler, or an object with `ServeHTTP` (a `Mux`). */
 export type Routes = HandlerFunc | { ServeHTTP: HandlerFunc };
@@ -114,7 +114,7 @@ function invalid(reason: string): HTTPError {
   return new HTTPError("ERR_HTTP_INVALID_OPTIONS", `options: ${reason}`);
 }
 
-/** Throws `HTTPError` ERR_HTTP_INVALID_OPTIONS for a configuration SPEC §7 calls invalid. */
+/** Throws `HTTPError` ERR_HTTP_INVALID_OPTIONS for a configuration SPEC §7 calls invalid, or a bad Origin or timer duration. */
 export function validateOptions(opts: Options): void {
   // SPEC §2.1, §7: exactly one of Mux and Router.
   if ((opts.Mux === undefined) === (opts.Router === undefined)) {
@@ -135,6 +135,13 @@ export function validateOptions(opts: Options): void {
   const durable = opts.Durable?.timeout === undefined ? undefined : durationProblem(opts.Durable.timeout);
   if (durable !== undefined) throw invalid(`Durable.timeout ${durable}`);
   if (opts.Durable !== undefined && !opts.DBPath && opts.DB === undefined) throw invalid("Durable needs DBPath or DB");
+  // Origin decides HSTS and cookie names; a typo must fail at boot, not turn HSTS off.
+  if (opts.Origin !== undefined && parseOrigin(opts.Origin) === undefined) throw invalid("Origin must be an http or https URL");
+  // Both feed timers: Infinity (or anything past MAX_TIMER_MS) would fire after 1 ms.
+  for (const name of ["ShutdownGrace", "SidecarInterval"] as const) {
+    const why = opts[name] === undefined ? undefined : durationProblem(opts[name]);
+    if (why !== undefined) throw invalid(`${name} ${why}`);
+  }
 }
 
 /** Returns the handler behind `Routes`. */

@@ -8,8 +8,8 @@
  * and every privilege change mints a new token (`Create`, `Rotate`), so a
  * token observed before authentication never becomes authenticated.
  *
- * A person sees their sessions (`List`) and ends them (`Revoke`,
- * `RevokeOthers`) by a public id: random, not secret, useless without the
+ * A person sees their sessions (`List`) and ends them (`revoke`,
+ * `revokeOthers`) by a public id: random, not secret, useless without the
  * subject's own session (every query also filters by subject).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -219,12 +219,12 @@ export class Sessions {
   }
 
   /** Ends `subject`'s session with public id `publicID`; reports whether there was one. Another subject's id ends nothing. */
-  Revoke(subject: string, publicID: string): boolean {
+  revoke(subject: string, publicID: string): boolean {
     return this.#revoke.run(subject, publicID).changes > 0;
   }
 
   /** Ends every session of `keep.Subject` except `keep` itself; returns how many ended. */
-  RevokeOthers(keep: Session): number {
+  revokeOthers(keep: Session): number {
     return this.#revokeOthers.run(keep.Subject, keep.ID).changes;
   }
 

@@ -7,6 +7,9 @@
 import { createHash } from "node:crypto";
 import { cryptoRandom, type RandomReader } from "../http/index.ts";
 
+/** The shape of a `NewToken` token: 32 bytes in base64url, 43 characters; check it before any lookup. */
+export const TOKEN_PATTERN: RegExp = /^[A-Za-z0-9_-]{43}$/;
+
 /** Returns a new random token: 32 bytes, base64url without padding. */
 export function NewToken(random: RandomReader = cryptoRandom): string {
   return Buffer.from(random.read(32)).toString("base64url");

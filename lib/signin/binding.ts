@@ -13,12 +13,10 @@
  */
 import type { IncomingMessage } from "node:http";
 import { cookieName, readCookie, serializeCookie } from "../http/index.ts";
-import { HashToken, NewToken } from "../session/index.ts";
+import { HashToken, NewToken, TOKEN_PATTERN } from "../session/index.ts";
 
 /** Base name of the binding cookie (`__Host-` prefixed on https origins). */
 export const BINDING_COOKIE: string = "framework_signin";
-
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The binding cookie of one origin. */
 export class Binding {
@@ -38,13 +36,13 @@ export class Binding {
   /** Returns the hash of the request's well-formed binding value, or undefined. */
   hashOf(req: IncomingMessage): string | undefined {
     const value = readCookie(req.headers.cookie, this.#cookie.name);
-    return value !== undefined && TOKEN.test(value) ? HashToken(value) : undefined;
+    return value !== undefined && TOKEN_PATTERN.test(value) ? HashToken(value) : undefined;
   }
 
   /** Returns the value to bind a new link to (the browser's own, else a new one), its hash and the Set-Cookie line. */
   issue(req: IncomingMessage): { hash: string; setCookie: string } {
     const held = readCookie(req.headers.cookie, this.#cookie.name);
-    const value = held !== undefined && TOKEN.test(held) ? held : NewToken();
+    const value = held !== undefined && TOKEN_PATTERN.test(held) ? held : NewToken();
     const setCookie = serializeCookie(this.#cookie.name, value, {
       maxAge: Math.round(this.#ttl / 1000),
       path: "/",

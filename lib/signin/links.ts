@@ -26,7 +26,7 @@ export const LINK_TTL: number = 10 * 60 * 1000;
 /** The purpose of sign-in links. */
 export const PURPOSE_SIGNIN: string = "signin";
 
-/** A link as `Peek` sees it. */
+/** A link as `peek` sees it. */
 export interface LinkView {
   address: string;
   /** The link's sign-in code, for the page shown to a browser without the binding. */
@@ -111,7 +111,7 @@ export class Links {
   }
 
   /** Reads a live link of `purpose` without spending it (the page for a browser without the binding). */
-  Peek(token: string, purpose: string): LinkView | undefined {
+  peek(token: string, purpose: string): LinkView | undefined {
     const row = this.#peek.get(HashToken(token));
     if (row === undefined || !this.#live(row, purpose)) return undefined;
     return { address: row.address, code: codeForToken(this.#key, token), expiresAt: new Date(row.expires_at) };
@@ -123,7 +123,7 @@ export class Links {
    * counts one wrong try against every live link of the binding, and the
    * try that reaches MAX_CODE_ATTEMPTS deletes them ("voided").
    */
-  ConsumeCode(bindingHash: string, code: string, purpose: string, misses: CodeMisses): CodeResult {
+  consumeCode(bindingHash: string, code: string, purpose: string, misses: CodeMisses): CodeResult {
     return this.#db
       .transaction((): CodeResult => {
         const rows = this.#ofBinding.all(bindingHash, purpose, this.#clock.now().getTime());

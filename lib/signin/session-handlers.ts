@@ -29,7 +29,7 @@ export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMe
     ctx.emit(req, { Kind: "signed_out", Subject: session.Subject });
     return seeOther(res, ctx.signinPath);
   }
-  if (ctx.sessions.Revoke(session.Subject, id)) ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoked", Count: 1 });
+  if (ctx.sessions.revoke(session.Subject, id)) ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoked", Count: 1 });
   seeOther(res, ctx.sessionsPath);
 }
 
@@ -37,7 +37,7 @@ export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMe
 export function revokeOtherSessions(ctx: SessionHandlersContext, req: IncomingMessage, res: ServerResponse): void {
   const session = ctx.sessions.Read(req);
   if (session === undefined) return seeOther(res, ctx.signinPath);
-  const count = ctx.sessions.RevokeOthers(session);
+  const count = ctx.sessions.revokeOthers(session);
   ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoke_others", Count: count });
   seeOther(res, ctx.sessionsPath);
 }

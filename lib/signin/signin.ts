@@ -17,7 +17,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { awaitDurable } from "../db/index.ts";
-import { crossOriginVerdict, newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeJSON, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { countProblem, crossOriginVerdict, durationProblem, newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeJSON, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, appendSetCookie, logAuthEvents, type AuthEvent, type AuthEventSink, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
@@ -82,10 +82,29 @@ export class Signin {
     if (typeof config.InstanceKey !== "string" || config.InstanceKey === "") throw new ErrEmptyInstanceKey();
     const origin = parseOrigin(config.Origin);
     if (origin === undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin must be an http or https URL");
-    for (const path of [config.SigninPath, config.SignedInPath]) {
-      if (!isLocalPath(path)) {
-        throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: SigninPath and SignedInPath must be local paths");
+    // The optional paths default to the required ones, so every Location we build is checked here.
+    const paths: Record<string, unknown> = {
+      SigninPath: config.SigninPath,
+      SignedInPath: config.SignedInPath,
+      StalePath: config.StalePath ?? config.SigninPath,
+      SessionsPath: config.SessionsPath ?? config.SignedInPath,
+    };
+    for (const [name, path] of Object.entries(paths)) {
+      // RFC 9110 §10.2.2 / RFC 3986 §4.2: these go into Location; "//host" (or "/\host" to browsers) leaves the origin.
+      if (!(typeof path === "string" && isLocalPath(path))) {
+        throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${name} must be a local path ("/..." but not "//" or "/\\")`);
       }
+    }
+    // LinkTTL is minutes long: the shared duration check. Session lifetimes are only compared with
+    // stored times, never handed to a timer, and may exceed MAX_TIMER_MS (the 30-day default does).
+    const durations: [string, number | undefined, (value: unknown) => string | undefined][] = [
+      ["LinkTTL", config.LinkTTL, durationProblem],
+      ["SessionTTL", config.SessionTTL, countProblem],
+      ["IdleTimeout", config.IdleTimeout, countProblem],
+    ];
+    for (const [name, value, problem] of durations) {
+      const why = value === undefined ? undefined : problem(value);
+      if (why !== undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${name} ${why}`);
     }
     this.#config = config;
     this.#origin = origin;
@@ -228,7 +247,7 @@ export class Signin {
     const spent = token === "" || bound === undefined ? undefined : this.#links.Consume(token, PURPOSE_SIGNIN, bound);
     if (spent?.address !== undefined) return this.#admit(req, res, spent.address, METHOD_MAGICLINK);
     // OWASP ASVS 5.0 §6.6.2: the link is bound to the request that asked for it; another browser cannot spend it.
-    const view = spent?.spent !== true && token !== "" ? this.#links.Peek(token, PURPOSE_SIGNIN) : undefined;
+    const view = spent?.spent !== true && token !== "" ? this.#links.peek(token, PURPOSE_SIGNIN) : undefined;
     if (view === undefined) {
       this.#emit(req, { Kind: "signin_refused", Reason: "link" });
       return this.#outcome(res, "err=expired");
@@ -250,7 +269,7 @@ export class Signin {
     const form = await readForm(req);
     const bound = this.#binding.hashOf(req);
     const typed = (form.get("code") ?? "").replace(/[\s-]/g, "").slice(0, 64);
-    const result = bound === undefined ? { ok: false as const, reason: "wrong" as const } : this.#links.ConsumeCode(bound, typed, PURPOSE_SIGNIN, this.#rate);
+    const result = bound === undefined ? { ok: false as const, reason: "wrong" as const } : this.#links.consumeCode(bound, typed, PURPOSE_SIGNIN, this.#rate);
     if (result.ok) return this.#admit(req, res, result.address, METHOD_EMAIL_CODE);
     this.#emit(req, { Kind: "signin_refused", Reason: result.reason === "voided" ? "code_attempts" : "code" });
     return this.#outcome(res, result.reason === "voided" ? "err=expired" : "err=code");

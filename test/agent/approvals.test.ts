@@ -2,7 +2,7 @@ import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { applySchema, type DB } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
-import { APPROVAL_TTL, AgentTokens, Approvals, Schema, ToolWrite, isAgentError, type ApprovalBinding } from "../../lib/agent/index.ts";
+import { APPROVAL_TTL, MAX_PENDING_APPROVALS, AgentTokens, Approvals, Schema, ToolWrite, isAgentError, type ApprovalBinding } from "../../lib/agent/index.ts";
 import { open } from "../_support/db.ts";
 import { FakeClock, count } from "../_support/signin-app.ts";
 
@@ -26,6 +26,26 @@ describe("Approvals", () => {
     assert.equal(approvals.consume(binding), pending.ID);
     assert.equal(approvals.consume(binding), undefined, "single-use");
     assert.equal(approvals.get(pending.ID, binding.Subject)?.Status, "spent");
+  });
+
+  it(`refuses a token's request past MAX_PENDING_APPROVALS (${MAX_PENDING_APPROVALS}) pending ones, with 429, storing nothing`, (t) => {
+    assert.equal(MAX_PENDING_APPROVALS, 20);
+    const { db, approvals, binding, clock } = approvalStore(t);
+    const nth = (i: number) => ({ ...binding, ArgsHash: i.toString(16).padStart(64, "0") });
+    const pending = Array.from({ length: MAX_PENDING_APPROVALS }, (_, i) => approvals.request(nth(i), { by: i }));
+    const tooMany = (err: unknown) => isAgentError(err) && err.code === "ERR_AGENT_TOO_MANY_APPROVALS" && err.status === 429;
+    assert.throws(() => approvals.request(nth(MAX_PENDING_APPROVALS), { by: 99 }), tooMany);
+    assert.equal(count(db, "agent_approvals"), MAX_PENDING_APPROVALS, "nothing stored");
+    assert.equal(approvals.request(nth(0), { by: 0 }).ID, pending[0]?.ID, "a repeat of a waiting call is not refused");
+    // Another token of the same person has its own share.
+    const other = new AgentTokens(db, { Clock: clock }).mint({ Subject: binding.Subject, Name: "other", Access: ToolWrite }).Info.ID;
+    approvals.request({ ...nth(MAX_PENDING_APPROVALS), TokenID: other }, { by: 99 });
+    // An answered request frees its place; so does a lapsed one.
+    approvals.decide(pending[0]?.ID ?? "", binding.Subject, "decline");
+    approvals.request(nth(MAX_PENDING_APPROVALS), { by: 99 });
+    assert.throws(() => approvals.request(nth(MAX_PENDING_APPROVALS + 1), { by: 100 }), tooMany);
+    clock.advance(APPROVAL_TTL);
+    approvals.request(nth(MAX_PENDING_APPROVALS + 1), { by: 100 });
   });
 
   it("binds the approval to tool, arguments hash, token and subject", (t) => {

@@ -2,7 +2,9 @@ import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { applySchema, type DB } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
-import { AGENT_TOKEN_PATTERN, AgentTokens, Schema, ToolRead, ToolWrite, isAgentError, type MintInput } from "../../lib/agent/index.ts";
+import { TOKEN_PATTERN } from "../../lib/session/index.ts";
+import { AgentTokens, Schema, ToolRead, ToolWrite, isAgentError, verifyBearer, type MintInput } from "../../lib/agent/index.ts";
+import { fetchHTTP, startHandler } from "../_support/http.ts";
 import { open } from "../_support/db.ts";
 import { FakeClock, count } from "../_support/signin-app.ts";
 
@@ -19,7 +21,7 @@ describe("AgentTokens.mint()", () => {
   it("returns the token once and stores only its SHA-256", (t) => {
     const { db, tokens, clock } = tokenStore(t);
     const { Token, Info } = tokens.mint({ Subject: ada, Name: "claude", Access: ToolWrite });
-    assert.match(Token, AGENT_TOKEN_PATTERN);
+    assert.match(Token, TOKEN_PATTERN);
     assert.deepEqual({ ...Info }, { ID: Info.ID, Name: "claude", Access: "write", CreatedAt: clock.now(), LastUsedAt: undefined });
     const dump = JSON.stringify(db.prepare("SELECT * FROM agent_tokens").all());
     assert.ok(!dump.includes(Token), "the token itself is never stored");
@@ -95,5 +97,31 @@ describe("AgentTokens.list()", () => {
       ["two", "write", 0, undefined],
       ["one", "read", -1000, undefined],
     ]);
+  });
+});
+
+describe("verifyBearer()", () => {
+  it("tells no Authorization, a refused one (malformed, unknown, revoked, another scheme) and a live token's grant", async (t) => {
+    const { tokens } = tokenStore(t);
+    const { Token, Info } = tokens.mint({ Subject: ada, Name: "claude", Access: ToolRead });
+    const revoked = tokens.mint({ Subject: ada, Name: "old", Access: ToolRead });
+    tokens.revoke(ada, revoked.Info.ID);
+    const { port } = await startHandler(t, {
+      Mux: (req, res) => {
+        const bearer = verifyBearer(req, tokens);
+        res.end(typeof bearer === "string" ? bearer : `${bearer.TokenID} ${bearer.Name}`);
+      },
+    });
+    const seen: Record<string, string> = {};
+    for (const [label, authorization] of [
+      ["absent", undefined], ["live", `Bearer ${Token}`], ["lowercase scheme", `bearer ${Token}`], ["revoked", `Bearer ${revoked.Token}`],
+      ["unknown", `Bearer ${"A".repeat(43)}`], ["malformed", "Bearer not a token"], ["basic", "Basic YTpi"],
+    ] as const) {
+      seen[label] = (await fetchHTTP(port, "/", authorization === undefined ? {} : { headers: { Authorization: authorization } })).body;
+    }
+    assert.deepEqual(seen, {
+      absent: "none", live: `${Info.ID} claude`, "lowercase scheme": `${Info.ID} claude`, revoked: "invalid",
+      unknown: "invalid", malformed: "invalid", basic: "invalid",
+    });
   });
 });

@@ -6,6 +6,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { auditStream } from "../../lib/events/index.ts";
+import { MAX_PENDING_APPROVALS } from "../../lib/agent/index.ts";
 import { startToolsApp, type ToolsApp } from "../_support/tools-app.ts";
 
 const ADA = "ada@example.com";
@@ -194,6 +195,34 @@ describe("POST /api/tools/{name}", () => {
     assert.match(String(stream[2]?.Data["args_hash"]), /^[0-9a-f]{64}$/);
     assert.equal(stream[0]?.Data["approval"], null);
     assert.ok(stream.every((e) => e.Type === "tool.call" && e.Subject === ADA));
+  });
+
+  it("refuses an agent's write call past MAX_PENDING_APPROVALS pending requests with 429, audited as refused", async (t) => {
+    const app = await startToolsApp(t);
+    const token = app.mint("write", "claude");
+    for (let by = 1; by <= MAX_PENDING_APPROVALS; by++) assert.equal((await app.call(token, "counter_add", { by })).status, 202);
+    const refused = await app.call(token, "counter_add", { by: MAX_PENDING_APPROVALS + 1 });
+    assert.equal(refused.status, 429);
+    assert.match(String(refused.json["error"]), /already has 20 requests awaiting the person/);
+    assert.equal(auditActors(app).at(-1), "agent:claude counter_add refused");
+    assert.deepEqual(app.runs, []);
+  });
+
+  it("records the agent token's public id, so a revoked token and a re-minted one of the same name stay apart", async (t) => {
+    const app = await startToolsApp(t);
+    const first = app.mint("read", "claude");
+    const firstID = app.tokens.list(ADA)[0]?.ID ?? "";
+    await app.call(first, "counter_get", {});
+    assert.equal(app.tokens.revoke(ADA, firstID), true);
+    const second = app.mint("read", "claude");
+    const secondID = app.tokens.list(ADA)[0]?.ID ?? "";
+    await app.call(second, "counter_get", {});
+    await app.call(undefined, "counter_get", {}, app.human);
+    const stream = app.events.read(auditStream(ADA));
+    assert.deepEqual(stream.map((e) => [e.Actor, e.Data["token_id"]]), [["agent:claude", firstID], ["agent:claude", secondID], ["human", undefined]]);
+    assert.notEqual(firstID, secondID);
+    // The id is the listing's row id: neither secret appears in an event.
+    assert.ok(!JSON.stringify(stream).includes(first) && !JSON.stringify(stream).includes(second));
   });
 
   it("logs a failing tool with a reference and never a token or an argument", async (t) => {

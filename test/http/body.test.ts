@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { connect } from "node:net";
 import { describe, test } from "node:test";
-import { readForm, readJSON } from "../../lib/http/index.ts";
+import { mediaType, readForm, readJSON } from "../../lib/http/index.ts";
 import { fetchHTTP, startHandler, type FetchOptions } from "../_support/http.ts";
 
 const LIMIT = 64;
@@ -79,5 +79,17 @@ describe("readForm() and readJSON()", () => {
     const ok = await fetchHTTP(port, "/form", { method: "POST", headers: { "Content-Type": FORM }, body: "a=1" });
     assert.equal(ok.status, 200);
     assert.deepEqual(log.lines().filter((l) => l["level"] === "error"), []);
+  });
+});
+
+describe("mediaType()", () => {
+  test("answers the Content-Type a client sent without parameters, lowercased, and \"\" without one", async (t) => {
+    const { port } = await startHandler(t, { Mux: (req, res) => void res.end(JSON.stringify(mediaType(req))) });
+    const seen = [];
+    for (const type of ["Application/JSON; charset=utf-8", " text/plain ;q=1", undefined]) {
+      const reply = await fetchHTTP(port, "/", { method: "POST", body: "x", ...(type !== undefined && { headers: { "Content-Type": type } }) });
+      seen.push(JSON.parse(reply.body));
+    }
+    assert.deepEqual(seen, ["application/json", "text/plain", ""]);
   });
 });

@@ -9,6 +9,7 @@ import {
   CONFIRM_META_KEY,
   describeMCPTool,
   MAX_MCP_SESSIONS,
+  MAX_MCP_SESSIONS_PER_TOKEN,
   MCP_PROTOCOL_VERSION,
   MCP_PROTOCOL_VERSIONS,
   MCPSessions,
@@ -59,11 +60,23 @@ describe("MCPSessions", () => {
   it(`keeps at most MAX_MCP_SESSIONS (${MAX_MCP_SESSIONS}) sessions, forgetting the oldest`, () => {
     assert.equal(MAX_MCP_SESSIONS, 1000);
     const sessions = new MCPSessions();
-    const ids = Array.from({ length: MAX_MCP_SESSIONS + 1 }, () => sessions.open({ TokenID: "t", Version: MCP_PROTOCOL_VERSION, URLElicitation: false }));
+    const ids = Array.from({ length: MAX_MCP_SESSIONS + 1 }, (_, i) => sessions.open({ TokenID: `t${i}`, Version: MCP_PROTOCOL_VERSION, URLElicitation: false }));
     assert.equal(sessions.size, MAX_MCP_SESSIONS);
-    assert.equal(sessions.get(ids[0] ?? "", "t"), undefined, "the oldest is gone");
-    assert.equal(sessions.get(ids[1] ?? "", "t")?.Version, MCP_PROTOCOL_VERSION);
+    assert.equal(sessions.get(ids[0] ?? "", "t0"), undefined, "the oldest is gone");
+    assert.equal(sessions.get(ids[1] ?? "", "t1")?.Version, MCP_PROTOCOL_VERSION);
     assert.equal(new Set(ids).size, ids.length, "ids are unique");
+  });
+
+  it(`keeps at most MAX_MCP_SESSIONS_PER_TOKEN (${MAX_MCP_SESSIONS_PER_TOKEN}) per token: a flooding token forgets its own, never another's`, () => {
+    assert.equal(MAX_MCP_SESSIONS_PER_TOKEN, 8);
+    const sessions = new MCPSessions();
+    const open = (token: string) => sessions.open({ TokenID: token, Version: MCP_PROTOCOL_VERSION, URLElicitation: false });
+    const victim = open("victim");
+    const flood = Array.from({ length: MAX_MCP_SESSIONS * 2 }, () => open("attacker"));
+    assert.equal(sessions.get(victim, "victim")?.Version, MCP_PROTOCOL_VERSION, "another token's session survives");
+    assert.equal(sessions.size, MAX_MCP_SESSIONS_PER_TOKEN + 1);
+    const kept = flood.filter((id) => sessions.get(id, "attacker") !== undefined);
+    assert.deepEqual(kept, flood.slice(-MAX_MCP_SESSIONS_PER_TOKEN), "the flooding token keeps its newest");
   });
 
   it("binds a session to the token that opened it", () => {

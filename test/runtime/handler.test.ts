@@ -33,6 +33,14 @@ describe("Handler()", () => {
     { name: "Router returning nothing", opts: () => ({ Router: () => undefined as never }), message: /Router returned nothing/ },
     { name: "Migrations without a database", opts: () => ({ Mux: ok, Migrations: ["CREATE TABLE t (x)"] }), message: /migrations need/ },
     { name: "both Socket and Addr", opts: () => ({ Mux: ok, Socket: "/tmp/s", Addr: ":1" }), message: /at most one of Socket and Addr/ },
+    { name: "an Origin that is not an http(s) URL", opts: () => ({ Mux: ok, Origin: "example.com" }), message: /Origin must be an http or https URL/ },
+    { name: "a javascript: Origin", opts: () => ({ Mux: ok, Origin: "javascript:alert(1)" }), message: /Origin must be an http or https URL/ },
+    // Node fires a timer longer than 2^31-1 ms after 1 ms: Infinity would cut connections at once.
+    { name: "ShutdownGrace: Infinity", opts: () => ({ Mux: ok, ShutdownGrace: Infinity }), message: /ShutdownGrace must be at most 2147483647 ms/ },
+    { name: "ShutdownGrace: 2^31", opts: () => ({ Mux: ok, ShutdownGrace: 2 ** 31 }), message: /ShutdownGrace must be at most/ },
+    { name: "ShutdownGrace: 0", opts: () => ({ Mux: ok, ShutdownGrace: 0 }), message: /ShutdownGrace must be a whole number/ },
+    { name: "SidecarInterval: Infinity", opts: () => ({ Mux: ok, SidecarInterval: Infinity }), message: /SidecarInterval must be at most/ },
+    { name: "SidecarInterval: -1", opts: () => ({ Mux: ok, SidecarInterval: -1 }), message: /SidecarInterval must be a whole number/ },
   ];
   for (const { name, opts, message } of invalid) {
     test(`refuses ${name} at boot with ERR_HTTP_INVALID_OPTIONS`, () => {
@@ -51,6 +59,7 @@ describe("Handler()", () => {
   test("validateOptions accepts exactly one of Mux and Router", () => {
     assert.doesNotThrow(() => validateOptions({ Mux: ok }));
     assert.doesNotThrow(() => validateOptions({ Router: () => ok }));
+    assert.doesNotThrow(() => validateOptions({ Mux: ok, Origin: "https://example.com", ShutdownGrace: 2 ** 31 - 1, SidecarInterval: 1 }));
   });
 
   test("passes Router the handle it opened, with migrations and schema applied, and closes it in cleanup", (t) => {

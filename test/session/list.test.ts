@@ -57,11 +57,11 @@ describe("Sessions.List()", () => {
     const b = signIn(sessions, "ann@example.com", IPHONE, clock.now());
     const c = signIn(sessions, "ann@example.com", undefined, clock.now());
     const bob = signIn(sessions, "bob@example.com", FIREFOX, clock.now());
-    assert.equal(sessions.Revoke("bob@example.com", a.PublicID), false, "another subject's id ends nothing");
-    assert.equal(sessions.Revoke("ann@example.com", b.PublicID), true);
-    assert.equal(sessions.Revoke("ann@example.com", b.PublicID), false);
+    assert.equal(sessions.revoke("bob@example.com", a.PublicID), false, "another subject's id ends nothing");
+    assert.equal(sessions.revoke("ann@example.com", b.PublicID), true);
+    assert.equal(sessions.revoke("ann@example.com", b.PublicID), false);
     assert.deepEqual(sessions.List("ann@example.com").map((s) => s.PublicID).sort(), [a.PublicID, c.PublicID].sort());
-    assert.equal(sessions.RevokeOthers(a), 1);
+    assert.equal(sessions.revokeOthers(a), 1);
     assert.deepEqual(sessions.List("ann@example.com", a).map((s) => [s.PublicID, s.Current]), [[a.PublicID, true]]);
     assert.equal(sessions.List("bob@example.com")[0]?.PublicID, bob.PublicID);
     const rows: unknown = db.prepare("SELECT count(*) AS n FROM sessions").get();

@@ -1,10 +1,19 @@
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
-import { HashToken, NewToken } from "../../lib/session/index.ts";
+import { HashToken, NewToken, TOKEN_PATTERN } from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
 
 const B64URL43 = /^[A-Za-z0-9_-]{43}$/;
+
+describe("TOKEN_PATTERN", () => {
+  it("matches exactly NewToken's shape: 43 base64url characters", () => {
+    assert.match(NewToken(), TOKEN_PATTERN);
+    for (const bad of ["A".repeat(42), "A".repeat(44), `${"A".repeat(42)}=`, `${"A".repeat(42)}+`, `${"A".repeat(42)}/`, ` ${"A".repeat(42)}`]) {
+      assert.doesNotMatch(bad, TOKEN_PATTERN, bad);
+    }
+  });
+});
 
 describe("NewToken()", () => {
   it("returns 32 random bytes as 43 base64url characters without padding", () => {

@@ -75,6 +75,34 @@ describe("New()", () => {
     }
   });
 
+  it("refuses StalePath and SessionsPath that are not local paths, naming the field", (t) => {
+    const db = openDB(t);
+    for (const [name, bad] of [["StalePath", "//evil.test/"], ["StalePath", "https://evil.test/"], ["SessionsPath", "//evil.test"], ["SessionsPath", "/\\evil.test"]] as const) {
+      assert.throws(
+        () => create(config(db, { [name]: bad })),
+        (err: unknown) => isSigninError(err) && err.code === "ERR_SIGNIN_INVALID_CONFIG" && err.message.startsWith(`signin: ${name} `),
+        `${name} ${bad}`,
+      );
+    }
+    create(config(db, { StalePath: "/signin/again", SessionsPath: "/account/sessions" }));
+  });
+
+  it("refuses LinkTTL, SessionTTL and IdleTimeout that are not whole positive milliseconds, naming the field", (t) => {
+    const db = openDB(t);
+    for (const name of ["LinkTTL", "SessionTTL", "IdleTimeout"] as const) {
+      for (const bad of [0, -1, 1.5, NaN, Infinity]) {
+        assert.throws(
+          () => create(config(db, { [name]: bad })),
+          (err: unknown) => isSigninError(err) && err.code === "ERR_SIGNIN_INVALID_CONFIG" && err.message.startsWith(`signin: ${name} `),
+          `${name} ${bad}`,
+        );
+      }
+    }
+    // A link outliving Node's longest timer is a mistake; a 30-day session (the default) is not.
+    assert.throws(() => create(config(db, { LinkTTL: 2 ** 31 })), (err: unknown) => isSigninError(err) && /LinkTTL/.test(err.message));
+    create(config(db, { LinkTTL: 60_000, SessionTTL: session.DefaultSessionTTL, IdleTimeout: session.DEFAULT_IDLE_TIMEOUT }));
+  });
+
   it("isSigninError() tells sign-in errors by code", () => {
     assert.equal(isSigninError(new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: x")), true);
     assert.equal(isSigninError(new Error("x")), false);
