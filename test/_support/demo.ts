@@ -177,6 +177,16 @@ export async function signInByLink(page: Page, demo: Demo, address: string): Pro
   await page.goto(link);
 }
 
+/** Mints an agent token on /account/agents in the signed-in `page` and returns it (shown once, in `data-agent-token`). */
+export async function mintTokenInBrowser(page: Page, demo: Demo, name: string, access: "read" | "write"): Promise<string> {
+  await page.goto(`${demo.origin}/account/agents`);
+  await page.fill('input[name="name"]', name);
+  await page.click(`input[name="access"][value="${access}"]`);
+  await page.click('form[action="/account/agents"] button[type="submit"]');
+  await page.waitForSelector("[data-agent-token]");
+  return (await page.getAttribute("[data-agent-token]", "data-agent-token")) ?? "";
+}
+
 /** Signs out through the account page's form. */
 export async function signOut(page: Page, demo: Demo): Promise<void> {
   await page.goto(`${demo.origin}/account`);

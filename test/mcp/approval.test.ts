@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { hasChromium, launchBrowser, watchedPage, type Browser } from "../_support/browser.ts";
-import { signInByLink, startDemo, type Demo } from "../_support/demo.ts";
+import { mintTokenInBrowser, signInByLink, startDemo, type Demo } from "../_support/demo.ts";
 import { connectMCP } from "../_support/mcp-client.ts";
 
 describe("MCP endpoint of the demo (browser approval)", { skip: hasChromium ? false : "no system Chromium" }, () => {
@@ -27,12 +27,7 @@ describe("MCP endpoint of the demo (browser approval)", { skip: hasChromium ? fa
     const { page, errors } = await watchedPage(await browser.newContext());
     await signInByLink(page, demo, "grace@example.com");
     await page.waitForURL(`${demo.origin}/account`);
-    await page.goto(`${demo.origin}/account/agents`);
-    await page.fill('input[name="name"]', "claude");
-    await page.click('input[name="access"][value="write"]');
-    await page.click('form[action="/account/agents"] button[type="submit"]');
-    await page.waitForSelector("[data-agent-token]");
-    const token = (await page.getAttribute("[data-agent-token]", "data-agent-token")) ?? "";
+    const token = await mintTokenInBrowser(page, demo, "claude", "write");
     const client = await connectMCP(demo, token, { elicitation: { url: {} } });
 
     const elicited = async (args: Record<string, unknown>): Promise<{ url: string; elicitationId: string; mode: string }> => {
