@@ -111,7 +111,7 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
         bindGrant(req, bearer);
         return next(req, res);
       }
-      if (config.Sessions.Read(req) === undefined) return unauthorized(res, 'Bearer realm="api"');
+      if (config.Sessions.read(req) === undefined) return unauthorized(res, 'Bearer realm="api"');
       return next(req, res);
     };
 

@@ -36,7 +36,7 @@ export interface Config {
   /**
    * Returns the job owner of the request. When unset, the owner is the
    * subject of the request's session (SPEC.md §5.8), as bound by the session
-   * middleware (signin's `RequireSession`, or `Sessions.Read`) that must run
+   * middleware (signin's `RequireSession`, or `Sessions.read`) that must run
    * before these routes. When there is no session, or this returns
    * `undefined` or "", every route answers 401.
    * @default (req) => currentSession(req)?.Subject

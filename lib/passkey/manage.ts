@@ -23,7 +23,7 @@ export interface ManageContext {
 /** Renames one of the session subject's passkeys (form fields `id`, `name`). */
 export async function renameCredential(ctx: ManageContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const form = await readForm(req);
-  const session = ctx.sessions.Read(req);
+  const session = ctx.sessions.read(req);
   // SPEC §5.5: an absent session is refused.
   if (session === undefined) return redirect(res, ctx.config.SigninPath);
   ctx.store.renameCredential(session.Subject, form.get("id") ?? "", form.get("name") ?? "");
@@ -33,7 +33,7 @@ export async function renameCredential(ctx: ManageContext, req: IncomingMessage,
 /** Deletes one of the session subject's passkeys (form field `id`); a stale session is sent to confirm first. */
 export async function deleteCredential(ctx: ManageContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const form = await readForm(req);
-  const session = ctx.sessions.Read(req);
+  const session = ctx.sessions.read(req);
   // SPEC §5.5: an absent session is refused.
   if (session === undefined) return redirect(res, ctx.config.SigninPath);
   const manage = ctx.config.ManagePath ?? ctx.config.SignedInPath;

@@ -130,7 +130,7 @@ export class Passkey {
 
   // SPEC §5.5: step-up routes need a valid session (stale allowed, absent refused).
   #session(req: IncomingMessage, res: ServerResponse): Session | undefined {
-    const session = this.#sessions.Read(req);
+    const session = this.#sessions.read(req);
     if (session === undefined) json(res, 401, { error: "unauthenticated" });
     return session;
   }
@@ -277,7 +277,7 @@ export class Passkey {
     } catch (err) {
       return this.#refused(res, err);
     }
-    this.#sessions.Rotate(req, res, METHOD_PASSKEY, this.#clock.now());
+    this.#sessions.rotate(req, res, METHOD_PASSKEY, this.#clock.now());
     await awaitDurable(this.#config.DB);
     this.#emit(req, { Kind: "step_up", Subject: session.Subject, Method: METHOD_PASSKEY });
     json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
@@ -295,7 +295,7 @@ export class Passkey {
     if (pending === undefined) return undefined;
     appendSetCookie(res, this.#pendingCookie("", 0));
     const method = `${pending.firstMethod}+${suffix}`;
-    const session = this.#sessions.Create(req, res, { Subject: pending.subject, Method: method, AuthTime: this.#clock.now() });
+    const session = this.#sessions.create(req, res, { Subject: pending.subject, Method: method, AuthTime: this.#clock.now() });
     this.#emit(req, { Kind: "signed_in", Subject: pending.subject, Method: method });
     return session;
   }

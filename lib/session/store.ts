@@ -136,7 +136,7 @@ export class Sessions {
    * Returns the request's live session, or undefined. Results are cached
    * per request; `last_seen` is refreshed at most once per touch interval.
    */
-  Read(req: IncomingMessage): Session | undefined {
+  read(req: IncomingMessage): Session | undefined {
     const cached = lookedUp(req);
     if (cached !== undefined) return cached ?? undefined;
     const token = readCookie(req.headers.cookie, this.#cookie.name);
@@ -162,7 +162,7 @@ export class Sessions {
    * returns it. Any session the request already carried is deleted
    * (rotation on sign-in).
    */
-  Create(req: IncomingMessage, res: ServerResponse, identity: Identity): Session {
+  create(req: IncomingMessage, res: ServerResponse, identity: Identity): Session {
     this.#deleteCurrent(req);
     const token = NewToken();
     const hash = HashToken(token);
@@ -188,14 +188,14 @@ export class Sessions {
   }
 
   /** Replaces the request's session by a new one (new token) with a new method and auth time. */
-  Rotate(req: IncomingMessage, res: ServerResponse, method: string, authTime: Date): Session | undefined {
-    const current = this.Read(req);
+  rotate(req: IncomingMessage, res: ServerResponse, method: string, authTime: Date): Session | undefined {
+    const current = this.read(req);
     if (current === undefined) return undefined;
-    return this.Create(req, res, { Subject: current.Subject, Method: method, AuthTime: authTime });
+    return this.create(req, res, { Subject: current.Subject, Method: method, AuthTime: authTime });
   }
 
   /** Deletes the request's session row and clears the cookie. */
-  Destroy(req: IncomingMessage, res: ServerResponse): void {
+  destroy(req: IncomingMessage, res: ServerResponse): void {
     this.#deleteCurrent(req);
     appendSetCookie(res, this.#serialize("", 0));
     setCurrentSession(req, null);

@@ -95,7 +95,7 @@ export class Links {
   }
 
   /** Creates a link for `address` bound to `bindingHash`; returns the token and code (to email) and the hash (to revoke). */
-  Create(address: string, purpose: string, bindingHash: string): { token: string; hash: string; code: string } {
+  create(address: string, purpose: string, bindingHash: string): { token: string; hash: string; code: string } {
     const token = NewToken();
     const hash = HashToken(token);
     const code = codeForToken(this.#key, token);
@@ -104,7 +104,7 @@ export class Links {
   }
 
   /** Spends `token` if it was bound to `bindingHash`; returns the address when it was live and of `purpose`. */
-  Consume(token: string, purpose: string, bindingHash: string): { spent: boolean; address: string | undefined } {
+  consume(token: string, purpose: string, bindingHash: string): { spent: boolean; address: string | undefined } {
     const row = this.#consume.get(HashToken(token), bindingHash);
     if (row === undefined) return { spent: false, address: undefined };
     return { spent: true, address: this.#live(row, purpose) ? row.address : undefined };
@@ -151,7 +151,7 @@ export class Links {
   }
 
   /** Revokes a link by its hash (a link whose email could not be sent). */
-  Revoke(hash: string): void {
+  revoke(hash: string): void {
     this.#delete.run(hash);
   }
 

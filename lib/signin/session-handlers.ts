@@ -20,12 +20,12 @@ export interface SessionHandlersContext {
 /** Ends one of the subject's sessions (form field `id`, its public id); ending the current one signs out. */
 export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const form = await readForm(req);
-  const session = ctx.sessions.Read(req);
+  const session = ctx.sessions.read(req);
   if (session === undefined) return seeOther(res, ctx.signinPath);
   const id = form.get("id") ?? "";
   // OWASP ASVS 5.0 §7.5.2: a person ends their own sessions; Revoke filters by the request's subject.
   if (id === session.PublicID) {
-    ctx.sessions.Destroy(req, res);
+    ctx.sessions.destroy(req, res);
     ctx.emit(req, { Kind: "signed_out", Subject: session.Subject });
     return seeOther(res, ctx.signinPath);
   }
@@ -35,7 +35,7 @@ export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMe
 
 /** Ends every session of the subject except the current one. */
 export function revokeOtherSessions(ctx: SessionHandlersContext, req: IncomingMessage, res: ServerResponse): void {
-  const session = ctx.sessions.Read(req);
+  const session = ctx.sessions.read(req);
   if (session === undefined) return seeOther(res, ctx.signinPath);
   const count = ctx.sessions.revokeOthers(session);
   ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoke_others", Count: count });

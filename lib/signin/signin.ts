@@ -210,7 +210,7 @@ export class Signin {
       }
     }
     const binding = this.#binding.issue(req);
-    const { token, hash, code } = this.#links.Create(address, PURPOSE_SIGNIN, binding.hash);
+    const { token, hash, code } = this.#links.create(address, PURPOSE_SIGNIN, binding.hash);
     const link = `${this.#origin}/auth/verify?token=${token}`;
     const minutes = Math.round(this.#linkTTL / 60000);
     const from = this.#config.MailFrom ?? `no-reply@${new URL(this.#origin).hostname}`;
@@ -218,7 +218,7 @@ export class Signin {
       await this.#mailer.Send(signinMessage(req, { from, to: address, link, code, minutes }));
     } catch (err) {
       // No orphan link stays usable when its email never left.
-      this.#links.Revoke(hash);
+      this.#links.revoke(hash);
       const ref = NewRef();
       this.#logger.error("signin: sending the link failed", { ref, error: err });
       return sendFailurePage(req, res, ref);
@@ -244,7 +244,7 @@ export class Signin {
     const token = queryParams(req).get("token") ?? "";
     const bound = this.#binding.hashOf(req);
     // SPEC §3.2: in the bound browser the token is spent whatever the cause of failure; one indistinguishable outcome.
-    const spent = token === "" || bound === undefined ? undefined : this.#links.Consume(token, PURPOSE_SIGNIN, bound);
+    const spent = token === "" || bound === undefined ? undefined : this.#links.consume(token, PURPOSE_SIGNIN, bound);
     if (spent?.address !== undefined) return this.#admit(req, res, spent.address, METHOD_MAGICLINK);
     // OWASP ASVS 5.0 §6.6.2: the link is bound to the request that asked for it; another browser cannot spend it.
     const view = spent?.spent !== true && token !== "" ? this.#links.peek(token, PURPOSE_SIGNIN) : undefined;
@@ -291,8 +291,8 @@ export class Signin {
 
   /** `POST /signout`: ends the session and clears its cookie. */
   readonly Signout: HandlerFunc = (req, res) => {
-    const subject = this.#sessions.Read(req)?.Subject;
-    this.#sessions.Destroy(req, res);
+    const subject = this.#sessions.read(req)?.Subject;
+    this.#sessions.destroy(req, res);
     if (subject !== undefined) this.#emit(req, { Kind: "signed_out", Subject: subject });
     this.#redirect(res, this.#config.SigninPath);
   };
@@ -322,7 +322,7 @@ export class Signin {
     this.#recordAccount.run({ address, now: now.getTime() });
     const identity: Identity = { Subject: address, Method: method, AuthTime: authTime ?? now };
     if (this.#config.SecondFactor !== undefined && (await this.#config.SecondFactor(req, res, identity))) return;
-    this.#sessions.Create(req, res, identity);
+    this.#sessions.create(req, res, identity);
     // A new session must outlive the machine before its cookie is handed out (Options.Durable).
     await awaitDurable(this.#config.DB);
     this.#emit(req, { Kind: "signed_in", Subject: address, Method: method });
@@ -342,7 +342,7 @@ export class Signin {
    */
   readonly RequireSession: Middleware = (next) => {
     const requireSession: HandlerFunc = (req, res) => {
-      const session = this.#sessions.Read(req);
+      const session = this.#sessions.read(req);
       if (session === undefined) return this.#refuse(req, res, this.#config.SigninPath, 401, "unauthorized: sign in first");
       return next(req, res);
     };
@@ -352,7 +352,7 @@ export class Signin {
   /** Middleware binding the session when there is one, and passing either way. */
   readonly LoadSession: Middleware = (next) => {
     const loadSession: HandlerFunc = (req, res) => {
-      this.#sessions.Read(req);
+      this.#sessions.read(req);
       return next(req, res);
     };
     return loadSession;
@@ -368,7 +368,7 @@ export class Signin {
   RequireFreshSession(maxAge: number): Middleware {
     return (next) => {
       const requireFreshSession: HandlerFunc = (req, res) => {
-        const session = this.#sessions.Read(req);
+        const session = this.#sessions.read(req);
         if (session === undefined) return this.#refuse(req, res, this.#config.SigninPath, 401, "unauthorized: sign in first");
         if (this.#clock.now().getTime() - session.AuthTime.getTime() > maxAge) {
           // next= is a local path: an absolute-form request target (RFC 9112 §3.2.2) must not put a foreign URL there.

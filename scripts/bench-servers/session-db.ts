@@ -1,7 +1,7 @@
 /*
  * The database the authenticated-route benchmark shares between the latch
  * server and the bare one: the session and sign-in schemas, plus one live
- * session row created the way `Sessions.Create` stores it (the SHA-256 of
+ * session row created the way `Sessions.create` stores it (the SHA-256 of
  * a fresh token). Both servers open the same file and read that row.
  */
 import { applySchema, mergeSchemas, OpenDB } from "../../lib/db/index.ts";

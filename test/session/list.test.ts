@@ -22,7 +22,7 @@ function open(t: TestContext): { db: DB; clock: FakeClock; sessions: Sessions } 
 function signIn(sessions: Sessions, subject: string, ua: string | undefined, now: Date): Session {
   const req = new IncomingMessage(new Socket());
   if (ua !== undefined) req.headers["user-agent"] = ua;
-  return sessions.Create(req, new ServerResponse(req), { Subject: subject, Method: "magiclink", AuthTime: now });
+  return sessions.create(req, new ServerResponse(req), { Subject: subject, Method: "magiclink", AuthTime: now });
 }
 
 describe("Sessions.List()", () => {

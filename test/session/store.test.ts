@@ -49,7 +49,7 @@ function setCookies(res: ServerResponse): string[] {
 /** Signs in and returns the Cookie header a browser would send back. */
 function create(s: Store): string {
   const { req, res } = exchange();
-  s.sessions.Create(req, res, ANN);
+  s.sessions.create(req, res, ANN);
   const [line = ""] = setCookies(res);
   return cookiePair(line);
 }
@@ -76,13 +76,13 @@ describe("Sessions", () => {
     const s = open(t);
     const cookie = create(s);
     const token = cookie.slice("framework_session=".length);
-    const session = s.sessions.Read(exchange(cookie).req);
+    const session = s.sessions.read(exchange(cookie).req);
     assert.ok(session);
     assert.equal(session.ID, HashToken(token));
     assert.deepEqual({ ...session }, { ID: HashToken(token), ...ANN, CreatedAt: s.clock.now(), LastSeen: s.clock.now(), ExpiresAt: new Date(s.clock.now().getTime() + DefaultSessionTTL), PublicID: session.PublicID, Device: "" });
     assert.equal(s.db.prepare("SELECT count(*) AS n FROM sessions WHERE token_hash = ?").pluck().get(token), 0);
-    assert.equal(s.sessions.Read(exchange(`${cookie}x`).req), undefined);
-    assert.equal(s.sessions.Read(exchange().req), undefined);
+    assert.equal(s.sessions.read(exchange(`${cookie}x`).req), undefined);
+    assert.equal(s.sessions.read(exchange().req), undefined);
   });
 
   it("writes last_seen at most once per touch interval", (t) => {
@@ -92,7 +92,7 @@ describe("Sessions", () => {
     const seen: number[] = [];
     for (let i = 0; i < 12; i++) {
       s.clock.advance(MINUTE);
-      assert.ok(s.sessions.Read(exchange(cookie).req));
+      assert.ok(s.sessions.read(exchange(cookie).req));
       seen.push((lastSeen(s) ?? 0) - start);
     }
     // Reads at minutes 1..12: written at 5 and 10 only.
@@ -104,10 +104,10 @@ describe("Sessions", () => {
     const cookie = create(s);
     for (let day = 0; day < 5; day++) {
       s.clock.advance(2 * DAY - 1);
-      assert.ok(s.sessions.Read(exchange(cookie).req), `day ${day}: active sessions roll`);
+      assert.ok(s.sessions.read(exchange(cookie).req), `day ${day}: active sessions roll`);
     }
     s.clock.advance(2 * DAY);
-    assert.equal(s.sessions.Read(exchange(cookie).req), undefined, "idle for the whole timeout");
+    assert.equal(s.sessions.read(exchange(cookie).req), undefined, "idle for the whole timeout");
   });
 
   it("ends a session at its absolute cap however active", (t) => {
@@ -115,12 +115,12 @@ describe("Sessions", () => {
     const cookie = create(s);
     for (let h = 0; h < 71; h++) {
       s.clock.advance(60 * MINUTE);
-      assert.ok(s.sessions.Read(exchange(cookie).req), `hour ${h + 1}`);
+      assert.ok(s.sessions.read(exchange(cookie).req), `hour ${h + 1}`);
     }
     s.clock.advance(60 * MINUTE - 1);
-    assert.ok(s.sessions.Read(exchange(cookie).req));
+    assert.ok(s.sessions.read(exchange(cookie).req));
     s.clock.advance(1);
-    assert.equal(s.sessions.Read(exchange(cookie).req), undefined);
+    assert.equal(s.sessions.read(exchange(cookie).req), undefined);
   });
 
   it("Rotate() issues a new token and deletes the old row", (t) => {
@@ -129,51 +129,51 @@ describe("Sessions", () => {
     s.clock.advance(MINUTE);
     const { req, res } = exchange(cookie);
     const stepped = new Date(s.clock.now());
-    const rotated = s.sessions.Rotate(req, res, "magiclink+passkey", stepped);
+    const rotated = s.sessions.rotate(req, res, "magiclink+passkey", stepped);
     assert.ok(rotated);
     const [line = ""] = setCookies(res);
     const next = cookiePair(line);
     assert.notEqual(next, cookie);
     assert.match(line, /^framework_session=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/);
     assert.equal(rows(s.db), 1);
-    assert.equal(s.sessions.Read(exchange(cookie).req), undefined, "the old token is dead");
-    const read = s.sessions.Read(exchange(next).req);
+    assert.equal(s.sessions.read(exchange(cookie).req), undefined, "the old token is dead");
+    const read = s.sessions.read(exchange(next).req);
     assert.deepEqual(
       { Subject: read?.Subject, Method: read?.Method, AuthTime: read?.AuthTime, ID: read?.ID },
       { Subject: ANN.Subject, Method: "magiclink+passkey", AuthTime: stepped, ID: rotated.ID },
     );
-    assert.equal(s.sessions.Rotate(exchange().req, exchange().res, "x", stepped), undefined, "no session, nothing to rotate");
+    assert.equal(s.sessions.rotate(exchange().req, exchange().res, "x", stepped), undefined, "no session, nothing to rotate");
   });
 
   it("Create() over an existing session deletes the old one (rotation on sign-in)", (t) => {
     const s = open(t);
     const cookie = create(s);
     const { req, res } = exchange(cookie);
-    s.sessions.Create(req, res, { ...ANN, Subject: "bob@example.com" });
+    s.sessions.create(req, res, { ...ANN, Subject: "bob@example.com" });
     assert.equal(rows(s.db), 1);
-    assert.equal(s.sessions.Read(exchange(cookie).req), undefined);
+    assert.equal(s.sessions.read(exchange(cookie).req), undefined);
   });
 
   it("Destroy() deletes the row and clears the cookie", (t) => {
     const s = open(t);
     const cookie = create(s);
     const { req, res } = exchange(cookie);
-    s.sessions.Destroy(req, res);
+    s.sessions.destroy(req, res);
     assert.deepEqual(setCookies(res), ["framework_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax"]);
     assert.equal(rows(s.db), 0);
-    assert.equal(s.sessions.Read(req), undefined, "the request no longer sees it either");
+    assert.equal(s.sessions.read(req), undefined, "the request no longer sees it either");
   });
 
   it("uses __Host- and Secure on an https origin and ignores the unprefixed name", (t) => {
     const s = open(t, { Origin: "https://app.test" });
     assert.equal(s.sessions.CookieName, "__Host-framework_session");
     const { req, res } = exchange();
-    s.sessions.Create(req, res, ANN);
+    s.sessions.create(req, res, ANN);
     const [line = ""] = setCookies(res);
     assert.match(line, /^__Host-framework_session=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
     const value = cookiePair(line).split("=")[1] ?? "";
-    assert.ok(s.sessions.Read(exchange(`__Host-framework_session=${value}`).req));
-    assert.equal(s.sessions.Read(exchange(`framework_session=${value}`).req), undefined);
+    assert.ok(s.sessions.read(exchange(`__Host-framework_session=${value}`).req));
+    assert.equal(s.sessions.read(exchange(`framework_session=${value}`).req), undefined);
   });
 
   it("Sweep() deletes expired and idle rows only", (t) => {
@@ -183,7 +183,7 @@ describe("Sessions", () => {
     const live = create(s);
     s.clock.advance(DAY);
     assert.equal(s.sessions.Sweep(s.clock.now()), 1, "the first session is idle for 2 days");
-    assert.ok(s.sessions.Read(exchange(live).req));
-    assert.equal(s.sessions.Read(exchange(idle).req), undefined);
+    assert.ok(s.sessions.read(exchange(live).req));
+    assert.equal(s.sessions.read(exchange(idle).req), undefined);
   });
 });

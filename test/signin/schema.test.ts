@@ -48,7 +48,7 @@ function seedSessions(db: DB, before: readonly Step[], clock: FakeClock): number
   const mint = (subject: string): string => {
     const req = request();
     const res = new ServerResponse(req);
-    sessions.Create(req, res, { Subject: subject, Method: "magiclink", AuthTime: clock.now() });
+    sessions.create(req, res, { Subject: subject, Method: "magiclink", AuthTime: clock.now() });
     return cookiePair(String(res.getHeader("Set-Cookie")));
   };
   const start = clock.now().getTime();
@@ -56,7 +56,7 @@ function seedSessions(db: DB, before: readonly Step[], clock: FakeClock): number
   clock.advance(HOUR);
   mint("bob@example.com");
   clock.advance(HOUR / 2);
-  assert.equal(sessions.Read(request(annFirst))?.Subject, "ann@example.com");
+  assert.equal(sessions.read(request(annFirst))?.Subject, "ann@example.com");
   clock.advance(HOUR / 2);
   mint("ann@example.com");
   const lastSeen = db.prepare<[], { last_seen: number }>("SELECT last_seen FROM sessions ORDER BY created_at").pluck().all();
