@@ -16,7 +16,7 @@ import { Buffer } from "node:buffer";
 import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { parseAuthenticationResponse, parseCOSEKey, verifyAuthentication, verifySignature } from "../lib/passkey/index.ts";
-import { authenticationJSON, loadVectorFile, text, type Vector } from "../test/_support/passkey-vectors.ts";
+import { authenticationCase, loadVectorFile, text, type Vector } from "../test/_support/passkey-vectors.ts";
 
 /** Verifications per second of one algorithm. */
 export interface PasskeyBench {
@@ -55,17 +55,7 @@ function nodeKey(v: Vector): KeyObject {
 }
 
 function benchOne(v: Vector, alg: "ES256" | "Ed25519", iterations: number): PasskeyBench {
-  const json = authenticationJSON(v);
-  const first = parseAuthenticationResponse(json);
-  const publicKey = Buffer.from(text(v.input, "credentialPublicKey"), "base64url");
-  const expect = {
-    challenge: Buffer.from(v.expected.challenge, "base64url"),
-    origin: v.expected.origin,
-    rpID: v.expected.rpId,
-    requireUserVerification: false,
-    expectedSubject: "bench",
-    credential: { id: first.id, subject: "bench", signCount: 0, backupEligible: first.authenticatorData.flags.backupEligible, publicKey },
-  };
+  const { json, response: first, publicKey, expect } = authenticationCase(v, "bench");
   const signed = Buffer.concat([first.authenticatorDataBytes, createHash("sha256").update(first.clientDataJSON).digest()]);
   const cose = parseCOSEKey(publicKey, "bench");
   const key = nodeKey(v);

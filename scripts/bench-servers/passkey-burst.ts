@@ -8,27 +8,17 @@
  *
  * Usage: node dist/scripts/bench-servers/passkey-burst.js pool|inthread
  */
-import { Buffer } from "node:buffer";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { discardLogger } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
 import { parseAuthenticationResponse, SignatureVerifier, verifyAuthenticationWith } from "../../lib/passkey/index.ts";
-import { authenticationJSON, loadVectorFile, text } from "../../test/_support/passkey-vectors.ts";
+import { authenticationCase, loadVectorFile } from "../../test/_support/passkey-vectors.ts";
 import { announce } from "./routes.ts";
 
 const v = loadVectorFile("w3c-webauthn-l3.json").vectors.find((x) => x.name === "w3c/none-es256/authentication");
 if (v === undefined) throw new Error("passkey-burst: vector missing");
-const json = authenticationJSON(v);
-const first = parseAuthenticationResponse(json);
-const expect = {
-  challenge: Buffer.from(v.expected.challenge, "base64url"),
-  origin: v.expected.origin,
-  rpID: v.expected.rpId,
-  requireUserVerification: false,
-  expectedSubject: "bench",
-  credential: { id: first.id, subject: "bench", signCount: 0, backupEligible: first.authenticatorData.flags.backupEligible, publicKey: Buffer.from(text(v.input, "credentialPublicKey"), "base64url") },
-};
+const { json, expect } = authenticationCase(v, "bench");
 const verifier = new SignatureVerifier(process.argv[2] === "inthread" ? { workers: 0 } : {});
 
 const [handler] = Handler({

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
 import { Buffer } from "node:buffer";
+import { parseAuthenticationResponse, type AuthenticationExpectations, type AuthenticationResponse } from "../../lib/passkey/index.ts";
 
 /** One ceremony vector, as far as the tests read it. */
 export interface Vector {
@@ -118,4 +119,29 @@ export function authenticationJSON(v: Vector): unknown {
     },
     clientExtensionResults: {},
   };
+}
+
+/** An authentication vector ready for a verifier: the browser's JSON, its parsed form, and the credential's key. */
+export interface AuthenticationCase {
+  json: unknown;
+  response: AuthenticationResponse;
+  publicKey: Buffer;
+  /** The vector's challenge, origin and RP ID; no user verification required; a stored count of 0; owned by `subject`. */
+  expect: AuthenticationExpectations;
+}
+
+/** Returns the plain verification case of authentication vector `v` for a credential owned by `subject`. */
+export function authenticationCase(v: Vector, subject: string): AuthenticationCase {
+  const json = authenticationJSON(v);
+  const response = parseAuthenticationResponse(json);
+  const publicKey = Buffer.from(text(v.input, "credentialPublicKey"), "base64url");
+  const expect: AuthenticationExpectations = {
+    challenge: Buffer.from(v.expected.challenge, "base64url"),
+    origin: v.expected.origin,
+    rpID: v.expected.rpId,
+    requireUserVerification: false,
+    expectedSubject: subject,
+    credential: { id: response.id, subject, signCount: 0, backupEligible: response.authenticatorData.flags.backupEligible, publicKey },
+  };
+  return { json, response, publicKey, expect };
 }

@@ -5,7 +5,6 @@ import { describe, test } from "node:test";
 import {
   IN_THREAD_PER_SECOND,
   MAX_VERIFY_WORKERS,
-  parseAuthenticationResponse,
   parseCOSEKey,
   SignatureVerifier,
   verifyAuthentication,
@@ -14,23 +13,14 @@ import {
   type AuthenticationExpectations,
   type AuthenticationResponse,
 } from "../../lib/passkey/index.ts";
-import { authenticationJSON, loadVectorFile, text } from "../_support/passkey-vectors.ts";
+import { authenticationCase, loadVectorFile } from "../_support/passkey-vectors.ts";
 
 const VECTORS = ["w3c/none-es256/authentication", "w3c/packed-eddsa/authentication"];
 
 function load(name: string): { response: AuthenticationResponse; expect: AuthenticationExpectations; publicKey: Buffer } {
   const v = loadVectorFile("w3c-webauthn-l3.json").vectors.find((x) => x.name === name);
   assert.ok(v !== undefined, name);
-  const response = parseAuthenticationResponse(authenticationJSON(v));
-  const publicKey = Buffer.from(text(v.input, "credentialPublicKey"), "base64url");
-  const expect: AuthenticationExpectations = {
-    challenge: Buffer.from(v.expected.challenge, "base64url"),
-    origin: v.expected.origin,
-    rpID: v.expected.rpId,
-    requireUserVerification: false,
-    expectedSubject: "s",
-    credential: { id: response.id, subject: "s", signCount: 0, backupEligible: response.authenticatorData.flags.backupEligible, publicKey },
-  };
+  const { response, expect, publicKey } = authenticationCase(v, "s");
   return { response, expect, publicKey };
 }
 
