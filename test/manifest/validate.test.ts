@@ -92,6 +92,7 @@ describe("Resource.Validate()", () => {
     { name: "a zero MaxLength", spec: withFields({ ...title, MaxLength: 0 }), code: "ERR_MANIFEST_INVALID_FIELD", field: "title", want: "MaxLength" },
     { name: "a MaxLength above the limit", spec: withFields({ ...title, MaxLength: 50_001 }), code: "ERR_MANIFEST_INVALID_FIELD", field: "title", want: "50000" },
     { name: "a lowercase currency", spec: withFields({ ...amount, Currency: "eur" }), code: "ERR_MANIFEST_INVALID_FIELD", field: "amount", want: "ISO 4217" },
+    { name: "three letters that are no currency", spec: withFields({ ...amount, Currency: "XYZ" }), code: "ERR_MANIFEST_INVALID_FIELD", field: "amount", want: "ISO 4217" },
     { name: "a currency on a text field", spec: withFields({ ...title, Currency: "EUR" }), code: "ERR_MANIFEST_INVALID_FIELD", field: "title", want: "Money" },
     {
       name: "a list column naming no field",
