@@ -38,7 +38,7 @@ function mark(ok: boolean): string {
  * node before the script, read from its `ExecStart=`, so that (f) measures
  * the deployment as shipped.
  */
-export function unitNodeFlags(): string[] {
+function unitNodeFlags(): string[] {
   const unit = readFileSync(join(ROOT, "deploy/systemd/latch-demo.service"), "utf8");
   const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1] ?? "";
   return execStart.split(/\s+/).slice(1).filter((arg) => arg.startsWith("--"));

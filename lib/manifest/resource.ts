@@ -21,7 +21,7 @@ export interface Field {
   readonly Help?: string;
   /** Longest accepted text, in characters (Text and Textarea). @default TEXT_MAX_LENGTH or TEXTAREA_MAX_LENGTH */
   readonly MaxLength?: number;
-  /** ISO 4217 code of a Money field; its minor unit decides the decimals accepted. @default "USD" */
+  /** ISO 4217 code of a Money field, one that `Intl.supportedValuesOf("currency")` lists; its minor unit decides the decimals accepted. @default "USD" */
   readonly Currency?: string;
 }
 

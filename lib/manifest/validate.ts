@@ -70,7 +70,7 @@ export function validateResource(spec: ResourceSpec): void {
       fail("ERR_MANIFEST_INVALID_FIELD", `MaxLength must be an integer from 1 to ${MAX_LENGTH_LIMIT}`, name);
     }
     if (field.Currency !== undefined && (field.Kind !== "money" || !isCurrency(field.Currency))) {
-      fail("ERR_MANIFEST_INVALID_FIELD", "Currency must be an ISO 4217 code, on a Money field", name);
+      fail("ERR_MANIFEST_INVALID_FIELD", "Currency must be an ISO 4217 code that Intl lists (Intl.supportedValuesOf(\"currency\")), on a Money field", name);
     }
   }
 
@@ -120,9 +120,10 @@ function nameReason(name: string): string {
   return name === "" ? "empty name" : `name must match ${NAME_PATTERN.source}`;
 }
 
-// An ISO 4217 code that Intl knows: its minor unit is what money parsing reads.
+// An ISO 4217 code that Intl lists: its minor unit is what money parsing reads.
 // The list, not a trial NumberFormat: any three letters format (even "XYZ"), and the
-// first currency formatter loads ICU data, about 20 ms of every cold start.
+// first currency formatter loads ICU data, about 20 ms of every cold start. Funds
+// and metal codes (CLF, XAU) are not listed, and not accepted.
 function isCurrency(code: unknown): boolean {
   return typeof code === "string" && knownCurrencies().has(code);
 }
