@@ -36,12 +36,15 @@ function mark(ok: boolean): string {
 /**
  * The options the shipped unit (deploy/systemd/latch-demo.service) passes to
  * node before the script, read from its `ExecStart=`, so that (f) measures
- * the deployment as shipped.
+ * the deployment as shipped. The unit writes them as `--name=value`; a
+ * command that is not node is refused rather than measured as "shipped".
  */
 function unitNodeFlags(): string[] {
   const unit = readFileSync(join(ROOT, "deploy/systemd/latch-demo.service"), "utf8");
-  const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1] ?? "";
-  return execStart.split(/\s+/).slice(1).filter((arg) => arg.startsWith("--"));
+  const [command, ...args] = (/^ExecStart=(.*)$/m.exec(unit)?.[1] ?? "").trim().split(/\s+/);
+  if (command === undefined || !command.endsWith("/node")) throw new Error("bench: latch-demo.service's ExecStart= does not run node");
+  const script = args.findIndex((arg) => !arg.startsWith("--"));
+  return script < 0 ? args : args.slice(0, script);
 }
 
 function runSSE(streams: number, seconds: number, bare: boolean, nodeFlags: string[]): Promise<BenchResult> {

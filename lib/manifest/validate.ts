@@ -35,7 +35,7 @@ export const MAX_LENGTH_LIMIT: number = 50_000;
  * user-scoped (`ERR_MANIFEST_RESERVED_FIELD`), duplicate fields, columns
  * or filters, an empty label, a column naming neither a field nor a fixed
  * column, a filter naming no field, a MaxLength out of range or a
- * Currency that is not an ISO 4217 code of a Money field
+ * Currency that Intl does not list, or not on a Money field
  * (`ERR_MANIFEST_INVALID_FIELD`).
  */
 export function validateResource(spec: ResourceSpec): void {
