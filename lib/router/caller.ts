@@ -1,7 +1,10 @@
 /*
  * Where a route was registered: the first stack frame outside this
- * module's own files, as "path:line". Taken once per `Handle` call, at
- * startup, so that a conflict names both registration sites (STYLE.md §5).
+ * module's own files, as "path:line", so that a conflict names both
+ * registration sites (STYLE.md §5). The site is captured once per `Handle`
+ * call (an Error: V8 records its frames) and formatted only when a
+ * conflict is reported: formatting every route's stack cost a cold start
+ * several milliseconds for messages that are almost never written.
  */
 import { fileURLToPath } from "node:url";
 
@@ -26,9 +29,14 @@ function frameLocation(frame: string): string | undefined {
   return loc === "" ? undefined : loc;
 }
 
-/** Returns "path:line" of the code that called into the router, or "unknown location". */
-export function callerLocation(): string {
-  const stack = new Error("callerLocation").stack ?? "";
+/** Captures the current call site, to be described by `siteLocation` when needed. */
+export function captureSite(): Error {
+  return new Error("route registered here");
+}
+
+/** Returns "path:line" of the code that called into the router at `site`, or "unknown location". */
+export function siteLocation(site: Error): string {
+  const stack = site.stack ?? "";
   for (const frame of stack.split("\n").slice(1)) {
     if (frame.includes(OWN_DIR) || frame.includes("node:internal")) continue;
     const loc = frameLocation(frame);

@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HandlerFunc, Middleware } from "../http/index.ts";
-import { callerLocation } from "./caller.ts";
+import { captureSite, siteLocation } from "./caller.ts";
 import { composeChain } from "./chain.ts";
 import { cleanPath, isCleanPath } from "./clean-path.ts";
 import { describeConflict } from "./compare.ts";
@@ -145,14 +145,14 @@ export class Mux {
       throw new RouterError("ERR_ROUTER_INVALID_HANDLER", `Handle: ${JSON.stringify(pattern)}: handler is not a function`);
     }
     const parsed = parsePattern(pattern);
-    const where = callerLocation();
+    const where = captureSite();
     for (const r of this.#routes) {
       const why = describeConflict(parsed, r.pattern);
       if (why === undefined) continue;
       throw new RouterError(
         "ERR_ROUTER_CONFLICT",
-        `Handle: pattern ${JSON.stringify(parsed.str)} (registered at ${where}) conflicts with pattern ` +
-          `${JSON.stringify(r.pattern.str)} (registered at ${r.where}): ${why}`,
+        `Handle: pattern ${JSON.stringify(parsed.str)} (registered at ${siteLocation(where)}) conflicts with pattern ` +
+          `${JSON.stringify(r.pattern.str)} (registered at ${siteLocation(r.where)}): ${why}`,
       );
     }
     const route: Route = { pattern: parsed, handler: composeChain(middleware, handler), where };

@@ -17,8 +17,8 @@ export interface Route {
   readonly pattern: ParsedPattern;
   /** The handler with its group middleware already composed. */
   readonly handler: HandlerFunc;
-  /** Where `Handle` was called ("file:line"), for conflict messages. */
-  readonly where: string;
+  /** Where `Handle` was called (`siteLocation` makes it "file:line"), for conflict messages. */
+  readonly where: Error;
 }
 
 /** One node of the segment tree. */
