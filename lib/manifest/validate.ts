@@ -124,12 +124,8 @@ function nameReason(name: string): string {
 // The list, not a trial NumberFormat: any three letters format (even "XYZ"), and the
 // first currency formatter loads ICU data, about 20 ms of every cold start. Funds
 // and metal codes (CLF, XAU) are not listed, and not accepted.
-function isCurrency(code: unknown): boolean {
-  return typeof code === "string" && knownCurrencies().has(code);
-}
+const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
 
-let currencies: ReadonlySet<string> | undefined;
-function knownCurrencies(): ReadonlySet<string> {
-  currencies ??= new Set(Intl.supportedValuesOf("currency"));
-  return currencies;
+function isCurrency(code: unknown): boolean {
+  return typeof code === "string" && CURRENCIES.has(code);
 }
