@@ -60,7 +60,7 @@ function runSSE(streams: number, seconds: number, bare: boolean, nodeFlags: stri
 /**
  * (f): latch and the bare baseline, one after the other, first under Node's
  * defaults, then under the unit's node flags (a small young generation:
- * under an allocation burst V8 grows it to 2 x 16 MB, about 3 KB per stream
+ * under an allocation burst V8 grows it up to 2 x 16 MB, up to 3 KB per stream
  * at 10,000 streams that no stream holds). The targets are judged as shipped.
  */
 export async function extraSSE(streams: number, seconds: number): Promise<ExtraResult> {
