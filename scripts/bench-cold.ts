@@ -5,7 +5,9 @@
  * first byte of the `GET /healthz` answer is what the first visitor waits:
  * node's own start, the module graph, the database and schema, catalogs,
  * assets, prepared statements. Servers: a bare node:http server
- * (scripts/bench-servers/cold-bare.ts), examples/minimal and the demo, each
+ * (scripts/bench-servers/cold-bare.ts), examples/minimal, the demo as
+ * `npm start` runs it (220 module files) and the demo as its unit ships it
+ * (one bundled file, scripts/bundle.ts, under the unit's node flags), each
  * started `runs` times in turn (interleaved), the state directory kept
  * between runs (a restart, not a first install). Reported: the median and
  * the minimum per server, and the ratios to the bare server.
@@ -23,8 +25,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { ROOT } from "./bench-load.ts";
+import { shippedDemo } from "./bench-unit.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Cold starts of one server, in ms. */
 export interface ColdStart {
@@ -40,11 +43,25 @@ export interface ColdBench {
   servers: ColdStart[];
 }
 
-const SERVERS = [
-  { label: "node:http", script: "dist/scripts/bench-servers/cold-bare.js" },
-  { label: "examples/minimal", script: "dist/examples/minimal/main.js" },
-  { label: "demo", script: "dist/examples/demo/main.js" },
-];
+/** A server to start: its script (relative to the repository) and node's options before it. */
+interface ColdServer {
+  label: string;
+  script: string;
+  nodeFlags: string[];
+}
+
+function servers(): ColdServer[] {
+  const shipped = shippedDemo();
+  return [
+    { label: "node:http", script: "dist/scripts/bench-servers/cold-bare.js", nodeFlags: [] },
+    { label: "examples/minimal", script: "dist/examples/minimal/main.js", nodeFlags: [] },
+    { label: "demo (npm start)", script: "dist/examples/demo/main.js", nodeFlags: [] },
+    { label: SHIPPED_DEMO, script: shipped.script, nodeFlags: shipped.nodeFlags },
+  ];
+}
+
+/** The label of the demo as the unit starts it (the bundle, the unit's flags): the one the targets judge. */
+export const SHIPPED_DEMO = "demo as shipped";
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -70,10 +87,10 @@ async function firstByte(port: number, start: number, retry: boolean): Promise<n
   }
 }
 
-async function once(script: string, state: string, activated: boolean): Promise<number> {
+async function once(server: ColdServer, state: string, activated: boolean): Promise<number> {
   const port = await freePort();
   const env = { ...process.env, STATE_DIRECTORY: state, INSTANCE_KEY: "bench-cold-start-instance-key-0123456789", ORIGIN: `http://localhost:${port}` };
-  const node = [process.execPath, join(ROOT, script)];
+  const node = [process.execPath, ...server.nodeFlags, join(ROOT, server.script)];
   // The activator passes on only the variables it is told to (-E NAME).
   const pass = ["STATE_DIRECTORY", "INSTANCE_KEY", "ORIGIN"].flatMap((name) => ["-E", name]);
   const args = activated ? ["-l", `127.0.0.1:${port}`, ...pass, ...node] : [...node.slice(1), "--addr", `127.0.0.1:${port}`];
@@ -103,18 +120,19 @@ function median(xs: number[]): number {
 /** Runs every server `runs` times (after one unmeasured start each) and returns the timings. */
 export async function benchCold(runs = 7): Promise<ColdBench> {
   const activated = spawnSync("systemd-socket-activate", ["--version"]).error === undefined;
-  const states = SERVERS.map(() => mkdtempSync(join(tmpdir(), "latch-cold-")));
+  const list = servers();
+  const states = list.map(() => mkdtempSync(join(tmpdir(), "latch-cold-")));
   try {
-    const times: number[][] = SERVERS.map(() => []);
+    const times: number[][] = list.map(() => []);
     for (let round = -1; round < runs; round++) {
-      for (const [i, s] of SERVERS.entries()) {
-        const ms = await once(s.script, states[i] ?? "", activated);
+      for (const [i, s] of list.entries()) {
+        const ms = await once(s, states[i] ?? "", activated);
         if (round >= 0) times[i]?.push(Math.round(ms * 10) / 10);
       }
     }
     return {
       method: activated ? "systemd-socket-activate" : "spawn",
-      servers: SERVERS.map((s, i) => ({ label: s.label, medianMs: median(times[i] ?? []), minMs: Math.min(...(times[i] ?? [])), runs: times[i] ?? [] })),
+      servers: list.map((s, i) => ({ label: s.label, medianMs: median(times[i] ?? []), minMs: Math.min(...(times[i] ?? [])), runs: times[i] ?? [] })),
     };
   } finally {
     for (const dir of states) rmSync(dir, { recursive: true, force: true });

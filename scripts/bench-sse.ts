@@ -19,7 +19,8 @@
  * received / pings expected, where a stream open for d ms expects
  * floor(d / heartbeatMs) pings, and pings due are given 2 s to arrive).
  *
- * Usage: node --expose-gc dist/scripts/bench-sse.js [streams] [seconds] [heartbeatMs] [--bare]
+ * Usage: node --expose-gc dist/scripts/bench-sse.js [streams] [seconds] [heartbeatMs] [--bare] [--demo-heap]
+ * (--demo-heap: V8's young generation as the demo's process keeps it.)
  * Each side needs a file-descriptor limit above `streams` (`ulimit -n`).
  */
 import { fork } from "node:child_process";
@@ -29,6 +30,7 @@ import { connect, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { discardLogger } from "../lib/http/index.ts";
 import { newHandlers, Registry } from "../lib/jobs/index.ts";
+import { keepYoungGenerationSmall } from "../examples/demo/young-generation.ts";
 
 /** Options of `benchSSE`. */
 export interface BenchOptions {
@@ -284,7 +286,9 @@ if (isMain && process.argv[2] === "--client") {
   await runClient(port ?? 0, streams ?? 0, seconds ?? 0, heartbeat ?? 15000);
 } else if (isMain) {
   const bare = process.argv.includes("--bare");
-  const [streams, seconds, heartbeatMs] = process.argv.slice(2).filter((a) => a !== "--bare").map(Number);
+  // As the demo runs: its young generation kept small (examples/demo/young-generation.ts).
+  if (process.argv.includes("--demo-heap")) keepYoungGenerationSmall();
+  const [streams, seconds, heartbeatMs] = process.argv.slice(2).filter((a) => !a.startsWith("--")).map(Number);
   const result = await benchSSE({
     bare,
     ...(streams === undefined ? {} : { streams }),

@@ -5,10 +5,13 @@
  *
  *   node dist/scripts/stamp-version.js "$(git describe --tags --always)"
  *
- * It rewrites dist/lib/runtime/version.js only; the source keeps "dev".
+ * It rewrites dist/lib/runtime/version.js (the source keeps "dev") and
+ * bundles the demo again (dist/bundle/demo.js), so that the bundle the unit
+ * runs reports the same version.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { bundle, DEMO_BUNDLE, DEMO_ENTRY } from "./bundle.ts";
 
 const version = process.argv[2] ?? "";
 // The version lands in a JS string literal and in JSON: keep it printable and short.
@@ -24,4 +27,5 @@ if (after === before && !before.includes(`"${version}"`)) {
   process.exit(1);
 }
 writeFileSync(file, after);
+await bundle(DEMO_ENTRY, DEMO_BUNDLE);
 process.stdout.write(`stamp-version: BuildVersion = ${version}\n`);

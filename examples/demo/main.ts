@@ -1,12 +1,16 @@
 /*
- * The latch demo: `npm start` (or `node dist/examples/demo/main.js`, the
- * same file a systemd unit runs). Environment: see config.ts and README.
+ * The latch demo: `npm start` (or `node dist/examples/demo/main.js`; the
+ * systemd unit runs the same code bundled into one file, dist/bundle/demo.js,
+ * for its cold start). Environment: see config.ts and README.
  */
 import { resolve } from "node:path";
 import { newLogger } from "../../lib/http/index.ts";
 import { Run } from "../../lib/index.ts";
 import { demoOptions } from "./app.ts";
 import { loadConfig } from "./config.ts";
+import { keepYoungGenerationSmall } from "./young-generation.ts";
+
+keepYoungGenerationSmall();
 
 const logger = newLogger();
 const config = loadConfig(process.env, logger);

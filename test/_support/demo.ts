@@ -19,6 +19,7 @@ import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const MAIN = join(ROOT, "dist/examples/demo/main.js");
+const BUNDLE = join(ROOT, "dist/bundle/demo.js");
 const GUIDE = join(ROOT, "dist/examples/guide/main.js");
 
 /** A running demo. */
@@ -95,6 +96,11 @@ function copyClientScripts(): void {
  */
 export async function startDemo(env: Record<string, string> = {}): Promise<Demo> {
   return startExample(MAIN, () => [], env);
+}
+
+/** Starts the demo as its unit runs it: the bundle `npm run build` writes (scripts/bundle.ts). */
+export async function startBundledDemo(env: Record<string, string> = {}): Promise<Demo> {
+  return startExample(BUNDLE, () => [], env);
 }
 
 /**

@@ -1,0 +1,86 @@
+/*
+ * The demo as its unit runs it: dist/bundle/demo.js, the demo and its 220
+ * modules joined into one file by `npm run build` (scripts/bundle.ts), for
+ * the cold start (BENCHMARKS.md (h)). The bundle is the same code, so these
+ * tests check what bundling could break: files the modules find relative to
+ * themselves (catalogs, the demo's locales and stylesheet, the browser
+ * scripts, the passkey signature worker) and the packages left in
+ * node_modules (better-sqlite3 behind a signed-in session, real SMTP).
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { signInOverHTTP, startBundledDemo, type Demo } from "../_support/demo.ts";
+import { sendRequest } from "../_support/http-client.ts";
+
+const ROOT = new URL("../../../", import.meta.url);
+const BUNDLE = new URL("dist/bundle/demo.js", ROOT);
+
+function text(path: string): string {
+  return readFileSync(new URL(path, ROOT), "utf8");
+}
+
+describe("the bundled demo (dist/bundle/demo.js)", () => {
+  let demo: Demo;
+
+  before(async () => {
+    demo = await startBundledDemo();
+  });
+  after(async () => {
+    await demo?.close();
+  });
+
+  it("is one module: it imports only node's built-ins and packages, no file of dist/", () => {
+    const source = readFileSync(BUNDLE, "utf8");
+    const specifiers = [...source.matchAll(/^import\s[^;]*?from\s*"([^"]+)";?$/gm)].map((m) => m[1] ?? "");
+    assert.ok(specifiers.includes("better-sqlite3"), specifiers.join(", "));
+    assert.deepEqual(specifiers.filter((s) => s.startsWith(".") || s.startsWith("/")), []);
+  });
+
+  it("points every module's own URL at that module's file, which exists beside the bundle", () => {
+    const source = readFileSync(BUNDLE, "utf8");
+    const own = [...source.matchAll(/new URL\("([^"]+)", import\.meta\.url\)\.href/g)].map((m) => m[1] ?? "");
+    for (const module of ["../lib/i18n/base.js", "../lib/assets/assets.js", "../examples/demo/app.js", "../lib/passkey/signature-verifier.js"]) {
+      assert.ok(own.includes(module), `${module} not among ${own.join(", ")}`);
+    }
+    for (const module of own) assert.ok(existsSync(new URL(module, BUNDLE)), module);
+    // The signature worker is loaded by URL from the verifier's own directory, unbundled.
+    assert.ok(existsSync(new URL("../lib/passkey/signature-worker.js", BUNDLE)));
+  });
+
+  it("answers /healthz", async () => {
+    const res = await fetch(`${demo.origin}/healthz`);
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { status?: string }).status, "ok");
+  });
+
+  it("finds the shipped catalogs and the demo's locales: /signin in French, with the demo's stylesheet", async () => {
+    const res = await fetch(`${demo.origin}/signin`, { headers: { "Accept-Language": "fr" } });
+    assert.equal(res.status, 200);
+    const body = await res.text();
+    assert.match(body, /<html lang="fr" dir="ltr">/);
+    const title = (JSON.parse(text("examples/demo/locales/fr.json")) as Record<string, string>)["demo.title"] ?? "";
+    assert.ok(title !== "" && body.includes(title), title);
+    const css = /href="(\/static\/app-[0-9a-f]+\.css)"/.exec(body)?.[1];
+    assert.ok(css !== undefined, "no fingerprinted stylesheet");
+    const sheet = await fetch(demo.origin + css);
+    assert.equal(sheet.status, 200);
+    assert.equal(await sheet.text(), text("examples/demo/static/app.css"));
+  });
+
+  it("signs in by emailed link and serves the browser scripts of lib/client to the signed-in account page", async () => {
+    const jar = await signInOverHTTP(demo, "bundle@example.com");
+    const account = await sendRequest(demo.origin, "GET", "/account", { jar }, demo.origin);
+    assert.equal(account.status, 200);
+    assert.match(account.body, /data-subject="bundle@example.com"/);
+    const scripts = [...account.body.matchAll(/src="(\/static\/([a-z]+)-[0-9a-f]+\.js)"/g)];
+    assert.ok(scripts.length > 0, "no fingerprinted script on /account");
+    for (const [, path = "", name = ""] of scripts) {
+      const res = await fetch(demo.origin + path);
+      assert.equal(res.status, 200, path);
+      assert.equal(await res.text(), readFileSync(fileURLToPath(new URL(`lib/client/${name}.js`, ROOT)), "utf8"), path);
+    }
+    assert.deepEqual(demo.errorLogs(), []);
+  });
+});
