@@ -3,11 +3,11 @@
  * cold start: on Node 20 the ES module loader costs about a millisecond per
  * file (resolve, open, stat, read, link), and the demo loads 220 files, so
  * loading one file instead is most of what a socket-activated first visitor
- * waits for (BENCHMARKS.md (h); docs/deploy.md "Cold start").
+ * waits for (BENCHMARKS.md (h); docs/guide.md "Running it for real").
  *
  * esbuild only joins tsc's JavaScript output (dist/): it compiles nothing,
- * the bundle runs the same code, and the packages (better-sqlite3, cbor-x,
- * @noble/curves) stay in node_modules, loaded as they are unbundled.
+ * and the bundle runs the same code. latch's three runtime dependencies stay
+ * in node_modules, loaded as they are unbundled.
  *
  * Modules find their data files relative to themselves (`new URL("../client/",
  * import.meta.url)`: catalogs, client assets, the passkey signature worker).
@@ -55,10 +55,12 @@ export async function bundle(entry: string, outfile: string): Promise<void> {
     platform: "node",
     format: "esm",
     target: "node20",
-    // Packages load from node_modules as they do unbundled: native code
-    // (better-sqlite3) cannot be bundled, and cbor-x and @noble/curves load
-    // on a first ceremony only (lib/passkey/lazy-deps.ts).
-    packages: "external",
+    // latch's runtime dependencies load from node_modules as they do
+    // unbundled: native code (better-sqlite3) cannot be bundled, and cbor-x
+    // and @noble/curves load on a first ceremony only
+    // (lib/passkey/lazy-deps.ts). Everything else is bundled, the latch
+    // package too when an application imports it.
+    external: ["better-sqlite3", "cbor-x", "@noble/curves"],
     sourcemap: "linked",
     logLevel: "warning",
     plugins: [ownModuleURLs(dirname(outfile))],

@@ -106,10 +106,11 @@ export async function startBundledDemo(env: Record<string, string> = {}): Promis
 /**
  * Starts the guide's application (examples/guide, docs/guide.md) the same
  * way: it reads ORIGIN, STATE_DIRECTORY, SMTP_URL, MAIL_FROM and
- * INSTANCE_KEY, and is told where to listen with `--addr :PORT`.
+ * INSTANCE_KEY, and is told where to listen with `--addr :PORT`. `main` is
+ * its compiled entry, or a bundle of it.
  */
-export async function startGuide(env: Record<string, string> = {}): Promise<Demo> {
-  return startExample(GUIDE, (port) => ["--addr", `:${port}`], env);
+export async function startGuide(env: Record<string, string> = {}, main: string = GUIDE): Promise<Demo> {
+  return startExample(main, (port) => ["--addr", `:${port}`], env);
 }
 
 async function startExample(main: string, args: (port: number) => string[], env: Record<string, string>): Promise<Demo> {

@@ -9,9 +9,10 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { signInOverHTTP, startBundledDemo, type Demo } from "../_support/demo.ts";
+import { bundle } from "../../scripts/bundle.ts";
+import { signInOverHTTP, startBundledDemo, startGuide, type Demo } from "../_support/demo.ts";
 import { sendRequest } from "../_support/http-client.ts";
 
 const ROOT = new URL("../../../", import.meta.url);
@@ -82,5 +83,32 @@ describe("the bundled demo (dist/bundle/demo.js)", () => {
       assert.equal(await res.text(), readFileSync(fileURLToPath(new URL(`lib/client/${name}.js`, ROOT)), "utf8"), path);
     }
     assert.deepEqual(demo.errorLogs(), []);
+  });
+});
+
+describe("an application that imports the latch package, bundled by scripts/bundle.ts (docs/guide.md)", () => {
+  const file = new URL(`dist/bundle/guide-${process.pid}.js`, ROOT);
+  let guide: Demo;
+
+  before(async () => {
+    await bundle(fileURLToPath(new URL("dist/examples/guide/main.js", ROOT)), fileURLToPath(file));
+    guide = await startGuide({}, fileURLToPath(file));
+  });
+  after(async () => {
+    await guide?.close();
+    rmSync(file, { force: true });
+    rmSync(new URL(`${file.href}.map`), { force: true });
+  });
+
+  it("bundles latch in with it and finds latch's catalogs and the starter's stylesheet", async () => {
+    assert.deepEqual([...readFileSync(file, "utf8").matchAll(/^import\s[^;]*?from\s*"(latch[^"]*)"/gm)], []);
+    assert.equal((await fetch(`${guide.origin}/healthz`)).status, 200);
+    const res = await fetch(`${guide.origin}/signin`, { headers: { "Accept-Language": "fr" } });
+    assert.equal(res.status, 200);
+    const body = await res.text();
+    assert.match(body, /<html lang="fr" dir="ltr">/);
+    const css = /href="(\/static\/starter-[0-9a-f]+\.css)"/.exec(body)?.[1];
+    assert.ok(css !== undefined, "no fingerprinted stylesheet");
+    assert.equal(await (await fetch(guide.origin + css)).text(), text("examples/starter/static/starter.css"));
   });
 });
