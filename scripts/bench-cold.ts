@@ -28,7 +28,6 @@ import { fileURLToPath } from "node:url";
 import { ROOT } from "./bench-load.ts";
 import { shippedDemo } from "./bench-unit.ts";
 
-
 /** Cold starts of one server, in ms. */
 export interface ColdStart {
   label: string;

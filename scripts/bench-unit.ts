@@ -1,7 +1,7 @@
 /*
  * How the shipped unit (deploy/systemd/latch-demo.service) starts the demo,
- * read from its `ExecStart=`, so that the benchmarks measure the deployment
- * as shipped: (f) under its node flags, (h) starting its script. The unit
+ * read from its `ExecStart=`, so that (h) measures the cold start of the
+ * deployment as shipped: its script under its node options. The unit
  * writes node's options as `--name=value` before the script; a command that
  * is not node is refused rather than measured as "shipped".
  */

@@ -20,6 +20,7 @@
  *   default: dist/examples/demo/main.js -> dist/bundle/demo.js
  */
 import { build, type Plugin } from "esbuild";
+import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,15 +31,19 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DEMO_ENTRY: string = resolve(ROOT, "dist/examples/demo/main.js");
 export const DEMO_BUNDLE: string = resolve(ROOT, "dist/bundle/demo.js");
 
-/** Rewrites each module's `import.meta.url` to that module's own URL, relative to the bundle's directory. */
+/** Rewrites each module's `import.meta.url` to its own file's URL, relative to the bundle's directory. */
 function ownModuleURLs(outDir: string): Plugin {
   return {
     name: "own-module-urls",
     setup(plugin) {
-      plugin.onLoad({ filter: /\.js$/ }, async ({ path }) => {
+      plugin.onLoad({ filter: /\.[cm]?js$/ }, async ({ path }) => {
         const source = await readFile(path, "utf8");
+        // The rewrite covers `import.meta.url` only: refuse to bundle a module
+        // that reads its location another way rather than break it quietly.
+        const other = /import\.meta\.(?!url\b)\w+/.exec(source);
+        if (other !== null) throw new Error(`${path}: ${other[0]} is not rewritten for the bundle; use import.meta.url`);
         if (!source.includes("import.meta.url")) return undefined;
-        const fromBundle = relative(outDir, path).split(sep).join("/");
+        const fromBundle = relative(outDir, path).split(sep).map(encodeURIComponent).join("/");
         const ownURL = `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`;
         return { contents: source.replaceAll("import.meta.url", ownURL), loader: "js", resolveDir: dirname(path) };
       });
@@ -63,12 +68,20 @@ export async function bundle(entry: string, outfile: string): Promise<void> {
     external: ["better-sqlite3", "cbor-x", "@noble/curves"],
     sourcemap: "linked",
     logLevel: "warning",
+    // package.json says "sideEffects": false, so an import kept only for its
+    // side effects would be dropped with a warning: make it an error.
+    logOverride: { "ignored-bare-import": "error" },
     plugins: [ownModuleURLs(dirname(outfile))],
   });
 }
 
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [entry = DEMO_ENTRY, outfile = DEMO_BUNDLE] = process.argv.slice(2).map((arg) => resolve(arg));
+if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2).map((arg) => resolve(arg));
+  if (args.length !== 0 && args.length !== 2) {
+    process.stderr.write("usage: node dist/scripts/bundle.js [entry outfile]\n");
+    process.exit(2);
+  }
+  const [entry = DEMO_ENTRY, outfile = DEMO_BUNDLE] = args;
   await bundle(entry, outfile);
   process.stdout.write(`bundle: ${relative(process.cwd(), outfile)}\n`);
 }

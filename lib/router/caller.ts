@@ -1,14 +1,15 @@
 /*
- * Where a route was registered: the first stack frame outside this
- * module's own files, as "path:line", so that a conflict names both
- * registration sites (STYLE.md §5). The site is captured once per `Handle`
- * call (an Error: V8 records its frames) and formatted only when a
- * conflict is reported: formatting every route's stack cost a cold start
- * several milliseconds for messages that are almost never written.
+ * Where a route was registered, as "path:line", so that a conflict names
+ * both registration sites (STYLE.md §5). The site is captured once per
+ * `Handle` call (an Error: V8 records its frames) with the stack cut at the
+ * public `Handle` the application called, so its first frame is the
+ * application's own line: bundled into one file with the router
+ * (scripts/bundle.ts), the router's frames could not be told apart by file.
+ * It is formatted only when a conflict is reported: formatting every
+ * route's stack cost a cold start several milliseconds for messages that
+ * are almost never written.
  */
 import { fileURLToPath } from "node:url";
-
-const OWN_DIR = fileURLToPath(new URL(".", import.meta.url));
 
 function frameLocation(frame: string): string | undefined {
   // "    at fn (file:///x/y.js:12:5)" or "    at file:///x/y.js:12:5"
@@ -29,18 +30,20 @@ function frameLocation(frame: string): string | undefined {
   return loc === "" ? undefined : loc;
 }
 
-/** Captures the current call site, to be described by `siteLocation` when needed. */
-export function captureSite(): Error {
-  return new Error("route registered here");
+/** Captures the call site of `entry` (the `Handle` the caller called), to be described by `siteLocation` when needed. */
+export function captureSite(entry: (...args: never[]) => unknown): Error {
+  const site = new Error("route registered here");
+  Error.captureStackTrace(site, entry);
+  return site;
 }
 
 /** Returns "path:line" of the code that called into the router at `site`, or "unknown location". */
 export function siteLocation(site: Error): string {
   const stack = site.stack ?? "";
   for (const frame of stack.split("\n").slice(1)) {
-    if (frame.includes(OWN_DIR) || frame.includes("node:internal")) continue;
+    if (frame.includes("node:internal")) continue;
     const loc = frameLocation(frame);
-    if (loc !== undefined && !loc.startsWith(OWN_DIR)) return loc;
+    if (loc !== undefined) return loc;
   }
   return "unknown location";
 }

@@ -33,7 +33,7 @@ export interface Group {
   With(...middleware: Middleware[]): Group;
 }
 
-type Register = (pattern: string, handler: HandlerFunc, middleware: readonly Middleware[]) => void;
+type Register = (pattern: string, handler: HandlerFunc, middleware: readonly Middleware[], where: Error) => void;
 
 class RouteGroup implements Group {
   readonly #register: Register;
@@ -45,7 +45,7 @@ class RouteGroup implements Group {
   }
 
   Handle(pattern: string, handler: HandlerFunc): void {
-    this.#register(pattern, handler, this.#middleware);
+    this.#register(pattern, handler, this.#middleware, captureSite(this.Handle));
   }
 
   With(...middleware: Middleware[]): Group {
@@ -112,12 +112,12 @@ export class Mux {
    * `ERR_ROUTER_INVALID_HANDLER` when `handler` is not a function.
    */
   Handle(pattern: string, handler: HandlerFunc): void {
-    this.#register(pattern, handler, []);
+    this.#register(pattern, handler, [], captureSite(this.Handle));
   }
 
   /** Returns a group whose routes run `middleware` (first outermost), composed once at registration. */
   With(...middleware: Middleware[]): Group {
-    return new RouteGroup((p, h, mw) => this.#register(p, h, mw), middleware);
+    return new RouteGroup((p, h, mw, where) => this.#register(p, h, mw, where), middleware);
   }
 
   /** Dispatches a request; a bound property, so it can be passed to `http.createServer` as is. */
@@ -140,12 +140,11 @@ export class Mux {
     return [found.handler, found.pattern.str];
   }
 
-  #register(pattern: string, handler: HandlerFunc, middleware: readonly Middleware[]): void {
+  #register(pattern: string, handler: HandlerFunc, middleware: readonly Middleware[], where: Error): void {
     if (typeof handler !== "function") {
       throw new RouterError("ERR_ROUTER_INVALID_HANDLER", `Handle: ${JSON.stringify(pattern)}: handler is not a function`);
     }
     const parsed = parsePattern(pattern);
-    const where = captureSite();
     for (const r of this.#routes) {
       const why = describeConflict(parsed, r.pattern);
       if (why === undefined) continue;

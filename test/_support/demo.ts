@@ -1,6 +1,6 @@
 /*
- * Runs the demo the way users run it: `node dist/examples/demo/main.js` as
- * a child process, with a temporary state directory and a real SMTP server
+ * Runs the demo the way users run it: `node dist/examples/demo/main.js` (or
+ * the bundle its unit runs, dist/bundle/demo.js) as a child process, with a temporary state directory and a real SMTP server
  * (smtp-server.ts) receiving its sign-in mail. The origin is
  * http://localhost:<port>: WebAuthn needs a host name for the RP ID, so a
  * free port is picked first (listen on 0, close, reuse) and the demo is
@@ -12,6 +12,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEMO_BUNDLE } from "../../scripts/bundle.ts";
 import type { Page } from "./browser.ts";
 import { extractCode, extractLink } from "./signin-app.ts";
 import { CookieJar, sendRequest } from "./http-client.ts";
@@ -19,7 +20,6 @@ import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const MAIN = join(ROOT, "dist/examples/demo/main.js");
-const BUNDLE = join(ROOT, "dist/bundle/demo.js");
 const GUIDE = join(ROOT, "dist/examples/guide/main.js");
 
 /** A running demo. */
@@ -100,7 +100,7 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Demo>
 
 /** Starts the demo as its unit runs it: the bundle `npm run build` writes (scripts/bundle.ts). */
 export async function startBundledDemo(env: Record<string, string> = {}): Promise<Demo> {
-  return startExample(BUNDLE, () => [], env);
+  return startExample(DEMO_BUNDLE, () => [], env);
 }
 
 /**

@@ -4,23 +4,22 @@
  * the cold start (BENCHMARKS.md (h)). The bundle is the same code, so these
  * tests check what bundling could break: files the modules find relative to
  * themselves (catalogs, the demo's locales and stylesheet, the browser
- * scripts, the passkey signature worker) and the packages left in
- * node_modules (better-sqlite3 behind a signed-in session, real SMTP).
+ * scripts; the passkey signature worker's file beside its verifier), the
+ * packages left in node_modules (better-sqlite3 behind a signed-in session,
+ * real SMTP), the demo's run-time V8 setting, and a route conflict's sites.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { bundle } from "../../scripts/bundle.ts";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundle, DEMO_BUNDLE } from "../../scripts/bundle.ts";
 import { signInOverHTTP, startBundledDemo, startGuide, type Demo } from "../_support/demo.ts";
+import { readRepoFile, ROOT } from "../_support/docs.ts";
 import { sendRequest } from "../_support/http-client.ts";
 
-const ROOT = new URL("../../../", import.meta.url);
-const BUNDLE = new URL("dist/bundle/demo.js", ROOT);
-
-function text(path: string): string {
-  return readFileSync(new URL(path, ROOT), "utf8");
-}
+const BUNDLE = pathToFileURL(DEMO_BUNDLE);
 
 describe("the bundled demo (dist/bundle/demo.js)", () => {
   let demo: Demo;
@@ -50,6 +49,10 @@ describe("the bundled demo (dist/bundle/demo.js)", () => {
     assert.ok(existsSync(new URL("../lib/passkey/signature-worker.js", BUNDLE)));
   });
 
+  it("keeps V8's young generation small, as main.ts does (examples/demo/young-generation.ts)", () => {
+    assert.match(readFileSync(BUNDLE, "utf8"), /setFlagsFromString\("--semi-space-growth-factor=1"\)/);
+  });
+
   it("answers /healthz", async () => {
     const res = await fetch(`${demo.origin}/healthz`);
     assert.equal(res.status, 200);
@@ -61,13 +64,13 @@ describe("the bundled demo (dist/bundle/demo.js)", () => {
     assert.equal(res.status, 200);
     const body = await res.text();
     assert.match(body, /<html lang="fr" dir="ltr">/);
-    const title = (JSON.parse(text("examples/demo/locales/fr.json")) as Record<string, string>)["demo.title"] ?? "";
+    const title = (JSON.parse(readRepoFile("examples/demo/locales/fr.json")) as Record<string, string>)["demo.title"] ?? "";
     assert.ok(title !== "" && body.includes(title), title);
     const css = /href="(\/static\/app-[0-9a-f]+\.css)"/.exec(body)?.[1];
     assert.ok(css !== undefined, "no fingerprinted stylesheet");
     const sheet = await fetch(demo.origin + css);
     assert.equal(sheet.status, 200);
-    assert.equal(await sheet.text(), text("examples/demo/static/app.css"));
+    assert.equal(await sheet.text(), readRepoFile("examples/demo/static/app.css"));
   });
 
   it("signs in by emailed link and serves the browser scripts of lib/client to the signed-in account page", async () => {
@@ -80,18 +83,18 @@ describe("the bundled demo (dist/bundle/demo.js)", () => {
     for (const [, path = "", name = ""] of scripts) {
       const res = await fetch(demo.origin + path);
       assert.equal(res.status, 200, path);
-      assert.equal(await res.text(), readFileSync(fileURLToPath(new URL(`lib/client/${name}.js`, ROOT)), "utf8"), path);
+      assert.equal(await res.text(), readRepoFile(`lib/client/${name}.js`), path);
     }
     assert.deepEqual(demo.errorLogs(), []);
   });
 });
 
 describe("an application that imports the latch package, bundled by scripts/bundle.ts (docs/guide.md)", () => {
-  const file = new URL(`dist/bundle/guide-${process.pid}.js`, ROOT);
+  const file = pathToFileURL(join(ROOT, `dist/bundle/guide-${process.pid}.js`));
   let guide: Demo;
 
   before(async () => {
-    await bundle(fileURLToPath(new URL("dist/examples/guide/main.js", ROOT)), fileURLToPath(file));
+    await bundle(join(ROOT, "dist/examples/guide/main.js"), fileURLToPath(file));
     guide = await startGuide({}, fileURLToPath(file));
   });
   after(async () => {
@@ -109,6 +112,30 @@ describe("an application that imports the latch package, bundled by scripts/bund
     assert.match(body, /<html lang="fr" dir="ltr">/);
     const css = /href="(\/static\/starter-[0-9a-f]+\.css)"/.exec(body)?.[1];
     assert.ok(css !== undefined, "no fingerprinted stylesheet");
-    assert.equal(await (await fetch(guide.origin + css)).text(), text("examples/starter/static/starter.css"));
+    assert.equal(await (await fetch(guide.origin + css)).text(), readRepoFile("examples/starter/static/starter.css"));
+  });
+});
+
+describe("a route conflict in a bundle", () => {
+  it("names the application's two lines in the bundle, not the router's", async () => {
+    const file = join(ROOT, `dist/bundle/conflict-${process.pid}.js`);
+    try {
+      await bundle(join(ROOT, "dist/test/fixtures/router/conflicting-routes.js"), file);
+      const run = spawnSync(process.execPath, [file], { encoding: "utf8" });
+      assert.notEqual(run.status, 0);
+      // The sites as "path:line" (stderr also quotes the throwing line of the router's source).
+      const sites = [...run.stderr.matchAll(/registered at ([^)$]*:\d+)\)/g)].map((m) => m[1] ?? "");
+      assert.equal(sites.length, 2, run.stderr);
+      assert.notEqual(sites[0], sites[1], run.stderr);
+      const lines = readFileSync(file, "utf8").split("\n");
+      for (const site of sites) {
+        const at = /^(.*):(\d+)$/.exec(site);
+        assert.equal(at?.[1], file, site);
+        assert.match(lines[Number(at?.[2]) - 1] ?? "", /mux\.Handle\("GET \/a", noop\)/, site);
+      }
+    } finally {
+      rmSync(file, { force: true });
+      rmSync(`${file}.map`, { force: true });
+    }
   });
 });
