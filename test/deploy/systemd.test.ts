@@ -27,7 +27,7 @@ describe("deploy/systemd units", () => {
     assert.match(readFileSync(join(UNITS_DIR, "latch-demo-restore.service"), "utf8"), /\nExecStart=\/usr\/bin\/litestream restore .*-if-db-not-exists -if-replica-exists \/var\/lib\/latch-demo\/demo\.db\n/);
     assert.match(readFileSync(join(UNITS_DIR, "litestream.yml"), "utf8"), /socket:\n {2}enabled: true\n {2}path: \/run\/litestream\/litestream\.sock\n/);
     assert.match(service, /\nEnvironment=NODE_ENV=production LITESTREAM_SOCKET=\/run\/litestream\/litestream\.sock\n/);
-    // docs/durability.md "Units": the bundle, for the cold start, and no V8 heap flag (one costs every cold start 20-45 ms on Node 20).
+    // docs/durability.md "Units": the bundle, for the cold start, and no V8 heap flag (one costs every cold start 20-50 ms on Node 20).
     assert.match(service, /\nExecStart=\/usr\/bin\/node \/opt\/latch-demo\/dist\/bundle\/demo\.js\n/);
     assert.ok(existsSync(join(UNITS_DIR, "../../dist/bundle/demo.js")), "npm run build writes the bundle the unit runs");
   });
