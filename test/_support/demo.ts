@@ -1,7 +1,8 @@
 /*
- * Runs the demo the way users run it: `node dist/examples/demo/main.js` (or
- * the bundle its unit runs, dist/bundle/demo.js) as a child process, with a temporary state directory and a real SMTP server
- * (smtp-server.ts) receiving its sign-in mail. The origin is
+ * Runs the demo the way users run it: `node dist/examples/demo/main.js`
+ * (or the bundle its unit runs, dist/bundle/demo.js) as a child process,
+ * with a temporary state directory and a real SMTP server (smtp-server.ts)
+ * receiving its sign-in mail. The origin is
  * http://localhost:<port>: WebAuthn needs a host name for the RP ID, so a
  * free port is picked first (listen on 0, close, reuse) and the demo is
  * told both PORT and ORIGIN. Readiness is the demo's "listening" log line.
@@ -12,14 +13,13 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEMO_BUNDLE } from "../../scripts/bundle.ts";
+import { DEMO_BUNDLE, DEMO_ENTRY } from "../../scripts/bundle.ts";
 import type { Page } from "./browser.ts";
 import { extractCode, extractLink } from "./signin-app.ts";
 import { CookieJar, sendRequest } from "./http-client.ts";
 import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const MAIN = join(ROOT, "dist/examples/demo/main.js");
 const GUIDE = join(ROOT, "dist/examples/guide/main.js");
 
 /** A running demo. */
@@ -95,7 +95,7 @@ function copyClientScripts(): void {
  * copied to dist as `npm run build` does, so a bare `tsc` build works too.
  */
 export async function startDemo(env: Record<string, string> = {}): Promise<Demo> {
-  return startExample(MAIN, () => [], env);
+  return startExample(DEMO_ENTRY, () => [], env);
 }
 
 /** Starts the demo as its unit runs it: the bundle `npm run build` writes (scripts/bundle.ts). */
