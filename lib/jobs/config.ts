@@ -22,17 +22,21 @@ export interface PageData {
   PollSeconds: number;
 }
 
-/** Renders a page or a fragment; it writes the whole response itself. */
-export type RenderFunc = (req: IncomingMessage, res: ServerResponse, data: PageData) => void | Promise<void>;
+/**
+ * Renders the status page or the fragment from `PageData`; it writes the
+ * whole response itself. Not the runtime's `RenderFunc` (`Ctx.Render`),
+ * which renders a named view.
+ */
+export type RenderPageFunc = (req: IncomingMessage, res: ServerResponse, data: PageData) => void | Promise<void>;
 
 /** Configuration of `newHandlers`. `Jobs`, `Render` and `RenderFragment` are required (SPEC.md §2.8). */
 export interface Config {
   /** The job registry. */
   Jobs: Registry;
   /** Renders the full status page. */
-  Render: RenderFunc;
+  Render: RenderPageFunc;
   /** Renders the fragment alone, without layout. */
-  RenderFragment: RenderFunc;
+  RenderFragment: RenderPageFunc;
   /**
    * Returns the job owner of the request. When unset, the owner is the
    * subject of the request's session (SPEC.md §5.8), as bound by the session
@@ -83,8 +87,8 @@ export const MAX_STREAMS_PER_OWNER = 10;
 /** A config with every default applied. */
 export interface ResolvedConfig {
   readonly jobs: Registry;
-  readonly render: RenderFunc;
-  readonly renderFragment: RenderFunc;
+  readonly render: RenderPageFunc;
+  readonly renderFragment: RenderPageFunc;
   readonly owner: (req: IncomingMessage) => string | undefined;
   readonly id: (req: IncomingMessage) => string | undefined;
   readonly basePath: string;

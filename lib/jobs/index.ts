@@ -9,7 +9,7 @@ export { JOBS_ERROR_CODES, JobsError, ErrOwnerBusy, isJobsError, isOwnerBusy } f
 export type { Job } from "./job.ts";
 export type { RegistryOptions, StartOptions, JobListener } from "./registry.ts";
 export type { JobFunc } from "./launch.ts";
-export type { Config, PageData, RenderFunc } from "./config.ts";
+export type { Config, PageData } from "./config.ts";
 export type { Handlers } from "./handlers.ts";
 export type { StatusLabels } from "./render.ts";
 export type { SSEMessage } from "./sse.ts";
