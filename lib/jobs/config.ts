@@ -53,20 +53,20 @@ export interface Config {
   ID?: (req: IncomingMessage) => string | undefined;
   /** Path under which the three routes are mounted. @default "/jobs" */
   BasePath?: string;
-  /** Seconds between polls. @default DEFAULT_POLL_SECONDS */
+  /** Seconds between polls. @default 2 */
   PollSeconds?: number;
   /** Interval of `: ping` comments on the event stream, in ms. @default HEARTBEAT_INTERVAL */
   HeartbeatInterval?: number;
-  /** How long a blocked write may wait for `drain` before the connection is destroyed, in ms. @default WRITE_TIMEOUT */
+  /** How long a blocked write may wait for `drain` before the connection is destroyed, in ms. @default 10000 */
   WriteTimeout?: number;
-  /** Longest life of one event stream, in ms; the browser then reconnects. @default STREAM_LIFETIME */
+  /** Longest life of one event stream, in ms; the browser then reconnects. @default 300000 (5 minutes) */
   StreamLifetime?: number;
-  /** Reconnection delay sent as `retry:`, in ms. @default STREAM_RETRY */
+  /** Reconnection delay sent as `retry:`, in ms. @default 3000 */
   StreamRetry?: number;
   /**
    * Event streams one owner may hold open at once (across jobs, tabs and
    * devices); one more is refused with 429, and the page keeps polling.
-   * @default MAX_STREAMS_PER_OWNER
+   * @default 10
    */
   MaxStreamsPerOwner?: number;
 }
