@@ -16,10 +16,10 @@ import { candidateKeys, interpolate } from "./interpolate.ts";
 import { canonicalLocale, findDeclared } from "./locale-code.ts";
 import { createMiddleware } from "./middleware.ts";
 import { createSwitchHandler } from "./switch.ts";
-import type { Catalog, MessageArgs } from "./types.ts";
+import type { Catalog, LocaleSet, MessageArgs } from "./types.ts";
 
 /** A declared set of locales with the app's catalogs. Build it with `NewLocales`. */
-export class Locales {
+export class Locales implements LocaleSet {
   /** The declared locale codes, canonical case, in declaration order. */
   readonly Codes: readonly string[];
   /** The default locale code (one of `Codes`). */

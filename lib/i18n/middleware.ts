@@ -9,14 +9,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readCookie, type HandlerFunc, type Middleware } from "../http/index.ts";
 import { findDeclared } from "./locale-code.ts";
-import type { Locales } from "./locales.ts";
 import { negotiate } from "./negotiate.ts";
 import { splitLocalePrefix } from "./prefix.ts";
 import { bindLocale } from "./request.ts";
-import { LocaleCookie } from "./types.ts";
+import { LocaleCookie, type LocaleSet } from "./types.ts";
 
 /** Builds the middleware of a locale set. */
-export function createMiddleware(locales: Locales): Middleware {
+export function createMiddleware(locales: LocaleSet): Middleware {
   return function localeMiddleware(next: HandlerFunc): HandlerFunc {
     return function resolveLocale(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
       const split = splitLocalePrefix(req.url ?? "/", locales.Codes);
@@ -33,7 +32,7 @@ export function createMiddleware(locales: Locales): Middleware {
   };
 }
 
-function fromHeaders(req: IncomingMessage, locales: Locales): string {
+function fromHeaders(req: IncomingMessage, locales: LocaleSet): string {
   const cookie = readCookie(req.headers.cookie, LocaleCookie);
   const fromCookie = cookie === undefined ? undefined : findDeclared(locales.Codes, cookie);
   return fromCookie ?? negotiate(req.headers["accept-language"], locales.Codes, locales.Default);

@@ -8,14 +8,13 @@
 import type { IncomingMessage } from "node:http";
 import { englishCatalog } from "./base.ts";
 import { candidateKeys, interpolate } from "./interpolate.ts";
-import type { Locales } from "./locales.ts";
-import type { LocaleItem, MessageArgs } from "./types.ts";
+import type { LocaleItem, LocaleSet, MessageArgs } from "./types.ts";
 import { nativeName } from "./native-name.ts";
 
 /** What the middleware stores for a request. */
 export interface RequestLocale {
   /** The locale set whose middleware saw the request. */
-  locales: Locales;
+  locales: LocaleSet;
   /** The resolved locale code. */
   code: string;
   /** The request path after the locale prefix was removed, without the query. */

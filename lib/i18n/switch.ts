@@ -12,9 +12,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { crossOriginVerdict, isLocalPath, readForm, appendSetCookie, serializeCookie, isLatchError, type HandlerFunc } from "../http/index.ts";
 import { findDeclared } from "./locale-code.ts";
-import type { Locales } from "./locales.ts";
 import { splitLocalePrefix } from "./prefix.ts";
-import { LocaleCookie } from "./types.ts";
+import { LocaleCookie, type LocaleSet } from "./types.ts";
 
 /** One year, in seconds: how long the locale choice is remembered. */
 const COOKIE_MAX_AGE = 31_536_000;
@@ -34,7 +33,7 @@ function plain(res: ServerResponse, status: number, message: string, headers: Re
 }
 
 /** Builds the switch handler of a locale set. */
-export function createSwitchHandler(locales: Locales): HandlerFunc {
+export function createSwitchHandler(locales: LocaleSet): HandlerFunc {
   return async function switchLocale(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== "POST") return plain(res, 405, "locale switch: use POST", { Allow: "POST" });
     if (crossOriginVerdict(req, undefined) === "cross-origin") return plain(res, 403, "locale switch: cross-origin request refused");

@@ -1,6 +1,7 @@
 /*
  * The localization vocabulary of the contract (SPEC.md §2.4): catalogs,
- * locale-menu items and the two wire names.
+ * locale-menu items, the two wire names, and what the per-request half of
+ * the module reads of a locale set.
  */
 
 /**
@@ -23,6 +24,23 @@ export interface LocaleItem {
   Href: string;
   /** Reports whether this is the request's locale. */
   Current: boolean;
+}
+
+/**
+ * What the middleware, the switch route and the request accessors read of a
+ * locale set. `Locales` (locales.ts) is the one implementation; it builds
+ * its middleware and switch handler from itself, so those files name this
+ * interface rather than import the class back (no import circle).
+ */
+export interface LocaleSet {
+  /** The declared locale codes, canonical case, in declaration order. */
+  readonly Codes: readonly string[];
+  /** The default locale code (one of `Codes`). */
+  readonly Default: string;
+  /** Returns the message for `key` in `locale`, following the lookup order. */
+  T(locale: string, key: string): string;
+  /** Like `T`, then fills `{name}` placeholders. */
+  Tf(locale: string, key: string, args: MessageArgs): string;
 }
 
 /** The cookie that remembers the locale a user picked. */

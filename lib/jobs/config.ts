@@ -22,17 +22,21 @@ export interface PageData {
   PollSeconds: number;
 }
 
-/** Renders a page or a fragment; it writes the whole response itself. */
-export type RenderFunc = (req: IncomingMessage, res: ServerResponse, data: PageData) => void | Promise<void>;
+/**
+ * Renders the status page or the fragment from `PageData`; it writes the
+ * whole response itself. Not the runtime's `RenderFunc` (`Ctx.Render`),
+ * which renders a named view.
+ */
+export type RenderPageFunc = (req: IncomingMessage, res: ServerResponse, data: PageData) => void | Promise<void>;
 
 /** Configuration of `newHandlers`. `Jobs`, `Render` and `RenderFragment` are required (SPEC.md §2.8). */
 export interface Config {
   /** The job registry. */
   Jobs: Registry;
   /** Renders the full status page. */
-  Render: RenderFunc;
+  Render: RenderPageFunc;
   /** Renders the fragment alone, without layout. */
-  RenderFragment: RenderFunc;
+  RenderFragment: RenderPageFunc;
   /**
    * Returns the job owner of the request. When unset, the owner is the
    * subject of the request's session (SPEC.md §5.8), as bound by the session
@@ -49,20 +53,20 @@ export interface Config {
   ID?: (req: IncomingMessage) => string | undefined;
   /** Path under which the three routes are mounted. @default "/jobs" */
   BasePath?: string;
-  /** Seconds between polls. @default DEFAULT_POLL_SECONDS */
+  /** Seconds between polls. @default 2 */
   PollSeconds?: number;
   /** Interval of `: ping` comments on the event stream, in ms. @default HEARTBEAT_INTERVAL */
   HeartbeatInterval?: number;
-  /** How long a blocked write may wait for `drain` before the connection is destroyed, in ms. @default WRITE_TIMEOUT */
+  /** How long a blocked write may wait for `drain` before the connection is destroyed, in ms. @default 10000 */
   WriteTimeout?: number;
-  /** Longest life of one event stream, in ms; the browser then reconnects. @default STREAM_LIFETIME */
+  /** Longest life of one event stream, in ms; the browser then reconnects. @default 300000 (5 minutes) */
   StreamLifetime?: number;
-  /** Reconnection delay sent as `retry:`, in ms. @default STREAM_RETRY */
+  /** Reconnection delay sent as `retry:`, in ms. @default 3000 */
   StreamRetry?: number;
   /**
    * Event streams one owner may hold open at once (across jobs, tabs and
    * devices); one more is refused with 429, and the page keeps polling.
-   * @default MAX_STREAMS_PER_OWNER
+   * @default 10
    */
   MaxStreamsPerOwner?: number;
 }
@@ -83,8 +87,8 @@ export const MAX_STREAMS_PER_OWNER = 10;
 /** A config with every default applied. */
 export interface ResolvedConfig {
   readonly jobs: Registry;
-  readonly render: RenderFunc;
-  readonly renderFragment: RenderFunc;
+  readonly render: RenderPageFunc;
+  readonly renderFragment: RenderPageFunc;
   readonly owner: (req: IncomingMessage) => string | undefined;
   readonly id: (req: IncomingMessage) => string | undefined;
   readonly basePath: string;

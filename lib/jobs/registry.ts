@@ -52,9 +52,9 @@ export interface RegistryOptions {
   maxRunning?: number;
   /** Maximum run time in ms, enforced with `setTimeout`. @default MAX_RUNTIME */
   maxRuntime?: number;
-  /** How long a finished job stays readable, in ms, enforced with `setTimeout`. @default DEFAULT_RETENTION */
+  /** How long a finished job stays readable, in ms, enforced with `setTimeout`. @default 3600000 (1 hour) */
   retention?: number;
-  /** Finished jobs kept per owner; the earliest finished is forgotten first. @default MAX_FINISHED_PER_OWNER */
+  /** Finished jobs kept per owner; the earliest finished is forgotten first. @default 20 */
   maxFinished?: number;
 }
 

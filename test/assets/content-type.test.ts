@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { contentTypeFor, DEFAULT_CONTENT_TYPE } from "../../lib/assets/index.ts";
+import { contentTypeFor, DEFAULT_CONTENT_TYPE } from "../../lib/assets/content-type.ts";
 
 describe("contentTypeFor()", () => {
   const cases: { input: string; want: string }[] = [

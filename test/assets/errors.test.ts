@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { ASSETS_ERROR_CODES, AssetsError, isAssetsError } from "../../lib/assets/index.ts";
+import { ASSETS_ERROR_CODES, AssetsError, isAssetsError } from "../../lib/assets/errors.ts";
 import { LatchError } from "../../lib/http/index.ts";
 
 describe("ASSETS_ERROR_CODES", () => {

@@ -4,7 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { ASSET_CACHE_CONTROL, hashBytes, NewAssets } from "../../lib/assets/index.ts";
+import { ASSET_CACHE_CONTROL } from "../../lib/assets/assets.ts";
+import { NewAssets } from "../../lib/assets/index.ts";
+import { hashBytes } from "../../lib/assets/load.ts";
 import { FIXTURES, fetchRaw, serve } from "./support.ts";
 
 const PUBLIC = join(FIXTURES, "public");

@@ -4,7 +4,9 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, sep } from "node:path";
-import { CLIENT_DIR, fingerprintURL, hashBytes, HASH_LENGTH, NewAssets, type AssetsErrorCode } from "../../lib/assets/index.ts";
+import type { AssetsErrorCode } from "../../lib/assets/errors.ts";
+import { CLIENT_DIR, NewAssets } from "../../lib/assets/index.ts";
+import { fingerprintURL, hashBytes, HASH_LENGTH } from "../../lib/assets/load.ts";
 import { FIXTURES } from "./support.ts";
 
 function tempDir(t: TestContext): string {

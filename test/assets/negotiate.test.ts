@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { chooseCoding, matchesIfNoneMatch, parseAcceptEncoding, type Coding } from "../../lib/assets/index.ts";
+import { chooseCoding, matchesIfNoneMatch, parseAcceptEncoding, type Coding } from "../../lib/assets/negotiate.ts";
 
 const ALL = new Set<Coding>(["br", "gzip", "identity"]);
 const NO_BR = new Set<Coding>(["gzip", "identity"]);

@@ -4,18 +4,9 @@ import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
 import { applySchema, type DB } from "../../lib/db/index.ts";
 import { agentActor, humanActor } from "../../lib/agent/index.ts";
-import {
-  EventStore,
-  EventConflictError,
-  EVENTS_ERROR_CODES,
-  MAX_EVENT_DATA,
-  MAX_READ,
-  Schema,
-  auditStream,
-  isEventConflict,
-  isEventsError,
-  type AppendInput,
-} from "../../lib/events/index.ts";
+import { EVENTS_ERROR_CODES, isEventsError } from "../../lib/events/errors.ts";
+import { EventStore, EventConflictError, MAX_EVENT_DATA, Schema, auditStream, isEventConflict } from "../../lib/events/index.ts";
+import { MAX_READ, type AppendInput } from "../../lib/events/store.ts";
 import { open, tempFile } from "../_support/db.ts";
 
 function store(t: TestContext, path = ":memory:"): { db: DB; events: EventStore; now: { t: number } } {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { MAX_TIMER_MS, countProblem, durationProblem, isLocalPath, positiveProblem } from "../../lib/http/index.ts";
-import { Registry, isJobsError } from "../../lib/jobs/index.ts";
+import { isJobsError } from "../../lib/jobs/errors.ts";
+import { Registry } from "../../lib/jobs/index.ts";
 import { discardLogger } from "../../lib/http/index.ts";
 
 describe("option checks", () => {

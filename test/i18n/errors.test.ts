@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { I18N_ERROR_CODES, I18nError, isI18nError } from "../../lib/i18n/index.ts";
+import { I18N_ERROR_CODES, I18nError, isI18nError } from "../../lib/i18n/errors.ts";
 import { HTTPError } from "../../lib/http/index.ts";
 
 describe("I18N_ERROR_CODES", () => {

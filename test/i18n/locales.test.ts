@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
-import { NewLocales, interpolate, isI18nError, type Catalog } from "../../lib/i18n/index.ts";
+import { isI18nError } from "../../lib/i18n/errors.ts";
+import { NewLocales, interpolate, type Catalog } from "../../lib/i18n/index.ts";
 
 function catalogDir(t: TestContext, files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "latch-i18n-"));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { negotiate, parseAcceptLanguage } from "../../lib/i18n/index.ts";
+import { negotiate, parseAcceptLanguage } from "../../lib/i18n/negotiate.ts";
 
 const CODES = ["en", "fr", "pt-BR", "zh-CN", "de"];
 

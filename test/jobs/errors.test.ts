@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { ErrOwnerBusy, isJobsError, isOwnerBusy, JOBS_ERROR_CODES, JobsError } from "../../lib/jobs/index.ts";
+import { isJobsError, JOBS_ERROR_CODES, JobsError } from "../../lib/jobs/errors.ts";
+import { ErrOwnerBusy, isOwnerBusy } from "../../lib/jobs/index.ts";
 import { LatchError } from "../../lib/http/index.ts";
 
 describe("JOBS_ERROR_CODES", () => {

@@ -1,7 +1,8 @@
 import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { discardLogger } from "../../lib/http/index.ts";
-import { DEFAULT_RETENTION, MAX_FINISHED_PER_OWNER, MAX_RUNNING_PER_OWNER, MAX_RUNTIME, Registry, Status, type Job } from "../../lib/jobs/index.ts";
+import { DEFAULT_RETENTION, MAX_FINISHED_PER_OWNER } from "../../lib/jobs/registry.ts";
+import { MAX_RUNNING_PER_OWNER, MAX_RUNTIME, Registry, Status, type Job } from "../../lib/jobs/index.ts";
 import { manualClock, settle } from "./support.ts";
 
 const never = (): Promise<void> => new Promise(() => {});

@@ -8,7 +8,8 @@ import type { AddressInfo } from "node:net";
 import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 import { discardLogger, html } from "../../lib/http/index.ts";
-import { metaRefresh, newHandlers, Registry, renderFragmentHTML, renderStatusHTML, type Config, type RegistryOptions } from "../../lib/jobs/index.ts";
+import { metaRefresh, newHandlers, Registry, renderFragmentHTML, renderStatusHTML, type Config } from "../../lib/jobs/index.ts";
+import type { RegistryOptions } from "../../lib/jobs/registry.ts";
 import { setCurrentSession } from "../../lib/session/index.ts";
 import { SSEParser } from "../_support/sse.ts";
 

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { encodeComment, encodeEvent, encodeRetry } from "../../lib/jobs/index.ts";
+import { encodeComment, encodeEvent, encodeRetry } from "../../lib/jobs/sse.ts";
 import { SSEParser } from "../_support/sse.ts";
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);

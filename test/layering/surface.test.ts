@@ -66,7 +66,7 @@ describe("the package surface", () => {
       const unguarded = Object.entries(ns)
         .filter(([, v]) => typeof v === "function" && v.prototype instanceof Error)
         .map(([name, v]) => [name, v as new (...a: never[]) => Error] as const)
-        // A guard covers a class when it is named for it or for a class it extends.
+        // A guard covers a class when it is named for it (without `Err` or `Error`, too) or for a class it extends.
         .filter(([name, cls]) => !guards.some(([guard]) => covers(guard, name, cls)));
       assert.deepEqual(unguarded.map(([name]) => name), []);
     });
@@ -76,7 +76,7 @@ describe("the package surface", () => {
 function covers(guard: string, name: string, cls: new (...a: never[]) => Error): boolean {
   for (let c: unknown = cls; typeof c === "function" && c !== Error; c = Object.getPrototypeOf(c)) {
     const className = c === cls ? name : (c as { name: string }).name;
-    if (guard === `is${className}` || guard === `is${className.replace(/^Err/, "")}`) return true;
+    if ([className, className.replace(/^Err/, ""), className.replace(/Error$/, "")].some((n) => guard === `is${n}`)) return true;
   }
   return false;
 }
