@@ -34,7 +34,7 @@ function refuse(res: ServerResponse): void {
 /**
  * Returns middleware refusing cross-origin unsafe requests with 403.
  * Put it in `Options.Wrap`, in front of every state-changing route.
- * Throws `TypeError` when `Origin` is not an http or https URL.
+ * Throws `HTTPError` `ERR_HTTP_INVALID_OPTIONS` when `Origin` is not an http or https URL.
  *
  * @example
  * Wrap: (next) => crossOriginProtection({ Origin: "https://example.com" })(next)

@@ -2,7 +2,7 @@
  * The request's current session (DESIGN.md: per-request values in
  * WeakMaps). There is one binding per request: `Sessions.read` records what
  * it found (a session, or `null` for none) so later reads in the same
- * request cost nothing, and `Create`/`Destroy` update it. Session
+ * request cost nothing, and `create`/`destroy` update it. Session
  * middleware (signin's `RequireSession`) reads through the store, so
  * `currentSession` works downstream of it.
  */

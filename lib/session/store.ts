@@ -5,7 +5,7 @@
  *   now < last_seen + IdleTimeout (rolling idle timeout)
  * `last_seen` is written at most once per `TouchInterval`, so a session
  * lookup is one indexed read and, almost always, no write. Every sign-in
- * and every privilege change mints a new token (`Create`, `Rotate`), so a
+ * and every privilege change mints a new token (`create`, `rotate`), so a
  * token observed before authentication never becomes authenticated.
  *
  * A person sees their sessions (`List`) and ends them (`revoke`,

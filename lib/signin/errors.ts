@@ -19,7 +19,7 @@ export class SigninError extends LatchError<SigninErrorCode> {
 export const INSTANCE_KEY_HINT: string =
   "generate one with `openssl rand -base64 32` (or `node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64'))\"`) and pass it, e.g. INSTANCE_KEY=<that> in the environment";
 
-/** Thrown by `New` when `Config.InstanceKey` is empty (SPEC §2.6, §7). */
+/** Thrown by `create` when `Config.InstanceKey` is empty (SPEC §2.6, §7). */
 export class ErrEmptyInstanceKey extends SigninError {
   override name: string = "ErrEmptyInstanceKey";
   constructor() {
