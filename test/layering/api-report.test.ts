@@ -7,7 +7,7 @@
  * budget: at most 320 summed over the entries, at most 45 at the root.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -79,6 +79,8 @@ describe("the API reports", () => {
       entries().map((e) => e.report),
     );
     assert.deepEqual(outcomes.filter((o) => o.changed).map((o) => o.report), []);
+    // A report left behind by a removed entry is stale too.
+    assert.deepEqual(readdirSync(API_DIR).sort(), entries().map((e) => e.report).sort());
     assert.deepEqual(outcomes.flatMap((o) => o.problems.map((p) => `${o.report}: ${p}`)), []);
   });
 
