@@ -56,3 +56,36 @@ export function codeBlocks(markdown: string): CodeBlock[] {
   }
   return out;
 }
+
+/** The Markdown the package ships and the docs suites check: README.md, docs/*.md and the module READMEs. */
+export function shippedDocuments(): string[] {
+  return ["README.md", ...listFiles("docs", [".md"]), ...listFiles("lib", ["README.md"])];
+}
+
+/** Returns a Markdown document with its fenced code blocks (fences included) blanked, line numbers kept: the prose. */
+export function prose(markdown: string): string {
+  let fenced = false;
+  return markdown
+    .split("\n")
+    .map((line) => {
+      if (/^```/.test(line)) {
+        fenced = !fenced;
+        return "";
+      }
+      return fenced ? "" : line;
+    })
+    .join("\n");
+}
+
+/** One inline code span of a document's prose (`…`, single backticks): its text and line (1-based). */
+export interface CodeSpan {
+  text: string;
+  line: number;
+}
+
+/** Returns the inline code spans of a document's prose (fenced code skipped). */
+export function codeSpans(markdown: string): CodeSpan[] {
+  return prose(markdown)
+    .split("\n")
+    .flatMap((line, i) => [...line.matchAll(/(?<!`)`([^`]+)`(?!`)/g)].map((m) => ({ text: m[1] ?? "", line: i + 1 })));
+}

@@ -1,7 +1,8 @@
 /*
  * Every relative link in the Markdown the package ships (README.md, docs/,
  * the module READMEs) reaches a file of the repository, and its #anchor a
- * heading of that file, as GitHub slugs headings. Web links are not fetched.
+ * heading of that file, as GitHub slugs headings, or a line of a source
+ * file (#L12, #L12-L20). Web links are not fetched.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -50,6 +51,12 @@ test("relative Markdown links reach a file and a heading", () => {
       }
       if (anchor !== undefined && file.endsWith(".md") && !anchors(readRepoFile(file)).has(anchor)) {
         broken.push(`${document}: ${target} (no heading #${anchor} in ${file})`);
+      }
+      // A line anchor on a source file (GitHub's #L12 or #L12-L20) stays within the file.
+      const lines = /^L(\d+)(?:-L(\d+))?$/.exec(anchor ?? "");
+      if (lines !== null && !file.endsWith(".md")) {
+        const count = readRepoFile(file).replace(/\n$/, "").split("\n").length;
+        if (Number(lines[2] ?? lines[1]) > count) broken.push(`${document}: ${target} (${file} has ${count} lines)`);
       }
     }
   }

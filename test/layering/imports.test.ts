@@ -2,8 +2,10 @@
  * The layering rule (docs/handbook.md): each folder under lib/ is a module
  * whose index.ts is its only door, and imports between modules run one way.
  * This suite walks every import and re-export of lib/ (type-only ones too)
- * and fails on an import that bypasses an index.ts or on any cycle between
- * modules.
+ * and fails on an import that bypasses an index.ts, on any cycle between
+ * modules, and on any circle between files, within a module too: a circle
+ * makes a file's meaning depend on load order and hides which file is the
+ * base of the other.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -38,8 +40,8 @@ function moduleOf(libDir: string, file: string): string {
 
 const SPECIFIER = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"([^"]+)"/g;
 
-/** Collects every relative import of lib/ that crosses a module boundary. */
-function crossModuleEdges(libDir: string): Edge[] {
+/** Collects every relative import of lib/ (type-only ones too), with the module of each end. */
+function importEdges(libDir: string): Edge[] {
   const edges: Edge[] = [];
   for (const file of sourceFiles(libDir)) {
     const source = readFileSync(file, "utf8");
@@ -47,12 +49,15 @@ function crossModuleEdges(libDir: string): Edge[] {
       const specifier = match[1] ?? "";
       if (!specifier.startsWith(".")) continue;
       const target = resolve(dirname(file), specifier);
-      const from = moduleOf(libDir, file);
-      const to = moduleOf(libDir, target);
-      if (from !== to) edges.push({ from, to, file: relative(libDir, file), target: relative(libDir, target) });
+      edges.push({ from: moduleOf(libDir, file), to: moduleOf(libDir, target), file: relative(libDir, file), target: relative(libDir, target) });
     }
   }
   return edges;
+}
+
+/** Collects every relative import of lib/ that crosses a module boundary. */
+function crossModuleEdges(libDir: string): Edge[] {
+  return importEdges(libDir).filter((e) => e.from !== e.to);
 }
 
 /** Imports that reach into another module past its index.ts. */
@@ -90,6 +95,40 @@ function findCycle(edges: readonly Edge[]): string[] | undefined {
   return undefined;
 }
 
+/**
+ * Returns the circles between files: each group of files that reach one
+ * another through imports (a strongly connected component of more than one
+ * file, or a file importing itself), its files sorted, the groups sorted by
+ * their first file.
+ */
+function fileCircles(edges: readonly Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const e of edges) next.set(e.file, [...(next.get(e.file) ?? []), e.target]);
+  // Tarjan's algorithm: a file's low link is the earliest file on the stack it reaches.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    for (const to of next.get(file) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(to) ?? 0));
+      } else if (stack.includes(to)) {
+        low.set(file, Math.min(low.get(file) ?? 0, index.get(to) ?? 0));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group = stack.splice(stack.indexOf(file));
+    if (group.length > 1 || (next.get(file) ?? []).includes(file)) circles.push(group.sort());
+  };
+  for (const file of next.keys()) if (!index.has(file)) visit(file);
+  return circles.sort((a, b) => (a[0] ?? "").localeCompare(b[0] ?? ""));
+}
+
 describe("lib/ layering", () => {
   const edges = crossModuleEdges(join(REPO, "lib"));
 
@@ -104,6 +143,10 @@ describe("lib/ layering", () => {
 
   test("no cycle between modules, type-only imports included", () => {
     assert.equal(findCycle(edges)?.join(" → "), undefined);
+  });
+
+  test("no circle between files, within a module too, type-only imports included", () => {
+    assert.deepEqual(fileCircles(importEdges(join(REPO, "lib"))).map((group) => `${group.join(", ")} import one another`), []);
   });
 
   test("the primitives in lib/http import no other module", () => {
@@ -140,5 +183,28 @@ describe("the layering checker", () => {
       "b/y.ts": "export const y = 1;\n",
     });
     assert.deepEqual(bypasses(crossModuleEdges(lib)), [`a${sep}x.ts imports b${sep}y.ts`]);
+  });
+
+  test("reports a circle of files within a module, type-only imports included", () => {
+    const lib = fixture({
+      "a/index.ts": 'export { x } from "./x.ts";\n',
+      "a/x.ts": 'import type { Z } from "./z.ts";\nexport const x: Z = 1;\n',
+      "a/y.ts": 'import { x } from "./x.ts";\nexport type Y = typeof x;\n',
+      "a/z.ts": 'export type {\n  Y as Z,\n} from "./y.ts";\n',
+      "b/index.ts": 'import { x } from "../a/index.ts";\nexport const b = x;\n',
+    });
+    assert.deepEqual(fileCircles(importEdges(lib)), [[`a${sep}x.ts`, `a${sep}y.ts`, `a${sep}z.ts`]]);
+  });
+
+  test("reports each circle once and nothing for imports that only converge", () => {
+    const lib = fixture({
+      "a/index.ts": 'export { p } from "./p.ts";\nexport { q } from "./q.ts";\n',
+      "a/p.ts": 'import { q } from "./q.ts";\nexport const p = q;\n',
+      "a/q.ts": "export const q = 1;\n",
+      "c/index.ts": 'export { r } from "./r.ts";\n',
+      "c/r.ts": 'import { s } from "./s.ts";\nexport const r = 1;\nexport const t = s;\n',
+      "c/s.ts": 'import { r } from "./r.ts";\nexport const s = r;\n',
+    });
+    assert.deepEqual(fileCircles(importEdges(lib)), [[`c${sep}r.ts`, `c${sep}s.ts`]]);
   });
 });

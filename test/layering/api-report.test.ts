@@ -1,0 +1,107 @@
+/*
+ * The public surface is reviewed like code: api/<entry>.api.md records what
+ * each package entry exports (scripts/api-report.ts, @microsoft/api-extractor
+ * over the compiled declarations), and this suite fails when the declarations
+ * and the reports disagree, naming the reports to regenerate with
+ * `npm run api`. It also counts the exported names against the issue's
+ * budget: at most 320 summed over the entries, at most 45 at the root.
+ */
+import assert from "node:assert/strict";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { API_DIR, entries, nameCounts, reportName, reportNames, runReports } from "../../scripts/api-report.ts";
+
+const SNIPPET = `## API Report File for "latch"
+
+\`\`\`ts
+
+import type { IncomingMessage } from 'node:http';
+
+// @public
+export function Handle(pattern: string): void;
+
+// @public (undocumented)
+export function Handle(pattern: string, handler: unknown): void;
+
+// @public
+export const Access: {
+    readonly Read: "read";
+};
+
+// @public
+export type Access = (typeof Access)[keyof typeof Access];
+
+// @public
+interface Event_2 {
+    // (undocumented)
+    export: string;
+}
+export { Event_2 as Event }
+
+// @public
+export abstract class LatchError extends Error {
+    readonly code: string;
+}
+
+// @public
+export interface Options {
+    Addr?: string;
+}
+
+// (No @packageDocumentation comment for this package)
+
+\`\`\`
+`;
+
+describe("reportNames()", () => {
+  test("lists each exported name of a report once, aliases by their exported name", () => {
+    assert.deepEqual(reportNames(SNIPPET), ["Access", "Event", "Handle", "LatchError", "Options"]);
+  });
+
+  test("ignores members and unexported declarations", () => {
+    assert.deepEqual(reportNames("interface Hidden {\n    export: string;\n}\n    export const inner: number;\n"), []);
+  });
+});
+
+test("reportName()", () => {
+  assert.equal(reportName("."), "latch.api.md");
+  assert.equal(reportName("./http"), "http.api.md");
+  assert.equal(reportName("./manifest/conformance"), "manifest-conformance.api.md");
+});
+
+describe("the API reports", () => {
+  test("api/ has one report per package entry, matching the declarations (else run `npm run api`)", () => {
+    const outcomes = runReports({ update: false });
+    assert.deepEqual(
+      outcomes.map((o) => o.report),
+      entries().map((e) => e.report),
+    );
+    assert.deepEqual(outcomes.filter((o) => o.changed).map((o) => o.report), []);
+    // A report left behind by a removed entry is stale too.
+    assert.deepEqual(readdirSync(API_DIR).sort(), entries().map((e) => e.report).sort());
+    assert.deepEqual(outcomes.flatMap((o) => o.problems.map((p) => `${o.report}: ${p}`)), []);
+  });
+
+  test("the check notices a report that no longer matches", (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "latch-api-report-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const report = "icons.api.md";
+    copyFileSync(join(API_DIR, report), join(dir, report));
+    const [matching] = runReports({ update: false, only: [report], dir });
+    assert.equal(matching?.changed, false);
+    writeFileSync(join(dir, report), readFileSync(join(dir, report), "utf8").replace(/^export function \w+/m, "export function Renamed"));
+    const [stale] = runReports({ update: false, only: [report], dir });
+    assert.equal(stale?.changed, true);
+  });
+
+  test("at most 320 public names summed over the entries, at most 45 at the root", (t) => {
+    const counts = nameCounts();
+    const total = counts.reduce((sum, c) => sum + c.names, 0);
+    const root = counts.find((c) => c.report === "latch.api.md")?.names ?? 0;
+    t.diagnostic(`${total} names summed over ${counts.length} entries: ${counts.map((c) => `${c.report.replace(/\.api\.md$/, "")} ${c.names}`).join(", ")}`);
+    assert.ok(root <= 45, `the root exports ${root} names (at most 45)`);
+    assert.ok(total <= 320, `the entries export ${total} names summed (at most 320)`);
+  });
+});
