@@ -23,7 +23,7 @@ import { PathValue } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";
 import type { CallOutcome, Caller, ToolInvoker } from "./invoke.ts";
-import { actorFrom, grantFrom, subjectFrom, bindGrant, verifyBearer } from "./request.ts";
+import { actorFrom, grantFrom, subjectFrom, verifyBearer } from "./request.ts";
 import type { AgentTokens } from "./tokens.ts";
 
 /** What `newToolsAPI` needs. */
@@ -56,10 +56,16 @@ function unauthorized(res: ServerResponse, challenge: string): void {
   writeJSON(res, 401, { error: "unauthorized: a valid bearer token or a session is required" });
 }
 
-/** Returns the caller of a request `Authenticate` let through. */
-export function callerFrom(req: IncomingMessage): Caller | undefined {
+/**
+ * Returns the caller of a request: the agent of a token `verifyBearer`
+ * accepted (request.ts), else the human of the request's session;
+ * undefined when neither. Both agent transports ask it; `via` names the
+ * transport when it is not the tools endpoint (the audit event's `via`).
+ */
+export function callerFrom(req: IncomingMessage, via?: string): Caller | undefined {
   const subject = subjectFrom(req);
-  return subject === undefined ? undefined : { Actor: actorFrom(req), Subject: subject, Grant: grantFrom(req) };
+  if (subject === undefined) return undefined;
+  return { Actor: actorFrom(req), Subject: subject, Grant: grantFrom(req), ...(via !== undefined && { Via: via }) };
 }
 
 /** Returns the absolute URL of approval request `id`'s page: `ApprovalPath/<id>` on `Origin`. */
@@ -107,10 +113,7 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
     function authenticateCaller(req, res) {
       const bearer = verifyBearer(req, config.Tokens);
       if (bearer === "invalid") return unauthorized(res, INVALID_TOKEN_CHALLENGE);
-      if (bearer !== "none") {
-        bindGrant(req, bearer);
-        return next(req, res);
-      }
+      if (bearer !== "none") return next(req, res);
       if (config.Sessions.read(req) === undefined) return unauthorized(res, 'Bearer realm="api"');
       return next(req, res);
     };

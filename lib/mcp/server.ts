@@ -18,7 +18,7 @@
  * client declared it, otherwise a tool error carrying the approval URL.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { agentActor, approvalURL, checkApprovalLink, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
+import { approvalURL, callerFrom, checkApprovalLink, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
 import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, mediaType, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
 import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
@@ -127,10 +127,13 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
       sessions.close(sessionID, grant.TokenID);
       return empty(res, 204);
     }
-    await post(req, res, grant, session);
+    // verifyBearer bound the grant to req: the caller, Ctx.Actor and the audit event all name its agent (never undefined here).
+    const caller = callerFrom(req, "mcp");
+    if (caller === undefined) return challenge(res, "invalid_token");
+    await post(req, res, grant, caller, session);
   };
 
-  async function post(req: IncomingMessage, res: ServerResponse, grant: TokenGrant, session: MCPSession | undefined): Promise<void> {
+  async function post(req: IncomingMessage, res: ServerResponse, grant: TokenGrant, caller: Caller, session: MCPSession | undefined): Promise<void> {
     if (mediaType(req) !== "application/json") return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
     let body: Buffer;
     try {
@@ -148,7 +151,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
         // Transports §Sending Messages: accepted notifications and responses get 202 and no body.
         return empty(res, 202);
       case "request": {
-        const answer = await dispatch(message.method, message.params, grant, session, res);
+        const answer = await dispatch(message.method, message.params, grant, caller, session, res);
         return writeJSON(res, 200, "error" in answer ? errorMessage(message.id, answer.error) : resultMessage(message.id, answer.result));
       }
     }
@@ -156,8 +159,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
 
   type Answer = { result: unknown } | { error: RPCError };
 
-  async function dispatch(method: string, params: Record<string, unknown>, grant: TokenGrant, session: MCPSession | undefined, res: ServerResponse): Promise<Answer> {
-    const caller: Caller = { Actor: agentActor(grant.Name), Subject: grant.Subject, Grant: grant, Via: "mcp" };
+  async function dispatch(method: string, params: Record<string, unknown>, grant: TokenGrant, caller: Caller, session: MCPSession | undefined, res: ServerResponse): Promise<Answer> {
     switch (method) {
       case "initialize":
         return initialize(params, grant, res);
