@@ -18,7 +18,7 @@
  * 400 {error, field, reason}; 403; 404; a tool's own 4xx; 500 {error, ref}.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { writeJSON, isLatchError, isLocalPath, parseOrigin, readJSON, HTTPError, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { writeJSON, isAbortHandler, isLatchError, isLocalPath, parseOrigin, readJSON, HTTPError, type HandlerFunc, type Middleware } from "../http/index.ts";
 import { PathValue } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";
@@ -66,6 +66,29 @@ export function callerFrom(req: IncomingMessage, via?: string): Caller | undefin
   const subject = subjectFrom(req);
   if (subject === undefined) return undefined;
   return { Actor: actorFrom(req), Subject: subject, Grant: grantFrom(req), ...(via !== undefined && { Via: via }) };
+}
+
+/**
+ * Reads a call's body with `read`, for either agent transport. A body the
+ * client got wrong (a latch error with a status: 400 malformed, 413 too
+ * large, 415 another type) is answered at that status with the JSON
+ * `refusal(message)`, the transport's own error shape, and the result is
+ * undefined; anything else propagates: `ErrAbortHandler` (the client left
+ * mid-body, nobody to answer) and faults. `read` never resolves to undefined.
+ */
+export async function readCallBody<T>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  read: (req: IncomingMessage) => Promise<T>,
+  refusal: (message: string) => unknown,
+): Promise<T | undefined> {
+  try {
+    return await read(req);
+  } catch (err) {
+    if (isAbortHandler(err) || !isLatchError(err) || err.status === undefined) throw err;
+    writeJSON(res, err.status, refusal(err.message));
+    return undefined;
+  }
 }
 
 /** Returns the absolute URL of approval request `id`'s page: `ApprovalPath/<id>` on `Origin`. */
@@ -127,13 +150,8 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
   const Call: HandlerFunc = async (req, res) => {
     const caller = callerFrom(req);
     if (caller === undefined) return unauthorized(res, 'Bearer realm="api"');
-    let input: unknown;
-    try {
-      input = await readJSON(req);
-    } catch (err) {
-      if (!isLatchError(err) || err.status === undefined) throw err;
-      return writeJSON(res, err.status, { error: err.message });
-    }
+    const input = await readCallBody(req, res, readJSON, (message) => ({ error: message }));
+    if (input === undefined) return;
     const outcome = await config.Invoker.call(caller, PathValue(req, "name") ?? "", input);
     answer(res, outcome, config);
   };

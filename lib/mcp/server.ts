@@ -18,8 +18,8 @@
  * client declared it, otherwise a tool error carrying the approval URL.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { approvalURL, callerFrom, checkApprovalLink, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
-import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, mediaType, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
+import { approvalURL, callerFrom, checkApprovalLink, readCallBody, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
+import { mediaType, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
 import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
 import { MCPSessions, type MCPSession } from "./sessions.ts";
@@ -135,13 +135,8 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
 
   async function post(req: IncomingMessage, res: ServerResponse, grant: TokenGrant, caller: Caller, session: MCPSession | undefined): Promise<void> {
     if (mediaType(req) !== "application/json") return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
-    let body: Buffer;
-    try {
-      body = await readBody(req, { limit: DEFAULT_BODY_LIMIT });
-    } catch (err) {
-      if (isAbortHandler(err) || !isLatchError(err) || err.status === undefined) throw err;
-      return refuse(res, err.status, JSONRPC_ERRORS.InvalidRequest, err.message);
-    }
+    const body = await readCallBody(req, res, readBody, (message) => errorMessage(undefined, { code: JSONRPC_ERRORS.InvalidRequest, message }));
+    if (body === undefined) return;
     const message = parseMessage(body);
     switch (message.kind) {
       case "invalid":

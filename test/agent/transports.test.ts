@@ -5,6 +5,8 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { DEFAULT_BODY_LIMIT } from "../../lib/http/index.ts";
+import { JSONRPC_ERRORS } from "../../lib/mcp/index.ts";
 import { startTransportsApp } from "../_support/agent-transports.ts";
 
 describe("Who is calling, over both transports", () => {
@@ -21,5 +23,18 @@ describe("Who is calling, over both transports", () => {
       app.audit().map((e) => [e.Actor, e.Data["tool"], e.Data["via"] ?? "tools"]),
       [["agent:claude", "whoami", "tools"], ["agent:claude", "whoami", "mcp"]],
     );
+  });
+});
+
+describe("A body the client got wrong, over both transports", () => {
+  it("is refused at the same status with the same reason, each in its transport's JSON error shape", async (t) => {
+    const app = await startTransportsApp(t);
+    const token = app.mint("read", "claude");
+    const tooLarge = JSON.stringify({ pad: "x".repeat(DEFAULT_BODY_LIMIT) });
+    const overHTTP = await app.tools(token, "whoami", tooLarge);
+    const overMCP = await app.mcp(token, tooLarge);
+    const reason = `read body: larger than ${DEFAULT_BODY_LIMIT} bytes`;
+    assert.deepEqual([overHTTP.status, JSON.parse(overHTTP.body)], [413, { error: reason }]);
+    assert.deepEqual([overMCP.status, JSON.parse(overMCP.body)], [413, { jsonrpc: "2.0", error: { code: JSONRPC_ERRORS.InvalidRequest, message: reason } }]);
   });
 });
