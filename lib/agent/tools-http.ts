@@ -91,6 +91,9 @@ export async function readCallBody<T>(
   }
 }
 
+/** What an agent is told when a write call awaits its person's approval, on every transport. */
+export const APPROVAL_INSTRUCTION = "A write call runs only after the person you act for approves it at the approval URL you are given; then repeat the call unchanged.";
+
 /** Returns the absolute URL of approval request `id`'s page: `ApprovalPath/<id>` on `Origin`. */
 export function approvalURL(config: Pick<ToolsAPIConfig, "Origin" | "ApprovalPath">, id: string): string {
   return new URL(`${config.ApprovalPath}/${encodeURIComponent(id)}`, config.Origin).href;
@@ -172,7 +175,7 @@ function answer(res: ServerResponse, outcome: CallOutcome, config: ToolsAPIConfi
     case "approval_required": {
       const url = approvalURL(config, outcome.approval);
       res.setHeader("Location", url);
-      return writeJSON(res, 202, { status: "approval_required", approval_url: url, message: "ask the person you act for to approve this call, then repeat it unchanged" });
+      return writeJSON(res, 202, { status: "approval_required", approval_url: url, message: APPROVAL_INSTRUCTION });
     }
     case "refused":
       return writeJSON(res, outcome.status, { error: outcome.reason });

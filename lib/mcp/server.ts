@@ -18,7 +18,7 @@
  * client declared it, otherwise a tool error carrying the approval URL.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { approvalURL, callerFrom, checkApprovalLink, readCallBody, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
+import { APPROVAL_INSTRUCTION, approvalURL, callerFrom, checkApprovalLink, readCallBody, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
 import { mediaType, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
 import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
@@ -183,7 +183,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
         protocolVersion: version,
         capabilities: { tools: { listChanged: false } },
         serverInfo: { name: config.Name, version: config.Version },
-        instructions: "Write tools run only after the person you act for approves the exact call at the URL you are given; then repeat the call unchanged.",
+        instructions: APPROVAL_INSTRUCTION,
       },
     };
   }
@@ -195,13 +195,12 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     if (outcome.kind === "unknown_tool") return { error: { code: JSONRPC_ERRORS.InvalidParams, message: `unknown tool: ${name.slice(0, 64)}` } };
     if (outcome.kind !== "approval_required") return { result: outcomeResult(outcome) };
     const url = approvalURL(config, outcome.approval);
-    const ask = "Ask the person you act for to approve this call at the URL, then repeat it unchanged.";
     if (session?.URLElicitation === true) {
       // MCP 2025-11-25 elicitation §URL mode: the call cannot proceed until the person has visited the URL.
-      const elicitation = { mode: "url", elicitationId: outcome.approval, url, message: ask };
+      const elicitation = { mode: "url", elicitationId: outcome.approval, url, message: APPROVAL_INSTRUCTION };
       return { error: { code: JSONRPC_ERRORS.URLElicitationRequired, message: "approval required", data: { elicitations: [elicitation] } } };
     }
-    return { result: textResult(`approval required: ${url}\n${ask}`, true, { status: "approval_required", approval_url: url }) };
+    return { result: textResult(`approval required: ${url}\n${APPROVAL_INSTRUCTION}`, true, { status: "approval_required", approval_url: url }) };
   }
 
   return {
