@@ -19,7 +19,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { APPROVAL_INSTRUCTION, approvalURL, callerFrom, checkApprovalLink, readCallBody, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
-import { mediaType, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
+import { mediaType, originVerdict, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
 import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
 import { MCPSessions, type MCPSession } from "./sessions.ts";
@@ -101,9 +101,8 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
   };
 
   const Handler: HandlerFunc = async (req, res) => {
-    const sent = header(req, "origin");
     // MCP 2025-11-25 transports §Security Warning: validate Origin on every request (DNS rebinding); present and foreign → 403.
-    if (sent !== undefined && parseOrigin(sent) !== origin) {
+    if (originVerdict(req, origin) === "cross-origin") {
       return refuse(res, 403, JSONRPC_ERRORS.InvalidRequest, "forbidden: cross-origin request refused");
     }
     if (req.method !== "POST" && req.method !== "DELETE") {

@@ -4,7 +4,9 @@
  * runtime Handler, crossOriginProtection in Wrap, fake clock) on origin
  * http://app.test, plus a tool registry (`whoami`: read; `counter_add`:
  * write), `POST /api/tools/{name}` behind `Authenticate` and `/mcp`, both
- * over one `ToolInvoker`.
+ * over one `ToolInvoker`. `POST /form` answers 204 behind its own
+ * `crossOriginProtection` for the same origin (for comparing the two
+ * checks, start with `wrap: false`: then nothing else sits in front of /mcp).
  *
  * `whoami` answers who the tool sees calling: the actor its invocation
  * names and `Ctx.Actor` of the request it runs in (the request reaches the
@@ -17,7 +19,7 @@ import * as agent from "../../lib/agent/index.ts";
 import { AgentTokens, Approvals, ToolInvoker, ToolRead, ToolRegistry, ToolWrite, defineAction, newToolsAPI } from "../../lib/agent/index.ts";
 import * as events from "../../lib/events/index.ts";
 import { EventStore, auditStream, type Event } from "../../lib/events/index.ts";
-import type { Middleware } from "../../lib/http/index.ts";
+import { crossOriginProtection, type Middleware } from "../../lib/http/index.ts";
 import { ctxFrom } from "../../lib/index.ts";
 import { newMCPServer } from "../../lib/mcp/index.ts";
 import { FakeClock, startSigninApp, type RequestOptions, type SigninApp, type TestResponse } from "./signin-app.ts";
@@ -48,8 +50,14 @@ function jsonBody(body: unknown): string | Buffer {
   return typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
 }
 
+/** Options of `startTransportsApp`. */
+export interface TransportsAppOptions {
+  /** Mount `crossOriginProtection` in the runtime's `Wrap`, in front of every route. @default true */
+  wrap?: boolean;
+}
+
 /** Starts the application; it closes with the test. */
-export async function startTransportsApp(t: TestContext): Promise<TransportsApp> {
+export async function startTransportsApp(t: TestContext, options: TransportsAppOptions = {}): Promise<TransportsApp> {
   const requests = new AsyncLocalStorage<IncomingMessage>();
   // Lets a tool's Run find the request it runs in (only this test app needs it).
   const remember: Middleware = (next) => (req, res) => requests.run(req, () => next(req, res));
@@ -58,6 +66,7 @@ export async function startTransportsApp(t: TestContext): Promise<TransportsApp>
   const app = await startSigninApp(t, {
     clock,
     origin: ORIGIN,
+    crossOriginProtection: options.wrap !== false,
     mail: "log",
     schema: [...events.Schema, ...agent.Schema],
     extend: (mux, auth, db, logger) => {
@@ -84,6 +93,10 @@ export async function startTransportsApp(t: TestContext): Promise<TransportsApp>
       const mcp = newMCPServer({ Invoker: invoker, Tokens: tokens, Origin: ORIGIN, ApprovalPath: "/approvals", Name: "transports", Version: "1.0.0" });
       mux.With(remember, api.Authenticate).Handle("POST /api/tools/{name}", api.Call);
       mux.With(remember).Handle("/mcp", mcp.Handler);
+      mux.With(crossOriginProtection({ Origin: ORIGIN })).Handle("POST /form", (_req, res) => {
+        res.statusCode = 204;
+        res.end();
+      });
       built.tokens = tokens;
       built.events = store;
     },
