@@ -10,6 +10,7 @@ export { AgentTokens } from "./tokens.ts";
 export { Approvals, APPROVAL_TTL, APPROVAL_ID_PATTERN, MAX_PENDING_APPROVALS } from "./approvals.ts";
 export { ToolInvoker, TOOL_CALL_EVENT } from "./invoke.ts";
 export { newToolsAPI, checkApprovalLink, callerFrom, approvalURL, describeTool, INVALID_TOKEN_CHALLENGE } from "./tools-http.ts";
+export { readCallBody, APPROVAL_INSTRUCTION } from "./tools-http.ts";
 export { actorFrom, subjectFrom, grantFrom, bearerToken, verifyBearer } from "./request.ts";
 export { Schema } from "./schema.ts";
 export { AGENT_ERROR_CODES, AgentError, isAgentError } from "./errors.ts";

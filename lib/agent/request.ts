@@ -1,11 +1,14 @@
 /*
  * Who is calling: the actor and subject of a request (SPEC §2.3). A
- * request whose agent token was verified by `Authenticate` (tools-http.ts)
- * is "agent:<name>", acting for the person who minted the token; any other
- * request is a human, whose subject is their session's. The binding lives
- * in a WeakMap written only by this module's token check, so no header,
- * cookie, body field or application code can make a request an agent or
- * change which person an agent acts for.
+ * request whose agent token `verifyBearer` accepted (the tools endpoint's
+ * `Authenticate`, the MCP endpoint) is "agent:<name>", acting for the
+ * person who minted the token; any other request is a human, whose subject
+ * is their session's. Every reader asks this one binding: `actorFrom`
+ * for `Ctx.Actor`, `callerFrom` (tools-http.ts) for a tool call and its
+ * audit event. It lives in a WeakMap written only by this module's token
+ * check, against the application's `AgentTokens`, so no header, cookie,
+ * body field or application code can make a request an agent or change
+ * which person an agent acts for.
  */
 import type { IncomingMessage } from "node:http";
 import { currentSession } from "../session/index.ts";
@@ -13,11 +16,6 @@ import { agentActor, humanActor, type Actor } from "./actor.ts";
 import type { AgentTokens, TokenGrant } from "./tokens.ts";
 
 const grants = new WeakMap<IncomingMessage, TokenGrant>();
-
-/** Binds a verified token's grant to `req`; only `Authenticate` calls it. */
-export function bindGrant(req: IncomingMessage, grant: TokenGrant): void {
-  grants.set(req, grant);
-}
 
 /** Returns the grant of the request's verified agent token, or undefined. */
 export function grantFrom(req: IncomingMessage): TokenGrant | undefined {
@@ -53,11 +51,15 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 /**
  * Checks the request's bearer token: "none" without an Authorization
  * header (the caller may still have a session), "invalid" for any
- * Authorization that is not a live token, else the token's grant.
+ * Authorization that is not a live token, else the token's grant, which
+ * is then bound to `req`: from here on the request's actor is the agent.
  */
-export function verifyBearer(req: IncomingMessage, tokens: Pick<AgentTokens, "verify">): TokenGrant | "none" | "invalid" {
+export function verifyBearer(req: IncomingMessage, tokens: AgentTokens): TokenGrant | "none" | "invalid" {
   const token = bearerToken(req);
   if (token === undefined) return "none";
   // RFC 6750 §3.1: malformed, unknown and revoked tokens all get invalid_token, one answer, so a token's state cannot be probed.
-  return (token === "" ? undefined : tokens.verify(token)) ?? "invalid";
+  const grant = token === "" ? undefined : tokens.verify(token);
+  if (grant === undefined) return "invalid";
+  grants.set(req, grant);
+  return grant;
 }

@@ -18,12 +18,12 @@
  * 400 {error, field, reason}; 403; 404; a tool's own 4xx; 500 {error, ref}.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { writeJSON, isLatchError, isLocalPath, parseOrigin, readJSON, HTTPError, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { writeJSON, isAbortHandler, isLatchError, isLocalPath, parseOrigin, readJSON, HTTPError, type HandlerFunc, type Middleware } from "../http/index.ts";
 import { PathValue } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";
 import type { CallOutcome, Caller, ToolInvoker } from "./invoke.ts";
-import { actorFrom, grantFrom, subjectFrom, bindGrant, verifyBearer } from "./request.ts";
+import { actorFrom, grantFrom, subjectFrom, verifyBearer } from "./request.ts";
 import type { AgentTokens } from "./tokens.ts";
 
 /** What `newToolsAPI` needs. */
@@ -56,11 +56,43 @@ function unauthorized(res: ServerResponse, challenge: string): void {
   writeJSON(res, 401, { error: "unauthorized: a valid bearer token or a session is required" });
 }
 
-/** Returns the caller of a request `Authenticate` let through. */
-export function callerFrom(req: IncomingMessage): Caller | undefined {
+/**
+ * Returns the caller of a request: the agent of a token `verifyBearer`
+ * accepted (request.ts), else the human of the request's session;
+ * undefined when neither. Both agent transports ask it; `via` names the
+ * transport when it is not the tools endpoint (the audit event's `via`).
+ */
+export function callerFrom(req: IncomingMessage, via?: string): Caller | undefined {
   const subject = subjectFrom(req);
-  return subject === undefined ? undefined : { Actor: actorFrom(req), Subject: subject, Grant: grantFrom(req) };
+  if (subject === undefined) return undefined;
+  return { Actor: actorFrom(req), Subject: subject, Grant: grantFrom(req), ...(via !== undefined && { Via: via }) };
 }
+
+/**
+ * Reads a call's body with `read`, for either agent transport. A body the
+ * client got wrong (a latch error with a status: 400 malformed, 413 too
+ * large, 415 another type) is answered at that status with the JSON
+ * `refusal(message)`, the transport's own error shape, and the result is
+ * undefined; anything else propagates: `ErrAbortHandler` (the client left
+ * mid-body, nobody to answer) and faults. `read` never resolves to undefined.
+ */
+export async function readCallBody<T>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  read: (req: IncomingMessage) => Promise<T>,
+  refusal: (message: string) => unknown,
+): Promise<T | undefined> {
+  try {
+    return await read(req);
+  } catch (err) {
+    if (isAbortHandler(err) || !isLatchError(err) || err.status === undefined) throw err;
+    writeJSON(res, err.status, refusal(err.message));
+    return undefined;
+  }
+}
+
+/** What an agent is told when a write call awaits its person's approval, on every transport. */
+export const APPROVAL_INSTRUCTION = "A write call runs only after the person you act for approves it at the approval URL you are given; then repeat the call unchanged.";
 
 /** Returns the absolute URL of approval request `id`'s page: `ApprovalPath/<id>` on `Origin`. */
 export function approvalURL(config: Pick<ToolsAPIConfig, "Origin" | "ApprovalPath">, id: string): string {
@@ -107,10 +139,7 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
     function authenticateCaller(req, res) {
       const bearer = verifyBearer(req, config.Tokens);
       if (bearer === "invalid") return unauthorized(res, INVALID_TOKEN_CHALLENGE);
-      if (bearer !== "none") {
-        bindGrant(req, bearer);
-        return next(req, res);
-      }
+      if (bearer !== "none") return next(req, res);
       if (config.Sessions.read(req) === undefined) return unauthorized(res, 'Bearer realm="api"');
       return next(req, res);
     };
@@ -124,13 +153,8 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
   const Call: HandlerFunc = async (req, res) => {
     const caller = callerFrom(req);
     if (caller === undefined) return unauthorized(res, 'Bearer realm="api"');
-    let input: unknown;
-    try {
-      input = await readJSON(req);
-    } catch (err) {
-      if (!isLatchError(err) || err.status === undefined) throw err;
-      return writeJSON(res, err.status, { error: err.message });
-    }
+    const input = await readCallBody(req, res, readJSON, (message) => ({ error: message }));
+    if (input === undefined) return;
     const outcome = await config.Invoker.call(caller, PathValue(req, "name") ?? "", input);
     answer(res, outcome, config);
   };
@@ -151,7 +175,7 @@ function answer(res: ServerResponse, outcome: CallOutcome, config: ToolsAPIConfi
     case "approval_required": {
       const url = approvalURL(config, outcome.approval);
       res.setHeader("Location", url);
-      return writeJSON(res, 202, { status: "approval_required", approval_url: url, message: "ask the person you act for to approve this call, then repeat it unchanged" });
+      return writeJSON(res, 202, { status: "approval_required", approval_url: url, message: APPROVAL_INSTRUCTION });
     }
     case "refused":
       return writeJSON(res, outcome.status, { error: outcome.reason });

@@ -67,8 +67,20 @@ export function crossOriginVerdict(req: IncomingMessage, origin: string | undefi
     // W3C Fetch Metadata §2.4: only same-origin and user-initiated (none) requests may change state.
     return site === "same-origin" || site === "none" ? "same-origin" : "cross-origin";
   }
+  return origin === undefined ? "unknown" : originVerdict(req, origin);
+}
+
+/**
+ * Reports what a request's `Origin` header alone says: "same-origin" when
+ * it is `origin` (the application's serialized origin), "cross-origin" for
+ * any other value ("null" too), "unknown" without one. `crossOriginVerdict`
+ * falls back on it; an endpoint that must not take Fetch Metadata's word
+ * (MCP: under DNS rebinding a foreign page is same-origin to the browser)
+ * asks it alone.
+ */
+export function originVerdict(req: IncomingMessage, origin: string): "same-origin" | "cross-origin" | "unknown" {
   const from = req.headers.origin;
-  if (from === undefined || origin === undefined) return "unknown";
+  if (from === undefined) return "unknown";
   // RFC 6454 §7: compare the serialized origin exactly (scheme, host, port).
   return from === origin ? "same-origin" : "cross-origin";
 }

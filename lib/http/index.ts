@@ -13,6 +13,7 @@ export { parseCookies, readCookie, serializeCookie, cookieName, appendSetCookie 
 export { securityHeaders, DEFAULT_CSP, securityHeaderList } from "./security-headers.ts";
 export { requestSignal, bindShutdownSignal, shutdownSignal } from "./request-signal.ts";
 export { crossOriginProtection, crossOriginVerdict } from "./csrf.ts";
+export { originVerdict } from "./csrf.ts";
 export type { HandlerFunc, Middleware } from "./types.ts";
 export type { LatchErrorOptions, HTTPErrorCode } from "./errors.ts";
 export type { Logger, LoggerOptions, LogFormat, Level, Attrs } from "./logger.ts";

@@ -18,8 +18,8 @@
  * client declared it, otherwise a tool error carrying the approval URL.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { agentActor, approvalURL, checkApprovalLink, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
-import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, mediaType, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
+import { APPROVAL_INSTRUCTION, approvalURL, callerFrom, checkApprovalLink, readCallBody, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
+import { mediaType, originVerdict, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
 import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
 import { MCPSessions, type MCPSession } from "./sessions.ts";
@@ -101,9 +101,8 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
   };
 
   const Handler: HandlerFunc = async (req, res) => {
-    const sent = header(req, "origin");
     // MCP 2025-11-25 transports §Security Warning: validate Origin on every request (DNS rebinding); present and foreign → 403.
-    if (sent !== undefined && parseOrigin(sent) !== origin) {
+    if (originVerdict(req, origin) === "cross-origin") {
       return refuse(res, 403, JSONRPC_ERRORS.InvalidRequest, "forbidden: cross-origin request refused");
     }
     if (req.method !== "POST" && req.method !== "DELETE") {
@@ -127,18 +126,16 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
       sessions.close(sessionID, grant.TokenID);
       return empty(res, 204);
     }
-    await post(req, res, grant, session);
+    // verifyBearer bound the grant to req: the caller, Ctx.Actor and the audit event all name its agent (never undefined here).
+    const caller = callerFrom(req, "mcp");
+    if (caller === undefined) return challenge(res, "invalid_token");
+    await post(req, res, grant, caller, session);
   };
 
-  async function post(req: IncomingMessage, res: ServerResponse, grant: TokenGrant, session: MCPSession | undefined): Promise<void> {
+  async function post(req: IncomingMessage, res: ServerResponse, grant: TokenGrant, caller: Caller, session: MCPSession | undefined): Promise<void> {
     if (mediaType(req) !== "application/json") return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
-    let body: Buffer;
-    try {
-      body = await readBody(req, { limit: DEFAULT_BODY_LIMIT });
-    } catch (err) {
-      if (isAbortHandler(err) || !isLatchError(err) || err.status === undefined) throw err;
-      return refuse(res, err.status, JSONRPC_ERRORS.InvalidRequest, err.message);
-    }
+    const body = await readCallBody(req, res, readBody, (message) => errorMessage(undefined, { code: JSONRPC_ERRORS.InvalidRequest, message }));
+    if (body === undefined) return;
     const message = parseMessage(body);
     switch (message.kind) {
       case "invalid":
@@ -148,7 +145,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
         // Transports §Sending Messages: accepted notifications and responses get 202 and no body.
         return empty(res, 202);
       case "request": {
-        const answer = await dispatch(message.method, message.params, grant, session, res);
+        const answer = await dispatch(message.method, message.params, grant, caller, session, res);
         return writeJSON(res, 200, "error" in answer ? errorMessage(message.id, answer.error) : resultMessage(message.id, answer.result));
       }
     }
@@ -156,8 +153,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
 
   type Answer = { result: unknown } | { error: RPCError };
 
-  async function dispatch(method: string, params: Record<string, unknown>, grant: TokenGrant, session: MCPSession | undefined, res: ServerResponse): Promise<Answer> {
-    const caller: Caller = { Actor: agentActor(grant.Name), Subject: grant.Subject, Grant: grant, Via: "mcp" };
+  async function dispatch(method: string, params: Record<string, unknown>, grant: TokenGrant, caller: Caller, session: MCPSession | undefined, res: ServerResponse): Promise<Answer> {
     switch (method) {
       case "initialize":
         return initialize(params, grant, res);
@@ -186,7 +182,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
         protocolVersion: version,
         capabilities: { tools: { listChanged: false } },
         serverInfo: { name: config.Name, version: config.Version },
-        instructions: "Write tools run only after the person you act for approves the exact call at the URL you are given; then repeat the call unchanged.",
+        instructions: APPROVAL_INSTRUCTION,
       },
     };
   }
@@ -198,13 +194,12 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     if (outcome.kind === "unknown_tool") return { error: { code: JSONRPC_ERRORS.InvalidParams, message: `unknown tool: ${name.slice(0, 64)}` } };
     if (outcome.kind !== "approval_required") return { result: outcomeResult(outcome) };
     const url = approvalURL(config, outcome.approval);
-    const ask = "Ask the person you act for to approve this call at the URL, then repeat it unchanged.";
     if (session?.URLElicitation === true) {
       // MCP 2025-11-25 elicitation §URL mode: the call cannot proceed until the person has visited the URL.
-      const elicitation = { mode: "url", elicitationId: outcome.approval, url, message: ask };
+      const elicitation = { mode: "url", elicitationId: outcome.approval, url, message: APPROVAL_INSTRUCTION };
       return { error: { code: JSONRPC_ERRORS.URLElicitationRequired, message: "approval required", data: { elicitations: [elicitation] } } };
     }
-    return { result: textResult(`approval required: ${url}\n${ask}`, true, { status: "approval_required", approval_url: url }) };
+    return { result: textResult(`approval required: ${url}\n${APPROVAL_INSTRUCTION}`, true, { status: "approval_required", approval_url: url }) };
   }
 
   return {

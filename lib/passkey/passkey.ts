@@ -18,7 +18,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { newLogger, seeOther as redirect, writeJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
 import { awaitDurable } from "../db/index.ts";
-import { appendSetCookie, cookieName, logAuthEvents, readCookie, serializeCookie, type AuthEvent, type AuthEventSink, type Identity, type Session, type Sessions } from "../session/index.ts";
+import { appendSetCookie, authEventEmitter, cookieName, readCookie, serializeCookie, type AuthEventEmitter, type Identity, type Session, type Sessions } from "../session/index.ts";
 import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
 import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
 import { ceremonyError, PasskeyError, isPasskeyError } from "./errors.ts";
@@ -52,7 +52,7 @@ export class Passkey {
   readonly #rpID: string;
   readonly #uv: UserVerification;
   readonly #pending: { name: string; secure: boolean };
-  readonly #event: AuthEventSink;
+  readonly #emit: AuthEventEmitter;
   readonly #verifier: SignatureVerifier;
 
   /** Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG for a bad Origin, a non-local path, or an RPID foreign to the Origin. */
@@ -68,14 +68,8 @@ export class Passkey {
     this.#rpID = rpID;
     this.#uv = config.UserVerification ?? "preferred";
     this.#pending = cookieName(PASSKEY_PENDING_COOKIE, origin);
-    this.#event = config.OnAuthEvent ?? logAuthEvents(this.#logger);
+    this.#emit = authEventEmitter(config, this.#clock, this.#logger);
     this.#verifier = config.Verifier ?? new SignatureVerifier();
-  }
-
-  /** Hands one auth event, with the request's client address, to the sink. */
-  #emit(req: IncomingMessage, event: Omit<AuthEvent, "At" | "Client">): void {
-    const client = this.#config.ClientIP?.(req) ?? req.socket.remoteAddress;
-    this.#event({ ...event, At: this.#clock.now(), ...(client !== undefined && { Client: client }) });
   }
 
   // A lost device: every other session of the subject ends (README "Sessions").

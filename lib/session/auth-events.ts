@@ -10,8 +10,11 @@
  *
  * An event names who (subject) and from where (client address), never a
  * token, code, cookie or link: those are secrets and never reach a sink.
+ * Components report through `authEventEmitter`, the one place an event is
+ * stamped with its time and client address.
  */
-import type { Logger } from "../http/index.ts";
+import type { IncomingMessage } from "node:http";
+import type { Clock, Logger } from "../http/index.ts";
 
 /** Every kind of auth event. */
 export const AUTH_EVENT_KINDS = [
@@ -64,5 +67,35 @@ export function logAuthEvents(logger: Logger): AuthEventSink {
 export function fanOutAuthEvents(...sinks: readonly AuthEventSink[]): AuthEventSink {
   return (event) => {
     for (const sink of sinks) sink(event);
+  };
+}
+
+/** Reports one auth event of a request; the emitter adds `At` and `Client`. */
+export type AuthEventEmitter = (req: IncomingMessage, event: Omit<AuthEvent, "At" | "Client">) => void;
+
+/**
+ * Returns the request's client address: `clientIP(req)` when the
+ * application gave one (behind a proxy), else the socket's peer address;
+ * undefined when neither is known (a unix socket).
+ */
+export function clientAddress(req: IncomingMessage, clientIP: ((req: IncomingMessage) => string) | undefined): string | undefined {
+  return clientIP?.(req) ?? req.socket.remoteAddress;
+}
+
+/**
+ * Returns how a component reports auth events: each is stamped with
+ * `clock`'s time and the request's `clientAddress` (by the component's
+ * `ClientIP`) and handed to the component's `OnAuthEvent`, by default one
+ * log line per event on `logger`.
+ */
+export function authEventEmitter(
+  config: { OnAuthEvent?: AuthEventSink | undefined; ClientIP?: ((req: IncomingMessage) => string) | undefined },
+  clock: Clock,
+  logger: Logger,
+): AuthEventEmitter {
+  const sink = config.OnAuthEvent ?? logAuthEvents(logger);
+  return (req, event) => {
+    const client = clientAddress(req, config.ClientIP);
+    sink({ ...event, At: clock.now(), ...(client !== undefined && { Client: client }) });
   };
 }

@@ -5,7 +5,7 @@ export { parseCookies, readCookie, serializeCookie, cookieName, appendSetCookie 
 export { currentSession, setCurrentSession, userID } from "./current.ts";
 export { Schema } from "./schema.ts";
 export { describeUserAgent, MAX_DEVICE_LENGTH } from "./user-agent.ts";
-export { AUTH_EVENT_KINDS, logAuthEvents, fanOutAuthEvents } from "./auth-events.ts";
+export { AUTH_EVENT_KINDS, logAuthEvents, fanOutAuthEvents, authEventEmitter, clientAddress } from "./auth-events.ts";
 export type { Identity, Session, SessionSummary, SessionsOptions } from "./store.ts";
-export type { AuthEvent, AuthEventKind, AuthEventSink } from "./auth-events.ts";
+export type { AuthEvent, AuthEventKind, AuthEventSink, AuthEventEmitter } from "./auth-events.ts";
 export type { CookieAttributes } from "../http/index.ts";

@@ -7,14 +7,14 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { seeOther, readForm } from "../http/index.ts";
-import type { AuthEvent, Sessions } from "../session/index.ts";
+import type { AuthEventEmitter, Sessions } from "../session/index.ts";
 
 /** What the handlers need from the component. */
 export interface SessionHandlersContext {
   sessions: Sessions;
   signinPath: string;
   sessionsPath: string;
-  emit: (req: IncomingMessage, event: Omit<AuthEvent, "At" | "Client">) => void;
+  emit: AuthEventEmitter;
 }
 
 /** Ends one of the subject's sessions (form field `id`, its public id); ending the current one signs out. */

@@ -19,7 +19,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { awaitDurable } from "../db/index.ts";
 import { countProblem, crossOriginVerdict, durationProblem, newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeJSON, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
-import { Sessions, appendSetCookie, logAuthEvents, type AuthEvent, type AuthEventSink, type Identity } from "../session/index.ts";
+import { Sessions, appendSetCookie, authEventEmitter, clientAddress, type AuthEventEmitter, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
 import { Binding } from "./binding.ts";
 import type { Config } from "./config.ts";
@@ -73,7 +73,7 @@ export class Signin {
   readonly #provider: InboxProvider | undefined;
   readonly #binding: Binding;
   readonly #linkTTL: number;
-  readonly #event: AuthEventSink;
+  readonly #emit: AuthEventEmitter;
   readonly #recordAccount;
   readonly #isReturning;
 
@@ -122,7 +122,7 @@ export class Signin {
     this.#linkTTL = config.LinkTTL ?? LINK_TTL;
     this.#links = new Links(config.DB, this.#clock, deriveCodeKey(config.InstanceKey), this.#linkTTL);
     this.#binding = new Binding(origin, this.#linkTTL);
-    this.#event = config.OnAuthEvent ?? logAuthEvents(this.#logger);
+    this.#emit = authEventEmitter(config, this.#clock, this.#logger);
     this.#rate = new RateLimiter(config.DB, this.#clock, config.RateLimits);
     this.#isReturning = config.DB.prepare<[string], { n: number }>("SELECT 1 AS n FROM signin_accounts WHERE address = ?");
     this.#recordAccount = config.DB.prepare(
@@ -162,10 +162,6 @@ export class Signin {
     this.#redirect(res, `${this.#config.SigninPath}?${query}`);
   }
 
-  #clientIP(req: IncomingMessage): string | undefined {
-    return this.#config.ClientIP?.(req) ?? req.socket.remoteAddress;
-  }
-
   /**
    * Refuses a cross-origin POST with 403 (W3C Fetch Metadata §2.4, RFC 6454
    * §7) even without `crossOriginProtection` in `Wrap`: a cross-site form
@@ -178,19 +174,13 @@ export class Signin {
     return true;
   }
 
-  /** Hands one auth event, with the request's client address, to the sink. */
-  #emit(req: IncomingMessage, event: Omit<AuthEvent, "At" | "Client">): void {
-    const client = this.#clientIP(req);
-    this.#event({ ...event, At: this.#clock.now(), ...(client !== undefined && { Client: client }) });
-  }
-
   /** `POST /signin`: form fields `email` and optional `force=1`. */
   readonly Begin: HandlerFunc = async (req, res) => {
     if (this.#refusedCrossOrigin(req, res)) return;
     const form = await readForm(req);
     const address = normalizeAddress(form.get("email") ?? "");
     if (address === undefined) return this.#outcome(res, "err=address");
-    const rate = this.#rate.Take(address, this.#clientIP(req), this.#isReturning.get(address) !== undefined);
+    const rate = this.#rate.Take(address, clientAddress(req, this.#config.ClientIP), this.#isReturning.get(address) !== undefined);
     if (!rate.ok) {
       this.#emit(req, { Kind: "rate_limited", Subject: address, Reason: rate.limit });
       // RFC 6585 §4: 429 with Retry-After for clients that read status codes; browsers get the page's message.
@@ -308,7 +298,7 @@ export class Signin {
       sessions: this.#sessions,
       signinPath: this.#config.SigninPath,
       sessionsPath: this.#config.SessionsPath ?? this.#config.SignedInPath,
-      emit: (req, event) => this.#emit(req, event),
+      emit: this.#emit,
     };
   }
 

@@ -7,7 +7,7 @@
  * interface the sign-in component accepts from applications).
  * A `Client` keeps cookies like a browser on one origin.
  */
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { TestContext } from "node:test";
 import { crossOriginProtection, discardLogger } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
@@ -117,8 +117,14 @@ export class Client {
   }
 }
 
+/** Options of `startStack`. */
+export interface StackOptions {
+  /** Both components' `ClientIP`. @default unset (the socket's peer address) */
+  clientIP?: (req: IncomingMessage) => string;
+}
+
 /** Starts the stack on 127.0.0.1:0; closes in `t.after`. */
-export async function startStack(t: TestContext): Promise<Stack> {
+export async function startStack(t: TestContext, options: StackOptions = {}): Promise<Stack> {
   const clock = new FakeClock();
   const mail: Message[] = [];
   const mailer: Mailer = {
@@ -130,6 +136,7 @@ export async function startStack(t: TestContext): Promise<Stack> {
   const events: session.AuthEvent[] = [];
   const onAuthEvent = (e: session.AuthEvent): void => void events.push(e);
   const lots = { Max: 1000, Window: 60_000 };
+  const clientIP = options.clientIP !== undefined && { ClientIP: options.clientIP };
   const [handler, cleanup] = Handler({
     DBPath: ":memory:",
     Schema: mergeSchemas(session.Schema, signin.Schema, passkey.Schema),
@@ -143,11 +150,13 @@ export async function startStack(t: TestContext): Promise<Stack> {
         RateLimits: { PerAddress: lots, PerIP: lots, Global: lots },
         SecondFactor: (req, res, identity) => keys.Gate(req, res, identity),
         OnAuthEvent: onAuthEvent,
+        ...clientIP,
       });
       const keys = passkey.create({
         DB: db, Sessions: auth.Sessions, Origin: ORIGIN, ConfirmPath: "/confirm", SignedInPath: "/account",
         SigninPath: "/signin", ManagePath: "/account", StalePath: "/stepup", Clock: clock, Logger: discardLogger,
         OnAuthEvent: onAuthEvent,
+        ...clientIP,
       });
       built = { db, keys };
       return routes(auth, keys);
