@@ -14,9 +14,9 @@ export { actorFrom, subjectFrom, grantFrom, bearerToken, verifyBearer } from "./
 export { Schema } from "./schema.ts";
 export { AGENT_ERROR_CODES, AgentError, isAgentError } from "./errors.ts";
 export type { ActorInit } from "./actor.ts";
-export type { Tool, ToolArg, ToolSpec, ArgType } from "./tool.ts";
+export type { Tool, ToolArg, ToolSpec, ArgType, ArgValue } from "./tool.ts";
 export type { ToolDef, ActionSpec, ToolMethod, ToolInvocation, ToolRun } from "./action.ts";
-export type { ArgValue, ParsedArgs } from "./call.ts";
+export type { ParsedArgs } from "./call.ts";
 export type { AgentTokenInfo, TokenGrant, MintInput, AgentTokensOptions } from "./tokens.ts";
 export type { Approval, ApprovalBinding, ApprovalStatus, Decision, ApprovalsOptions } from "./approvals.ts";
 export type { Caller, CallOutcome, ToolInvokerConfig } from "./invoke.ts";
