@@ -11,7 +11,7 @@ export { parseMoney, formatMoney, formatMoneyInput, formatMinor, currencyDigits,
 export { parseValues, TEXT_MAX_LENGTH, TEXTAREA_MAX_LENGTH, DEFAULT_CURRENCY } from "./values.ts";
 export { LIST_PAGE_SIZE, FILTER_MAX_LENGTH } from "./list.ts";
 export { isResourceView } from "./views.ts";
-export type { ResourceSpec, Field, Column, Filter, List, Form } from "./resource.ts";
+export type { ResourceSpec, Field, Column, Filter, List, Form } from "./spec.ts";
 export type { ManifestErrorCode, ManifestLocation } from "./errors.ts";
 export type { MountOptions, MountedResource, RenderCtx } from "./mount.ts";
 export type { RecordStore, Writer, UpdateOutcome, FieldConflict } from "./store.ts";
