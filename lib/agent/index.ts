@@ -1,6 +1,6 @@
 /// <reference types="node" preserve="true" />
 export { Actor, humanActor, agentActor, parseActor, AGENT_NAME_PATTERN } from "./actor.ts";
-export { Access, ToolRead, ToolWrite, accessString, isAccess } from "./access.ts";
+export { Access, ToolRead, ToolWrite, isAccess } from "./access.ts";
 export { newTool, validateTool, ARG_NAME_PATTERN } from "./tool.ts";
 export { defineAction, TOOL_NAME_PATTERN } from "./action.ts";
 export { ToolRegistry } from "./registry.ts";
