@@ -4,7 +4,8 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { defineAction, ToolRead, ToolWrite, type ToolMethod } from "../../lib/agent/index.ts";
+import { defineAction, ToolRead, ToolWrite } from "../../lib/agent/index.ts";
+import type { ToolMethod } from "../../lib/agent/action.ts";
 import {
   CONFIRM_META_KEY,
   describeMCPTool,
