@@ -37,8 +37,8 @@ export class Resource implements ResourceSpec {
   }
 
   /**
-   * Checks the resource; throws `ManifestError` naming the resource and
-   * field at fault (see `validateResource` for the rules).
+   * Checks the resource; throws `ManifestError` (`ERR_MANIFEST_*`) naming
+   * the resource and field at fault (see `validateResource` for the rules).
    */
   Validate(): void {
     validateResource(this);

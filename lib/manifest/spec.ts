@@ -17,7 +17,7 @@ export interface Field {
   readonly Required?: boolean;
   /** Hint shown under the input (a catalog key, like `Label`). @default "" */
   readonly Help?: string;
-  /** Longest accepted text, in characters (Text and Textarea). @default TEXT_MAX_LENGTH or TEXTAREA_MAX_LENGTH */
+  /** Longest accepted text, in characters (Text and Textarea), at most 50 000. @default 200 for Text, 2000 for Textarea */
   readonly MaxLength?: number;
   /** ISO 4217 code of a Money field, one that `Intl.supportedValuesOf("currency")` lists; its minor unit decides the decimals accepted. @default "USD" */
   readonly Currency?: string;
