@@ -7,9 +7,8 @@
 import type { HandlerFunc } from "../http/index.ts";
 import { ToolRead } from "./access.ts";
 import type { Actor } from "./actor.ts";
-import type { ArgValue } from "./call.ts";
 import { AgentError } from "./errors.ts";
-import { newTool, type Tool, type ToolSpec } from "./tool.ts";
+import { newTool, type ArgValue, type Tool, type ToolSpec } from "./tool.ts";
 
 /** An HTTP method a tool's route may use. */
 export type ToolMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -8,9 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ToolDef } from "./action.ts";
-
-/** A tool argument's value. */
-export type ArgValue = string | number | boolean;
+import type { ArgValue } from "./tool.ts";
 
 /** The outcome of `parseToolArgs`: the checked arguments, or the field at fault and why. */
 export type ParsedArgs =

@@ -11,6 +11,9 @@ import { AgentError } from "./errors.ts";
 /** The type of a tool argument. */
 export type ArgType = "string" | "number" | "boolean";
 
+/** A tool argument's value, of its `ArgType`. */
+export type ArgValue = string | number | boolean;
+
 /** One argument of a tool. */
 export interface ToolArg {
   /** Name, 1-64 of a-z 0-9 _, starting with a letter; "confirmed" is reserved. */

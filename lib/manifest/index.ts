@@ -1,22 +1,8 @@
 /// <reference types="node" preserve="true" />
 export { Resource } from "./resource.ts";
-export { Kind, StoreKind, ScopeKind, isKind, isStoreKind, isScopeKind } from "./kinds.ts";
-export { validateResource, validateResources, FIXED_COLUMNS, OWNER_COLUMN, NAME_PATTERN, ROUTE_PATTERN, MAX_LENGTH_LIMIT } from "./validate.ts";
-export { MANIFEST_ERROR_CODES, ManifestError, isManifestError } from "./errors.ts";
+export { Kind, StoreKind, ScopeKind } from "./kinds.ts";
 export { mountResource } from "./mount.ts";
 export { resourceSchema } from "./schema.ts";
-export { exclusiveStore, mergeableStore, MERGE_MAX_BEHIND } from "./store.ts";
-export { mergeField, mergeLines, MERGE_CELLS } from "./merge.ts";
-export { parseMoney, formatMoney, formatMoneyInput, formatMinor, currencyDigits, numberSeparators, MONEY_MAX_MINOR } from "./money.ts";
-export { parseValues, TEXT_MAX_LENGTH, TEXTAREA_MAX_LENGTH, DEFAULT_CURRENCY } from "./values.ts";
-export { LIST_PAGE_SIZE, FILTER_MAX_LENGTH } from "./list.ts";
 export { isResourceView } from "./views.ts";
-export type { ResourceSpec, Field, Column, Filter, List, Form } from "./resource.ts";
-export type { ManifestErrorCode, ManifestLocation } from "./errors.ts";
-export type { MountOptions, MountedResource, RenderCtx } from "./mount.ts";
-export type { RecordStore, Writer, UpdateOutcome, FieldConflict } from "./store.ts";
-export type { StoredRecord, ListQuery, ListFilter } from "./table.ts";
-export type { FieldValue, FieldMerge } from "./merge.ts";
-export type { ParsedMoney } from "./money.ts";
-export type { RecordValues, ParsedValues, FieldProblem } from "./values.ts";
+export type { Field, Column, Filter, List, Form } from "./spec.ts";
 export type { ResourceView } from "./views.ts";

@@ -14,7 +14,7 @@ import { T, Tf } from "../i18n/index.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { currencyDigits, parseMoney } from "./money.ts";
-import type { ResourceSpec } from "./resource.ts";
+import type { ResourceSpec } from "./spec.ts";
 import type { ListFilter, ListQuery, StoredRecord } from "./table.ts";
 import { currencyOf, type FieldProblem } from "./values.ts";
 import { displayValue, fixedValue } from "./views.ts";

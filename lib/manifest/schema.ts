@@ -13,7 +13,7 @@
  */
 import type { Step } from "../db/index.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
-import type { Field, ResourceSpec } from "./resource.ts";
+import type { Field, ResourceSpec } from "./spec.ts";
 
 function columnSQL(field: Field): string {
   return field.Kind === Kind.Money ? `"${field.Name}" INTEGER` : `"${field.Name}" TEXT NOT NULL DEFAULT ''`;

@@ -24,7 +24,7 @@ import type { DB } from "../db/index.ts";
 import { type ActorLike, type EventStore } from "../events/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { mergeField, type FieldValue } from "./merge.ts";
-import type { ResourceSpec } from "./resource.ts";
+import type { ResourceSpec } from "./spec.ts";
 import { RecordTable, type ListQuery, type StoredRecord } from "./table.ts";
 import type { RecordValues } from "./values.ts";
 

@@ -13,7 +13,7 @@
 import type { DB, Statement } from "../db/index.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
-import type { ResourceSpec } from "./resource.ts";
+import type { ResourceSpec } from "./spec.ts";
 import type { RecordValues } from "./values.ts";
 
 /** A stored record. */

@@ -15,7 +15,7 @@ import { Kind } from "./kinds.ts";
 import { LIST_PAGE_SIZE, parseListRequest } from "./list.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
-import type { ResourceSpec } from "./resource.ts";
+import type { ResourceSpec } from "./spec.ts";
 import type { RecordStore } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
 import { currencyOf, parseValues, type RecordValues } from "./values.ts";

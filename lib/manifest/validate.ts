@@ -8,7 +8,7 @@
 import { ManifestError, type ManifestErrorCode } from "./errors.ts";
 import { isKind, isScopeKind, isStoreKind, ScopeKind, StoreKind } from "./kinds.ts";
 import { MAX_EVENT_DATA } from "../events/index.ts";
-import type { ResourceSpec } from "./resource.ts";
+import type { ResourceSpec } from "./spec.ts";
 import { maxEventBytes } from "./values.ts";
 
 /** Columns every generated store emits; no field may take these names. */

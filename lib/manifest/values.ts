@@ -10,7 +10,7 @@
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { currencyDigits, parseMoney } from "./money.ts";
-import type { Field, ResourceSpec } from "./resource.ts";
+import type { Field, ResourceSpec } from "./spec.ts";
 
 /** Default `MaxLength` of a Text field, in characters. */
 export const TEXT_MAX_LENGTH: number = 200;

@@ -17,7 +17,7 @@ import { LocaleFrom, T, Tf } from "../i18n/index.ts";
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMoney, formatMoneyInput } from "./money.ts";
-import type { Field, ResourceSpec } from "./resource.ts";
+import type { Field, ResourceSpec } from "./spec.ts";
 import type { FieldConflict } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
 import { currencyOf, maxLength, type FieldProblem } from "./values.ts";

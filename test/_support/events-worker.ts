@@ -7,7 +7,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { OpenDB } from "../../lib/db/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
-import { agentActor } from "../../lib/agent/index.ts";
+import { agentActor } from "../../lib/agent/actor.ts";
 
 interface Input {
   path: string;

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { defineAction, ToolRead, ToolRegistry, ToolWrite, type ActionSpec, type ToolMethod } from "../../lib/agent/index.ts";
+import { defineAction, ToolRead, ToolRegistry, ToolWrite } from "../../lib/agent/index.ts";
+import type { ActionSpec, ToolMethod } from "../../lib/agent/action.ts";
 
 const handler = (): void => {};
 const listSpec: ActionSpec = { name: "list_invoices", method: "GET", route: "/invoices", tool: { Description: "Lists invoices", Access: ToolRead }, handler };

@@ -1,6 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Actor, agentActor, humanActor, auditForm, parseActor, type ActorInit } from "../../lib/agent/index.ts";
+import { Actor, humanActor } from "../../lib/agent/index.ts";
+import { agentActor } from "../../lib/agent/actor.ts";
+import { parseActor, type ActorInit } from "../../lib/agent/actor.ts";
+import { auditForm } from "../../lib/agent/audit.ts";
 
 function assertInvalid(fn: () => unknown): void {
   assert.throws(fn, (e: unknown) => e instanceof Error && "code" in e && e.code === "ERR_AGENT_INVALID_ACTOR");

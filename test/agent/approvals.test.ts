@@ -2,7 +2,8 @@ import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { applySchema, type DB } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
-import { APPROVAL_TTL, MAX_PENDING_APPROVALS, AgentTokens, Approvals, Schema, ToolWrite, isAgentError, type ApprovalBinding } from "../../lib/agent/index.ts";
+import { APPROVAL_TTL, AgentTokens, Approvals, Schema, ToolWrite, isAgentError } from "../../lib/agent/index.ts";
+import { MAX_PENDING_APPROVALS, type ApprovalBinding } from "../../lib/agent/approvals.ts";
 import { open } from "../_support/db.ts";
 import { FakeClock, count } from "../_support/signin-app.ts";
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { AUTH_EVENT_TYPE_PREFIX, UNAUDITED_AUTH_EVENTS, auditAuthEvents } from "../../lib/agent/index.ts";
+import { auditAuthEvents } from "../../lib/agent/index.ts";
+import { AUTH_EVENT_TYPE_PREFIX, UNAUDITED_AUTH_EVENTS } from "../../lib/agent/audit.ts";
 import { applySchema } from "../../lib/db/index.ts";
 import { EventStore, Schema, auditStream } from "../../lib/events/index.ts";
 import { AUTH_EVENT_KINDS } from "../../lib/session/index.ts";

@@ -1,7 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { canonicalArgs, defineAction, hashToolArgs, parseToolArgs, ToolRead, ToolWrite } from "../../lib/agent/index.ts";
+import { defineAction, ToolRead, ToolWrite } from "../../lib/agent/index.ts";
+import { canonicalArgs, hashToolArgs, parseToolArgs } from "../../lib/agent/call.ts";
 
 const handler = (): void => {};
 const write = defineAction({

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { AGENT_ERROR_CODES, AgentError, isAgentError } from "../../lib/agent/index.ts";
+import { AgentError, isAgentError } from "../../lib/agent/index.ts";
+import { AGENT_ERROR_CODES } from "../../lib/agent/errors.ts";
 
 describe("AGENT_ERROR_CODES", () => {
   it("pins the number of codes", () => assert.equal(Object.keys(AGENT_ERROR_CODES).length, 10));

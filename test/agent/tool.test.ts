@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { newTool, ToolRead, ToolWrite, validateTool, type ToolArg, type ToolSpec } from "../../lib/agent/index.ts";
+import { ToolRead, ToolWrite, type ToolArg } from "../../lib/agent/index.ts";
+import { newTool, validateTool, type ToolSpec } from "../../lib/agent/tool.ts";
 
 const idArg: ToolArg = { Name: "id", Type: "string", Required: true, Description: "Invoice id" };
 

@@ -6,7 +6,8 @@
 import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import * as agent from "../../lib/agent/index.ts";
-import { AgentTokens, Approvals, ToolInvoker, ToolRegistry, newToolsAPI, type ToolsAPIConfig } from "../../lib/agent/index.ts";
+import { AgentTokens, Approvals, ToolInvoker, ToolRegistry, newToolsAPI } from "../../lib/agent/index.ts";
+import type { ToolsAPIConfig } from "../../lib/agent/tools-http.ts";
 import { applySchema, mergeSchemas, OpenDB } from "../../lib/db/index.ts";
 import * as events from "../../lib/events/index.ts";
 import { EventStore } from "../../lib/events/index.ts";

@@ -6,7 +6,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { auditStream } from "../../lib/events/index.ts";
-import { MAX_PENDING_APPROVALS } from "../../lib/agent/index.ts";
+import { MAX_PENDING_APPROVALS } from "../../lib/agent/approvals.ts";
 import { startToolsApp, type ToolsApp } from "../_support/tools-app.ts";
 
 const ADA = "ada@example.com";

@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { APPROVAL_INSTRUCTION } from "../../lib/agent/index.ts";
 import { DEFAULT_BODY_LIMIT } from "../../lib/http/index.ts";
-import { JSONRPC_ERRORS } from "../../lib/mcp/index.ts";
+import { JSONRPC_ERRORS } from "../../lib/mcp/jsonrpc.ts";
 import { startTransportsApp } from "../_support/agent-transports.ts";
 
 describe("Who is calling, over both transports", () => {

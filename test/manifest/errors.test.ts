@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { isManifestError, MANIFEST_ERROR_CODES, ManifestError } from "../../lib/manifest/index.ts";
+import { isManifestError, MANIFEST_ERROR_CODES, ManifestError } from "../../lib/manifest/errors.ts";
 
 describe("MANIFEST_ERROR_CODES", () => {
   it("pins the number of codes", () => assert.equal(Object.keys(MANIFEST_ERROR_CODES).length, 16));

@@ -9,7 +9,11 @@ import { describe, it, type TestContext } from "node:test";
 import { humanActor, ToolRegistry } from "../../lib/agent/index.ts";
 import { applySchema } from "../../lib/db/index.ts";
 import { EventStore, MAX_EVENT_DATA, Schema } from "../../lib/events/index.ts";
-import { isManifestError, Kind, MERGE_MAX_BEHIND, mergeableStore, mountResource, parseValues, Resource, resourceSchema, ScopeKind, StoreKind, TEXTAREA_MAX_LENGTH, type ResourceSpec } from "../../lib/manifest/index.ts";
+import { Kind, mountResource, Resource, resourceSchema, ScopeKind, StoreKind } from "../../lib/manifest/index.ts";
+import { isManifestError } from "../../lib/manifest/errors.ts";
+import type { ResourceSpec } from "../../lib/manifest/spec.ts";
+import { MERGE_MAX_BEHIND, mergeableStore } from "../../lib/manifest/store.ts";
+import { parseValues, TEXTAREA_MAX_LENGTH } from "../../lib/manifest/values.ts";
 import { Mux } from "../../lib/router/index.ts";
 import { open, tempFile } from "../_support/db.ts";
 

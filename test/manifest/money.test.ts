@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatMinor, formatMoneyInput, mergeField, mergeLines, MERGE_CELLS, MONEY_MAX_MINOR, parseMoney, TEXT_MAX_LENGTH, TEXTAREA_MAX_LENGTH, LIST_PAGE_SIZE, DEFAULT_CURRENCY } from "../../lib/manifest/index.ts";
+import { LIST_PAGE_SIZE } from "../../lib/manifest/list.ts";
+import { mergeField, mergeLines, MERGE_CELLS } from "../../lib/manifest/merge.ts";
+import { formatMinor, formatMoneyInput, MONEY_MAX_MINOR, parseMoney } from "../../lib/manifest/money.ts";
+import { DEFAULT_CURRENCY, TEXT_MAX_LENGTH, TEXTAREA_MAX_LENGTH } from "../../lib/manifest/values.ts";
 
 describe("parseMoney()", () => {
   const rows = [

@@ -1,16 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import {
-  Kind,
-  Resource,
-  ScopeKind,
-  StoreKind,
-  validateResource,
-  validateResources,
-  type Field,
-  type ManifestErrorCode,
-  type ResourceSpec,
-} from "../../lib/manifest/index.ts";
+import { Kind, Resource, ScopeKind, StoreKind, type Field } from "../../lib/manifest/index.ts";
+import type { ManifestErrorCode } from "../../lib/manifest/errors.ts";
+import type { ResourceSpec } from "../../lib/manifest/spec.ts";
+import { validateResource, validateResources } from "../../lib/manifest/validate.ts";
 
 const title: Field = { Name: "title", Label: "Title", Kind: Kind.Text, Required: true };
 const notes: Field = { Name: "notes", Label: "Notes", Kind: Kind.Textarea };

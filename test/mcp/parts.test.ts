@@ -4,18 +4,12 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { defineAction, ToolRead, ToolWrite, type ToolMethod } from "../../lib/agent/index.ts";
-import {
-  CONFIRM_META_KEY,
-  describeMCPTool,
-  MAX_MCP_SESSIONS,
-  MAX_MCP_SESSIONS_PER_TOKEN,
-  MCP_PROTOCOL_VERSION,
-  MCP_PROTOCOL_VERSIONS,
-  MCPSessions,
-  resourceMetadataURL,
-  RESOURCE_METADATA_PATH,
-} from "../../lib/mcp/index.ts";
+import { defineAction, ToolRead, ToolWrite } from "../../lib/agent/index.ts";
+import type { ToolMethod } from "../../lib/agent/action.ts";
+import { resourceMetadataURL, RESOURCE_METADATA_PATH } from "../../lib/mcp/resource-metadata.ts";
+import { MCP_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "../../lib/mcp/server.ts";
+import { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_TOKEN, MCPSessions } from "../../lib/mcp/sessions.ts";
+import { CONFIRM_META_KEY, describeMCPTool } from "../../lib/mcp/tools.ts";
 
 const tool = (method: ToolMethod) =>
   defineAction({

@@ -16,7 +16,8 @@ import { ToolRead, ToolWrite, type ToolRegistry } from "../../agent/index.ts";
 import { Kind, ScopeKind, StoreKind } from "../kinds.ts";
 import { currencyDigits, formatMoneyInput, parseMoney } from "../money.ts";
 import { DEFAULT_CURRENCY, maxLength } from "../values.ts";
-import type { Field, Resource } from "../resource.ts";
+import type { Resource } from "../resource.ts";
+import type { Field } from "../spec.ts";
 
 /** A running application, as the suite sees it. */
 export interface ConformanceApp {

@@ -1,0 +1,69 @@
+/*
+ * The plain shapes of a manifest (SPEC §2.5): a resource as written, its
+ * list and its form. Types only, so `Resource` (resource.ts), validation
+ * and everything mounted from a resource read them without importing one
+ * another.
+ */
+import type { Kind, ScopeKind, StoreKind } from "./kinds.ts";
+
+/** One input of a resource's form, and one column of its store. */
+export interface Field {
+  /** Column name: a lowercase SQL identifier, not a fixed column. */
+  readonly Name: string;
+  /** Visible label: a catalog key, translated per request (a missing translation shows the key). */
+  readonly Label: string;
+  readonly Kind: Kind;
+  /** Whether the form refuses an empty value. @default false */
+  readonly Required?: boolean;
+  /** Hint shown under the input (a catalog key, like `Label`). @default "" */
+  readonly Help?: string;
+  /** Longest accepted text, in characters (Text and Textarea), at most 50 000. @default 200 for Text, 2000 for Textarea */
+  readonly MaxLength?: number;
+  /** ISO 4217 code of a Money field, one that `Intl.supportedValuesOf("currency")` lists; its minor unit decides the decimals accepted. @default "USD" */
+  readonly Currency?: string;
+}
+
+/** One column of the list page. */
+export interface Column {
+  /** A form field's name, or a fixed column (id, created_at, updated_at; owner when user-scoped). */
+  readonly Field: string;
+  /** Header text. @default the field's label */
+  readonly Label?: string;
+}
+
+/**
+ * One filter of the list page: a Text or Textarea field filters by "contains"
+ * (query parameter `<field>`), a Money field by range (`<field>_min`,
+ * `<field>_max`, in the request's locale).
+ */
+export interface Filter {
+  /** A form field's name. */
+  readonly Field: string;
+  /** Filter label. @default the field's label */
+  readonly Label?: string;
+}
+
+/** What the list page shows. */
+export interface List {
+  readonly Columns: readonly Column[];
+  /** @default [] */
+  readonly Filters?: readonly Filter[];
+}
+
+/** What the form edits. */
+export interface Form {
+  readonly Fields: readonly Field[];
+}
+
+/** A resource as written in a manifest. */
+export interface ResourceSpec {
+  /** Lowercase SQL identifier, also the table or stream name. */
+  readonly Name: string;
+  /** Mount path: "/" then lowercase segments, no trailing slash. */
+  readonly Route: string;
+  readonly Store: StoreKind;
+  /** @default ScopeKind.Unscoped */
+  readonly Scope?: ScopeKind;
+  readonly List: List;
+  readonly Form: Form;
+}
