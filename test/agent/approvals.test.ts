@@ -4,7 +4,8 @@ import { applySchema, type DB } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
 import { APPROVAL_TTL, MAX_PENDING_APPROVALS, AgentTokens, Approvals, Schema, ToolWrite, isAgentError, type ApprovalBinding } from "../../lib/agent/index.ts";
 import { open } from "../_support/db.ts";
-import { FakeClock, count } from "../_support/signin-app.ts";
+import { FakeClock } from "../_support/clock.ts";
+import { count } from "../_support/signin-app.ts";
 
 function approvalStore(t: TestContext): { db: DB; approvals: Approvals; clock: FakeClock; binding: ApprovalBinding } {
   const db = open(t, ":memory:");
