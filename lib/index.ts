@@ -2,6 +2,7 @@
 export {
   Run,
   Resolve,
+  StateDirectory,
   Serve,
   Handler,
   BuildVersion,

@@ -17,25 +17,26 @@ import { fanOutAuthEvents, logAuthEvents, type AuthEventSink } from "../../lib/s
 import * as signin from "../../lib/signin/index.ts";
 import { From } from "../../lib/signin/index.ts";
 import type { DemoConfig } from "./config.ts";
+import { STATIC_DIR as STARTER_STATIC_DIR } from "../starter/files.ts";
+import { confirmPage, stepUpPage } from "../starter/pages/confirm.ts";
+import { errorPage, notFoundPage } from "../starter/pages/errors.ts";
+import { jobPages } from "../starter/pages/jobs.ts";
+import { signinPage } from "../starter/pages/signin.ts";
 import { renderAccount } from "./pages/account.ts";
-import { confirmPage, stepUpPage } from "./pages/confirm.ts";
 import { homePage } from "./pages/home.ts";
-import { jobPages } from "./pages/jobs.ts";
 import { mountAgents } from "./agents.ts";
 import * as agent from "../../lib/agent/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
-import { errorPage, notFoundPage } from "./pages/layout.ts";
 import { securityPage } from "./pages/security.ts";
-import { signinPage } from "./pages/signin.ts";
 import { mountResources, renderResource, resourcesSchema } from "./resources.ts";
 
 /** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, the resources. */
 export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema, resourcesSchema);
 
-/** Directory of the demo's catalogs. */
+/** Directory of the demo's catalogs: its own words and those of the starter's pages it uses. */
 const LOCALE_DIR = fileURLToPath(new URL("../../../examples/demo/locales/", import.meta.url));
 
-/** Directory of the demo's static files. */
+/** Directory of the demo's static files (demo.css); the starter's stylesheet is in STARTER_STATIC_DIR. */
 const STATIC_DIR = fileURLToPath(new URL("../../../examples/demo/static/", import.meta.url));
 
 /** Knobs tests turn (shorter job steps); production uses the defaults. */
@@ -46,7 +47,7 @@ export interface AppOptions {
 /** Builds the demo's runtime options (everything except listen address and database path). */
 export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions = {}): Options & { cleanup: () => void } {
   const jobs = new Registry(logger);
-  const assets = NewAssets([STATIC_DIR, CLIENT_DIR]);
+  const assets = NewAssets([STARTER_STATIC_DIR, STATIC_DIR, CLIENT_DIR]);
   const csp = config.oidcIssuer === undefined ? undefined : cspWithIssuer(config.oidcIssuer, config.origin);
   return {
     Router: (db) => buildRouter(db, config, logger, jobs, assets, app),

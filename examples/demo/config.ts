@@ -3,7 +3,8 @@
  *   PORT             listen on :PORT; unset → the runtime's default
  *                    (systemd-activated listener, else :8080)
  *   ORIGIN           public origin; default http://localhost:<port>
- *   STATE_DIRECTORY  where the database and generated key live; default ./data
+ *   STATE_DIRECTORY  where the database and generated key live (the runtime's
+ *                    StateDirectory); default ./data
  *   INSTANCE_KEY     sign-in HMAC key; unset → generated once, kept in the state directory
  *   SMTP_URL         e.g. smtp://user:pass@127.0.0.1:2525; unset → links printed to the console
  *   MAIL_FROM        sender address of sign-in emails
@@ -20,6 +21,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../../lib/http/index.ts";
+import { StateDirectory } from "../../lib/index.ts";
 
 /** The demo's resolved settings. */
 export interface DemoConfig {
@@ -45,7 +47,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 /** Reads the demo's settings from `env`. */
 export function loadConfig(env: NodeJS.ProcessEnv, logger: Logger): DemoConfig {
   const port = nonEmpty(env["PORT"]);
-  const stateDir = nonEmpty((env["STATE_DIRECTORY"] ?? "").split(":")[0]) ?? "data";
+  const stateDir = StateDirectory(env) ?? "data";
   mkdirSync(stateDir, { recursive: true });
   return {
     addr: port === undefined ? undefined : `:${port}`,

@@ -5,7 +5,7 @@
  * test/e2e/minimal.test.ts checks that README.md's first sample is this
  * file and that the database stays out of the working directory.
  */
-import { crossOriginProtection, Mux, Run, html, type HandlerFunc } from "../../lib/index.ts";
+import { crossOriginProtection, Mux, Run, StateDirectory, html, type HandlerFunc } from "../../lib/index.ts";
 import { mergeSchemas } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
@@ -19,7 +19,7 @@ const signinPage: HandlerFunc = (_req, res) => {
 
 await Run({
   // Relative paths live in $STATE_DIRECTORY when it is set; otherwise in ./data (git-ignored), never the working directory.
-  DBPath: (process.env["STATE_DIRECTORY"] ?? "") === "" ? "data/minimal.db" : "minimal.db",
+  DBPath: StateDirectory() === undefined ? "data/minimal.db" : "minimal.db",
   Origin,
   Schema: mergeSchemas(session.Schema, signin.Schema),
   Wrap: (next) => crossOriginProtection({ Origin })(next),

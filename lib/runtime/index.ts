@@ -7,7 +7,7 @@ export { ctxFrom, withCtx, writeError } from "./ctx.ts";
 export { renderView } from "./render.ts";
 export { Serve, DEFAULT_SHUTDOWN_GRACE, DEFAULT_HEADERS_TIMEOUT } from "./serve.ts";
 export { defaultMaxConnections, readFileLimit, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, RESERVED_FILES, FALLBACK_FILE_LIMIT } from "./connection-limits.ts";
-export { Resolve, Run, parseActivation, DEFAULT_SIDECAR_INTERVAL } from "./platform.ts";
+export { Resolve, Run, StateDirectory, parseActivation, DEFAULT_SIDECAR_INTERVAL } from "./platform.ts";
 export { DEFAULT_ADDR, parseAddr } from "./listen.ts";
 export type { Options, Ctx, Routes, ErrorPageFunc, RenderFunc, Stoppable } from "./options.ts";
 export type { Activation } from "./platform.ts";

@@ -60,6 +60,17 @@ export function parseActivation(argv: readonly string[]): Activation {
 }
 
 /**
+ * The application's state directory: the first entry of `$STATE_DIRECTORY`
+ * (systemd's StateDirectory= sets a colon-separated list), or undefined
+ * when it is unset or empty. A relative `DBPath` lives there (`Resolve`);
+ * an application keeping other files beside its database reads it here.
+ */
+export function StateDirectory(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const first = (env["STATE_DIRECTORY"] ?? "").split(":")[0] ?? "";
+  return first === "" ? undefined : first;
+}
+
+/**
  * Applies the activation argv and `$STATE_DIRECTORY` to `opts` without
  * serving. Use it with `Serve` when the application opens its own database
  * from the resolved `DBPath` (then blanks `DBPath` and passes `DB`).
@@ -75,8 +86,8 @@ export function Resolve(opts: Options, argv: readonly string[] = process.argv.sl
     resolved.Addr = activation.addr;
     delete resolved.Socket;
   }
-  const state = (env["STATE_DIRECTORY"] ?? "").split(":")[0] ?? "";
-  if (resolved.DBPath && resolved.DBPath !== ":memory:" && !isAbsolute(resolved.DBPath) && state !== "") {
+  const state = StateDirectory(env);
+  if (resolved.DBPath && resolved.DBPath !== ":memory:" && !isAbsolute(resolved.DBPath) && state !== undefined) {
     resolved.DBPath = join(state, resolved.DBPath);
   }
   return resolved;

@@ -22,7 +22,8 @@ import { EventStore, auditStream, type Event } from "../../lib/events/index.ts";
 import { crossOriginProtection, type Middleware } from "../../lib/http/index.ts";
 import { ctxFrom } from "../../lib/index.ts";
 import { newMCPServer } from "../../lib/mcp/index.ts";
-import { FakeClock, startSigninApp, type RequestOptions, type SigninApp, type TestResponse } from "./signin-app.ts";
+import { FakeClock } from "./clock.ts";
+import { startSigninApp, type RequestOptions, type SigninApp, type TestResponse } from "./signin-app.ts";
 
 /** The application's public origin; requests carry it as `Origin` unless told otherwise. */
 export const ORIGIN = "http://app.test";

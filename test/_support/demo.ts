@@ -9,7 +9,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +16,7 @@ import { DEMO_BUNDLE, DEMO_ENTRY } from "../../scripts/bundle.ts";
 import type { Page } from "./browser.ts";
 import { extractCode, extractLink } from "./signin-app.ts";
 import { CookieJar, sendRequest } from "./http-client.ts";
+import { freePort } from "./server.ts";
 import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -35,15 +35,6 @@ export interface Demo {
   errorLogs(): string[];
   /** Stops the demo (SIGTERM), the SMTP server, and removes the state directory. */
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("demo: no free port");
-  return address.port;
 }
 
 function waitForListening(child: ChildProcess, output: () => string): Promise<void> {

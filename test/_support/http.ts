@@ -6,12 +6,13 @@
  * lines (waiting for a line is an event, never a timing assertion).
  */
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import { createServer, request, type IncomingHttpHeaders, type RequestOptions } from "node:http";
+import { request, type IncomingHttpHeaders, type RequestOptions } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import type { TestContext } from "node:test";
 import { newLogger, type Logger } from "../../lib/http/index.ts";
 import { Handler, type Options } from "../../lib/index.ts";
+import { startServer } from "./server.ts";
 
 /** One parsed log line. */
 export type LogLine = Record<string, unknown>;
@@ -66,16 +67,8 @@ export interface TestServer {
 export async function startHandler(t: TestContext, opts: Options): Promise<TestServer> {
   const log = captureLog();
   const [handler, cleanup] = Handler({ Logger: log.logger, ...opts });
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    cleanup();
-  });
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("startHandler: no TCP address");
-  return { port: address.port, log };
+  const { port } = await startServer(t, handler, { cleanup });
+  return { port, log };
 }
 
 /** What `fetchHTTP` saw: `complete` is false when the body was cut, `error` set when the exchange failed. */

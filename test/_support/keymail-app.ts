@@ -10,8 +10,7 @@
  * `/me` sits behind RequireSession and answers the bound identity as JSON.
  */
 import assert from "node:assert/strict";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { inspect } from "node:util";
 import { mergeSchemas, OpenDB, type DB } from "../../lib/db/index.ts";
 import { crossOriginProtection, type HandlerFunc } from "../../lib/http/index.ts";
@@ -24,6 +23,7 @@ import type { Identity } from "../../lib/signin/index.ts";
 import { captureLog, type CapturedLog } from "./http.ts";
 import { CookieJar, cookiePair, setCookieLine } from "./http-client.ts";
 import { startOIDCProvider, type TestProvider, type TestProviderOptions } from "./oidc-provider.ts";
+import { listen } from "./server.ts";
 import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
 
 /** The InstanceKey of every keymail test app (checked for in the logs). */
@@ -73,9 +73,8 @@ export interface KeymailApp {
 /** Starts the app, its SMTP server and its provider; call `close` when done. */
 export async function startKeymailApp(options: KeymailAppOptions): Promise<KeymailApp> {
   let serve: HandlerFunc = (_req, res) => void res.writeHead(503).end();
-  const server = createServer((req, res) => void serve(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const served = await listen((req, res) => serve(req, res));
+  const origin = served.base;
   const idp = await startOIDCProvider({
     clientOrigin: origin,
     accounts: options.accounts,
@@ -161,10 +160,7 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
     },
     sessionCount: () => count.get()?.n ?? -1,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await served.close();
       await idp.close();
       await smtp.close();
       cleanup();

@@ -10,9 +10,9 @@
  * specifier variable and narrowed at run time to the few members used.
  */
 import { generateKeyPairSync } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { CookieJar } from "./http-client.ts";
+import { listen } from "./server.ts";
 
 /** Signature algorithms the test provider can sign ID tokens with. */
 export type TestIDTokenAlg = "RS256" | "ES256" | "EdDSA";
@@ -78,9 +78,7 @@ function signingKeys(): object[] {
 /** Starts a provider and its WebFinger endpoint on 127.0.0.1, port 0. */
 export async function startOIDCProvider(options: TestProviderOptions): Promise<TestProvider> {
   const Provider = await loadProvider();
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, base: issuer, close } = await listen();
   const accounts = new Map(Object.entries(options.accounts));
   const provider = new Provider(issuer, {
     clients: [
@@ -125,11 +123,7 @@ export async function startOIDCProvider(options: TestProviderOptions): Promise<T
     issuer,
     authorize: (url, authorizeOptions = {}) => drive(new URL(url), options.clientOrigin, authorizeOptions),
     webfingerRequests: () => webfingerCount,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
 

@@ -2,7 +2,7 @@
  * A real sign-in application for integration tests: a real SMTP server
  * (test/_support/smtp-server.ts), the full runtime stack built by
  * `Handler({ Router, Schema, Wrap: crossOriginProtection, Logger })` on
- * 127.0.0.1:0, a SQLite file in a temporary directory, a fake clock, a
+ * 127.0.0.1:0 (server.ts), a SQLite file in a temporary directory, a fake clock (clock.ts), a
  * capturing logger, a tiny cookie jar and helpers to POST /signin and pull
  * the link out of the delivered email.
  *
@@ -18,39 +18,25 @@
  * const me = await app.request("GET", "/me", { jar });
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
 import type { DB, Step } from "../../lib/db/index.ts";
 import { mergeSchemas } from "../../lib/db/index.ts";
-import { crossOriginProtection, type Clock, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
+import { crossOriginProtection, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
 import { Handler, type RenderFunc } from "../../lib/index.ts";
 import { newSMTPMailer, type Mailer } from "../../lib/mail/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
+import { FakeClock } from "./clock.ts";
 import { captureLog, type CapturedLog } from "./http.ts";
 import { CookieJar, sendRequest, type RequestOptions, type TestResponse } from "./http-client.ts";
+import { listen } from "./server.ts";
 import { startSMTPServer, type TestSMTPServer, type TestSMTPServerOptions } from "./smtp-server.ts";
 
 export { CookieJar };
 export type { RequestOptions, TestResponse };
-
-/** A clock tests move by hand. */
-export class FakeClock implements Clock {
-  #t: number;
-  constructor(start: Date = new Date("2030-01-01T00:00:00Z")) {
-    this.#t = start.getTime();
-  }
-  now(): Date {
-    return new Date(this.#t);
-  }
-  /** Moves the clock forward by `ms`. */
-  advance(ms: number): void {
-    this.#t += ms;
-  }
-}
 
 /** Options of `startSigninApp`. */
 export interface SigninAppOptions {
@@ -164,11 +150,8 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
   const log = captureLog();
   const logger = log.logger;
   let handler: HandlerFunc = (_req, res) => void res.end();
-  const server: Server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("signin-app: no port");
-  const base = `http://127.0.0.1:${address.port}`;
+  const served = await listen((req, res) => handler(req, res));
+  const base = served.base;
   const origin = options.origin ?? base;
   const url = mail === "smtp" ? `smtp://127.0.0.1:${smtp?.port ?? 0}` : mail === "log" ? undefined : mail.url;
   const mailer: Mailer | undefined = url === undefined ? undefined : newSMTPMailer(url, { tls: { rejectUnauthorized: false }, logger });
@@ -216,8 +199,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
   const closeApp = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await served.close();
     cleanup();
   };
   t.after(closeApp);

@@ -15,7 +15,8 @@ import { writeJSON, readForm } from "../../lib/http/index.ts";
 import { withCtx } from "../../lib/index.ts";
 import { PathValue } from "../../lib/router/index.ts";
 import { From } from "../../lib/signin/index.ts";
-import { CookieJar, FakeClock, startSigninApp, type SigninApp, type TestResponse } from "./signin-app.ts";
+import { FakeClock } from "./clock.ts";
+import { CookieJar, startSigninApp, type SigninApp, type TestResponse } from "./signin-app.ts";
 
 /** A running tools application, signed in as ada@example.com (`human`). */
 export interface ToolsApp extends SigninApp {

@@ -5,7 +5,8 @@ import * as session from "../../lib/session/index.ts";
 import { APPROVAL_TTL, AgentTokens, Approvals, Schema, ToolWrite, isAgentError } from "../../lib/agent/index.ts";
 import { MAX_PENDING_APPROVALS, type ApprovalBinding } from "../../lib/agent/approvals.ts";
 import { open } from "../_support/db.ts";
-import { FakeClock, count } from "../_support/signin-app.ts";
+import { FakeClock } from "../_support/clock.ts";
+import { count } from "../_support/signin-app.ts";
 
 function approvalStore(t: TestContext): { db: DB; approvals: Approvals; clock: FakeClock; binding: ApprovalBinding } {
   const db = open(t, ":memory:");

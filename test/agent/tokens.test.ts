@@ -7,7 +7,8 @@ import { AgentTokens, Schema, ToolRead, ToolWrite, isAgentError, verifyBearer } 
 import type { MintInput } from "../../lib/agent/tokens.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
 import { open } from "../_support/db.ts";
-import { FakeClock, count } from "../_support/signin-app.ts";
+import { FakeClock } from "../_support/clock.ts";
+import { count } from "../_support/signin-app.ts";
 
 function tokenStore(t: TestContext): { db: DB; tokens: AgentTokens; clock: FakeClock } {
   const db = open(t, ":memory:");

@@ -1,13 +1,14 @@
 /*
  * Helpers for the asset tests: fixture paths, a real server on 127.0.0.1
- * port 0, and two clients (node:http for ordinary requests, a raw socket for
+ * port 0 (test/_support/server.ts), and two clients (node:http for ordinary requests, a raw socket for
  * request lines node:http refuses to send).
  */
-import { createServer, request, type IncomingHttpHeaders } from "node:http";
-import { connect, type AddressInfo } from "node:net";
+import { request, type IncomingHttpHeaders } from "node:http";
+import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { TestContext } from "node:test";
 import type { HandlerFunc } from "../../lib/http/index.ts";
+import { startServer } from "../_support/server.ts";
 
 /** test/fixtures/assets, found from dist/test/assets at run time. */
 export const FIXTURES: string = fileURLToPath(new URL("../../../test/fixtures/assets/", import.meta.url));
@@ -21,12 +22,7 @@ export interface Reply {
 
 /** Serves `handler` on 127.0.0.1 port 0 until the test ends; returns the port. */
 export async function serve(t: TestContext, handler: HandlerFunc): Promise<number> {
-  const server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const address: AddressInfo | string | null = server.address();
-  if (address === null || typeof address === "string") throw new Error("serve: no port");
-  return address.port;
+  return (await startServer(t, handler)).port;
 }
 
 /** Sends one request with node:http and collects the raw (undecoded) body. */

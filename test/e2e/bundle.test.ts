@@ -59,18 +59,18 @@ describe("the bundled demo (dist/bundle/demo.js)", () => {
     assert.equal(((await res.json()) as { status?: string }).status, "ok");
   });
 
-  it("finds the shipped catalogs and the demo's locales: /signin in French, with the demo's stylesheet", async () => {
+  it("finds the shipped catalogs and the demo's locales: /signin in French, with the starter's stylesheet", async () => {
     const res = await fetch(`${demo.origin}/signin`, { headers: { "Accept-Language": "fr" } });
     assert.equal(res.status, 200);
     const body = await res.text();
     assert.match(body, /<html lang="fr" dir="ltr">/);
     const title = (JSON.parse(readRepoFile("examples/demo/locales/fr.json")) as Record<string, string>)["demo.title"] ?? "";
     assert.ok(title !== "" && body.includes(title), title);
-    const css = /href="(\/static\/app-[0-9a-f]+\.css)"/.exec(body)?.[1];
+    const css = /href="(\/static\/starter-[0-9a-f]+\.css)"/.exec(body)?.[1];
     assert.ok(css !== undefined, "no fingerprinted stylesheet");
     const sheet = await fetch(demo.origin + css);
     assert.equal(sheet.status, 200);
-    assert.equal(await sheet.text(), readRepoFile("examples/demo/static/app.css"));
+    assert.equal(await sheet.text(), readRepoFile("examples/starter/static/starter.css"));
   });
 
   it("signs in by emailed link and serves the browser scripts of lib/client to the signed-in account page", async () => {

@@ -14,7 +14,6 @@
  * them.
  */
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { mkdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +24,8 @@ import { LOCALES_DIR, STATIC_DIR } from "../../examples/starter/files.ts";
 import { errorPage } from "../../examples/starter/pages/errors.ts";
 import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page, type WatchedPage } from "../_support/browser.ts";
 import { signInByLink, signOut, startGuide, type Demo } from "../_support/demo.ts";
-import { fetchHTTP, portOf } from "../_support/http.ts";
+import { fetchHTTP } from "../_support/http.ts";
+import { startServer } from "../_support/server.ts";
 
 const ADDRESS = "grace@example.com";
 const SHOTS = process.env["SCREENSHOT_DIR"] ?? join(tmpdir(), "latch-screenshots", "starter");
@@ -194,17 +194,12 @@ describe("the starter's error page (browser)", { skip: hasChromium ? false : "no
       Logger: { debug() {}, info() {}, warn() {}, error() {}, with() { return this; } },
       Wrap: (next) => (req, res) => ((req.url ?? "").includes("/static/") ? assets.Handler()(req, res) : next(req, res)),
     });
-    const server = createServer(handler);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const server = await startServer(t, handler, { cleanup });
     const browser = await launchBrowser();
-    t.after(async () => {
-      await browser.close();
-      server.close();
-      cleanup();
-    });
+    t.after(() => browser.close());
     const page = await (await browser.newContext()).newPage();
     await page.setViewportSize({ width: 720, height: 600 });
-    const origin = `http://localhost:${portOf(server.address())}`;
+    const origin = `http://localhost:${server.port}`;
     const reply = await page.goto(`${origin}/broken`);
     assert.equal(reply?.status(), 500);
     assert.match((await page.textContent("main")) ?? "", /Reference: [a-z2-7]{6}/);

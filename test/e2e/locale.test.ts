@@ -56,12 +56,12 @@ describe("POST /_locale and Accept-Language in the demo", () => {
 
   it("offers the languages in one compact form: a <select> of every locale and a submit button, no script", async () => {
     const { body } = await get("/", { "Accept-Language": "ar" });
-    const forms = body.match(/<form class="locales" method="post" action="\/_locale">[\s\S]*?<\/form>/g) ?? [];
+    const forms = body.match(/<form class="language" method="post" action="\/_locale">[\s\S]*?<\/form>/g) ?? [];
     assert.equal(forms.length, 1);
     const form = forms[0] ?? "";
     assert.equal((form.match(/<option /g) ?? []).length, 12);
     assert.match(form, /<option value="ar" lang="ar" selected>/);
-    assert.match(form, /<select id="locale" name="locale">/);
+    assert.match(form, /<select id="language" name="locale">/);
     assert.match(form, /<button class="secondary" type="submit">/);
     assert.doesNotMatch(body, /<script(?![^>]*src=)/);
   });
@@ -70,7 +70,7 @@ describe("POST /_locale and Accept-Language in the demo", () => {
     const { status, body } = await get("/no/such/page", { "Accept-Language": "ar" });
     assert.equal(status, 404);
     assert.match(body, /<html lang="ar" dir="rtl">/);
-    assert.ok(body.includes(message("examples/demo/locales/ar.json", "demo.not_found.body")));
+    assert.ok(body.includes(message("examples/demo/locales/ar.json", "starter.not_found.body")));
     assert.match(body, /data-status="404"/);
   });
 

@@ -51,11 +51,11 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
   });
 
   it("adds a passkey with the page's button", async () => {
-    assert.equal(await page.evaluate(`document.querySelectorAll("tr[data-credential]").length`), 0);
+    assert.equal(await page.evaluate(`document.querySelectorAll("li[data-credential]").length`), 0);
     await page.click('button[data-passkey="register"]');
-    await page.waitForSelector("tr[data-credential]");
+    await page.waitForSelector("li[data-credential]");
     assert.equal(page.url(), `${demo.origin}/account`);
-    assert.equal(await page.evaluate(`document.querySelectorAll("tr[data-credential]").length`), 1);
+    assert.equal(await page.evaluate(`document.querySelectorAll("li[data-credential]").length`), 1);
     // The first passkey leads to recovery codes.
     await page.waitForSelector('[data-outcome="codes-needed"]');
   });

@@ -36,8 +36,8 @@ describe("demo resources (browser)", { skip: hasChromium ? false : "no system Ch
       await signInByLink(page, demo, who);
       await page.waitForURL(`${demo.origin}/account`);
       if (locale === "ar") {
-        await page.selectOption("form.locales select", "ar");
-        await page.click('form.locales button[type="submit"]');
+        await page.selectOption("form.language select", "ar");
+        await page.click('form.language button[type="submit"]');
         await page.waitForSelector('html[dir="rtl"]');
       }
       await page.click('a[data-resource-link="expenses"]');

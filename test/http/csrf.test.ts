@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { createServer, request } from "node:http";
+import { request } from "node:http";
 import { describe, it, type TestContext } from "node:test";
 import { crossOriginProtection, isLatchError, type CrossOriginOptions } from "../../lib/http/index.ts";
+import { startServer } from "../_support/server.ts";
 
 const ORIGIN = "https://app.example";
 
@@ -10,12 +11,7 @@ async function serve(t: TestContext, options: CrossOriginOptions): Promise<numbe
   const handler = crossOriginProtection(options)((_req, res) => {
     res.end("reached");
   });
-  const server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
+  return (await startServer(t, handler)).port;
 }
 
 function send(port: number, method: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {

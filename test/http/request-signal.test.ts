@@ -1,24 +1,18 @@
 import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
-import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { Agent, request, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { requestSignal } from "../../lib/http/index.ts";
 import { bindShutdownSignal } from "../../lib/http/index.ts";
 import { fetchHTTP } from "../_support/http.ts";
+import { startServer } from "../_support/server.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 // A server whose connections are bound to `shutdown`, as `Serve` binds them.
 async function listen(t: TestContext, shutdown: AbortSignal, handler: Handler): Promise<number> {
-  const server = createServer((req, res) => void handler(req, res));
-  server.on("connection", (socket: Socket) => bindShutdownSignal(socket, shutdown));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return (server.address() as AddressInfo).port;
+  return (await startServer(t, handler, { onConnection: (socket: Socket) => bindShutdownSignal(socket, shutdown) })).port;
 }
 
 const aborted = (signal: AbortSignal): Promise<void> =>

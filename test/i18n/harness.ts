@@ -1,12 +1,12 @@
 /*
  * Test harness for the i18n suites: a real HTTP server on 127.0.0.1 port 0
- * around a handler, and a small client built on node:http that sends
+ * around a handler (test/_support/server.ts), and a small client built on node:http that sends
  * exactly the headers given and never follows redirects.
  */
-import { createServer, request, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request, type IncomingHttpHeaders } from "node:http";
 import type { TestContext } from "node:test";
 import type { HandlerFunc } from "../../lib/http/index.ts";
+import { startServer } from "../_support/server.ts";
 
 /** A response as the tests see it. */
 export interface Reply {
@@ -24,16 +24,7 @@ export interface Send {
 
 /** Starts `handler` on 127.0.0.1:0, closed when the test ends; returns its base URL. */
 export async function serve(t: TestContext, handler: HandlerFunc): Promise<string> {
-  const server = createServer((req, res) => {
-    Promise.resolve(handler(req, res)).catch((e: unknown) => {
-      res.writeHead(500, { "Content-Type": "text/plain" });
-      res.end(e instanceof Error ? e.message : "error");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const { port } = server.address() as AddressInfo;
-  return `http://127.0.0.1:${port}`;
+  return (await startServer(t, handler)).base;
 }
 
 /** Sends one request and reads the whole reply. */

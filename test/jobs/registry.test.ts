@@ -3,13 +3,14 @@ import assert from "node:assert/strict";
 import { discardLogger } from "../../lib/http/index.ts";
 import { DEFAULT_RETENTION, MAX_FINISHED_PER_OWNER } from "../../lib/jobs/registry.ts";
 import { MAX_RUNNING_PER_OWNER, MAX_RUNTIME, Registry, Status, type Job } from "../../lib/jobs/index.ts";
-import { manualClock, settle } from "./support.ts";
+import { FakeClock } from "../_support/clock.ts";
+import { settle } from "./support.ts";
 
 const never = (): Promise<void> => new Promise(() => {});
 
-function setup(t: TestContext, options: { retention?: number; maxFinished?: number } = {}): { reg: Registry; clock: ReturnType<typeof manualClock> } {
+function setup(t: TestContext, options: { retention?: number; maxFinished?: number } = {}): { reg: Registry; clock: FakeClock } {
   t.mock.timers.enable({ apis: ["setTimeout"] });
-  const clock = manualClock();
+  const clock = new FakeClock(new Date("2025-01-01T00:00:00Z"));
   const reg = new Registry(discardLogger, { clock, ...options });
   t.after(() => reg.Shutdown());
   return { reg, clock };

@@ -3,14 +3,14 @@
  * the runtime's mux would, and takes the owner from the `x-owner` header.
  */
 import { readFileSync } from "node:fs";
-import { createServer, get, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { get, type IncomingMessage, type ServerResponse } from "node:http";
 import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 import { discardLogger, html } from "../../lib/http/index.ts";
 import { metaRefresh, newHandlers, Registry, renderFragmentHTML, renderStatusHTML, type Config } from "../../lib/jobs/index.ts";
 import type { RegistryOptions } from "../../lib/jobs/registry.ts";
 import { setCurrentSession } from "../../lib/session/index.ts";
+import { startServer as serve } from "../_support/server.ts";
 import { SSEParser } from "../_support/sse.ts";
 
 /** A started server and what tests inspect. */
@@ -60,7 +60,7 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
     ...config,
   });
   const responses: ServerResponse[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const { base } = await serve(t, (req: IncomingMessage, res: ServerResponse) => {
     responses.push(res);
     if (options.session === true) bindSession(req, ownerHeader(req));
     const path = (req.url ?? "").split("?")[0] ?? "";
@@ -89,15 +89,8 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
       return;
     }
     void Promise.resolve(handler(req, res)).catch(() => res.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => {
-    jobs.Shutdown();
-    server.closeAllConnections();
-    server.close();
-  });
-  const { port } = server.address() as AddressInfo;
-  return { base: `http://127.0.0.1:${port}`, jobs, responses };
+  }, { cleanup: () => jobs.Shutdown() });
+  return { base, jobs, responses };
 }
 
 // What the session middleware does for a request: bind its session, or null for none.

@@ -85,7 +85,7 @@ describe("SignInFinish()", () => {
     assert.ok(!client.cookies.has("framework_pending"));
     const who = await client.whoami();
     assert.ok(typeof who === "object");
-    assert.deepEqual([who.Subject, who.Method, who.AuthTime], [ALICE, "magiclink+passkey", stack.clock.t]);
+    assert.deepEqual([who.Subject, who.Method, who.AuthTime], [ALICE, "magiclink+passkey", stack.clock.now().getTime()]);
     const replay = stack.client();
     replay.cookies.set("framework_pending", pendingToken ?? "");
     assert.equal((await replay.post("/passkey/signin/begin")).status, 401, "the pending half-session is spent");

@@ -7,7 +7,7 @@
  * interface the sign-in component accepts from applications).
  * A `Client` keeps cookies like a browser on one origin.
  */
-import { createServer, type IncomingMessage } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { TestContext } from "node:test";
 import { crossOriginProtection, discardLogger } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
@@ -17,22 +17,12 @@ import * as passkey from "../../lib/passkey/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
+import { FakeClock } from "../_support/clock.ts";
 import { CookieJar } from "../_support/http-client.ts";
+import { startServer } from "../_support/server.ts";
 
 /** The application origin every test uses (an RP ID must be a host name, never an IP). */
 export const ORIGIN = "http://localhost";
-
-/** A clock tests move by hand. */
-export class FakeClock {
-  t: number = Date.parse("2025-06-01T12:00:00Z");
-  now(): Date {
-    return new Date(this.t);
-  }
-  /** Moves time forward by `ms`. */
-  advance(ms: number): void {
-    this.t += ms;
-  }
-}
 
 /** A running stack. */
 export interface Stack {
@@ -125,7 +115,7 @@ export interface StackOptions {
 
 /** Starts the stack on 127.0.0.1:0; closes in `t.after`. */
 export async function startStack(t: TestContext, options: StackOptions = {}): Promise<Stack> {
-  const clock = new FakeClock();
+  const clock = new FakeClock(new Date("2025-06-01T12:00:00Z"));
   const mail: Message[] = [];
   const mailer: Mailer = {
     Send: async (msg) => {
@@ -162,16 +152,7 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
       return routes(auth, keys);
     },
   });
-  const server = createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    cleanup();
-  });
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("stack: no port");
-  const base = `http://127.0.0.1:${address.port}`;
+  const { base } = await startServer(t, handler, { cleanup });
   if (built === undefined) throw new Error("stack: Router was not called");
   const { db, keys } = built;
   return { base, clock, db, keys, mail, events, client: () => new Client(base, mail) };

@@ -249,7 +249,7 @@ describe("StepUpFinish()", () => {
     const who = await client.whoami();
     assert.ok(typeof who === "object");
     assert.equal(who.Method, "passkey");
-    assert.equal(who.AuthTime, stack.clock.t);
+    assert.equal(who.AuthTime, stack.clock.now().getTime());
     const stolen = stack.client();
     stolen.cookies.set("framework_session", oldToken);
     assert.equal(await stolen.whoami(), 401);

@@ -12,18 +12,12 @@ import {
   isPasskeyError,
 } from "../../lib/passkey/index.ts";
 import type { RegisteredCredential } from "../../lib/passkey/index.ts";
-
-class FakeClock {
-  t = Date.parse("2025-06-01T12:00:00Z");
-  now(): Date {
-    return new Date(this.t);
-  }
-}
+import { FakeClock } from "../_support/clock.ts";
 
 function open(): { db: Database.Database; clock: FakeClock; store: PasskeyStore } {
   const db = new Database(":memory:");
   for (const step of Schema) db.exec(step.SQL);
-  const clock = new FakeClock();
+  const clock = new FakeClock(new Date("2025-06-01T12:00:00Z"));
   return { db, clock, store: new PasskeyStore(db, clock) };
 }
 
@@ -82,18 +76,18 @@ describe("PasskeyStore credentials", () => {
     assert.deepEqual(saved.publicKey, credential.publicKey);
     assert.deepEqual(saved.transports, ["internal", "hybrid"]);
     assert.deepEqual(saved.userHandle, Uint8Array.of(9, 9));
-    assert.equal(saved.createdAt.getTime(), clock.t);
+    assert.equal(saved.createdAt.getTime(), clock.now().getTime());
     assert.equal(store.enrolled("a@x"), true);
     assert.equal(store.listCredentials("a@x").length, 1);
     assert.equal(store.listCredentials("b@x").length, 0);
     assert.equal(store.renameCredential("b@x", "AAEC", "Mine"), false);
     assert.equal(store.renameCredential("a@x", "AAEC", " Phone "), true);
     assert.equal(store.getCredential("AAEC")?.name, "Phone");
-    assert.equal(store.updateCounter("AAEC", 10, true, new Date(clock.t + 5)), true);
-    assert.equal(store.updateCounter("AAEC", 4, true, new Date(clock.t + 6)), true);
+    assert.equal(store.updateCounter("AAEC", 10, true, new Date(clock.now().getTime() + 5)), true);
+    assert.equal(store.updateCounter("AAEC", 4, true, new Date(clock.now().getTime() + 6)), true);
     assert.equal(store.getCredential("AAEC")?.signCount, 10, "counter never moves backwards");
     assert.equal(store.getCredential("AAEC")?.backupState, true);
-    assert.equal(store.getCredential("AAEC")?.lastUsedAt?.getTime(), clock.t + 6);
+    assert.equal(store.getCredential("AAEC")?.lastUsedAt?.getTime(), clock.now().getTime() + 6);
     assert.equal(store.deleteCredential("b@x", "AAEC"), false);
     assert.equal(store.deleteCredential("a@x", "AAEC"), true);
     assert.equal(store.getCredential("AAEC"), undefined);
@@ -140,10 +134,10 @@ describe("PasskeyStore challenges", () => {
   it("expires at 2 minutes and deletes the expired row when presented", () => {
     const { store, clock, db } = open();
     store.createChallenge("stepup", "s");
-    clock.t += CHALLENGE_TTL - 1;
+    clock.advance(CHALLENGE_TTL - 1);
     assert.ok(store.consumeChallenge("stepup", "s") !== undefined);
     store.createChallenge("stepup", "s");
-    clock.t += CHALLENGE_TTL;
+    clock.advance(CHALLENGE_TTL);
     assert.equal(store.consumeChallenge("stepup", "s"), undefined);
     assert.equal(count(db, "passkey_challenges"), 0);
     assert.equal(CHALLENGE_TTL, 120000);
@@ -173,9 +167,9 @@ describe("PasskeyStore pending half-sessions", () => {
   it("expires at 5 minutes", () => {
     const { store, clock } = open();
     const token = store.createPending("a@x", "magiclink");
-    clock.t += PENDING_TTL - 1;
+    clock.advance(PENDING_TTL - 1);
     assert.ok(store.readPending(token) !== undefined);
-    clock.t += 1;
+    clock.advance(1);
     assert.equal(store.readPending(token), undefined);
     assert.equal(store.consumePending(token), undefined);
     assert.equal(PENDING_TTL, 300000);
@@ -247,16 +241,16 @@ describe("PasskeyStore.sweep()", () => {
     store.regenerateRecoveryCodes("a@x");
     store.createChallenge("stepup", "old");
     const oldPending = store.createPending("a@x", "magiclink");
-    clock.t += 60000;
+    clock.advance(60000);
     store.createChallenge("stepup", "new");
     const newPending = store.createPending("a@x", "magiclink");
-    const now = new Date(clock.t + CHALLENGE_TTL - 60000);
+    const now = new Date(clock.now().getTime() + CHALLENGE_TTL - 60000);
     assert.equal(store.sweep(now), 1);
     assert.equal(count(db, "passkey_challenges"), 1);
     assert.equal(count(db, "passkey_pending"), 2);
-    clock.t = now.getTime();
+    clock.advance(now.getTime() - clock.now().getTime());
     assert.ok(store.consumeChallenge("stepup", "new") !== undefined);
-    assert.equal(store.sweep(new Date(clock.t + PENDING_TTL)), 2);
+    assert.equal(store.sweep(new Date(clock.now().getTime() + PENDING_TTL)), 2);
     assert.equal(store.readPending(oldPending), undefined);
     assert.equal(store.readPending(newPending), undefined);
     assert.equal(count(db, "passkey_credentials"), 1);

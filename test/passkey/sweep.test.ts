@@ -9,7 +9,7 @@ import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { applySchema, OpenDB, type DB } from "../../lib/db/index.ts";
 import { PasskeyStore, Schema, Sweep, type RegisteredCredential } from "../../lib/passkey/index.ts";
-import { FakeClock } from "../_support/signin-app.ts";
+import { FakeClock } from "../_support/clock.ts";
 
 const SECOND = 1000;
 const TWO_MINUTES = 2 * 60 * SECOND;

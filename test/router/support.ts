@@ -1,12 +1,12 @@
 /*
  * Test helpers for the router suites: a real server on 127.0.0.1 port 0,
- * closed when the test ends, and a raw request that sends the
+ * closed when the test ends (test/_support/server.ts), and a raw request that sends the
  * request-target verbatim (no client-side path normalisation, unlike fetch).
  */
-import { createServer, request, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request, type IncomingHttpHeaders } from "node:http";
 import type { TestContext } from "node:test";
 import type { HandlerFunc } from "../../lib/http/index.ts";
+import { startServer } from "../_support/server.ts";
 
 /** A response as the tests see it. */
 export interface Reply {
@@ -20,20 +20,7 @@ export type Send = (method: string, target: string, headers?: Record<string, str
 
 /** Starts `handler` on 127.0.0.1 port 0, closed in `t.after`, and returns a sender bound to it. */
 export async function serve(t: TestContext, handler: HandlerFunc): Promise<Send> {
-  const server = createServer((req, res) => {
-    Promise.resolve(handler(req, res)).catch((e: unknown) => {
-      res.statusCode = 500;
-      res.end(e instanceof Error ? `thrown: ${e.message}` : "thrown");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("serve: no port");
-  const port = (address satisfies AddressInfo).port;
+  const { port } = await startServer(t, handler);
   return (method, target, headers = {}) =>
     new Promise<Reply>((resolve, reject) => {
       const req = request({ host: "127.0.0.1", port, method, path: target, headers, agent: false }, (res) => {

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { Resolve, Serve, parseActivation, type Options } from "../../lib/index.ts";
+import { StateDirectory } from "../../lib/runtime/platform.ts";
 import { originMismatch } from "../../lib/runtime/serve.ts";
 import { captureLog, spawnChild, supportScript } from "../_support/http.ts";
 
@@ -87,6 +88,13 @@ describe("Resolve()", () => {
       assert.equal(Resolve({ Mux: mux, DBPath: dbPath }, [], env).DBPath, want);
     });
   }
+
+  test("StateDirectory names the directory a relative DBPath goes to: the first entry of the list, none when unset or empty", () => {
+    assert.equal(StateDirectory({ STATE_DIRECTORY: "/var/lib/one:/var/lib/two" }), "/var/lib/one");
+    assert.equal(StateDirectory({ STATE_DIRECTORY: "/var/lib/app" }), "/var/lib/app");
+    assert.equal(StateDirectory({ STATE_DIRECTORY: "" }), undefined);
+    assert.equal(StateDirectory({}), undefined);
+  });
 });
 
 describe("Run()", () => {

@@ -4,7 +4,7 @@ import { Socket } from "node:net";
 import { describe, it, type TestContext } from "node:test";
 import { applySchema, OpenDB, type DB } from "../../lib/db/index.ts";
 import { DEFAULT_IDLE_TIMEOUT, MAX_DEVICE_LENGTH, Schema, Sessions, describeUserAgent, type Session } from "../../lib/session/index.ts";
-import { FakeClock } from "../_support/signin-app.ts";
+import { FakeClock } from "../_support/clock.ts";
 
 const MINUTE = 60 * 1000;
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";

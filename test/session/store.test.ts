@@ -14,7 +14,7 @@ import {
   type SessionsOptions,
 } from "../../lib/session/index.ts";
 import { cookiePair } from "../_support/http-client.ts";
-import { FakeClock } from "../_support/signin-app.ts";
+import { FakeClock } from "../_support/clock.ts";
 
 const MINUTE = 60 * 1000;
 const DAY = 24 * 60 * MINUTE;

@@ -9,8 +9,8 @@ import { after, before, describe, it } from "node:test";
 import { assertLogsClean, beginKeymail, noteSecret, startKeymailApp } from "../_support/keymail-app.ts";
 import { cookiePair, setCookieLine } from "../_support/http-client.ts";
 import type { KeymailApp } from "../_support/keymail-app.ts";
-import { createServer } from "node:net";
 import { startSigninApp } from "../_support/signin-app.ts";
+import { freePort } from "../_support/server.ts";
 
 const ALICE = "alice@example.com";
 const DAVE = "dave@example.com";
@@ -100,7 +100,7 @@ describe("Signin.Begin() when WebFinger does not answer", () => {
 
 describe("Signin Begin() with an unreachable provider", () => {
   it("sends the emailed link when the claim lookup says yes but the provider's metadata cannot be fetched", async (t) => {
-    const unreachable = await closedPort();
+    const unreachable = await freePort();
     const app = await startSigninApp(t, {
       config: { Provider: { Issuer: `http://127.0.0.1:${unreachable}`, Lookup: () => Promise.resolve(true) } },
     });
@@ -112,12 +112,3 @@ describe("Signin Begin() with an unreachable provider", () => {
   });
 });
 
-/** Returns a loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("closedPort: no TCP address");
-  return address.port;
-}

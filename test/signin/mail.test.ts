@@ -1,22 +1,12 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { describe, it } from "node:test";
 import { inspect } from "node:util";
 import { LOG_MAILER_WARNING } from "../../lib/mail/index.ts";
 import { count, extractLink, startSigninApp, CookieJar, type SigninApp } from "../_support/signin-app.ts";
 import type { LogLine } from "../_support/http.ts";
+import { freePort } from "../_support/server.ts";
 
 const REF = /\b[a-z2-7]{6}\b/g;
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("no port");
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return address.port;
-}
 
 function render(lines: readonly LogLine[]): string[] {
   return lines.map((l) => inspect(l, { depth: Infinity, breakLength: Infinity }));
@@ -52,7 +42,7 @@ describe("Signin Begin() mail delivery", () => {
   }
 
   it("shows a 503 page with a reference when the SMTP port is unreachable", async (t) => {
-    const app = await startSigninApp(t, { mail: { url: `smtp://127.0.0.1:${await closedPort()}` } });
+    const app = await startSigninApp(t, { mail: { url: `smtp://127.0.0.1:${await freePort()}` } });
     await assertSendFailure(app);
   });
 

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, it, type TestContext } from "node:test";
 import { InboxProvider } from "../../lib/signin/oidc/index.ts";
 import type { LookupFunc } from "../../lib/signin/oidc/index.ts";
 import { startOIDCProvider } from "../_support/oidc-provider.ts";
+import { startServer } from "../_support/server.ts";
 
 const ORIGIN = "http://127.0.0.1:9";
 
@@ -20,10 +19,7 @@ function provider(issuer: string, extra: { Lookup?: LookupFunc; LookupTimeout?: 
 
 /** A WebFinger endpoint answering every request with `status` and `body`. */
 async function fixedServer(t: TestContext, status: number, body: string): Promise<string> {
-  const server = createServer((_req, res) => res.writeHead(status, { "content-type": "application/jrd+json" }).end(body));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return (await startServer(t, (_req, res) => void res.writeHead(status, { "content-type": "application/jrd+json" }).end(body))).base;
 }
 
 describe("InboxProvider.isClaimed()", () => {

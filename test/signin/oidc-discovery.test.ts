@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
 import { systemClock } from "../../lib/http/index.ts";
 import { discoveryURL, MetadataCache, parseMetadata } from "../../lib/signin/oidc/discovery.ts";
 import { isOIDCError } from "../../lib/signin/oidc/index.ts";
+import { startServer } from "../_support/server.ts";
 
 const ISSUER = "https://id.example";
 const DOC = {
@@ -49,14 +48,12 @@ describe("MetadataCache.get()", () => {
   it("caches a good document, does not cache a failure, and refetches after invalidate", async (t) => {
     let hits = 0;
     let failing = true;
-    const server = createServer((_req, res) => {
+    const server = await startServer(t, (_req, res) => {
       hits++;
       if (failing) res.writeHead(500).end("{}");
       else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...DOC, issuer }));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const issuer = server.base;
     const cache = new MetadataCache({ issuer, timeout: 5000, clock: systemClock });
     await assert.rejects(cache.get(), (e: unknown) => isOIDCError(e) && e.code === "ERR_SIGNIN_OIDC_DISCOVERY");
     failing = false;

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, it, type TestContext } from "node:test";
 import { isOIDCError } from "../../lib/signin/oidc/index.ts";
 import { importJWK, KeySet, parseJWKS } from "../../lib/signin/oidc/jwks.ts";
+import { startServer } from "../_support/server.ts";
 
 function publicJWK(key: KeyObject, extra: object = {}): object {
   return { ...key.export({ format: "jwk" }), ...extra };
@@ -53,13 +52,11 @@ describe("parseJWKS()", () => {
 /** Serves the JWK Set returned by `current()` and counts requests. */
 async function jwksServer(t: TestContext, current: () => object): Promise<{ url: URL; hits: () => number }> {
   let hits = 0;
-  const server = createServer((_req, res) => {
+  const server = await startServer(t, (_req, res) => {
     hits++;
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(current()));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`), hits: () => hits };
+  return { url: new URL(`${server.base}/jwks`), hits: () => hits };
 }
 
 describe("KeySet.candidates()", () => {

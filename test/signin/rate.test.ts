@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DEFAULT_RATE_LIMITS, type RateLimits } from "../../lib/signin/index.ts";
-import { FakeClock, count, startSigninApp, type SigninApp } from "../_support/signin-app.ts";
+import { FakeClock } from "../_support/clock.ts";
+import { count, startSigninApp, type SigninApp } from "../_support/signin-app.ts";
 
 const MINUTE = 60 * 1000;
 const LOOSE = { Max: 1000, Window: 60 * MINUTE };

@@ -17,7 +17,8 @@ import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
 import { open, tempFile } from "../_support/db.ts";
 import { cookiePair } from "../_support/http-client.ts";
-import { FakeClock, startSigninApp } from "../_support/signin-app.ts";
+import { FakeClock } from "../_support/clock.ts";
+import { startSigninApp } from "../_support/signin-app.ts";
 
 const HOUR = 60 * 60 * 1000;
 

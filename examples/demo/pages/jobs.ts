@@ -1,23 +1,17 @@
 /*
  * The background-job demo: `POST /jobs` with `kind=ok` (reports progress
  * over a few seconds) or `kind=fail` (fails, to show `Err`), answering 303
- * to `/jobs/{id}` (the same start as the `start_job` tool, see agents.ts); the status page and fragment rendered from PageData.
- * Push (SSE) is on by default; `?mode=poll` shows plain polling; with
- * JavaScript off the meta refresh does the work.
+ * to `/jobs/{id}` (the same start as the `start_job` tool, see agents.ts).
+ * The status page and fragment are the starter's (examples/starter/pages/jobs.ts).
  */
-import type { IncomingMessage } from "node:http";
-import { queryParams, seeOther, html, readForm, type HandlerFunc } from "../../../lib/http/index.ts";
+import { seeOther, html, readForm, type HandlerFunc } from "../../../lib/http/index.ts";
 import { callerFrom, type ToolInvoker } from "../../../lib/agent/index.ts";
 import { T } from "../../../lib/i18n/index.ts";
-import { metaRefresh, renderFragmentHTML, renderStatusHTML, type Config, type Job, type Registry, type StatusLabels } from "../../../lib/jobs/index.ts";
+import type { Job, Registry } from "../../../lib/jobs/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
 import { render } from "./layout.ts";
 
 const STEPS = 10;
-
-function labels(req: IncomingMessage): StatusLabels {
-  return { running: T(req, "jobs.running"), done: T(req, "jobs.done"), failed: T(req, "jobs.failed_label") };
-}
 
 function demoJob(kind: "ok" | "fail", stepMs: number) {
   return async (signal: AbortSignal, progress: (text: string) => void): Promise<void> => {
@@ -54,31 +48,8 @@ export function startJob(invoker: ToolInvoker, assets: Assets): HandlerFunc {
     const outcome = await invoker.call(caller, "start_job", { kind });
     if (outcome.kind === "ok") return seeOther(res, (outcome.result as { location: string }).location);
     if (outcome.kind === "refused" && outcome.status === 429) {
-      return render(req, res, assets, { title: T(req, "demo.jobs.title"), body: html`<p class="card notice bad" role="alert">${T(req, "jobs.busy")}</p>` }, 429);
+      return render(req, res, assets, { title: T(req, "starter.jobs.title"), body: html`<p class="card notice bad" role="alert">${T(req, "jobs.busy")}</p>` }, 429);
     }
     throw new Error(`demo: start_job answered ${outcome.kind}`);
-  };
-}
-
-/** The jobs handlers' render functions for the demo. */
-export function jobPages(assets: Assets): Pick<Config, "Render" | "RenderFragment"> {
-  return {
-    Render: (req, res, data) => {
-      const push = queryParams(req).get("mode") !== "poll";
-      render(req, res, assets, {
-        title: T(req, "demo.jobs.title"),
-        head: metaRefresh(data),
-        scripts: ["jobs.js"],
-        // No icon in the heading: the fragment shows the status (a spinner only while running).
-        body: html`<h1>${T(req, "demo.jobs.title")}</h1>
-<section class="card">${renderStatusHTML(data, { labels: labels(req), push })}</section>
-<p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
-      });
-    },
-    RenderFragment: (req, res, data) => {
-      const body = renderFragmentHTML(data, labels(req)).toString();
-      res.setHeader("Content-Type", "text/html; charset=utf-8");
-      res.end(body);
-    },
   };
 }

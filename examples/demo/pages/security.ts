@@ -14,7 +14,8 @@ import { currentSession, type Sessions, type SessionSummary } from "../../../lib
 import { From } from "../../../lib/signin/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
 import type { Passkey } from "../../../lib/passkey/index.ts";
-import { methodName, render } from "./layout.ts";
+import { methodName } from "../../starter/pages/layout.ts";
+import { render } from "./layout.ts";
 
 function when(req: IncomingMessage, at: Date): string {
   return new Intl.DateTimeFormat(LocaleFrom(req), { dateStyle: "medium", timeStyle: "short" }).format(at);

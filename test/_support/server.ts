@@ -1,0 +1,81 @@
+/*
+ * The one way the suites start an HTTP server: a handler on 127.0.0.1, port
+ * 0, answering a thrown or rejected handler with 500 `thrown: <message>`
+ * (what a test sees instead of an unhandled rejection), and closed with its
+ * open connections dropped. `startServer` closes it when the test ends;
+ * `listen` leaves closing to its caller (servers a harness owns).
+ * `freePort` is a loopback port nothing listens on (bound, then released).
+ */
+import { createServer, type Server } from "node:http";
+import { createServer as createTCPServer, type AddressInfo, type Socket } from "node:net";
+import type { TestContext } from "node:test";
+import type { HandlerFunc } from "../../lib/http/index.ts";
+
+/** A listening server. */
+export interface Listening {
+  server: Server;
+  port: number;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  /** Drops open connections and closes the server. */
+  close(): Promise<void>;
+}
+
+/** Options of `listen` and `startServer`. */
+export interface ServerOptions {
+  /** Runs after the server closed (a `Handler`'s cleanup, a registry's shutdown). */
+  cleanup?: () => void;
+  /** Sees every accepted connection (a socket bound to a shutdown signal). */
+  onConnection?: (socket: Socket) => void;
+}
+
+/** Serves `handler` (or, unset, nothing yet: add a "request" listener) on 127.0.0.1, port 0. */
+export async function listen(handler?: HandlerFunc, options: ServerOptions = {}): Promise<Listening> {
+  const server = createServer();
+  if (handler !== undefined) {
+    server.on("request", (req, res) => {
+      const fail = (e: unknown): void => {
+        if (!res.headersSent) res.statusCode = 500;
+        res.end(e instanceof Error ? `thrown: ${e.message}` : "thrown");
+      };
+      // Called at once, as node:http calls a listener: a test writing bytes after a request sees the answer first.
+      try {
+        Promise.resolve(handler(req, res)).catch(fail);
+      } catch (e) {
+        fail(e);
+      }
+    });
+  }
+  if (options.onConnection !== undefined) server.on("connection", options.onConnection);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  let closed: Promise<void> | undefined;
+  return {
+    server,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }).then(() => options.cleanup?.());
+      return closed;
+    },
+  };
+}
+
+/** `listen`, closed (then `options.cleanup` run) when the test ends. */
+export async function startServer(t: TestContext, handler?: HandlerFunc, options: ServerOptions = {}): Promise<Listening> {
+  const served = await listen(handler, options);
+  t.after(() => served.close());
+  return served;
+}
+
+/** A loopback port nothing listens on: bound, then released. */
+export async function freePort(): Promise<number> {
+  const server = createTCPServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
