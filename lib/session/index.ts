@@ -6,6 +6,7 @@ export { currentSession, setCurrentSession, userID } from "./current.ts";
 export { Schema } from "./schema.ts";
 export { describeUserAgent, MAX_DEVICE_LENGTH } from "./user-agent.ts";
 export { AUTH_EVENT_KINDS, logAuthEvents, fanOutAuthEvents } from "./auth-events.ts";
-export type { Identity, Session, SessionSummary, SessionsOptions } from "./store.ts";
+export type { Identity, Session } from "./session.ts";
+export type { SessionSummary, SessionsOptions } from "./store.ts";
 export type { AuthEvent, AuthEventKind, AuthEventSink } from "./auth-events.ts";
 export type { CookieAttributes } from "../http/index.ts";
