@@ -2,7 +2,7 @@
  * Narrowing of passkey_credentials rows (better-sqlite3 returns `unknown`
  * shapes) into `PasskeyCredential`, without casts.
  */
-import { PasskeyError } from "./errors.ts";
+import { PasskeyError } from "../webauthn/index.ts";
 
 /** A stored credential record (WebAuthn L3 §4 "credential record"). */
 export interface PasskeyCredential {

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { PASSKEY_ERROR_CODES, PasskeyError, isPasskeyError } from "../../lib/passkey/index.ts";
+import { PASSKEY_ERROR_CODES, PasskeyError, isPasskeyError } from "../../lib/webauthn/index.ts";
 
 describe("PASSKEY_ERROR_CODES", () => {
   it("pins the number of codes", () => {

@@ -5,7 +5,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { isPasskeyError, parseAuthenticatorData, parseCOSEKey, verifySignature } from "../../lib/passkey/index.ts";
+import { isPasskeyError, parseAuthenticatorData, parseCOSEKey, verifySignature } from "../../lib/webauthn/index.ts";
 import { loadVectorFile } from "../_support/passkey-vectors.ts";
 
 const file = loadVectorFile("simplewebauthn.json");

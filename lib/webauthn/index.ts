@@ -1,0 +1,26 @@
+/// <reference types="node" preserve="true" />
+export { PASSKEY_ERROR_CODES, PasskeyError, isPasskeyError } from "./errors.ts";
+export { ALGORITHMS, SUPPORTED_ALGORITHMS, DEFAULT_ALGORITHMS } from "./algorithms.ts";
+export { encodeBase64url, decodeBase64url } from "./base64url.ts";
+export { MAX_CBOR_DEPTH } from "./cbor.ts";
+export { parseAuthenticatorData, MAX_CREDENTIAL_ID_BYTES } from "./authenticator-data.ts";
+export { parseCOSEKey } from "./cose.ts";
+export { verifySignature } from "./signature.ts";
+export { parseClientData } from "./client-data.ts";
+export { parseAttestationObject } from "./attestation-object.ts";
+export { VERIFIED_ATTESTATION_FORMATS } from "./attestation.ts";
+export { parseRegistrationResponse, parseAuthenticationResponse, MAX_RESPONSE_FIELD_BYTES } from "./response.ts";
+export { verifyRegistration } from "./verify-registration.ts";
+export { verifyAuthentication, verifyAuthenticationWith } from "./verify-authentication.ts";
+export { SignatureVerifier, IN_THREAD_PER_SECOND, MAX_VERIFY_WORKERS } from "./signature-verifier.ts";
+export type { PasskeyErrorCode, PasskeyErrorOptions } from "./errors.ts";
+export type { AlgorithmSpec, KeyType, Curve } from "./algorithms.ts";
+export type { AuthenticatorData, AuthenticatorFlags, AttestedCredentialData } from "./authenticator-data.ts";
+export type { COSEPublicKey } from "./cose.ts";
+export type { ClientData, Ceremony, CeremonyExpectations } from "./client-data.ts";
+export type { AttestationObject } from "./attestation-object.ts";
+export type { AttestationType } from "./attestation-types.ts";
+export type { RegistrationResponse, AuthenticationResponse } from "./response.ts";
+export type { RegistrationExpectations, RegisteredCredential } from "./verify-registration.ts";
+export type { AuthenticationExpectations, AuthenticationResult, StoredCredential } from "./verify-authentication.ts";
+export type { SignatureVerifierOptions } from "./signature-verifier.ts";
