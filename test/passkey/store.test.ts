@@ -2,7 +2,9 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
-import { CHALLENGE_TTL, PENDING_TTL, PasskeyStore, RECOVERY_ALPHABET, RECOVERY_CODE_LENGTH, Schema } from "../../lib/passkey/index.ts";
+import { CHALLENGE_TTL, PENDING_TTL, PasskeyStore } from "../../lib/passkey/store.ts";
+import { RECOVERY_ALPHABET, RECOVERY_CODE_LENGTH } from "../../lib/passkey/secrets.ts";
+import { Schema } from "../../lib/passkey/index.ts";
 import { isPasskeyError } from "../../lib/webauthn/index.ts";
 import type { RegisteredCredential } from "../../lib/webauthn/index.ts";
 

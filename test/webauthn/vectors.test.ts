@@ -8,7 +8,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { SUPPORTED_ALGORITHMS, VERIFIED_ATTESTATION_FORMATS, isPasskeyError, parseAuthenticationResponse, parseRegistrationResponse, verifyAuthentication, verifyRegistration } from "../../lib/webauthn/index.ts";
+import { SUPPORTED_ALGORITHMS } from "../../lib/webauthn/algorithms.ts";
+import { VERIFIED_ATTESTATION_FORMATS } from "../../lib/webauthn/attestation.ts";
+import { isPasskeyError, parseAuthenticationResponse, parseRegistrationResponse, verifyAuthentication, verifyRegistration } from "../../lib/webauthn/index.ts";
 import type { RegisteredCredential, AuthenticationResult } from "../../lib/webauthn/index.ts";
 import { authenticationJSON, factFlags, loadVectorFile, registrationJSON, strings, text } from "../_support/passkey-vectors.ts";
 import type { Vector, VectorFile } from "../_support/passkey-vectors.ts";
