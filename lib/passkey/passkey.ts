@@ -16,9 +16,23 @@
  * succeeds is reported to `OnAuthEvent` (session auth-events.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { newLogger, seeOther as redirect, writeJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
+import {
+  appendSetCookie,
+  cookieName,
+  newLogger,
+  readCookie,
+  seeOther as redirect,
+  serializeCookie,
+  writeJSON as json,
+  readForm,
+  readJSON,
+  systemClock,
+  type Clock,
+  type HandlerFunc,
+  type Logger,
+} from "../http/index.ts";
 import { awaitDurable } from "../db/index.ts";
-import { appendSetCookie, cookieName, logAuthEvents, readCookie, serializeCookie, type AuthEvent, type AuthEventSink, type Identity, type Session, type Sessions } from "../session/index.ts";
+import { logAuthEvents, type AuthEvent, type AuthEventSink, type Identity, type Session, type Sessions } from "../session/index.ts";
 import {
   DEFAULT_ALGORITHMS,
   PasskeyError,

@@ -9,7 +9,7 @@ import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 import { discardLogger, html } from "../../lib/http/index.ts";
 import { metaRefresh, newHandlers, Registry, renderFragmentHTML, renderStatusHTML, type Config, type RegistryOptions } from "../../lib/jobs/index.ts";
-import { setCurrentSession } from "../../lib/session/index.ts";
+import { setCurrentSession } from "../../lib/session/current.ts";
 import { SSEParser } from "../_support/sse.ts";
 
 /** A started server and what tests inspect. */
