@@ -4,7 +4,8 @@ import { applySchema, mergeSchemas, OpenDB, type DB } from "../../lib/db/index.t
 import { LatchError } from "../../lib/http/index.ts";
 import * as session from "../../lib/session/index.ts";
 import { DEFAULT_IDLE_TIMEOUT } from "../../lib/session/store.ts";
-import { ErrEmptyInstanceKey, create, SIGNIN_ERROR_CODES, Schema, SigninError, isSigninError, type Config } from "../../lib/signin/index.ts";
+import { ErrEmptyInstanceKey, create, Schema, isSigninError, type Config } from "../../lib/signin/index.ts";
+import { SIGNIN_ERROR_CODES, SigninError } from "../../lib/signin/errors.ts";
 
 function openDB(t: TestContext): DB {
   const db = OpenDB(":memory:");

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it, type TestContext } from "node:test";
-import { InboxProvider } from "../../lib/signin/oidc/index.ts";
-import type { LookupFunc } from "../../lib/signin/oidc/index.ts";
+import { InboxProvider } from "../../lib/signin/oidc/provider.ts";
+import type { LookupFunc } from "../../lib/signin/oidc/options.ts";
 import { startOIDCProvider } from "../_support/oidc-provider.ts";
 
 const ORIGIN = "http://127.0.0.1:9";

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
 import { systemClock } from "../../lib/http/index.ts";
 import { discoveryURL, MetadataCache, parseMetadata } from "../../lib/signin/oidc/discovery.ts";
-import { isOIDCError } from "../../lib/signin/oidc/index.ts";
+import { isOIDCError } from "../../lib/signin/oidc/errors.ts";
 
 const ISSUER = "https://id.example";
 const DOC = {

@@ -3,7 +3,7 @@ import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it, type TestContext } from "node:test";
-import { isOIDCError } from "../../lib/signin/oidc/index.ts";
+import { isOIDCError } from "../../lib/signin/oidc/errors.ts";
 import { importJWK, KeySet, parseJWKS } from "../../lib/signin/oidc/jwks.ts";
 
 function publicJWK(key: KeyObject, extra: object = {}): object {
