@@ -50,7 +50,7 @@ const ID_REASON = "source fixture's response id is a placeholder that is not the
 const SHORT_CHALLENGE = "expected challenge is a short literal for a custom verifier; latch refuses challenges under 16 bytes (§13.4.3) before comparing";
 const UNVERIFIED = "format is not verified by latch (only none, packed, fido-u2f); it is accepted as attestationType \"unverified\", so the statement's defect is not detected";
 
-/** Vectors whose expected outcome latch deliberately does not reproduce (also listed in lib/passkey/README.md). */
+/** Vectors whose expected outcome latch deliberately does not reproduce (also listed in lib/webauthn/README.md). */
 export const DEVIATIONS: ReadonlyMap<string, Deviation> = new Map<string, Deviation>([
   [`${SWA}verifyRegistrationResponse/verify-packed-ec2-attestation`, { reason: ID_REASON, latch: "ERR_PASSKEY_CREDENTIAL_ID", rerunWithAttestedID: true }],
   [`${SWA}verifyRegistrationResponse/verify-packed-x5c-attestation`, { reason: ID_REASON, latch: "ERR_PASSKEY_CREDENTIAL_ID", rerunWithAttestedID: true }],
