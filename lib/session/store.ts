@@ -47,9 +47,9 @@ export interface SessionsOptions {
   Origin: string;
   /** Absolute lifetime in ms. @default DefaultSessionTTL */
   TTL?: number;
-  /** Idle timeout in ms. @default DEFAULT_IDLE_TIMEOUT */
+  /** Idle timeout in ms. @default 7 days (DEFAULT_IDLE_TIMEOUT) */
   IdleTimeout?: number;
-  /** Minimum ms between `last_seen` writes. @default DEFAULT_TOUCH_INTERVAL */
+  /** Minimum ms between `last_seen` writes. @default 5 minutes (DEFAULT_TOUCH_INTERVAL) */
   TouchInterval?: number;
   /** @default systemClock */
   Clock?: Clock;
