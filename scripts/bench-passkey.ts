@@ -5,7 +5,7 @@
  *
  *   full       parseAuthenticationResponse + verifyAuthentication, from the
  *              browser's JSON each time (what a sign-in request costs)
- *   signature  verifySignature alone on a pre-parsed key (lib/passkey's
+ *   signature  verifySignature alone on a pre-parsed key (lib/webauthn's
  *              @noble/curves call)
  *   node       crypto.verify on the same key and signed bytes (OpenSSL),
  *              the bare signature check
@@ -15,7 +15,9 @@
 import { Buffer } from "node:buffer";
 import { createHash, createPublicKey, verify, type KeyObject } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { parseAuthenticationResponse, parseCOSEKey, verifyAuthentication, verifySignature } from "../lib/passkey/index.ts";
+import { parseAuthenticationResponse, verifyAuthentication } from "../lib/webauthn/index.ts";
+import { parseCOSEKey } from "../lib/webauthn/cose.ts";
+import { verifySignature } from "../lib/webauthn/signature.ts";
 import { authenticationCase, loadVectorFile, text, type Vector } from "../test/_support/passkey-vectors.ts";
 
 /** Verifications per second of one algorithm. */

@@ -63,7 +63,7 @@ export async function bundle(entry: string, outfile: string): Promise<void> {
     // latch's runtime dependencies load from node_modules as they do
     // unbundled: native code (better-sqlite3) cannot be bundled, and cbor-x
     // and @noble/curves load on a first ceremony only
-    // (lib/passkey/lazy-deps.ts). Everything else is bundled, the latch
+    // (lib/webauthn/lazy-deps.ts). Everything else is bundled, the latch
     // package too when an application imports it.
     external: ["better-sqlite3", "cbor-x", "@noble/curves"],
     sourcemap: "linked",

@@ -6,8 +6,8 @@ import type { DB } from "../db/index.ts";
 import { durationProblem, isLocalPath, parseOrigin, type Clock, type Logger } from "../http/index.ts";
 import type { IncomingMessage } from "node:http";
 import type { AuthEventSink, Sessions } from "../session/index.ts";
-import { PasskeyError } from "./errors.ts";
-import type { SignatureVerifier } from "./signature-verifier.ts";
+import { PasskeyError } from "../webauthn/index.ts";
+import type { SignatureVerifier } from "../webauthn/index.ts";
 
 /** WebAuthn L3 §5.10.6 user verification requirement. */
 export type UserVerification = "required" | "preferred" | "discouraged";

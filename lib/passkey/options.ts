@@ -4,10 +4,16 @@
  * §5.1.3.1, §5.1.4.1), binary fields base64url, ready for
  * `PublicKey­Credential.parseCreationOptionsFromJSON` or latch's client.
  */
-import { DEFAULT_ATTESTATION_CONVEYANCE } from "./algorithms.ts";
-import { encodeBase64url } from "./base64url.ts";
+import { Buffer } from "node:buffer";
 import type { UserVerification } from "./config.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
+
+/** The attestation conveyance the component asks for: none (it records no attestation claim). */
+export const DEFAULT_ATTESTATION_CONVEYANCE = "none";
+
+function encodeBase64url(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url");
+}
 
 /** What the creation options are built from. */
 export interface CreationInput {

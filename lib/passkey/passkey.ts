@@ -16,21 +16,39 @@
  * succeeds is reported to `OnAuthEvent` (session auth-events.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { newLogger, seeOther as redirect, writeJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
+import {
+  appendSetCookie,
+  cookieName,
+  newLogger,
+  readCookie,
+  seeOther as redirect,
+  serializeCookie,
+  writeJSON as json,
+  readForm,
+  readJSON,
+  systemClock,
+  type Clock,
+  type HandlerFunc,
+  type Logger,
+} from "../http/index.ts";
 import { awaitDurable } from "../db/index.ts";
-import { appendSetCookie, authEventEmitter, cookieName, readCookie, serializeCookie, type AuthEventEmitter, type Identity, type Session, type Sessions } from "../session/index.ts";
-import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
+import { authEventEmitter, type AuthEventEmitter, type Identity, type Session, type Sessions } from "../session/index.ts";
+import {
+  DEFAULT_ALGORITHMS,
+  PasskeyError,
+  SignatureVerifier,
+  isPasskeyError,
+  parseAuthenticationResponse,
+  parseRegistrationResponse,
+  verifyAuthenticationWith,
+  verifyRegistration,
+} from "../webauthn/index.ts";
 import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
-import { ceremonyError, PasskeyError, isPasskeyError } from "./errors.ts";
 import { creationOptions, requestOptions } from "./options.ts";
-import { parseAuthenticationResponse, parseRegistrationResponse } from "./response.ts";
 import { CHALLENGE_TTL, PENDING_TTL, PasskeyStore, type ChallengeCeremony, type PendingSignIn } from "./store.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
 import { deleteCredential, renameCredential, type ManageContext } from "./manage.ts";
 import { UserHandles } from "./user-handles.ts";
-import { SignatureVerifier } from "./signature-verifier.ts";
-import { verifyAuthenticationWith } from "./verify-authentication.ts";
-import { verifyRegistration } from "./verify-registration.ts";
 
 /** Session method after a step-up assertion. */
 export const METHOD_PASSKEY: string = "passkey";
@@ -198,7 +216,7 @@ export class Passkey {
     // WebAuthn L3 §7.2 step 22: another assertion may have moved the counter while this signature was checked; compare again.
     const now = this.#store.getCredential(response.id);
     if (now === undefined || ((result.newSignCount !== 0 || now.signCount !== 0) && result.newSignCount <= now.signCount)) {
-      throw ceremonyError("ERR_PASSKEY_SIGN_COUNT", "7.2 step 22: signCount", "signature counter did not increase");
+      throw new PasskeyError("ERR_PASSKEY_SIGN_COUNT", "passkey: 7.2 step 22: signCount: signature counter did not increase", { step: "7.2 step 22: signCount", status: 400 });
     }
     this.#store.updateCounter(response.id, result.newSignCount, result.backupState, this.#clock.now());
   }

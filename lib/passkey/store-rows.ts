@@ -2,32 +2,22 @@
  * Narrowing of passkey_credentials rows (better-sqlite3 returns `unknown`
  * shapes) into `PasskeyCredential`, without casts.
  */
-import { PasskeyError } from "./errors.ts";
+import { PasskeyError, type RegisteredCredential } from "../webauthn/index.ts";
 
-/** A stored credential record (WebAuthn L3 §4 "credential record"). */
-export interface PasskeyCredential {
-  /** Credential id, base64url. */
-  id: string;
+/**
+ * A stored credential record (WebAuthn L3 §4 "credential record"): the
+ * fields `verifyRegistration` returned, declared there once, plus what the
+ * store adds. `signCount` and `backupState` move on with each accepted
+ * assertion; the attestation outcome is not kept.
+ */
+export interface PasskeyCredential
+  extends Pick<RegisteredCredential, "id" | "publicKey" | "algorithm" | "signCount" | "transports" | "backupEligible" | "backupState" | "aaguid"> {
   /** Owner. */
   subject: string;
-  /** COSE_Key bytes exactly as registered. */
-  publicKey: Uint8Array;
-  /** COSE algorithm identifier. */
-  algorithm: number;
-  /** Last accepted signature counter. */
-  signCount: number;
-  /** Transports reported at registration. */
-  transports: string[];
-  /** BE flag at registration. */
-  backupEligible: boolean;
-  /** BS flag at last use. */
-  backupState: boolean;
   /** User handle the credential was created for, when recorded. */
   userHandle: Uint8Array | undefined;
   /** Display name. */
   name: string;
-  /** Authenticator AAGUID (UUID string). */
-  aaguid: string;
   /** When it was registered. */
   createdAt: Date;
   /** When it last verified an assertion. */

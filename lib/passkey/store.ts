@@ -10,12 +10,12 @@
 import type { DB, Transaction } from "../db/index.ts";
 import { cryptoRandom, systemClock } from "../http/index.ts";
 import type { Clock, RandomReader } from "../http/index.ts";
-import { PasskeyError } from "./errors.ts";
+import { PasskeyError } from "../webauthn/index.ts";
 import { readCredentialRow } from "./store-rows.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
 import { HashToken, NewToken } from "../session/index.ts";
 import { hashRecoveryCode, newRecoveryCode } from "./secrets.ts";
-import type { RegisteredCredential } from "./verify-registration.ts";
+import type { RegisteredCredential } from "../webauthn/index.ts";
 
 /** How long a challenge stays valid: 2 minutes (SPEC "Passkey challenge lifetime"). */
 export const CHALLENGE_TTL = 120000;

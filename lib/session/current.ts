@@ -7,7 +7,7 @@
  * `currentSession` works downstream of it.
  */
 import type { IncomingMessage } from "node:http";
-import type { Session } from "./store.ts";
+import type { Session } from "./session.ts";
 
 const current = new WeakMap<IncomingMessage, Session | null>();
 

@@ -16,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
 import { appendSetCookie, cookieName, readCookie, serializeCookie, systemClock, type Clock } from "../http/index.ts";
 import { setCurrentSession, lookedUp } from "./current.ts";
+import type { Identity, Session } from "./session.ts";
 import { HashToken, NewToken } from "./token.ts";
 import { describeUserAgent } from "./user-agent.ts";
 
@@ -27,29 +28,6 @@ export const DEFAULT_IDLE_TIMEOUT: number = 7 * 24 * 60 * 60 * 1000;
 export const DEFAULT_TOUCH_INTERVAL: number = 5 * 60 * 1000;
 /** Base name of the session cookie (`__Host-` prefixed on https origins). */
 export const SESSION_COOKIE: string = "framework_session";
-
-/** Who a session speaks for, how and when they authenticated. */
-export interface Identity {
-  /** The verified subject: an email address under the sign-in component. */
-  Subject: string;
-  /** How the subject authenticated: "magiclink", "keymail", "passkey", "magiclink+passkey"... */
-  Method: string;
-  /** When the subject last proved who they are. */
-  AuthTime: Date;
-}
-
-/** A live session: its identity plus bookkeeping. */
-export interface Session extends Identity {
-  CreatedAt: Date;
-  LastSeen: Date;
-  ExpiresAt: Date;
-  /** The token hash (the row key); never the token itself. Never show it: use `PublicID`. */
-  ID: string;
-  /** The session's public id, safe to put in a page (revocation forms). */
-  PublicID: string;
-  /** Short description of the browser that signed in ("Firefox on Linux"), or "". */
-  Device: string;
-}
 
 /** One row of a person's session list (`Sessions.List`). */
 export interface SessionSummary {
@@ -69,9 +47,9 @@ export interface SessionsOptions {
   Origin: string;
   /** Absolute lifetime in ms. @default DefaultSessionTTL */
   TTL?: number;
-  /** Idle timeout in ms. @default DEFAULT_IDLE_TIMEOUT */
+  /** Idle timeout in ms. @default 7 days (DEFAULT_IDLE_TIMEOUT) */
   IdleTimeout?: number;
-  /** Minimum ms between `last_seen` writes. @default DEFAULT_TOUCH_INTERVAL */
+  /** Minimum ms between `last_seen` writes. @default 5 minutes (DEFAULT_TOUCH_INTERVAL) */
   TouchInterval?: number;
   /** @default systemClock */
   Clock?: Clock;

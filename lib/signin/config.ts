@@ -50,7 +50,7 @@ export interface Config {
   Sessions?: Sessions;
   /** Absolute session lifetime in ms. @default DefaultSessionTTL */
   SessionTTL?: number;
-  /** Rolling idle timeout in ms. @default DEFAULT_IDLE_TIMEOUT */
+  /** Rolling idle timeout in ms. @default 7 days (DEFAULT_IDLE_TIMEOUT in session/store.ts) */
   IdleTimeout?: number;
   /** Where the session revocation forms return. @default SignedInPath */
   SessionsPath?: string;

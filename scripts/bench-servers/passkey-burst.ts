@@ -12,7 +12,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { discardLogger } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
-import { parseAuthenticationResponse, SignatureVerifier, verifyAuthenticationWith } from "../../lib/passkey/index.ts";
+import { parseAuthenticationResponse, SignatureVerifier, verifyAuthenticationWith } from "../../lib/webauthn/index.ts";
 import { authenticationCase, loadVectorFile } from "../../test/_support/passkey-vectors.ts";
 import { announce } from "./routes.ts";
 

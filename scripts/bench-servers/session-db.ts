@@ -5,7 +5,8 @@
  * a fresh token). Both servers open the same file and read that row.
  */
 import { applySchema, mergeSchemas, OpenDB } from "../../lib/db/index.ts";
-import { HashToken, NewToken, Schema as SessionSchema, SESSION_COOKIE } from "../../lib/session/index.ts";
+import { HashToken, NewToken, Schema as SessionSchema } from "../../lib/session/index.ts";
+import { SESSION_COOKIE } from "../../lib/session/store.ts";
 import { Schema as SigninSchema } from "../../lib/signin/index.ts";
 
 /** The origin both servers run under (http: the cookie is not `__Host-`). */

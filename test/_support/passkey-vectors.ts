@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
 import { Buffer } from "node:buffer";
-import { parseAuthenticationResponse, type AuthenticationExpectations, type AuthenticationResponse } from "../../lib/passkey/index.ts";
+import { parseAuthenticationResponse, type AuthenticationExpectations, type AuthenticationResponse } from "../../lib/webauthn/index.ts";
 
 /** One ceremony vector, as far as the tests read it. */
 export interface Vector {

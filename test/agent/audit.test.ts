@@ -4,7 +4,7 @@ import { auditAuthEvents } from "../../lib/agent/index.ts";
 import { AUTH_EVENT_TYPE_PREFIX, UNAUDITED_AUTH_EVENTS } from "../../lib/agent/audit.ts";
 import { applySchema } from "../../lib/db/index.ts";
 import { EventStore, Schema, auditStream } from "../../lib/events/index.ts";
-import { AUTH_EVENT_KINDS } from "../../lib/session/index.ts";
+import { AUTH_EVENT_KINDS } from "../../lib/session/auth-events.ts";
 import { captureLog } from "../_support/http.ts";
 import { open } from "../_support/db.ts";
 

@@ -41,12 +41,12 @@ describe("the bundled demo (dist/bundle/demo.js)", () => {
   it("points every module's own URL at that module's file, which exists beside the bundle", () => {
     const source = readFileSync(BUNDLE, "utf8");
     const own = [...source.matchAll(/new URL\("([^"]+)", import\.meta\.url\)\.href/g)].map((m) => m[1] ?? "");
-    for (const module of ["../lib/i18n/base.js", "../lib/assets/assets.js", "../examples/demo/app.js", "../lib/passkey/signature-verifier.js"]) {
+    for (const module of ["../lib/i18n/base.js", "../lib/assets/assets.js", "../examples/demo/app.js", "../lib/webauthn/signature-verifier.js"]) {
       assert.ok(own.includes(module), `${module} not among ${own.join(", ")}`);
     }
     for (const module of own) assert.ok(existsSync(new URL(module, BUNDLE)), module);
     // The signature worker is loaded by URL from the verifier's own directory, unbundled.
-    assert.ok(existsSync(new URL("../lib/passkey/signature-worker.js", BUNDLE)));
+    assert.ok(existsSync(new URL("../lib/webauthn/signature-worker.js", BUNDLE)));
   });
 
   it("keeps V8's young generation small, as main.ts does (examples/demo/young-generation.ts)", () => {

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { discardLogger, html } from "../../lib/http/index.ts";
 import { metaRefresh, newHandlers, Registry, renderFragmentHTML, renderStatusHTML, type Config } from "../../lib/jobs/index.ts";
 import type { RegistryOptions } from "../../lib/jobs/registry.ts";
-import { setCurrentSession } from "../../lib/session/index.ts";
+import { setCurrentSession } from "../../lib/session/current.ts";
 import { startServer as serve } from "../_support/server.ts";
 import { SSEParser } from "../_support/sse.ts";
 

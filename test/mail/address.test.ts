@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { parseAddress } from "../../lib/mail/index.ts";
+import { parseAddress } from "../../lib/mail/address.ts";
 
 describe("parseAddress()", () => {
   const ok = [

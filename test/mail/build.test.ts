@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { buildMessage } from "../../lib/mail/index.ts";
+import { buildMessage } from "../../lib/mail/build.ts";
 import type { Message } from "../../lib/mail/index.ts";
 import { parseMail } from "../_support/mail-parse.ts";
 import { randomTexts } from "../_support/random-text.ts";

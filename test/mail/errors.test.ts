@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { MAIL_ERROR_CODES, MailError, isMailError } from "../../lib/mail/index.ts";
+import { MAIL_ERROR_CODES } from "../../lib/mail/errors.ts";
+import { MailError, isMailError } from "../../lib/mail/index.ts";
 
 describe("MAIL_ERROR_CODES", () => {
   it("pins the number of codes", () => {

@@ -2,7 +2,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { newLogger } from "../../lib/http/index.ts";
-import { LOG_MAILER_WARNING, newLogMailer } from "../../lib/mail/index.ts";
+import { LOG_MAILER_WARNING } from "../../lib/mail/log-mailer.ts";
+import { newLogMailer } from "../../lib/mail/index.ts";
 
 function capture(): { lines: () => Array<Record<string, unknown>>; stream: Writable } {
   let text = "";

@@ -6,7 +6,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { applySchema, mergeSchemas, OpenDB, type DB } from "../../lib/db/index.ts";
-import { create, isPasskeyError, Schema, type Config } from "../../lib/passkey/index.ts";
+import { create, Schema, type Config } from "../../lib/passkey/index.ts";
+import { isPasskeyError } from "../../lib/webauthn/index.ts";
 import * as session from "../../lib/session/index.ts";
 
 function base(): Config {

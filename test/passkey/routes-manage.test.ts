@@ -4,7 +4,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { DEFAULT_FRESH_FOR } from "../../lib/passkey/index.ts";
+import { DEFAULT_FRESH_FOR } from "../../lib/passkey/config.ts";
 import { newAuthenticator } from "../_support/authenticator.ts";
 import { ORIGIN, enrolledClient, startStack } from "./routes-stack.ts";
 

@@ -6,7 +6,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { RECOVERY_CODE_COUNT } from "../../lib/passkey/index.ts";
+import { RECOVERY_CODE_COUNT } from "../../lib/passkey/store.ts";
 import { newAuthenticator } from "../_support/authenticator.ts";
 import { ORIGIN, enrolledClient, pendingClient, startStack, type Client } from "./routes-stack.ts";
 

@@ -6,7 +6,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { CHALLENGE_TTL, PENDING_TTL } from "../../lib/passkey/index.ts";
+import { CHALLENGE_TTL, PENDING_TTL } from "../../lib/passkey/store.ts";
 import { newAuthenticator } from "../_support/authenticator.ts";
 import { ORIGIN, enrolledClient, errorOf, pendingClient, startStack, type Stack } from "./routes-stack.ts";
 

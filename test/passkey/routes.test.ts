@@ -4,7 +4,9 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { CHALLENGE_TTL, DEFAULT_ATTESTATION_CONVEYANCE, DEFAULT_FRESH_FOR } from "../../lib/passkey/index.ts";
+import { CHALLENGE_TTL } from "../../lib/passkey/store.ts";
+import { DEFAULT_ATTESTATION_CONVEYANCE } from "../../lib/passkey/options.ts";
+import { DEFAULT_FRESH_FOR } from "../../lib/passkey/config.ts";
 import { newAuthenticator } from "../_support/authenticator.ts";
 import { ORIGIN, enroll, enrolledClient, errorOf, startStack } from "./routes-stack.ts";
 

@@ -1,17 +1,14 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
-import {
-  CHALLENGE_TTL,
-  PENDING_TTL,
-  PasskeyStore,
-  RECOVERY_ALPHABET,
-  RECOVERY_CODE_LENGTH,
-  Schema,
-  isPasskeyError,
-} from "../../lib/passkey/index.ts";
-import type { RegisteredCredential } from "../../lib/passkey/index.ts";
+import { CHALLENGE_TTL, PENDING_TTL, PasskeyStore } from "../../lib/passkey/store.ts";
+import { RECOVERY_ALPHABET, RECOVERY_CODE_LENGTH } from "../../lib/passkey/secrets.ts";
+import { Schema } from "../../lib/passkey/index.ts";
+import { isPasskeyError, parseRegistrationResponse, verifyRegistration } from "../../lib/webauthn/index.ts";
+import type { RegisteredCredential } from "../../lib/webauthn/index.ts";
+import { loadVectorFile, registrationJSON } from "../_support/passkey-vectors.ts";
 import { FakeClock } from "../_support/clock.ts";
 
 function open(): { db: Database.Database; clock: FakeClock; store: PasskeyStore } {
@@ -105,6 +102,31 @@ describe("PasskeyStore credentials", () => {
     for (const name of ["a\nb", "x".repeat(65)]) {
       assert.throws(() => store.saveCredential("a@x", credential, { name }), (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_INVALID_NAME");
     }
+  });
+});
+
+describe("a verified registration, stored and read back", () => {
+  it("keeps the fields the record shares with the registration, with their values", () => {
+    const v = loadVectorFile("w3c-webauthn-l3.json").vectors.find((x) => x.name === "w3c/none-es256/registration");
+    assert.ok(v !== undefined);
+    const registered = verifyRegistration(parseRegistrationResponse(registrationJSON(v)), {
+      challenge: Buffer.from(v.expected.challenge, "base64url"),
+      origin: "https://example.org",
+      rpID: "example.org",
+      requireUserVerification: false,
+    });
+    const { store } = open();
+    const saved = store.saveCredential("a@x", registered, { name: "laptop" });
+    const read = store.getCredential(registered.id);
+    assert.deepEqual(read, saved);
+    assert.ok(read !== undefined);
+    const shared = Object.keys(read).filter((key) => key in registered);
+    assert.deepEqual(shared.sort(), ["aaguid", "algorithm", "backupEligible", "backupState", "id", "publicKey", "signCount", "transports"]);
+    const value = (x: object, key: string): unknown => {
+      const v: unknown = Reflect.get(x, key);
+      return v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v;
+    };
+    for (const key of shared) assert.deepEqual(value(read, key), value(registered, key), key);
   });
 });
 

@@ -8,7 +8,9 @@
 import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { applySchema, OpenDB, type DB } from "../../lib/db/index.ts";
-import { PasskeyStore, Schema, Sweep, type RegisteredCredential } from "../../lib/passkey/index.ts";
+import { PasskeyStore } from "../../lib/passkey/store.ts";
+import { Schema, Sweep } from "../../lib/passkey/index.ts";
+import type { RegisteredCredential } from "../../lib/webauthn/index.ts";
 import { FakeClock } from "../_support/clock.ts";
 
 const SECOND = 1000;

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { IncomingMessage } from "node:http";
 import { Socket } from "node:net";
 import { describe, it } from "node:test";
-import { currentSession, setCurrentSession, userID, type Session } from "../../lib/session/index.ts";
+import { currentSession, userID, type Session } from "../../lib/session/index.ts";
+import { setCurrentSession } from "../../lib/session/current.ts";
 
 function session(subject: string): Session {
   const t = new Date("2030-01-01T00:00:00Z");

@@ -3,7 +3,9 @@ import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import { describe, it, type TestContext } from "node:test";
 import { applySchema, OpenDB, type DB } from "../../lib/db/index.ts";
-import { DEFAULT_IDLE_TIMEOUT, MAX_DEVICE_LENGTH, Schema, Sessions, describeUserAgent, type Session } from "../../lib/session/index.ts";
+import { DEFAULT_IDLE_TIMEOUT } from "../../lib/session/store.ts";
+import { MAX_DEVICE_LENGTH, describeUserAgent } from "../../lib/session/user-agent.ts";
+import { Schema, Sessions, type Session } from "../../lib/session/index.ts";
 import { FakeClock } from "../_support/clock.ts";
 
 const MINUTE = 60 * 1000;

@@ -3,16 +3,8 @@ import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import { describe, it, type TestContext } from "node:test";
 import { applySchema, OpenDB, type DB } from "../../lib/db/index.ts";
-import {
-  DEFAULT_IDLE_TIMEOUT,
-  DEFAULT_TOUCH_INTERVAL,
-  DefaultSessionTTL,
-  HashToken,
-  SESSION_COOKIE,
-  Schema,
-  Sessions,
-  type SessionsOptions,
-} from "../../lib/session/index.ts";
+import { DEFAULT_IDLE_TIMEOUT, DEFAULT_TOUCH_INTERVAL, SESSION_COOKIE } from "../../lib/session/store.ts";
+import { DefaultSessionTTL, HashToken, Schema, Sessions, type SessionsOptions } from "../../lib/session/index.ts";
 import { cookiePair } from "../_support/http-client.ts";
 import { FakeClock } from "../_support/clock.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_ADDRESS_LENGTH, normalizeAddress } from "../../lib/signin/index.ts";
+import { MAX_ADDRESS_LENGTH, normalizeAddress } from "../../lib/signin/address.ts";
 import { count, startSigninApp } from "../_support/signin-app.ts";
 
 const BAD_ADDRESSES: { name: string; input: string }[] = [

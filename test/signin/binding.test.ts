@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { BINDING_COOKIE, HashToken, LINK_TTL } from "../../lib/signin/index.ts";
+import { BINDING_COOKIE } from "../../lib/signin/binding.ts";
+import { HashToken, LINK_TTL } from "../../lib/signin/index.ts";
 import { CookieJar, count, extractCode, startSigninApp, type SigninApp } from "../_support/signin-app.ts";
 
 /** Begins for `address` from `jar` (a browser of its own) and returns the emailed link. */

@@ -3,7 +3,9 @@ import { describe, it, type TestContext } from "node:test";
 import { applySchema, mergeSchemas, OpenDB, type DB } from "../../lib/db/index.ts";
 import { LatchError } from "../../lib/http/index.ts";
 import * as session from "../../lib/session/index.ts";
-import { ErrEmptyInstanceKey, create, SIGNIN_ERROR_CODES, Schema, SigninError, isSigninError, type Config } from "../../lib/signin/index.ts";
+import { DEFAULT_IDLE_TIMEOUT } from "../../lib/session/store.ts";
+import { ErrEmptyInstanceKey, create, Schema, isSigninError, type Config } from "../../lib/signin/index.ts";
+import { SIGNIN_ERROR_CODES, SigninError } from "../../lib/signin/errors.ts";
 
 function openDB(t: TestContext): DB {
   const db = OpenDB(":memory:");
@@ -100,7 +102,7 @@ describe("New()", () => {
     }
     // A link outliving Node's longest timer is a mistake; a 30-day session (the default) is not.
     assert.throws(() => create(config(db, { LinkTTL: 2 ** 31 })), (err: unknown) => isSigninError(err) && /LinkTTL/.test(err.message));
-    create(config(db, { LinkTTL: 60_000, SessionTTL: session.DefaultSessionTTL, IdleTimeout: session.DEFAULT_IDLE_TIMEOUT }));
+    create(config(db, { LinkTTL: 60_000, SessionTTL: session.DefaultSessionTTL, IdleTimeout: DEFAULT_IDLE_TIMEOUT }));
   });
 
   it("isSigninError() tells sign-in errors by code", () => {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
 import { describe, it } from "node:test";
-import { AUTH_EVENT_KINDS, fanOutAuthEvents, logAuthEvents, type AuthEvent } from "../../lib/session/index.ts";
+import { AUTH_EVENT_KINDS } from "../../lib/session/auth-events.ts";
+import { fanOutAuthEvents, logAuthEvents, type AuthEvent } from "../../lib/session/index.ts";
 import { captureLog } from "../_support/http.ts";
 import { CookieJar, count, extractCode, startSigninApp } from "../_support/signin-app.ts";
 

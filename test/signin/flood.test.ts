@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AuthEvent } from "../../lib/session/index.ts";
-import { addressBucket } from "../../lib/signin/index.ts";
+import { addressBucket } from "../../lib/signin/rate.ts";
 import { CookieJar, count, startSigninApp } from "../_support/signin-app.ts";
 
 const MINUTE = 60 * 1000;

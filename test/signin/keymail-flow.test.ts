@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { PENDING_BLOB_TTL } from "../../lib/signin/oidc/index.ts";
+import { PENDING_BLOB_TTL } from "../../lib/signin/oidc/pending.ts";
 import { assertLogsClean, beginKeymail, callback, noteSecret, startKeymailApp } from "../_support/keymail-app.ts";
 import { cookiePair, setCookieLine } from "../_support/http-client.ts";
 import type { Begun, KeymailApp } from "../_support/keymail-app.ts";

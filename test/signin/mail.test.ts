@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { inspect } from "node:util";
-import { LOG_MAILER_WARNING } from "../../lib/mail/index.ts";
+import { LOG_MAILER_WARNING } from "../../lib/mail/log-mailer.ts";
 import { count, extractLink, startSigninApp, CookieJar, type SigninApp } from "../_support/signin-app.ts";
 import type { LogLine } from "../_support/http.ts";
 import { freePort } from "../_support/server.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
-import { InboxProvider } from "../../lib/signin/oidc/index.ts";
-import type { LookupFunc } from "../../lib/signin/oidc/index.ts";
+import { InboxProvider } from "../../lib/signin/oidc/provider.ts";
+import type { LookupFunc } from "../../lib/signin/oidc/options.ts";
 import { startOIDCProvider } from "../_support/oidc-provider.ts";
 import { startServer } from "../_support/server.ts";
 

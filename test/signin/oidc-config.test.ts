@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { InboxProvider, isOIDCError, PENDING_BLOB_TTL } from "../../lib/signin/oidc/index.ts";
-import type { InboxProviderOptions } from "../../lib/signin/oidc/index.ts";
+import { InboxProvider } from "../../lib/signin/oidc/provider.ts";
+import { isOIDCError } from "../../lib/signin/oidc/errors.ts";
+import { PENDING_BLOB_TTL } from "../../lib/signin/oidc/pending.ts";
+import type { InboxProviderOptions } from "../../lib/signin/oidc/options.ts";
 import { readCookie } from "../../lib/http/index.ts";
 import { startOIDCProvider } from "../_support/oidc-provider.ts";
 

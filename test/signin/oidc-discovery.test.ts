@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { systemClock } from "../../lib/http/index.ts";
 import { discoveryURL, MetadataCache, parseMetadata } from "../../lib/signin/oidc/discovery.ts";
-import { isOIDCError } from "../../lib/signin/oidc/index.ts";
+import { isOIDCError } from "../../lib/signin/oidc/errors.ts";
 import { startServer } from "../_support/server.ts";
 
 const ISSUER = "https://id.example";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isLatchError } from "../../lib/http/index.ts";
-import { isOIDCError, OIDC_ERROR_CODES, OIDCError } from "../../lib/signin/oidc/index.ts";
+import { isOIDCError, OIDC_ERROR_CODES, OIDCError } from "../../lib/signin/oidc/errors.ts";
 
 describe("OIDC_ERROR_CODES", () => {
   it("has 6 codes, each equal to its key and prefixed ERR_SIGNIN_OIDC_", () => {

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
-import { InboxProvider, PENDING_BLOB_TTL, type CompleteResult } from "../../lib/signin/oidc/index.ts";
+import { InboxProvider } from "../../lib/signin/oidc/provider.ts";
+import { PENDING_BLOB_TTL } from "../../lib/signin/oidc/pending.ts";
+import type { CompleteResult } from "../../lib/signin/oidc/options.ts";
 import { captureLog, type CapturedLog, type LogLine } from "../_support/http.ts";
 import { cookiePair } from "../_support/http-client.ts";
 import { startOIDCProvider, type TestIDTokenAlg, type TestProvider } from "../_support/oidc-provider.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { describe, it, type TestContext } from "node:test";
-import { isOIDCError } from "../../lib/signin/oidc/index.ts";
+import { isOIDCError } from "../../lib/signin/oidc/errors.ts";
 import { importJWK, KeySet, parseJWKS } from "../../lib/signin/oidc/jwks.ts";
 import { startServer } from "../_support/server.ts";
 

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { applySchema, mergeSchemas, OpenDB } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
-import { Schema, clientBucket } from "../../lib/signin/index.ts";
+import { Schema } from "../../lib/signin/index.ts";
+import { clientBucket } from "../../lib/signin/rate.ts";
 import { RateLimiter } from "../../lib/signin/rate.ts";
 
 describe("clientBucket()", () => {

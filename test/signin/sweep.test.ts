@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DEFAULT_IDLE_TIMEOUT } from "../../lib/session/index.ts";
+import { DEFAULT_IDLE_TIMEOUT } from "../../lib/session/store.ts";
 import { DEFAULT_RATE_LIMITS, HashToken, NewToken } from "../../lib/signin/index.ts";
 import { count, startSigninApp } from "../_support/signin-app.ts";
 

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { PASSKEY_ERROR_CODES, PasskeyError, isPasskeyError } from "../../lib/passkey/index.ts";
+import { PASSKEY_ERROR_CODES } from "../../lib/webauthn/errors.ts";
+import { PasskeyError, isPasskeyError } from "../../lib/webauthn/index.ts";
 
 describe("PASSKEY_ERROR_CODES", () => {
   it("pins the number of codes", () => {

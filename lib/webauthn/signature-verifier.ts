@@ -25,9 +25,9 @@ export const MAX_VERIFY_WORKERS = 2;
 
 /** Options of `SignatureVerifier`. */
 export interface SignatureVerifierOptions {
-  /** Checks per second on the event loop; 0 sends every EC and EdDSA check to the workers. @default IN_THREAD_PER_SECOND */
+  /** Checks per second on the event loop; 0 sends every EC and EdDSA check to the workers. @default 10 (IN_THREAD_PER_SECOND) */
   inThreadPerSecond?: number;
-  /** Worker threads; 0 keeps every check on the event loop. @default min(MAX_VERIFY_WORKERS, cores - 1), at least 1 */
+  /** Worker threads; 0 keeps every check on the event loop. @default min(2 (MAX_VERIFY_WORKERS), cores - 1), at least 1 */
   workers?: number;
 }
 

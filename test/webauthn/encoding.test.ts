@@ -2,7 +2,10 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { randomBytes } from "node:crypto";
-import { MAX_CBOR_DEPTH, decodeBase64url, encodeBase64url, isPasskeyError, parseCOSEKey } from "../../lib/passkey/index.ts";
+import { MAX_CBOR_DEPTH } from "../../lib/webauthn/cbor.ts";
+import { decodeBase64url, encodeBase64url } from "../../lib/webauthn/base64url.ts";
+import { isPasskeyError } from "../../lib/webauthn/index.ts";
+import { parseCOSEKey } from "../../lib/webauthn/cose.ts";
 
 describe("encodeBase64url() / decodeBase64url()", () => {
   it("agrees with Buffer on random inputs, padded or not", () => {

@@ -2,17 +2,10 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
-import {
-  IN_THREAD_PER_SECOND,
-  MAX_VERIFY_WORKERS,
-  parseCOSEKey,
-  SignatureVerifier,
-  verifyAuthentication,
-  verifyAuthenticationWith,
-  verifySignature,
-  type AuthenticationExpectations,
-  type AuthenticationResponse,
-} from "../../lib/passkey/index.ts";
+import { IN_THREAD_PER_SECOND, MAX_VERIFY_WORKERS } from "../../lib/webauthn/signature-verifier.ts";
+import { parseCOSEKey } from "../../lib/webauthn/cose.ts";
+import { SignatureVerifier, verifyAuthentication, verifyAuthenticationWith, type AuthenticationExpectations, type AuthenticationResponse } from "../../lib/webauthn/index.ts";
+import { verifySignature } from "../../lib/webauthn/signature.ts";
 import { authenticationCase, loadVectorFile } from "../_support/passkey-vectors.ts";
 
 const VECTORS = ["w3c/none-es256/authentication", "w3c/packed-eddsa/authentication"];

@@ -1,14 +1,16 @@
 /*
- * Codes thrown by the passkey module. A failed WebAuthn ceremony is a thrown
- * `PasskeyError` (status 400) rather than an `{ ok: false }` union: every
- * failure, from a malformed byte to a bad signature, ends the ceremony the
- * same way, and the route answers 400. Each error carries `step`, the W3C
- * WebAuthn Level 3 section and step that failed (e.g. "7.2 step 21:
- * signature"), so logs say exactly which check refused the response.
+ * Codes thrown by WebAuthn verification and by the passkey component built
+ * on it: one table, so both keep the codes they always had.
+ * A failed WebAuthn ceremony is a thrown `PasskeyError` (status 400) rather
+ * than an `{ ok: false }` union: every failure, from a malformed byte to a
+ * bad signature, ends the ceremony the same way, and the route answers 400.
+ * Each error carries `step`, the W3C WebAuthn Level 3 section and step that
+ * failed (e.g. "7.2 step 21: signature"), so logs say exactly which check
+ * refused the response.
  */
 import { LatchError, hasErrorCode } from "../http/index.ts";
 
-/** The passkey module's error codes, each equal to its key. */
+/** The WebAuthn and passkey error codes, each equal to its key. */
 export const PASSKEY_ERROR_CODES = {
   ERR_PASSKEY_MALFORMED_CREDENTIAL: "ERR_PASSKEY_MALFORMED_CREDENTIAL",
   ERR_PASSKEY_MALFORMED_CLIENT_DATA: "ERR_PASSKEY_MALFORMED_CLIENT_DATA",
@@ -51,7 +53,7 @@ export interface PasskeyErrorOptions {
   cause?: unknown;
 }
 
-/** A failed ceremony check, malformed input, or misuse of the passkey API. */
+/** A failed ceremony check, malformed input, or misuse of the WebAuthn or passkey API. */
 export class PasskeyError extends LatchError<PasskeyErrorCode> {
   override name: string = "PasskeyError";
   /** The WebAuthn L3 section and step that failed. */

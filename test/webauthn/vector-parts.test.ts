@@ -5,7 +5,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { isPasskeyError, parseAuthenticatorData, parseCOSEKey, verifySignature } from "../../lib/passkey/index.ts";
+import { isPasskeyError } from "../../lib/webauthn/index.ts";
+import { parseAuthenticatorData } from "../../lib/webauthn/authenticator-data.ts";
+import { parseCOSEKey } from "../../lib/webauthn/cose.ts";
+import { verifySignature } from "../../lib/webauthn/signature.ts";
 import { loadVectorFile } from "../_support/passkey-vectors.ts";
 
 const file = loadVectorFile("simplewebauthn.json");

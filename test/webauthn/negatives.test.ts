@@ -6,13 +6,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import {
-  isPasskeyError,
-  parseAuthenticationResponse,
-  parseRegistrationResponse,
-  verifyAuthentication,
-  verifyRegistration,
-} from "../../lib/passkey/index.ts";
+import { isPasskeyError, parseAuthenticationResponse, parseRegistrationResponse, verifyAuthentication, verifyRegistration } from "../../lib/webauthn/index.ts";
 import { authenticationJSON, loadVectorFile, registrationJSON, text } from "../_support/passkey-vectors.ts";
 
 const file = loadVectorFile("w3c-webauthn-l3.json");

@@ -8,16 +8,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import {
-  SUPPORTED_ALGORITHMS,
-  VERIFIED_ATTESTATION_FORMATS,
-  isPasskeyError,
-  parseAuthenticationResponse,
-  parseRegistrationResponse,
-  verifyAuthentication,
-  verifyRegistration,
-} from "../../lib/passkey/index.ts";
-import type { RegisteredCredential, AuthenticationResult } from "../../lib/passkey/index.ts";
+import { SUPPORTED_ALGORITHMS } from "../../lib/webauthn/algorithms.ts";
+import { VERIFIED_ATTESTATION_FORMATS } from "../../lib/webauthn/attestation.ts";
+import { isPasskeyError, parseAuthenticationResponse, parseRegistrationResponse, verifyAuthentication, verifyRegistration } from "../../lib/webauthn/index.ts";
+import type { RegisteredCredential, AuthenticationResult } from "../../lib/webauthn/index.ts";
 import { authenticationJSON, factFlags, loadVectorFile, registrationJSON, strings, text } from "../_support/passkey-vectors.ts";
 import type { Vector, VectorFile } from "../_support/passkey-vectors.ts";
 
@@ -56,7 +50,7 @@ const ID_REASON = "source fixture's response id is a placeholder that is not the
 const SHORT_CHALLENGE = "expected challenge is a short literal for a custom verifier; latch refuses challenges under 16 bytes (§13.4.3) before comparing";
 const UNVERIFIED = "format is not verified by latch (only none, packed, fido-u2f); it is accepted as attestationType \"unverified\", so the statement's defect is not detected";
 
-/** Vectors whose expected outcome latch deliberately does not reproduce (also listed in lib/passkey/README.md). */
+/** Vectors whose expected outcome latch deliberately does not reproduce (also listed in lib/webauthn/README.md). */
 export const DEVIATIONS: ReadonlyMap<string, Deviation> = new Map<string, Deviation>([
   [`${SWA}verifyRegistrationResponse/verify-packed-ec2-attestation`, { reason: ID_REASON, latch: "ERR_PASSKEY_CREDENTIAL_ID", rerunWithAttestedID: true }],
   [`${SWA}verifyRegistrationResponse/verify-packed-x5c-attestation`, { reason: ID_REASON, latch: "ERR_PASSKEY_CREDENTIAL_ID", rerunWithAttestedID: true }],

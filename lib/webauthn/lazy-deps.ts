@@ -1,5 +1,5 @@
 /*
- * The passkey component's heavy dependencies, loaded on first use rather
+ * WebAuthn verification's heavy dependencies, loaded on first use rather
  * than at import: @noble/curves builds its curves (tens of milliseconds on a
  * small machine) and cbor-x its decoder, and a socket-activated process
  * should answer its first request (a page, `/healthz`) without paying for a

@@ -50,9 +50,6 @@ export const SUPPORTED_ALGORITHMS: readonly number[] = [...ALGORITHMS.keys()];
  */
 export const DEFAULT_ALGORITHMS: readonly number[] = [-8, -7, -257];
 
-/** The default attestation conveyance preference: no attestation requested. */
-export const DEFAULT_ATTESTATION_CONVEYANCE = "none";
-
 /** COSE curve identifier (RFC 9053 §7.1) → curve name. */
 export const COSE_CURVES: ReadonlyMap<number, Curve> = new Map<number, Curve>([
   [1, "P-256"],

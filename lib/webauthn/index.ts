@@ -1,0 +1,14 @@
+/// <reference types="node" preserve="true" />
+export { parseRegistrationResponse, parseAuthenticationResponse } from "./response.ts";
+export { verifyRegistration } from "./verify-registration.ts";
+export { verifyAuthentication, verifyAuthenticationWith } from "./verify-authentication.ts";
+export { SignatureVerifier } from "./signature-verifier.ts";
+export { DEFAULT_ALGORITHMS } from "./algorithms.ts";
+export { PasskeyError, isPasskeyError } from "./errors.ts";
+export type { RegistrationResponse, AuthenticationResponse } from "./response.ts";
+export type { CeremonyExpectations } from "./client-data.ts";
+export type { RegistrationExpectations, RegisteredCredential } from "./verify-registration.ts";
+export type { AuthenticationExpectations, AuthenticationResult, StoredCredential } from "./verify-authentication.ts";
+export type { AttestationType } from "./attestation-types.ts";
+export type { SignatureVerifierOptions } from "./signature-verifier.ts";
+export type { PasskeyErrorCode } from "./errors.ts";
