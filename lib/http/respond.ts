@@ -1,12 +1,13 @@
 /*
- * The small answers every component gives: a JSON document, a plain-text
- * message, a 303 redirect, an error through the app's error page. One
- * implementation, so Content-Type, length and caching headers are the same
- * everywhere.
+ * The small answers every component gives: a JSON document, a 303
+ * redirect, an error through the app's error page (the plain-text answer is
+ * lib/internal's `writeText`). One implementation, so Content-Type, length
+ * and caching headers are the same everywhere.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "./logger.ts";
 import { NewRef } from "./ref.ts";
+import { writeText } from "../internal/index.ts";
 
 /** Where `writeErrorPage` answers: the app's error page (the runtime's `Ctx.ErrorPage`) and the logger for its reference. */
 export interface ErrorPageTarget {
@@ -20,15 +21,6 @@ export function writeJSON(res: ServerResponse, status: number, value: unknown): 
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Cache-Control", "no-store");
-  res.setHeader("Content-Length", Buffer.byteLength(body));
-  res.end(body);
-}
-
-/** Ends `res` with a plain-text message followed by a newline. */
-export function writeText(res: ServerResponse, status: number, text: string): void {
-  const body = text + "\n";
-  res.statusCode = status;
-  res.setHeader("Content-Type", "text/plain; charset=utf-8");
   res.setHeader("Content-Length", Buffer.byteLength(body));
   res.end(body);
 }

@@ -19,7 +19,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { agentActor, approvalURL, checkApprovalLink, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
-import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, mediaType, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
+import { DEFAULT_BODY_LIMIT, isAbortHandler, isLatchError, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
+import { mediaType, parseOrigin } from "../internal/index.ts";
 import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
 import { MCPSessions, type MCPSession } from "./sessions.ts";

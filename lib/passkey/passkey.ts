@@ -18,7 +18,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { newLogger, seeOther as redirect, writeJSON as json, readForm, readJSON, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
 import { awaitDurable } from "../db/index.ts";
-import { appendSetCookie, cookieName, logAuthEvents, readCookie, serializeCookie, type AuthEvent, type AuthEventSink, type Identity, type Session, type Sessions } from "../session/index.ts";
+import { appendSetCookie, cookieName, readCookie, serializeCookie } from "../internal/index.ts";
+import { logAuthEvents, type AuthEvent, type AuthEventSink, type Identity, type Session, type Sessions } from "../session/index.ts";
 import { DEFAULT_ALGORITHMS } from "./algorithms.ts";
 import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
 import { ceremonyError, PasskeyError, isPasskeyError } from "./errors.ts";

@@ -14,7 +14,8 @@
  *     client sees a broken page, never a spliced one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isAbortHandler, isLatchError, NewRef, writeText as writePlain, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { isAbortHandler, isLatchError, NewRef, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { writeText as writePlain } from "../internal/index.ts";
 import { isDBError } from "../db/index.ts";
 import type { ErrorPageFunc } from "./options.ts";
 

@@ -14,7 +14,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
-import { appendSetCookie, cookieName, readCookie, serializeCookie, systemClock, type Clock } from "../http/index.ts";
+import { systemClock, type Clock } from "../http/index.ts";
+import { appendSetCookie, cookieName, readCookie, serializeCookie } from "../internal/index.ts";
 import { setCurrentSession, lookedUp } from "./current.ts";
 import { HashToken, NewToken } from "./token.ts";
 import { describeUserAgent } from "./user-agent.ts";

@@ -12,7 +12,7 @@
  * from that browser within the window works there.
  */
 import type { IncomingMessage } from "node:http";
-import { cookieName, readCookie, serializeCookie } from "../http/index.ts";
+import { cookieName, readCookie, serializeCookie } from "../internal/index.ts";
 import { HashToken, NewToken, TOKEN_PATTERN } from "../session/index.ts";
 
 /** Base name of the binding cookie (`__Host-` prefixed on https origins). */

@@ -4,7 +4,7 @@ import { getEventListeners } from "node:events";
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { requestSignal } from "../../lib/http/index.ts";
-import { bindShutdownSignal } from "../../lib/http/index.ts";
+import { bindShutdownSignal } from "../../lib/internal/index.ts";
 import { fetchHTTP } from "../_support/http.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;

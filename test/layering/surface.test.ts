@@ -3,7 +3,8 @@
  * a module's index.ts exports is reachable from one of those entries (or is
  * not exported at all), and every error class an entry exports comes with a
  * guard, so a caller can tell latch's errors apart without `instanceof`
- * across copies.
+ * across copies. lib/internal is the exception both ways: framework-only
+ * plumbing, none of it reachable from any entry.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -15,6 +16,9 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { exports: Record<string, { default: string; types: string }> };
 
 type Namespace = Record<string, unknown>;
+
+/** The one module whose index.ts is a door for latch's own modules only. */
+const FRAMEWORK_ONLY = "internal/index";
 
 /** Every lib/ index.ts, as a path relative to lib/ without the extension. */
 function indexFiles(dir: string): string[] {
@@ -47,7 +51,14 @@ describe("the package surface", () => {
     for (const { subpath } of entries) assert.ok(subpath === "." || modules.includes(`${subpath.slice(2)}/index`), subpath);
   });
 
-  for (const module of modules) {
+  test("no name of lib/internal is reachable from a package entry", async () => {
+    const ns = (await import(pathToFileURL(join(REPO, "dist/lib/internal/index.js")).href)) as Namespace;
+    const leaked = Object.keys(ns).filter((name) => entries.some((e) => name in e.ns && e.ns[name] === ns[name]));
+    const types = typeExports(readFileSync(join(REPO, "lib/internal/index.ts"), "utf8"));
+    assert.deepEqual([...leaked, ...types.filter((name) => entries.some((e) => e.types.has(name)))], []);
+  });
+
+  for (const module of modules.filter((m) => m !== FRAMEWORK_ONLY)) {
     test(`every value exported by lib/${module}.ts is reachable from a package entry`, async () => {
       const ns = (await import(pathToFileURL(join(REPO, "dist/lib", `${module}.js`)).href)) as Namespace;
       const unreachable = Object.keys(ns).filter((name) => !entries.some((e) => name in e.ns && e.ns[name] === ns[name]));

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { InboxProvider, isOIDCError, PENDING_BLOB_TTL } from "../../lib/signin/oidc/index.ts";
 import type { InboxProviderOptions } from "../../lib/signin/oidc/index.ts";
-import { readCookie } from "../../lib/http/index.ts";
+import { readCookie } from "../../lib/internal/index.ts";
 import { startOIDCProvider } from "../_support/oidc-provider.ts";
 
 const GOOD: InboxProviderOptions = {

@@ -6,7 +6,7 @@
  * SameSite=Lax lets it ride on the provider's top-level redirect back to
  * us; HttpOnly keeps it from scripts.
  */
-import { cookieName, serializeCookie } from "../../http/index.ts";
+import { cookieName, serializeCookie } from "../../internal/index.ts";
 
 /** The pending cookie's name before any prefix. */
 export const OIDC_PENDING_COOKIE: string = "framework_oidc";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { cookieName, parseCookies, readCookie, serializeCookie, type CookieAttributes } from "../../lib/session/index.ts";
+import { cookieName, parseCookies, readCookie, serializeCookie, type CookieAttributes } from "../../lib/internal/cookie.ts";
 
 describe("parseCookies()", () => {
   it("parses a Cookie header into a Map", () => {

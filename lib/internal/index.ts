@@ -1,0 +1,9 @@
+/// <reference types="node" preserve="true" />
+export { parseCookies, readCookie, serializeCookie, cookieName, appendSetCookie } from "./cookie.ts";
+export { hasErrorCode } from "./error-code.ts";
+export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./option-checks.ts";
+export { requestTarget, mediaType, parseOrigin, crossOriginVerdict } from "./request.ts";
+export { writeText } from "./respond.ts";
+export { equalSecret } from "./secret.ts";
+export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
+export type { CookieAttributes } from "./cookie.ts";
