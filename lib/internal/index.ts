@@ -1,5 +1,5 @@
 /// <reference types="node" preserve="true" />
-export { parseCookies, readCookie, serializeCookie, cookieName, appendSetCookie } from "./cookie.ts";
+export { LatchCookie, parseCookies, readCookie, serializeCookie, appendSetCookie } from "./cookie.ts";
 export { hasErrorCode } from "./error-code.ts";
 export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./option-checks.ts";
 export { requestTarget, mediaType, parseOrigin, crossOriginVerdict } from "./request.ts";
