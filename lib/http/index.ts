@@ -1,20 +1,15 @@
 /// <reference types="node" preserve="true" />
-export { LatchError, isLatchError, HTTPError, isHTTPError, HTTP_ERROR_CODES, ErrAbortHandler, isAbortHandler } from "./errors.ts";
+export { LatchError, isLatchError, HTTPError, ErrAbortHandler, isAbortHandler } from "./errors.ts";
 export { newLogger, discardLogger } from "./logger.ts";
 export { systemClock, cryptoRandom } from "./clock.ts";
-export { html, raw, escapeHTML, SafeHTML } from "./html.ts";
+export { html, raw, SafeHTML } from "./html.ts";
 export { readBody, readForm, readJSON, DEFAULT_BODY_LIMIT } from "./body.ts";
 export { NewRef } from "./ref.ts";
-export { writeJSON, seeOther, writeErrorPage } from "./respond.ts";
+export { writeJSON, seeOther } from "./respond.ts";
 export { queryParams, isLocalPath } from "./url.ts";
-export { securityHeaders, DEFAULT_CSP, securityHeaderList } from "./security-headers.ts";
 export { requestSignal } from "./request-signal.ts";
 export { crossOriginProtection } from "./csrf.ts";
 export type { HandlerFunc, Middleware } from "./types.ts";
-export type { LatchErrorOptions, HTTPErrorCode } from "./errors.ts";
-export type { Logger, LoggerOptions, LogFormat, Level, Attrs } from "./logger.ts";
+export type { LatchErrorOptions } from "./errors.ts";
+export type { Logger } from "./logger.ts";
 export type { Clock, RandomReader } from "./clock.ts";
-export type { BodyOptions } from "./body.ts";
-export type { SecurityHeadersOptions } from "./security-headers.ts";
-export type { CrossOriginOptions } from "./csrf.ts";
-export type { ErrorPageTarget } from "./respond.ts";

@@ -3,7 +3,8 @@ export { LatchCookie, parseCookies, readCookie, serializeCookie, appendSetCookie
 export { hasErrorCode } from "./error-code.ts";
 export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./option-checks.ts";
 export { requestTarget, mediaType, parseOrigin, crossOriginVerdict } from "./request.ts";
-export { writeText } from "./respond.ts";
+export { writeText, writeErrorPage } from "./respond.ts";
 export { equalSecret } from "./secret.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
 export type { CookieAttributes } from "./cookie.ts";
+export type { ErrorPageTarget } from "./respond.ts";

@@ -14,7 +14,8 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { NewAssets } from "../../lib/assets/index.ts";
-import { securityHeaderList, type HandlerFunc } from "../../lib/http/index.ts";
+import { securityHeaderList } from "../../lib/runtime/security-headers.ts";
+import { type HandlerFunc } from "../../lib/http/index.ts";
 import { LocaleFrom } from "../../lib/i18n/index.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
 
