@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { DBError, isDBError } from "../../lib/db/index.ts";
+import { DBError, isDBError } from "../../lib/db/errors.ts";
 import { ErrAbortHandler, HTTPError, LatchError, isAbortHandler, isLatchError } from "../../lib/http/index.ts";
 import { HTTP_ERROR_CODES } from "../../lib/http/errors.ts";
 
