@@ -44,6 +44,10 @@ const entries = await Promise.all(
   }),
 );
 
+const httpEntry = entries.find((e) => e.subpath === "./http");
+const http: Namespace = httpEntry?.ns ?? {};
+const httpTypes: ReadonlySet<string> = httpEntry?.types ?? new Set();
+
 describe("the package surface", () => {
   const modules = indexFiles(join(REPO, "lib"));
 
@@ -73,7 +77,8 @@ describe("the package surface", () => {
 
   for (const { subpath, ns } of entries) {
     test(`every error class of ${subpath === "." ? "latch" : `latch/${subpath.slice(2)}`} has an exported guard`, () => {
-      const guards = Object.entries(ns).filter(([name, v]) => /^is[A-Z]/.test(name) && typeof v === "function");
+      // latch/http's isLatchError(e) (with e.code) recognises every LatchError; a module adds its own guard only where an application catches its class.
+      const guards = [...Object.entries(ns), ["isLatchError", http["isLatchError"]] as const].filter(([name, v]) => /^is[A-Z]/.test(name) && typeof v === "function");
       const unguarded = Object.entries(ns)
         .filter(([, v]) => typeof v === "function" && v.prototype instanceof Error)
         .map(([name, v]) => [name, v as new (...a: never[]) => Error] as const)
@@ -82,6 +87,14 @@ describe("the package surface", () => {
       assert.deepEqual(unguarded.map(([name]) => name), []);
     });
   }
+
+  test("the root exports at most 45 names and re-exports none of latch/http's", () => {
+    const root = entries.find((e) => e.subpath === ".");
+    assert.ok(root !== undefined);
+    assert.ok(Object.keys(root.ns).length + root.types.size <= 45, `${Object.keys(root.ns).length + root.types.size} names`);
+    const shared = Object.keys(root.ns).filter((name) => name in http && http[name] === root.ns[name]);
+    assert.deepEqual([...shared, ...[...root.types].filter((name) => httpTypes.has(name))], []);
+  });
 });
 
 function covers(guard: string, name: string, cls: new (...a: never[]) => Error): boolean {
