@@ -2,8 +2,8 @@
  * A per-request AbortSignal that fires when the client goes away or the
  * server begins shutting down, so long-lived responses (event streams)
  * end promptly during a graceful shutdown. The server binds its shutdown
- * signal to each connection once; the per-request signal is built lazily,
- * only for handlers that ask.
+ * signal to each connection once (lib/internal's `bindShutdownSignal`);
+ * the per-request signal is built lazily, only for handlers that ask.
  *
  * The signal watches the socket's `close` (the client went away) and the
  * shutdown signal, and lets go of both when the response finishes, so a

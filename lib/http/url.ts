@@ -1,8 +1,9 @@
 /*
- * Reading the request target without ever throwing. `new URL(req.url, base)`
- * throws for an absolute-form target whose authority does not parse
- * (`GET http://a:99999/x`), which would turn bad client input into a 500;
- * these helpers take the query and path by hand instead.
+ * The request's query and the one rule for redirect targets, without ever
+ * throwing. `new URL(req.url, base)` throws for an absolute-form target
+ * whose authority does not parse (`GET http://a:99999/x`), which would turn
+ * bad client input into a 500; the query is taken by hand instead (the
+ * target itself is lib/internal's `requestTarget`).
  */
 import type { IncomingMessage } from "node:http";
 

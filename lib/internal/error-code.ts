@@ -1,7 +1,5 @@
 /*
- * The check behind every module's `isXError` guard: an error's `code` is one
- * of the module's codes. By shape, not `instanceof`, so vendored copies of
- * latch recognise each other's errors.
+ * The check behind every module's `isXError` guard.
  */
 
 /**
