@@ -2,6 +2,6 @@
 export { OpenDB } from "./open.ts";
 export { applySchema, mergeSchemas } from "./schema.ts";
 export { applyMigrations } from "./migrations.ts";
-export { awaitDurable, setDurable, LITESTREAM_SOCKET } from "./durable.ts";
+export { awaitDurable, setDurable } from "./durable.ts";
 export type { DB, Statement, Transaction } from "./handle.ts";
 export type { Step } from "./schema.ts";
