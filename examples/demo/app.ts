@@ -5,7 +5,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { awaitDurable, mergeSchemas, type DB } from "../../lib/db/index.ts";
-import { crossOriginProtection, DEFAULT_CSP, type Logger } from "../../lib/http/index.ts";
+import { crossOriginProtection, type Logger } from "../../lib/http/index.ts";
+import { DEFAULT_CSP } from "../../lib/index.ts";
 import type { Options } from "../../lib/index.ts";
 import { CLIENT_DIR, NewAssets, type Assets } from "../../lib/assets/index.ts";
 import { Registry, newHandlers } from "../../lib/jobs/index.ts";

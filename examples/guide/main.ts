@@ -10,7 +10,8 @@
  *
  *   INSTANCE_KEY=$(openssl rand -base64 32) node dist/examples/guide/main.js --addr :8080
  */
-import { crossOriginProtection, Mux, newLogger, Run } from "latch";
+import { Mux, Run } from "latch";
+import { crossOriginProtection, newLogger } from "latch/http";
 import { CLIENT_DIR, NewAssets } from "latch/assets";
 import { mergeSchemas } from "latch/db";
 import * as agent from "latch/agent";

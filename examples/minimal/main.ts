@@ -5,7 +5,8 @@
  * test/e2e/minimal.test.ts checks that README.md's first sample is this
  * file and that the database stays out of the working directory.
  */
-import { crossOriginProtection, Mux, Run, StateDirectory, html, type HandlerFunc } from "../../lib/index.ts";
+import { Mux, Run, StateDirectory } from "../../lib/index.ts";
+import { crossOriginProtection, html, type HandlerFunc } from "../../lib/http/index.ts";
 import { mergeSchemas } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";

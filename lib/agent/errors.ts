@@ -5,7 +5,8 @@
  * Retired (never reused): ERR_AGENT_UNCONFIRMED, the caller's own
  * `confirmed: true` check that approvals replaced.
  */
-import { LatchError, hasErrorCode } from "../http/index.ts";
+import { LatchError } from "../http/index.ts";
+import { hasErrorCode } from "../internal/index.ts";
 
 /** The agent module's error codes, each equal to its key. */
 export const AGENT_ERROR_CODES = {

@@ -18,7 +18,8 @@
  * 400 {error, field, reason}; 403; 404; a tool's own 4xx; 500 {error, ref}.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { writeJSON, isAbortHandler, isLatchError, isLocalPath, parseOrigin, readJSON, HTTPError, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { writeJSON, isAbortHandler, isLatchError, isLocalPath, readJSON, HTTPError, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { parseOrigin } from "../internal/index.ts";
 import { PathValue } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";

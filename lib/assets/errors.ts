@@ -3,7 +3,8 @@
  * mistake (a bad directory, a clashing name, an unknown asset name), so each
  * fails loudly instead of serving a broken page.
  */
-import { LatchError, hasErrorCode } from "../http/index.ts";
+import { LatchError } from "../http/index.ts";
+import { hasErrorCode } from "../internal/index.ts";
 
 /** The assets module's error codes, each equal to its key. */
 export const ASSETS_ERROR_CODES = {

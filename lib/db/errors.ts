@@ -1,7 +1,8 @@
 /*
  * Codes thrown by the database module.
  */
-import { LatchError, hasErrorCode } from "../http/index.ts";
+import { LatchError } from "../http/index.ts";
+import { hasErrorCode } from "../internal/index.ts";
 
 /** The database module's error codes, each equal to its key. */
 export const DB_ERROR_CODES = {

@@ -4,7 +4,8 @@
  * stream's current one is a conflict (status 409), reported with both
  * numbers so the caller can re-read and decide.
  */
-import { LatchError, hasErrorCode } from "../http/index.ts";
+import { LatchError } from "../http/index.ts";
+import { hasErrorCode } from "../internal/index.ts";
 
 /** The events module's error codes, each equal to its key. */
 export const EVENTS_ERROR_CODES = {

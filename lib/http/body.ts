@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { ErrAbortHandler, HTTPError, isLatchError } from "./errors.ts";
+import { mediaType } from "../internal/index.ts";
 
 /** Default body limit for forms and JSON: 64 KiB. */
 export const DEFAULT_BODY_LIMIT: number = 64 * 1024;
@@ -47,11 +48,6 @@ export async function readBody(req: IncomingMessage, options: BodyOptions = {}):
 
 function tooLarge(limit: number): HTTPError {
   return new HTTPError("ERR_HTTP_BODY_TOO_LARGE", `read body: larger than ${limit} bytes`, { status: 413 });
-}
-
-/** Returns the request's media type: the `Content-Type` before any parameter, lowercased ("" when absent). */
-export function mediaType(req: IncomingMessage): string {
-  return (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
 /**

@@ -11,10 +11,9 @@
  *   - With neither header the request is not from a modern browser
  *     (curl, server-to-server) and passes, unless `Strict` is set.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import { HTTPError } from "./errors.ts";
-import { writeText } from "./respond.ts";
-import { parseOrigin } from "./url.ts";
+import { crossOriginVerdict, parseOrigin, writeText } from "../internal/index.ts";
 import type { HandlerFunc, Middleware } from "./types.ts";
 
 /** Options of `crossOriginProtection`. */
@@ -51,36 +50,4 @@ export function crossOriginProtection(options: CrossOriginOptions): Middleware {
       return next(req, res);
     };
   };
-}
-
-/**
- * Reports what a request's browser headers say of where it comes from:
- * "same-origin", "cross-origin", or "unknown" when it carries neither
- * `Sec-Fetch-Site` nor `Origin` (not a modern browser). The one rule behind
- * `crossOriginProtection` and every route that checks for itself.
- * `origin` is the application's serialized origin; without it only Fetch
- * Metadata is read.
- */
-export function crossOriginVerdict(req: IncomingMessage, origin: string | undefined): "same-origin" | "cross-origin" | "unknown" {
-  const site = req.headers["sec-fetch-site"];
-  if (site !== undefined) {
-    // W3C Fetch Metadata §2.4: only same-origin and user-initiated (none) requests may change state.
-    return site === "same-origin" || site === "none" ? "same-origin" : "cross-origin";
-  }
-  return origin === undefined ? "unknown" : originVerdict(req, origin);
-}
-
-/**
- * Reports what a request's `Origin` header alone says: "same-origin" when
- * it is `origin` (the application's serialized origin), "cross-origin" for
- * any other value ("null" too), "unknown" without one. `crossOriginVerdict`
- * falls back on it; an endpoint that must not take Fetch Metadata's word
- * (MCP: under DNS rebinding a foreign page is same-origin to the browser)
- * asks it alone.
- */
-export function originVerdict(req: IncomingMessage, origin: string): "same-origin" | "cross-origin" | "unknown" {
-  const from = req.headers.origin;
-  if (from === undefined) return "unknown";
-  // RFC 6454 §7: compare the serialized origin exactly (scheme, host, port).
-  return from === origin ? "same-origin" : "cross-origin";
 }

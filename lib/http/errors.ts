@@ -6,6 +6,7 @@
  * error (413, 415, 400...) and the message reaches the client. Messages read
  * "<operation>: <reason>" and never carry secrets or raw user input.
  */
+import { hasErrorCode } from "../internal/index.ts";
 
 /** Options accepted by `LatchError`. */
 export interface LatchErrorOptions {
@@ -38,17 +39,6 @@ export function isLatchError(e: unknown): e is LatchError {
   if (!(e instanceof Error) || !("code" in e)) return false;
   const code: unknown = e.code;
   return typeof code === "string" && code.startsWith("ERR_");
-}
-
-/**
- * Reports whether `e` is an Error whose `code` is one of `codes`' own keys.
- * Each module's `isXError` guard is this check against its code table: by
- * shape, not `instanceof`, so vendored copies of latch recognise each other.
- */
-export function hasErrorCode(e: unknown, codes: Readonly<Record<string, string>>): boolean {
-  if (!(e instanceof Error) || !("code" in e)) return false;
-  const code: unknown = e.code;
-  return typeof code === "string" && Object.hasOwn(codes, code);
 }
 
 /** The codes thrown by the runtime module, each equal to its key. */

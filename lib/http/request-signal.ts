@@ -2,8 +2,8 @@
  * A per-request AbortSignal that fires when the client goes away or the
  * server begins shutting down, so long-lived responses (event streams)
  * end promptly during a graceful shutdown. The server binds its shutdown
- * signal to each connection once; the per-request signal is built lazily,
- * only for handlers that ask.
+ * signal to each connection once (lib/internal's `bindShutdownSignal`);
+ * the per-request signal is built lazily, only for handlers that ask.
  *
  * The signal watches the socket's `close` (the client went away) and the
  * shutdown signal, and lets go of both when the response finishes, so a
@@ -16,27 +16,11 @@
  */
 import { subscribe } from "node:diagnostics_channel";
 import { IncomingMessage } from "node:http";
-import type { Socket } from "node:net";
+import { shutdownSignal } from "../internal/index.ts";
 
-const shutdownSignals = new WeakMap<Socket, AbortSignal>();
 const requestSignals = new WeakMap<IncomingMessage, AbortSignal>();
 const releases = new WeakMap<IncomingMessage, () => void>();
 let watching = false;
-
-/** Binds the server's shutdown signal to a connection; called by `Serve`. */
-export function bindShutdownSignal(socket: Socket, signal: AbortSignal): void {
-  shutdownSignals.set(socket, signal);
-}
-
-/**
- * Returns the server's shutdown signal bound to a connection by `Serve`,
- * or undefined outside `Serve`. Cheaper than `requestSignal` for a handler
- * that holds thousands of connections and watches the client's going away
- * itself (the response's `close`).
- */
-export function shutdownSignal(socket: Socket): AbortSignal | undefined {
-  return shutdownSignals.get(socket);
-}
 
 /**
  * Returns the request's signal: aborted when the client disconnects or the
@@ -49,7 +33,7 @@ export function requestSignal(req: IncomingMessage): AbortSignal {
   const controller = new AbortController();
   requestSignals.set(req, controller.signal);
   const socket = req.socket;
-  const shutdown = shutdownSignals.get(socket);
+  const shutdown = shutdownSignal(socket);
   if (socket.destroyed || shutdown?.aborted === true) {
     controller.abort();
     return controller.signal;

@@ -1,8 +1,9 @@
 /*
- * Reading the request target without ever throwing. `new URL(req.url, base)`
- * throws for an absolute-form target whose authority does not parse
- * (`GET http://a:99999/x`), which would turn bad client input into a 500;
- * these helpers take the query and path by hand instead.
+ * The request's query and the one rule for redirect targets, without ever
+ * throwing. `new URL(req.url, base)` throws for an absolute-form target
+ * whose authority does not parse (`GET http://a:99999/x`), which would turn
+ * bad client input into a 500; the query is taken by hand instead (the
+ * target itself is lib/internal's `requestTarget`).
  */
 import type { IncomingMessage } from "node:http";
 
@@ -11,22 +12,6 @@ export function queryParams(req: IncomingMessage): URLSearchParams {
   const url = req.url ?? "";
   const q = url.indexOf("?");
   return new URLSearchParams(q < 0 ? "" : url.slice(q + 1));
-}
-
-/**
- * Returns the request's path and query (`/a/b?c`) in origin form, also for an
- * absolute-form target (RFC 9112 §3.2.2: its authority is dropped, never
- * trusted). Never throws; "/" when there is no path.
- */
-export function requestTarget(req: IncomingMessage): string {
-  const url = req.url ?? "/";
-  if (url.startsWith("/")) return `/${url.replace(/^\/+/, "")}`;
-  const scheme = url.indexOf("://");
-  if (scheme < 0) return "/";
-  const path = url.slice(scheme + 3).search(/[/?]/);
-  if (path < 0) return "/";
-  const rest = url.slice(scheme + 3 + path);
-  return rest.startsWith("?") ? `/${rest}` : `/${rest.replace(/^\/+/, "")}`;
 }
 
 /**
@@ -40,16 +25,4 @@ export function isLocalPath(target: string): boolean {
   // newline before parsing ("/\t/evil" is "//evil"), and a header value cannot
   // carry non-ASCII, so only visible ASCII passes.
   return target.length <= 2048 && /^\/(?!\/)[\x21-\x5b\x5d-\x7e]*$/.test(target);
-}
-
-/**
- * Returns the serialized origin (`scheme://host[:port]`) of an http or https
- * URL, or `undefined` for anything else. The one check of every `Origin`
- * option: RFC 6454 §4 gives only such URLs a tuple origin; any other
- * serializes as "null", the value sandboxed frames send, never to be trusted.
- */
-export function parseOrigin(value: unknown): string | undefined {
-  const url = typeof value === "string" ? URL.parse(value) : null;
-  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) return undefined;
-  return url.origin;
 }

@@ -3,7 +3,8 @@
  * mistakes found when `NewLocales` builds the locale set or when the shipped
  * catalogs cannot be read, so they fail at startup, never per request.
  */
-import { LatchError, hasErrorCode } from "../http/index.ts";
+import { LatchError } from "../http/index.ts";
+import { hasErrorCode } from "../internal/index.ts";
 
 /** The codes thrown by the localization module, each equal to its key. */
 export const I18N_ERROR_CODES = {

@@ -7,7 +7,8 @@
  * language.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readCookie, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { type HandlerFunc, type Middleware } from "../http/index.ts";
+import { readCookie } from "../internal/index.ts";
 import { findDeclared } from "./locale-code.ts";
 import { negotiate } from "./negotiate.ts";
 import { splitLocalePrefix } from "./prefix.ts";

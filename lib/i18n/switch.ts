@@ -10,7 +10,8 @@
  * same Fetch Metadata rule as `crossOriginProtection`, for apps without one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { crossOriginVerdict, isLocalPath, readForm, appendSetCookie, serializeCookie, isLatchError, type HandlerFunc } from "../http/index.ts";
+import { isLocalPath, readForm, isLatchError, type HandlerFunc } from "../http/index.ts";
+import { crossOriginVerdict, appendSetCookie, serializeCookie } from "../internal/index.ts";
 import { findDeclared } from "./locale-code.ts";
 import { splitLocalePrefix } from "./prefix.ts";
 import { LocaleCookie, type LocaleSet } from "./types.ts";

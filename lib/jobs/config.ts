@@ -4,7 +4,7 @@
  * of a request, and the paths and destination a page or stream refers to.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { countProblem, durationProblem, positiveProblem, writeText } from "../http/index.ts";
+import { countProblem, durationProblem, positiveProblem, writeText } from "../internal/index.ts";
 import { currentSession } from "../session/index.ts";
 import { JobsError } from "./errors.ts";
 import { Status, type Job } from "./job.ts";

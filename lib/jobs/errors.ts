@@ -3,7 +3,8 @@
  * (SPEC.md §7): `Start` throws it when the owner already has the maximum
  * number of running jobs; the application supplies its own wording.
  */
-import { LatchError, type LatchErrorOptions, hasErrorCode } from "../http/index.ts";
+import { LatchError, type LatchErrorOptions } from "../http/index.ts";
+import { hasErrorCode } from "../internal/index.ts";
 
 /** The codes thrown by the jobs module, each equal to its key. */
 export const JOBS_ERROR_CODES = {

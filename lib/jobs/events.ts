@@ -25,7 +25,8 @@
  * shutdown listener (a per-request AbortController would cost each of
  * 10,000 streams more than a kilobyte).
  */
-import { shutdownSignal, writeText, type HandlerFunc } from "../http/index.ts";
+import { type HandlerFunc } from "../http/index.ts";
+import { shutdownSignal, writeText } from "../internal/index.ts";
 import { destination, findJob, refuse, type ResolvedConfig } from "./config.ts";
 import { EventWriter } from "./event-writer.ts";
 import { Status, type Job } from "./job.ts";

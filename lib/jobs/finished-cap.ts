@@ -5,7 +5,7 @@
  * to forget at once. Only finished jobs are recorded here, so a running job
  * is never evicted (running jobs are capped separately, by `maxRunning`).
  */
-import { countProblem } from "../http/index.ts";
+import { countProblem } from "../internal/index.ts";
 import { JobsError } from "./errors.ts";
 
 /** Finished items of each owner, in the order they finished, at most `max` per owner. */

@@ -13,7 +13,8 @@
  * hour of records. Running jobs are never evicted (they are capped by
  * `maxRunning`; see `FinishedCap`).
  */
-import { countProblem, cryptoRandom, durationProblem, systemClock, type Clock, type Logger, type RandomReader } from "../http/index.ts";
+import { cryptoRandom, systemClock, type Clock, type Logger, type RandomReader } from "../http/index.ts";
+import { countProblem, durationProblem } from "../internal/index.ts";
 import { acquireEscapeGuard } from "./escape-guard.ts";
 import { ErrOwnerBusy, JobsError } from "./errors.ts";
 import { FinishedCap } from "./finished-cap.ts";

@@ -6,7 +6,8 @@
  * are transient too). Messages never carry the password or AUTH payloads,
  * and `command` is the SMTP verb alone ("RCPT", never its argument).
  */
-import { LatchError, hasErrorCode } from "../http/index.ts";
+import { LatchError } from "../http/index.ts";
+import { hasErrorCode } from "../internal/index.ts";
 
 /** The codes thrown by the mail module, each equal to its key. */
 export const MAIL_ERROR_CODES = {

@@ -5,7 +5,8 @@
  */
 import { hostname } from "node:os";
 import type { ConnectionOptions } from "node:tls";
-import { cryptoRandom, discardLogger, durationProblem, systemClock } from "../http/index.ts";
+import { cryptoRandom, discardLogger, systemClock } from "../http/index.ts";
+import { durationProblem } from "../internal/index.ts";
 import type { Clock, Logger, RandomReader } from "../http/index.ts";
 import { isHostname } from "./address.ts";
 import type { AuthMethod } from "./auth.ts";

@@ -4,7 +4,8 @@
  * and its `resource` / `field` properties, so a generator can point at the
  * line of the manifest.
  */
-import { LatchError, hasErrorCode } from "../http/index.ts";
+import { LatchError } from "../http/index.ts";
+import { hasErrorCode } from "../internal/index.ts";
 
 /** The manifest module's error codes, each equal to its key. */
 export const MANIFEST_ERROR_CODES = {

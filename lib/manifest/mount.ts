@@ -22,7 +22,8 @@ import type { ToolDef, ToolRegistry } from "../agent/index.ts";
 import { subjectFrom, humanActor } from "../agent/index.ts";
 import { applySchema, type DB, type Step } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
-import { crossOriginProtection, html, HTTPError, queryParams, readForm, seeOther, writeErrorPage, type Clock, type ErrorPageTarget, type HandlerFunc, type Middleware, type SafeHTML } from "../http/index.ts";
+import { crossOriginProtection, html, HTTPError, NewRef, queryParams, readForm, seeOther, type Clock, type HandlerFunc, type Middleware, type SafeHTML } from "../http/index.ts";
+import { writeErrorPage, type ErrorPageTarget } from "../internal/index.ts";
 import { LocaleFrom, T } from "../i18n/index.ts";
 import type { Mux } from "../router/index.ts";
 import { PathValue } from "../router/index.ts";
@@ -108,9 +109,9 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     const view: ResourceView = { Resource: spec.Name, View: page.view, Title: page.title, Status: page.status, Body: page.body };
     await renderer(req)(req, res, `resource.${page.view}`, view);
   };
-  // As the runtime's writeError (this module sits below the runtime, so both answer through lib/http's writeErrorPage).
+  // As the runtime's writeError (this module sits below the runtime, so both answer through lib/internal's writeErrorPage).
   const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string): void =>
-    writeErrorPage(req, res, status, `${status} ${message}`, options.ctxFrom(req));
+    writeErrorPage(req, res, status, `${status} ${message}`, options.ctxFrom(req), NewRef());
   // SPEC §2.5 UserScoped: the owner is the session subject, never anything the client sends.
   const owner = (req: IncomingMessage): string => {
     const subject = subjectFrom(req);

@@ -19,7 +19,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { APPROVAL_INSTRUCTION, approvalURL, callerFrom, checkApprovalLink, readCallBody, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
-import { mediaType, originVerdict, parseOrigin, readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
+import { readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
+import { mediaType, originVerdict, parseOrigin } from "../internal/index.ts";
 import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
 import { MCPSessions, type MCPSession } from "./sessions.ts";

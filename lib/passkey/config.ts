@@ -3,7 +3,8 @@
  * `ConfirmPath`; the rest are latch's documented fields).
  */
 import type { DB } from "../db/index.ts";
-import { durationProblem, isLocalPath, parseOrigin, type Clock, type Logger } from "../http/index.ts";
+import { isLocalPath, type Clock, type Logger } from "../http/index.ts";
+import { durationProblem, parseOrigin } from "../internal/index.ts";
 import type { IncomingMessage } from "node:http";
 import type { AuthEventSink, Sessions } from "../session/index.ts";
 import { PasskeyError } from "../webauthn/index.ts";

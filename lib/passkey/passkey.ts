@@ -17,12 +17,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
-  appendSetCookie,
-  cookieName,
   newLogger,
-  readCookie,
   seeOther as redirect,
-  serializeCookie,
   writeJSON as json,
   readForm,
   readJSON,
@@ -32,6 +28,7 @@ import {
   type Logger,
 } from "../http/index.ts";
 import { awaitDurable } from "../db/index.ts";
+import { LatchCookie, appendSetCookie } from "../internal/index.ts";
 import { authEventEmitter, type AuthEventEmitter, type Identity, type Session, type Sessions } from "../session/index.ts";
 import {
   DEFAULT_ALGORITHMS,
@@ -69,7 +66,7 @@ export class Passkey {
   readonly #origin: string;
   readonly #rpID: string;
   readonly #uv: UserVerification;
-  readonly #pending: { name: string; secure: boolean };
+  readonly #pending: LatchCookie;
   readonly #emit: AuthEventEmitter;
   readonly #verifier: SignatureVerifier;
 
@@ -85,7 +82,7 @@ export class Passkey {
     this.#origin = origin;
     this.#rpID = rpID;
     this.#uv = config.UserVerification ?? "preferred";
-    this.#pending = cookieName(PASSKEY_PENDING_COOKIE, origin);
+    this.#pending = new LatchCookie(PASSKEY_PENDING_COOKIE, origin);
     this.#emit = authEventEmitter(config, this.#clock, this.#logger);
     this.#verifier = config.Verifier ?? new SignatureVerifier();
   }
@@ -127,17 +124,13 @@ export class Passkey {
   readonly Gate = (_req: IncomingMessage, res: ServerResponse, session: Identity): boolean => {
     if (!this.#store.enrolled(session.Subject)) return false;
     const token = this.#store.createPending(session.Subject, session.Method);
-    appendSetCookie(res, this.#pendingCookie(token, PENDING_TTL / 1000));
+    appendSetCookie(res, this.#pending.set(token, PENDING_TTL / 1000));
     redirect(res, this.#config.ConfirmPath);
     return true;
   };
 
-  #pendingCookie(value: string, maxAge: number): string {
-    return serializeCookie(this.#pending.name, value, { maxAge, path: "/", httpOnly: true, secure: this.#pending.secure, sameSite: "Lax" });
-  }
-
   #pendingToken(req: IncomingMessage): string | undefined {
-    return readCookie(req.headers.cookie, this.#pending.name);
+    return this.#pending.read(req.headers.cookie);
   }
 
   // SPEC §5.5: step-up routes need a valid session (stale allowed, absent refused).
@@ -305,7 +298,7 @@ export class Passkey {
     // SPEC §3.2: the pending half-session is consumed once; a lost race mints nothing.
     const pending = this.#store.consumePending(token);
     if (pending === undefined) return undefined;
-    appendSetCookie(res, this.#pendingCookie("", 0));
+    appendSetCookie(res, this.#pending.clear());
     const method = `${pending.firstMethod}+${suffix}`;
     const session = this.#sessions.create(req, res, { Subject: pending.subject, Method: method, AuthTime: this.#clock.now() });
     this.#emit(req, { Kind: "signed_in", Subject: pending.subject, Method: method });

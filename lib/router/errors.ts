@@ -4,7 +4,8 @@
  * middleware (calling `next` twice); bad requests never throw, they are
  * answered with a 4xx by `Mux.ServeHTTP`.
  */
-import { LatchError, hasErrorCode } from "../http/index.ts";
+import { LatchError } from "../http/index.ts";
+import { hasErrorCode } from "../internal/index.ts";
 
 /** The codes thrown by the router module, each equal to its key. */
 export const ROUTER_ERROR_CODES = {

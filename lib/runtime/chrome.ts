@@ -8,7 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
-import { writeJSON as writeJSON, writeText, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { writeJSON as writeJSON, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { writeText } from "../internal/index.ts";
 import { BuildVersion } from "./version.ts";
 
 /** What the chrome needs. */

@@ -19,7 +19,8 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { actorFrom } from "../agent/index.ts";
-import { HTTPError, writeErrorPage, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { HTTPError, NewRef, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { writeErrorPage } from "../internal/index.ts";
 import type { Ctx } from "./options.ts";
 
 /** The part of `Ctx` every request of one runtime shares. */
@@ -75,5 +76,5 @@ export function withCtx(handler: CtxHandlerFunc): HandlerFunc {
  * only in the plain-text answer; keep secrets and raw input out of it.
  */
 export function writeError(req: IncomingMessage, res: ServerResponse, status: number, message: string = `${status} ${STATUS_CODES[status] ?? "error"}`): void {
-  writeErrorPage(req, res, status, message, ctxFrom(req));
+  writeErrorPage(req, res, status, message, ctxFrom(req), NewRef());
 }

@@ -13,7 +13,8 @@
 import { Chrome } from "./chrome.ts";
 import { bindCtx } from "./ctx.ts";
 import { bootDatabase } from "./database.ts";
-import { HTTPError, newLogger, securityHeaders, type HandlerFunc } from "../http/index.ts";
+import { HTTPError, newLogger, type HandlerFunc } from "../http/index.ts";
+import { securityHeaders } from "./security-headers.ts";
 import { buildLocales } from "./locales.ts";
 import { routesHandler, validateOptions, type Options } from "./options.ts";
 import { recoverPanics } from "./recover.ts";

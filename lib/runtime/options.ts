@@ -7,7 +7,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB, Step } from "../db/index.ts";
-import { countProblem, durationProblem, HTTPError, parseOrigin, type HandlerFunc, type Logger } from "../http/index.ts";
+import { HTTPError, type HandlerFunc, type Logger } from "../http/index.ts";
+import { countProblem, durationProblem, parseOrigin } from "../internal/index.ts";
 
 /** Something that serves requests: a handler, or an object with `ServeHTTP` (a `Mux`). */
 export type Routes = HandlerFunc | { ServeHTTP: HandlerFunc };

@@ -14,8 +14,8 @@
  *     client sees a broken page, never a spliced one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isAbortHandler, isLatchError, NewRef, writeText as writePlain, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
-import { isDBError } from "../db/index.ts";
+import { isAbortHandler, isLatchError, NewRef, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { writeText as writePlain } from "../internal/index.ts";
 import type { ErrorPageFunc } from "./options.ts";
 
 /** The plain-text body of a 500 when no `ErrorPage` is set (SPEC §7). */
@@ -71,7 +71,7 @@ function handlePanic(
     res.destroy();
     return;
   }
-  const unavailable = isDBError(err) && err.code === "ERR_DB_NOT_DURABLE";
+  const unavailable = isLatchError(err) && err.code === "ERR_DB_NOT_DURABLE";
   const status = unavailable ? 503 : 500;
   logger.error(unavailable ? "unavailable" : "panic", { ...where, error: err });
   dropBodyHeaders(res);

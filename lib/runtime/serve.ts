@@ -12,7 +12,8 @@ import type { Socket } from "node:net";
 import { defaultMaxConnections, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, limitConnections } from "./connection-limits.ts";
 import { Handler } from "./handler.ts";
 import { chooseListen, listenOn } from "./listen.ts";
-import { bindShutdownSignal, newLogger } from "../http/index.ts";
+import { newLogger } from "../http/index.ts";
+import { bindShutdownSignal } from "../internal/index.ts";
 import type { Options } from "./options.ts";
 
 /** Milliseconds in-flight requests get after a shutdown signal. */

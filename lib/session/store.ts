@@ -14,7 +14,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
-import { appendSetCookie, cookieName, readCookie, serializeCookie, systemClock, type Clock } from "../http/index.ts";
+import { systemClock, type Clock } from "../http/index.ts";
+import { LatchCookie, appendSetCookie } from "../internal/index.ts";
 import { setCurrentSession, lookedUp } from "./current.ts";
 import type { Identity, Session } from "./session.ts";
 import { HashToken, NewToken } from "./token.ts";
@@ -73,7 +74,7 @@ export class Sessions {
   readonly #ttl: number;
   readonly #idle: number;
   readonly #touchEvery: number;
-  readonly #cookie: { name: string; secure: boolean };
+  readonly #cookie: LatchCookie;
   readonly #get;
   readonly #insert;
   readonly #touch;
@@ -89,7 +90,7 @@ export class Sessions {
     this.#ttl = options.TTL ?? DefaultSessionTTL;
     this.#idle = options.IdleTimeout ?? DEFAULT_IDLE_TIMEOUT;
     this.#touchEvery = options.TouchInterval ?? DEFAULT_TOUCH_INTERVAL;
-    this.#cookie = cookieName(SESSION_COOKIE, options.Origin);
+    this.#cookie = new LatchCookie(SESSION_COOKIE, options.Origin);
     this.#get = db.prepare<[string], Row>("SELECT * FROM sessions WHERE token_hash = ?");
     this.#insert = db.prepare(
       "INSERT INTO sessions (token_hash, subject, method, auth_time, created_at, last_seen, expires_at, public_id, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -117,7 +118,7 @@ export class Sessions {
   read(req: IncomingMessage): Session | undefined {
     const cached = lookedUp(req);
     if (cached !== undefined) return cached ?? undefined;
-    const token = readCookie(req.headers.cookie, this.#cookie.name);
+    const token = this.#cookie.read(req.headers.cookie);
     const session = token === undefined ? undefined : this.#lookup(HashToken(token));
     setCurrentSession(req, session ?? null);
     return session;
@@ -149,7 +150,7 @@ export class Sessions {
     const publicID = NewToken().slice(0, 22);
     const device = describeUserAgent(req.headers["user-agent"]);
     this.#insert.run(hash, identity.Subject, identity.Method, identity.AuthTime.getTime(), now, now, expires, publicID, device);
-    appendSetCookie(res, this.#serialize(token, this.#ttl / 1000));
+    appendSetCookie(res, this.#cookie.set(token, this.#ttl / 1000));
     const session = toSession({
       token_hash: hash,
       subject: identity.Subject,
@@ -175,7 +176,7 @@ export class Sessions {
   /** Deletes the request's session row and clears the cookie. */
   destroy(req: IncomingMessage, res: ServerResponse): void {
     this.#deleteCurrent(req);
-    appendSetCookie(res, this.#serialize("", 0));
+    appendSetCookie(res, this.#cookie.clear());
     setCurrentSession(req, null);
   }
 
@@ -218,18 +219,8 @@ export class Sessions {
   }
 
   #deleteCurrent(req: IncomingMessage): void {
-    const token = readCookie(req.headers.cookie, this.#cookie.name);
+    const token = this.#cookie.read(req.headers.cookie);
     if (token !== undefined) this.#delete.run(HashToken(token));
-  }
-
-  #serialize(value: string, maxAge: number): string {
-    return serializeCookie(this.#cookie.name, value, {
-      maxAge,
-      path: "/",
-      httpOnly: true,
-      secure: this.#cookie.secure,
-      sameSite: "Lax",
-    });
   }
 }
 

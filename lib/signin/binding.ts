@@ -12,7 +12,7 @@
  * from that browser within the window works there.
  */
 import type { IncomingMessage } from "node:http";
-import { cookieName, readCookie, serializeCookie } from "../http/index.ts";
+import { LatchCookie } from "../internal/index.ts";
 import { HashToken, NewToken, TOKEN_PATTERN } from "../session/index.ts";
 
 /** Base name of the binding cookie (`__Host-` prefixed on https origins). */
@@ -20,11 +20,11 @@ export const BINDING_COOKIE: string = "framework_signin";
 
 /** The binding cookie of one origin. */
 export class Binding {
-  readonly #cookie: { name: string; secure: boolean };
+  readonly #cookie: LatchCookie;
   readonly #ttl: number;
 
   constructor(origin: string, ttl: number) {
-    this.#cookie = cookieName(BINDING_COOKIE, origin);
+    this.#cookie = new LatchCookie(BINDING_COOKIE, origin);
     this.#ttl = ttl;
   }
 
@@ -35,21 +35,15 @@ export class Binding {
 
   /** Returns the hash of the request's well-formed binding value, or undefined. */
   hashOf(req: IncomingMessage): string | undefined {
-    const value = readCookie(req.headers.cookie, this.#cookie.name);
+    const value = this.#cookie.read(req.headers.cookie);
     return value !== undefined && TOKEN_PATTERN.test(value) ? HashToken(value) : undefined;
   }
 
   /** Returns the value to bind a new link to (the browser's own, else a new one), its hash and the Set-Cookie line. */
   issue(req: IncomingMessage): { hash: string; setCookie: string } {
-    const held = readCookie(req.headers.cookie, this.#cookie.name);
+    const held = this.#cookie.read(req.headers.cookie);
     const value = held !== undefined && TOKEN_PATTERN.test(held) ? held : NewToken();
-    const setCookie = serializeCookie(this.#cookie.name, value, {
-      maxAge: Math.round(this.#ttl / 1000),
-      path: "/",
-      httpOnly: true,
-      secure: this.#cookie.secure,
-      sameSite: "Lax",
-    });
+    const setCookie = this.#cookie.set(value, Math.round(this.#ttl / 1000));
     return { hash: HashToken(value), setCookie };
   }
 }

@@ -1,5 +1,6 @@
 /* Codes thrown by the sign-in module. */
-import { LatchError, hasErrorCode } from "../http/index.ts";
+import { LatchError } from "../http/index.ts";
+import { hasErrorCode } from "../internal/index.ts";
 
 /** The sign-in module's error codes, each equal to its key. */
 export const SIGNIN_ERROR_CODES = {

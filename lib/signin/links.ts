@@ -12,7 +12,8 @@
  * them.
  */
 import type { DB } from "../db/index.ts";
-import { equalSecret, type Clock } from "../http/index.ts";
+import { type Clock } from "../http/index.ts";
+import { equalSecret } from "../internal/index.ts";
 import { HashToken, NewToken } from "../session/index.ts";
 import { MAX_CODE_ATTEMPTS, codeForToken, hashCode } from "./link-code.ts";
 

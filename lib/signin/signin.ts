@@ -17,7 +17,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { awaitDurable } from "../db/index.ts";
-import { appendSetCookie, countProblem, crossOriginVerdict, durationProblem, newLogger, NewRef, parseOrigin, queryParams, requestTarget, seeOther, writeJSON, writeText, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { newLogger, NewRef, queryParams, seeOther, writeJSON, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { appendSetCookie, countProblem, crossOriginVerdict, durationProblem, parseOrigin, requestTarget, writeText } from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, authEventEmitter, clientAddress, type AuthEventEmitter, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";

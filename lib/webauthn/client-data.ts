@@ -7,7 +7,7 @@
  * as exact strings against the configured list: no normalisation, no
  * wildcard, no subdomain matching.
  */
-import { equalSecret } from "../http/index.ts";
+import { equalSecret } from "../internal/index.ts";
 import { encodeBase64url } from "./base64url.ts";
 import { ceremonyError } from "./errors.ts";
 

@@ -8,7 +8,8 @@
  * failed (e.g. "7.2 step 21: signature"), so logs say exactly which check
  * refused the response.
  */
-import { LatchError, hasErrorCode } from "../http/index.ts";
+import { LatchError } from "../http/index.ts";
+import { hasErrorCode } from "../internal/index.ts";
 
 /** The WebAuthn and passkey error codes, each equal to its key. */
 export const PASSKEY_ERROR_CODES = {

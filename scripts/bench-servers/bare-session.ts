@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { securityHeaderList } from "../../lib/http/index.ts";
+import { securityHeaderList } from "../../lib/runtime/security-headers.ts";
 import { announce } from "./routes.ts";
 import { BENCH_COOKIE, BENCH_IDLE_TIMEOUT, ME_PATH, meBody } from "./session-db.ts";
 

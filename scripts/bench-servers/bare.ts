@@ -9,7 +9,7 @@
  */
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { securityHeaderList } from "../../lib/http/index.ts";
+import { securityHeaderList } from "../../lib/runtime/security-headers.ts";
 import { announce, HELLO_BODY, NOT_FOUND_BODY, userBody } from "./routes.ts";
 
 const headers = process.argv[2] === "headers" ? securityHeaderList() : [];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { DBError, DB_ERROR_CODES, isDBError } from "../../lib/db/index.ts";
+import { DBError, DB_ERROR_CODES, isDBError } from "../../lib/db/errors.ts";
 import { isLatchError } from "../../lib/http/index.ts";
 
 describe("DB_ERROR_CODES", () => {

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test, type TestContext } from "node:test";
-import { BUSY_TIMEOUT, OpenDB, PRAGMAS } from "../../lib/db/index.ts";
+import { BUSY_TIMEOUT, PRAGMAS } from "../../lib/db/open.ts";
+import { OpenDB } from "../../lib/db/index.ts";
 
 function tempDir(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), "latch-db-"));

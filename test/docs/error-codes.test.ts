@@ -1,8 +1,7 @@
 /*
  * docs/errors.md lists exactly the codes the modules define. The codes are
- * read from the compiled modules: every `*_ERROR_CODES` list a module's
- * `errors.js` under dist/lib exports (public or not: applications tell
- * codes apart by `isLatchError(e)` and `e.code`, not by the list). The sources are scanned too, so a code thrown
+ * read from the compiled modules: every `*_ERROR_CODES` list exported by an
+ * `errors.js` under dist/lib (whether or not the module's door makes it public). The sources are scanned too, so a code thrown
  * somewhere but missing from its module's list fails here as well. Retired
  * codes have their own table at the end of the document; one that comes
  * back (exported, or quoted in lib/) fails.
@@ -17,11 +16,11 @@ const TABLE = "docs/errors.md";
 // Codes that are Node's, not latch's (the jobs escape guard raises Node's own unhandled-rejection code).
 const NODE_CODES = new Set(["ERR_UNHANDLED_REJECTION"]);
 
-/** Returns every code of every `*_ERROR_CODES` list a compiled errors.js exports, with the list's name. */
+/** Returns every code of every `*_ERROR_CODES` list a compiled module's errors file exports, with the list's name. */
 async function exportedCodes(): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const door of listFiles("dist/lib", ["errors.js"])) {
-    const mod: Record<string, unknown> = await import(pathToFileURL(join(ROOT, door)).href);
+  for (const file of listFiles("dist/lib", ["errors.js"])) {
+    const mod: Record<string, unknown> = await import(pathToFileURL(join(ROOT, file)).href);
     for (const [name, value] of Object.entries(mod)) {
       if (!name.endsWith("_ERROR_CODES") || typeof value !== "object" || value === null) continue;
       for (const code of Object.keys(value)) out.set(code, name);

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { connect } from "node:net";
 import { describe, test } from "node:test";
-import { mediaType, readForm, readJSON } from "../../lib/http/index.ts";
+import { readForm, readJSON } from "../../lib/http/index.ts";
+import { mediaType } from "../../lib/internal/index.ts";
 import { fetchHTTP, startHandler, type FetchOptions } from "../_support/http.ts";
 
 const LIMIT = 64;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { equalSecret } from "../../lib/http/index.ts";
+import { equalSecret } from "../../lib/internal/index.ts";
 
 describe("equalSecret()", () => {
   test("agrees with === over random strings, including unequal lengths and non-ASCII", () => {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { describe, it, type TestContext } from "node:test";
-import { crossOriginProtection, isLatchError, type CrossOriginOptions } from "../../lib/http/index.ts";
+import { crossOriginProtection, isLatchError } from "../../lib/http/index.ts";
+import { type CrossOriginOptions } from "../../lib/http/csrf.ts";
 import { startServer } from "../_support/server.ts";
 
 const ORIGIN = "https://app.example";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { DBError, isDBError } from "../../lib/db/index.ts";
-import { ErrAbortHandler, HTTPError, HTTP_ERROR_CODES, LatchError, isAbortHandler, isLatchError } from "../../lib/http/index.ts";
+import { DBError, isDBError } from "../../lib/db/errors.ts";
+import { ErrAbortHandler, HTTPError, LatchError, isAbortHandler, isLatchError } from "../../lib/http/index.ts";
+import { HTTP_ERROR_CODES } from "../../lib/http/errors.ts";
 
 describe("HTTP_ERROR_CODES", () => {
   test("pins the count and that each key equals its code", () => {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { randomInt } from "node:crypto";
 import { describe, test } from "node:test";
-import { SafeHTML, escapeHTML, html, raw } from "../../lib/http/index.ts";
+import { SafeHTML, html, raw } from "../../lib/http/index.ts";
+import { escapeHTML } from "../../lib/http/html.ts";
 
 // The reference: one character at a time, written independently of the library.
 function referenceEscape(text: string): string {

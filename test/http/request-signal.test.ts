@@ -4,7 +4,7 @@ import { getEventListeners } from "node:events";
 import { Agent, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { requestSignal } from "../../lib/http/index.ts";
-import { bindShutdownSignal } from "../../lib/http/index.ts";
+import { bindShutdownSignal } from "../../lib/internal/index.ts";
 import { fetchHTTP } from "../_support/http.ts";
 import { startServer } from "../_support/server.ts";
 

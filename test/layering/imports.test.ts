@@ -135,6 +135,7 @@ describe("lib/ layering", () => {
   test("finds the imports it checks", () => {
     assert.ok(edges.some((e) => e.from === "runtime" && e.to === "http"), "runtime → http expected");
     assert.ok(edges.some((e) => e.from === "signin" && e.to === "session"), "signin → session expected");
+    assert.ok(edges.some((e) => e.from === "http" && e.to === "internal"), "http → internal expected");
   });
 
   test("every import between modules goes through the other module's index.ts", () => {
@@ -149,8 +150,18 @@ describe("lib/ layering", () => {
     assert.deepEqual(fileCircles(importEdges(join(REPO, "lib"))).map((group) => `${group.join(", ")} import one another`), []);
   });
 
-  test("the primitives in lib/http import no other module", () => {
-    assert.deepEqual(edges.filter((e) => e.from === "http").map((e) => `${e.file} → ${e.target}`), []);
+  test("lib/internal imports no other module", () => {
+    assert.deepEqual(edges.filter((e) => e.from === "internal").map((e) => `${e.file} → ${e.target}`), []);
+  });
+
+  test("the primitives in lib/http import no other module but lib/internal", () => {
+    assert.deepEqual(edges.filter((e) => e.from === "http" && e.to !== "internal").map((e) => `${e.file} → ${e.target}`), []);
+  });
+
+  test("lib/internal is not a package subpath, and the root does not re-export it", () => {
+    const exports = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { exports: Record<string, unknown> }).exports;
+    assert.deepEqual(Object.keys(exports).filter((subpath) => subpath.split("/").includes("internal")), []);
+    assert.deepEqual(edges.filter((e) => e.from === "" && e.to === "internal").map((e) => e.file), []);
   });
 
   test("nothing below the runtime imports it", () => {

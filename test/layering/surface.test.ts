@@ -3,7 +3,8 @@
  * a module's index.ts exports is reachable from one of those entries (or is
  * not exported at all), and every error class an entry exports comes with a
  * guard, so a caller can tell latch's errors apart without `instanceof`
- * across copies.
+ * across copies. lib/internal is the exception both ways: framework-only
+ * plumbing, none of it reachable from any entry.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -15,6 +16,9 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { exports: Record<string, { default: string; types: string }> };
 
 type Namespace = Record<string, unknown>;
+
+/** The one module whose index.ts is a door for latch's own modules only. */
+const FRAMEWORK_ONLY = "internal/index";
 
 /** Every lib/ index.ts, as a path relative to lib/ without the extension. */
 function indexFiles(dir: string): string[] {
@@ -40,6 +44,10 @@ const entries = await Promise.all(
   }),
 );
 
+const httpEntry = entries.find((e) => e.subpath === "./http");
+const http: Namespace = httpEntry?.ns ?? {};
+const httpTypes: ReadonlySet<string> = httpEntry?.types ?? new Set();
+
 describe("the package surface", () => {
   const modules = indexFiles(join(REPO, "lib"));
 
@@ -47,7 +55,14 @@ describe("the package surface", () => {
     for (const { subpath } of entries) assert.ok(subpath === "." || modules.includes(`${subpath.slice(2)}/index`), subpath);
   });
 
-  for (const module of modules) {
+  test("no name of lib/internal is reachable from a package entry", async () => {
+    const ns = (await import(pathToFileURL(join(REPO, "dist/lib/internal/index.js")).href)) as Namespace;
+    const leaked = Object.keys(ns).filter((name) => entries.some((e) => name in e.ns && e.ns[name] === ns[name]));
+    const types = typeExports(readFileSync(join(REPO, "lib/internal/index.ts"), "utf8"));
+    assert.deepEqual([...leaked, ...types.filter((name) => entries.some((e) => e.types.has(name)))], []);
+  });
+
+  for (const module of modules.filter((m) => m !== FRAMEWORK_ONLY)) {
     test(`every value exported by lib/${module}.ts is reachable from a package entry`, async () => {
       const ns = (await import(pathToFileURL(join(REPO, "dist/lib", `${module}.js`)).href)) as Namespace;
       const unreachable = Object.keys(ns).filter((name) => !entries.some((e) => name in e.ns && e.ns[name] === ns[name]));
@@ -62,7 +77,8 @@ describe("the package surface", () => {
 
   for (const { subpath, ns } of entries) {
     test(`every error class of ${subpath === "." ? "latch" : `latch/${subpath.slice(2)}`} has an exported guard`, () => {
-      const guards = Object.entries(ns).filter(([name, v]) => /^is[A-Z]/.test(name) && typeof v === "function");
+      // latch/http's isLatchError(e) (with e.code) recognises every LatchError; a module adds its own guard only where an application catches its class.
+      const guards = [...Object.entries(ns), ["isLatchError", http["isLatchError"]] as const].filter(([name, v]) => /^is[A-Z]/.test(name) && typeof v === "function");
       const unguarded = Object.entries(ns)
         .filter(([, v]) => typeof v === "function" && v.prototype instanceof Error)
         .map(([name, v]) => [name, v as new (...a: never[]) => Error] as const)
@@ -71,6 +87,14 @@ describe("the package surface", () => {
       assert.deepEqual(unguarded.map(([name]) => name), []);
     });
   }
+
+  test("the root exports at most 45 names and re-exports none of latch/http's", () => {
+    const root = entries.find((e) => e.subpath === ".");
+    assert.ok(root !== undefined);
+    assert.ok(Object.keys(root.ns).length + root.types.size <= 45, `${Object.keys(root.ns).length + root.types.size} names`);
+    const shared = Object.keys(root.ns).filter((name) => name in http && http[name] === root.ns[name]);
+    assert.deepEqual([...shared, ...[...root.types].filter((name) => httpTypes.has(name))], []);
+  });
 });
 
 function covers(guard: string, name: string, cls: new (...a: never[]) => Error): boolean {

@@ -1,7 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { IncomingMessage } from "node:http";
-import { Mux, isRouterError } from "../../lib/router/index.ts";
+import { Mux } from "../../lib/router/index.ts";
+import { isRouterError } from "../../lib/router/errors.ts";
 import type { HandlerFunc, Middleware } from "../../lib/http/index.ts";
 import { serve } from "./support.ts";
 

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { ROUTER_ERROR_CODES, RouterError, isRouterError } from "../../lib/router/index.ts";
+import { ROUTER_ERROR_CODES, RouterError, isRouterError } from "../../lib/router/errors.ts";
 import { HTTPError } from "../../lib/http/index.ts";
 
 describe("ROUTER_ERROR_CODES", () => {

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Mux, isRouterError, type RouterError } from "../../lib/router/index.ts";
+import { Mux } from "../../lib/router/index.ts";
+import { isRouterError, type RouterError } from "../../lib/router/errors.ts";
 import type { HandlerFunc } from "../../lib/http/index.ts";
 
 const noop: HandlerFunc = () => undefined;

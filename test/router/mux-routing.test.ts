@@ -1,6 +1,7 @@
 import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
-import { Mux, PathValue, Pattern } from "../../lib/router/index.ts";
+import { Mux, PathValue } from "../../lib/router/index.ts";
+import { Pattern } from "../../lib/router/path-value.ts";
 import type { HandlerFunc } from "../../lib/http/index.ts";
 import { serve } from "./support.ts";
 

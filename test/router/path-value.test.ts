@@ -2,7 +2,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { IncomingMessage } from "node:http";
 import { Socket } from "node:net";
-import { Mux, PathValue, Pattern, setPathValue } from "../../lib/router/index.ts";
+import { Mux, PathValue } from "../../lib/router/index.ts";
+import { Pattern, setPathValue } from "../../lib/router/path-value.ts";
 import { serve } from "./support.ts";
 
 function unrouted(): IncomingMessage {

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { SEG_END, SEG_LITERAL, SEG_MULTI, SEG_WILD, parsePattern } from "../../lib/router/pattern.ts";
-import { isRouterError } from "../../lib/router/index.ts";
+import { isRouterError } from "../../lib/router/errors.ts";
 
 const L = SEG_LITERAL;
 const W = SEG_WILD;

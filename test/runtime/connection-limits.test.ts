@@ -1,17 +1,10 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { describe, test, type TestContext } from "node:test";
-import {
-  DEFAULT_HEADERS_TIMEOUT,
-  DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
-  defaultMaxConnections,
-  FALLBACK_FILE_LIMIT,
-  readFileLimit,
-  RESERVED_FILES,
-  Serve,
-  validateOptions,
-  type Options,
-} from "../../lib/index.ts";
+import { DEFAULT_HEADERS_TIMEOUT } from "../../lib/runtime/serve.ts";
+import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, defaultMaxConnections, FALLBACK_FILE_LIMIT, readFileLimit, RESERVED_FILES } from "../../lib/runtime/connection-limits.ts";
+import { Serve, type Options } from "../../lib/index.ts";
+import { validateOptions } from "../../lib/runtime/options.ts";
 import { captureLog, fetchHTTP, type CapturedLog } from "../_support/http.ts";
 import { holdSlowHeaders } from "../_support/slow-client.ts";
 

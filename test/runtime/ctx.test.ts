@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { isHTTPError, writeJSON } from "../../lib/http/index.ts";
+import { isHTTPError } from "../../lib/http/errors.ts";
+import { writeJSON } from "../../lib/http/index.ts";
 import { ctxFrom, OpenDB, withCtx, writeError, type Ctx, type ErrorPageFunc, type RenderFunc } from "../../lib/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { describe, test, type TestContext } from "node:test";
 import type { DB } from "../../lib/db/index.ts";
 import { discardLogger } from "../../lib/http/index.ts";
-import { Handler, OpenDB, validateOptions, type Options } from "../../lib/index.ts";
+import { Handler, OpenDB, type Options } from "../../lib/index.ts";
+import { validateOptions } from "../../lib/runtime/options.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
 
 function tempDir(t: TestContext): string {

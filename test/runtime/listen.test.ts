@@ -5,7 +5,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test, type TestContext } from "node:test";
-import { DEFAULT_ADDR, Serve, parseAddr } from "../../lib/index.ts";
+import { DEFAULT_ADDR, parseAddr } from "../../lib/runtime/listen.ts";
+import { Serve } from "../../lib/index.ts";
 import { chooseListen } from "../../lib/runtime/listen.ts";
 import { captureLog, fetchHTTP, portOf, spawnChild, supportScript } from "../_support/http.ts";
 

@@ -4,7 +4,7 @@
  * middleware sees the same path and locale as its routes; `/static/` is never
  * stripped; the probes stay outside `Wrap` with locales declared. The rest
  * of the order (recovery outside the security headers, probes outside
- * `Wrap`, headers on a probe's 500) is pinned in test/http/security-headers.test.ts
+ * `Wrap`, headers on a probe's 500) is pinned in test/runtime/security-headers.test.ts
  * and test/runtime/chrome.test.ts.
  */
 import assert from "node:assert/strict";
@@ -14,7 +14,8 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { NewAssets } from "../../lib/assets/index.ts";
-import { securityHeaderList, type HandlerFunc } from "../../lib/http/index.ts";
+import { securityHeaderList } from "../../lib/runtime/security-headers.ts";
+import { type HandlerFunc } from "../../lib/http/index.ts";
 import { LocaleFrom } from "../../lib/i18n/index.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
 

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { Resolve, Serve, parseActivation, type Options } from "../../lib/index.ts";
-import { StateDirectory } from "../../lib/runtime/platform.ts";
+import { Resolve, Serve, type Options } from "../../lib/index.ts";
+import { StateDirectory, parseActivation } from "../../lib/runtime/platform.ts";
 import { originMismatch } from "../../lib/runtime/serve.ts";
 import { captureLog, spawnChild, supportScript } from "../_support/http.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, test } from "node:test";
 import { ErrAbortHandler, HTTPError, type HandlerFunc } from "../../lib/http/index.ts";
-import { PLAIN_500 } from "../../lib/index.ts";
+import { PLAIN_500 } from "../../lib/runtime/recover.ts";
 import { fetchHTTP, startHandler, type LogLine } from "../_support/http.ts";
 
 const REF = /^[a-z2-7]{6}$/;

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { DB } from "../../lib/db/index.ts";
 import { requestSignal } from "../../lib/http/index.ts";
-import { DEFAULT_SHUTDOWN_GRACE, Serve } from "../../lib/index.ts";
+import { DEFAULT_SHUTDOWN_GRACE } from "../../lib/runtime/serve.ts";
+import { Serve } from "../../lib/index.ts";
 import { captureLog, fetchHTTP, spawnChild, supportScript, type LogLine } from "../_support/http.ts";
 
 function portFrom(line: LogLine): number {

@@ -4,7 +4,7 @@ import { InboxProvider } from "../../lib/signin/oidc/provider.ts";
 import { isOIDCError } from "../../lib/signin/oidc/errors.ts";
 import { PENDING_BLOB_TTL } from "../../lib/signin/oidc/pending.ts";
 import type { InboxProviderOptions } from "../../lib/signin/oidc/options.ts";
-import { readCookie } from "../../lib/http/index.ts";
+import { MAX_TIMER_MS, durationProblem, readCookie } from "../../lib/internal/index.ts";
 import { startOIDCProvider } from "../_support/oidc-provider.ts";
 
 const GOOD: InboxProviderOptions = {
@@ -23,6 +23,10 @@ describe("new InboxProvider()", () => {
     { name: "a RedirectURI on another origin", change: { RedirectURI: "https://evil.example/auth/callback" }, want: "RedirectURI" },
     { name: "a zero LookupTimeout", change: { LookupTimeout: 0 }, want: "LookupTimeout" },
     { name: "a NaN HTTPTimeout", change: { HTTPTimeout: Number.NaN }, want: "HTTPTimeout" },
+    // Node fires a timer longer than 2^31 - 1 ms after 1 ms: the lookup would give up at once.
+    { name: "a LookupTimeout of 3e9 ms", change: { LookupTimeout: 3e9 }, want: "LookupTimeout" },
+    { name: "an HTTPTimeout of 3e9 ms", change: { HTTPTimeout: 3e9 }, want: "HTTPTimeout" },
+    { name: "an Infinity HTTPTimeout", change: { HTTPTimeout: Infinity }, want: "HTTPTimeout" },
   ];
   for (const { name, change, want } of rows) {
     it(`refuses ${name}`, () => {
@@ -32,6 +36,17 @@ describe("new InboxProvider()", () => {
       );
     });
   }
+
+  it("refuses a duration with the words of the one shared check (durationProblem)", () => {
+    assert.throws(
+      () => new InboxProvider({ ...GOOD, LookupTimeout: 3e9 }),
+      (e: unknown) => isOIDCError(e) && e.message.includes(`LookupTimeout ${String(durationProblem(3e9))}`),
+    );
+  });
+
+  it("accepts the longest delay Node's timers honour", () => {
+    assert.doesNotThrow(() => new InboxProvider({ ...GOOD, LookupTimeout: MAX_TIMER_MS, HTTPTimeout: MAX_TIMER_MS }));
+  });
 });
 
 describe("InboxProvider.begin()", () => {

@@ -5,7 +5,8 @@
  * `{ ok: false, reason }` outcome, so a callback never throws at its caller
  * for a provider's misbehaviour.
  */
-import { LatchError, type LatchErrorOptions, hasErrorCode } from "../../http/index.ts";
+import { LatchError, type LatchErrorOptions } from "../../http/index.ts";
+import { hasErrorCode } from "../../internal/index.ts";
 
 /** The codes of this module, each equal to its key. */
 export const OIDC_ERROR_CODES = {

@@ -5,7 +5,7 @@
  * token failing several reports the first.
  */
 import type { KeyObject } from "node:crypto";
-import { equalSecret } from "../../http/index.ts";
+import { equalSecret } from "../../internal/index.ts";
 import { parseJWT, verifyJWTSignature, type JWSAlgorithm } from "./jwt.ts";
 
 /** Clock skew tolerated on `exp`, `iat` and `nbf`, in ms: 60 seconds. */

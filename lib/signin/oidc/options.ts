@@ -4,6 +4,7 @@
  * the first sign-in.
  */
 import type { Clock, Logger, RandomReader } from "../../http/index.ts";
+import { durationProblem } from "../../internal/index.ts";
 import { OIDCError } from "./errors.ts";
 
 /** How long `isClaimed` waits for a lookup before answering "not claimed", in ms. */
@@ -72,9 +73,10 @@ function invalid(reason: string): OIDCError {
   return new OIDCError("ERR_SIGNIN_OIDC_INVALID_CONFIG", `inbox provider: ${reason}`);
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
+function duration(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw invalid(`${name} must be a positive number of ms`);
+  const problem = durationProblem(value);
+  if (problem !== undefined) throw invalid(`${name} ${problem}`);
   return value;
 }
 
@@ -90,8 +92,9 @@ export interface CheckedOptions {
 /**
  * Checks the options. Throws `OIDCError` `ERR_SIGNIN_OIDC_INVALID_CONFIG`,
  * naming the field, when `InstanceKey` is empty, `Issuer` is not an http(s)
- * URL without query or fragment, `ClientID` is not a bare origin, or
- * `RedirectURI` is not on that origin.
+ * URL without query or fragment, `ClientID` is not a bare origin,
+ * `RedirectURI` is not on that origin, or a timeout is not a timer duration
+ * Node honours (`durationProblem`: whole ms from 1 to `MAX_TIMER_MS`).
  */
 export function checkOptions(options: InboxProviderOptions): CheckedOptions {
   // SPEC.md §5 item 9 and §7: an empty InstanceKey is refused.
@@ -110,7 +113,7 @@ export function checkOptions(options: InboxProviderOptions): CheckedOptions {
     issuer: options.Issuer,
     clientID: options.ClientID,
     redirectURI: redirect,
-    lookupTimeout: positive(options.LookupTimeout, DEFAULT_LOOKUP_TIMEOUT, "LookupTimeout"),
-    httpTimeout: positive(options.HTTPTimeout, DEFAULT_HTTP_TIMEOUT, "HTTPTimeout"),
+    lookupTimeout: duration(options.LookupTimeout, DEFAULT_LOOKUP_TIMEOUT, "LookupTimeout"),
+    httpTimeout: duration(options.HTTPTimeout, DEFAULT_HTTP_TIMEOUT, "HTTPTimeout"),
   };
 }

@@ -10,7 +10,8 @@
  * `iss`, provider error, code exchange with the PKCE verifier, ID token
  * (signature, iss, aud, exp/iat, nonce), email_verified, email = address.
  */
-import { cryptoRandom, discardLogger, equalSecret, NewRef, readCookie, systemClock, type Clock, type Logger, type RandomReader } from "../../http/index.ts";
+import { cryptoRandom, discardLogger, NewRef, systemClock, type Clock, type Logger, type RandomReader } from "../../http/index.ts";
+import { equalSecret, readCookie } from "../../internal/index.ts";
 import { clearPendingCookie, pendingCookieName, setPendingCookie } from "./cookie.ts";
 import { MetadataCache } from "./discovery.ts";
 import { isOIDCError } from "./errors.ts";

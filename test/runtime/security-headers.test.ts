@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, test } from "node:test";
-import { DEFAULT_CSP, securityHeaderList } from "../../lib/http/index.ts";
+import { DEFAULT_CSP } from "../../lib/index.ts";
+import { securityHeaderList } from "../../lib/runtime/security-headers.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
 
 const hello = (_req: IncomingMessage, res: ServerResponse): void => {

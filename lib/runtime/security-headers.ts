@@ -4,7 +4,7 @@
  * helmet's defaults, tightened where latch's own pages allow it (no inline
  * styles, no framing at all). Values are computed once, at boot.
  */
-import type { HandlerFunc, Middleware } from "./types.ts";
+import type { HandlerFunc, Middleware } from "../http/index.ts";
 
 /** Options of `securityHeaders`. */
 export interface SecurityHeadersOptions {

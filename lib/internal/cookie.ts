@@ -1,9 +1,9 @@
 /*
  * Cookie parsing and serialization (RFC 6265, rfc6265bis), shared by every
  * component that sets or reads a cookie (session, pending passkey sign-in,
- * inbox-provider blob, locale). Pure except `appendSetCookie`, which only
- * touches a response's headers; it imports nothing at run time, so lib/i18n
- * may use it without depending on the rest of lib/http. Parsed cookies
+ * inbox-provider blob, locale), and `LatchCookie`, the one definition of a
+ * latch cookie's attributes. Pure except `appendSetCookie`, which only
+ * touches a response's headers. Parsed cookies
  * live in a Map (never a plain object), the first occurrence of a name wins
  * (RFC 6265 §5.4 orders longer paths first), and serialization refuses
  * characters that would split or inject attributes.
@@ -103,4 +103,40 @@ export function appendSetCookie(res: ServerResponse, cookie: string): void {
   if (prev === undefined) res.setHeader("Set-Cookie", cookie);
   else if (Array.isArray(prev)) res.setHeader("Set-Cookie", [...prev, cookie]);
   else res.setHeader("Set-Cookie", [String(prev), cookie]);
+}
+
+/**
+ * One of latch's own cookies on one origin (the session, the sign-in
+ * binding, the pending passkey ceremony, the inbox provider's pending blob):
+ * named `__Host-<base>` and `Secure` on an https origin, else plain `<base>`
+ * (browsers refuse both on http, local development); `HttpOnly` so no
+ * script reads it; `SameSite=Lax` so it rides along on top-level
+ * navigations back from a mail client or a provider; `Path=/`.
+ */
+export class LatchCookie {
+  /** The name on the wire. */
+  readonly name: string;
+  readonly #secure: boolean;
+
+  constructor(base: string, origin: string) {
+    const { name, secure } = cookieName(base, origin);
+    this.name = name;
+    this.#secure = secure;
+  }
+
+  /** Returns this cookie's value in a Cookie request header, or undefined. */
+  read(header: string | undefined): string | undefined {
+    return readCookie(header, this.name);
+  }
+
+  /** Returns the Set-Cookie value holding `value` for `maxAge` seconds (rounded down). */
+  set(value: string, maxAge: number): string {
+    // ASVS 5.0 3.3.1-3.3.4: Secure with the __Host- prefix on https, HttpOnly, SameSite; rfc6265bis §4.1.3.2 is enforced by serializeCookie.
+    return serializeCookie(this.name, value, { maxAge, path: "/", httpOnly: true, secure: this.#secure, sameSite: "Lax" });
+  }
+
+  /** Returns the Set-Cookie value that deletes this cookie (empty, `Max-Age=0`, same attributes). */
+  clear(): string {
+    return this.set("", 0);
+  }
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { MAX_TIMER_MS, countProblem, durationProblem, isLocalPath, positiveProblem } from "../../lib/http/index.ts";
+import { isLocalPath } from "../../lib/http/index.ts";
+import { MAX_TIMER_MS, countProblem, durationProblem, positiveProblem } from "../../lib/internal/index.ts";
 import { isJobsError } from "../../lib/jobs/errors.ts";
 import { Registry } from "../../lib/jobs/index.ts";
 import { discardLogger } from "../../lib/http/index.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { cookieName, parseCookies, readCookie, serializeCookie, type CookieAttributes } from "../../lib/http/index.ts";
+import { LatchCookie, cookieName, parseCookies, readCookie, serializeCookie, type CookieAttributes } from "../../lib/internal/cookie.ts";
 
 describe("parseCookies()", () => {
   it("parses a Cookie header into a Map", () => {
@@ -105,5 +105,29 @@ describe("readCookie()", () => {
         assert.equal(readCookie(header, name), parseCookies(header).get(name), `${JSON.stringify(header)} ${name}`);
       }
     }
+  });
+});
+
+describe("LatchCookie", () => {
+  // The one definition of a latch cookie's attributes: session, sign-in binding, pending passkey, pending OIDC blob.
+  const rows = [
+    { origin: "https://app.example", name: "__Host-framework_x", set: "__Host-framework_x=v; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax", clear: "__Host-framework_x=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax" },
+    { origin: "https://app.example:8443", name: "__Host-framework_x", set: "__Host-framework_x=v; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax", clear: "__Host-framework_x=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax" },
+    { origin: "http://localhost:8080", name: "framework_x", set: "framework_x=v; Max-Age=60; Path=/; HttpOnly; SameSite=Lax", clear: "framework_x=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax" },
+  ];
+  for (const { origin, name, set, clear } of rows) {
+    it(`on ${origin} is ${name}, set and cleared with the same attributes`, () => {
+      const cookie = new LatchCookie("framework_x", origin);
+      assert.equal(cookie.name, name);
+      assert.equal(cookie.set("v", 60.9), set);
+      assert.equal(cookie.clear(), clear);
+    });
+  }
+
+  it("reads its own name only, the first occurrence winning", () => {
+    const cookie = new LatchCookie("framework_x", "https://app.example");
+    assert.equal(cookie.read("framework_x=plain; __Host-framework_x=a; __Host-framework_x=b"), "a");
+    assert.equal(cookie.read("framework_x=plain"), undefined);
+    assert.equal(cookie.read(undefined), undefined);
   });
 });

@@ -1,0 +1,36 @@
+/*
+ * The answers every component gives for a refusal: plain text, or the
+ * application's error page with a logged reference. One implementation, so
+ * Content-Type and length are the same everywhere.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** Where `writeErrorPage` answers: the app's error page (the runtime's `Ctx.ErrorPage`) and the logger for its reference. */
+export interface ErrorPageTarget {
+  readonly ErrorPage?: ((req: IncomingMessage, res: ServerResponse, status: number, ref: string) => void) | undefined;
+  readonly Logger?: { info(msg: string, attrs?: Readonly<Record<string, unknown>>): void } | undefined;
+}
+
+/** Ends `res` with a plain-text message followed by a newline. */
+export function writeText(res: ServerResponse, status: number, text: string): void {
+  const body = text + "\n";
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(body));
+  res.end(body);
+}
+
+/**
+ * Answers an error `status` through `target.ErrorPage` with `ref` (a fresh
+ * `NewRef()`), logged next to `message` (SPEC §2.2 ErrorPage), or, when there
+ * is no error page (nil is legal), as the plain text `message`. `message`
+ * reaches the client only in the plain-text answer; keep secrets and raw
+ * client input out of it. The runtime's `writeError` and lib/manifest's
+ * refusals both answer through it.
+ */
+export function writeErrorPage(req: IncomingMessage, res: ServerResponse, status: number, message: string, target: ErrorPageTarget | undefined, ref: string): void {
+  if (target?.ErrorPage === undefined) return writeText(res, status, message);
+  target.Logger?.info("error page", { ref, status, reason: message, path: (req.url ?? "").split("?")[0] });
+  target.ErrorPage(req, res, status, ref);
+  if (!res.writableEnded) res.end();
+}
