@@ -43,7 +43,11 @@ export function reportName(subpath: string): string {
 /** The entries of package.json `exports`, in its order. */
 export function entries(): Entry[] {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, { types: string }> };
-  return Object.entries(pkg.exports).map(([subpath, target]) => ({ subpath, report: reportName(subpath), types: resolve(ROOT, target.types) }));
+  return Object.entries(pkg.exports).map(([subpath, target]) => ({
+    subpath,
+    report: reportName(subpath),
+    types: resolve(ROOT, target.types),
+  }));
 }
 
 /**
@@ -53,9 +57,18 @@ export function entries(): Entry[] {
  */
 export function reportNames(report: string): string[] {
   const names = new Set<string>();
-  for (const m of report.matchAll(/^export (?:declare )?(?:abstract )?(?:function|const|let|var|class|interface|type|enum|namespace) ([\w$]+)/gm)) names.add(m[1] ?? "");
+  for (const m of report.matchAll(
+    /^export (?:declare )?(?:abstract )?(?:function|const|let|var|class|interface|type|enum|namespace) ([\w$]+)/gm,
+  ))
+    names.add(m[1] ?? "");
   for (const m of report.matchAll(/^export \{([^}]*)\}/gm)) {
-    for (const item of (m[1] ?? "").split(",")) names.add(item.trim().split(/\s+as\s+/).pop() ?? "");
+    for (const item of (m[1] ?? "").split(","))
+      names.add(
+        item
+          .trim()
+          .split(/\s+as\s+/)
+          .pop() ?? "",
+      );
   }
   names.delete("");
   return [...names].sort();
@@ -172,5 +185,7 @@ if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLTo
     console.log(`api/: ${outcomes.length} reports match the declarations`);
   }
   const counts = nameCounts();
-  console.log(`api/: ${counts.reduce((sum, c) => sum + c.names, 0)} names summed over ${counts.length} entries (${counts.map((c) => `${c.report.replace(/\.api\.md$/, "")} ${c.names}`).join(", ")})`);
+  console.log(
+    `api/: ${counts.reduce((sum, c) => sum + c.names, 0)} names summed over ${counts.length} entries (${counts.map((c) => `${c.report.replace(/\.api\.md$/, "")} ${c.names}`).join(", ")})`,
+  );
 }

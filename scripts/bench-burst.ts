@@ -32,7 +32,9 @@ function call(agent: Agent, port: number, method: string, path: string): Promise
     const t0 = performance.now();
     const req = request({ host: "127.0.0.1", port, method, path, agent }, (res) => {
       res.resume();
-      res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - t0) : reject(new Error(`${path} answered ${res.statusCode}`))));
+      res.on("end", () =>
+        res.statusCode === 200 ? resolve(performance.now() - t0) : reject(new Error(`${path} answered ${res.statusCode}`)),
+      );
     });
     req.on("error", reject);
     req.end();
@@ -44,7 +46,9 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function runOne(mode: "inthread" | "pool", seconds: number): Promise<BurstRun> {
-  const child = spawn(process.execPath, [join(ROOT, "dist/scripts/bench-servers/passkey-burst.js"), mode], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [join(ROOT, "dist/scripts/bench-servers/passkey-burst.js"), mode], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       child.stdout.on("data", (chunk: Buffer) => {

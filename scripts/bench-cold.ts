@@ -74,7 +74,9 @@ async function freePort(): Promise<number> {
 async function firstByte(port: number, start: number, retry: boolean): Promise<number> {
   for (;;) {
     const result = await new Promise<number | "refused">((resolve, reject) => {
-      const socket = connect(port, "127.0.0.1", () => socket.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"));
+      const socket = connect(port, "127.0.0.1", () =>
+        socket.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"),
+      );
       socket.once("data", () => {
         resolve(performance.now() - start);
         socket.destroy();
@@ -88,7 +90,12 @@ async function firstByte(port: number, start: number, retry: boolean): Promise<n
 
 async function once(server: ColdServer, state: string, activated: boolean): Promise<number> {
   const port = await freePort();
-  const env = { ...process.env, STATE_DIRECTORY: state, INSTANCE_KEY: "bench-cold-start-instance-key-0123456789", ORIGIN: `http://localhost:${port}` };
+  const env = {
+    ...process.env,
+    STATE_DIRECTORY: state,
+    INSTANCE_KEY: "bench-cold-start-instance-key-0123456789",
+    ORIGIN: `http://localhost:${port}`,
+  };
   const node = [process.execPath, ...server.nodeFlags, join(ROOT, server.script)];
   // The activator passes on only the variables it is told to (-E NAME).
   const pass = ["STATE_DIRECTORY", "INSTANCE_KEY", "ORIGIN"].flatMap((name) => ["-E", name]);
@@ -131,7 +138,12 @@ export async function benchCold(runs = 7): Promise<ColdBench> {
     }
     return {
       method: activated ? "systemd-socket-activate" : "spawn",
-      servers: list.map((s, i) => ({ label: s.label, medianMs: median(times[i] ?? []), minMs: Math.min(...(times[i] ?? [])), runs: times[i] ?? [] })),
+      servers: list.map((s, i) => ({
+        label: s.label,
+        medianMs: median(times[i] ?? []),
+        minMs: Math.min(...(times[i] ?? [])),
+        runs: times[i] ?? [],
+      })),
     };
   } finally {
     for (const dir of states) rmSync(dir, { recursive: true, force: true });

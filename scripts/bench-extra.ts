@@ -32,7 +32,15 @@ function mark(ok: boolean): string {
 }
 
 function runSSE(streams: number, seconds: number, bare: boolean, demoHeap: boolean, heartbeatMs = 15000): Promise<BenchResult> {
-  const args = ["--expose-gc", "dist/scripts/bench-sse.js", String(streams), String(seconds), String(heartbeatMs), ...(bare ? ["--bare"] : []), ...(demoHeap ? ["--demo-heap"] : [])];
+  const args = [
+    "--expose-gc",
+    "dist/scripts/bench-sse.js",
+    String(streams),
+    String(seconds),
+    String(heartbeatMs),
+    ...(bare ? ["--bare"] : []),
+    ...(demoHeap ? ["--demo-heap"] : []),
+  ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -90,9 +98,15 @@ export async function extraSSE(streams: number, seconds: number): Promise<ExtraR
 export async function extraSlow(): Promise<ExtraResult> {
   const runs: { n: number; r: SlowBench }[] = [];
   for (const n of [1000, 1500]) runs.push({ n, r: await benchSlow(n) });
-  const lines = [`(g) slow-header connections held, then 25 GET /healthz probes (${runs[0]?.r.limit ?? ""})`, `slow   server   held  closed by server  answered  p50 ms  max ms`];
+  const lines = [
+    `(g) slow-header connections held, then 25 GET /healthz probes (${runs[0]?.r.limit ?? ""})`,
+    `slow   server   held  closed by server  answered  p50 ms  max ms`,
+  ];
   for (const { n, r } of runs) {
-    for (const s of r.runs) lines.push(`${String(n).padEnd(6)} ${s.server.padEnd(7)} ${String(s.held).padStart(5)} ${String(s.closedByServer).padStart(17)} ${`${s.answered}/${s.probes}`.padStart(9)} ${String(s.p50Ms ?? "-").padStart(7)} ${String(s.maxMs ?? "-").padStart(7)}`);
+    for (const s of r.runs)
+      lines.push(
+        `${String(n).padEnd(6)} ${s.server.padEnd(7)} ${String(s.held).padStart(5)} ${String(s.closedByServer).padStart(17)} ${`${s.answered}/${s.probes}`.padStart(9)} ${String(s.p50Ms ?? "-").padStart(7)} ${String(s.maxMs ?? "-").padStart(7)}`,
+      );
   }
   const summary = runs.map(({ n, r }) => {
     const before = r.runs.find((s) => s.server === "before");
@@ -106,8 +120,14 @@ export async function extraSlow(): Promise<ExtraResult> {
 export async function extraCold(runs: number): Promise<ExtraResult> {
   const r: ColdBench = await benchCold(runs);
   const bare = r.servers.find((s) => s.label === "node:http")?.medianMs ?? 0;
-  const lines = [`(h) cold start, first connection to first byte of GET /healthz (${r.method}, median of ${runs})`, `server              median ms  min ms  / node:http`];
-  for (const s of r.servers) lines.push(`${s.label.padEnd(18)} ${s.medianMs.toFixed(1).padStart(10)} ${s.minMs.toFixed(1).padStart(7)} ${(bare === 0 ? "n/a" : `${(s.medianMs / bare).toFixed(2)}x`).padStart(11)}`);
+  const lines = [
+    `(h) cold start, first connection to first byte of GET /healthz (${r.method}, median of ${runs})`,
+    `server              median ms  min ms  / node:http`,
+  ];
+  for (const s of r.servers)
+    lines.push(
+      `${s.label.padEnd(18)} ${s.medianMs.toFixed(1).padStart(10)} ${s.minMs.toFixed(1).padStart(7)} ${(bare === 0 ? "n/a" : `${(s.medianMs / bare).toFixed(2)}x`).padStart(11)}`,
+    );
   const demo = r.servers.find((s) => s.label === SHIPPED_DEMO)?.medianMs ?? 0;
   return {
     key: "h",
@@ -123,8 +143,14 @@ export async function extraCold(runs: number): Promise<ExtraResult> {
 /** (i): /healthz during 50 concurrent ceremonies, before/after. */
 export async function extraBurst(seconds: number): Promise<ExtraResult> {
   const runs: BurstRun[] = await benchBurst(seconds);
-  const lines = [`(i) GET /healthz while 50 passkey ceremonies verify concurrently (${seconds} s each)`, `verifier    verif/s  probes  p50 ms  p99 ms  max ms`];
-  for (const r of runs) lines.push(`${r.verifier.padEnd(10)} ${String(r.verificationsPerSec).padStart(8)} ${String(r.healthzProbes).padStart(7)} ${r.healthzP50Ms.toFixed(1).padStart(7)} ${r.healthzP99Ms.toFixed(1).padStart(7)} ${r.healthzMaxMs.toFixed(1).padStart(7)}`);
+  const lines = [
+    `(i) GET /healthz while 50 passkey ceremonies verify concurrently (${seconds} s each)`,
+    `verifier    verif/s  probes  p50 ms  p99 ms  max ms`,
+  ];
+  for (const r of runs)
+    lines.push(
+      `${r.verifier.padEnd(10)} ${String(r.verificationsPerSec).padStart(8)} ${String(r.healthzProbes).padStart(7)} ${r.healthzP50Ms.toFixed(1).padStart(7)} ${r.healthzP99Ms.toFixed(1).padStart(7)} ${r.healthzMaxMs.toFixed(1).padStart(7)}`,
+    );
   const before = runs.find((r) => r.verifier === "in-thread");
   const after = runs.find((r) => r.verifier === "pool");
   return {

@@ -119,7 +119,13 @@ function cannon(server: RunningServer, path: string, options: object): { child: 
 }
 
 /** Warms `server` up for `seconds`, every connection cycling through `paths`. */
-export async function warm(server: RunningServer, paths: string[], seconds: number, load: LoadOptions, headers: Record<string, string> = {}): Promise<void> {
+export async function warm(
+  server: RunningServer,
+  paths: string[],
+  seconds: number,
+  load: LoadOptions,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const { child } = cannon(server, paths[0] ?? "/", { ...load, warmup: seconds, duration: 0, paths, headers });
   await new Promise((resolve) => child.on("exit", resolve));
 }

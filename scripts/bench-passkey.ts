@@ -52,7 +52,8 @@ function nodeKey(v: Vector): KeyObject {
     const y = Buffer.from(key.point.subarray(1 + half)).toString("base64url");
     return createPublicKey({ key: { kty: "EC", crv: "P-256", x, y }, format: "jwk" });
   }
-  if (key.kty === "OKP") return createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(key.x).toString("base64url") }, format: "jwk" });
+  if (key.kty === "OKP")
+    return createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(key.x).toString("base64url") }, format: "jwk" });
   throw new Error("bench passkey: unexpected key type");
 }
 

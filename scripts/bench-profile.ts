@@ -31,7 +31,16 @@ interface ProfileNode {
 }
 
 function isProfile(v: unknown): v is { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } {
-  return typeof v === "object" && v !== null && "nodes" in v && "samples" in v && "timeDeltas" in v && Array.isArray(v.nodes) && Array.isArray(v.samples) && Array.isArray(v.timeDeltas);
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    "nodes" in v &&
+    "samples" in v &&
+    "timeDeltas" in v &&
+    Array.isArray(v.nodes) &&
+    Array.isArray(v.samples) &&
+    Array.isArray(v.timeDeltas)
+  );
 }
 
 const ROOT_URL = new URL("../../", import.meta.url).href;

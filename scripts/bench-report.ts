@@ -42,7 +42,10 @@ export function perCPU(m: Measurement): number {
 export function table(title: string, rows: Row[], baseline: string): string {
   const base = rows.find((r) => r.label === baseline)?.m;
   const widths = [18, 9, 7, 7, 10, 10, 10, 8, 8, 5];
-  const head = pad(["server", "req/s", "p50 ms", "p99 ms", `x ${baseline.slice(0, 8)}`, "req/cpu-s", "x (cpu)", "srv cpu", "gen cpu", "bad"], widths);
+  const head = pad(
+    ["server", "req/s", "p50 ms", "p99 ms", `x ${baseline.slice(0, 8)}`, "req/cpu-s", "x (cpu)", "srv cpu", "gen cpu", "bad"],
+    widths,
+  );
   const lines = rows.map((r) =>
     pad(
       [
@@ -68,9 +71,22 @@ export function passkeyTable(results: PasskeyBench[]): string {
   const widths = [9, 14, 14, 14, 20];
   const head = pad(["alg", "latch full/s", "latch sig/s", "node:crypto/s", "ours / node:crypto"], widths);
   const lines = results.map((r) =>
-    pad([r.alg, fmt(r.fullPerSec), fmt(r.signaturePerSec), fmt(r.nodePerSec), `${ratio(r.fullPerSec, r.nodePerSec)} (sig ${ratio(r.signaturePerSec, r.nodePerSec)})`], widths),
+    pad(
+      [
+        r.alg,
+        fmt(r.fullPerSec),
+        fmt(r.signaturePerSec),
+        fmt(r.nodePerSec),
+        `${ratio(r.fullPerSec, r.nodePerSec)} (sig ${ratio(r.signaturePerSec, r.nodePerSec)})`,
+      ],
+      widths,
+    ),
   );
-  return ["(e) passkey assertion verification, in-process (full = parse + verifyAuthentication; sig = verifySignature only)", head, ...lines].join("\n");
+  return [
+    "(e) passkey assertion verification, in-process (full = parse + verifyAuthentication; sig = verifySignature only)",
+    head,
+    ...lines,
+  ].join("\n");
 }
 
 /** A target check line: "ok" or "MISS" with the numbers. */

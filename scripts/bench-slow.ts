@@ -41,7 +41,9 @@ export interface SlowBench {
 
 async function start(mode: "serve" | "plain", limited: boolean): Promise<{ child: ChildProcess; port: number }> {
   const node = [process.execPath, join(ROOT, "dist/scripts/bench-servers/serve-probe.js"), mode];
-  const child = limited ? spawn("prlimit", [`--nofile=${FILE_LIMIT}:${FILE_LIMIT}`, ...node], { stdio: ["ignore", "pipe", "ignore"] }) : spawn(node[0] ?? "", node.slice(1), { stdio: ["ignore", "pipe", "ignore"] });
+  const child = limited
+    ? spawn("prlimit", [`--nofile=${FILE_LIMIT}:${FILE_LIMIT}`, ...node], { stdio: ["ignore", "pipe", "ignore"] })
+    : spawn(node[0] ?? "", node.slice(1), { stdio: ["ignore", "pipe", "ignore"] });
   const port = await new Promise<number>((resolve, reject) => {
     let text = "";
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -104,7 +106,15 @@ async function runOne(server: "before" | "after", limited: boolean, slow: number
     }
     times.sort((a, b) => a - b);
     const round = (x: number | undefined): number | undefined => (x === undefined ? undefined : Math.round(x * 10) / 10);
-    return { server, held: sockets.length, closedByServer: closed.n, answered: times.length, probes: PROBES, p50Ms: round(times[Math.floor(times.length / 2)]), maxMs: round(times.at(-1)) };
+    return {
+      server,
+      held: sockets.length,
+      closedByServer: closed.n,
+      answered: times.length,
+      probes: PROBES,
+      p50Ms: round(times[Math.floor(times.length / 2)]),
+      maxMs: round(times.at(-1)),
+    };
   } finally {
     for (const s of sockets) s.destroy();
     child.kill("SIGKILL");
@@ -118,4 +128,5 @@ export async function benchSlow(slow = 1000): Promise<SlowBench> {
   return { limit: limited ? `prlimit --nofile=${FILE_LIMIT}:${FILE_LIMIT}` : "none (prlimit missing: the process's own limit)", runs };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(JSON.stringify(await benchSlow(Number(process.argv[2] ?? "1000"))) + "\n");
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  process.stdout.write(JSON.stringify(await benchSlow(Number(process.argv[2] ?? "1000"))) + "\n");

@@ -97,7 +97,11 @@ export async function benchSSE(options: BenchOptions = {}): Promise<BenchResult>
     MaxStreamsPerOwner: streams,
   });
   const bareStream = (res: ServerResponse): void => {
-    res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" });
+    res.writeHead(200, {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      "X-Accel-Buffering": "no",
+    });
     res.write("retry: 3000\n\n");
     const beat = setInterval(() => res.write(": ping\n\n"), heartbeatMs);
     res.on("close", () => clearInterval(beat));
@@ -208,7 +212,8 @@ function readReport(m: unknown): ClientReport | undefined {
   if (typeof m !== "object" || m === null) return undefined;
   if (!("opened" in m && "failed" in m && "errors" in m && "received" in m && "expected" in m)) return undefined;
   const { opened, failed, errors, received, expected } = m;
-  if (typeof opened !== "number" || typeof failed !== "number" || typeof received !== "number" || typeof expected !== "number") return undefined;
+  if (typeof opened !== "number" || typeof failed !== "number" || typeof received !== "number" || typeof expected !== "number")
+    return undefined;
   if (!Array.isArray(errors)) return undefined;
   return { opened, failed, errors: errors.map(String), received, expected };
 }
@@ -288,7 +293,10 @@ if (isMain && process.argv[2] === "--client") {
   const bare = process.argv.includes("--bare");
   // As the demo runs: its young generation kept small (examples/demo/young-generation.ts).
   if (process.argv.includes("--demo-heap")) keepYoungGenerationSmall();
-  const [streams, seconds, heartbeatMs] = process.argv.slice(2).filter((a) => !a.startsWith("--")).map(Number);
+  const [streams, seconds, heartbeatMs] = process.argv
+    .slice(2)
+    .filter((a) => !a.startsWith("--"))
+    .map(Number);
   const result = await benchSSE({
     bare,
     ...(streams === undefined ? {} : { streams }),

@@ -26,7 +26,19 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { combine, measure, pinned, probe, ROOT, startServer, warm, type LoadOptions, type Measurement, type RunningServer, type ServerSpec } from "./bench-load.ts";
+import {
+  combine,
+  measure,
+  pinned,
+  probe,
+  ROOT,
+  startServer,
+  warm,
+  type LoadOptions,
+  type Measurement,
+  type RunningServer,
+  type ServerSpec,
+} from "./bench-load.ts";
 import type { PasskeyBench } from "./bench-passkey.ts";
 import { formatProfile, summarizeProfile } from "./bench-profile.ts";
 import { passkeyTable, perCPU, ratio, table, target, type Row } from "./bench-report.ts";
@@ -64,7 +76,13 @@ interface Scenario {
 
 const SCENARIOS: Scenario[] = [
   { key: "a", title: "(a) hello world, GET /", path: "/", expect: 2, check: (s, b) => s === 200 && b === HELLO_BODY },
-  { key: "b", title: "(b) routed GET /users/{id} (JSON) among 50 routes", path: "/users/42", expect: 2, check: (s, b) => s === 200 && b.includes('"id":"42"') },
+  {
+    key: "b",
+    title: "(b) routed GET /users/{id} (JSON) among 50 routes",
+    path: "/users/42",
+    expect: 2,
+    check: (s, b) => s === 200 && b.includes('"id":"42"'),
+  },
   { key: "c", title: "(c) not found, GET /missing/42", path: "/missing/42", expect: 4, check: (s) => s === 404 },
 ];
 
@@ -132,7 +150,13 @@ async function runGroup(group: string, servers: Server[], scenarios: Scenario[],
     }
     for (const [i, server] of servers.entries()) {
       print(`  warm-up ${server.label}...`);
-      await warm(running[i] ?? missing(), scenarios.map((s) => s.path), load.warmup, load, scenarios[0]?.headers);
+      await warm(
+        running[i] ?? missing(),
+        scenarios.map((s) => s.path),
+        load.warmup,
+        load,
+        scenarios[0]?.headers,
+      );
     }
     const slice = load.duration / Math.max(1, load.slices);
     for (const s of scenarios) {
@@ -222,15 +246,20 @@ function summary(results: Record<string, Row[]>, passkey: PasskeyBench[] | undef
     lines.push(`  ${s.key}: latch / bare+headers ${ratio(rps(rows, "latch"), rps(rows, "node:http+headers"))} (per CPU-s ${cpu}); ${vs}`);
   }
   const d = results["d"];
-  if (d !== undefined) lines.push(`  d: latch / bare-lookup ${ratio(rps(d, "latch"), rps(d, "bare-lookup"))} (per CPU-s ${cpuRatio(d, "latch", "bare-lookup")})`);
+  if (d !== undefined)
+    lines.push(
+      `  d: latch / bare-lookup ${ratio(rps(d, "latch"), rps(d, "bare-lookup"))} (per CPU-s ${cpuRatio(d, "latch", "bare-lookup")})`,
+    );
   for (const p of passkey ?? []) lines.push(`  e: ${p.alg} ours / node:crypto ${ratio(p.fullPerSec, p.nodePerSec)}`);
   lines.push("", "Targets");
   const b = results["b"];
   if (b !== undefined && rps(b, "node:http+headers") > 0) {
     lines.push(target("(b) latch / bare+headers", rps(b, "latch") / rps(b, "node:http+headers"), 0.9));
-    for (const f of ["fastify", "hono", "express"]) if (rps(b, f) > 0) lines.push(target(`(b) latch / ${f} (ahead)`, rps(b, "latch") / rps(b, f), 1));
+    for (const f of ["fastify", "hono", "express"])
+      if (rps(b, f) > 0) lines.push(target(`(b) latch / ${f} (ahead)`, rps(b, "latch") / rps(b, f), 1));
   }
-  if (results["d"] !== undefined) lines.push(target("(d) latch / bare-lookup", rps(results["d"], "latch") / rps(results["d"], "bare-lookup"), 0.9));
+  if (results["d"] !== undefined)
+    lines.push(target("(d) latch / bare-lookup", rps(results["d"], "latch") / rps(results["d"], "bare-lookup"), 0.9));
   return lines.join("\n");
 }
 
@@ -238,7 +267,8 @@ async function main(): Promise<void> {
   ensureTools();
   print(`latch bench: node ${process.version}, ${cpus()[0]?.model ?? "?"} x${cpus().length}, ${new Date().toISOString()}`);
   const busy = loadavg()[0] ?? 0;
-  if (busy > 0.5) print(`warning: load average ${busy.toFixed(2)} before the run; other processes compete for the cores (see the srv cpu column)`);
+  if (busy > 0.5)
+    print(`warning: load average ${busy.toFixed(2)} before the run; other processes compete for the cores (see the srv cpu column)`);
   print(
     `load: autocannon, ${load.connections} connections, pipelining ${load.pipelining}; ${load.warmup} s warm-up per server, ` +
       `${load.duration} s measured per server and scenario in ${load.slices} interleaved slices; servers on core 0, autocannon on core 1`,
@@ -249,7 +279,8 @@ async function main(): Promise<void> {
   const passkey = await runPasskey();
   print("");
   for (const s of SCENARIOS) if (results[s.key] !== undefined) print(table(s.title, results[s.key] ?? [], "node:http") + "\n");
-  if (results["d"] !== undefined) print(table("(d) authenticated GET /me (cookie -> sha256 -> session row)", results["d"], "bare-lookup") + "\n");
+  if (results["d"] !== undefined)
+    print(table("(d) authenticated GET /me (cookie -> sha256 -> session row)", results["d"], "bare-lookup") + "\n");
   if (passkey !== undefined) print(passkeyTable(passkey));
   const extra: ExtraResult[] = [];
   const step = async (key: string, title: string, run: () => Promise<ExtraResult>): Promise<void> => {
@@ -267,7 +298,10 @@ async function main(): Promise<void> {
   const json = process.env["BENCH_JSON"];
   if (json !== undefined) {
     const raw = Object.fromEntries(extra.map((e) => [e.key, e.raw]));
-    writeFileSync(json, JSON.stringify({ date: new Date().toISOString(), node: process.version, load, results, passkey, extra: raw }, null, 2) + "\n");
+    writeFileSync(
+      json,
+      JSON.stringify({ date: new Date().toISOString(), node: process.version, load, results, passkey, extra: raw }, null, 2) + "\n",
+    );
   }
 }
 

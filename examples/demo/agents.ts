@@ -77,7 +77,8 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
       handler: startJob(invoker, assets),
       run: ({ Args, Subject }) => {
         const kind = Args.get("kind") ?? "ok";
-        if (kind !== "ok" && kind !== "fail") throw new AgentError("ERR_AGENT_INVALID_CALL", 'start job: kind must be "ok" or "fail"', { status: 400 });
+        if (kind !== "ok" && kind !== "fail")
+          throw new AgentError("ERR_AGENT_INVALID_CALL", 'start job: kind must be "ok" or "fail"', { status: 400 });
         const job = startDemoJob(jobs, Subject, kind, deps.stepMs);
         return { id: job.ID, status: job.Status, location: `/jobs/${job.ID}` };
       },
@@ -102,9 +103,18 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
     }),
   );
 
-  const api = newToolsAPI({ Invoker: invoker, Tokens: tokens, Sessions: auth.Sessions, Origin: deps.origin, ApprovalPath: "/account/approvals" });
+  const api = newToolsAPI({
+    Invoker: invoker,
+    Tokens: tokens,
+    Sessions: auth.Sessions,
+    Origin: deps.origin,
+    ApprovalPath: "/account/approvals",
+  });
   const callers = mux.With(api.Authenticate);
-  callers.Handle("GET /api/whoami", withCtx((ctx, req, res) => writeJSON(res, 200, { actor: ctx.Actor.String(), subject: subjectFrom(req) ?? null })));
+  callers.Handle(
+    "GET /api/whoami",
+    withCtx((ctx, req, res) => writeJSON(res, 200, { actor: ctx.Actor.String(), subject: subjectFrom(req) ?? null })),
+  );
   callers.Handle("GET /api/tools", api.List);
   callers.Handle("POST /api/tools/{name}", api.Call);
   mountMCP({ mux, invoker, tokens, origin: deps.origin });
@@ -145,10 +155,23 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
     const id = PathValue(req, "id") ?? "";
     const outcome = approvals.decide(id, subject(req), decision);
     if (!outcome.ok && outcome.reason === "unknown") return writeError(req, res, 404, "404 approval: no such request");
-    if (outcome.ok) audit(subject(req), decision === "approve" ? "agent.call_approved" : "agent.call_declined", { approval: id, tool: outcome.approval.Tool, args_hash: outcome.approval.ArgsHash });
+    if (outcome.ok)
+      audit(subject(req), decision === "approve" ? "agent.call_approved" : "agent.call_declined", {
+        approval: id,
+        tool: outcome.approval.Tool,
+        args_hash: outcome.approval.ArgsHash,
+      });
     const approval = approvals.get(id, subject(req));
     if (approval === undefined) return writeError(req, res, 404);
-    approvalPage(req, res, assets, approval, registry.get(approval.Tool), agentName(tokens, subject(req), approval.TokenID), outcome.ok ? undefined : outcome.reason);
+    approvalPage(
+      req,
+      res,
+      assets,
+      approval,
+      registry.get(approval.Tool),
+      agentName(tokens, subject(req), approval.TokenID),
+      outcome.ok ? undefined : outcome.reason,
+    );
   });
   const signedIn = mux.With(auth.RequireSession);
   const startJobForm = registry.get("start_job");

@@ -32,7 +32,14 @@ import { securityPage } from "./pages/security.ts";
 import { mountResources, renderResource, resourcesSchema } from "./resources.ts";
 
 /** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, the resources. */
-export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema, resourcesSchema);
+export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
+  session.Schema,
+  signin.Schema,
+  passkey.Schema,
+  eventsSchema,
+  agent.Schema,
+  resourcesSchema,
+);
 
 /** Directory of the demo's catalogs: its own words and those of the starter's pages it uses. */
 const LOCALE_DIR = fileURLToPath(new URL("../../../examples/demo/locales/", import.meta.url));
@@ -110,7 +117,12 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
     OnAuthEvent: onAuthEvent,
     Logger: logger,
   });
-  const jobHandlers = newHandlers({ Jobs: jobs, ...jobPages(assets), Owner: (req) => From(req)?.Subject, ID: (req) => PathValue(req, "id") });
+  const jobHandlers = newHandlers({
+    Jobs: jobs,
+    ...jobPages(assets),
+    Owner: (req) => From(req)?.Subject,
+    ID: (req) => PathValue(req, "id"),
+  });
 
   const mux = new Mux();
   const user = mux.With(auth.LoadSession);
@@ -146,7 +158,13 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   fresh.Handle("POST /account/sessions/revoke", auth.RevokeSession);
   fresh.Handle("POST /account/sessions/revoke-others", auth.RevokeOtherSessions);
   const tools = mountAgents({
-    db, events, mux, auth, jobs, assets, logger,
+    db,
+    events,
+    mux,
+    auth,
+    jobs,
+    assets,
+    logger,
     origin: config.origin,
     stepMs: app.jobStepMs ?? config.jobStepMs,
     freshFor: config.freshFor,
@@ -160,11 +178,14 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   mux.Handle("GET /demo/error", () => {
     throw new Error("demo: this page fails on purpose to show the error page");
   });
-  const sweep = setInterval(() => {
-    const now = new Date();
-    auth.Sweep(now);
-    passkey.Sweep(db, now);
-  }, 10 * 60 * 1000);
+  const sweep = setInterval(
+    () => {
+      const now = new Date();
+      auth.Sweep(now);
+      passkey.Sweep(db, now);
+    },
+    10 * 60 * 1000,
+  );
   sweep.unref();
   return mux;
 }

@@ -78,8 +78,14 @@ export function mountResources(deps: ResourcesDeps): void {
   const english = NewLocales(["en"], "en", undefined, deps.localeDir);
   for (const resource of [expenses, notes]) {
     mountResource(resource, {
-      db: deps.db, mux: deps.mux, tools: deps.tools, events: deps.events, origin: deps.origin,
-      requireSession: deps.requireSession, ctxFrom, label: (key) => english.T("en", key),
+      db: deps.db,
+      mux: deps.mux,
+      tools: deps.tools,
+      events: deps.events,
+      origin: deps.origin,
+      requireSession: deps.requireSession,
+      ctxFrom,
+      label: (key) => english.T("en", key),
     });
   }
 }

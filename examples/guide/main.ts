@@ -115,10 +115,13 @@ await Run({
     // Step 6: a resource from the manifest, its tools in the same registry.
     mountExpenses({ db, mux, tools, auth, Origin });
 
-    const sweep = setInterval(() => {
-      auth.Sweep(new Date());
-      passkey.Sweep(db, new Date());
-    }, 10 * 60 * 1000);
+    const sweep = setInterval(
+      () => {
+        auth.Sweep(new Date());
+        passkey.Sweep(db, new Date());
+      },
+      10 * 60 * 1000,
+    );
     sweep.unref();
     return mux;
   },

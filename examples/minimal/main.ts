@@ -15,7 +15,7 @@ const Origin = process.env["ORIGIN"] ?? "http://localhost:8080";
 
 const signinPage: HandlerFunc = (_req, res) => {
   res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.end(html`<form method="post" action="/signin"><input name="email" type="email"><button>Email me a link</button></form>`.toString());
+  res.end(html`<form method="post" action="/signin"><input name="email" type="email" /><button>Email me a link</button></form>`.toString());
 };
 
 await Run({
@@ -26,7 +26,13 @@ await Run({
   Wrap: (next) => crossOriginProtection({ Origin })(next),
   Router: (db) => {
     if (db === undefined) throw new Error("minimal: no database");
-    const auth = signin.create({ DB: db, Origin, InstanceKey: process.env["INSTANCE_KEY"] ?? "", SigninPath: "/signin", SignedInPath: "/" });
+    const auth = signin.create({
+      DB: db,
+      Origin,
+      InstanceKey: process.env["INSTANCE_KEY"] ?? "",
+      SigninPath: "/signin",
+      SignedInPath: "/",
+    });
     const mux = new Mux();
     mux.Handle("GET /signin", signinPage);
     mux.Handle("POST /signin", auth.Begin);

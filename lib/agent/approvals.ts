@@ -48,9 +48,7 @@ export interface ApprovalBinding {
 }
 
 /** The outcome of `decide`. */
-export type Decision =
-  | { ok: true; approval: Approval }
-  | { ok: false; reason: "unknown" | "expired" | "decided" };
+export type Decision = { ok: true; approval: Approval } | { ok: false; reason: "unknown" | "expired" | "decided" };
 
 /** Options of `Approvals`. */
 export interface ApprovalsOptions {
@@ -116,7 +114,9 @@ export class Approvals {
     this.#random = options.Random ?? cryptoRandom;
     const binding = "subject = ? AND token_id = ? AND tool = ? AND args_hash = ?";
     this.#pending = db.prepare(`SELECT * FROM agent_approvals WHERE ${binding} AND status = 'pending' AND expires_at > ? LIMIT 1`);
-    this.#pendingCount = db.prepare("SELECT count(*) AS n FROM agent_approvals WHERE token_id = ? AND status = 'pending' AND expires_at > ?");
+    this.#pendingCount = db.prepare(
+      "SELECT count(*) AS n FROM agent_approvals WHERE token_id = ? AND status = 'pending' AND expires_at > ?",
+    );
     this.#insert = db.prepare(
       `INSERT INTO agent_approvals (id, subject, token_id, tool, args_hash, args, status, created_at, expires_at)
        VALUES (@id, @subject, @token_id, @tool, @args_hash, @args, @status, @created_at, @expires_at)`,

@@ -39,7 +39,11 @@ export function auditAuthEvents(store: EventStore, logger: Logger): AuthEventSin
   return (event) => {
     if (event.Subject === undefined || event.Subject === "" || UNAUDITED_AUTH_EVENTS.has(event.Kind)) return;
     const { Kind, At: _at, Subject, ...details } = event;
-    const data = Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined).map(([k, v]) => [k.toLowerCase(), v]));
+    const data = Object.fromEntries(
+      Object.entries(details)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k.toLowerCase(), v]),
+    );
     try {
       store.appendAudit({ Subject, Actor: actor, Type: AUTH_EVENT_TYPE_PREFIX + Kind, Data: data });
     } catch (err) {

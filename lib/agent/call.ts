@@ -11,9 +11,7 @@ import type { ToolDef } from "./action.ts";
 import type { ArgValue } from "./tool.ts";
 
 /** The outcome of `parseToolArgs`: the checked arguments, or the field at fault and why. */
-export type ParsedArgs =
-  | { ok: true; args: ReadonlyMap<string, ArgValue> }
-  | { ok: false; field: string; reason: string };
+export type ParsedArgs = { ok: true; args: ReadonlyMap<string, ArgValue> } | { ok: false; field: string; reason: string };
 
 /**
  * Narrows an untrusted JSON object of arguments against `def`'s declared
@@ -51,7 +49,9 @@ export function parseToolArgs(def: ToolDef, input: unknown): ParsedArgs {
  * they were sent in; any other value hashes differently.
  */
 export function hashToolArgs(args: ReadonlyMap<string, ArgValue>): string {
-  return createHash("sha256").update(JSON.stringify(canonicalArgs(args))).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify(canonicalArgs(args)))
+    .digest("hex");
 }
 
 /** Returns `args` as a plain object with sorted keys. */

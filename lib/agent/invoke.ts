@@ -103,7 +103,12 @@ export class ToolInvoker {
     return outcome;
   }
 
-  async #approveAndRun(caller: Caller, def: ToolDef, args: ReadonlyMap<string, string | number | boolean>, argsHash: string): Promise<CallOutcome> {
+  async #approveAndRun(
+    caller: Caller,
+    def: ToolDef,
+    args: ReadonlyMap<string, string | number | boolean>,
+    argsHash: string,
+  ): Promise<CallOutcome> {
     let approval: string | undefined;
     // SPEC §2.3: ToolWrite requires an explicitly confirmed call; for an agent only its person's approval counts.
     if (def.Tool.Access === ToolWrite && caller.Grant !== undefined) {
@@ -113,7 +118,8 @@ export class ToolInvoker {
         try {
           return { kind: "approval_required", approval: this.#config.Approvals.request(binding, canonicalArgs(args)).ID };
         } catch (err) {
-          if (isLatchError(err) && err.code === "ERR_AGENT_TOO_MANY_APPROVALS") return { kind: "refused", status: 429, reason: err.message };
+          if (isLatchError(err) && err.code === "ERR_AGENT_TOO_MANY_APPROVALS")
+            return { kind: "refused", status: 429, reason: err.message };
           throw err;
         }
       }

@@ -24,7 +24,14 @@ export class ToolRegistry {
    * route are taken, and `defineAction`'s errors for an invalid entry.
    */
   register(def: ToolDef): void {
-    const checked = defineAction({ name: def.Name, method: def.Method, route: def.Route, tool: def.Tool, handler: def.Handler, run: def.Run });
+    const checked = defineAction({
+      name: def.Name,
+      method: def.Method,
+      route: def.Route,
+      tool: def.Tool,
+      handler: def.Handler,
+      run: def.Run,
+    });
     const route = `${checked.Method} ${checked.Route}`;
     if (this.#byName.has(checked.Name)) {
       throw new AgentError("ERR_AGENT_DUPLICATE_TOOL", `register tool: ${checked.Name} is already registered`);

@@ -18,7 +18,16 @@
  * 400 {error, field, reason}; 403; 404; a tool's own 4xx; 500 {error, ref}.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { writeJSON, isAbortHandler, isLatchError, isLocalPath, readJSON, HTTPError, type HandlerFunc, type Middleware } from "../http/index.ts";
+import {
+  writeJSON,
+  isAbortHandler,
+  isLatchError,
+  isLocalPath,
+  readJSON,
+  HTTPError,
+  type HandlerFunc,
+  type Middleware,
+} from "../http/index.ts";
 import { parseOrigin } from "../internal/index.ts";
 import { PathValue } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
@@ -93,7 +102,8 @@ export async function readCallBody<T>(
 }
 
 /** What an agent is told when a write call awaits its person's approval, on every transport. */
-export const APPROVAL_INSTRUCTION = "A write call runs only after the person you act for approves it at the approval URL you are given; then repeat the call unchanged.";
+export const APPROVAL_INSTRUCTION =
+  "A write call runs only after the person you act for approves it at the approval URL you are given; then repeat the call unchanged.";
 
 /** Returns the absolute URL of approval request `id`'s page: `ApprovalPath/<id>` on `Origin`. */
 export function approvalURL(config: Pick<ToolsAPIConfig, "Origin" | "ApprovalPath">, id: string): string {
@@ -117,7 +127,8 @@ export function describeTool(def: ToolDef): Record<string, unknown> {
  * the `approval_url` an agent hands its person, so a mistake must fail at startup.
  */
 export function checkApprovalLink(config: Pick<ToolsAPIConfig, "Origin" | "ApprovalPath">, who: string): void {
-  if (parseOrigin(config.Origin) === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `${who}: Origin must be an http or https URL`);
+  if (parseOrigin(config.Origin) === undefined)
+    throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `${who}: Origin must be an http or https URL`);
   // RFC 3986 §4.2: an ApprovalPath of "//host" is a network-path reference; approvalURL would point at that host.
   if (typeof config.ApprovalPath !== "string" || !isLocalPath(config.ApprovalPath)) {
     throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `${who}: ApprovalPath must be a local path ("/..." but not "//" or "/\\")`);
@@ -172,7 +183,11 @@ function answer(res: ServerResponse, outcome: CallOutcome, config: ToolsAPIConfi
     case "forbidden":
       return writeJSON(res, 403, { error: `forbidden: ${outcome.reason}` });
     case "invalid":
-      return writeJSON(res, 400, { error: `invalid arguments: ${outcome.field || "body"} ${outcome.reason}`, field: outcome.field, reason: outcome.reason });
+      return writeJSON(res, 400, {
+        error: `invalid arguments: ${outcome.field || "body"} ${outcome.reason}`,
+        field: outcome.field,
+        reason: outcome.reason,
+      });
     case "approval_required": {
       const url = approvalURL(config, outcome.approval);
       res.setHeader("Location", url);

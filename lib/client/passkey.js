@@ -83,10 +83,15 @@
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify(body || {}),
     }).then(function (res) {
-      return res.json().catch(function () { return {}; }).then(function (data) {
-        if (!res.ok) throw Object.assign(new Error(data.error || "HTTP " + res.status), { status: res.status, code: data.error });
-        return data;
-      });
+      return res
+        .json()
+        .catch(function () {
+          return {};
+        })
+        .then(function (data) {
+          if (!res.ok) throw Object.assign(new Error(data.error || "HTTP " + res.status), { status: res.status, code: data.error });
+          return data;
+        });
     });
   }
 

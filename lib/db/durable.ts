@@ -73,7 +73,8 @@ export async function syncLitestream(options: DurableOptions): Promise<SyncAnswe
   const answer = parseAnswer(text);
   if (status !== 200) throw notDurable(`litestream answered ${status}: ${errorText(text)}`);
   if (answer === undefined) throw notDurable("litestream answered 200 without a sync status");
-  if (answer.status !== "synced" && answer.status !== "no_change") throw notDurable(`litestream sync status ${JSON.stringify(answer.status)}`);
+  if (answer.status !== "synced" && answer.status !== "no_change")
+    throw notDurable(`litestream sync status ${JSON.stringify(answer.status)}`);
   if (answer.txid !== undefined && answer.replicatedTXID !== undefined && answer.replicatedTXID < answer.txid) {
     throw notDurable(`litestream replicated txid ${answer.replicatedTXID} behind local txid ${answer.txid}`);
   }
@@ -117,7 +118,8 @@ function parseAnswer(text: string): SyncAnswer | undefined {
 function errorText(text: string): string {
   try {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === "object" && parsed !== null && "error" in parsed && typeof parsed.error === "string") return parsed.error.slice(0, 200);
+    if (typeof parsed === "object" && parsed !== null && "error" in parsed && typeof parsed.error === "string")
+      return parsed.error.slice(0, 200);
   } catch {
     // not JSON: fall through to the raw text
   }

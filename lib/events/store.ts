@@ -114,9 +114,7 @@ export class EventStore {
     checkID("Subject", input.Subject);
     const stream = auditStream(input.Subject);
     const checked = checkEvent(input);
-    return this.#db
-      .transaction(() => this.#write(stream, (this.#last.get(stream)?.seq ?? 0) + 1, checked))
-      .immediate();
+    return this.#db.transaction(() => this.#write(stream, (this.#last.get(stream)?.seq ?? 0) + 1, checked)).immediate();
   }
 
   #write(stream: string, seq: number, checked: ReturnType<typeof checkEvent>): Event {

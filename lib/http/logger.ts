@@ -101,7 +101,12 @@ function formatText(line: Attrs): string {
   let tail = "";
   for (const [key, value] of Object.entries(attrs)) {
     if (value === undefined) continue;
-    const text = value instanceof Error ? (value.stack ?? `${value.name}: ${value.message}`) : typeof value === "string" ? value : serializeValue(value);
+    const text =
+      value instanceof Error
+        ? (value.stack ?? `${value.name}: ${value.message}`)
+        : typeof value === "string"
+          ? value
+          : serializeValue(value);
     if (text.includes("\n")) tail += `\n  ${key}:\n` + text.replace(/^/gm, "    ");
     else head += ` ${key}=${typeof value !== "string" || /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text)}`;
   }

@@ -30,5 +30,8 @@ export const SHAPES: ReadonlyMap<string, string> = new Map([
   // Sign out: an open door frame on the left, an arrow leaving to the right.
   ["sign-out", '<path d="M10 4H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h4M15 8l4 4-4 4M19 12H9"/>'],
   // A globe (language): outline, equator and one meridian lens.
-  ["globe", '<circle cx="12" cy="12" r="9"/><path d="M3 12h18M12 3c2.4 2.5 3.6 5.5 3.6 9s-1.2 6.5-3.6 9c-2.4-2.5-3.6-5.5-3.6-9S9.6 5.5 12 3z"/>'],
+  [
+    "globe",
+    '<circle cx="12" cy="12" r="9"/><path d="M3 12h18M12 3c2.4 2.5 3.6 5.5 3.6 9s-1.2 6.5-3.6 9c-2.4-2.5-3.6-5.5-3.6-9S9.6 5.5 12 3z"/>',
+  ],
 ]);

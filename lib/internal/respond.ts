@@ -28,7 +28,14 @@ export function writeText(res: ServerResponse, status: number, text: string): vo
  * client input out of it. The runtime's `writeError` and lib/manifest's
  * refusals both answer through it.
  */
-export function writeErrorPage(req: IncomingMessage, res: ServerResponse, status: number, message: string, target: ErrorPageTarget | undefined, ref: string): void {
+export function writeErrorPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string,
+  target: ErrorPageTarget | undefined,
+  ref: string,
+): void {
   if (target?.ErrorPage === undefined) return writeText(res, status, message);
   target.Logger?.info("error page", { ref, status, reason: message, path: (req.url ?? "").split("?")[0] });
   target.ErrorPage(req, res, status, ref);

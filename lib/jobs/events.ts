@@ -84,9 +84,13 @@ function endOnShutdown(shutdown: AbortSignal, writer: EventWriter): () => void {
   let open = openByShutdown.get(shutdown);
   if (open === undefined) {
     const writers = new Set<EventWriter>();
-    shutdown.addEventListener("abort", () => {
-      for (const w of writers) w.end();
-    }, { once: true });
+    shutdown.addEventListener(
+      "abort",
+      () => {
+        for (const w of writers) w.end();
+      },
+      { once: true },
+    );
     openByShutdown.set(shutdown, writers);
     open = writers;
   }

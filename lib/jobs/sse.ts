@@ -36,10 +36,12 @@ export function encodeEvent(message: SSEMessage): string {
 
 /** Encodes a comment line (ignored by readers, keeps proxies and sockets alive), e.g. `: ping`. */
 export function encodeComment(text: string): string {
-  return text
-    .split(LINE_END)
-    .map((line) => `: ${line}\n`)
-    .join("") + "\n";
+  return (
+    text
+      .split(LINE_END)
+      .map((line) => `: ${line}\n`)
+      .join("") + "\n"
+  );
 }
 
 /** Encodes a `retry:` field: the reader's reconnection delay in ms (§9.2.6, ASCII digits only). */

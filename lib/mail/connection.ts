@@ -206,7 +206,13 @@ export class SMTPConnection {
           resolve();
         });
         secured.once("error", (e) =>
-          reject(new MailError("ERR_MAIL_CONNECT", `mail: TLS handshake with ${host} failed`, { cause: e, transient: false, command: "STARTTLS" })),
+          reject(
+            new MailError("ERR_MAIL_CONNECT", `mail: TLS handshake with ${host} failed`, {
+              cause: e,
+              transient: false,
+              command: "STARTTLS",
+            }),
+          ),
         );
       },
     );

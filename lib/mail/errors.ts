@@ -41,11 +41,7 @@ export interface MailErrorOptions {
   cause?: unknown;
 }
 
-const TRANSIENT_CODES: ReadonlySet<MailErrorCode> = new Set<MailErrorCode>([
-  "ERR_MAIL_CONNECT",
-  "ERR_MAIL_TIMEOUT",
-  "ERR_MAIL_TRANSIENT",
-]);
+const TRANSIENT_CODES: ReadonlySet<MailErrorCode> = new Set<MailErrorCode>(["ERR_MAIL_CONNECT", "ERR_MAIL_TIMEOUT", "ERR_MAIL_TRANSIENT"]);
 
 /** An error from building or sending mail. */
 export class MailError extends LatchError<MailErrorCode> {

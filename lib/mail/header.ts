@@ -65,7 +65,12 @@ export function formatSubject(subject: string): string {
     if (folded !== undefined) return folded;
   }
   const words = encodeWords(subject);
-  return foldChunks("Subject", words.map((w, i) => (i === 0 ? w : " " + w))) ?? "";
+  return (
+    foldChunks(
+      "Subject",
+      words.map((w, i) => (i === 0 ? w : " " + w)),
+    ) ?? ""
+  );
 }
 
 const ATOM_PHRASE = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ ]*$/;
@@ -101,8 +106,16 @@ export function formatAddressField(name: string, mailboxes: readonly Mailbox[]):
 
 /** Header names the builder writes itself; `Message.Headers` may not set them. */
 export const RESERVED_HEADERS: ReadonlySet<string> = new Set([
-  "from", "to", "cc", "bcc", "subject", "date", "message-id", "mime-version",
-  "content-type", "content-transfer-encoding",
+  "from",
+  "to",
+  "cc",
+  "bcc",
+  "subject",
+  "date",
+  "message-id",
+  "mime-version",
+  "content-type",
+  "content-transfer-encoding",
 ]);
 
 /**

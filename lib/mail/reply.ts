@@ -40,7 +40,7 @@ export function parseReply(lines: readonly string[]): Reply {
     const lineCode = Number(m[1]);
     // RFC 5321 §4.2.1: every line of a multiline reply carries the same code.
     if (i > 0 && lineCode !== code) throw protocol("codes differ between lines");
-    if ((m[2] === "-") !== (i < lines.length - 1)) throw protocol("continuation marker out of place");
+    if ((m[2] === "-") !== i < lines.length - 1) throw protocol("continuation marker out of place");
     code = lineCode;
     texts.push(m[3] ?? "");
   });
@@ -62,7 +62,10 @@ export function parseEHLO(reply: Reply): Map<string, string[]> {
 
 /** Returns the reply text as one line fit for an error message: control characters removed, at most 200 chars. */
 export function replyText(reply: Reply): string {
-  return reply.lines.join(" ").replace(/[\x00-\x1f\x7f]/g, "").slice(0, 200);
+  return reply.lines
+    .join(" ")
+    .replace(/[\x00-\x1f\x7f]/g, "")
+    .slice(0, 200);
 }
 
 /** Returns the error for an unexpected `reply` to `command`: 4xx transient, 5xx permanent. */

@@ -66,7 +66,10 @@ function invalid(reason: string): MailError {
 
 /** Returns `os.hostname()` reduced to a valid EHLO hostname, or "localhost". */
 export function defaultHelo(): string {
-  const h = hostname().toLowerCase().replace(/[^a-z0-9.-]/g, "").replace(/^[.-]+|[.-]+$/g, "");
+  const h = hostname()
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]/g, "")
+    .replace(/^[.-]+|[.-]+$/g, "");
   return isHostname(h) ? h : "localhost";
 }
 

@@ -86,7 +86,11 @@ export async function runSession(conn: SMTPConnection, ep: SMTPEndpoint, o: Reso
 export function newSMTPMailer(url: string, options: SMTPOptions = {}): Mailer {
   const ep = parseSMTPURL(url);
   const o = resolveSMTPOptions(options);
-  const buildOptions = { clock: o.clock, random: o.random, ...(o.messageIdDomain === undefined ? {} : { messageIdDomain: o.messageIdDomain }) };
+  const buildOptions = {
+    clock: o.clock,
+    random: o.random,
+    ...(o.messageIdDomain === undefined ? {} : { messageIdDomain: o.messageIdDomain }),
+  };
   return {
     async Send(message: Message, signal?: AbortSignal): Promise<void> {
       const msg = composeMessage(message, buildOptions);

@@ -105,7 +105,8 @@ function matches(o: readonly string[], s: readonly string[]): (number | undefine
   for (let i = n - 1; i >= 0; i--) {
     const row = lcs[i] as number[];
     const below = lcs[i + 1] as number[];
-    for (let j = m - 1; j >= 0; j--) row[j] = o[i] === s[j] ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
+    for (let j = m - 1; j >= 0; j--)
+      row[j] = o[i] === s[j] ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
   }
   const pairs: (number | undefined)[] = new Array<number | undefined>(n).fill(undefined);
   let i = 0;
@@ -115,7 +116,7 @@ function matches(o: readonly string[], s: readonly string[]): (number | undefine
       pairs[i] = j;
       i++;
       j++;
-    } else if ((lcs[i + 1] as number[])[j] as number >= ((lcs[i] as number[])[j + 1] as number)) i++;
+    } else if (((lcs[i + 1] as number[])[j] as number) >= ((lcs[i] as number[])[j + 1] as number)) i++;
     else j++;
   }
   return pairs;

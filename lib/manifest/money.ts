@@ -14,9 +14,7 @@
 export const MONEY_MAX_MINOR: number = 999_999_999_999_999;
 
 /** The outcome of `parseMoney`. */
-export type ParsedMoney =
-  | { ok: true; minor: number }
-  | { ok: false; reason: "invalid" | "precision" | "range" };
+export type ParsedMoney = { ok: true; minor: number } | { ok: false; reason: "invalid" | "precision" | "range" };
 
 /** Returns how many decimals `currency` has (its ISO 4217 minor unit, as Intl knows it). */
 export function currencyDigits(currency: string): number {

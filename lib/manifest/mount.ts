@@ -22,7 +22,19 @@ import type { ToolDef, ToolRegistry } from "../agent/index.ts";
 import { subjectFrom, humanActor } from "../agent/index.ts";
 import { applySchema, type DB, type Step } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
-import { crossOriginProtection, html, HTTPError, NewRef, queryParams, readForm, seeOther, type Clock, type HandlerFunc, type Middleware, type SafeHTML } from "../http/index.ts";
+import {
+  crossOriginProtection,
+  html,
+  HTTPError,
+  NewRef,
+  queryParams,
+  readForm,
+  seeOther,
+  type Clock,
+  type HandlerFunc,
+  type Middleware,
+  type SafeHTML,
+} from "../http/index.ts";
 import { writeErrorPage, type ErrorPageTarget } from "../internal/index.ts";
 import { LocaleFrom, T } from "../i18n/index.ts";
 import type { Mux } from "../router/index.ts";
@@ -93,9 +105,10 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   }
   const schema = resourceSchema(spec);
   applySchema(options.db, schema);
-  const store = options.events !== undefined && spec.Store === StoreKind.Mergeable
-    ? mergeableStore(options.db, spec, options.events)
-    : exclusiveStore(options.db, spec, options.clock);
+  const store =
+    options.events !== undefined && spec.Store === StoreKind.Mergeable
+      ? mergeableStore(options.db, spec, options.events)
+      : exclusiveStore(options.db, spec, options.clock);
   const route = spec.Route;
 
   // SPEC §7: a generated action with nil Render answers a logged 500 (recoverPanics logs it with a reference).
@@ -115,17 +128,25 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   // SPEC §2.5 UserScoped: the owner is the session subject, never anything the client sends.
   const owner = (req: IncomingMessage): string => {
     const subject = subjectFrom(req);
-    if (subject === undefined) throw new ManifestError("ERR_MANIFEST_NO_SUBJECT", { resource: spec.Name }, "a request reached the resource without a session subject; mount it behind RequireSession");
+    if (subject === undefined)
+      throw new ManifestError(
+        "ERR_MANIFEST_NO_SUBJECT",
+        { resource: spec.Name },
+        "a request reached the resource without a session subject; mount it behind RequireSession",
+      );
     return subject;
   };
-  const writer = (req: IncomingMessage): { owner: string; actor: ReturnType<typeof humanActor> } => ({ owner: owner(req), actor: humanActor() });
+  const writer = (req: IncomingMessage): { owner: string; actor: ReturnType<typeof humanActor> } => ({
+    owner: owner(req),
+    actor: humanActor(),
+  });
   const entered = (form: URLSearchParams): Map<string, string> => new Map(spec.Form.Fields.map((f) => [f.Name, form.get(f.Name) ?? ""]));
   const storedEntered = (req: IncomingMessage, values: RecordValues): Map<string, string> =>
     new Map(spec.Form.Fields.map((f) => [f.Name, inputValue(req, f, values[f.Name] ?? null)]));
   const noErrors = new Map<string, FieldProblem>();
   const headingOf = (req: IncomingMessage, values: RecordValues): string => {
     const first = spec.Form.Fields[0];
-    return first === undefined ? "" : displayValue(req, first, values[first.Name] ?? null).split("\n")[0] ?? "";
+    return first === undefined ? "" : (displayValue(req, first, values[first.Name] ?? null).split("\n")[0] ?? "");
   };
 
   const newForm = (req: IncomingMessage, state: Omit<FormState, "action" | "submit">, status: number): Page => ({
@@ -133,23 +154,30 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     title: T(req, `${spec.Name}.new`),
     status,
     body: html`<h1>${T(req, `${spec.Name}.new`)}</h1>
-${state.errors.size > 0 ? noticeHTML(req, "invalid", false) : ""}
-${formHTML(req, spec, { ...state, action: route, submit: T(req, "resource.create") })}
-<p><a href="${route}">${T(req, "resource.back")}</a></p>`,
+      ${state.errors.size > 0 ? noticeHTML(req, "invalid", false) : ""}
+      ${formHTML(req, spec, { ...state, action: route, submit: T(req, "resource.create") })}
+      <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
   });
   // A record is headed by its first field's stored value (its name, usually), under the resource's title.
-  const recordPage = (req: IncomingMessage, id: string, state: Omit<FormState, "action" | "submit">, status: number, notice: SafeHTML, heading: string): Page => ({
+  const recordPage = (
+    req: IncomingMessage,
+    id: string,
+    state: Omit<FormState, "action" | "submit">,
+    status: number,
+    notice: SafeHTML,
+    heading: string,
+  ): Page => ({
     view: "record",
     title: heading === "" ? T(req, `${spec.Name}.title`) : heading,
     status,
     body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
-<h1>${heading === "" ? T(req, `${spec.Name}.title`) : heading}</h1>
-${notice}
-<section class="card" data-record-id="${id}">
-${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "resource.save") })}
-<form method="post" action="${route}/${id}/delete"><button class="danger" type="submit">${T(req, "resource.delete")}</button></form>
-</section>
-<p><a href="${route}">${T(req, "resource.back")}</a></p>`,
+      <h1>${heading === "" ? T(req, `${spec.Name}.title`) : heading}</h1>
+      ${notice}
+      <section class="card" data-record-id="${id}">
+        ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "resource.save") })}
+        <form method="post" action="${route}/${id}/delete"><button class="danger" type="submit">${T(req, "resource.delete")}</button></form>
+      </section>
+      <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
   });
 
   const list: HandlerFunc = async (req, res) => {
@@ -159,7 +187,12 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     const bad = parsed.errors.size > 0;
     const page = bad ? { records: [], next: undefined } : store.list(owner(req), parsed.query);
     const done = queryParams(req).has("deleted") ? noticeHTML(req, "deleted", true) : html``;
-    await show(req, res, { view: "list", title: T(req, `${spec.Name}.title`), status: bad ? 400 : 200, body: listHTML(req, spec, parsed, page, done) });
+    await show(req, res, {
+      view: "list",
+      title: T(req, `${spec.Name}.title`),
+      status: bad ? 400 : 200,
+      body: listHTML(req, spec, parsed, page, done),
+    });
   };
   const blank: HandlerFunc = async (req, res) => {
     renderer(req);
@@ -168,7 +201,8 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
   const create: HandlerFunc = async (req, res) => {
     renderer(req);
     const form = await readForm(req);
-    if (hasUndeclaredName(spec, form.keys(), [])) return refuse(req, res, 400, `create ${spec.Name}: a field is not declared or is repeated`);
+    if (hasUndeclaredName(spec, form.keys(), []))
+      return refuse(req, res, 400, `create ${spec.Name}: a field is not declared or is repeated`);
     const values = parseValues(spec, entered(form), LocaleFrom(req));
     if (!values.ok) return show(req, res, newForm(req, { entered: entered(form), errors: values.errors }, 422));
     const { id } = store.create(writer(req), values.values);
@@ -181,13 +215,25 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     // SPEC §7: another owner's record and an unknown id are the same 404.
     if (found === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
     const notice = queryParams(req).has("saved") ? noticeHTML(req, "saved", true) : html``;
-    await show(req, res, recordPage(req, id, { entered: storedEntered(req, found.record.values), errors: noErrors, version: found.version }, 200, notice, headingOf(req, found.record.values)));
+    await show(
+      req,
+      res,
+      recordPage(
+        req,
+        id,
+        { entered: storedEntered(req, found.record.values), errors: noErrors, version: found.version },
+        200,
+        notice,
+        headingOf(req, found.record.values),
+      ),
+    );
   };
   const update: HandlerFunc = async (req, res) => {
     renderer(req);
     const id = PathValue(req, "id") ?? "";
     const form = await readForm(req);
-    if (hasUndeclaredName(spec, form.keys(), ["version"])) return refuse(req, res, 400, `update ${spec.Name}: a field is not declared or is repeated`);
+    if (hasUndeclaredName(spec, form.keys(), ["version"]))
+      return refuse(req, res, 400, `update ${spec.Name}: a field is not declared or is repeated`);
     const versionText = form.get("version") ?? "";
     const version = /^[0-9]{1,15}$/.test(versionText) ? Number(versionText) : undefined;
     if (version === undefined) return refuse(req, res, 400, `update ${spec.Name}: version missing or malformed`);
@@ -195,7 +241,19 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     const existing = store.get(who.owner, id);
     if (existing === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
     const values = parseValues(spec, entered(form), LocaleFrom(req));
-    if (!values.ok) return show(req, res, recordPage(req, id, { entered: entered(form), errors: values.errors, version }, 422, noticeHTML(req, "invalid", false), headingOf(req, existing.record.values)));
+    if (!values.ok)
+      return show(
+        req,
+        res,
+        recordPage(
+          req,
+          id,
+          { entered: entered(form), errors: values.errors, version },
+          422,
+          noticeHTML(req, "invalid", false),
+          headingOf(req, existing.record.values),
+        ),
+      );
     const outcome = store.update(who, id, version, values.values);
     switch (outcome.kind) {
       case "missing":
@@ -203,11 +261,37 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
       case "bad_version":
         return refuse(req, res, 400, `update ${spec.Name}: unknown version`);
       case "stale":
-        return show(req, res, recordPage(req, id, { entered: storedEntered(req, outcome.current.values), errors: noErrors, version: outcome.version }, 409,
-          noticeHTML(req, "stale", false, html`<p>${T(req, "resource.stale.yours")}</p>${enteredHTML(req, spec, entered(form))}`), headingOf(req, outcome.current.values)));
+        return show(
+          req,
+          res,
+          recordPage(
+            req,
+            id,
+            { entered: storedEntered(req, outcome.current.values), errors: noErrors, version: outcome.version },
+            409,
+            noticeHTML(
+              req,
+              "stale",
+              false,
+              html`<p>${T(req, "resource.stale.yours")}</p>
+                ${enteredHTML(req, spec, entered(form))}`,
+            ),
+            headingOf(req, outcome.current.values),
+          ),
+        );
       case "conflict":
-        return show(req, res, recordPage(req, id, { entered: storedEntered(req, outcome.merged), errors: noErrors, version: outcome.version, conflicts: outcome.conflicts }, 409,
-          noticeHTML(req, "conflict", false), headingOf(req, outcome.current.values)));
+        return show(
+          req,
+          res,
+          recordPage(
+            req,
+            id,
+            { entered: storedEntered(req, outcome.merged), errors: noErrors, version: outcome.version, conflicts: outcome.conflicts },
+            409,
+            noticeHTML(req, "conflict", false),
+            headingOf(req, outcome.current.values),
+          ),
+        );
       case "ok":
         return seeOther(res, `${route}/${id}?saved=1`);
     }
@@ -216,7 +300,8 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     renderer(req);
     const id = PathValue(req, "id") ?? "";
     const form = await readForm(req);
-    if (hasUndeclaredName({ ...spec, Form: { Fields: [] } }, form.keys(), ["version"])) return refuse(req, res, 400, `delete ${spec.Name}: unexpected field`);
+    if (hasUndeclaredName({ ...spec, Form: { Fields: [] } }, form.keys(), ["version"]))
+      return refuse(req, res, 400, `delete ${spec.Name}: unexpected field`);
     if (!store.delete(writer(req), id)) return refuse(req, res, 404, `${spec.Name}: no such record`);
     seeOther(res, `${route}?deleted=1`);
   };

@@ -86,14 +86,16 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, clock: Clock = system
       return { id, version: now };
     },
     update(who, id, version, mine) {
-      return db.transaction((): UpdateOutcome => {
-        const current = table.get(who.owner, id);
-        if (current === undefined) return { kind: "missing" };
-        // Never a lost update: the write lands only on the version the form was rendered from.
-        if (current.updated_at !== version) return { kind: "stale", current, version: current.updated_at };
-        const next = table.update(who.owner, id, version, { ...current.values, ...mine }, clock.now().getTime());
-        return next === undefined ? { kind: "missing" } : { kind: "ok", version: next };
-      }).immediate();
+      return db
+        .transaction((): UpdateOutcome => {
+          const current = table.get(who.owner, id);
+          if (current === undefined) return { kind: "missing" };
+          // Never a lost update: the write lands only on the version the form was rendered from.
+          if (current.updated_at !== version) return { kind: "stale", current, version: current.updated_at };
+          const next = table.update(who.owner, id, version, { ...current.values, ...mine }, clock.now().getTime());
+          return next === undefined ? { kind: "missing" } : { kind: "ok", version: next };
+        })
+        .immediate();
     },
     delete: (who, id) => table.delete(who.owner, id),
   };
@@ -127,55 +129,86 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore): 
       return record === undefined ? undefined : { record, version: events.version(stream(id)) };
     },
     create(who, values) {
-      return db.transaction(() => {
-        const id = newID();
-        const event = events.append({ Stream: stream(id), Expected: 0, Type: `${spec.Name}.created`, Data: { values }, Actor: who.actor, Subject: who.owner });
-        table.insert(who.owner, { id, created_at: event.At.getTime(), updated_at: event.At.getTime(), values });
-        return { id, version: event.Seq };
-      }).immediate();
+      return db
+        .transaction(() => {
+          const id = newID();
+          const event = events.append({
+            Stream: stream(id),
+            Expected: 0,
+            Type: `${spec.Name}.created`,
+            Data: { values },
+            Actor: who.actor,
+            Subject: who.owner,
+          });
+          table.insert(who.owner, { id, created_at: event.At.getTime(), updated_at: event.At.getTime(), values });
+          return { id, version: event.Seq };
+        })
+        .immediate();
     },
     update(who, id, version, mine) {
-      return db.transaction((): UpdateOutcome => {
-        const current = table.get(who.owner, id);
-        if (current === undefined) return { kind: "missing" };
-        const head = events.version(stream(id));
-        if (!Number.isSafeInteger(version) || version < 1 || version > head) return { kind: "bad_version" };
-        const theirs = current.values;
-        // A base too far behind is refused as stale (the person's text shown back), so a merge reads a bounded stretch.
-        if (head - version > MERGE_MAX_BEHIND) return { kind: "stale", current, version: head };
-        const base = valuesAt(id, version, head, theirs);
-        const merged: RecordValues = { ...theirs };
-        const changes: RecordValues = {};
-        const conflicts = new Map<string, FieldConflict>();
-        for (const [name, value] of Object.entries(mine)) {
-          const result = mergeField(kinds.get(name) ?? "text", base[name] ?? null, value, theirs[name] ?? null);
-          if (!result.ok) conflicts.set(name, { mine: value, theirs: theirs[name] ?? null });
-          else if (result.value !== (theirs[name] ?? null)) {
-            merged[name] = result.value;
-            changes[name] = result.value;
+      return db
+        .transaction((): UpdateOutcome => {
+          const current = table.get(who.owner, id);
+          if (current === undefined) return { kind: "missing" };
+          const head = events.version(stream(id));
+          if (!Number.isSafeInteger(version) || version < 1 || version > head) return { kind: "bad_version" };
+          const theirs = current.values;
+          // A base too far behind is refused as stale (the person's text shown back), so a merge reads a bounded stretch.
+          if (head - version > MERGE_MAX_BEHIND) return { kind: "stale", current, version: head };
+          const base = valuesAt(id, version, head, theirs);
+          const merged: RecordValues = { ...theirs };
+          const changes: RecordValues = {};
+          const conflicts = new Map<string, FieldConflict>();
+          for (const [name, value] of Object.entries(mine)) {
+            const result = mergeField(kinds.get(name) ?? "text", base[name] ?? null, value, theirs[name] ?? null);
+            if (!result.ok) conflicts.set(name, { mine: value, theirs: theirs[name] ?? null });
+            else if (result.value !== (theirs[name] ?? null)) {
+              merged[name] = result.value;
+              changes[name] = result.value;
+            }
           }
-        }
-        if (conflicts.size > 0) {
-          // Both values are kept, each once: the stored one in the stream already, the submitted one in this event.
+          if (conflicts.size > 0) {
+            // Both values are kept, each once: the stored one in the stream already, the submitted one in this event.
+            const event = events.append({
+              Stream: stream(id),
+              Expected: head,
+              Type: `${spec.Name}.conflict`,
+              Actor: who.actor,
+              Subject: who.owner,
+              Data: { base: version, values: mine, conflicts: [...conflicts.keys()] },
+            });
+            return { kind: "conflict", current, version: event.Seq, merged, conflicts };
+          }
+          if (Object.keys(changes).length === 0) return { kind: "ok", version: head };
           const event = events.append({
-            Stream: stream(id), Expected: head, Type: `${spec.Name}.conflict`, Actor: who.actor, Subject: who.owner,
-            Data: { base: version, values: mine, conflicts: [...conflicts.keys()] },
+            Stream: stream(id),
+            Expected: head,
+            Type: `${spec.Name}.updated`,
+            Data: { base: version, values: changes, before: Object.fromEntries(Object.keys(changes).map((f) => [f, theirs[f] ?? null])) },
+            Actor: who.actor,
+            Subject: who.owner,
           });
-          return { kind: "conflict", current, version: event.Seq, merged, conflicts };
-        }
-        if (Object.keys(changes).length === 0) return { kind: "ok", version: head };
-        const event = events.append({ Stream: stream(id), Expected: head, Type: `${spec.Name}.updated`, Data: { base: version, values: changes, before: Object.fromEntries(Object.keys(changes).map((f) => [f, theirs[f] ?? null])) }, Actor: who.actor, Subject: who.owner });
-        table.update(who.owner, id, undefined, merged, event.At.getTime());
-        return { kind: "ok", version: event.Seq };
-      }).immediate();
+          table.update(who.owner, id, undefined, merged, event.At.getTime());
+          return { kind: "ok", version: event.Seq };
+        })
+        .immediate();
     },
     delete(who, id) {
-      return db.transaction(() => {
-        if (table.get(who.owner, id) === undefined) return false;
-        const head = events.version(stream(id));
-        events.append({ Stream: stream(id), Expected: head, Type: `${spec.Name}.deleted`, Data: {}, Actor: who.actor, Subject: who.owner });
-        return table.delete(who.owner, id);
-      }).immediate();
+      return db
+        .transaction(() => {
+          if (table.get(who.owner, id) === undefined) return false;
+          const head = events.version(stream(id));
+          events.append({
+            Stream: stream(id),
+            Expected: head,
+            Type: `${spec.Name}.deleted`,
+            Data: {},
+            Actor: who.actor,
+            Subject: who.owner,
+          });
+          return table.delete(who.owner, id);
+        })
+        .immediate();
     },
   };
 }

@@ -25,9 +25,7 @@ export interface StoredRecord {
 }
 
 /** One list filter, already parsed. */
-export type ListFilter =
-  | { field: string; contains: string }
-  | { field: string; min: number | undefined; max: number | undefined };
+export type ListFilter = { field: string; contains: string } | { field: string; min: number | undefined; max: number | undefined };
 
 /** What a list page asks for. */
 export interface ListQuery {
@@ -83,8 +81,16 @@ export class RecordTable {
   /** Inserts a record for `owner`. */
   insert(owner: string, record: StoredRecord): void {
     const names = ["id", ...(this.#scoped ? ["owner"] : []), "created_at", "updated_at", ...this.#fields];
-    const params = [record.id, ...(this.#scoped ? [owner] : []), record.created_at, record.updated_at, ...this.#fields.map((f) => record.values[f] ?? null)];
-    this.#prepare(`INSERT INTO "${this.#spec.Name}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(...params);
+    const params = [
+      record.id,
+      ...(this.#scoped ? [owner] : []),
+      record.created_at,
+      record.updated_at,
+      ...this.#fields.map((f) => record.values[f] ?? null),
+    ];
+    this.#prepare(
+      `INSERT INTO "${this.#spec.Name}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
+    ).run(...params);
   }
 
   /** Returns `owner`'s record `id`, or undefined (unknown and foreign ids alike). */
@@ -104,8 +110,10 @@ export class RecordTable {
     const [where, params] = this.#owner(owner);
     const sets = this.#fields.map((f) => `"${f}" = ?`).join(", ");
     const guard = version === undefined ? "" : " AND updated_at = ?";
-    const row = this.#prepare(`UPDATE "${this.#spec.Name}" SET ${sets}, updated_at = max(?, updated_at + 1) WHERE id = ?${where}${guard} RETURNING updated_at`)
-      .get(...this.#fields.map((f) => values[f] ?? null), now, id, ...params, ...(version === undefined ? [] : [version])) as { updated_at: number } | undefined;
+    const row = this.#prepare(
+      `UPDATE "${this.#spec.Name}" SET ${sets}, updated_at = max(?, updated_at + 1) WHERE id = ?${where}${guard} RETURNING updated_at`,
+    ).get(...this.#fields.map((f) => values[f] ?? null), now, id, ...params, ...(version === undefined ? [] : [version])) as
+      { updated_at: number } | undefined;
     return row?.updated_at;
   }
 
@@ -141,8 +149,10 @@ export class RecordTable {
       params.push(query.after[0] ?? NULL_MONEY, query.after[1]);
     }
     const where = clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
-    const rows = this.#prepare(`SELECT * FROM "${this.#spec.Name}"${where} ORDER BY ${sortExpr} ${dir}, id ${dir} LIMIT ?`)
-      .all(...params, query.limit + 1) as Record<string, unknown>[];
+    const rows = this.#prepare(`SELECT * FROM "${this.#spec.Name}"${where} ORDER BY ${sortExpr} ${dir}, id ${dir} LIMIT ?`).all(
+      ...params,
+      query.limit + 1,
+    ) as Record<string, unknown>[];
     const records = rows.slice(0, query.limit).map((r) => this.#toRecord(r));
     const last = records[records.length - 1];
     const next: [FieldValue, string] | undefined =

@@ -69,20 +69,30 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
   const filterArgs: ToolArg[] = (spec.List.Filters ?? []).flatMap((filter): ToolArg[] => {
     const field = spec.Form.Fields.find((f) => f.Name === filter.Field);
     if (field === undefined) return [];
-    if (field.Kind !== Kind.Money) return [{ Name: field.Name, Type: "string", Description: `Only records whose ${t(field.Label)} contains this text` }];
-    return ["min", "max"].map((end) => ({ Name: `${field.Name}_${end}`, Type: "string" as const, Description: `${end === "min" ? "Smallest" : "Largest"} ${t(field.Label)} in ${currencyOf(field)}, e.g. "12.34"` }));
+    if (field.Kind !== Kind.Money)
+      return [{ Name: field.Name, Type: "string", Description: `Only records whose ${t(field.Label)} contains this text` }];
+    return ["min", "max"].map((end) => ({
+      Name: `${field.Name}_${end}`,
+      Type: "string" as const,
+      Description: `${end === "min" ? "Smallest" : "Largest"} ${t(field.Label)} in ${currencyOf(field)}, e.g. "12.34"`,
+    }));
   });
 
   return [
     defineAction({
-      name: `${spec.Name}_list`, method: "GET", route, handler: handlers.list,
+      name: `${spec.Name}_list`,
+      method: "GET",
+      route,
+      handler: handlers.list,
       tool: {
         Description: `Lists the person's ${title}, newest first, ${LIST_PAGE_SIZE} per page; pass "after" from the previous answer for the next page.`,
         Access: ToolRead,
-        Args: [...filterArgs,
+        Args: [
+          ...filterArgs,
           { Name: "sort", Type: "string", Description: "Column to sort by" },
           { Name: "dir", Type: "string", Description: '"asc" or "desc"' },
-          { Name: "after", Type: "string", Description: "The next cursor of the previous page" }],
+          { Name: "after", Type: "string", Description: "The next cursor of the previous page" },
+        ],
       },
       run: ({ Args, Subject }) => {
         const params = new URLSearchParams([...Args].map(([k, v]): [string, string] => [k, String(v)]));
@@ -91,11 +101,17 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         const [[name, problem] = ["", { key: "", args: {} }]] = parsed.errors;
         if (name !== "") throw refused(400, `${name}: ${interpolate(t(problem.key), problem.args)}`);
         const page = store.list(Subject, parsed.query);
-        return { items: page.records.map((r) => shown(r)), next: page.next === undefined ? null : Buffer.from(JSON.stringify(page.next)).toString("base64url") };
+        return {
+          items: page.records.map((r) => shown(r)),
+          next: page.next === undefined ? null : Buffer.from(JSON.stringify(page.next)).toString("base64url"),
+        };
       },
     }),
     defineAction({
-      name: `${spec.Name}_read`, method: "GET", route: `${route}/{id}`, handler: handlers.read,
+      name: `${spec.Name}_read`,
+      method: "GET",
+      route: `${route}/{id}`,
+      handler: handlers.read,
       tool: { Description: `Reads one of the person's ${title}, with the version an update must carry.`, Access: ToolRead, Args: [id] },
       run: ({ Args, Subject }) => {
         const found = store.get(Subject, String(Args.get("id")));
@@ -104,17 +120,32 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
       },
     }),
     defineAction({
-      name: `${spec.Name}_create`, method: "POST", route, handler: handlers.create,
-      tool: { Description: `Creates a record in the person's ${title}.`, Access: ToolWrite, Confirm: interpolate(t("resource.confirm.create"), { resource: title }), Args: fieldArgs(true) },
+      name: `${spec.Name}_create`,
+      method: "POST",
+      route,
+      handler: handlers.create,
+      tool: {
+        Description: `Creates a record in the person's ${title}.`,
+        Access: ToolWrite,
+        Confirm: interpolate(t("resource.confirm.create"), { resource: title }),
+        Args: fieldArgs(true),
+      },
       run: ({ Args, Subject, Actor }) => store.create({ owner: Subject, actor: Actor }, checked(Args, false)),
     }),
     defineAction({
-      name: `${spec.Name}_update`, method: "POST", route: `${route}/{id}`, handler: handlers.update,
+      name: `${spec.Name}_update`,
+      method: "POST",
+      route: `${route}/{id}`,
+      handler: handlers.update,
       tool: {
         Description: `Changes the given fields of one of the person's ${title}, as read at "version" (from ${spec.Name}_read); a stale or conflicting change is refused with 409.`,
         Access: ToolWrite,
         Confirm: interpolate(t("resource.confirm.update"), { resource: title }),
-        Args: [id, { Name: "version", Type: "number", Required: true, Description: `The version ${spec.Name}_read returned` }, ...fieldArgs(false)],
+        Args: [
+          id,
+          { Name: "version", Type: "number", Required: true, Description: `The version ${spec.Name}_read returned` },
+          ...fieldArgs(false),
+        ],
       },
       run: ({ Args, Subject, Actor }) => {
         const recordID = String(Args.get("id"));
@@ -124,12 +155,23 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         if (outcome.kind === "missing") throw refused(404, `${spec.Name}: no such record`);
         if (outcome.kind === "bad_version") throw refused(400, `update ${spec.Name}: unknown version`);
         const fields = outcome.kind === "conflict" ? ` (conflicting: ${[...outcome.conflicts.keys()].join(", ")})` : "";
-        throw refused(409, `update ${spec.Name}: changed since version ${Number(Args.get("version"))}${fields}; read it again (now version ${outcome.version})`);
+        throw refused(
+          409,
+          `update ${spec.Name}: changed since version ${Number(Args.get("version"))}${fields}; read it again (now version ${outcome.version})`,
+        );
       },
     }),
     defineAction({
-      name: `${spec.Name}_delete`, method: "POST", route: `${route}/{id}/delete`, handler: handlers.delete,
-      tool: { Description: `Deletes one of the person's ${title}.`, Access: ToolWrite, Confirm: interpolate(t("resource.confirm.delete"), { resource: title }), Args: [id] },
+      name: `${spec.Name}_delete`,
+      method: "POST",
+      route: `${route}/{id}/delete`,
+      handler: handlers.delete,
+      tool: {
+        Description: `Deletes one of the person's ${title}.`,
+        Access: ToolWrite,
+        Confirm: interpolate(t("resource.confirm.delete"), { resource: title }),
+        Args: [id],
+      },
       run: ({ Args, Subject, Actor }) => {
         if (!store.delete({ owner: Subject, actor: Actor }, String(Args.get("id")))) throw refused(404, `${spec.Name}: no such record`);
         return { deleted: true };

@@ -70,13 +70,20 @@ export function validateResource(spec: ResourceSpec): void {
       fail("ERR_MANIFEST_INVALID_FIELD", `MaxLength must be an integer from 1 to ${MAX_LENGTH_LIMIT}`, name);
     }
     if (field.Currency !== undefined && (field.Kind !== "money" || !isCurrency(field.Currency))) {
-      fail("ERR_MANIFEST_INVALID_FIELD", "Currency must be an ISO 4217 code that Intl lists (Intl.supportedValuesOf(\"currency\")), on a Money field", name);
+      fail(
+        "ERR_MANIFEST_INVALID_FIELD",
+        'Currency must be an ISO 4217 code that Intl lists (Intl.supportedValuesOf("currency")), on a Money field',
+        name,
+      );
     }
   }
 
   // A Mergeable record lives in events: whatever its form accepts must fit one, or an edit or a conflict could not be kept.
   if (spec.Store === StoreKind.Mergeable && maxEventBytes(fields) > MAX_EVENT_DATA) {
-    fail("ERR_MANIFEST_INVALID_FIELD", `a Mergeable resource's fields must fit one event: at most ${MAX_EVENT_DATA} bytes for every value and the value it replaces, 3 bytes per character (lower MaxLength)`);
+    fail(
+      "ERR_MANIFEST_INVALID_FIELD",
+      `a Mergeable resource's fields must fit one event: at most ${MAX_EVENT_DATA} bytes for every value and the value it replaces, 3 bytes per character (lower MaxLength)`,
+    );
   }
 
   const columns = new Set<string>();

@@ -31,9 +31,7 @@ export interface FieldProblem {
 }
 
 /** The outcome of `parseValues`. */
-export type ParsedValues =
-  | { ok: true; values: RecordValues }
-  | { ok: false; errors: Map<string, FieldProblem> };
+export type ParsedValues = { ok: true; values: RecordValues } | { ok: false; errors: Map<string, FieldProblem> };
 
 /** Returns the longest text `field` accepts. */
 export function maxLength(field: Field): number {
@@ -107,7 +105,8 @@ function problem(key: string, args: Record<string, string | number> = {}): Field
 function parseField(field: Field, raw: string, locale: string): { value: FieldValue } | FieldProblem {
   // Browsers submit textarea line breaks as CRLF (HTML §4.10.21.4); store LF.
   const text = field.Kind === Kind.Textarea ? raw.replace(/\r\n?/g, "\n") : raw.trim();
-  if (text.trim() === "") return field.Required === true ? problem("resource.err.required") : { value: field.Kind === Kind.Money ? null : "" };
+  if (text.trim() === "")
+    return field.Required === true ? problem("resource.err.required") : { value: field.Kind === Kind.Money ? null : "" };
   if (field.Kind === Kind.Money) {
     const currency = currencyOf(field);
     const money = parseMoney(text, locale, currency);

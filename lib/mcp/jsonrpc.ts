@@ -59,7 +59,8 @@ export function parseMessage(body: Buffer): ParsedMessage {
     return invalid(JSONRPC_ERRORS.ParseError, "parse error: the body is not UTF-8 JSON");
   }
   // MCP 2025-06-18 changelog: JSON-RPC batching removed; one message per POST.
-  if (Array.isArray(value)) return invalid(JSONRPC_ERRORS.InvalidRequest, "invalid request: batches are not supported; send one message per POST");
+  if (Array.isArray(value))
+    return invalid(JSONRPC_ERRORS.InvalidRequest, "invalid request: batches are not supported; send one message per POST");
   if (!isObject(value)) return invalid(JSONRPC_ERRORS.InvalidRequest, "invalid request: a message is a JSON object");
   if (value["jsonrpc"] !== "2.0") return invalid(JSONRPC_ERRORS.InvalidRequest, 'invalid request: jsonrpc must be "2.0"');
   const { id, method, params } = value;

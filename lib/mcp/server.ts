@@ -18,7 +18,18 @@
  * client declared it, otherwise a tool error carrying the approval URL.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { APPROVAL_INSTRUCTION, approvalURL, callerFrom, checkApprovalLink, readCallBody, verifyBearer, type AgentTokens, type Caller, type TokenGrant, type ToolInvoker } from "../agent/index.ts";
+import {
+  APPROVAL_INSTRUCTION,
+  approvalURL,
+  callerFrom,
+  checkApprovalLink,
+  readCallBody,
+  verifyBearer,
+  type AgentTokens,
+  type Caller,
+  type TokenGrant,
+  type ToolInvoker,
+} from "../agent/index.ts";
 import { readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
 import { mediaType, originVerdict, parseOrigin } from "../internal/index.ts";
 import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
@@ -116,12 +127,18 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     const version = header(req, "mcp-protocol-version");
     // MCP 2025-11-25 transports §Protocol Version Header: an unsupported version is a 400.
     if (version !== undefined && !MCP_PROTOCOL_VERSIONS.includes(version)) {
-      return refuse(res, 400, JSONRPC_ERRORS.InvalidRequest, `unsupported MCP-Protocol-Version; supported: ${MCP_PROTOCOL_VERSIONS.join(", ")}`);
+      return refuse(
+        res,
+        400,
+        JSONRPC_ERRORS.InvalidRequest,
+        `unsupported MCP-Protocol-Version; supported: ${MCP_PROTOCOL_VERSIONS.join(", ")}`,
+      );
     }
     const sessionID = header(req, "mcp-session-id");
     const session = sessionID === undefined ? undefined : sessions.get(sessionID, grant.TokenID);
     // MCP transports §Session Management: an unknown (or ended) session is a 404, and the client starts over.
-    if (sessionID !== undefined && session === undefined) return refuse(res, 404, JSONRPC_ERRORS.InvalidRequest, "session not found; initialize again");
+    if (sessionID !== undefined && session === undefined)
+      return refuse(res, 404, JSONRPC_ERRORS.InvalidRequest, "session not found; initialize again");
     if (req.method === "DELETE") {
       if (sessionID === undefined) return refuse(res, 400, JSONRPC_ERRORS.InvalidRequest, "no Mcp-Session-Id to end");
       sessions.close(sessionID, grant.TokenID);
@@ -133,9 +150,18 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     await post(req, res, grant, caller, session);
   };
 
-  async function post(req: IncomingMessage, res: ServerResponse, grant: TokenGrant, caller: Caller, session: MCPSession | undefined): Promise<void> {
-    if (mediaType(req) !== "application/json") return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
-    const body = await readCallBody(req, res, readBody, (message) => errorMessage(undefined, { code: JSONRPC_ERRORS.InvalidRequest, message }));
+  async function post(
+    req: IncomingMessage,
+    res: ServerResponse,
+    grant: TokenGrant,
+    caller: Caller,
+    session: MCPSession | undefined,
+  ): Promise<void> {
+    if (mediaType(req) !== "application/json")
+      return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
+    const body = await readCallBody(req, res, readBody, (message) =>
+      errorMessage(undefined, { code: JSONRPC_ERRORS.InvalidRequest, message }),
+    );
     if (body === undefined) return;
     const message = parseMessage(body);
     switch (message.kind) {
@@ -154,7 +180,14 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
 
   type Answer = { result: unknown } | { error: RPCError };
 
-  async function dispatch(method: string, params: Record<string, unknown>, grant: TokenGrant, caller: Caller, session: MCPSession | undefined, res: ServerResponse): Promise<Answer> {
+  async function dispatch(
+    method: string,
+    params: Record<string, unknown>,
+    grant: TokenGrant,
+    caller: Caller,
+    session: MCPSession | undefined,
+    res: ServerResponse,
+  ): Promise<Answer> {
     switch (method) {
       case "initialize":
         return initialize(params, grant, res);
@@ -171,7 +204,8 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
 
   function initialize(params: Record<string, unknown>, grant: TokenGrant, res: ServerResponse): Answer {
     const asked = params["protocolVersion"];
-    if (typeof asked !== "string") return { error: { code: JSONRPC_ERRORS.InvalidParams, message: "initialize: protocolVersion must be a string" } };
+    if (typeof asked !== "string")
+      return { error: { code: JSONRPC_ERRORS.InvalidParams, message: "initialize: protocolVersion must be a string" } };
     // MCP lifecycle §Version Negotiation: the client's revision when spoken here, otherwise the latest, and the client decides.
     const version = MCP_PROTOCOL_VERSIONS.includes(asked) ? asked : MCP_PROTOCOL_VERSION;
     const capabilities = isObject(params["capabilities"]) ? params["capabilities"] : {};
@@ -192,15 +226,20 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     const name = typeof params["name"] === "string" ? params["name"] : "";
     // Even a call without a name goes through the invoker, so every tools/call is on the audit stream.
     const outcome = await config.Invoker.call(caller, name, params["arguments"] ?? {});
-    if (outcome.kind === "unknown_tool") return { error: { code: JSONRPC_ERRORS.InvalidParams, message: `unknown tool: ${name.slice(0, 64)}` } };
+    if (outcome.kind === "unknown_tool")
+      return { error: { code: JSONRPC_ERRORS.InvalidParams, message: `unknown tool: ${name.slice(0, 64)}` } };
     if (outcome.kind !== "approval_required") return { result: outcomeResult(outcome) };
     const url = approvalURL(config, outcome.approval);
     if (session?.URLElicitation === true) {
       // MCP 2025-11-25 elicitation §URL mode: the call cannot proceed until the person has visited the URL.
       const elicitation = { mode: "url", elicitationId: outcome.approval, url, message: APPROVAL_INSTRUCTION };
-      return { error: { code: JSONRPC_ERRORS.URLElicitationRequired, message: "approval required", data: { elicitations: [elicitation] } } };
+      return {
+        error: { code: JSONRPC_ERRORS.URLElicitationRequired, message: "approval required", data: { elicitations: [elicitation] } },
+      };
     }
-    return { result: textResult(`approval required: ${url}\n${APPROVAL_INSTRUCTION}`, true, { status: "approval_required", approval_url: url }) };
+    return {
+      result: textResult(`approval required: ${url}\n${APPROVAL_INSTRUCTION}`, true, { status: "approval_required", approval_url: url }),
+    };
   }
 
   return {

@@ -58,7 +58,9 @@ export function textResult(text: string, isError: boolean, structured?: unknown)
  * errors (MCP 2025-11-25 moved argument errors there, so a model can
  * correct its call), never protocol errors.
  */
-export function outcomeResult(outcome: Exclude<CallOutcome, { kind: "unknown_tool" } | { kind: "approval_required" }>): Record<string, unknown> {
+export function outcomeResult(
+  outcome: Exclude<CallOutcome, { kind: "unknown_tool" } | { kind: "approval_required" }>,
+): Record<string, unknown> {
   switch (outcome.kind) {
     case "ok": {
       const text = JSON.stringify(outcome.result) ?? "null";

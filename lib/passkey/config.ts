@@ -75,7 +75,10 @@ export interface CheckedConfig {
 }
 
 function invalid(reason: string, cause?: unknown): PasskeyError {
-  return new PasskeyError("ERR_PASSKEY_INVALID_CONFIG", `passkey config: ${reason}`, { step: "config", ...(cause !== undefined && { cause }) });
+  return new PasskeyError("ERR_PASSKEY_INVALID_CONFIG", `passkey config: ${reason}`, {
+    step: "config",
+    ...(cause !== undefined && { cause }),
+  });
 }
 
 /**
@@ -95,7 +98,8 @@ export function checkConfig(config: Config): CheckedConfig {
   ];
   for (const [name, path] of paths) {
     // RFC 9110 §10.2.2 / RFC 3986 §4.2: these go into Location; "//host" (or "/\host" to browsers) leaves the origin.
-    if (path !== undefined && !(typeof path === "string" && isLocalPath(path))) throw invalid(`${name} must be a local path ("/..." but not "//" or "/\\")`);
+    if (path !== undefined && !(typeof path === "string" && isLocalPath(path)))
+      throw invalid(`${name} must be a local path ("/..." but not "//" or "/\\")`);
   }
   const host = new URL(origin).hostname;
   const rpID = config.RPID ?? host;

@@ -195,7 +195,10 @@ export class Passkey {
     const stored = this.#store.getCredential(response.id);
     // WebAuthn L3 §7.2 step 5: the credential must be one of the subject's; an unknown id opens nothing.
     if (stored === undefined) {
-      throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_OWNER", "passkey: unknown credential", { step: "7.2 step 5: credential", status: 400 });
+      throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_OWNER", "passkey: unknown credential", {
+        step: "7.2 step 5: credential",
+        status: 400,
+      });
     }
     const result = await verifyAuthenticationWith(this.#verifier, response, {
       challenge,
@@ -209,7 +212,10 @@ export class Passkey {
     // WebAuthn L3 §7.2 step 22: another assertion may have moved the counter while this signature was checked; compare again.
     const now = this.#store.getCredential(response.id);
     if (now === undefined || ((result.newSignCount !== 0 || now.signCount !== 0) && result.newSignCount <= now.signCount)) {
-      throw new PasskeyError("ERR_PASSKEY_SIGN_COUNT", "passkey: 7.2 step 22: signCount: signature counter did not increase", { step: "7.2 step 22: signCount", status: 400 });
+      throw new PasskeyError("ERR_PASSKEY_SIGN_COUNT", "passkey: 7.2 step 22: signCount: signature counter did not increase", {
+        step: "7.2 step 22: signCount",
+        status: 400,
+      });
     }
     this.#store.updateCounter(response.id, result.newSignCount, result.backupState, this.#clock.now());
   }
@@ -219,17 +225,21 @@ export class Passkey {
     const session = this.#session(req, res);
     if (session === undefined) return;
     const challenge = this.#store.createChallenge("register", session.ID);
-    json(res, 200, creationOptions({
-      challenge,
-      rpID: this.#rpID,
-      rpName: this.#config.RPName ?? this.#rpID,
-      userHandle: this.#handles.For(session.Subject),
-      subject: session.Subject,
-      algorithms: this.#config.Algorithms ?? DEFAULT_ALGORITHMS,
-      timeout: CHALLENGE_TTL,
-      existing: this.#store.listCredentials(session.Subject),
-      userVerification: this.#uv,
-    }));
+    json(
+      res,
+      200,
+      creationOptions({
+        challenge,
+        rpID: this.#rpID,
+        rpName: this.#config.RPName ?? this.#rpID,
+        userHandle: this.#handles.For(session.Subject),
+        subject: session.Subject,
+        algorithms: this.#config.Algorithms ?? DEFAULT_ALGORITHMS,
+        timeout: CHALLENGE_TTL,
+        existing: this.#store.listCredentials(session.Subject),
+        userVerification: this.#uv,
+      }),
+    );
   };
 
   /**

@@ -47,5 +47,7 @@ export function normalizeRecoveryCode(code: string): string {
 
 /** Returns the stored form of `subject`'s `code`: base64url SHA-256 of the domain, the subject and the normalised code. */
 export function hashRecoveryCode(subject: string, code: string): string {
-  return createHash("sha256").update(`${HASH_DOMAIN}${subject}\0${normalizeRecoveryCode(code)}`).digest("base64url");
+  return createHash("sha256")
+    .update(`${HASH_DOMAIN}${subject}\0${normalizeRecoveryCode(code)}`)
+    .digest("base64url");
 }

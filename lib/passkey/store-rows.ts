@@ -10,8 +10,10 @@ import { PasskeyError, type RegisteredCredential } from "../webauthn/index.ts";
  * store adds. `signCount` and `backupState` move on with each accepted
  * assertion; the attestation outcome is not kept.
  */
-export interface PasskeyCredential
-  extends Pick<RegisteredCredential, "id" | "publicKey" | "algorithm" | "signCount" | "transports" | "backupEligible" | "backupState" | "aaguid"> {
+export interface PasskeyCredential extends Pick<
+  RegisteredCredential,
+  "id" | "publicKey" | "algorithm" | "signCount" | "transports" | "backupEligible" | "backupState" | "aaguid"
+> {
   /** Owner. */
   subject: string;
   /** User handle the credential was created for, when recorded. */

@@ -66,7 +66,10 @@ function checkName(name: string): string {
   const trimmed = name.trim();
   // STYLE §10: no control characters in values that reach HTML and logs.
   if (trimmed.length > MAX_CREDENTIAL_NAME || /[\u0000-\u001f\u007f]/.test(trimmed)) {
-    throw new PasskeyError("ERR_PASSKEY_INVALID_NAME", "passkey store: name too long or has control characters", { step: "store", status: 400 });
+    throw new PasskeyError("ERR_PASSKEY_INVALID_NAME", "passkey store: name too long or has control characters", {
+      step: "store",
+      status: 400,
+    });
   }
   return trimmed;
 }
@@ -80,7 +83,9 @@ function prepareStatements(db: DB) {
     listCredentials: db.prepare("SELECT * FROM passkey_credentials WHERE subject = ? ORDER BY created_at, id"),
     renameCredential: db.prepare("UPDATE passkey_credentials SET name = ? WHERE subject = ? AND id = ?"),
     deleteCredential: db.prepare("DELETE FROM passkey_credentials WHERE subject = ? AND id = ?"),
-    updateCounter: db.prepare("UPDATE passkey_credentials SET sign_count = MAX(sign_count, ?), backup_state = ?, last_used_at = ? WHERE id = ?"),
+    updateCounter: db.prepare(
+      "UPDATE passkey_credentials SET sign_count = MAX(sign_count, ?), backup_state = ?, last_used_at = ? WHERE id = ?",
+    ),
     enrolled: db.prepare("SELECT 1 FROM passkey_credentials WHERE subject = ? LIMIT 1"),
     putChallenge: db.prepare("INSERT OR REPLACE INTO passkey_challenges (ceremony, bound_to, challenge, expires_at) VALUES (?, ?, ?, ?)"),
     takeChallenge: db.prepare("DELETE FROM passkey_challenges WHERE ceremony = ? AND bound_to = ? RETURNING challenge, expires_at"),
@@ -129,14 +134,30 @@ export class PasskeyStore {
   /** Stores a verified credential for `subject`. Throws PasskeyError ERR_PASSKEY_CREDENTIAL_TAKEN if the id exists. */
   saveCredential(subject: string, credential: RegisteredCredential, options: SaveCredentialOptions = {}): PasskeyCredential {
     const c = credential;
-    const info = this.#sql.insertCredential.run(c.id, subject, c.publicKey, c.algorithm, c.signCount, JSON.stringify(c.transports),
-      c.backupEligible ? 1 : 0, c.backupState ? 1 : 0, options.userHandle ?? null, checkName(options.name ?? ""), c.aaguid, this.#now());
+    const info = this.#sql.insertCredential.run(
+      c.id,
+      subject,
+      c.publicKey,
+      c.algorithm,
+      c.signCount,
+      JSON.stringify(c.transports),
+      c.backupEligible ? 1 : 0,
+      c.backupState ? 1 : 0,
+      options.userHandle ?? null,
+      checkName(options.name ?? ""),
+      c.aaguid,
+      this.#now(),
+    );
     // WebAuthn L3 §7.1 step 26: a credential id is registered to one user only.
     if (info.changes !== 1) {
-      throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_TAKEN", "passkey store: credential id is already registered", { step: "7.1 step 26: credentialId", status: 400 });
+      throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_TAKEN", "passkey store: credential id is already registered", {
+        step: "7.1 step 26: credentialId",
+        status: 400,
+      });
     }
     const saved = this.getCredential(c.id);
-    if (saved === undefined) throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_ID", "passkey store: saved credential vanished", { step: "store" });
+    if (saved === undefined)
+      throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_ID", "passkey store: saved credential vanished", { step: "store" });
     return saved;
   }
 
@@ -183,7 +204,8 @@ export class PasskeyStore {
   consumeChallenge(ceremony: ChallengeCeremony, boundTo: string): Uint8Array | undefined {
     const row: unknown = this.#sql.takeChallenge.get(ceremony, HashToken(boundTo));
     const expires = expiresAt(row);
-    if (expires === undefined || expires <= this.#now() || typeof row !== "object" || row === null || !("challenge" in row)) return undefined;
+    if (expires === undefined || expires <= this.#now() || typeof row !== "object" || row === null || !("challenge" in row))
+      return undefined;
     return row.challenge instanceof Uint8Array ? new Uint8Array(row.challenge) : undefined;
   }
 
@@ -209,7 +231,11 @@ export class PasskeyStore {
   /** Replaces `subject`'s recovery codes with 10 new ones in one transaction and returns them (shown once, stored hashed). */
   regenerateRecoveryCodes(subject: string): string[] {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode(this.#random));
-    this.#replaceCodes.immediate(subject, codes.map((code) => hashRecoveryCode(subject, code)), this.#now());
+    this.#replaceCodes.immediate(
+      subject,
+      codes.map((code) => hashRecoveryCode(subject, code)),
+      this.#now(),
+    );
     return codes;
   }
 

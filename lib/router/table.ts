@@ -49,8 +49,9 @@ export class RouteTable {
     const slashed = path.endsWith("/") ? undefined : path + "/";
     for (const [method, root] of this.#trees) {
       if (method === "") continue;
-      const hit = matchPath(root, path, 0, decode, out, 0) !== undefined
-        || (slashed !== undefined && matchPath(root, slashed, 0, decode, out, 0) !== undefined);
+      const hit =
+        matchPath(root, path, 0, decode, out, 0) !== undefined ||
+        (slashed !== undefined && matchPath(root, slashed, 0, decode, out, 0) !== undefined);
       if (!hit) continue;
       into.add(method);
       if (method === "GET") into.add("HEAD");

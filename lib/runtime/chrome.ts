@@ -48,9 +48,7 @@ export function Chrome(options: ChromeOptions): Middleware {
         case "/api/next-due":
           if (NextDue === undefined) break;
           if (!onlyGet(req, res)) return undefined;
-          return Promise.resolve(NextDue()).then((due) =>
-            writeJSON(res, 200, { next_due: due === undefined ? null : due.toISOString() }),
-          );
+          return Promise.resolve(NextDue()).then((due) => writeJSON(res, 200, { next_due: due === undefined ? null : due.toISOString() }));
       }
       return inner(req, res);
     };

@@ -30,7 +30,8 @@ export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT: number = 64;
 const WARN_EVERY = 10_000;
 
 /** What a refused connection reads before the server closes it. */
-export const REFUSAL: string = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 25\r\n\r\nToo many connections. :(\n";
+export const REFUSAL: string =
+  "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 25\r\n\r\nToo many connections. :(\n";
 
 /**
  * Reads the soft open-files limit of this process from `/proc/self/limits`

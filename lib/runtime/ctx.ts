@@ -75,6 +75,11 @@ export function withCtx(handler: CtxHandlerFunc): HandlerFunc {
  * nil is legal), the plain text `message`. `message` reaches the client
  * only in the plain-text answer; keep secrets and raw input out of it.
  */
-export function writeError(req: IncomingMessage, res: ServerResponse, status: number, message: string = `${status} ${STATUS_CODES[status] ?? "error"}`): void {
+export function writeError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string = `${status} ${STATUS_CODES[status] ?? "error"}`,
+): void {
   writeErrorPage(req, res, status, message, ctxFrom(req), NewRef());
 }

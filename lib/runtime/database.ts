@@ -36,7 +36,11 @@ export function bootDatabase(opts: Options): BootedDB {
     }
     if (opts.Durable !== undefined && db !== undefined) {
       const { socket, path, timeout } = opts.Durable;
-      setDurable(db, { path: path ?? resolve(db.name), ...(socket !== undefined && { socket }), ...(timeout !== undefined && { timeout }) });
+      setDurable(db, {
+        path: path ?? resolve(db.name),
+        ...(socket !== undefined && { socket }),
+        ...(timeout !== undefined && { timeout }),
+      });
     }
   } catch (err) {
     close();

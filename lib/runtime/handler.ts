@@ -59,7 +59,10 @@ export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => vo
       wrapped = result;
     }
     const chrome = Chrome({ DB: db, NextDue: opts.NextDue, LocaleMiddleware: locales?.Middleware });
-    const headers = securityHeaders({ ...(opts.CSP !== undefined && { CSP: opts.CSP }), ...(opts.Origin !== undefined && { Origin: opts.Origin }) });
+    const headers = securityHeaders({
+      ...(opts.CSP !== undefined && { CSP: opts.CSP }),
+      ...(opts.Origin !== undefined && { Origin: opts.Origin }),
+    });
     const ctx = bindCtx({ DB: db, Logger: logger, Assets: opts.Assets, Render: opts.Render, ErrorPage: opts.ErrorPage });
     const handler = recoverPanics(logger, opts.ErrorPage)(ctx(headers(chrome(wrapped))));
     return [handler, cleanup];

@@ -48,7 +48,8 @@ export function parseActivation(argv: readonly string[]): Activation {
   const out: Activation = { mode: "serve", socket: undefined, addr: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? "";
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     if (flag !== "--socket" && flag !== "--addr") throw argError(`unknown argument ${JSON.stringify(flag)} (see --help)`);
     const value = inline ?? argv[++i];
     if (value === undefined || value === "") throw argError(`${flag} needs a value`);

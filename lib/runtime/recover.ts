@@ -47,13 +47,7 @@ function isClientError(err: unknown): err is Error & { status: number } {
   return isLatchError(err) && typeof err.status === "number" && err.status >= 400 && err.status < 500;
 }
 
-function handlePanic(
-  err: unknown,
-  req: IncomingMessage,
-  res: ServerResponse,
-  logger: Logger,
-  errorPage: ErrorPageFunc | undefined,
-): void {
+function handlePanic(err: unknown, req: IncomingMessage, res: ServerResponse, logger: Logger, errorPage: ErrorPageFunc | undefined): void {
   if (isAbortHandler(err)) {
     res.destroy();
     return;

@@ -47,7 +47,12 @@ export async function Serve(opts: Options): Promise<void> {
     requestTimeout: Math.max(REQUEST_TIMEOUT, headersTimeout),
     connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL,
   });
-  const limits = limitConnections(server, opts.MaxConnections ?? defaultMaxConnections(), opts.MaxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT, logger);
+  const limits = limitConnections(
+    server,
+    opts.MaxConnections ?? defaultMaxConnections(),
+    opts.MaxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+    logger,
+  );
   server.on("request", limits.guard(handler));
   server.on("connection", (socket: Socket) => bindShutdownSignal(socket, shutdown.signal));
   let where: string;

@@ -78,9 +78,7 @@ export class Links {
       "INSERT INTO signin_links (token_hash, purpose, address, expires_at, binding_hash, code_hash) VALUES (?, ?, ?, ?, ?, ?)",
     );
     this.#peek = db.prepare<[string], Row>("SELECT * FROM signin_links WHERE token_hash = ?");
-    this.#consume = db.prepare<[string, string], Row>(
-      "DELETE FROM signin_links WHERE token_hash = ? AND binding_hash = ? RETURNING *",
-    );
+    this.#consume = db.prepare<[string, string], Row>("DELETE FROM signin_links WHERE token_hash = ? AND binding_hash = ? RETURNING *");
     this.#ofBinding = db.prepare<[string, string, number], Row>(
       "SELECT * FROM signin_links WHERE binding_hash = ? AND purpose = ? AND expires_at > ?",
     );

@@ -60,7 +60,10 @@ export function clientBucket(ip: string): string {
   const left = head === "" ? [] : head.split(":");
   const right = tail === "" ? [] : tail.split(":");
   const groups = ip.includes("::") ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 /**
@@ -105,9 +108,7 @@ export class RateLimiter {
     this.#db = db;
     this.#clock = clock;
     this.#limits = limits;
-    this.#count = db.prepare<[string, number], { n: number }>(
-      "SELECT count(*) AS n FROM signin_rate_events WHERE bucket = ? AND at > ?",
-    );
+    this.#count = db.prepare<[string, number], { n: number }>("SELECT count(*) AS n FROM signin_rate_events WHERE bucket = ? AND at > ?");
     this.#nth = db.prepare<[string, number, number], { at: number }>(
       "SELECT at FROM signin_rate_events WHERE bucket = ? AND at > ? ORDER BY at LIMIT 1 OFFSET ?",
     );

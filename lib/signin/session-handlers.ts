@@ -29,7 +29,8 @@ export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMe
     ctx.emit(req, { Kind: "signed_out", Subject: session.Subject });
     return seeOther(res, ctx.signinPath);
   }
-  if (ctx.sessions.revoke(session.Subject, id)) ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoked", Count: 1 });
+  if (ctx.sessions.revoke(session.Subject, id))
+    ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoked", Count: 1 });
   seeOther(res, ctx.sessionsPath);
 }
 

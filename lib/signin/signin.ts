@@ -17,8 +17,29 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { awaitDurable } from "../db/index.ts";
-import { newLogger, NewRef, queryParams, seeOther, writeJSON, isLocalPath, readForm, systemClock, type Clock, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
-import { appendSetCookie, countProblem, crossOriginVerdict, durationProblem, parseOrigin, requestTarget, writeText } from "../internal/index.ts";
+import {
+  newLogger,
+  NewRef,
+  queryParams,
+  seeOther,
+  writeJSON,
+  isLocalPath,
+  readForm,
+  systemClock,
+  type Clock,
+  type HandlerFunc,
+  type Logger,
+  type Middleware,
+} from "../http/index.ts";
+import {
+  appendSetCookie,
+  countProblem,
+  crossOriginVerdict,
+  durationProblem,
+  parseOrigin,
+  requestTarget,
+  writeText,
+} from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, authEventEmitter, clientAddress, type AuthEventEmitter, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
@@ -260,7 +281,10 @@ export class Signin {
     const form = await readForm(req);
     const bound = this.#binding.hashOf(req);
     const typed = (form.get("code") ?? "").replace(/[\s-]/g, "").slice(0, 64);
-    const result = bound === undefined ? { ok: false as const, reason: "wrong" as const } : this.#links.consumeCode(bound, typed, PURPOSE_SIGNIN, this.#rate);
+    const result =
+      bound === undefined
+        ? { ok: false as const, reason: "wrong" as const }
+        : this.#links.consumeCode(bound, typed, PURPOSE_SIGNIN, this.#rate);
     if (result.ok) return this.#admit(req, res, result.address, METHOD_EMAIL_CODE);
     this.#emit(req, { Kind: "signin_refused", Reason: result.reason === "voided" ? "code_attempts" : "code" });
     return this.#outcome(res, result.reason === "voided" ? "err=expired" : "err=code");
@@ -366,7 +390,13 @@ export class Signin {
           // A form POST cannot be replayed by a redirect back: only safe requests name themselves as next.
           const safe = req.method === "GET" || req.method === "HEAD";
           const next = safe ? `?next=${encodeURIComponent(requestTarget(req))}` : "";
-          return this.#refuse(req, res, `${this.#config.StalePath ?? this.#config.SigninPath}${next}`, 401, "unauthorized: session too old, authenticate again");
+          return this.#refuse(
+            req,
+            res,
+            `${this.#config.StalePath ?? this.#config.SigninPath}${next}`,
+            401,
+            "unauthorized: session too old, authenticate again",
+          );
         }
         return next(req, res);
       };

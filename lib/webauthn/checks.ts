@@ -32,7 +32,11 @@ export function verifyAuthenticatorData(authData: AuthenticatorData, expect: Aut
   // WebAuthn L3 §7.1 step 14 / §7.2 step 15: rpIdHash is SHA-256 of an expected RP ID.
   const matches = ids.some((id) => timingSafeEqual(sha256(new TextEncoder().encode(id)), authData.rpIdHash));
   if (!matches) {
-    throw ceremonyError("ERR_PASSKEY_RP_ID_HASH", `${s.section} step ${s.rpIdHash}: rpIdHash`, "rpIdHash is not the hash of an expected RP ID");
+    throw ceremonyError(
+      "ERR_PASSKEY_RP_ID_HASH",
+      `${s.section} step ${s.rpIdHash}: rpIdHash`,
+      "rpIdHash is not the hash of an expected RP ID",
+    );
   }
   // WebAuthn L3 §7.1 step 15 / §7.2 step 16: the UP flag is set (latch never uses conditional create).
   if (!authData.flags.userPresent) {

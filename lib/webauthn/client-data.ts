@@ -45,7 +45,10 @@ export interface CeremonyExpectations {
 }
 
 /** The part of `CeremonyExpectations` the client-data steps check, with the defaults applied. */
-export type ClientDataExpectations = Pick<Required<CeremonyExpectations>, "challenge" | "origin" | "allowCrossOrigin" | "allowedTopOrigins">;
+export type ClientDataExpectations = Pick<
+  Required<CeremonyExpectations>,
+  "challenge" | "origin" | "allowCrossOrigin" | "allowedTopOrigins"
+>;
 
 /** Picks the client-data expectations out of `expect`, applying the documented defaults. */
 export function clientDataExpectations(expect: CeremonyExpectations): ClientDataExpectations {
@@ -104,7 +107,6 @@ export function parseClientData(bytes: Uint8Array, ceremony: Ceremony): ClientDa
   }
   return { type, challenge, origin, crossOrigin: crossOrigin === true, topOrigin };
 }
-
 
 /** Runs the client-data steps of a ceremony. Throws PasskeyError naming the failed step. */
 export function verifyClientData(c: ClientData, expect: ClientDataExpectations, ceremony: Ceremony): void {

@@ -20,7 +20,11 @@ export type COSEPublicKey =
 const FIELD_BYTES: Readonly<Record<string, number>> = { "P-256": 32, "P-384": 48, "P-521": 66, Ed25519: 32, Ed448: 57 };
 const MIN_RSA_BITS = 2048;
 const MAX_RSA_BITS = 8192;
-const KTY: ReadonlyMap<number, "OKP" | "EC2" | "RSA"> = new Map([[1, "OKP"], [2, "EC2"], [3, "RSA"]] as const);
+const KTY: ReadonlyMap<number, "OKP" | "EC2" | "RSA"> = new Map([
+  [1, "OKP"],
+  [2, "EC2"],
+  [3, "RSA"],
+] as const);
 
 function bytesAt(map: Map<unknown, unknown>, label: number, step: string): Uint8Array {
   const value = map.get(label);

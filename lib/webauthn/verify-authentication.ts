@@ -77,16 +77,25 @@ export function verifyAuthentication(response: AuthenticationResponse, expect: A
  * event loop under low load, on a worker thread above it. Same checks,
  * same errors, same result.
  */
-export async function verifyAuthenticationWith(verifier: SignatureVerifier, response: AuthenticationResponse, expect: AuthenticationExpectations): Promise<AuthenticationResult> {
+export async function verifyAuthenticationWith(
+  verifier: SignatureVerifier,
+  response: AuthenticationResponse,
+  expect: AuthenticationExpectations,
+): Promise<AuthenticationResult> {
   const { key, signed } = checkBeforeSignature(response, expect);
   return checkAfterSignature(response, expect, await verifier.verify(key, signed, response.signature));
 }
 
 // WebAuthn L3 §7.2 steps 5-20: everything before the signature; returns the key and the signed bytes.
-function checkBeforeSignature(response: AuthenticationResponse, expect: AuthenticationExpectations): { key: COSEPublicKey; signed: Uint8Array } {
+function checkBeforeSignature(
+  response: AuthenticationResponse,
+  expect: AuthenticationExpectations,
+): { key: COSEPublicKey; signed: Uint8Array } {
   // WebAuthn L3 §13.4.3: challenges carry at least 16 random bytes.
   if (expect.challenge.length < 16) {
-    throw new PasskeyError("ERR_PASSKEY_INVALID_OPTIONS", "verify authentication: challenge shorter than 16 bytes", { step: "13.4.3: challenge" });
+    throw new PasskeyError("ERR_PASSKEY_INVALID_OPTIONS", "verify authentication: challenge shorter than 16 bytes", {
+      step: "13.4.3: challenge",
+    });
   }
   const record = expect.credential;
   // WebAuthn L3 §7.2 step 5: credential.id identifies the credential the RP looked up.
@@ -122,7 +131,11 @@ function checkBeforeSignature(response: AuthenticationResponse, expect: Authenti
 }
 
 // WebAuthn L3 §7.2 steps 21-22, given whether the signature verified.
-function checkAfterSignature(response: AuthenticationResponse, expect: AuthenticationExpectations, signatureValid: boolean): AuthenticationResult {
+function checkAfterSignature(
+  response: AuthenticationResponse,
+  expect: AuthenticationExpectations,
+  signatureValid: boolean,
+): AuthenticationResult {
   const authData = response.authenticatorData;
   const record = expect.credential;
   // WebAuthn L3 §7.2 step 21: sig verifies over authData ‖ hash with the stored public key.

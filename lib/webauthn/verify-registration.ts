@@ -78,7 +78,9 @@ function formatUUID(bytes: Uint8Array): string {
 export function verifyRegistration(response: RegistrationResponse, expect: RegistrationExpectations): RegisteredCredential {
   // WebAuthn L3 §13.4.3: challenges carry at least 16 random bytes.
   if (expect.challenge.length < 16) {
-    throw new PasskeyError("ERR_PASSKEY_INVALID_OPTIONS", "verify registration: challenge shorter than 16 bytes", { step: "13.4.3: challenge" });
+    throw new PasskeyError("ERR_PASSKEY_INVALID_OPTIONS", "verify registration: challenge shorter than 16 bytes", {
+      step: "13.4.3: challenge",
+    });
   }
   verifyClientData(response.clientData, clientDataExpectations(expect), "registration");
   // WebAuthn L3 §7.1 step 12: hash is SHA-256 of clientDataJSON.

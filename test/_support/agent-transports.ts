@@ -16,7 +16,16 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage } from "node:http";
 import type { TestContext } from "node:test";
 import * as agent from "../../lib/agent/index.ts";
-import { AgentTokens, Approvals, ToolInvoker, ToolRead, ToolRegistry, ToolWrite, defineAction, newToolsAPI } from "../../lib/agent/index.ts";
+import {
+  AgentTokens,
+  Approvals,
+  ToolInvoker,
+  ToolRead,
+  ToolRegistry,
+  ToolWrite,
+  defineAction,
+  newToolsAPI,
+} from "../../lib/agent/index.ts";
 import * as events from "../../lib/events/index.ts";
 import { EventStore, auditStream, type Event } from "../../lib/events/index.ts";
 import { crossOriginProtection, type Middleware } from "../../lib/http/index.ts";
@@ -74,24 +83,49 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
       const store = new EventStore(db, { Clock: clock });
       const tokens = new AgentTokens(db, { Clock: clock });
       const registry = new ToolRegistry();
-      registry.register(defineAction({
-        name: "whoami", method: "GET", route: "/whoami",
-        tool: { Description: "Who the tool sees calling", Access: ToolRead },
-        handler: (_req, res) => void res.end(),
-        run: ({ Actor }) => {
-          const req = requests.getStore();
-          return { invocation: Actor.String(), ctx: req === undefined ? null : (ctxFrom(req)?.Actor.String() ?? null) };
-        },
-      }));
-      registry.register(defineAction({
-        name: "counter_add", method: "POST", route: "/counter",
-        tool: { Description: "Adds to the counter", Access: ToolWrite, Confirm: "Add to your counter?", Args: [{ Name: "by", Type: "number", Required: true, Description: "amount" }] },
-        handler: (_req, res) => void res.end(),
-        run: ({ Args }) => ({ added: Args.get("by") }),
-      }));
-      const invoker = new ToolInvoker({ Registry: registry, Approvals: new Approvals(db, { Clock: clock }), Events: store, Logger: logger });
+      registry.register(
+        defineAction({
+          name: "whoami",
+          method: "GET",
+          route: "/whoami",
+          tool: { Description: "Who the tool sees calling", Access: ToolRead },
+          handler: (_req, res) => void res.end(),
+          run: ({ Actor }) => {
+            const req = requests.getStore();
+            return { invocation: Actor.String(), ctx: req === undefined ? null : (ctxFrom(req)?.Actor.String() ?? null) };
+          },
+        }),
+      );
+      registry.register(
+        defineAction({
+          name: "counter_add",
+          method: "POST",
+          route: "/counter",
+          tool: {
+            Description: "Adds to the counter",
+            Access: ToolWrite,
+            Confirm: "Add to your counter?",
+            Args: [{ Name: "by", Type: "number", Required: true, Description: "amount" }],
+          },
+          handler: (_req, res) => void res.end(),
+          run: ({ Args }) => ({ added: Args.get("by") }),
+        }),
+      );
+      const invoker = new ToolInvoker({
+        Registry: registry,
+        Approvals: new Approvals(db, { Clock: clock }),
+        Events: store,
+        Logger: logger,
+      });
       const api = newToolsAPI({ Invoker: invoker, Tokens: tokens, Sessions: auth.Sessions, Origin: ORIGIN, ApprovalPath: "/approvals" });
-      const mcp = newMCPServer({ Invoker: invoker, Tokens: tokens, Origin: ORIGIN, ApprovalPath: "/approvals", Name: "transports", Version: "1.0.0" });
+      const mcp = newMCPServer({
+        Invoker: invoker,
+        Tokens: tokens,
+        Origin: ORIGIN,
+        ApprovalPath: "/approvals",
+        Name: "transports",
+        Version: "1.0.0",
+      });
       mux.With(remember, api.Authenticate).Handle("POST /api/tools/{name}", api.Call);
       mux.With(remember).Handle("/mcp", mcp.Handler);
       mux.With(crossOriginProtection({ Origin: ORIGIN })).Handle("POST /form", (_req, res) => {
@@ -124,7 +158,10 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
       const params = { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "test", version: "0" } };
       const res = await post("/mcp", token, { jsonrpc: "2.0", id: 0, method: "initialize", params });
       if (res.status !== 200) throw new Error(`mcp initialize: ${res.status} ${res.body}`);
-      return { session: String(res.headers["mcp-session-id"]), result: (JSON.parse(res.body) as { result: Record<string, unknown> }).result };
+      return {
+        session: String(res.headers["mcp-session-id"]),
+        result: (JSON.parse(res.body) as { result: Record<string, unknown> }).result,
+      };
     },
     audit: () => store.read(auditStream(SUBJECT)),
   });

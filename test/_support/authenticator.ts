@@ -93,9 +93,24 @@ function coseKey(algorithm: SoftAlgorithm, publicKey: KeyObject): Uint8Array {
   // RFC 9053 §7.1 (EC2: kty 2, crv 1 = P-256) and §7.2 (OKP: kty 1, crv 6 = Ed25519).
   if (algorithm === "ES256") {
     const y = Buffer.from(jwk.y ?? "", "base64url");
-    return encode(new Map<number, number | Buffer>([[1, 2], [3, -7], [-1, 1], [-2, x], [-3, y]]));
+    return encode(
+      new Map<number, number | Buffer>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, x],
+        [-3, y],
+      ]),
+    );
   }
-  return encode(new Map<number, number | Buffer>([[1, 1], [3, -8], [-1, 6], [-2, x]]));
+  return encode(
+    new Map<number, number | Buffer>([
+      [1, 1],
+      [3, -8],
+      [-1, 6],
+      [-2, x],
+    ]),
+  );
 }
 
 function counterBytes(counter: number): Buffer {
@@ -147,7 +162,13 @@ export class SoftAuthenticator {
       credentialID,
       coseKey(this.algorithm, publicKey),
     ]);
-    const attestationObject = encode(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]));
+    const attestationObject = encode(
+      new Map<string, unknown>([
+        ["fmt", "none"],
+        ["attStmt", new Map()],
+        ["authData", authData],
+      ]),
+    );
     this.credentials.set(id, { id, algorithm: this.algorithm, privateKey, userHandle, counter: 0 });
     return {
       id,

@@ -25,7 +25,14 @@ Atomics.add(gate, 1, 1);
 Atomics.wait(gate, 0, 0);
 let outcome: string;
 try {
-  events.append({ Stream: input.stream, Expected: input.expected, Type: "race.won", Data: { by: input.name }, Actor: agentActor(input.name), Subject: "race@example.com" });
+  events.append({
+    Stream: input.stream,
+    Expected: input.expected,
+    Type: "race.won",
+    Data: { by: input.name },
+    Actor: agentActor(input.name),
+    Subject: "race@example.com",
+  });
   outcome = "ok";
 } catch (err) {
   outcome = err instanceof Error && "code" in err ? String(err.code) : String(err);

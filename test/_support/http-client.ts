@@ -79,16 +79,26 @@ export function sendRequest(base: string, method: string, target: string, option
   if (cookie !== undefined) headers["Cookie"] = cookie;
   Object.assign(headers, options.headers);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(url.pathname + url.search, base), { method, headers, agent: false, ...(options.localAddress !== undefined && { localAddress: options.localAddress }) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const setCookie = res.headers["set-cookie"] ?? [];
-        options.jar?.store(setCookie);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, setCookie, location: res.headers.location, body: Buffer.concat(chunks).toString("utf8") });
-      });
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      new URL(url.pathname + url.search, base),
+      { method, headers, agent: false, ...(options.localAddress !== undefined && { localAddress: options.localAddress }) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const setCookie = res.headers["set-cookie"] ?? [];
+          options.jar?.store(setCookie);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            setCookie,
+            location: res.headers.location,
+            body: Buffer.concat(chunks).toString("utf8"),
+          });
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });

@@ -183,9 +183,7 @@ export function spawnChild(
       }
     }
   });
-  const exited = new Promise<number | string>((resolve) =>
-    child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")),
-  );
+  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
   t.after(async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGKILL");

@@ -100,7 +100,11 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
       Logger: logger,
       Clock: { now: () => new Date(Date.now() + offset) },
       // Many sign-ins from one address and one IP within a test run.
-      RateLimits: { PerAddress: { Max: 1000, Window: 60_000 }, PerIP: { Max: 1000, Window: 60_000 }, Global: { Max: 1000, Window: 60_000 } },
+      RateLimits: {
+        PerAddress: { Max: 1000, Window: 60_000 },
+        PerIP: { Max: 1000, Window: 60_000 },
+        Global: { Max: 1000, Window: 60_000 },
+      },
       Authorize: (address) => hooks.authorize?.(address) ?? true,
       SecondFactor: (req, res, identity) => hooks.secondFactor?.(req, res, identity) ?? false,
       Provider: { Issuer: idp.issuer, ...(options.lookupTimeout !== undefined && { LookupTimeout: options.lookupTimeout }) },
@@ -147,7 +151,12 @@ export async function startKeymailApp(options: KeymailAppOptions): Promise<Keyma
       const res = await fetch(new URL(path, origin), {
         method: "POST",
         redirect: "manual",
-        headers: { origin, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded", ...(binding !== undefined && { cookie: binding }) },
+        headers: {
+          origin,
+          "sec-fetch-site": "same-origin",
+          "content-type": "application/x-www-form-urlencoded",
+          ...(binding !== undefined && { cookie: binding }),
+        },
         body: new URLSearchParams(form).toString(),
       });
       const line = setCookieLine(res.headers.getSetCookie(), "framework_signin");

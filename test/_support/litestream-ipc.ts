@@ -28,7 +28,11 @@ export interface FakeLitestream {
 /** Starts the fake; it closes when the test ends. */
 export async function startFakeLitestream(t: TestContext): Promise<FakeLitestream> {
   const dir = mkdtempSync(join(tmpdir(), "latch-ls-"));
-  const fake: FakeLitestream = { socket: join(dir, "litestream.sock"), requests: [], answer: { status: 200, body: { status: "synced", txid: 1, replicated_txid: 1 } } };
+  const fake: FakeLitestream = {
+    socket: join(dir, "litestream.sock"),
+    requests: [],
+    answer: { status: 200, body: { status: "synced", txid: 1, replicated_txid: 1 } },
+  };
   const hung: ServerResponse[] = [];
   const server = createServer((req, res) => {
     let text = "";

@@ -29,15 +29,21 @@ export async function connectMCP(demo: Demo, token: string, capabilities: Client
 /** POSTs `body` (JSON-encoded unless a string or bytes) to /mcp with `headers` added to JSON and same-origin ones. */
 export function postMCP(demo: Demo, token: string | undefined, body: unknown, headers: Record<string, string> = {}): Promise<TestResponse> {
   const raw = typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
-  return sendRequest(demo.origin, "POST", "/mcp", {
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-      ...(token !== undefined && { Authorization: `Bearer ${token}` }),
-      ...headers,
+  return sendRequest(
+    demo.origin,
+    "POST",
+    "/mcp",
+    {
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        ...(token !== undefined && { Authorization: `Bearer ${token}` }),
+        ...headers,
+      },
+      body: raw,
     },
-    body: raw,
-  }, demo.origin);
+    demo.origin,
+  );
 }
 
 /** The text of a tool result's content. */

@@ -8,7 +8,17 @@
  */
 import type { TestContext } from "node:test";
 import * as agent from "../../lib/agent/index.ts";
-import { AgentTokens, Approvals, newToolsAPI, subjectFrom, ToolInvoker, ToolRead, ToolRegistry, ToolWrite, defineAction } from "../../lib/agent/index.ts";
+import {
+  AgentTokens,
+  Approvals,
+  newToolsAPI,
+  subjectFrom,
+  ToolInvoker,
+  ToolRead,
+  ToolRegistry,
+  ToolWrite,
+  defineAction,
+} from "../../lib/agent/index.ts";
 import * as events from "../../lib/events/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
 import { writeJSON, readForm } from "../../lib/http/index.ts";
@@ -43,33 +53,59 @@ export async function startToolsApp(t: TestContext): Promise<ToolsApp> {
       const tokens = new AgentTokens(db, { Clock: clock });
       const approvals = new Approvals(db, { Clock: clock });
       const registry = new ToolRegistry();
-      registry.register(defineAction({
-        name: "counter_add", method: "POST", route: "/counter",
-        tool: { Description: "Adds to the counter", Access: ToolWrite, Confirm: "Add to your counter?", Args: [{ Name: "by", Type: "number", Required: true, Description: "amount" }] },
-        handler: (_req, res) => void res.end(),
-        run: ({ Args, Subject }) => {
-          runs.push(Number(Args.get("by")));
-          return { subject: Subject, total: runs.reduce((a, b) => a + b, 0) };
-        },
-      }));
-      registry.register(defineAction({
-        name: "counter_get", method: "GET", route: "/counter",
-        tool: { Description: "Reads the counter", Access: ToolRead },
-        handler: (_req, res) => void res.end(),
-        run: ({ Subject }) => ({ subject: Subject, runs: runs.length }),
-      }));
-      registry.register(defineAction({
-        name: "explode", method: "GET", route: "/explode",
-        tool: { Description: "Fails", Access: ToolRead, Args: [{ Name: "secret", Type: "string", Description: "kept out of logs" }] },
-        handler: (_req, res) => void res.end(),
-        run: () => {
-          throw new Error("explode: on purpose");
-        },
-      }));
+      registry.register(
+        defineAction({
+          name: "counter_add",
+          method: "POST",
+          route: "/counter",
+          tool: {
+            Description: "Adds to the counter",
+            Access: ToolWrite,
+            Confirm: "Add to your counter?",
+            Args: [{ Name: "by", Type: "number", Required: true, Description: "amount" }],
+          },
+          handler: (_req, res) => void res.end(),
+          run: ({ Args, Subject }) => {
+            runs.push(Number(Args.get("by")));
+            return { subject: Subject, total: runs.reduce((a, b) => a + b, 0) };
+          },
+        }),
+      );
+      registry.register(
+        defineAction({
+          name: "counter_get",
+          method: "GET",
+          route: "/counter",
+          tool: { Description: "Reads the counter", Access: ToolRead },
+          handler: (_req, res) => void res.end(),
+          run: ({ Subject }) => ({ subject: Subject, runs: runs.length }),
+        }),
+      );
+      registry.register(
+        defineAction({
+          name: "explode",
+          method: "GET",
+          route: "/explode",
+          tool: { Description: "Fails", Access: ToolRead, Args: [{ Name: "secret", Type: "string", Description: "kept out of logs" }] },
+          handler: (_req, res) => void res.end(),
+          run: () => {
+            throw new Error("explode: on purpose");
+          },
+        }),
+      );
       const invoker = new ToolInvoker({ Registry: registry, Approvals: approvals, Events: store, Logger: logger });
-      const api = newToolsAPI({ Invoker: invoker, Tokens: tokens, Sessions: auth.Sessions, Origin: "http://app.test", ApprovalPath: "/approvals" });
+      const api = newToolsAPI({
+        Invoker: invoker,
+        Tokens: tokens,
+        Sessions: auth.Sessions,
+        Origin: "http://app.test",
+        ApprovalPath: "/approvals",
+      });
       const callers = mux.With(api.Authenticate);
-      callers.Handle("GET /api/whoami", withCtx((ctx, req, res) => writeJSON(res, 200, { actor: ctx.Actor.String(), subject: subjectFrom(req) ?? null })));
+      callers.Handle(
+        "GET /api/whoami",
+        withCtx((ctx, req, res) => writeJSON(res, 200, { actor: ctx.Actor.String(), subject: subjectFrom(req) ?? null })),
+      );
       callers.Handle("GET /api/tools", api.List);
       callers.Handle("POST /api/tools/{name}", api.Call);
       mux.With(auth.RequireFreshSession(5 * 60 * 1000)).Handle("POST /approvals/{id}", async (req, res) => {
@@ -88,7 +124,8 @@ export async function startToolsApp(t: TestContext): Promise<ToolsApp> {
     events: store,
     runs,
     human,
-    mint: (access: "read" | "write", name = `bot-${access}`) => tokens.mint({ Subject: "ada@example.com", Name: name, Access: access }).Token,
+    mint: (access: "read" | "write", name = `bot-${access}`) =>
+      tokens.mint({ Subject: "ada@example.com", Name: name, Access: access }).Token,
     async call(token: string | undefined, tool: string, args: unknown, jar?: CookieJar) {
       const res = await app.request("POST", `/api/tools/${tool}`, {
         ...(jar !== undefined && { jar }),
@@ -101,4 +138,3 @@ export async function startToolsApp(t: TestContext): Promise<ToolsApp> {
   });
   return tools;
 }
-

@@ -21,7 +21,10 @@ describe("Access.String()", () => {
     for (const value of ["READ", "", "execute"]) {
       const a: unknown = value;
       assert.equal(isAccess(a), false);
-      assert.throws(() => Access.String(a as Access), (e: unknown) => e instanceof Error && "code" in e && e.code === "ERR_AGENT_INVALID_ACCESS");
+      assert.throws(
+        () => Access.String(a as Access),
+        (e: unknown) => e instanceof Error && "code" in e && e.code === "ERR_AGENT_INVALID_ACCESS",
+      );
     }
   });
 });

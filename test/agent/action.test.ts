@@ -4,7 +4,13 @@ import { defineAction, ToolRead, ToolRegistry, ToolWrite } from "../../lib/agent
 import type { ActionSpec, ToolMethod } from "../../lib/agent/action.ts";
 
 const handler = (): void => {};
-const listSpec: ActionSpec = { name: "list_invoices", method: "GET", route: "/invoices", tool: { Description: "Lists invoices", Access: ToolRead }, handler };
+const listSpec: ActionSpec = {
+  name: "list_invoices",
+  method: "GET",
+  route: "/invoices",
+  tool: { Description: "Lists invoices", Access: ToolRead },
+  handler,
+};
 const deleteSpec: ActionSpec = {
   name: "delete_invoice",
   method: "POST",
@@ -33,9 +39,24 @@ describe("defineAction()", () => {
     { name: "relative route", spec: { ...listSpec, route: "invoices" }, code: "ERR_AGENT_INVALID_ACTION", want: "route" },
     { name: "route with a space", spec: { ...listSpec, route: "/a b" }, code: "ERR_AGENT_INVALID_ACTION", want: "route" },
     { name: "route with CR/LF", spec: { ...listSpec, route: "/a\r\nb" }, code: "ERR_AGENT_INVALID_ACTION", want: "route" },
-    { name: "read tool on POST", spec: { ...listSpec, method: "POST" }, code: "ERR_AGENT_INVALID_ACTION", want: "a read tool cannot use POST" },
-    { name: "write tool on GET", spec: { ...deleteSpec, method: "GET" }, code: "ERR_AGENT_INVALID_ACTION", want: "a write tool cannot use GET" },
-    { name: "write tool without confirm", spec: { ...deleteSpec, tool: { ...deleteSpec.tool, Confirm: "" } }, code: "ERR_AGENT_INVALID_TOOL", want: "Confirm" },
+    {
+      name: "read tool on POST",
+      spec: { ...listSpec, method: "POST" },
+      code: "ERR_AGENT_INVALID_ACTION",
+      want: "a read tool cannot use POST",
+    },
+    {
+      name: "write tool on GET",
+      spec: { ...deleteSpec, method: "GET" },
+      code: "ERR_AGENT_INVALID_ACTION",
+      want: "a write tool cannot use GET",
+    },
+    {
+      name: "write tool without confirm",
+      spec: { ...deleteSpec, tool: { ...deleteSpec.tool, Confirm: "" } },
+      code: "ERR_AGENT_INVALID_TOOL",
+      want: "Confirm",
+    },
   ];
   for (const { name, spec, code, want } of bad) it(`rejects a ${name}`, () => assertCode(() => defineAction(spec), code, want));
 });
@@ -45,19 +66,30 @@ describe("ToolRegistry", () => {
     const tools = new ToolRegistry();
     tools.register(defineAction(listSpec));
     tools.register(defineAction(deleteSpec));
-    assert.deepEqual(tools.list().map((d) => d.Name), ["delete_invoice", "list_invoices"]);
+    assert.deepEqual(
+      tools.list().map((d) => d.Name),
+      ["delete_invoice", "list_invoices"],
+    );
     assert.equal(tools.get("list_invoices")?.Route, "/invoices");
     assert.equal(tools.get("missing"), undefined);
   });
   it("refuses a duplicate name", () => {
     const tools = new ToolRegistry();
     tools.register(defineAction(listSpec));
-    assertCode(() => tools.register(defineAction({ ...listSpec, route: "/other" })), "ERR_AGENT_DUPLICATE_TOOL", "list_invoices is already registered");
+    assertCode(
+      () => tools.register(defineAction({ ...listSpec, route: "/other" })),
+      "ERR_AGENT_DUPLICATE_TOOL",
+      "list_invoices is already registered",
+    );
   });
   it("refuses a second tool on the same method and route, naming both", () => {
     const tools = new ToolRegistry();
     tools.register(defineAction(listSpec));
-    assertCode(() => tools.register(defineAction({ ...listSpec, name: "all_invoices" })), "ERR_AGENT_DUPLICATE_TOOL", "all_invoices and list_invoices both use GET /invoices");
+    assertCode(
+      () => tools.register(defineAction({ ...listSpec, name: "all_invoices" })),
+      "ERR_AGENT_DUPLICATE_TOOL",
+      "all_invoices and list_invoices both use GET /invoices",
+    );
   });
   it("re-checks hand-built entries", () => {
     const tools = new ToolRegistry();

@@ -30,7 +30,26 @@ describe("Actor.String()", () => {
 describe("new Actor()", () => {
   const good = ["a", "0", "bot", "billing-bot", "a.b_c-d", "x".repeat(64)];
   for (const name of good) it(`accepts agent name ${JSON.stringify(name)}`, () => assert.equal(agentActor(name).Name, name));
-  const bad = ["", "Bot", "BOT", "a:b", "a b", " a", "a\n", "a\r", "a\t", "a\0", "a\x7f", "-a", ".a", "_a", "x".repeat(65), "é", "a/b", "agent:x"];
+  const bad = [
+    "",
+    "Bot",
+    "BOT",
+    "a:b",
+    "a b",
+    " a",
+    "a\n",
+    "a\r",
+    "a\t",
+    "a\0",
+    "a\x7f",
+    "-a",
+    ".a",
+    "_a",
+    "x".repeat(65),
+    "é",
+    "a/b",
+    "agent:x",
+  ];
   for (const name of bad) it(`rejects agent name ${JSON.stringify(name)}`, () => assertInvalid(() => agentActor(name)));
   it("rejects a human with a name, and a non-boolean Human", () => {
     assertInvalid(() => new Actor({ Human: true, Name: "alice" }));
@@ -38,13 +57,17 @@ describe("new Actor()", () => {
     assertInvalid(() => new Actor(sloppy as ActorInit));
   });
   it("keeps raw names out of the error message", () => {
-    assert.throws(() => agentActor("Evil:Name"), (e: unknown) => e instanceof Error && !e.message.includes("Evil"));
+    assert.throws(
+      () => agentActor("Evil:Name"),
+      (e: unknown) => e instanceof Error && !e.message.includes("Evil"),
+    );
   });
 });
 
 describe("parseActor()", () => {
   it("inverts String()", () => {
-    for (const actor of [humanActor(), agentActor("bot"), agentActor("a.b-c")]) assert.equal(parseActor(actor.String()).String(), actor.String());
+    for (const actor of [humanActor(), agentActor("bot"), agentActor("a.b-c")])
+      assert.equal(parseActor(actor.String()).String(), actor.String());
     assert.equal(parseActor("human").Human, true);
   });
   for (const form of ["", "Human", "agent:", "agent:Bot", "agent:a:b", "robot:x", "human "]) {
@@ -58,4 +81,3 @@ describe("auditForm()", () => {
     assert.equal(auditForm(agentActor("bot")), "agent:bot");
   });
 });
-

@@ -118,7 +118,8 @@ describe("Approvals", () => {
     for (const decision of ["", "yes", "APPROVE", "approve "]) {
       assert.throws(
         () => approvals.decide(pending.ID, binding.Subject, decision),
-        (err: unknown) => isAgentError(err) && err.code === "ERR_AGENT_INVALID_APPROVAL" && err.status === 400 && /decision must be/.test(err.message),
+        (err: unknown) =>
+          isAgentError(err) && err.code === "ERR_AGENT_INVALID_APPROVAL" && err.status === 400 && /decision must be/.test(err.message),
       );
     }
     assert.equal(count(db, "agent_approvals", "status = 'pending'"), 1);

@@ -16,10 +16,14 @@ describe("auditAuthEvents()", () => {
     const { logger } = captureLog();
     const sink = auditAuthEvents(events, logger);
     const at = new Date(Date.UTC(2026, 10, 24));
-    for (const kind of AUTH_EVENT_KINDS) sink({ Kind: kind, At: at, Subject: "ada@example.com", Client: "127.0.0.1", Method: "magiclink", Reason: "r", Count: 2 });
+    for (const kind of AUTH_EVENT_KINDS)
+      sink({ Kind: kind, At: at, Subject: "ada@example.com", Client: "127.0.0.1", Method: "magiclink", Reason: "r", Count: 2 });
     const stored = events.read(auditStream("ada@example.com"), 1);
     const audited = AUTH_EVENT_KINDS.filter((k) => k !== "link_requested" && k !== "rate_limited");
-    assert.deepEqual(stored.map((e) => e.Type), audited.map((k) => `auth.${k}`));
+    assert.deepEqual(
+      stored.map((e) => e.Type),
+      audited.map((k) => `auth.${k}`),
+    );
     assert.deepEqual([...UNAUDITED_AUTH_EVENTS].sort(), ["link_requested", "rate_limited"]);
     assert.equal(AUTH_EVENT_TYPE_PREFIX, "auth.");
     for (const e of stored) {

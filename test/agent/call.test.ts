@@ -22,13 +22,27 @@ const write = defineAction({
   },
   handler,
 });
-const read = defineAction({ name: "list_invoices", method: "GET", route: "/invoices", tool: { Description: "Lists", Access: ToolRead }, handler });
+const read = defineAction({
+  name: "list_invoices",
+  method: "GET",
+  route: "/invoices",
+  tool: { Description: "Lists", Access: ToolRead },
+  handler,
+});
 
 describe("parseToolArgs()", () => {
   it("narrows declared arguments of each type and leaves absent optional ones absent", () => {
     const parsed = parseToolArgs(write, JSON.parse('{"id":"inv_1","title":"Q3","cents":1200,"notify":false}'));
     assert.ok(parsed.ok);
-    assert.deepEqual([...parsed.args], [["id", "inv_1"], ["title", "Q3"], ["cents", 1200], ["notify", false]]);
+    assert.deepEqual(
+      [...parsed.args],
+      [
+        ["id", "inv_1"],
+        ["title", "Q3"],
+        ["cents", 1200],
+        ["notify", false],
+      ],
+    );
     const short = parseToolArgs(write, { id: "a", title: "b" });
     assert.ok(short.ok && !short.args.has("cents"));
     assert.deepEqual(parseToolArgs(read, {}), { ok: true, args: new Map() });

@@ -44,7 +44,12 @@ describe("AgentTokens.mint()", () => {
       const { db, tokens } = tokenStore(t);
       assert.throws(
         () => tokens.mint(row.input),
-        (err: unknown) => isAgentError(err) && err.code === "ERR_AGENT_INVALID_TOKEN" && err.status === 400 && row.message.test(err.message) && err.message.startsWith("mint agent token: "),
+        (err: unknown) =>
+          isAgentError(err) &&
+          err.code === "ERR_AGENT_INVALID_TOKEN" &&
+          err.status === 400 &&
+          row.message.test(err.message) &&
+          err.message.startsWith("mint agent token: "),
       );
       assert.equal(count(db, "agent_tokens"), 0);
     });
@@ -95,10 +100,13 @@ describe("AgentTokens.list()", () => {
     clock.advance(1000);
     tokens.mint({ Subject: ada, Name: "two", Access: ToolWrite });
     tokens.mint({ Subject: "bob@example.com", Name: "three", Access: ToolWrite });
-    assert.deepEqual(tokens.list(ada).map((i) => [i.Name, i.Access, i.CreatedAt.getTime() - clock.now().getTime(), i.LastUsedAt]), [
-      ["two", "write", 0, undefined],
-      ["one", "read", -1000, undefined],
-    ]);
+    assert.deepEqual(
+      tokens.list(ada).map((i) => [i.Name, i.Access, i.CreatedAt.getTime() - clock.now().getTime(), i.LastUsedAt]),
+      [
+        ["two", "write", 0, undefined],
+        ["one", "read", -1000, undefined],
+      ],
+    );
   });
 });
 
@@ -116,14 +124,24 @@ describe("verifyBearer()", () => {
     });
     const seen: Record<string, string> = {};
     for (const [label, authorization] of [
-      ["absent", undefined], ["live", `Bearer ${Token}`], ["lowercase scheme", `bearer ${Token}`], ["revoked", `Bearer ${revoked.Token}`],
-      ["unknown", `Bearer ${"A".repeat(43)}`], ["malformed", "Bearer not a token"], ["basic", "Basic YTpi"],
+      ["absent", undefined],
+      ["live", `Bearer ${Token}`],
+      ["lowercase scheme", `bearer ${Token}`],
+      ["revoked", `Bearer ${revoked.Token}`],
+      ["unknown", `Bearer ${"A".repeat(43)}`],
+      ["malformed", "Bearer not a token"],
+      ["basic", "Basic YTpi"],
     ] as const) {
       seen[label] = (await fetchHTTP(port, "/", authorization === undefined ? {} : { headers: { Authorization: authorization } })).body;
     }
     assert.deepEqual(seen, {
-      absent: "none", live: `${Info.ID} claude`, "lowercase scheme": `${Info.ID} claude`, revoked: "invalid",
-      unknown: "invalid", malformed: "invalid", basic: "invalid",
+      absent: "none",
+      live: `${Info.ID} claude`,
+      "lowercase scheme": `${Info.ID} claude`,
+      revoked: "invalid",
+      unknown: "invalid",
+      malformed: "invalid",
+      basic: "invalid",
     });
   });
 });

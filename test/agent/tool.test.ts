@@ -21,7 +21,11 @@ describe("validateTool()", () => {
       spec: { Description: "d", Access: ToolRead, Args: [{ ...idArg, Type: "date" as "string" }] },
       want: "Type must be",
     },
-    { name: "argument without description", spec: { Description: "d", Access: ToolRead, Args: [{ ...idArg, Description: "" }] }, want: "argument id: empty" },
+    {
+      name: "argument without description",
+      spec: { Description: "d", Access: ToolRead, Args: [{ ...idArg, Description: "" }] },
+      want: "argument id: empty",
+    },
   ];
   for (const { name, spec, want } of cases) {
     it(`rejects a ${name}`, () => {

@@ -20,7 +20,12 @@ function parts(t: TestContext): Omit<ToolsAPIConfig, "Origin" | "ApprovalPath"> 
   const db = OpenDB(":memory:");
   t.after(() => db.close());
   applySchema(db, mergeSchemas(session.Schema, events.Schema, agent.Schema));
-  const Invoker = new ToolInvoker({ Registry: new ToolRegistry(), Approvals: new Approvals(db), Events: new EventStore(db), Logger: discardLogger });
+  const Invoker = new ToolInvoker({
+    Registry: new ToolRegistry(),
+    Approvals: new Approvals(db),
+    Events: new EventStore(db),
+    Logger: discardLogger,
+  });
   return { Invoker, Tokens: new AgentTokens(db), Sessions: new Sessions(db, { Origin: "https://app.test" }) };
 }
 
@@ -37,7 +42,8 @@ describe("newToolsAPI and newMCPServer config", () => {
   for (const [field, bad] of BAD) {
     it(`refuse ${field} ${JSON.stringify(Object.values(bad)[0])} with ERR_HTTP_INVALID_OPTIONS naming ${field}`, (t) => {
       const config = { ...parts(t), Origin: "https://app.test", ApprovalPath: "/approvals", ...bad };
-      const named = (err: unknown) => (err as { code?: string }).code === "ERR_HTTP_INVALID_OPTIONS" && String((err as Error).message).includes(field);
+      const named = (err: unknown) =>
+        (err as { code?: string }).code === "ERR_HTTP_INVALID_OPTIONS" && String((err as Error).message).includes(field);
       assert.throws(() => newToolsAPI(config), named);
       assert.throws(() => newMCPServer({ ...config, Name: "t", Version: "1" }), named);
     });

@@ -35,7 +35,14 @@ describe("GET /api/whoami", () => {
     assert.equal((await app.request("GET", "/api/whoami", { headers: { Authorization: `Bearer ${token}` } })).status, 200);
     assert.equal(app.tokens.revoke(ADA, id), true);
     const answers = [];
-    for (const authorization of [`Bearer ${token}`, `Bearer ${"A".repeat(43)}`, "Bearer not a token", "Bearer", "Basic YTpi", `bearer ${token}`]) {
+    for (const authorization of [
+      `Bearer ${token}`,
+      `Bearer ${"A".repeat(43)}`,
+      "Bearer not a token",
+      "Bearer",
+      "Basic YTpi",
+      `bearer ${token}`,
+    ]) {
       const res = await app.request("GET", "/api/whoami", { headers: { Authorization: authorization } });
       answers.push({ status: res.status, challenge: res.headers["www-authenticate"], body: res.body });
     }
@@ -66,13 +73,27 @@ describe("GET /api/tools", () => {
       JSON.parse((await app.request("GET", "/api/tools", { headers: { Authorization: `Bearer ${token}` } })).body);
     assert.deepEqual(await list(app.mint("write")), {
       tools: [
-        { name: "counter_add", description: "Adds to the counter", access: "write", confirm: "Add to your counter?", arguments: [{ name: "by", type: "number", required: true, description: "amount" }] },
+        {
+          name: "counter_add",
+          description: "Adds to the counter",
+          access: "write",
+          confirm: "Add to your counter?",
+          arguments: [{ name: "by", type: "number", required: true, description: "amount" }],
+        },
         { name: "counter_get", description: "Reads the counter", access: "read", arguments: [] },
-        { name: "explode", description: "Fails", access: "read", arguments: [{ name: "secret", type: "string", required: false, description: "kept out of logs" }] },
+        {
+          name: "explode",
+          description: "Fails",
+          access: "read",
+          arguments: [{ name: "secret", type: "string", required: false, description: "kept out of logs" }],
+        },
       ],
     });
     const read = (await list(app.mint("read"))) as { tools: { name: string }[] };
-    assert.deepEqual(read.tools.map((x) => x.name), ["counter_get", "explode"]);
+    assert.deepEqual(
+      read.tools.map((x) => x.name),
+      ["counter_get", "explode"],
+    );
   });
 });
 
@@ -95,7 +116,10 @@ describe("POST /api/tools/{name}", () => {
     }
     const unknown = await app.call(token, "no_such_tool", {});
     assert.deepEqual([unknown.status, unknown.json], [404, { error: "unknown tool" }]);
-    const text = await app.request("POST", "/api/tools/counter_get", { headers: { Authorization: `Bearer ${token}`, "Content-Type": "text/plain" }, body: "{}" });
+    const text = await app.request("POST", "/api/tools/counter_get", {
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "text/plain" },
+      body: "{}",
+    });
     assert.equal(text.status, 415);
     assert.deepEqual(app.runs, []);
   });
@@ -219,7 +243,14 @@ describe("POST /api/tools/{name}", () => {
     await app.call(second, "counter_get", {});
     await app.call(undefined, "counter_get", {}, app.human);
     const stream = app.events.read(auditStream(ADA));
-    assert.deepEqual(stream.map((e) => [e.Actor, e.Data["token_id"]]), [["agent:claude", firstID], ["agent:claude", secondID], ["human", undefined]]);
+    assert.deepEqual(
+      stream.map((e) => [e.Actor, e.Data["token_id"]]),
+      [
+        ["agent:claude", firstID],
+        ["agent:claude", secondID],
+        ["human", undefined],
+      ],
+    );
     assert.notEqual(firstID, secondID);
     // The id is the listing's row id: neither secret appears in an event.
     assert.ok(!JSON.stringify(stream).includes(first) && !JSON.stringify(stream).includes(second));

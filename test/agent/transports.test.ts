@@ -22,7 +22,10 @@ describe("Who is calling, over both transports", () => {
     assert.deepEqual((overMCP["result"] as Record<string, unknown>)["structuredContent"], seen);
     assert.deepEqual(
       app.audit().map((e) => [e.Actor, e.Data["tool"], e.Data["via"] ?? "tools"]),
-      [["agent:claude", "whoami", "tools"], ["agent:claude", "whoami", "mcp"]],
+      [
+        ["agent:claude", "whoami", "tools"],
+        ["agent:claude", "whoami", "mcp"],
+      ],
     );
   });
 });
@@ -36,14 +39,20 @@ describe("A body the client got wrong, over both transports", () => {
     const overMCP = await app.mcp(token, tooLarge);
     const reason = `read body: larger than ${DEFAULT_BODY_LIMIT} bytes`;
     assert.deepEqual([overHTTP.status, JSON.parse(overHTTP.body)], [413, { error: reason }]);
-    assert.deepEqual([overMCP.status, JSON.parse(overMCP.body)], [413, { jsonrpc: "2.0", error: { code: JSONRPC_ERRORS.InvalidRequest, message: reason } }]);
+    assert.deepEqual(
+      [overMCP.status, JSON.parse(overMCP.body)],
+      [413, { jsonrpc: "2.0", error: { code: JSONRPC_ERRORS.InvalidRequest, message: reason } }],
+    );
   });
 });
 
 describe("The approval instruction, over both transports", () => {
   it("is one sentence: the tools endpoint's 202, MCP's instructions, its URL elicitation and its tool error", async (t) => {
     const app = await startTransportsApp(t);
-    assert.equal(APPROVAL_INSTRUCTION, "A write call runs only after the person you act for approves it at the approval URL you are given; then repeat the call unchanged.");
+    assert.equal(
+      APPROVAL_INSTRUCTION,
+      "A write call runs only after the person you act for approves it at the approval URL you are given; then repeat the call unchanged.",
+    );
     const token = app.mint("write", "claude");
     const overHTTP = await app.tools(token, "counter_add", { by: 1 });
     assert.equal(overHTTP.status, 202);

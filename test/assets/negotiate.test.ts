@@ -42,7 +42,14 @@ describe("chooseCoding()", () => {
 describe("parseAcceptEncoding()", () => {
   it("reads names and q-values, skipping empty members", () => {
     const got = parseAcceptEncoding(" gzip;q=0.8 , ,br ; q=1.000,identity;q=0");
-    assert.deepEqual([...got], [["gzip", 0.8], ["br", 1], ["identity", 0]]);
+    assert.deepEqual(
+      [...got],
+      [
+        ["gzip", 0.8],
+        ["br", 1],
+        ["identity", 0],
+      ],
+    );
   });
 });
 

@@ -28,12 +28,15 @@ export async function serve(t: TestContext, handler: HandlerFunc): Promise<numbe
 /** Sends one request with node:http and collects the raw (undecoded) body. */
 export function fetchRaw(port: number, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: init.method ?? "GET", headers: init.headers ?? {}, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
+    const req = request(
+      { host: "127.0.0.1", port, path, method: init.method ?? "GET", headers: init.headers ?? {}, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -51,6 +54,12 @@ export function rawGet(port: number, target: string): Promise<{ status: number; 
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? "0");
       resolve({ status, text });
     });
-    socket.write(Buffer.concat([Buffer.from("GET ", "latin1"), Buffer.from(target, "latin1"), Buffer.from(" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", "latin1")]));
+    socket.write(
+      Buffer.concat([
+        Buffer.from("GET ", "latin1"),
+        Buffer.from(target, "latin1"),
+        Buffer.from(" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", "latin1"),
+      ]),
+    );
   });
 }

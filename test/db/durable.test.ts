@@ -25,7 +25,9 @@ describe("syncLitestream()", () => {
     fake.answer = { status: 200, body: { status: "synced", path: "/srv/app.db", txid: 7, replicated_txid: 7 } };
     const answer = await syncLitestream({ socket: fake.socket, path: "/srv/app.db", timeout: 2_500 });
     assert.deepEqual(answer, { status: "synced", txid: 7, replicatedTXID: 7 });
-    assert.deepEqual(fake.requests, [{ method: "POST", url: "/sync", contentType: "application/json", body: { path: "/srv/app.db", wait: true, timeout: 3 } }]);
+    assert.deepEqual(fake.requests, [
+      { method: "POST", url: "/sync", contentType: "application/json", body: { path: "/srv/app.db", wait: true, timeout: 3 } },
+    ]);
   });
 
   test("no_change is replicated too", async (t) => {
@@ -40,15 +42,25 @@ describe("syncLitestream()", () => {
       { answer: { status: 500, body: { error: "sync failed", details: "s3: access denied" } }, message: /answered 500: sync failed/ },
       { answer: { status: 404, body: { error: "database not found" } }, message: /answered 404: database not found/ },
       { answer: { status: 200, body: { status: "synced_local", txid: 8, replicated_txid: 7 } }, message: /status "synced_local"/ },
-      { answer: { status: 200, body: { status: "synced", txid: 8, replicated_txid: 7 } }, message: /replicated txid 7 behind local txid 8/ },
+      {
+        answer: { status: 200, body: { status: "synced", txid: 8, replicated_txid: 7 } },
+        message: /replicated txid 7 behind local txid 8/,
+      },
       { answer: { status: 200, body: "ok" }, message: /without a sync status/ },
       { answer: "hang", message: /did not confirm within 200 ms/ },
     ];
     for (const c of cases) {
       fake.answer = c.answer;
-      await assert.rejects(syncLitestream({ socket: fake.socket, path: "/srv/app.db", timeout: 200 }), { ...NOT_DURABLE, message: c.message }, JSON.stringify(c.answer));
+      await assert.rejects(
+        syncLitestream({ socket: fake.socket, path: "/srv/app.db", timeout: 200 }),
+        { ...NOT_DURABLE, message: c.message },
+        JSON.stringify(c.answer),
+      );
     }
-    await assert.rejects(syncLitestream({ socket: `${fake.socket}.missing`, path: "/srv/app.db" }), { ...NOT_DURABLE, message: /unreachable/ });
+    await assert.rejects(syncLitestream({ socket: `${fake.socket}.missing`, path: "/srv/app.db" }), {
+      ...NOT_DURABLE,
+      message: /unreachable/,
+    });
   });
 });
 
@@ -97,8 +109,14 @@ describe("Options.Durable", () => {
 
   test("validateOptions refuses Durable without a database and an unusable timeout", () => {
     const mux = (): void => {};
-    assert.throws(() => Handler({ Mux: mux, Durable: { socket: "/x" } }), { code: "ERR_HTTP_INVALID_OPTIONS", message: /Durable needs DBPath or DB/ });
-    assert.throws(() => Handler({ Mux: mux, DBPath: ":memory:", Durable: { timeout: 0 } }), { code: "ERR_HTTP_INVALID_OPTIONS", message: /Durable.timeout/ });
+    assert.throws(() => Handler({ Mux: mux, Durable: { socket: "/x" } }), {
+      code: "ERR_HTTP_INVALID_OPTIONS",
+      message: /Durable needs DBPath or DB/,
+    });
+    assert.throws(() => Handler({ Mux: mux, DBPath: ":memory:", Durable: { timeout: 0 } }), {
+      code: "ERR_HTTP_INVALID_OPTIONS",
+      message: /Durable.timeout/,
+    });
   });
 });
 

@@ -4,7 +4,10 @@ import { applySchema, mergeSchemas, type DB, type Step } from "../../lib/db/inde
 import { assertCode, open, tempFile } from "../_support/db.ts";
 
 function recorded(db: DB): string[] {
-  return db.prepare<[], { name: string }>("SELECT name FROM latch_schema ORDER BY rowid").all().map((r) => r.name);
+  return db
+    .prepare<[], { name: string }>("SELECT name FROM latch_schema ORDER BY rowid")
+    .all()
+    .map((r) => r.name);
 }
 
 function tables(db: DB): string[] {
@@ -43,9 +46,16 @@ describe("ApplySchema()", () => {
   test("refuses a step whose SQL changed after it was applied, naming it", (t) => {
     const path = tempFile(t);
     applySchema(open(t, path), sessions);
-    const edited: Step[] = [sessions[0] ?? { Name: "", SQL: "" }, { Name: "session/002-index", SQL: "CREATE INDEX sessions_subject ON sessions (subject, id)" }];
+    const edited: Step[] = [
+      sessions[0] ?? { Name: "", SQL: "" },
+      { Name: "session/002-index", SQL: "CREATE INDEX sessions_subject ON sessions (subject, id)" },
+    ];
     const db = open(t, path);
-    assertCode(() => applySchema(db, [...edited, ...signin]), "ERR_DB_STEP_CHANGED", /step session\/002-index was applied with different SQL/);
+    assertCode(
+      () => applySchema(db, [...edited, ...signin]),
+      "ERR_DB_STEP_CHANGED",
+      /step session\/002-index was applied with different SQL/,
+    );
     assert.deepEqual(tables(db), ["sessions"], "no later step may run after a refusal");
   });
 
@@ -96,6 +106,10 @@ describe("MergeSchemas()", () => {
   });
 
   test("refuses a name that appears in two lists", () => {
-    assertCode(() => mergeSchemas(sessions, [{ Name: "session/002-index", SQL: "SELECT 1" }]), "ERR_DB_STEP_DUPLICATE", /session\/002-index/);
+    assertCode(
+      () => mergeSchemas(sessions, [{ Name: "session/002-index", SQL: "SELECT 1" }]),
+      "ERR_DB_STEP_DUPLICATE",
+      /session\/002-index/,
+    );
   });
 });

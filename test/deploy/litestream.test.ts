@@ -39,7 +39,10 @@ describe("Litestream: replicate, kill the primary, restore elsewhere", { skip },
     const dbPath = join(primary, "app.db");
     const socket = join(dir, "litestream.sock");
     const config = join(dir, "litestream.yml");
-    writeFileSync(config, `socket:\n  enabled: true\n  path: ${socket}\n  permissions: 0600\ndbs:\n  - path: ${dbPath}\n    replica:\n      url: file://${join(dir, "replica")}\n`);
+    writeFileSync(
+      config,
+      `socket:\n  enabled: true\n  path: ${socket}\n  permissions: 0600\ndbs:\n  - path: ${dbPath}\n    replica:\n      url: file://${join(dir, "replica")}\n`,
+    );
 
     const app = await startSigninApp(t, { dbPath });
     const replicate = spawn("litestream", ["replicate", "-config", config], { stdio: ["ignore", "ignore", "pipe"] });

@@ -85,7 +85,8 @@ test("every SPEC and STYLE citation in the tree has a heading in docs/", () => {
   for (const file of files) {
     for (const c of findCitations(readRepoFile(file))) {
       found++;
-      if (!headings.get(c.document)?.has(c.section)) dangling.push(`${file}:${c.line}: ${c.document} §${c.section} (no heading in ${DOCUMENTS[c.document]})`);
+      if (!headings.get(c.document)?.has(c.section))
+        dangling.push(`${file}:${c.line}: ${c.document} §${c.section} (no heading in ${DOCUMENTS[c.document]})`);
     }
   }
   assert.deepEqual(dangling, []);
@@ -94,7 +95,28 @@ test("every SPEC and STYLE citation in the tree has a heading in docs/", () => {
 });
 
 test("docs/spec.md keeps the contract's section numbers", () => {
-  const want = ["1", "2", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "3", "3.1", "3.2", "4", "4.1", "4.2", "4.3", "4.4", "4.5", "5"];
+  const want = [
+    "1",
+    "2",
+    "2.1",
+    "2.2",
+    "2.3",
+    "2.4",
+    "2.5",
+    "2.6",
+    "2.7",
+    "2.8",
+    "3",
+    "3.1",
+    "3.2",
+    "4",
+    "4.1",
+    "4.2",
+    "4.3",
+    "4.4",
+    "4.5",
+    "5",
+  ];
   for (let i = 1; i <= 11; i++) want.push(`5.${i}`);
   want.push("6", "6.1", "6.2", "7", "8", "9");
   assert.deepEqual([...sectionNumbers(readRepoFile(DOCUMENTS.SPEC))], want);

@@ -56,7 +56,8 @@ const WORD = /[A-Za-z_$][\w$]*/g;
 function declarationsOf(report: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const paragraph of report.split(/\n\s*\n/)) {
-    const declared = /^(?:export )?(?:declare )?(?:abstract )?(?:function|const|let|var|class|interface|type|enum|namespace) ([\w$]+)/m.exec(paragraph);
+    const declared =
+      /^(?:export )?(?:declare )?(?:abstract )?(?:function|const|let|var|class|interface|type|enum|namespace) ([\w$]+)/m.exec(paragraph);
     if (declared === null) continue;
     const name = declared[1] ?? "";
     out.set(name, new Set([...(out.get(name) ?? []), ...(paragraph.match(WORD) ?? [])]));
@@ -103,11 +104,28 @@ function reach(declarations: ReadonlyMap<string, Set<string>>, name: string): Se
  * names, cookie attributes, Go's `ServeMux` (the router's model), CSS's
  * `currentColor` and Node's `NODE_COMPILE_CACHE`.
  */
-const NOT_LATCH = ["Allow", "Host", "ETag", "Cc", "Bcc", "Secure", "HttpOnly", "SameSite", "ServeMux", "currentColor", "NODE_COMPILE_CACHE"];
+const NOT_LATCH = [
+  "Allow",
+  "Host",
+  "ETag",
+  "Cc",
+  "Bcc",
+  "Secure",
+  "HttpOnly",
+  "SameSite",
+  "ServeMux",
+  "currentColor",
+  "NODE_COMPILE_CACHE",
+];
 
 /** Returns the identifiers of a TypeScript text, comments left out. */
 function identifiers(text: string): string[] {
-  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "").match(/[A-Za-z_$][\w$]*/g) ?? [];
+  return (
+    text
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/\/\/.*$/gm, "")
+      .match(/[A-Za-z_$][\w$]*/g) ?? []
+  );
 }
 
 /** Returns the declaration files under a folder, nested packages left out. */
@@ -126,11 +144,15 @@ function notLatch(): (name: string) => boolean {
     for (const word of words) names.add(word);
   };
   // TypeScript's lib (the DOM too) ships as files with the TypeScript api-extractor bundles; TypeScript 7 has it inside its binary.
-  const typescript = dirname(createRequire(createRequire(import.meta.url).resolve("@microsoft/api-extractor")).resolve("typescript/package.json"));
+  const typescript = dirname(
+    createRequire(createRequire(import.meta.url).resolve("@microsoft/api-extractor")).resolve("typescript/package.json"),
+  );
   const pkg = JSON.parse(readRepoFile("package.json")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
   const packages = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].filter((name) => name !== "typescript");
   const files = [
-    ...readdirSync(join(typescript, "lib")).filter((f) => /^lib\..*\.d\.ts$/.test(f)).map((f) => join(typescript, "lib", f)),
+    ...readdirSync(join(typescript, "lib"))
+      .filter((f) => /^lib\..*\.d\.ts$/.test(f))
+      .map((f) => join(typescript, "lib", f)),
     ...declarationFiles(join(ROOT, "node_modules/@types")),
     ...packages.filter((name) => !name.startsWith("@types/")).flatMap((name) => declarationFiles(join(ROOT, "node_modules", name))),
   ];
@@ -144,7 +166,9 @@ function notLatch(): (name: string) => boolean {
     add([...readRepoFile(file).matchAll(/\benv(?:\["|\.|,\s*")([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] ?? ""));
   }
   for (const file of [...listFiles("examples", [".ts"]), ...listFiles("test/_support", [".ts"])]) {
-    add([...readRepoFile(file).matchAll(/\b(?:const|let|function|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1] ?? ""));
+    add(
+      [...readRepoFile(file).matchAll(/\b(?:const|let|function|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1] ?? ""),
+    );
   }
   // Retired error codes stay listed in docs/errors.md, exported nowhere (error-codes.test.ts).
   const errors = readRepoFile("docs/errors.md");
@@ -157,7 +181,11 @@ const FILE = /\.(?:ts|js|json|md|db|yml|yaml|css|html|service|socket|timer|sh|tx
 
 /** Whether a head is written as latch writes names: PascalCase, camelCase with a hump, or a constant. */
 function codeShaped(name: string): boolean {
-  return /^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$/.test(name) || /^[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*$/.test(name) || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(name);
+  return (
+    /^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$/.test(name) ||
+    /^[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*$/.test(name) ||
+    /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(name)
+  );
 }
 
 /** Returns what is wrong with one code span: nothing when it names no latch name or only known ones. */
@@ -171,7 +199,13 @@ function checkSpan(span: string, surface: Surface, skip: (name: string) => boole
     if (names === undefined) return [`${specifier} is not a package entry`];
     return (imported[1] ?? "")
       .split(",")
-      .map((item) => item.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0] ?? "")
+      .map(
+        (item) =>
+          item
+            .trim()
+            .replace(/^type\s+/, "")
+            .split(/\s+as\s+/)[0] ?? "",
+      )
       .filter((name) => IDENTIFIER.test(name) && !names.has(name))
       .map((name) => `${specifier} exports no ${name}`);
   }
@@ -193,7 +227,8 @@ function checkSpan(span: string, surface: Surface, skip: (name: string) => boole
   const anywhere = [...surface.words.values()].some((words) => words.has(head));
   if (!anywhere) return [`no report names ${head}`];
   // An exported name's members are what its declaration reaches; anything else's, any report's words.
-  const known = homes.length > 0 ? homes.map((entry) => reach(surface.declarations.get(entry) ?? new Map(), head)) : [...surface.words.values()];
+  const known =
+    homes.length > 0 ? homes.map((entry) => reach(surface.declarations.get(entry) ?? new Map(), head)) : [...surface.words.values()];
   return members.filter((m) => !known.some((words) => words.has(m))).map((m) => `no report declaring ${head} names ${m}`);
 }
 
@@ -231,7 +266,19 @@ describe("checkSpan()", () => {
   const check = (span: string): string[] => checkSpan(span, surface, (name) => skip.has(name));
 
   test("accepts names the reports declare, as names, members and calls", () => {
-    for (const span of ["Options", "Options.Origin", "Options.Addr", "Run(opts)", "Actor.String()", "Origin", "Access.Read", "create()", "signin.create", "signin.Config", "signin.SessionTTL"]) {
+    for (const span of [
+      "Options",
+      "Options.Origin",
+      "Options.Addr",
+      "Run(opts)",
+      "Actor.String()",
+      "Origin",
+      "Access.Read",
+      "create()",
+      "signin.create",
+      "signin.Config",
+      "signin.SessionTTL",
+    ]) {
       assert.deepEqual(check(span), [], span);
     }
     assert.deepEqual(check('import { Run, type Options } from "latch"'), []);
@@ -250,14 +297,35 @@ describe("checkSpan()", () => {
   });
 
   test("leaves alone what is not a latch name", () => {
-    for (const span of ["Date", "Intl.NumberFormat", "INSTANCE_KEY", "id", "created_at", "req.url", "ctx.Render", "main.ts", "/signin", "Set-Cookie", "GET /mcp", "a b", "$STATE_DIRECTORY", "ErrX", "isXError(e)", "http.Server"]) {
+    for (const span of [
+      "Date",
+      "Intl.NumberFormat",
+      "INSTANCE_KEY",
+      "id",
+      "created_at",
+      "req.url",
+      "ctx.Render",
+      "main.ts",
+      "/signin",
+      "Set-Cookie",
+      "GET /mcp",
+      "a b",
+      "$STATE_DIRECTORY",
+      "ErrX",
+      "isXError(e)",
+      "http.Server",
+    ]) {
       assert.deepEqual(check(span), [], span);
     }
   });
 });
 
 test("every latch name in the shipped documents exists in the API reports", (t) => {
-  const surface = surfaceOf(new Map(entries().map((e) => [e.subpath === "." ? "latch" : `latch/${e.subpath.slice(2)}`, readFileSync(join(API_DIR, e.report), "utf8")])));
+  const surface = surfaceOf(
+    new Map(
+      entries().map((e) => [e.subpath === "." ? "latch" : `latch/${e.subpath.slice(2)}`, readFileSync(join(API_DIR, e.report), "utf8")]),
+    ),
+  );
   const skip = notLatch();
   const unknown: string[] = [];
   let spans = 0;

@@ -62,11 +62,26 @@ test("npm pack ships LICENSE, docs/, every module README, the library, the sourc
   // The starter and the guide's application ship to be copied (docs/guide.md); no other example, no test.
   const copied = (path: string): boolean => path.startsWith("examples/starter/") || path.startsWith("examples/guide/");
   assert.deepEqual(
-    [...packed].filter((path) => path.startsWith("test/") || path.startsWith("dist/test/") || (path.startsWith("examples/") && !copied(path)) || path.startsWith("dist/examples/")),
+    [...packed].filter(
+      (path) =>
+        path.startsWith("test/") ||
+        path.startsWith("dist/test/") ||
+        (path.startsWith("examples/") && !copied(path)) ||
+        path.startsWith("dist/examples/"),
+    ),
     [],
   );
-  const starter = ["examples/starter/README.md", "examples/starter/pages/layout.ts", "examples/starter/static/starter.css", "examples/starter/locales/ar.json", "examples/guide/main.ts"];
-  assert.deepEqual(starter.filter((path) => !packed.has(path)), []);
+  const starter = [
+    "examples/starter/README.md",
+    "examples/starter/pages/layout.ts",
+    "examples/starter/static/starter.css",
+    "examples/starter/locales/ar.json",
+    "examples/guide/main.ts",
+  ];
+  assert.deepEqual(
+    starter.filter((path) => !packed.has(path)),
+    [],
+  );
   // Decision (docs/handbook.md, "Releasing"): the sources ship, so every source map resolves.
   const unresolved: string[] = [];
   for (const map of [...packed].filter((path) => path.endsWith(".js.map"))) {
@@ -77,7 +92,10 @@ test("npm pack ships LICENSE, docs/, every module README, the library, the sourc
     }
   }
   assert.deepEqual(unresolved, []);
-  assert.ok([...packed].some((path) => path.endsWith(".js.map")), "source maps are shipped");
+  assert.ok(
+    [...packed].some((path) => path.endsWith(".js.map")),
+    "source maps are shipped",
+  );
 });
 
 test("the shipped declarations never name better-sqlite3, and each entry point references Node's types", () => {
@@ -106,7 +124,17 @@ function copyGuide(dir: string): void {
 function install(t: TestContext, dir: string, tarball: string): string | undefined {
   const r = spawnSync(
     "npm",
-    ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", "--no-package-lock", tarball, "typescript@5", "@types/node@20"],
+    [
+      "install",
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      "--no-package-lock",
+      tarball,
+      "typescript@5",
+      "@types/node@20",
+    ],
     { cwd: dir, encoding: "utf8" },
   );
   if (r.status !== 0) {
@@ -115,7 +143,9 @@ function install(t: TestContext, dir: string, tarball: string): string | undefin
     }
     assert.fail(`npm install failed:\n${r.stderr}`);
   }
-  t.diagnostic(`installed with ${readFileSync(join(dir, "node_modules/typescript/package.json"), "utf8").match(/"version": "([^"]+)"/)?.[1] ?? "?"} beside the tarball`);
+  t.diagnostic(
+    `installed with ${readFileSync(join(dir, "node_modules/typescript/package.json"), "utf8").match(/"version": "([^"]+)"/)?.[1] ?? "?"} beside the tarball`,
+  );
   // --ignore-scripts: reuse this repository's native build of better-sqlite3.
   cpSync(join(ROOT, "node_modules/better-sqlite3/build"), join(dir, "node_modules/better-sqlite3/build"), { recursive: true });
   return undefined;
@@ -126,55 +156,59 @@ function compile(tsc: string, dir: string, outDir: string): void {
   assert.equal(r.status, 0, `${tsc}:\n${r.stdout}${r.stderr}`);
 }
 
-test("a fresh project with only latch, typescript and @types/node compiles (TypeScript 5 and 7) and starts the guide's application", { timeout: 600_000 }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), "latch-package-"));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const result = pack(dir);
-  t.diagnostic(`${result.filename}: ${result.files.length} files, ${result.size} bytes`);
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module" }));
-  const skip = install(t, dir, join(dir, result.filename));
-  if (skip !== undefined) return t.skip(skip);
-  copyGuide(dir);
-  const compilerOptions = {
-    target: "es2023",
-    module: "nodenext",
-    moduleResolution: "nodenext",
-    strict: true,
-    skipLibCheck: false,
-    rewriteRelativeImportExtensions: true,
-    rootDir: ".",
-  };
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["examples"] }, null, 2));
-  compile(join(dir, "node_modules/typescript/bin/tsc"), dir, "dist5");
-  compile(join(ROOT, "node_modules/typescript/bin/tsc"), dir, "dist");
+test(
+  "a fresh project with only latch, typescript and @types/node compiles (TypeScript 5 and 7) and starts the guide's application",
+  { timeout: 600_000 },
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "latch-package-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const result = pack(dir);
+    t.diagnostic(`${result.filename}: ${result.files.length} files, ${result.size} bytes`);
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module" }));
+    const skip = install(t, dir, join(dir, result.filename));
+    if (skip !== undefined) return t.skip(skip);
+    copyGuide(dir);
+    const compilerOptions = {
+      target: "es2023",
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      strict: true,
+      skipLibCheck: false,
+      rewriteRelativeImportExtensions: true,
+      rootDir: ".",
+    };
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["examples"] }, null, 2));
+    compile(join(dir, "node_modules/typescript/bin/tsc"), dir, "dist5");
+    compile(join(ROOT, "node_modules/typescript/bin/tsc"), dir, "dist");
 
-  const child = spawn(process.execPath, ["dist/examples/guide/main.js", "--addr", "127.0.0.1:0"], {
-    cwd: dir,
-    env: { PATH: process.env["PATH"], INSTANCE_KEY: "package-test-key-not-secret", STATE_DIRECTORY: join(dir, "state") },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  t.after(() => {
-    if (child.exitCode === null) child.kill("SIGKILL");
-  });
-  let log = "";
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stderr.on("data", (chunk: Buffer) => {
-      log += chunk.toString();
-      const m = /"msg":"listening","addr":"[^"]*:(\d+)"/.exec(log);
-      if (m?.[1] !== undefined) resolve(Number(m[1]));
+    const child = spawn(process.execPath, ["dist/examples/guide/main.js", "--addr", "127.0.0.1:0"], {
+      cwd: dir,
+      env: { PATH: process.env["PATH"], INSTANCE_KEY: "package-test-key-not-secret", STATE_DIRECTORY: join(dir, "state") },
+      stdio: ["ignore", "ignore", "pipe"],
     });
-    void exited.then((code) => reject(new Error(`the app exited (${code}) before listening:\n${log}`)));
-  });
-  const health = await fetchHTTP(port, "/healthz");
-  assert.equal(health.status, 200);
-  assert.deepEqual(JSON.parse(health.body ?? ""), { status: "ok" });
-  assert.equal((await fetchHTTP(port, "/signin")).status, 200);
-  // Step 6's resource is mounted, behind the session gate.
-  assert.equal((await fetchHTTP(port, "/expenses")).status, 401);
-  const css = /href="(\/static\/starter-[0-9a-f]{10}\.css)"/.exec((await fetchHTTP(port, "/")).body ?? "")?.[1];
-  assert.ok(css !== undefined, "the home page links the starter's stylesheet");
-  assert.equal((await fetchHTTP(port, css)).status, 200);
-  child.kill("SIGTERM");
-  assert.equal(await exited, 0, log);
-});
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    t.after(() => {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    });
+    let log = "";
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stderr.on("data", (chunk: Buffer) => {
+        log += chunk.toString();
+        const m = /"msg":"listening","addr":"[^"]*:(\d+)"/.exec(log);
+        if (m?.[1] !== undefined) resolve(Number(m[1]));
+      });
+      void exited.then((code) => reject(new Error(`the app exited (${code}) before listening:\n${log}`)));
+    });
+    const health = await fetchHTTP(port, "/healthz");
+    assert.equal(health.status, 200);
+    assert.deepEqual(JSON.parse(health.body ?? ""), { status: "ok" });
+    assert.equal((await fetchHTTP(port, "/signin")).status, 200);
+    // Step 6's resource is mounted, behind the session gate.
+    assert.equal((await fetchHTTP(port, "/expenses")).status, 401);
+    const css = /href="(\/static\/starter-[0-9a-f]{10}\.css)"/.exec((await fetchHTTP(port, "/")).body ?? "")?.[1];
+    assert.ok(css !== undefined, "the home page links the starter's stylesheet");
+    assert.equal((await fetchHTTP(port, css)).status, 200);
+    child.kill("SIGTERM");
+    assert.equal(await exited, 0, log);
+  },
+);

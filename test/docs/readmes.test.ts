@@ -14,7 +14,12 @@ function exportedNames(source: string): string[] {
   const out: string[] = [];
   for (const m of source.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
     for (const item of (m[1] ?? "").split(",")) {
-      const name = item.trim().split(/\s+as\s+/).pop()?.trim() ?? "";
+      const name =
+        item
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()
+          ?.trim() ?? "";
       if (name !== "") out.push(name.replace(/^type\s+/, ""));
     }
   }

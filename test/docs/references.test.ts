@@ -21,7 +21,8 @@ interface Reference {
   line: number;
 }
 
-const REFERENCE = /(?<![\w./-])((?:\.\.\/)*(?:[\w.-]+\/)+[\w.-]+\.(?:ts|js|json|md|css|html|service|socket|timer|sh|yml|yaml|txt))(?::(\d+)(?:-(\d+))?)?(?![\w/-])/g;
+const REFERENCE =
+  /(?<![\w./-])((?:\.\.\/)*(?:[\w.-]+\/)+[\w.-]+\.(?:ts|js|json|md|css|html|service|socket|timer|sh|yml|yaml|txt))(?::(\d+)(?:-(\d+))?)?(?![\w/-])/g;
 
 /** Returns the file references of a document's prose. */
 function references(markdown: string): Reference[] {
@@ -38,7 +39,8 @@ function references(markdown: string): Reference[] {
 }
 
 test("references()", () => {
-  const text = "See `lib/http/csrf.ts:12` and lib/a/b.ts:3-9, (../x/y.md).\n```ts\nimport x from \"lib/z.ts\";\n```\nnot a/b, nor a.ts, nor https://x.org/a/b.ts:1";
+  const text =
+    'See `lib/http/csrf.ts:12` and lib/a/b.ts:3-9, (../x/y.md).\n```ts\nimport x from "lib/z.ts";\n```\nnot a/b, nor a.ts, nor https://x.org/a/b.ts:1';
   assert.deepEqual(references(text), [
     { path: "lib/http/csrf.ts", from: 12, to: 12, line: 1 },
     { path: "lib/a/b.ts", from: 3, to: 9, line: 1 },
@@ -48,7 +50,11 @@ test("references()", () => {
 
 /** The folders a reference may start from: the repository root's (less the build and installs) and the document's own. */
 function folders(dir: string): Set<string> {
-  return new Set(readdirSync(join(ROOT, dir), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name));
+  return new Set(
+    readdirSync(join(ROOT, dir), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name),
+  );
 }
 
 test("files and lines the documents reference exist", () => {

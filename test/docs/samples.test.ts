@@ -69,7 +69,10 @@ test("code samples in the documentation type-check against the package", (t) => 
 
   let output = "";
   try {
-    execFileSync(process.execPath, [join(ROOT, "node_modules/.bin/tsc"), "--noEmit", "-p", dir, "--pretty", "false"], { cwd: dir, encoding: "utf8" });
+    execFileSync(process.execPath, [join(ROOT, "node_modules/.bin/tsc"), "--noEmit", "-p", dir, "--pretty", "false"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string };
     output = `${err.stdout ?? ""}${err.stderr ?? ""}`;

@@ -13,10 +13,16 @@ import { agentTokenIn, mintAgentToken, signInByLink, signInOverHTTP, startDemo, 
 import { sendRequest, type TestResponse } from "../_support/http-client.ts";
 
 function call(demo: Demo, token: string, tool: string, args: unknown): Promise<TestResponse> {
-  return sendRequest(demo.origin, "POST", `/api/tools/${tool}`, {
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: JSON.stringify(args),
-  }, demo.origin);
+  return sendRequest(
+    demo.origin,
+    "POST",
+    `/api/tools/${tool}`,
+    {
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify(args),
+    },
+    demo.origin,
+  );
 }
 
 function whoami(demo: Demo, token: string): Promise<TestResponse> {
@@ -37,7 +43,8 @@ describe("agents in the demo (HTTP)", () => {
     const me = await sendRequest(demo.origin, "GET", "/api/whoami", { jar }, demo.origin);
     assert.deepEqual([me.status, JSON.parse(me.body)], [200, { actor: "human", subject: "ada@example.com" }]);
 
-    const mint = (form: Record<string, string>): Promise<TestResponse> => sendRequest(demo.origin, "POST", "/account/agents", { jar, form }, demo.origin);
+    const mint = (form: Record<string, string>): Promise<TestResponse> =>
+      sendRequest(demo.origin, "POST", "/account/agents", { jar, form }, demo.origin);
     for (const [form, status, message] of [
       [{ name: "Not A Name", access: "read" }, 400, /name must be/],
       [{ name: "", access: "read" }, 400, /name must be/],
@@ -71,13 +78,19 @@ describe("agents in the demo (HTTP)", () => {
     assert.equal(read.status, 404);
 
     assert.equal((await sendRequest(demo.origin, "POST", "/account/agents/revoke", { jar, form: {} }, demo.origin)).status, 400);
-    assert.equal((await sendRequest(demo.origin, "POST", "/account/agents/revoke", { jar, form: { id: "unknown" } }, demo.origin)).status, 404);
+    assert.equal(
+      (await sendRequest(demo.origin, "POST", "/account/agents/revoke", { jar, form: { id: "unknown" } }, demo.origin)).status,
+      404,
+    );
     const revoked = await sendRequest(demo.origin, "POST", "/account/agents/revoke", { jar, form: { id } }, demo.origin);
     assert.equal(revoked.location, "/account/agents");
     const refused = await whoami(demo, token);
     const unknown = await whoami(demo, "A".repeat(43));
     assert.equal(refused.status, 401);
-    assert.deepEqual([refused.status, refused.headers["www-authenticate"], refused.body], [unknown.status, unknown.headers["www-authenticate"], unknown.body]);
+    assert.deepEqual(
+      [refused.status, refused.headers["www-authenticate"], refused.body],
+      [unknown.status, unknown.headers["www-authenticate"], unknown.body],
+    );
     assert.ok(!demo.logs().includes(token), "no token in the demo's logs");
   });
 
@@ -144,9 +157,22 @@ describe("agents in the demo (browser)", { skip: hasChromium ? false : "no syste
     assert.notEqual((JSON.parse(repeat.body) as { approval_url: string }).approval_url, url);
 
     await page.goto(`${demo.origin}/account/activity`);
-    const rows = (await page.evaluate(`[...document.querySelectorAll("li[data-actor]")].map((li) => [li.dataset.actor, li.dataset.type, li.textContent])`)) as [string, string, string][];
+    const rows = (await page.evaluate(
+      `[...document.querySelectorAll("li[data-actor]")].map((li) => [li.dataset.actor, li.dataset.type, li.textContent])`,
+    )) as [string, string, string][];
     // The text reads "<actor> <type> [<tool>] [→ <outcome>] <time>"; keep what follows actor and type, up to the time.
-    const entries = rows.map(([actor, type, text]) => [actor, type, ...text.replace(/\s+/g, " ").replace(/ \d{4}-.*$/, "").trim().split(" ").slice(2)].join(" "));
+    const entries = rows.map(([actor, type, text]) =>
+      [
+        actor,
+        type,
+        ...text
+          .replace(/\s+/g, " ")
+          .replace(/ \d{4}-.*$/, "")
+          .trim()
+          .split(" ")
+          .slice(2),
+      ].join(" "),
+    );
     // Newest first: each call of the agent and each step of the person, actors in
     // audit form, down to the sign-in's own auth events (the sign-in log's audit sink).
     assert.deepEqual(entries, [

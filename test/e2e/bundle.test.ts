@@ -35,13 +35,21 @@ describe("the bundled demo (dist/bundle/demo.js)", () => {
     const source = readFileSync(BUNDLE, "utf8");
     const specifiers = [...source.matchAll(/^import\s[^;]*?from\s*"([^"]+)";?$/gm)].map((m) => m[1] ?? "");
     assert.ok(specifiers.includes("better-sqlite3"), specifiers.join(", "));
-    assert.deepEqual(specifiers.filter((s) => s.startsWith(".") || s.startsWith("/")), []);
+    assert.deepEqual(
+      specifiers.filter((s) => s.startsWith(".") || s.startsWith("/")),
+      [],
+    );
   });
 
   it("points every module's own URL at that module's file, which exists beside the bundle", () => {
     const source = readFileSync(BUNDLE, "utf8");
     const own = [...source.matchAll(/new URL\("([^"]+)", import\.meta\.url\)\.href/g)].map((m) => m[1] ?? "");
-    for (const module of ["../lib/i18n/base.js", "../lib/assets/assets.js", "../examples/demo/app.js", "../lib/webauthn/signature-verifier.js"]) {
+    for (const module of [
+      "../lib/i18n/base.js",
+      "../lib/assets/assets.js",
+      "../examples/demo/app.js",
+      "../lib/webauthn/signature-verifier.js",
+    ]) {
       assert.ok(own.includes(module), `${module} not among ${own.join(", ")}`);
     }
     for (const module of own) assert.ok(existsSync(new URL(module, BUNDLE)), module);

@@ -22,7 +22,15 @@ import { Handler } from "../../lib/index.ts";
 import { NewAssets } from "../../lib/assets/index.ts";
 import { LOCALES_DIR, STATIC_DIR } from "../../examples/starter/files.ts";
 import { errorPage } from "../../examples/starter/pages/errors.ts";
-import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page, type WatchedPage } from "../_support/browser.ts";
+import {
+  addVirtualAuthenticator,
+  hasChromium,
+  launchBrowser,
+  watchedPage,
+  type Browser,
+  type Page,
+  type WatchedPage,
+} from "../_support/browser.ts";
 import { signInByLink, signOut, startGuide, type Demo } from "../_support/demo.ts";
 import { fetchHTTP } from "../_support/http.ts";
 import { startServer } from "../_support/server.ts";
@@ -138,7 +146,11 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     const result = (JSON.parse(call.body ?? "") as { result: Record<string, unknown> }).result;
     assert.equal(result["status"], "done");
     assert.equal(result["progress"], "10/10");
-    const refused = await fetchHTTP(port, "/api/tools/job_status", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const refused = await fetchHTTP(port, "/api/tools/job_status", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
     assert.equal(refused.status, 401);
   });
 
@@ -170,13 +182,22 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     });
     assert.equal(call.status, 200, call.body);
     const { items } = (JSON.parse(call.body ?? "") as { result: { items: Record<string, unknown>[] } }).result;
-    assert.deepEqual(items.map((item) => [item["id"], item["label"], item["amount"]]), [[id, "Train to the conference", "1234.50"]]);
+    assert.deepEqual(
+      items.map((item) => [item["id"], item["label"], item["amount"]]),
+      [[id, "Train to the conference", "1234.50"]],
+    );
   });
 
   it("ran under the CSP with no console error, no failed request but the 404s, and no server error", async () => {
     for (const csp of watched.policies) assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
-    assert.deepEqual(watched.failures.filter((f) => !f.includes("/no/such/page")), []);
-    assert.deepEqual(watched.errors.filter((e) => !e.includes("404")), []);
+    assert.deepEqual(
+      watched.failures.filter((f) => !f.includes("/no/such/page")),
+      [],
+    );
+    assert.deepEqual(
+      watched.errors.filter((e) => !e.includes("404")),
+      [],
+    );
     assert.deepEqual(app.errorLogs(), []);
   });
 });
@@ -191,7 +212,15 @@ describe("the starter's error page (browser)", { skip: hasChromium ? false : "no
       Locales: ["en", "ar"],
       LocaleFS: LOCALES_DIR,
       ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
-      Logger: { debug() {}, info() {}, warn() {}, error() {}, with() { return this; } },
+      Logger: {
+        debug() {},
+        info() {},
+        warn() {},
+        error() {},
+        with() {
+          return this;
+        },
+      },
       Wrap: (next) => (req, res) => ((req.url ?? "").includes("/static/") ? assets.Handler()(req, res) : next(req, res)),
     });
     const server = await startServer(t, handler, { cleanup });

@@ -52,7 +52,10 @@ describe("background jobs in the demo (browser)", { skip: hasChromium ? false : 
     // Playwright fails a wait whose navigation was superseded. Wait for the account page.
     await page.waitForSelector("body[data-subject]");
     assert.equal(page.url(), `${demo.origin}/account?job=done`);
-    assert.ok(visited.some((u) => u === `${statusPage}/events`), "the page followed the event stream");
+    assert.ok(
+      visited.some((u) => u === `${statusPage}/events`),
+      "the page followed the event stream",
+    );
     assert.equal(visited.filter((u) => u === statusPage).length, 1, "no reload of the status page");
     assert.deepEqual(errors, []);
   });

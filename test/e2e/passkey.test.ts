@@ -8,7 +8,15 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page, type WatchedPage } from "../_support/browser.ts";
+import {
+  addVirtualAuthenticator,
+  hasChromium,
+  launchBrowser,
+  watchedPage,
+  type Browser,
+  type Page,
+  type WatchedPage,
+} from "../_support/browser.ts";
 import { signInByLink, signOut, startDemo, type Demo } from "../_support/demo.ts";
 
 const ADDRESS = "ada@example.com";
@@ -114,7 +122,9 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
   it("follows only a same-origin destination after a ceremony, else reloads", async () => {
     const here = `${demo.origin}/stepup?next=%2Faccount`;
     await page.goto(here);
-    await page.evaluate(`document.querySelector('button[data-passkey="stepup"]').setAttribute("data-next", "http://127.0.0.1:1/elsewhere")`);
+    await page.evaluate(
+      `document.querySelector('button[data-passkey="stepup"]').setAttribute("data-next", "http://127.0.0.1:1/elsewhere")`,
+    );
     await page.evaluate(`document.body.setAttribute("data-before-reload", "")`);
     await page.click('button[data-passkey="stepup"]');
     await page.waitForSelector("body:not([data-before-reload])");
@@ -126,7 +136,7 @@ describe("passkey sign-in in the demo (browser)", { skip: hasChromium ? false : 
     await page.evaluate(`document.body.insertAdjacentHTML("afterbegin", '<p data-passkey-status id="decoy"></p>')`);
     // The authenticator already holds a credential in excludeCredentials, so create() fails.
     await page.click('button[data-passkey="register"]');
-    await page.waitForSelector('section [data-passkey-status]:not(:empty)');
+    await page.waitForSelector("section [data-passkey-status]:not(:empty)");
     assert.equal(await page.textContent("#decoy"), "");
   });
 

@@ -28,10 +28,16 @@ describe("demo resources (browser)", { skip: hasChromium ? false : "no system Ch
     await demo?.close();
   });
 
-  for (const [locale, javaScript] of [["en", true], ["ar", true], ["en", false], ["ar", false]] as const) {
+  for (const [locale, javaScript] of [
+    ["en", true],
+    ["ar", true],
+    ["en", false],
+    ["ar", false],
+  ] as const) {
     it(`walks expenses and notes in ${locale}, JavaScript ${javaScript ? "on" : "off"}`, async () => {
       const { page, errors } = await watchedPage(await browser.newContext({ javaScriptEnabled: javaScript }));
-      const shot = (name: string): Promise<unknown> => page.screenshot({ path: join(shots, `${locale}-${javaScript ? "js" : "nojs"}-${name}.png`), fullPage: true });
+      const shot = (name: string): Promise<unknown> =>
+        page.screenshot({ path: join(shots, `${locale}-${javaScript ? "js" : "nojs"}-${name}.png`), fullPage: true });
       const who = `${locale}-${javaScript ? "js" : "nojs"}@example.com`;
       await signInByLink(page, demo, who);
       await page.waitForURL(`${demo.origin}/account`);
@@ -52,13 +58,13 @@ describe("demo resources (browser)", { skip: hasChromium ? false : "no system Ch
       await shot("expenses-error");
       await page.fill('input[name="amount"]', "12.34");
       await page.click('form[data-resource="expenses"] button[type="submit"]');
-      await page.waitForSelector('section[data-record-id]');
+      await page.waitForSelector("section[data-record-id]");
       assert.equal(await page.getAttribute('input[name="amount"]', "value"), "12.34");
       await page.goto(`${demo.origin}/expenses/new`);
       await page.fill('input[name="label"]', "Train");
       await page.fill('input[name="amount"]', "1,234.56");
       await page.click('form[data-resource="expenses"] button[type="submit"]');
-      await page.waitForSelector('section[data-record-id]');
+      await page.waitForSelector("section[data-record-id]");
       await page.goto(`${demo.origin}/expenses`);
       await page.fill('input[name="amount_min"]', "100");
       await page.click('form[role="search"] button[type="submit"]');
@@ -72,7 +78,7 @@ describe("demo resources (browser)", { skip: hasChromium ? false : "no system Ch
       await page.fill('input[name="title"]', "Plan");
       await page.fill('textarea[name="body"]', "one\ntwo\nthree");
       await page.click('form[data-resource="notes"] button[type="submit"]');
-      await page.waitForSelector('section[data-record-id]');
+      await page.waitForSelector("section[data-record-id]");
       await page.fill('textarea[name="body"]', "one\nTWO\nthree");
       await page.click('form[data-resource="notes"] button[type="submit"]');
       await page.waitForSelector('[data-outcome="saved"]');
@@ -80,7 +86,10 @@ describe("demo resources (browser)", { skip: hasChromium ? false : "no system Ch
       await shot("note-saved");
       assert.equal(await page.getAttribute("html", "dir"), locale === "ar" ? "rtl" : "ltr");
       // The deliberate 422 of the bad amount is reported by Chromium as a failed load; nothing else may be.
-      assert.deepEqual(errors.filter((e) => !e.includes("status of 422")), []);
+      assert.deepEqual(
+        errors.filter((e) => !e.includes("status of 422")),
+        [],
+      );
       await page.context().close();
     });
   }

@@ -57,7 +57,8 @@ describe("emailed sign-in in the demo (HTTP)", () => {
     const browser = new CookieJar();
     const { link, code } = await ask("hal@example.com", browser);
     const wrong = code === "000000" ? "000001" : "000000";
-    for (let i = 1; i <= 4; i++) assert.equal((await send("POST", "/auth/code", { jar: browser, form: { code: wrong } })).location, "/signin?err=code");
+    for (let i = 1; i <= 4; i++)
+      assert.equal((await send("POST", "/auth/code", { jar: browser, form: { code: wrong } })).location, "/signin?err=code");
     assert.equal((await send("POST", "/auth/code", { jar: browser, form: { code: wrong } })).location, "/signin?err=expired");
     assert.equal((await send("POST", "/auth/code", { jar: browser, form: { code } })).location, "/signin?err=code");
     assert.equal((await send("GET", link, { jar: browser })).location, "/signin?err=expired");
@@ -96,7 +97,10 @@ describe("emailed sign-in in the demo (HTTP)", () => {
     assert.equal((await send("POST", "/account/sessions/revoke-others", { jar: me, form: {} })).location, "/account/security");
     for (const jar of [second, third]) assert.equal((await send("GET", "/account", { jar })).status, 401);
     const after = await send("GET", "/account/security", { jar: me });
-    assert.deepEqual([...after.body.matchAll(/data-session-id="([^"]+)"/g)].map((m) => m[1]), [current]);
+    assert.deepEqual(
+      [...after.body.matchAll(/data-session-id="([^"]+)"/g)].map((m) => m[1]),
+      [current],
+    );
   });
   it("serves a returning person while 25 clients flood the stranger budget; a JSON stranger gets 429 + Retry-After", async () => {
     const returning = new CookieJar();
@@ -117,7 +121,11 @@ describe("emailed sign-in in the demo (HTTP)", () => {
     );
     assert.equal(sent + refused, 500);
     assert.ok(refused > 0, "the budget ran out during the flood");
-    const stranger = await send("POST", "/signin", { form: { email: "new@example.org" }, localAddress: "127.0.30.1", headers: { Accept: "application/json" } });
+    const stranger = await send("POST", "/signin", {
+      form: { email: "new@example.org" },
+      localAddress: "127.0.30.1",
+      headers: { Accept: "application/json" },
+    });
     assert.equal(stranger.status, 429);
     const retry = Number(stranger.headers["retry-after"]);
     assert.ok(Number.isInteger(retry) && retry > 0 && retry <= 3600, String(retry));

@@ -121,7 +121,9 @@ describe("emailed sign-in in the demo (browser)", { skip: hasChromium ? false : 
     const [me, second, third] = pages;
     assert.ok(me !== undefined && second !== undefined && third !== undefined);
     await me.goto(`${demo.origin}/account/security`);
-    const ids = String(await me.evaluate(`[...document.querySelectorAll("[data-session-id]")].map((e) => e.getAttribute("data-session-id")).join(",")`)).split(",");
+    const ids = String(
+      await me.evaluate(`[...document.querySelectorAll("[data-session-id]")].map((e) => e.getAttribute("data-session-id")).join(",")`),
+    ).split(",");
     assert.equal(ids.length, 3);
     assert.equal(await me.evaluate(`document.querySelectorAll("[data-current]").length`), 1);
     const current = await me.getAttribute("[data-current]", "data-session-id");

@@ -17,16 +17,32 @@ function store(t: TestContext, path = ":memory:"): { db: DB; events: EventStore;
   return { db, events: new EventStore(db, { Clock: { now: () => new Date(now.t) } }), now };
 }
 
-const base: AppendInput = { Stream: "invoice:1", Expected: 0, Type: "invoice.created", Data: { total: 12 }, Actor: humanActor(), Subject: "ada@example.com" };
+const base: AppendInput = {
+  Stream: "invoice:1",
+  Expected: 0,
+  Type: "invoice.created",
+  Data: { total: 12 },
+  Actor: humanActor(),
+  Subject: "ada@example.com",
+};
 
 describe("EventStore.append()", () => {
   it("stores each field and numbers events from 1", (t) => {
     const { db, events } = store(t);
     const first = events.append(base);
     const second = events.append({ ...base, Expected: 1, Type: "invoice.paid", Data: { via: "card" }, Actor: agentActor("billing-bot") });
-    assert.deepEqual({ ...first, At: first.At.toISOString() }, {
-      Stream: "invoice:1", Seq: 1, Type: "invoice.created", Data: { total: 12 }, Actor: "human", Subject: "ada@example.com", At: "2026-01-02T03:04:05.000Z",
-    });
+    assert.deepEqual(
+      { ...first, At: first.At.toISOString() },
+      {
+        Stream: "invoice:1",
+        Seq: 1,
+        Type: "invoice.created",
+        Data: { total: 12 },
+        Actor: "human",
+        Subject: "ada@example.com",
+        At: "2026-01-02T03:04:05.000Z",
+      },
+    );
     assert.equal(second.Seq, 2);
     assert.equal(second.Actor, "agent:billing-bot");
     const rows = db.prepare("SELECT seq, actor, data FROM events ORDER BY seq").all();
@@ -100,7 +116,10 @@ describe("EventStore.appendAudit()", () => {
     const b = events.appendAudit({ Type: "auth.signin", Data: {}, Actor: humanActor(), Subject: "ada@example.com" });
     assert.equal(auditStream("ada@example.com"), "audit:ada@example.com");
     assert.deepEqual([a.Stream, a.Seq, b.Seq], ["audit:ada@example.com", 1, 2]);
-    assert.deepEqual(events.read("audit:ada@example.com").map((e) => e.Actor), ["agent:bot", "human"]);
+    assert.deepEqual(
+      events.read("audit:ada@example.com").map((e) => e.Actor),
+      ["agent:bot", "human"],
+    );
   });
 });
 
@@ -109,8 +128,18 @@ describe("EventStore.read()", () => {
     const { events } = store(t);
     for (let i = 0; i < 5; i++) events.append({ ...base, Expected: i, Data: { i } });
     events.append({ ...base, Stream: "invoice:2" });
-    assert.deepEqual(events.read("invoice:1", 3).map((e) => [e.Seq, e.Data["i"]]), [[3, 2], [4, 3], [5, 4]]);
-    assert.deepEqual(events.read("invoice:1", 2, 2).map((e) => e.Seq), [2, 3]);
+    assert.deepEqual(
+      events.read("invoice:1", 3).map((e) => [e.Seq, e.Data["i"]]),
+      [
+        [3, 2],
+        [4, 3],
+        [5, 4],
+      ],
+    );
+    assert.deepEqual(
+      events.read("invoice:1", 2, 2).map((e) => e.Seq),
+      [2, 3],
+    );
     assert.deepEqual(events.read("invoice:1", 6), []);
     assert.equal(events.version("invoice:1"), 5);
     assert.equal(events.version("nothing"), 0);
@@ -119,8 +148,15 @@ describe("EventStore.read()", () => {
 
   it("refuses a bad bound with 400", (t) => {
     const { events } = store(t);
-    for (const [from, limit] of [[0, 1], [1, 0], [1.5, 1]] as const) {
-      assert.throws(() => events.read("s", from, limit), (err: unknown) => isEventsError(err) && err.status === 400);
+    for (const [from, limit] of [
+      [0, 1],
+      [1, 0],
+      [1.5, 1],
+    ] as const) {
+      assert.throws(
+        () => events.read("s", from, limit),
+        (err: unknown) => isEventsError(err) && err.status === 400,
+      );
     }
   });
 });

@@ -46,7 +46,10 @@ describe("Handler() with bad input", () => {
     { name: "huge headers", text: head("GET / HTTP/1.1", `X-Big: ${"a".repeat(20 * 1024)}\r\n`), want: 431 },
     { name: "a negative Content-Length", text: head("POST / HTTP/1.1", "Content-Length: -1\r\n") },
     { name: "two Content-Lengths", text: head("POST / HTTP/1.1", "Content-Length: 1\r\nContent-Length: 2\r\n") },
-    { name: "Content-Length with Transfer-Encoding", text: head("POST / HTTP/1.1", "Content-Length: 3\r\nTransfer-Encoding: chunked\r\n") + "0\r\n\r\n" },
+    {
+      name: "Content-Length with Transfer-Encoding",
+      text: head("POST / HTTP/1.1", "Content-Length: 3\r\nTransfer-Encoding: chunked\r\n") + "0\r\n\r\n",
+    },
     { name: "a malformed chunk", text: head("POST / HTTP/1.1", "Transfer-Encoding: chunked\r\n") + "zz\r\nhello\r\n0\r\n\r\n" },
     { name: "garbage", text: "\u0000\u0001\u0002 not http at all\r\n\r\n" },
   ];
@@ -62,7 +65,10 @@ describe("Handler() with bad input", () => {
       assert.ok(status !== undefined, `no HTTP response: ${JSON.stringify(response.slice(0, 80))}`);
       assert.ok(status < 500, `status ${status}`);
       if (want !== undefined) assert.equal(status, want);
-      assert.deepEqual(log.lines().filter((l) => l["level"] === "error"), []);
+      assert.deepEqual(
+        log.lines().filter((l) => l["level"] === "error"),
+        [],
+      );
     });
   }
 });

@@ -104,7 +104,11 @@ describe("CrossOriginProtection()", () => {
   it("throws on a configured origin that is not an http(s) URL", () => {
     // Each of these would serialize as the opaque origin "null", which a sandboxed frame sends.
     for (const origin of ["app.example", "", "localhost:8080", "file:///srv/app", "data:text/html,x", "javascript:void(0)"]) {
-      assert.throws(() => crossOriginProtection({ Origin: origin }), (e: unknown) => isLatchError(e) && e.code === "ERR_HTTP_INVALID_OPTIONS", JSON.stringify(origin));
+      assert.throws(
+        () => crossOriginProtection({ Origin: origin }),
+        (e: unknown) => isLatchError(e) && e.code === "ERR_HTTP_INVALID_OPTIONS",
+        JSON.stringify(origin),
+      );
     }
   });
 

@@ -27,7 +27,11 @@ describe("RequestSignal()", () => {
       const signal = requestSignal(req);
       assert.equal(requestSignal(req), signal, "one signal per request");
       sockets.add(req.socket);
-      seen.push({ socketListeners: req.socket.listenerCount("close"), shutdownListeners: getEventListeners(shutdown.signal, "abort").length, signal });
+      seen.push({
+        socketListeners: req.socket.listenerCount("close"),
+        shutdownListeners: getEventListeners(shutdown.signal, "abort").length,
+        signal,
+      });
       res.end("ok");
     });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -35,9 +39,16 @@ describe("RequestSignal()", () => {
     for (let i = 0; i < 20; i++) assert.equal((await fetchHTTP(port, "/", { agent })).body, "ok");
     assert.equal(sockets.size, 1, "every request came on one connection");
     assert.deepEqual(new Set(seen.map((s) => s.socketListeners)).size, 1, "socket close listeners do not pile up");
-    assert.deepEqual(seen.map((s) => s.shutdownListeners), seen.map(() => 1), "one shutdown listener at a time");
+    assert.deepEqual(
+      seen.map((s) => s.shutdownListeners),
+      seen.map(() => 1),
+      "one shutdown listener at a time",
+    );
     assert.equal(getEventListeners(shutdown.signal, "abort").length, 0, "released after the last response");
-    assert.ok(seen.every((s) => !s.signal.aborted), "a finished response is not aborted");
+    assert.ok(
+      seen.every((s) => !s.signal.aborted),
+      "a finished response is not aborted",
+    );
   });
 
   it("aborts when the client goes away mid-response, even after the body was read", async (t) => {

@@ -17,7 +17,15 @@ describe("BaseKeys()", () => {
   it("lists the English keys sorted, including the contract's keys", () => {
     const keys = BaseKeys();
     assert.deepEqual(keys, [...keys].sort());
-    for (const key of ["locale.switch", "error.reference", "signin.err.keymail", "mail.signin.body", "passkey.recovery.remaining_other", "jobs.busy", "account.method"]) {
+    for (const key of [
+      "locale.switch",
+      "error.reference",
+      "signin.err.keymail",
+      "mail.signin.body",
+      "passkey.recovery.remaining_other",
+      "jobs.busy",
+      "account.method",
+    ]) {
       assert.ok(keys.includes(key), key);
     }
   });
@@ -67,7 +75,10 @@ describe("Dir()", () => {
   for (const row of rows) it(`is ${row.want} for ${JSON.stringify(row.locale)}`, () => assert.equal(Dir(row.locale), row.want));
 
   it("gives every shipped catalog a direction, only ar right-to-left", () => {
-    assert.deepEqual(BaseLocales().filter((c) => Dir(c) === "rtl"), ["ar"]);
+    assert.deepEqual(
+      BaseLocales().filter((c) => Dir(c) === "rtl"),
+      ["ar"],
+    );
   });
 });
 
@@ -85,6 +96,7 @@ describe("tableDirection()", () => {
     { locale: "sr-Cyrl", want: "ltr" },
   ];
   for (const row of rows) {
-    it(`is ${row.want} for ${row.locale} without Intl text info`, () => assert.equal(tableDirection(new Intl.Locale(row.locale)), row.want));
+    it(`is ${row.want} for ${row.locale} without Intl text info`, () =>
+      assert.equal(tableDirection(new Intl.Locale(row.locale)), row.want));
   }
 });

@@ -17,7 +17,11 @@ function placeholders(message: string): string[] {
 
 /** Plural stems of a reference catalog: keys `<stem>_other`. */
 function pluralStems(reference: Catalog): Set<string> {
-  return new Set(Object.keys(reference).filter((k) => k.endsWith("_other")).map((k) => k.slice(0, -"_other".length)));
+  return new Set(
+    Object.keys(reference)
+      .filter((k) => k.endsWith("_other"))
+      .map((k) => k.slice(0, -"_other".length)),
+  );
 }
 
 function categories(locale: string): string[] {
@@ -84,32 +88,43 @@ describe("BaseCatalogs()", () => {
 
   it("names the files by their locale code only", () => {
     const files = readdirSync(new URL("../../../catalogs/", import.meta.url)).sort();
-    assert.deepEqual(files, BaseLocales().map((c) => `${c}.json`).sort());
+    assert.deepEqual(
+      files,
+      BaseLocales()
+        .map((c) => `${c}.json`)
+        .sort(),
+    );
   });
 });
 
-for (const example of ["demo", "starter"]) describe(`examples/${example}/locales`, () => {
-  const dir = new URL(`../../../examples/${example}/locales/`, import.meta.url);
-  const load = (code: string): Catalog => {
-    const parsed: unknown = JSON.parse(readFileSync(new URL(`${code}.json`, dir), "utf8"));
-    assert.ok(typeof parsed === "object" && parsed !== null && !Array.isArray(parsed));
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(parsed)) {
-      assert.equal(typeof v, "string", `${code} ${k}`);
-      out[k] = String(v);
-    }
-    return out;
-  };
+for (const example of ["demo", "starter"])
+  describe(`examples/${example}/locales`, () => {
+    const dir = new URL(`../../../examples/${example}/locales/`, import.meta.url);
+    const load = (code: string): Catalog => {
+      const parsed: unknown = JSON.parse(readFileSync(new URL(`${code}.json`, dir), "utf8"));
+      assert.ok(typeof parsed === "object" && parsed !== null && !Array.isArray(parsed));
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(parsed)) {
+        assert.equal(typeof v, "string", `${code} ${k}`);
+        out[k] = String(v);
+      }
+      return out;
+    };
 
-  it("has one catalog per shipped locale", () => {
-    assert.deepEqual(readdirSync(dir).sort(), BaseLocales().map((c) => `${c}.json`).sort());
-  });
+    it("has one catalog per shipped locale", () => {
+      assert.deepEqual(
+        readdirSync(dir).sort(),
+        BaseLocales()
+          .map((c) => `${c}.json`)
+          .sort(),
+      );
+    });
 
-  it(`has every ${example} catalog complete against English`, () => {
-    const en = load("en");
-    assert.ok(Object.keys(en).length >= 12);
-    const found: string[] = [];
-    for (const code of BaseLocales()) found.push(...problems(code, load(code), en));
-    assert.deepEqual(found, []);
+    it(`has every ${example} catalog complete against English`, () => {
+      const en = load("en");
+      assert.ok(Object.keys(en).length >= 12);
+      const found: string[] = [];
+      for (const code of BaseLocales()) found.push(...problems(code, load(code), en));
+      assert.deepEqual(found, []);
+    });
   });
-});

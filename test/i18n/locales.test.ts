@@ -24,8 +24,20 @@ const BASE: Catalog = {
 describe("NewLocales()", () => {
   const rows: { name: string; codes: string[]; def: string; code: string; message: string }[] = [
     { name: "refuses an empty code list", codes: [], def: "en", code: "ERR_I18N_NO_LOCALES", message: "no locale codes" },
-    { name: "refuses a default outside the list", codes: ["en", "fr"], def: "de", code: "ERR_I18N_UNKNOWN_DEFAULT", message: "not in the list" },
-    { name: "refuses a malformed code", codes: ["en", "english"], def: "en", code: "ERR_I18N_BAD_LOCALE", message: "malformed locale code" },
+    {
+      name: "refuses a default outside the list",
+      codes: ["en", "fr"],
+      def: "de",
+      code: "ERR_I18N_UNKNOWN_DEFAULT",
+      message: "not in the list",
+    },
+    {
+      name: "refuses a malformed code",
+      codes: ["en", "english"],
+      def: "en",
+      code: "ERR_I18N_BAD_LOCALE",
+      message: "malformed locale code",
+    },
     { name: "refuses a path in a code", codes: ["en", "../x"], def: "en", code: "ERR_I18N_BAD_LOCALE", message: "malformed" },
     { name: "refuses an extension", codes: ["en-u-ca-buddhist"], def: "en", code: "ERR_I18N_BAD_LOCALE", message: "malformed" },
     { name: "refuses a code declared twice", codes: ["en", "EN"], def: "en", code: "ERR_I18N_DUPLICATE_LOCALE", message: "declared twice" },
@@ -57,7 +69,8 @@ describe("NewLocales()", () => {
       const dir = catalogDir(t, { "fr.json": row.text });
       assert.throws(
         () => NewLocales(["en", "fr"], "en", undefined, dir),
-        (e: unknown) => isI18nError(e) && e.code === "ERR_I18N_CATALOG_INVALID" && e.message.includes(row.message) && e.message.includes("fr.json"),
+        (e: unknown) =>
+          isI18nError(e) && e.code === "ERR_I18N_CATALOG_INVALID" && e.message.includes(row.message) && e.message.includes("fr.json"),
       );
     });
   }

@@ -56,11 +56,26 @@ describe("Locales.Middleware", () => {
   it("resolves prefix, then cookie, then Accept-Language, then the default", async (t) => {
     const get = await start(t, locales);
     const rows: { name: string; path: string; headers: Record<string, string>; want: string }[] = [
-      { name: "prefix beats cookie and header", path: "/de/x", headers: { Cookie: "framework_locale=fr", "Accept-Language": "ar" }, want: "de" },
-      { name: "cookie beats header", path: "/x", headers: { Cookie: "a=b; framework_locale=fr; c=d", "Accept-Language": "ar" }, want: "fr" },
+      {
+        name: "prefix beats cookie and header",
+        path: "/de/x",
+        headers: { Cookie: "framework_locale=fr", "Accept-Language": "ar" },
+        want: "de",
+      },
+      {
+        name: "cookie beats header",
+        path: "/x",
+        headers: { Cookie: "a=b; framework_locale=fr; c=d", "Accept-Language": "ar" },
+        want: "fr",
+      },
       { name: "quoted cookie", path: "/x", headers: { Cookie: 'framework_locale="de"' }, want: "de" },
       { name: "undeclared cookie is ignored", path: "/x", headers: { Cookie: "framework_locale=ja", "Accept-Language": "ar" }, want: "ar" },
-      { name: "hostile cookie is ignored", path: "/x", headers: { Cookie: "framework_locale=../../etc", "Accept-Language": "de" }, want: "de" },
+      {
+        name: "hostile cookie is ignored",
+        path: "/x",
+        headers: { Cookie: "framework_locale=../../etc", "Accept-Language": "de" },
+        want: "de",
+      },
       { name: "header with q-values", path: "/x", headers: { "Accept-Language": "ja, de;q=0.5, fr;q=0.8" }, want: "fr" },
       { name: "header region fallback", path: "/x", headers: { "Accept-Language": "pt-PT" }, want: "pt-BR" },
       { name: "malformed header gives the default", path: "/x", headers: { "Accept-Language": ";;;q=x,,, -" }, want: "en" },
@@ -107,7 +122,15 @@ describe("LocaleItems()", () => {
 describe("T() without the middleware", () => {
   it("answers in framework English and LocaleFrom reports en", async (t) => {
     const base = await serve(t, (req, res) => {
-      res.end(JSON.stringify([LocaleFrom(req), T(req, "signin.signout"), Tf(req, "passkey.recovery.remaining", { count: 1 }), T(req, "app.x"), LocaleItems(req)]));
+      res.end(
+        JSON.stringify([
+          LocaleFrom(req),
+          T(req, "signin.signout"),
+          Tf(req, "passkey.recovery.remaining", { count: 1 }),
+          T(req, "app.x"),
+          LocaleItems(req),
+        ]),
+      );
     });
     const reply = await send(`${base}/fr/x`, { headers: { "Accept-Language": "fr" } });
     assert.deepEqual(JSON.parse(reply.body), ["en", "Sign out", "1 recovery code left", "app.x", []]);

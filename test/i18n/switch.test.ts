@@ -24,7 +24,10 @@ describe("Locales.SwitchHandler", () => {
 
   it("sets a cookie the middleware then honours", async (t) => {
     const switchBase = await serve(t, locales.SwitchHandler);
-    const appBase = await serve(t, locales.Middleware((req, res) => void res.end(LocaleFrom(req))));
+    const appBase = await serve(
+      t,
+      locales.Middleware((req, res) => void res.end(LocaleFrom(req))),
+    );
     const reply = await postForm(switchBase, { locale: "DE" });
     const cookie = cookiePair(reply.headers["set-cookie"]?.[0] ?? "");
     assert.equal(cookie, "framework_locale=de");
@@ -95,8 +98,29 @@ describe("Locales.SwitchHandler", () => {
     let dir = "";
     try {
       dir = mkdtempSync(join(tmpdir(), "latch-i18n-tls-"));
-      execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-        "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")], { stdio: "ignore" });
+      execFileSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-days",
+          "1",
+          "-subj",
+          "/CN=localhost",
+          "-addext",
+          "subjectAltName=IP:127.0.0.1",
+          "-keyout",
+          join(dir, "key.pem"),
+          "-out",
+          join(dir, "cert.pem"),
+        ],
+        { stdio: "ignore" },
+      );
     } catch {
       t.skip("openssl is not available to make a test certificate");
       return;
@@ -109,18 +133,27 @@ describe("Locales.SwitchHandler", () => {
       server.listen(0, "127.0.0.1", () => {
         const { port } = server.address() as AddressInfo;
         const body = "locale=de&next=%2F";
-        const req = request({ host: "127.0.0.1", port, method: "POST", path: "/_locale", ca: cert,
-          headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(body.length) } }, (res) => {
-          res.resume();
-          server.close();
-          try {
-            assert.equal(res.statusCode, 303);
-            assert.deepEqual(res.headers["set-cookie"], ["framework_locale=de; Max-Age=31536000; Path=/; Secure; SameSite=Lax"]);
-            resolve();
-          } catch (e) {
-            reject(e);
-          }
-        });
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: "/_locale",
+            ca: cert,
+            headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(body.length) },
+          },
+          (res) => {
+            res.resume();
+            server.close();
+            try {
+              assert.equal(res.statusCode, 303);
+              assert.deepEqual(res.headers["set-cookie"], ["framework_locale=de; Max-Age=31536000; Path=/; Secure; SameSite=Lax"]);
+              resolve();
+            } catch (e) {
+              reject(e);
+            }
+          },
+        );
         req.on("error", (e) => {
           server.close();
           reject(e);

@@ -8,9 +8,27 @@ describe("parseCookies()", () => {
       { input: undefined, want: [] },
       { input: "", want: [] },
       { input: "a=1", want: [["a", "1"]] },
-      { input: "a=1; b=2", want: [["a", "1"], ["b", "2"]] },
-      { input: "a=1;b=2", want: [["a", "1"], ["b", "2"]] },
-      { input: "  a = 1 ;  b=2  ", want: [["a", "1"], ["b", "2"]] },
+      {
+        input: "a=1; b=2",
+        want: [
+          ["a", "1"],
+          ["b", "2"],
+        ],
+      },
+      {
+        input: "a=1;b=2",
+        want: [
+          ["a", "1"],
+          ["b", "2"],
+        ],
+      },
+      {
+        input: "  a = 1 ;  b=2  ",
+        want: [
+          ["a", "1"],
+          ["b", "2"],
+        ],
+      },
       { input: "a=1; a=2", want: [["a", "1"]] },
       { input: 'a="quoted"', want: [["a", "quoted"]] },
       { input: 'a="', want: [["a", '"']] },
@@ -18,7 +36,13 @@ describe("parseCookies()", () => {
       { input: "a=", want: [["a", ""]] },
       { input: "noequals; b=2", want: [["b", "2"]] },
       { input: "=nameless; b=2", want: [["b", "2"]] },
-      { input: "__proto__=x; constructor=y", want: [["__proto__", "x"], ["constructor", "y"]] },
+      {
+        input: "__proto__=x; constructor=y",
+        want: [
+          ["__proto__", "x"],
+          ["constructor", "y"],
+        ],
+      },
     ];
     for (const { input, want } of table) {
       const got = parseCookies(input);
@@ -96,7 +120,18 @@ describe("cookieName()", () => {
 
 describe("readCookie()", () => {
   it("answers as parseCookies(header).get(name) over random headers (oracle)", () => {
-    const parts = ["a=1", " b=2", "a=3", "framework_session=tok", ' q="quoted"', "noeq", " =empty", "c=", "framework_session=second", "  spaced = v "];
+    const parts = [
+      "a=1",
+      " b=2",
+      "a=3",
+      "framework_session=tok",
+      ' q="quoted"',
+      "noeq",
+      " =empty",
+      "c=",
+      "framework_session=second",
+      "  spaced = v ",
+    ];
     for (let i = 0; i < 2000; i++) {
       const n = 1 + (i % 6);
       const picked = Array.from({ length: n }, (_, k) => parts[(i * 7 + k * 13) % parts.length] ?? "");
@@ -111,9 +146,24 @@ describe("readCookie()", () => {
 describe("LatchCookie", () => {
   // The one definition of a latch cookie's attributes: session, sign-in binding, pending passkey, pending OIDC blob.
   const rows = [
-    { origin: "https://app.example", name: "__Host-framework_x", set: "__Host-framework_x=v; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax", clear: "__Host-framework_x=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax" },
-    { origin: "https://app.example:8443", name: "__Host-framework_x", set: "__Host-framework_x=v; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax", clear: "__Host-framework_x=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax" },
-    { origin: "http://localhost:8080", name: "framework_x", set: "framework_x=v; Max-Age=60; Path=/; HttpOnly; SameSite=Lax", clear: "framework_x=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax" },
+    {
+      origin: "https://app.example",
+      name: "__Host-framework_x",
+      set: "__Host-framework_x=v; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax",
+      clear: "__Host-framework_x=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax",
+    },
+    {
+      origin: "https://app.example:8443",
+      name: "__Host-framework_x",
+      set: "__Host-framework_x=v; Max-Age=60; Path=/; HttpOnly; Secure; SameSite=Lax",
+      clear: "__Host-framework_x=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax",
+    },
+    {
+      origin: "http://localhost:8080",
+      name: "framework_x",
+      set: "framework_x=v; Max-Age=60; Path=/; HttpOnly; SameSite=Lax",
+      clear: "framework_x=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax",
+    },
   ];
   for (const { origin, name, set, clear } of rows) {
     it(`on ${origin} is ${name}, set and cleared with the same attributes`, () => {

@@ -19,13 +19,18 @@ interface Controlled {
 
 function startControlled(srv: TestServer, owner: string, Location = ""): Controlled {
   const c: Controlled = { id: "", report: () => {}, finish: () => {}, fail: () => {} };
-  c.id = srv.jobs.Start(owner, "n", (_s, progress) => {
-    c.report = progress;
-    return new Promise<void>((resolve, reject) => {
-      c.finish = resolve;
-      c.fail = reject;
-    });
-  }, { Location }).ID;
+  c.id = srv.jobs.Start(
+    owner,
+    "n",
+    (_s, progress) => {
+      c.report = progress;
+      return new Promise<void>((resolve, reject) => {
+        c.finish = resolve;
+        c.fail = reject;
+      });
+    },
+    { Location },
+  ).ID;
   return c;
 }
 
@@ -51,11 +56,14 @@ describe("newHandlers().Events", () => {
     job.finish();
     await s.ended;
     assert.deepEqual(types(s), ["update", "update", "done"]);
-    assert.deepEqual(s.parser.events.map((e) => JSON.parse(e.data)), [
-      { status: "running", progress: "", location: "/after" },
-      { status: "running", progress: "1/2", location: "/after" },
-      { status: "done", progress: "1/2", location: "/after" },
-    ]);
+    assert.deepEqual(
+      s.parser.events.map((e) => JSON.parse(e.data)),
+      [
+        { status: "running", progress: "", location: "/after" },
+        { status: "running", progress: "1/2", location: "/after" },
+        { status: "done", progress: "1/2", location: "/after" },
+      ],
+    );
   });
 
   it("reports a failure's text (never a stack) and points at the status page", async (t) => {
@@ -137,7 +145,7 @@ describe("newHandlers().Events", () => {
     const res = srv.responses[0];
     assert.ok(res !== undefined);
     const filler = "x".repeat(180);
-    for (let i = 0; !res.writableNeedDrain && i < 1_000_000; ) {
+    for (let i = 0; !res.writableNeedDrain && i < 1_000_000;) {
       for (let k = 0; k < 200; k++, i++) job.report(`${i} ${filler}`);
       await settle();
     }

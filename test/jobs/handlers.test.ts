@@ -29,10 +29,22 @@ describe("newHandlers()", () => {
 
 describe("latch/jobs exports", () => {
   it("are the contract's names, its three job limits and the default markup, nothing else", () => {
-    assert.deepEqual(Object.keys(jobsModule).sort(), [
-      "ErrOwnerBusy", "HEARTBEAT_INTERVAL", "MAX_RUNNING_PER_OWNER", "MAX_RUNTIME", "metaRefresh", "newHandlers",
-      "Registry", "renderFragmentHTML", "renderStatusHTML", "Status", "isOwnerBusy",
-    ].sort());
+    assert.deepEqual(
+      Object.keys(jobsModule).sort(),
+      [
+        "ErrOwnerBusy",
+        "HEARTBEAT_INTERVAL",
+        "MAX_RUNNING_PER_OWNER",
+        "MAX_RUNTIME",
+        "metaRefresh",
+        "newHandlers",
+        "Registry",
+        "renderFragmentHTML",
+        "renderStatusHTML",
+        "Status",
+        "isOwnerBusy",
+      ].sort(),
+    );
   });
 });
 
@@ -41,7 +53,10 @@ describe("newHandlers() routes", () => {
     const srv = await startServer(t);
     const job = srv.jobs.Start("alice", "n", never);
     for (const suffix of ["", "/fragment", "/events"]) {
-      for (const [owner, status, body] of [["mallory", 404, "Job not found.\n"], [undefined, 401, "Sign in required.\n"]] as const) {
+      for (const [owner, status, body] of [
+        ["mallory", 404, "Job not found.\n"],
+        [undefined, 401, "Sign in required.\n"],
+      ] as const) {
         const got = await fetchAs(`${srv.base}/jobs/${job.ID}${suffix}`, owner);
         assert.deepEqual(
           [got.status, got.body, got.headers["content-type"], got.headers["cache-control"], got.headers["content-length"]],
@@ -51,7 +66,6 @@ describe("newHandlers() routes", () => {
       }
     }
   });
-
 
   it("answer 404 to another owner and to an unknown id, 401 without an owner", async (t) => {
     const srv = await startServer(t);

@@ -37,13 +37,16 @@ describe("Registry.Start() with default options: 4 running jobs per owner (SPEC 
   it("runs 4 jobs per owner and refuses the 5th with ErrOwnerBusy", (t) => {
     const reg = defaultRegistry(t);
     for (let i = 0; i < LIMIT; i++) assert.equal(reg.Start("ann", `j${i}`, never).Status, Status.Running, `job ${i + 1}`);
-    assert.throws(() => reg.Start("ann", "fifth", never), (e: unknown) => {
-      assert.ok(isOwnerBusy(e));
-      assert.equal(e.code, "ERR_JOBS_OWNER_BUSY");
-      assert.equal(e.owner, "ann");
-      assert.match(e.message, /already has 4 running jobs/);
-      return true;
-    });
+    assert.throws(
+      () => reg.Start("ann", "fifth", never),
+      (e: unknown) => {
+        assert.ok(isOwnerBusy(e));
+        assert.equal(e.code, "ERR_JOBS_OWNER_BUSY");
+        assert.equal(e.owner, "ann");
+        assert.match(e.message, /already has 4 running jobs/);
+        return true;
+      },
+    );
   });
 
   it("leaves another owner unaffected", (t) => {

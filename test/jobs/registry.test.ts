@@ -31,9 +31,14 @@ describe("Registry.Start()", () => {
   it("returns a Running snapshot and runs the function at once", (t) => {
     const { reg, clock } = setup(t);
     let ran = false;
-    const job = reg.Start("a@example.com", "export", () => {
-      ran = true;
-    }, { Location: "/done" });
+    const job = reg.Start(
+      "a@example.com",
+      "export",
+      () => {
+        ran = true;
+      },
+      { Location: "/done" },
+    );
     assert.ok(ran, "no queued state: the function ran inside Start");
     assert.equal(job.Status, Status.Running);
     assert.equal(job.Status, "running");
@@ -64,10 +69,22 @@ describe("Registry.Start()", () => {
   });
 
   const failures = [
-    { name: "a synchronous throw", fn: () => { throw new Error("disk full"); }, want: "disk full" },
+    {
+      name: "a synchronous throw",
+      fn: () => {
+        throw new Error("disk full");
+      },
+      want: "disk full",
+    },
     { name: "a rejected promise", fn: () => Promise.reject(new TypeError("bad row")), want: "bad row" },
     { name: "a rejection with a string", fn: () => Promise.reject("quota"), want: "quota" },
-    { name: "a multi-line message", fn: () => { throw new Error("line1\nline2\u0000"); }, want: "line1 line2" },
+    {
+      name: "a multi-line message",
+      fn: () => {
+        throw new Error("line1\nline2\u0000");
+      },
+      want: "line1 line2",
+    },
   ];
   for (const { name, fn, want } of failures) {
     it(`moves to Failed with the error text on ${name}`, async (t) => {
@@ -143,7 +160,10 @@ describe("Registry.Start()", () => {
   for (const Location of badLocations) {
     it(`refuses Location ${JSON.stringify(Location)}`, (t) => {
       const { reg } = setup(t);
-      assert.throws(() => reg.Start("o", "n", never, { Location }), { code: "ERR_JOBS_INVALID_ARGUMENT", message: /^start job: Location / });
+      assert.throws(() => reg.Start("o", "n", never, { Location }), {
+        code: "ERR_JOBS_INVALID_ARGUMENT",
+        message: /^start job: Location /,
+      });
     });
   }
 });
@@ -178,7 +198,10 @@ describe("Registry finished-job cap", () => {
     }
     assert.equal(MAX_FINISHED_PER_OWNER, 20);
     assert.equal(reg.Get(ids[0] ?? "", "o"), undefined, "the earliest finished is forgotten");
-    assert.ok(ids.slice(1).every((id) => reg.Get(id, "o")?.Status === Status.Failed), "the latest 20 stay");
+    assert.ok(
+      ids.slice(1).every((id) => reg.Get(id, "o")?.Status === Status.Failed),
+      "the latest 20 stay",
+    );
   });
 
   it("forgets the owner's earliest finished jobs first, never a running one nor another owner's", async (t) => {
@@ -220,7 +243,10 @@ describe("Registry.Subscribe()", () => {
       });
     });
     const seen: (Job | undefined)[] = [];
-    assert.equal(reg.Subscribe(job.ID, "intruder", (j) => seen.push(j)), undefined);
+    assert.equal(
+      reg.Subscribe(job.ID, "intruder", (j) => seen.push(j)),
+      undefined,
+    );
     const unsubscribe = reg.Subscribe(job.ID, "o", (j) => seen.push(j));
     assert.equal(typeof unsubscribe, "function");
     report("half");

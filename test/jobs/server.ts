@@ -44,13 +44,24 @@ const shimPath = fileURLToPath(new URL("../../../lib/client/jobs.js", import.met
 export async function startServer(t: TestContext, config: Partial<Config> = {}, options: ServerOptions = {}): Promise<TestServer> {
   const jobs = new Registry(discardLogger, options.registry ?? {});
   const push = options.push ?? true;
-  const ownerHeader = (req: IncomingMessage): string | undefined => (typeof req.headers["x-owner"] === "string" ? req.headers["x-owner"] : undefined);
+  const ownerHeader = (req: IncomingMessage): string | undefined =>
+    typeof req.headers["x-owner"] === "string" ? req.headers["x-owner"] : undefined;
   const h = newHandlers({
     Jobs: jobs,
     ...(options.session === true ? {} : { Owner: ownerHeader }),
     Render: (_req, res, data) => {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      const page = html`<!doctype html><html><head><title>Job</title>${metaRefresh(data)}<script type="module" src="/static/jobs.js"></script></head><body>${renderStatusHTML(data, { push })}</body></html>`;
+      const page = html`<!doctype html>
+        <html>
+          <head>
+            <title>Job</title>
+            ${metaRefresh(data)}
+            <script type="module" src="/static/jobs.js"></script>
+          </head>
+          <body>
+            ${renderStatusHTML(data, { push })}
+          </body>
+        </html>`;
       res.end(page.toString());
     },
     RenderFragment: (_req, res, data) => {
@@ -60,43 +71,57 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
     ...config,
   });
   const responses: ServerResponse[] = [];
-  const { base } = await serve(t, (req: IncomingMessage, res: ServerResponse) => {
-    responses.push(res);
-    if (options.session === true) bindSession(req, ownerHeader(req));
-    const path = (req.url ?? "").split("?")[0] ?? "";
-    if (path === "/static/jobs.js") {
-      res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8" });
-      res.end(readFileSync(shimPath));
-      return;
-    }
-    if (path === "/landing") {
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end("<!doctype html><title>landed</title><p>landed</p>");
-      return;
-    }
-    if (options.breakEvents === true && path.endsWith("/events")) {
-      res.writeHead(500).end();
-      return;
-    }
-    const handler = /^\/jobs\/[^/]+$/.test(path)
-      ? h.StatusPage
-      : /^\/jobs\/[^/]+\/fragment$/.test(path)
-        ? h.Fragment
-        : /^\/jobs\/[^/]+\/events$/.test(path)
-          ? h.Events
-          : undefined;
-    if (handler === undefined) {
-      res.writeHead(404).end();
-      return;
-    }
-    void Promise.resolve(handler(req, res)).catch(() => res.destroy());
-  }, { cleanup: () => jobs.Shutdown() });
+  const { base } = await serve(
+    t,
+    (req: IncomingMessage, res: ServerResponse) => {
+      responses.push(res);
+      if (options.session === true) bindSession(req, ownerHeader(req));
+      const path = (req.url ?? "").split("?")[0] ?? "";
+      if (path === "/static/jobs.js") {
+        res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8" });
+        res.end(readFileSync(shimPath));
+        return;
+      }
+      if (path === "/landing") {
+        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end("<!doctype html><title>landed</title><p>landed</p>");
+        return;
+      }
+      if (options.breakEvents === true && path.endsWith("/events")) {
+        res.writeHead(500).end();
+        return;
+      }
+      const handler = /^\/jobs\/[^/]+$/.test(path)
+        ? h.StatusPage
+        : /^\/jobs\/[^/]+\/fragment$/.test(path)
+          ? h.Fragment
+          : /^\/jobs\/[^/]+\/events$/.test(path)
+            ? h.Events
+            : undefined;
+      if (handler === undefined) {
+        res.writeHead(404).end();
+        return;
+      }
+      void Promise.resolve(handler(req, res)).catch(() => res.destroy());
+    },
+    { cleanup: () => jobs.Shutdown() },
+  );
   return { base, jobs, responses };
 }
 
 // What the session middleware does for a request: bind its session, or null for none.
 function bindSession(req: IncomingMessage, subject: string | undefined): void {
   const at = new Date("2025-01-01T00:00:00Z");
-  const session = { Subject: subject ?? "", Method: "magiclink", AuthTime: at, CreatedAt: at, LastSeen: at, ExpiresAt: at, ID: "test", PublicID: "p", Device: "" };
+  const session = {
+    Subject: subject ?? "",
+    Method: "magiclink",
+    AuthTime: at,
+    CreatedAt: at,
+    LastSeen: at,
+    ExpiresAt: at,
+    ID: "test",
+    PublicID: "p",
+    Device: "",
+  };
   setCurrentSession(req, subject === undefined ? null : session);
 }
 

@@ -54,10 +54,15 @@ describe("lib/client/jobs.js", { skip: available ? false : `no browser at ${CHRO
     const live: Live = { srv, page: await browser.newPage(), report: () => {}, finish: () => {}, requests: [] };
     t.after(() => live.page.close());
     live.page.on("request", (r) => live.requests.push(new URL(r.url()).pathname));
-    const job = srv.jobs.Start("alice", "report", (_s, progress) => {
-      live.report = progress;
-      return new Promise<void>((resolve) => (live.finish = resolve));
-    }, { Location: "/landing" });
+    const job = srv.jobs.Start(
+      "alice",
+      "report",
+      (_s, progress) => {
+        live.report = progress;
+        return new Promise<void>((resolve) => (live.finish = resolve));
+      },
+      { Location: "/landing" },
+    );
     await live.page.goto(`${srv.base}/jobs/${job.ID}`);
     return live;
   }
@@ -81,13 +86,19 @@ describe("lib/client/jobs.js", { skip: available ? false : `no browser at ${CHRO
   it("follows the event stream and its done location", async (t) => {
     const live = await open(t, {});
     await followsToTheEnd(live);
-    assert.ok(live.requests.some((p) => p.endsWith("/events")), "the stream was used");
+    assert.ok(
+      live.requests.some((p) => p.endsWith("/events")),
+      "the stream was used",
+    );
   });
 
   it("falls back to polling for good when the stream fails", async (t) => {
     const live = await open(t, { breakEvents: true });
     await followsToTheEnd(live);
     assert.equal(live.requests.filter((p) => p.endsWith("/events")).length, 1, "no second stream attempt");
-    assert.ok(live.requests.some((p) => p.endsWith("/fragment")), "polling took over");
+    assert.ok(
+      live.requests.some((p) => p.endsWith("/fragment")),
+      "polling took over",
+    );
   });
 });

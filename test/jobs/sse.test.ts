@@ -14,7 +14,11 @@ function parseAll(chunks: string[]): SSEParser {
 
 describe("SSEParser (WHATWG HTML §9.2.5-9.2.6)", () => {
   const cases = [
-    { name: "LF, CRLF and CR line endings", input: ["data: a\n\ndata: b\r\n\r\ndata: c\r\r"], want: ["message:a", "message:b", "message:c"] },
+    {
+      name: "LF, CRLF and CR line endings",
+      input: ["data: a\n\ndata: b\r\n\r\ndata: c\r\r"],
+      want: ["message:a", "message:b", "message:c"],
+    },
     { name: "a CRLF split across chunks", input: ["data: a\r", "\n\r", "\n"], want: ["message:a"] },
     { name: "multi-line data joined by LF", input: ["data: one\ndata:two\ndata\n\n"], want: ["message:one\ntwo\n"] },
     { name: "only one leading space dropped", input: ["event:  x\ndata:  y\n\n"], want: [" x: y"] },
@@ -25,14 +29,20 @@ describe("SSEParser (WHATWG HTML §9.2.5-9.2.6)", () => {
   ];
   for (const { name, input, want } of cases) {
     it(name, () => {
-      assert.deepEqual(parseAll(input).events.map((e) => `${e.type}:${e.data}`), want);
+      assert.deepEqual(
+        parseAll(input).events.map((e) => `${e.type}:${e.data}`),
+        want,
+      );
     });
   }
 
   it("keeps retry only for ASCII digits and ids without NUL", () => {
     const p = parseAll(["retry: 1500\nretry: 2x\nid: 7\ndata: a\n\nid: b\0c\ndata: b\n\n"]);
     assert.equal(p.retry, 1500);
-    assert.deepEqual(p.events.map((e) => e.lastEventId), ["7", "7"]);
+    assert.deepEqual(
+      p.events.map((e) => e.lastEventId),
+      ["7", "7"],
+    );
   });
 });
 

@@ -78,10 +78,21 @@ describe("the API reports", () => {
       outcomes.map((o) => o.report),
       entries().map((e) => e.report),
     );
-    assert.deepEqual(outcomes.filter((o) => o.changed).map((o) => o.report), []);
+    assert.deepEqual(
+      outcomes.filter((o) => o.changed).map((o) => o.report),
+      [],
+    );
     // A report left behind by a removed entry is stale too.
-    assert.deepEqual(readdirSync(API_DIR).sort(), entries().map((e) => e.report).sort());
-    assert.deepEqual(outcomes.flatMap((o) => o.problems.map((p) => `${o.report}: ${p}`)), []);
+    assert.deepEqual(
+      readdirSync(API_DIR).sort(),
+      entries()
+        .map((e) => e.report)
+        .sort(),
+    );
+    assert.deepEqual(
+      outcomes.flatMap((o) => o.problems.map((p) => `${o.report}: ${p}`)),
+      [],
+    );
   });
 
   test("the check notices a report that no longer matches", (t) => {
@@ -100,7 +111,9 @@ describe("the API reports", () => {
     const counts = nameCounts();
     const total = counts.reduce((sum, c) => sum + c.names, 0);
     const root = counts.find((c) => c.report === "latch.api.md")?.names ?? 0;
-    t.diagnostic(`${total} names summed over ${counts.length} entries: ${counts.map((c) => `${c.report.replace(/\.api\.md$/, "")} ${c.names}`).join(", ")}`);
+    t.diagnostic(
+      `${total} names summed over ${counts.length} entries: ${counts.map((c) => `${c.report.replace(/\.api\.md$/, "")} ${c.names}`).join(", ")}`,
+    );
     assert.ok(root <= 45, `the root exports ${root} names (at most 45)`);
     assert.ok(total <= 320, `the entries export ${total} names summed (at most 320)`);
   });

@@ -49,7 +49,12 @@ function importEdges(libDir: string): Edge[] {
       const specifier = match[1] ?? "";
       if (!specifier.startsWith(".")) continue;
       const target = resolve(dirname(file), specifier);
-      edges.push({ from: moduleOf(libDir, file), to: moduleOf(libDir, target), file: relative(libDir, file), target: relative(libDir, target) });
+      edges.push({
+        from: moduleOf(libDir, file),
+        to: moduleOf(libDir, target),
+        file: relative(libDir, file),
+        target: relative(libDir, target),
+      });
     }
   }
   return edges;
@@ -133,9 +138,18 @@ describe("lib/ layering", () => {
   const edges = crossModuleEdges(join(REPO, "lib"));
 
   test("finds the imports it checks", () => {
-    assert.ok(edges.some((e) => e.from === "runtime" && e.to === "http"), "runtime → http expected");
-    assert.ok(edges.some((e) => e.from === "signin" && e.to === "session"), "signin → session expected");
-    assert.ok(edges.some((e) => e.from === "http" && e.to === "internal"), "http → internal expected");
+    assert.ok(
+      edges.some((e) => e.from === "runtime" && e.to === "http"),
+      "runtime → http expected",
+    );
+    assert.ok(
+      edges.some((e) => e.from === "signin" && e.to === "session"),
+      "signin → session expected",
+    );
+    assert.ok(
+      edges.some((e) => e.from === "http" && e.to === "internal"),
+      "http → internal expected",
+    );
   });
 
   test("every import between modules goes through the other module's index.ts", () => {
@@ -147,25 +161,43 @@ describe("lib/ layering", () => {
   });
 
   test("no circle between files, within a module too, type-only imports included", () => {
-    assert.deepEqual(fileCircles(importEdges(join(REPO, "lib"))).map((group) => `${group.join(", ")} import one another`), []);
+    assert.deepEqual(
+      fileCircles(importEdges(join(REPO, "lib"))).map((group) => `${group.join(", ")} import one another`),
+      [],
+    );
   });
 
   test("lib/internal imports no other module", () => {
-    assert.deepEqual(edges.filter((e) => e.from === "internal").map((e) => `${e.file} → ${e.target}`), []);
+    assert.deepEqual(
+      edges.filter((e) => e.from === "internal").map((e) => `${e.file} → ${e.target}`),
+      [],
+    );
   });
 
   test("the primitives in lib/http import no other module but lib/internal", () => {
-    assert.deepEqual(edges.filter((e) => e.from === "http" && e.to !== "internal").map((e) => `${e.file} → ${e.target}`), []);
+    assert.deepEqual(
+      edges.filter((e) => e.from === "http" && e.to !== "internal").map((e) => `${e.file} → ${e.target}`),
+      [],
+    );
   });
 
   test("lib/internal is not a package subpath, and the root does not re-export it", () => {
     const exports = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { exports: Record<string, unknown> }).exports;
-    assert.deepEqual(Object.keys(exports).filter((subpath) => subpath.split("/").includes("internal")), []);
-    assert.deepEqual(edges.filter((e) => e.from === "" && e.to === "internal").map((e) => e.file), []);
+    assert.deepEqual(
+      Object.keys(exports).filter((subpath) => subpath.split("/").includes("internal")),
+      [],
+    );
+    assert.deepEqual(
+      edges.filter((e) => e.from === "" && e.to === "internal").map((e) => e.file),
+      [],
+    );
   });
 
   test("nothing below the runtime imports it", () => {
-    assert.deepEqual(edges.filter((e) => e.to === "runtime" && e.from !== "").map((e) => e.file), []);
+    assert.deepEqual(
+      edges.filter((e) => e.to === "runtime" && e.from !== "").map((e) => e.file),
+      [],
+    );
   });
 });
 

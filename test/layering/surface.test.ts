@@ -32,7 +32,16 @@ function indexFiles(dir: string): string[] {
 /** The names an index.ts exports as types (`export type { A, B as C }`). */
 function typeExports(source: string): string[] {
   return [...source.matchAll(/export type \{([^}]*)\}/g)].flatMap((m) =>
-    (m[1] ?? "").split(",").map((n) => n.trim().split(/\s+as\s+/).pop() ?? "").filter((n) => n !== ""),
+    (m[1] ?? "")
+      .split(",")
+      .map(
+        (n) =>
+          n
+            .trim()
+            .split(/\s+as\s+/)
+            .pop() ?? "",
+      )
+      .filter((n) => n !== ""),
   );
 }
 
@@ -71,20 +80,28 @@ describe("the package surface", () => {
 
     test(`every type exported by lib/${module}.ts is reachable from a package entry`, () => {
       const types = typeExports(readFileSync(join(REPO, "lib", `${module}.ts`), "utf8"));
-      assert.deepEqual(types.filter((name) => !entries.some((e) => e.types.has(name))), []);
+      assert.deepEqual(
+        types.filter((name) => !entries.some((e) => e.types.has(name))),
+        [],
+      );
     });
   }
 
   for (const { subpath, ns } of entries) {
     test(`every error class of ${subpath === "." ? "latch" : `latch/${subpath.slice(2)}`} has an exported guard`, () => {
       // latch/http's isLatchError(e) (with e.code) recognises every LatchError; a module adds its own guard only where an application catches its class.
-      const guards = [...Object.entries(ns), ["isLatchError", http["isLatchError"]] as const].filter(([name, v]) => /^is[A-Z]/.test(name) && typeof v === "function");
+      const guards = [...Object.entries(ns), ["isLatchError", http["isLatchError"]] as const].filter(
+        ([name, v]) => /^is[A-Z]/.test(name) && typeof v === "function",
+      );
       const unguarded = Object.entries(ns)
         .filter(([, v]) => typeof v === "function" && v.prototype instanceof Error)
         .map(([name, v]) => [name, v as new (...a: never[]) => Error] as const)
         // A guard covers a class when it is named for it (without `Err` or `Error`, too) or for a class it extends.
         .filter(([name, cls]) => !guards.some(([guard]) => covers(guard, name, cls)));
-      assert.deepEqual(unguarded.map(([name]) => name), []);
+      assert.deepEqual(
+        unguarded.map(([name]) => name),
+        [],
+      );
     });
   }
 

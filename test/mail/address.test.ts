@@ -32,12 +32,15 @@ describe("parseAddress()", () => {
   ];
   for (const { input, code, msg } of bad) {
     it(`refuses ${JSON.stringify(input.slice(0, 40))} with ${code}`, () => {
-      assert.throws(() => parseAddress(input), (e: unknown) => {
-        assert.ok(e instanceof Error && "code" in e);
-        assert.equal(e.code, code);
-        assert.match(e.message, new RegExp(msg));
-        return true;
-      });
+      assert.throws(
+        () => parseAddress(input),
+        (e: unknown) => {
+          assert.ok(e instanceof Error && "code" in e);
+          assert.equal(e.code, code);
+          assert.match(e.message, new RegExp(msg));
+          return true;
+        },
+      );
     });
   }
 });

@@ -47,7 +47,10 @@ describe("buildMessage()", () => {
   });
 
   it("builds multipart/alternative with text then html and a boundary absent from the bodies", () => {
-    const text = buildMessage({ ...base, Text: "Open https://x.example/?a=1", HTML: '<a href="https://x.example/?a=1">Open</a>' }, { clock, random });
+    const text = buildMessage(
+      { ...base, Text: "Open https://x.example/?a=1", HTML: '<a href="https://x.example/?a=1">Open</a>' },
+      { clock, random },
+    );
     assertWire(text);
     const ct = parseMail(text).headers.get("content-type") ?? "";
     const boundary = /boundary="(=_[0-9a-f]{32})"/.exec(ct)?.[1];
@@ -66,7 +69,10 @@ describe("buildMessage()", () => {
       const subject = gen(120).replace(/[\r\n]/g, " ");
       const body = gen(600);
       const html = i % 2 === 0 ? gen(300) : undefined;
-      const text = buildMessage({ ...base, Subject: subject, Text: body, ...(html === undefined ? {} : { HTML: html }) }, { clock, random });
+      const text = buildMessage(
+        { ...base, Subject: subject, Text: body, ...(html === undefined ? {} : { HTML: html }) },
+        { clock, random },
+      );
       assertWire(text);
       const m = parseMail(text);
       assert.equal(m.subject, subject);
@@ -92,7 +98,11 @@ describe("buildMessage()", () => {
     { name: "CR/LF in Subject", msg: { ...base, Subject: "Hi\r\nBcc: eve@evil.example" }, code: "ERR_MAIL_HEADER_INJECTION" },
     { name: "LF in From", msg: { ...base, From: "app@example.com\nBcc: eve@evil.example" }, code: "ERR_MAIL_HEADER_INJECTION" },
     { name: "CR in a To entry", msg: { ...base, To: ["a@x.example", "b@y.example\r"] }, code: "ERR_MAIL_HEADER_INJECTION" },
-    { name: "CR/LF in a custom header", msg: { ...base, Headers: { "X-A": "1\r\nBcc: e@evil.example" } }, code: "ERR_MAIL_HEADER_INJECTION" },
+    {
+      name: "CR/LF in a custom header",
+      msg: { ...base, Headers: { "X-A": "1\r\nBcc: e@evil.example" } },
+      code: "ERR_MAIL_HEADER_INJECTION",
+    },
     { name: "no recipients", msg: { ...base, To: [] }, code: "ERR_MAIL_INVALID_ADDRESS" },
     { name: "a bad recipient", msg: { ...base, To: "not-an-address" }, code: "ERR_MAIL_INVALID_ADDRESS" },
     { name: "angle injection", msg: { ...base, To: "a@x.example> <eve@evil.example" }, code: "ERR_MAIL_INVALID_ADDRESS" },

@@ -68,7 +68,8 @@ describe("chooseTransferEncoding()", () => {
     { input: "", want: "quoted-printable" },
     { input: "Café au lait, s'il vous plaît", want: "quoted-printable" },
   ] as const;
-  for (const { input, want } of rows) it(`picks ${want} for ${JSON.stringify(input)}`, () => assert.equal(chooseTransferEncoding(input), want));
+  for (const { input, want } of rows)
+    it(`picks ${want} for ${JSON.stringify(input)}`, () => assert.equal(chooseTransferEncoding(input), want));
 });
 
 describe("encodeWords()", () => {

@@ -15,7 +15,11 @@ function capture(): { lines: () => Array<Record<string, unknown>>; stream: Writa
   });
   return {
     stream,
-    lines: () => text.split("\n").filter((l) => l !== "").map((l): Record<string, unknown> => JSON.parse(l)),
+    lines: () =>
+      text
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l): Record<string, unknown> => JSON.parse(l)),
   };
 }
 

@@ -6,7 +6,10 @@ describe("parseReply()", () => {
   const ok = [
     { lines: ["220 mail.example.com ESMTP ready"], want: { code: 220, lines: ["mail.example.com ESMTP ready"] } },
     { lines: ["250"], want: { code: 250, lines: [""] } },
-    { lines: ["250-mail.example.com", "250-PIPELINING", "250 AUTH PLAIN LOGIN"], want: { code: 250, lines: ["mail.example.com", "PIPELINING", "AUTH PLAIN LOGIN"] } },
+    {
+      lines: ["250-mail.example.com", "250-PIPELINING", "250 AUTH PLAIN LOGIN"],
+      want: { code: 250, lines: ["mail.example.com", "PIPELINING", "AUTH PLAIN LOGIN"] },
+    },
     { lines: ["550-5.1.1 No such", "550 user here"], want: { code: 550, lines: ["5.1.1 No such", "user here"] } },
   ];
   for (const { lines, want } of ok) it(`parses ${JSON.stringify(lines)}`, () => assert.deepEqual(parseReply(lines), want));
@@ -23,12 +26,15 @@ describe("parseReply()", () => {
   ];
   for (const { lines, msg } of bad) {
     it(`refuses ${JSON.stringify(lines.slice(0, 2))}`, () => {
-      assert.throws(() => parseReply(lines), (e: unknown) => {
-        assert.ok(e instanceof Error && "code" in e);
-        assert.equal(e.code, "ERR_MAIL_PROTOCOL");
-        assert.match(e.message, new RegExp(msg));
-        return true;
-      });
+      assert.throws(
+        () => parseReply(lines),
+        (e: unknown) => {
+          assert.ok(e instanceof Error && "code" in e);
+          assert.equal(e.code, "ERR_MAIL_PROTOCOL");
+          assert.match(e.message, new RegExp(msg));
+          return true;
+        },
+      );
     });
   }
 });
@@ -45,7 +51,14 @@ describe("isFinalReplyLine()", () => {
 describe("parseEHLO()", () => {
   it("maps upper-cased keywords to parameters and skips the greeting line", () => {
     const ext = parseEHLO(parseReply(["250-mail.example.com greets you", "250-starttls", "250-SIZE 10240000", "250 AUTH LOGIN PLAIN"]));
-    assert.deepEqual([...ext.entries()], [["STARTTLS", []], ["SIZE", ["10240000"]], ["AUTH", ["LOGIN", "PLAIN"]]]);
+    assert.deepEqual(
+      [...ext.entries()],
+      [
+        ["STARTTLS", []],
+        ["SIZE", ["10240000"]],
+        ["AUTH", ["LOGIN", "PLAIN"]],
+      ],
+    );
   });
 });
 

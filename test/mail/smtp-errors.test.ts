@@ -26,22 +26,61 @@ async function rejectsWith(p: Promise<unknown>, want: Record<string, unknown>): 
 
 describe("NewSMTPMailer() failures", () => {
   const rows: Array<{ name: string; server: TestSMTPServerOptions; auth?: boolean; prefer?: "LOGIN"; want: Record<string, unknown> }> = [
-    { name: "refused AUTH", server: { starttls: true, refuseAuth: true }, auth: true, want: { code: "ERR_MAIL_AUTH", replyCode: 535, command: "AUTH", transient: false } },
-    { name: "wrong password", server: { starttls: true, auth: { user: "u", pass: "right" } }, auth: true, want: { code: "ERR_MAIL_AUTH", replyCode: 535 } },
+    {
+      name: "refused AUTH",
+      server: { starttls: true, refuseAuth: true },
+      auth: true,
+      want: { code: "ERR_MAIL_AUTH", replyCode: 535, command: "AUTH", transient: false },
+    },
+    {
+      name: "wrong password",
+      server: { starttls: true, auth: { user: "u", pass: "right" } },
+      auth: true,
+      want: { code: "ERR_MAIL_AUTH", replyCode: 535 },
+    },
     { name: "no AUTH offered", server: { starttls: true }, auth: true, want: { code: "ERR_MAIL_AUTH", command: "AUTH", transient: false } },
-    { name: "preferred mechanism not offered", server: { starttls: true, auth: { user: "u", pass: "hunter2", methods: ["PLAIN"] } }, auth: true, prefer: "LOGIN", want: { code: "ERR_MAIL_AUTH" } },
-    { name: "AUTH required but no credentials", server: { auth: { user: "u", pass: "p" } }, want: { code: "ERR_MAIL_PERMANENT", replyCode: 530, command: "MAIL" } },
-    { name: "4xx at RCPT", server: { fail: { at: "RCPT", code: 450 } }, want: { code: "ERR_MAIL_TRANSIENT", replyCode: 450, command: "RCPT", transient: true } },
-    { name: "5xx at MAIL", server: { fail: { at: "MAIL", code: 550 } }, want: { code: "ERR_MAIL_PERMANENT", replyCode: 550, command: "MAIL", transient: false } },
-    { name: "5xx at DATA", server: { fail: { at: "DATA", code: 554 } }, want: { code: "ERR_MAIL_PERMANENT", replyCode: 554, command: "DATA", transient: false } },
-    { name: "4xx at DATA", server: { fail: { at: "DATA", code: 451 } }, want: { code: "ERR_MAIL_TRANSIENT", replyCode: 451, command: "DATA", transient: true } },
+    {
+      name: "preferred mechanism not offered",
+      server: { starttls: true, auth: { user: "u", pass: "hunter2", methods: ["PLAIN"] } },
+      auth: true,
+      prefer: "LOGIN",
+      want: { code: "ERR_MAIL_AUTH" },
+    },
+    {
+      name: "AUTH required but no credentials",
+      server: { auth: { user: "u", pass: "p" } },
+      want: { code: "ERR_MAIL_PERMANENT", replyCode: 530, command: "MAIL" },
+    },
+    {
+      name: "4xx at RCPT",
+      server: { fail: { at: "RCPT", code: 450 } },
+      want: { code: "ERR_MAIL_TRANSIENT", replyCode: 450, command: "RCPT", transient: true },
+    },
+    {
+      name: "5xx at MAIL",
+      server: { fail: { at: "MAIL", code: 550 } },
+      want: { code: "ERR_MAIL_PERMANENT", replyCode: 550, command: "MAIL", transient: false },
+    },
+    {
+      name: "5xx at DATA",
+      server: { fail: { at: "DATA", code: 554 } },
+      want: { code: "ERR_MAIL_PERMANENT", replyCode: 554, command: "DATA", transient: false },
+    },
+    {
+      name: "4xx at DATA",
+      server: { fail: { at: "DATA", code: 451 } },
+      want: { code: "ERR_MAIL_TRANSIENT", replyCode: 451, command: "DATA", transient: true },
+    },
   ];
   for (const row of rows) {
     it(`rejects a ${row.name} with ${String(row.want["code"])}`, async (t) => {
       const srv = await startSMTPServer(row.server);
       t.after(() => srv.close());
       const creds = row.auth === true ? "u:hunter2@" : "";
-      const mailer = newSMTPMailer(`smtp://${creds}127.0.0.1:${srv.port}`, { tls: insecureTLS, ...(row.prefer === undefined ? {} : { authMethod: row.prefer }) });
+      const mailer = newSMTPMailer(`smtp://${creds}127.0.0.1:${srv.port}`, {
+        tls: insecureTLS,
+        ...(row.prefer === undefined ? {} : { authMethod: row.prefer }),
+      });
       await rejectsWith(mailer.Send(msg), row.want);
       assert.equal(srv.messages.length, 0);
     });
@@ -60,7 +99,10 @@ describe("NewSMTPMailer() failures", () => {
   it("times out on a server that never answers the message body", async (t) => {
     const srv = await startSMTPServer({ stall: "DATA" });
     t.after(() => srv.close());
-    await rejectsWith(newSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { dataTimeout: 50 }).Send(msg), { code: "ERR_MAIL_TIMEOUT", command: "DATA" });
+    await rejectsWith(newSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { dataTimeout: 50 }).Send(msg), {
+      code: "ERR_MAIL_TIMEOUT",
+      command: "DATA",
+    });
   });
 
   it("times out on an smtp-server that stalls before its greeting", async (t) => {
@@ -122,16 +164,38 @@ describe("NewSMTPMailer() STARTTLS", () => {
 describe("runSession() transport policy for a non-loopback host", () => {
   const cases = [
     { name: "refuses plaintext when STARTTLS is not offered", options: {}, creds: false, want: "ERR_MAIL_TLS_REQUIRED" },
-    { name: "refuses credentials over plaintext even with allowPlaintext", options: { allowPlaintext: true }, creds: true, want: "ERR_MAIL_TLS_REQUIRED" },
-    { name: "delivers in plaintext with allowPlaintext and no credentials", options: { allowPlaintext: true }, creds: false, want: undefined },
+    {
+      name: "refuses credentials over plaintext even with allowPlaintext",
+      options: { allowPlaintext: true },
+      creds: true,
+      want: "ERR_MAIL_TLS_REQUIRED",
+    },
+    {
+      name: "delivers in plaintext with allowPlaintext and no credentials",
+      options: { allowPlaintext: true },
+      creds: false,
+      want: undefined,
+    },
   ];
   for (const c of cases) {
     it(c.name, async (t) => {
       const srv = await startSMTPServer({ auth: { user: "u", pass: "hunter2" } });
       t.after(() => srv.close());
       // The connection goes to loopback; the policy sees the configured, non-loopback name.
-      const ep = { scheme: "smtp", host: "mail.example.com", port: srv.port, credentials: c.creds ? { username: "u", password: "hunter2" } : undefined } as const;
-      const conn = await SMTPConnection.open({ host: "127.0.0.1", port: srv.port, implicitTLS: false, tls: {}, timeout: 5000, signal: undefined });
+      const ep = {
+        scheme: "smtp",
+        host: "mail.example.com",
+        port: srv.port,
+        credentials: c.creds ? { username: "u", password: "hunter2" } : undefined,
+      } as const;
+      const conn = await SMTPConnection.open({
+        host: "127.0.0.1",
+        port: srv.port,
+        implicitTLS: false,
+        tls: {},
+        timeout: 5000,
+        signal: undefined,
+      });
       t.after(() => conn.destroy());
       const p = runSession(conn, ep, resolveSMTPOptions(c.options), composeMessage(msg));
       if (c.want === undefined) {

@@ -6,13 +6,21 @@ import type { Message } from "../../lib/mail/index.ts";
 import { startSMTPServer } from "../_support/smtp-server.ts";
 
 const insecureTLS = { rejectUnauthorized: false };
-const msg: Message = { From: "App <app@example.com>", To: "ada@example.com", Subject: "Sign in", Text: "Open https://app.example/auth/verify?t=abc" };
+const msg: Message = {
+  From: "App <app@example.com>",
+  To: "ada@example.com",
+  Subject: "Sign in",
+  Text: "Open https://app.example/auth/verify?t=abc",
+};
 
 describe("NewSMTPMailer()", () => {
   it("delivers over plaintext to a loopback server, with the configured EHLO name", async (t) => {
     const srv = await startSMTPServer();
     t.after(() => srv.close());
-    await newSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { helo: "client.test" }).Send({ ...msg, To: ["ada@example.com", "Bob <bob@example.org>"] });
+    await newSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { helo: "client.test" }).Send({
+      ...msg,
+      To: ["ada@example.com", "Bob <bob@example.org>"],
+    });
     const got = await srv.waitForMessage();
     assert.equal(got.from, "app@example.com");
     assert.deepEqual(got.to, ["ada@example.com", "bob@example.org"]);
@@ -32,7 +40,10 @@ describe("NewSMTPMailer()", () => {
   ] as const;
   for (const row of authRows) {
     it(`upgrades with STARTTLS and authenticates with ${row.name}`, async (t) => {
-      const srv = await startSMTPServer({ starttls: true, auth: { user: "app@example.com", pass: "p@ss:w0rd/é", methods: [...row.methods] } });
+      const srv = await startSMTPServer({
+        starttls: true,
+        auth: { user: "app@example.com", pass: "p@ss:w0rd/é", methods: [...row.methods] },
+      });
       t.after(() => srv.close());
       const url = `smtp://app%40example.com:${encodeURIComponent("p@ss:w0rd/é")}@127.0.0.1:${srv.port}`;
       await newSMTPMailer(url, { tls: insecureTLS, ...(row.prefer === undefined ? {} : { authMethod: row.prefer }) }).Send(msg);
@@ -68,7 +79,12 @@ describe("NewSMTPMailer()", () => {
     const srv = await startSMTPServer();
     t.after(() => srv.close());
     const subject = "Привет, 世界 ✓";
-    await newSMTPMailer(`smtp://127.0.0.1:${srv.port}`).Send({ ...msg, Subject: subject, Text: "Привет", HTML: "<p>Привет, <b>世界</b></p>" });
+    await newSMTPMailer(`smtp://127.0.0.1:${srv.port}`).Send({
+      ...msg,
+      Subject: subject,
+      Text: "Привет",
+      HTML: "<p>Привет, <b>世界</b></p>",
+    });
     const got = await srv.waitForMessage();
     assert.equal(got.parsed.subject, subject);
     assert.equal(got.parsed.text, "Привет");
@@ -89,11 +105,12 @@ describe("NewSMTPMailer()", () => {
           buf = buf.slice(i + 2);
           received.push(line);
           if (inData) {
-            if (line === ".") (inData = false), s.write("250 queued\r\n");
+            if (line === ".") ((inData = false), s.write("250 queued\r\n"));
           } else if (line.startsWith("EHLO")) {
             // Replies cut mid-line, one piece per write.
-            for (const piece of ["250-scripted.example gr", "eets you\r\n250-SIZE 1000", "0\r\n250-8BITMIME\r", "\n250 HELP\r\n"]) s.write(piece);
-          } else if (line === "DATA") (inData = true), s.write("354 go\r\n");
+            for (const piece of ["250-scripted.example gr", "eets you\r\n250-SIZE 1000", "0\r\n250-8BITMIME\r", "\n250 HELP\r\n"])
+              s.write(piece);
+          } else if (line === "DATA") ((inData = true), s.write("354 go\r\n"));
           else if (line === "QUIT") s.end("221 bye\r\n");
           else s.write("250-ok\r\n250 fine\r\n");
         }

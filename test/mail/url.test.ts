@@ -32,13 +32,16 @@ describe("parseSMTPURL()", () => {
   ];
   for (const { input, msg } of bad) {
     it(`refuses ${input.replace("hunter2", "***")} without echoing the password`, () => {
-      assert.throws(() => parseSMTPURL(input), (e: unknown) => {
-        assert.ok(e instanceof Error && "code" in e);
-        assert.equal(e.code, "ERR_MAIL_INVALID_URL");
-        assert.match(e.message, new RegExp(msg));
-        assert.doesNotMatch(e.message, /hunter2/);
-        return true;
-      });
+      assert.throws(
+        () => parseSMTPURL(input),
+        (e: unknown) => {
+          assert.ok(e instanceof Error && "code" in e);
+          assert.equal(e.code, "ERR_MAIL_INVALID_URL");
+          assert.match(e.message, new RegExp(msg));
+          assert.doesNotMatch(e.message, /hunter2/);
+          return true;
+        },
+      );
     });
   }
 });

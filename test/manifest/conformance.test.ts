@@ -66,7 +66,21 @@ const render: RenderFunc = (_req, res, _view, data) => {
   res.end(`<!doctype html><title>${data.Title}</title>${data.Body.toString()}`);
 };
 
-const labels = ["invoices.title", "invoices.new", "invoices.customer", "invoices.memo", "invoices.total", "journal.title", "journal.new", "journal.headline", "journal.entry", "bulletin.title", "bulletin.new", "bulletin.notice", "bulletin.price"];
+const labels = [
+  "invoices.title",
+  "invoices.new",
+  "invoices.customer",
+  "invoices.memo",
+  "invoices.total",
+  "journal.title",
+  "journal.new",
+  "journal.headline",
+  "journal.entry",
+  "bulletin.title",
+  "bulletin.new",
+  "bulletin.notice",
+  "bulletin.price",
+];
 const catalogs = new Map(BaseLocales().map((code) => [code, Object.fromEntries(labels.map((k) => [k, `${code} ${k}`]))]));
 
 for (const resource of [invoices, journal, bulletin]) {
@@ -75,19 +89,27 @@ for (const resource of [invoices, journal, bulletin]) {
     const cleanups: (() => unknown)[] = [];
     // The suite has no TestContext of its own here: the app's cleanups run in its close().
     const owner = { after: (fn: () => unknown) => void cleanups.push(fn) } as unknown as TestContext;
-    const app = await startSigninApp(
-      owner,
-      {
-        render,
-        schema: [...events.Schema, ...resourceSchema(resource)],
-        extend: (mux, auth, db) => {
-          mountResource(resource, { db, mux, tools, events: new EventStore(db), origin: "http://conformance.test", requireSession: auth.RequireSession, ctxFrom });
-        },
-        origin: "http://conformance.test",
+    const app = await startSigninApp(owner, {
+      render,
+      schema: [...events.Schema, ...resourceSchema(resource)],
+      extend: (mux, auth, db) => {
+        mountResource(resource, {
+          db,
+          mux,
+          tools,
+          events: new EventStore(db),
+          origin: "http://conformance.test",
+          requireSession: auth.RequireSession,
+          ctxFrom,
+        });
       },
-    );
+      origin: "http://conformance.test",
+    });
     return {
-      base: app.base, origin: app.origin, tools, catalogs,
+      base: app.base,
+      origin: app.origin,
+      tools,
+      catalogs,
       signIn: async (subject) => (await app.signIn(subject)).header() ?? "",
       close: async () => {
         await app.closeApp();
@@ -103,7 +125,14 @@ describe("mountResource()", () => {
       schema: [...events.Schema],
       origin: "http://render.test",
       extend: (mux, auth, db) => {
-        mountResource(invoices, { db, mux, tools: new ToolRegistry(), origin: "http://render.test", requireSession: auth.RequireSession, ctxFrom });
+        mountResource(invoices, {
+          db,
+          mux,
+          tools: new ToolRegistry(),
+          origin: "http://render.test",
+          requireSession: auth.RequireSession,
+          ctxFrom,
+        });
       },
     });
     const jar = await app.signIn("ada@example.com");
@@ -118,7 +147,10 @@ describe("mountResource()", () => {
       const before = app.log.lines().length;
       const res = await app.request(method, path, { jar, headers: { Origin: app.origin }, ...(form !== undefined && { form }) });
       assert.equal(res.status, 500, `${method} ${path}`);
-      const logged = app.log.lines().slice(before).find((l) => l["level"] === "error");
+      const logged = app.log
+        .lines()
+        .slice(before)
+        .find((l) => l["level"] === "error");
       const ref = logged?.["ref"];
       assert.ok(typeof ref === "string" && /^[a-z2-7]{6}$/.test(ref), `${method} ${path} logged with a reference`);
     }
@@ -131,14 +163,27 @@ describe("mountResource()", () => {
       schema: [...events.Schema],
       origin: "http://nogate.test",
       extend: (mux, _auth, db) => {
-        mountResource(invoices, { db, mux, tools: new ToolRegistry(), origin: "http://nogate.test", requireSession: (next) => next, ctxFrom });
+        mountResource(invoices, {
+          db,
+          mux,
+          tools: new ToolRegistry(),
+          origin: "http://nogate.test",
+          requireSession: (next) => next,
+          ctxFrom,
+        });
       },
     });
-    for (const [method, path, form] of [["GET", "/invoices", undefined], ["POST", "/invoices", { customer: "ACME", total: "1" }]] as const) {
+    for (const [method, path, form] of [
+      ["GET", "/invoices", undefined],
+      ["POST", "/invoices", { customer: "ACME", total: "1" }],
+    ] as const) {
       const before = app.log.lines().length;
       const res = await app.request(method, path, { headers: { Origin: app.origin }, ...(form !== undefined && { form }) });
       assert.equal(res.status, 500, `${method} ${path}`);
-      const logged = app.log.lines().slice(before).find((l) => l["level"] === "error");
+      const logged = app.log
+        .lines()
+        .slice(before)
+        .find((l) => l["level"] === "error");
       assert.match(JSON.stringify(logged), /ERR_MANIFEST_NO_SUBJECT/, `${method} ${path}`);
     }
     assert.equal(count(app.db, "invoices"), 0);
@@ -149,13 +194,41 @@ describe("mountResource()", () => {
     await startSigninApp(t, {
       extend: (mux, auth, db) => {
         try {
-          mountResource(journal, { db, mux, tools: new ToolRegistry(), origin: "http://127.0.0.1", requireSession: auth.RequireSession, ctxFrom });
+          mountResource(journal, {
+            db,
+            mux,
+            tools: new ToolRegistry(),
+            origin: "http://127.0.0.1",
+            requireSession: auth.RequireSession,
+            ctxFrom,
+          });
         } catch (err) {
           refused = err;
         }
-        mountResource(invoices, { db, mux, tools: new ToolRegistry(), origin: "http://127.0.0.1", requireSession: auth.RequireSession, ctxFrom });
-        const changed = new Resource({ ...invoices, Form: { Fields: invoices.Form.Fields.map((f) => (f.Name === "total" ? { Name: f.Name, Label: f.Label, Kind: Kind.Text } : f)) } });
-        assert.throws(() => mountResource(changed, { db, mux, tools: new ToolRegistry(), origin: "http://127.0.0.1", requireSession: auth.RequireSession, ctxFrom }), /ERR_DB_STEP_CHANGED|applied with different SQL/);
+        mountResource(invoices, {
+          db,
+          mux,
+          tools: new ToolRegistry(),
+          origin: "http://127.0.0.1",
+          requireSession: auth.RequireSession,
+          ctxFrom,
+        });
+        const changed = new Resource({
+          ...invoices,
+          Form: { Fields: invoices.Form.Fields.map((f) => (f.Name === "total" ? { Name: f.Name, Label: f.Label, Kind: Kind.Text } : f)) },
+        });
+        assert.throws(
+          () =>
+            mountResource(changed, {
+              db,
+              mux,
+              tools: new ToolRegistry(),
+              origin: "http://127.0.0.1",
+              requireSession: auth.RequireSession,
+              ctxFrom,
+            }),
+          /ERR_DB_STEP_CHANGED|applied with different SQL/,
+        );
       },
     });
     assert.match(String(refused), /needs MountOptions.events/);

@@ -24,14 +24,16 @@ const idOf = (res: TestResponse, route: string): string => {
   return match[1];
 };
 const versionIn = (body: string): string => /name="version" value="([0-9]+)"/.exec(body)?.[1] ?? "";
-const idsIn = (body: string): string[] => [...body.matchAll(/data-record-id="([^"]+)"/g)].map((m) => m[1] ?? "").filter((v, i, a) => a.indexOf(v) === i);
+const idsIn = (body: string): string[] =>
+  [...body.matchAll(/data-record-id="([^"]+)"/g)].map((m) => m[1] ?? "").filter((v, i, a) => a.indexOf(v) === i);
 
 describe("demo resources (HTTP)", () => {
   let demo: Demo;
   let ada: CookieJar;
   let bob: CookieJar;
   let db: Database.Database;
-  const get = (jar: CookieJar | undefined, path: string): Promise<TestResponse> => sendRequest(demo.origin, "GET", path, jar === undefined ? {} : { jar }, demo.origin);
+  const get = (jar: CookieJar | undefined, path: string): Promise<TestResponse> =>
+    sendRequest(demo.origin, "GET", path, jar === undefined ? {} : { jar }, demo.origin);
   const post = (jar: CookieJar, path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<TestResponse> =>
     sendRequest(demo.origin, "POST", path, { jar, form, headers }, demo.origin);
   const count = (table: string): number => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -59,7 +61,11 @@ describe("demo resources (HTTP)", () => {
     const lunch = idOf(await post(ada, "/expenses", { label: "Lunch with Bob", amount: "12.34" }), "/expenses");
     const train = idOf(await post(ada, "/expenses", { label: "Train ticket", amount: "1,234.56" }), "/expenses");
     const bobs = idOf(await post(bob, "/expenses", { label: "Bob's lunch", amount: "9" }), "/expenses");
-    assert.deepEqual(db.prepare("SELECT owner, label, amount FROM expenses WHERE id = ?").get(train), { owner: "ada@example.com", label: "Train ticket", amount: 123456 });
+    assert.deepEqual(db.prepare("SELECT owner, label, amount FROM expenses WHERE id = ?").get(train), {
+      owner: "ada@example.com",
+      label: "Train ticket",
+      amount: 123456,
+    });
 
     const list = await get(ada, "/expenses");
     assert.deepEqual(idsIn(list.body).sort(), [lunch, train].sort());
@@ -73,7 +79,8 @@ describe("demo resources (HTTP)", () => {
     // Another person's record is the same 404 as an unknown id, for reading, editing and deleting.
     const unknown = await get(bob, "/expenses/AAAAAAAAAAAA");
     const foreign = await get(bob, `/expenses/${lunch}`);
-    const same = (res: TestResponse, id: string): string => res.body.replaceAll(id, "ID").replace(/Reference: [a-z2-7]{6}/, "Reference: REF");
+    const same = (res: TestResponse, id: string): string =>
+      res.body.replaceAll(id, "ID").replace(/Reference: [a-z2-7]{6}/, "Reference: REF");
     assert.deepEqual([foreign.status, same(foreign, lunch)], [unknown.status, same(unknown, "AAAAAAAAAAAA")]);
     assert.equal(foreign.status, 404);
     assert.equal((await post(bob, `/expenses/${lunch}`, { label: "mine now", amount: "1", version: "1" })).status, 404);
@@ -147,8 +154,15 @@ describe("demo resources (HTTP)", () => {
     assert.match(conflict.body, /data-outcome="conflict"/);
     assert.match(conflict.body, /data-conflict="title"[\s\S]*Plan B[\s\S]*Plan A/);
 
-    const events = db.prepare("SELECT type, actor, data FROM events WHERE stream = ? ORDER BY seq").all(`notes:${id}`) as { type: string; actor: string; data: string }[];
-    assert.deepEqual(events.map((e) => e.type), ["notes.created", "notes.updated", "notes.updated", "notes.updated", "notes.conflict"]);
+    const events = db.prepare("SELECT type, actor, data FROM events WHERE stream = ? ORDER BY seq").all(`notes:${id}`) as {
+      type: string;
+      actor: string;
+      data: string;
+    }[];
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ["notes.created", "notes.updated", "notes.updated", "notes.updated", "notes.conflict"],
+    );
     assert.ok(events.every((e) => e.actor === "human"));
     const titles = events.map((e) => (JSON.parse(e.data) as { values: { title?: string } }).values.title);
     assert.ok(titles.includes("Plan A") && titles.includes("Plan B"), "both titles are in the stream");
@@ -202,7 +216,13 @@ describe("demo resources (HTTP)", () => {
     const minted = await post(ada, "/account/agents", { name: "ledger", access: "write" });
     const token = /data-agent-token="([A-Za-z0-9_-]+)"/.exec(minted.body)?.[1] ?? "";
     const call = (tool: string, args: unknown): Promise<TestResponse> =>
-      sendRequest(demo.origin, "POST", `/api/tools/${tool}`, { headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(args) }, demo.origin);
+      sendRequest(
+        demo.origin,
+        "POST",
+        `/api/tools/${tool}`,
+        { headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(args) },
+        demo.origin,
+      );
     const listed = await sendRequest(demo.origin, "GET", "/api/tools", { headers: { Authorization: `Bearer ${token}` } }, demo.origin);
     assert.match(listed.body, /"expenses_create"/);
     const before = (JSON.parse((await call("expenses_list", {})).body) as { result: { items: { id: string; amount: string }[] } }).result;
@@ -218,16 +238,47 @@ describe("demo resources (HTTP)", () => {
     const done = await call("expenses_create", { label: "Agent lunch", amount: "7.50" });
     assert.equal(done.status, 200, done.body);
     const { id } = (JSON.parse(done.body) as { result: { id: string } }).result;
-    assert.deepEqual(db.prepare("SELECT owner, label, amount FROM expenses WHERE id = ?").get(id), { owner: "ada@example.com", label: "Agent lunch", amount: 750 });
-    const audit = db.prepare("SELECT actor, data FROM events WHERE stream = 'audit:ada@example.com' AND type = 'tool.call'").all() as { actor: string; data: string }[];
-    assert.ok(audit.some((e) => e.actor === "agent:ledger" && (JSON.parse(e.data) as { tool: string; outcome: string }).tool === "expenses_create" && e.data.includes('"outcome":"ok"')));
+    assert.deepEqual(db.prepare("SELECT owner, label, amount FROM expenses WHERE id = ?").get(id), {
+      owner: "ada@example.com",
+      label: "Agent lunch",
+      amount: 750,
+    });
+    const audit = db.prepare("SELECT actor, data FROM events WHERE stream = 'audit:ada@example.com' AND type = 'tool.call'").all() as {
+      actor: string;
+      data: string;
+    }[];
+    assert.ok(
+      audit.some(
+        (e) =>
+          e.actor === "agent:ledger" &&
+          (JSON.parse(e.data) as { tool: string; outcome: string }).tool === "expenses_create" &&
+          e.data.includes('"outcome":"ok"'),
+      ),
+    );
     assert.match((await get(ada, "/account/activity")).body, /agent:ledger/);
     // Bob's token lists only Bob's records.
     const bobMinted = await post(bob, "/account/agents", { name: "bobbot", access: "read" });
     const bobToken = /data-agent-token="([A-Za-z0-9_-]+)"/.exec(bobMinted.body)?.[1] ?? "";
-    const bobList = await sendRequest(demo.origin, "POST", "/api/tools/expenses_list", { headers: { Authorization: `Bearer ${bobToken}`, "Content-Type": "application/json" }, body: "{}" }, demo.origin);
+    const bobList = await sendRequest(
+      demo.origin,
+      "POST",
+      "/api/tools/expenses_list",
+      { headers: { Authorization: `Bearer ${bobToken}`, "Content-Type": "application/json" }, body: "{}" },
+      demo.origin,
+    );
     assert.ok(!(JSON.parse(bobList.body) as { result: { items: { id: string }[] } }).result.items.some((item) => item.id === id));
-    assert.equal((await sendRequest(demo.origin, "POST", "/api/tools/expenses_create", { headers: { Authorization: `Bearer ${bobToken}`, "Content-Type": "application/json" }, body: '{"label":"x","amount":"1"}' }, demo.origin)).status, 403);
+    assert.equal(
+      (
+        await sendRequest(
+          demo.origin,
+          "POST",
+          "/api/tools/expenses_create",
+          { headers: { Authorization: `Bearer ${bobToken}`, "Content-Type": "application/json" }, body: '{"label":"x","amount":"1"}' },
+          demo.origin,
+        )
+      ).status,
+      403,
+    );
 
     // A note the agent edits, after approval: its stream names each actor, human and agent.
     const note = idOf(await post(ada, "/notes", { title: "Shared", body: "a\nb" }), "/notes");
@@ -239,7 +290,9 @@ describe("demo resources (HTTP)", () => {
     const url = (JSON.parse(pending.body) as { approval_url: string }).approval_url;
     assert.equal((await post(ada, new URL(url).pathname, { decision: "approve" })).status, 200);
     assert.equal((await call("notes_update", args)).status, 200);
-    const actors = (db.prepare("SELECT actor FROM events WHERE stream = ? ORDER BY seq").all(`notes:${note}`) as { actor: string }[]).map((e) => e.actor);
+    const actors = (db.prepare("SELECT actor FROM events WHERE stream = ? ORDER BY seq").all(`notes:${note}`) as { actor: string }[]).map(
+      (e) => e.actor,
+    );
     assert.deepEqual(actors, ["human", "agent:ledger"]);
     assert.match((await get(ada, `/notes/${note}`)).body, />a\nb\nc<\/textarea>/);
   });

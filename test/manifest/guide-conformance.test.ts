@@ -20,7 +20,12 @@ import { startSigninApp } from "../_support/signin-app.ts";
 const ORIGIN = "http://guide.test";
 
 /** Starts an application with the guide's resource mounted as its step 6 mounts it. */
-async function startApp(): Promise<{ base: string; signIn: (subject: string) => Promise<string>; tools: ToolRegistry; close: () => Promise<void> }> {
+async function startApp(): Promise<{
+  base: string;
+  signIn: (subject: string) => Promise<string>;
+  tools: ToolRegistry;
+  close: () => Promise<void>;
+}> {
   const tools = new ToolRegistry();
   const cleanups: (() => unknown)[] = [];
   // The suite has no TestContext of its own here: the app's cleanups run in close().
@@ -40,5 +45,7 @@ async function startApp(): Promise<{ base: string; signIn: (subject: string) => 
   };
 }
 
-const catalogs = new Map(BaseLocales().map((code) => [code, JSON.parse(readFileSync(join(LOCALES_DIR, `${code}.json`), "utf8")) as Record<string, string>]));
+const catalogs = new Map(
+  BaseLocales().map((code) => [code, JSON.parse(readFileSync(join(LOCALES_DIR, `${code}.json`), "utf8")) as Record<string, string>]),
+);
 describeResourceConformance(expenses, async () => ({ ...(await startApp()), origin: ORIGIN, catalogs }));

@@ -23,7 +23,12 @@ const notes: ResourceSpec = {
   Store: StoreKind.Mergeable,
   Scope: ScopeKind.UserScoped,
   List: { Columns: [{ Field: "title" }] },
-  Form: { Fields: [{ Name: "title", Label: "notes.title", Kind: Kind.Text }, { Name: "body", Label: "notes.body", Kind: Kind.Textarea }] },
+  Form: {
+    Fields: [
+      { Name: "title", Label: "notes.title", Kind: Kind.Text },
+      { Name: "body", Label: "notes.body", Kind: Kind.Textarea },
+    ],
+  },
 };
 const ada = { owner: "ada@example.com", actor: humanActor() };
 
@@ -72,7 +77,14 @@ describe("Mergeable store", () => {
   it("keeps a conflict of the longest text in three-byte characters in one event, with both sides", (t) => {
     const { store, events } = newStore(t);
     const cjk = (c: string): string => c.repeat(TEXTAREA_MAX_LENGTH);
-    const entered = parseValues(notes, new Map([["title", "題".repeat(200)], ["body", cjk("一")]]), "ja");
+    const entered = parseValues(
+      notes,
+      new Map([
+        ["title", "題".repeat(200)],
+        ["body", cjk("一")],
+      ]),
+      "ja",
+    );
     assert.ok(entered.ok);
     const { id, version } = store.create(ada, entered.values);
     assert.equal(store.update(ada, id, version, { title: "頁".repeat(200), body: cjk("二") }).kind, "ok");
@@ -85,11 +97,18 @@ describe("Mergeable store", () => {
   });
 
   it("refuses a Mergeable resource whose fields could not fit one event, and a lone surrogate", () => {
-    const fields = (max: number): ResourceSpec => ({ ...notes, List: { Columns: [] }, Form: { Fields: [{ Name: "body", Label: "notes.body", Kind: Kind.Textarea, MaxLength: max }] } });
+    const fields = (max: number): ResourceSpec => ({
+      ...notes,
+      List: { Columns: [] },
+      Form: { Fields: [{ Name: "body", Label: "notes.body", Kind: Kind.Textarea, MaxLength: max }] },
+    });
     // body: 2 × ("body": 4+4 bytes, "…" 3·max+2) + 64 ≤ MAX_EVENT_DATA
     const fits = Math.floor(((MAX_EVENT_DATA - 64) / 2 - 10) / 3);
     new Resource(fields(fits)).Validate();
-    assert.throws(() => new Resource(fields(fits + 1)).Validate(), (e: unknown) => isManifestError(e) && e.code === "ERR_MANIFEST_INVALID_FIELD");
+    assert.throws(
+      () => new Resource(fields(fits + 1)).Validate(),
+      (e: unknown) => isManifestError(e) && e.code === "ERR_MANIFEST_INVALID_FIELD",
+    );
     new Resource({ ...fields(fits + 1), Store: StoreKind.Exclusive }).Validate();
     const lone = parseValues(notes, new Map([["title", "a\uD800b"]]), "en");
     assert.deepEqual(lone.ok ? undefined : lone.errors.get("title")?.key, "resource.err.invalid");
@@ -100,9 +119,21 @@ describe("Mergeable store", () => {
     const db = open(t, tempFile(t));
     applySchema(db, Schema);
     const label = (key: string): string => (key === "resource.err.too_long" ? "at most {max} {constructor}" : key);
-    const mounted = mountResource(new Resource(notes), { db, mux: new Mux(), tools: new ToolRegistry(), events: new EventStore(db), origin: "http://tools.test", requireSession: (next) => next, ctxFrom: () => undefined, label });
+    const mounted = mountResource(new Resource(notes), {
+      db,
+      mux: new Mux(),
+      tools: new ToolRegistry(),
+      events: new EventStore(db),
+      origin: "http://tools.test",
+      requireSession: (next) => next,
+      ctxFrom: () => undefined,
+      label,
+    });
     const create = mounted.Tools.find((d) => d.Name === "notes_create");
-    await assert.rejects(async () => create?.Run?.({ Args: new Map([["title", "x".repeat(201)]]), Actor: humanActor(), Subject: "ada@example.com" }), { message: "title: at most 200 {constructor}" });
+    await assert.rejects(
+      async () => create?.Run?.({ Args: new Map([["title", "x".repeat(201)]]), Actor: humanActor(), Subject: "ada@example.com" }),
+      { message: "title: at most 200 {constructor}" },
+    );
   });
 
   it("prepares each statement of a resource's table once, however many calls", (t) => {
@@ -112,7 +143,9 @@ describe("Mergeable store", () => {
     const prepared: string[] = [];
     const prepare = db.prepare.bind(db);
     // The real handle, only counting what the table asks it to prepare.
-    const counted = new Proxy(db, { get: (target, key) => (key === "prepare" ? (sql: string) => (prepared.push(sql), prepare(sql)) : Reflect.get(target, key)) });
+    const counted = new Proxy(db, {
+      get: (target, key) => (key === "prepare" ? (sql: string) => (prepared.push(sql), prepare(sql)) : Reflect.get(target, key)),
+    });
     const store = mergeableStore(counted, notes, new EventStore(db));
     const round = (): void => {
       const { id, version } = store.create(ada, { title: "t", body: "b" });

@@ -60,7 +60,9 @@ describe("MCP endpoint of the demo (browser approval)", { skip: hasChromium ? fa
     assert.notEqual(repeat.url, first.url, "a further identical call needs a new approval");
 
     await page.goto(`${demo.origin}/account/activity`);
-    const rows = (await page.evaluate(`[...document.querySelectorAll('li[data-type="tool.call"]')].map((li) => li.dataset.actor + " " + li.dataset.via + " " + li.querySelector("strong").textContent + " " + li.textContent.split("→ ")[1].split(" ")[0])`)) as string[];
+    const rows = (await page.evaluate(
+      `[...document.querySelectorAll('li[data-type="tool.call"]')].map((li) => li.dataset.actor + " " + li.dataset.via + " " + li.querySelector("strong").textContent + " " + li.textContent.split("→ ")[1].split(" ")[0])`,
+    )) as string[];
     const started = rows.filter((r) => r.includes("start_job"));
     assert.deepEqual(started, [
       "agent:claude mcp start_job approval_required",

@@ -25,12 +25,16 @@ interface APITool {
 function assertMatchesRegistry(tool: Tool, entry: APITool | undefined): void {
   assert.ok(entry !== undefined, `${tool.name} is in /api/tools too`);
   const annotations = tool.annotations ?? {};
-  assert.deepEqual(tool.inputSchema, {
-    type: "object",
-    properties: Object.fromEntries(entry.arguments.map((a) => [a.name, { type: a.type, description: a.description }])),
-    ...(entry.arguments.some((a) => a.required) && { required: entry.arguments.filter((a) => a.required).map((a) => a.name) }),
-    additionalProperties: false,
-  }, tool.name);
+  assert.deepEqual(
+    tool.inputSchema,
+    {
+      type: "object",
+      properties: Object.fromEntries(entry.arguments.map((a) => [a.name, { type: a.type, description: a.description }])),
+      ...(entry.arguments.some((a) => a.required) && { required: entry.arguments.filter((a) => a.required).map((a) => a.name) }),
+      additionalProperties: false,
+    },
+    tool.name,
+  );
   assert.equal(tool.description, entry.description, tool.name);
   assert.equal(annotations.openWorldHint, false, tool.name);
   if (entry.access === "read") {
@@ -62,11 +66,19 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     const names = all.map((t) => t.name);
     assert.deepEqual(names, [...names].sort(), "deterministic: sorted by name");
     assert.deepEqual((await writer.listTools()).tools, all, "the same list every time");
-    assert.deepEqual(readable.map((t) => t.name), all.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name), "a read token sees the read tools only");
+    assert.deepEqual(
+      readable.map((t) => t.name),
+      all.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name),
+      "a read token sees the read tools only",
+    );
     const api = await sendRequest(demo.origin, "GET", "/api/tools", { headers: { Authorization: `Bearer ${writerToken}` } }, demo.origin);
     const registry = (JSON.parse(api.body) as { tools: APITool[] }).tools;
     assert.deepEqual(names, registry.map((t) => t.name).sort(), "the same tools as /api/tools");
-    for (const tool of all) assertMatchesRegistry(tool, registry.find((t) => t.name === tool.name));
+    for (const tool of all)
+      assertMatchesRegistry(
+        tool,
+        registry.find((t) => t.name === tool.name),
+      );
 
     const status = all.find((t) => t.name === "job_status");
     assert.deepEqual(status?.annotations, { readOnlyHint: true, openWorldHint: false });
@@ -80,7 +92,10 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     assert.deepEqual(start?.annotations, { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
     assert.deepEqual(start?._meta, { "latch/confirm": "Start a demo background job for you?" });
     assert.deepEqual(start?.inputSchema.required, undefined);
-    assert.equal(readable.find((t) => t.name === "start_job"), undefined);
+    assert.equal(
+      readable.find((t) => t.name === "start_job"),
+      undefined,
+    );
     await reader.close();
     await writer.close();
   });
@@ -104,7 +119,10 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     assert.deepEqual([invalid.isError, toolText(invalid)], [true, "invalid arguments: id must be a string"]);
     const extra = (await adas.callTool({ name: "job_status", arguments: { id, subject: "bob-jobs@example.com" } })) as CallToolResult;
     assert.deepEqual([extra.isError, toolText(extra)], [true, "invalid arguments: subject is not an argument of this tool"]);
-    await assert.rejects(adas.callTool({ name: "no_such_tool", arguments: {} }), (err: unknown) => err instanceof McpError && err.code === -32602);
+    await assert.rejects(
+      adas.callTool({ name: "no_such_tool", arguments: {} }),
+      (err: unknown) => err instanceof McpError && err.code === -32602,
+    );
     await adas.close();
     await bobs.close();
   });
@@ -120,7 +138,11 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     const nameless = JSON.parse((await postMCP(demo, token, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: 5 } })).body);
     assert.deepEqual([nameless.id, nameless.error.code], [9, -32602]);
     const activity = await sendRequest(demo.origin, "GET", "/account/activity", { jar }, demo.origin);
-    const calls = [...activity.body.matchAll(/<li [^>]*data-actor="([^"]*)" data-type="tool\.call" data-via="([^"]*)">.*?<strong>([^<]*)<\/strong> → (\w+)/g)].map((m) => m.slice(1).join(" "));
+    const calls = [
+      ...activity.body.matchAll(
+        /<li [^>]*data-actor="([^"]*)" data-type="tool\.call" data-via="([^"]*)">.*?<strong>([^<]*)<\/strong> → (\w+)/g,
+      ),
+    ].map((m) => m.slice(1).join(" "));
     assert.deepEqual(calls, ["agent:peek mcp  unknown_tool", "agent:peek mcp job_status refused", "agent:peek mcp start_job forbidden"]);
   });
 
@@ -133,17 +155,29 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     assert.equal(forged.status, 401);
     assert.equal(forged.headers["www-authenticate"], `Bearer error="invalid_token", resource_metadata="${metadataURL}"`);
     const jar = await signInOverHTTP(demo, "ada-cookie@example.com");
-    const cookie = await sendRequest(demo.origin, "POST", "/mcp", { jar, headers: { "Content-Type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }, demo.origin);
+    const cookie = await sendRequest(
+      demo.origin,
+      "POST",
+      "/mcp",
+      { jar, headers: { "Content-Type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' },
+      demo.origin,
+    );
     assert.equal(cookie.status, 401, "a session cookie is not an agent token");
     await assert.rejects(connectMCP(demo, "A".repeat(43)));
 
     const endpoint = await sendRequest(demo.origin, "GET", metadataURL, {}, demo.origin);
-    assert.deepEqual([endpoint.status, JSON.parse(endpoint.body)], [200, {
-      resource: `${demo.origin}/mcp`,
-      bearer_methods_supported: ["header"],
-      resource_name: "latch-demo",
-      resource_documentation: `${demo.origin}/account/agents`,
-    }]);
+    assert.deepEqual(
+      [endpoint.status, JSON.parse(endpoint.body)],
+      [
+        200,
+        {
+          resource: `${demo.origin}/mcp`,
+          bearer_methods_supported: ["header"],
+          resource_name: "latch-demo",
+          resource_documentation: `${demo.origin}/account/agents`,
+        },
+      ],
+    );
     const application = await sendRequest(demo.origin, "GET", "/.well-known/oauth-protected-resource", {}, demo.origin);
     assert.equal(JSON.parse(application.body).resource, demo.origin);
   });
@@ -155,18 +189,40 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     assert.equal((await postMCP(demo, token, ping)).status, 200);
     for (const origin of ["http://evil.example", "null", `${demo.origin.replace("localhost", "127.0.0.1")}`]) {
       assert.equal((await postMCP(demo, token, ping, { Origin: origin })).status, 403, origin);
-      const get = await sendRequest(demo.origin, "GET", "/mcp", { headers: { Origin: origin, Authorization: `Bearer ${token}` } }, demo.origin);
+      const get = await sendRequest(
+        demo.origin,
+        "GET",
+        "/mcp",
+        { headers: { Origin: origin, Authorization: `Bearer ${token}` } },
+        demo.origin,
+      );
       assert.equal(get.status, 403, `GET from ${origin}`);
     }
-    const get = await sendRequest(demo.origin, "GET", "/mcp", { headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" } }, demo.origin);
+    const get = await sendRequest(
+      demo.origin,
+      "GET",
+      "/mcp",
+      { headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" } },
+      demo.origin,
+    );
     assert.deepEqual([get.status, get.headers["allow"]], [405, "POST, DELETE"]);
   });
 
   it("speaks 2025-11-25, accepts 2025-06-18 clients, and answers bad versions, methods and sessions with the protocol's errors", async () => {
     const jar = await signInOverHTTP(demo, "ada-proto@example.com");
     const token = await mintAgentToken(demo, jar, "proto-bot", "read");
-    const init = (version: unknown): unknown => ({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
-    for (const [asked, agreed] of [["2025-11-25", "2025-11-25"], ["2025-06-18", "2025-06-18"], ["2024-11-05", "2025-11-25"], ["1999-01-01", "2025-11-25"]]) {
+    const init = (version: unknown): unknown => ({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
+    for (const [asked, agreed] of [
+      ["2025-11-25", "2025-11-25"],
+      ["2025-06-18", "2025-06-18"],
+      ["2024-11-05", "2025-11-25"],
+      ["1999-01-01", "2025-11-25"],
+    ]) {
       const res = await postMCP(demo, token, init(asked));
       assert.equal(res.status, 200);
       assert.equal(JSON.parse(res.body).result.protocolVersion, agreed, `asked ${asked}`);
@@ -178,7 +234,10 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     const session = String((await postMCP(demo, token, init("2025-06-18"))).headers["mcp-session-id"]);
     const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
     assert.equal((await postMCP(demo, token, list, { "MCP-Protocol-Version": "2025-06-18", "Mcp-Session-Id": session })).status, 200);
-    assert.equal((await postMCP(demo, token, { jsonrpc: "2.0", method: "notifications/initialized" }, { "Mcp-Session-Id": session })).status, 202);
+    assert.equal(
+      (await postMCP(demo, token, { jsonrpc: "2.0", method: "notifications/initialized" }, { "Mcp-Session-Id": session })).status,
+      202,
+    );
     const unsupported = await postMCP(demo, token, list, { "MCP-Protocol-Version": "1999-01-01" });
     assert.equal(unsupported.status, 400);
     assert.equal(JSON.parse(unsupported.body).error.code, -32600);
@@ -188,7 +247,13 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     const other = await mintAgentToken(demo, jar, "proto-other", "read");
     assert.equal((await postMCP(demo, other, list, { "Mcp-Session-Id": session })).status, 404, "a session belongs to its token");
     assert.equal((await postMCP(demo, token, list, { "Mcp-Session-Id": "nope" })).status, 404);
-    const ended = await sendRequest(demo.origin, "DELETE", "/mcp", { headers: { Authorization: `Bearer ${token}`, "Mcp-Session-Id": session } }, demo.origin);
+    const ended = await sendRequest(
+      demo.origin,
+      "DELETE",
+      "/mcp",
+      { headers: { Authorization: `Bearer ${token}`, "Mcp-Session-Id": session } },
+      demo.origin,
+    );
     assert.equal(ended.status, 204);
     assert.equal((await postMCP(demo, token, list, { "Mcp-Session-Id": session })).status, 404, "an ended session is gone");
   });

@@ -17,7 +17,12 @@ const SEED = 0x14c0ffee;
 const MUTATIONS = 300;
 
 const VALID: readonly Record<string, unknown>[] = [
-  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { url: {} } }, clientInfo: { name: "fuzz", version: "0" } } },
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: { elicitation: { url: {} } }, clientInfo: { name: "fuzz", version: "0" } },
+  },
   { jsonrpc: "2.0", id: "a", method: "tools/list", params: {} },
   { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "job_status", arguments: { id: "x" } } },
   { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "start_job", arguments: { kind: "ok" } } },
@@ -29,25 +34,48 @@ const deep = (depth: number, open: string, close: string, core = "1"): string =>
 
 // Shapes named by the issue and by JSON-RPC 2.0 §4-§6, as raw bodies.
 const FIXED: readonly (string | Buffer)[] = [
-  "", " ", "null", "true", "1", '"ping"', "{}", "[]", "[1]", "{", "}", "{\"jsonrpc\":\"2.0\",", "NaN", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",}",
+  "",
+  " ",
+  "null",
+  "true",
+  "1",
+  '"ping"',
+  "{}",
+  "[]",
+  "[1]",
+  "{",
+  "}",
+  '{"jsonrpc":"2.0",',
+  "NaN",
+  '{"jsonrpc":"2.0","id":1,"method":"ping",}',
   JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "ping" }]),
   JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "ping" }))),
   JSON.stringify({ jsonrpc: "1.0", id: 1, method: "ping" }),
   JSON.stringify({ jsonrpc: 2, id: 1, method: "ping" }),
   JSON.stringify({ id: 1, method: "ping" }),
-  ...[null, {}, [], true, 1.5, -0.5, 2 ** 53, -(2 ** 53), "x".repeat(60_000)].map((id) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" })),
+  ...[null, {}, [], true, 1.5, -0.5, 2 ** 53, -(2 ** 53), "x".repeat(60_000)].map((id) =>
+    JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }),
+  ),
   '{"jsonrpc":"2.0","id":1e400,"method":"ping"}',
   '{"jsonrpc":"2.0","id":123456789012345678901234567890123456789,"method":"ping"}',
   '{"jsonrpc":"2.0","id":-1e-400,"method":"ping"}',
   ...[5, null, "", [], {}, true].map((method) => JSON.stringify({ jsonrpc: "2.0", id: 1, method })),
   ...[[], "x", null, 7].map((params) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params })),
-  ...[5, {}, null, "", "x".repeat(10_000), "__proto__"].map((name) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } })),
-  ...[[], "x", null, 7, { id: [] }, { id: null }, { id: 1e308 }, { id: "x", extra: 1 }].map((args) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "job_status", arguments: args } })),
+  ...[5, {}, null, "", "x".repeat(10_000), "__proto__"].map((name) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } }),
+  ),
+  ...[[], "x", null, 7, { id: [] }, { id: null }, { id: 1e308 }, { id: "x", extra: 1 }].map((args) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "job_status", arguments: args } }),
+  ),
   '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job_status","arguments":{"__proto__":{"id":"x"}}}}',
   '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job_status","arguments":{"id":"a","id":"b"}}}',
   '{"jsonrpc":"2.0","id":1,"method":"\\ud800"}',
-  ...[[], "x", null, 7, { elicitation: null }, { elicitation: { url: null } }].map((capabilities) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities } })),
-  ...[[], null, 20251125, ""].map((protocolVersion) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion } })),
+  ...[[], "x", null, 7, { elicitation: null }, { elicitation: { url: null } }].map((capabilities) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities } }),
+  ),
+  ...[[], null, 20251125, ""].map((protocolVersion) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion } }),
+  ),
   JSON.stringify({ jsonrpc: "2.0", id: 1, result: null, error: null }),
   JSON.stringify({ jsonrpc: "2.0", error: { code: 1 } }),
   deep(100_000, "[", "]"),
@@ -78,8 +106,17 @@ function mutations(seed: number, count: number): Buffer[] {
   const next = xorshift(seed);
   const text = randomTexts(seed);
   const values: (() => unknown)[] = [
-    () => null, () => true, () => next() - 2 ** 31, () => next() * 2 ** 40 + 0.5, () => 1e308, () => text(40),
-    () => [], () => ({}), () => [text(5), next()], () => ({ [text(8)]: text(8) }), () => JSON.parse(deep(next() % 500, "[", "]")),
+    () => null,
+    () => true,
+    () => next() - 2 ** 31,
+    () => next() * 2 ** 40 + 0.5,
+    () => 1e308,
+    () => text(40),
+    () => [],
+    () => ({}),
+    () => [text(5), next()],
+    () => ({ [text(8)]: text(8) }),
+    () => JSON.parse(deep(next() % 500, "[", "]")),
   ];
   const out: Buffer[] = [];
   for (let i = 0; i < count; i++) {

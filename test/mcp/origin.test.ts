@@ -29,10 +29,17 @@ describe("Origin on /mcp and behind crossOriginProtection", () => {
     const app = await startTransportsApp(t, { wrap: false });
     const token = app.mint("read", "claude");
     const origins = [
-      undefined, ORIGIN,
-      "http://evil.example", "null", "https://app.test", "http://app.test:8080", "http://app.test.evil.example",
+      undefined,
+      ORIGIN,
+      "http://evil.example",
+      "null",
+      "https://app.test",
+      "http://app.test:8080",
+      "http://app.test.evil.example",
       // Not how a browser serializes this origin (RFC 6454 §6.2): both compare it exactly and refuse it.
-      "http://APP.test", "http://app.test:80", "http://app.test/",
+      "http://APP.test",
+      "http://app.test:80",
+      "http://app.test/",
     ];
     const verdicts: Record<string, [form: number, mcp: number]> = {};
     for (const origin of origins) {
@@ -60,6 +67,9 @@ describe("Origin on /mcp and behind crossOriginProtection", () => {
     const token = app.mint("read", "claude");
     const rebound = { Origin: "http://evil.example", "Sec-Fetch-Site": "same-origin" };
     assert.equal(await post(app.base, "/form", { ...rebound, "Content-Type": "application/x-www-form-urlencoded" }, "a=1"), 204);
-    assert.equal(await post(app.base, "/mcp", { ...rebound, "Content-Type": "application/json", Authorization: `Bearer ${token}` }, PING), 403);
+    assert.equal(
+      await post(app.base, "/mcp", { ...rebound, "Content-Type": "application/json", Authorization: `Bearer ${token}` }, PING),
+      403,
+    );
   });
 });

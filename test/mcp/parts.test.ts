@@ -13,16 +13,30 @@ import { CONFIRM_META_KEY, describeMCPTool } from "../../lib/mcp/tools.ts";
 
 const tool = (method: ToolMethod) =>
   defineAction({
-    name: `t_${method.toLowerCase()}`, method, route: "/t", handler: () => undefined,
-    tool: method === "GET"
-      ? { Description: "reads", Access: ToolRead }
-      : { Description: "writes", Access: ToolWrite, Confirm: "Do it?", Args: [{ Name: "n", Type: "number", Required: true, Description: "a number" }, { Name: "b", Type: "boolean", Description: "a flag" }] },
+    name: `t_${method.toLowerCase()}`,
+    method,
+    route: "/t",
+    handler: () => undefined,
+    tool:
+      method === "GET"
+        ? { Description: "reads", Access: ToolRead }
+        : {
+            Description: "writes",
+            Access: ToolWrite,
+            Confirm: "Do it?",
+            Args: [
+              { Name: "n", Type: "number", Required: true, Description: "a number" },
+              { Name: "b", Type: "boolean", Description: "a flag" },
+            ],
+          },
     run: () => null,
   });
 
 describe("describeMCPTool", () => {
   it("derives the hints from access and method: read-only for GET, destructive for DELETE, idempotent for PUT and DELETE", () => {
-    const hints = Object.fromEntries((["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map((m) => [m, describeMCPTool(tool(m))["annotations"]]));
+    const hints = Object.fromEntries(
+      (["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map((m) => [m, describeMCPTool(tool(m))["annotations"]]),
+    );
     assert.deepEqual(hints, {
       GET: { readOnlyHint: true, openWorldHint: false },
       POST: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -54,7 +68,9 @@ describe("MCPSessions", () => {
   it(`keeps at most MAX_MCP_SESSIONS (${MAX_MCP_SESSIONS}) sessions, forgetting the oldest`, () => {
     assert.equal(MAX_MCP_SESSIONS, 1000);
     const sessions = new MCPSessions();
-    const ids = Array.from({ length: MAX_MCP_SESSIONS + 1 }, (_, i) => sessions.open({ TokenID: `t${i}`, Version: MCP_PROTOCOL_VERSION, URLElicitation: false }));
+    const ids = Array.from({ length: MAX_MCP_SESSIONS + 1 }, (_, i) =>
+      sessions.open({ TokenID: `t${i}`, Version: MCP_PROTOCOL_VERSION, URLElicitation: false }),
+    );
     assert.equal(sessions.size, MAX_MCP_SESSIONS);
     assert.equal(sessions.get(ids[0] ?? "", "t0"), undefined, "the oldest is gone");
     assert.equal(sessions.get(ids[1] ?? "", "t1")?.Version, MCP_PROTOCOL_VERSION);

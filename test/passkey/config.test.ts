@@ -47,7 +47,11 @@ describe("New()", () => {
     it(`refuses ${name} with ERR_PASSKEY_INVALID_CONFIG`, () => {
       assert.throws(
         () => create({ ...base(), ...patch }),
-        (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_INVALID_CONFIG" && e.message.startsWith("passkey config: ") && e.message.includes(want),
+        (e: unknown) =>
+          isPasskeyError(e) &&
+          e.code === "ERR_PASSKEY_INVALID_CONFIG" &&
+          e.message.startsWith("passkey config: ") &&
+          e.message.includes(want),
       );
     });
   }

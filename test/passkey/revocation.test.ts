@@ -32,11 +32,14 @@ describe("Passkey automatic session revocation", () => {
     assert.equal(typeof (await me.whoami()), "object", "the session that deleted it stays");
     assert.equal(typeof (await bob.whoami()), "object", "another subject is untouched");
     const kinds = stack.events.filter((e) => e.Subject === ALICE && e.Kind !== "signed_in" && e.Kind !== "link_requested");
-    assert.deepEqual(kinds.map((e) => [e.Kind, e.Reason, e.Count]), [
-      ["passkey_added", undefined, undefined],
-      ["passkey_removed", undefined, undefined],
-      ["sessions_ended", "passkey_removed", 1],
-    ]);
+    assert.deepEqual(
+      kinds.map((e) => [e.Kind, e.Reason, e.Count]),
+      [
+        ["passkey_added", undefined, undefined],
+        ["passkey_removed", undefined, undefined],
+        ["sessions_ended", "passkey_removed", 1],
+      ],
+    );
   });
 
   it("reports a step-up, and a passkey sign-in with its method, and ends no session for them", async (t) => {
@@ -51,10 +54,13 @@ describe("Passkey automatic session revocation", () => {
     const signinBegin = await pending.post("/passkey/signin/begin");
     assert.equal((await pending.post("/passkey/signin/finish", key.assert(signinBegin.body))).status, 200);
     const seen = stack.events.filter((e) => e.Kind === "step_up" || (e.Kind === "signed_in" && e.Method !== "magiclink"));
-    assert.deepEqual(seen.map((e) => [e.Kind, e.Subject, e.Method]), [
-      ["step_up", ALICE, "passkey"],
-      ["signed_in", ALICE, "magiclink+passkey"],
-    ]);
+    assert.deepEqual(
+      seen.map((e) => [e.Kind, e.Subject, e.Method]),
+      [
+        ["step_up", ALICE, "passkey"],
+        ["signed_in", ALICE, "magiclink+passkey"],
+      ],
+    );
     assert.equal(typeof (await other.whoami()), "object");
     assert.equal(stack.events.filter((e) => e.Kind === "sessions_ended").length, 0);
   });

@@ -60,7 +60,10 @@ describe("Delete()", () => {
     const [alice] = await enrolledClient(stack, ALICE, newAuthenticator({ origin: ORIGIN }));
     const [, bobID] = await enrolledClient(stack, BOB, newAuthenticator({ origin: ORIGIN }));
     await alice.send("POST", "/account/passkeys/delete", { form: { id: bobID } });
-    assert.deepEqual(stack.keys.Credentials(BOB).map((c) => c.id), [bobID]);
+    assert.deepEqual(
+      stack.keys.Credentials(BOB).map((c) => c.id),
+      [bobID],
+    );
     assert.equal(stack.keys.Credentials(ALICE).length, 1);
   });
 

@@ -51,7 +51,11 @@ describe("SignInRecovery()", () => {
     const [owner] = await enrolledClient(stack, ALICE, newAuthenticator({ origin: ORIGIN }));
     const [code = ""] = await regenerate(owner);
     const client = await pendingClient(stack, ALICE);
-    assert.equal(await useCode(client, code.toUpperCase().replace("-", " ").replace("-", "")), "/account", "case, spaces and dashes do not matter");
+    assert.equal(
+      await useCode(client, code.toUpperCase().replace("-", " ").replace("-", "")),
+      "/account",
+      "case, spaces and dashes do not matter",
+    );
     assert.ok(client.lastSetCookie.some((c) => /^framework_pending=;.*Max-Age=0/.test(c)));
     assert.ok(!client.cookies.has("framework_pending"));
     const who = await client.whoami();
@@ -71,7 +75,8 @@ describe("SignInRecovery()", () => {
     for (const next of ["code", "passkey"] as const) {
       const client = await pendingClient(stack, ALICE);
       const token = client.cookies.get("framework_pending");
-      for (const wrong of ["", "zzzz-zzzz-zzzz-zzzz", "not a code at all"]) assert.equal(await useCode(client, wrong), "/confirm?recovery=failed");
+      for (const wrong of ["", "zzzz-zzzz-zzzz-zzzz", "not a code at all"])
+        assert.equal(await useCode(client, wrong), "/confirm?recovery=failed");
       assert.equal(client.cookies.get("framework_pending"), token, "the wrong code did not clear the cookie");
       assert.equal(await client.whoami(), 401);
       if (next === "code") {

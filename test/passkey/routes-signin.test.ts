@@ -81,7 +81,10 @@ describe("SignInFinish()", () => {
     const finish = await client.post("/passkey/signin/finish", key.assert(begin.body));
     assert.equal(finish.status, 200);
     assert.deepEqual(finish.body, { location: "/account" });
-    assert.ok(client.lastSetCookie.some((c) => /^framework_pending=;.*Max-Age=0/.test(c)), client.lastSetCookie.join(" | "));
+    assert.ok(
+      client.lastSetCookie.some((c) => /^framework_pending=;.*Max-Age=0/.test(c)),
+      client.lastSetCookie.join(" | "),
+    );
     assert.ok(!client.cookies.has("framework_pending"));
     const who = await client.whoami();
     assert.ok(typeof who === "object");
@@ -156,7 +159,10 @@ describe("SignInFinish()", () => {
     assert.equal((await first.post("/passkey/signin/finish", ok)).status, 200);
     for (const counter of [5, 4]) {
       const client = await pendingClient(stack, ALICE);
-      const finish = await client.post("/passkey/signin/finish", key.assert((await client.post("/passkey/signin/begin")).body, undefined, { counter }));
+      const finish = await client.post(
+        "/passkey/signin/finish",
+        key.assert((await client.post("/passkey/signin/begin")).body, undefined, { counter }),
+      );
       assert.equal(finish.status, 400, `counter ${counter}`);
       assert.equal(errorOf(finish.body), "ERR_PASSKEY_SIGN_COUNT");
       assert.ok(!client.cookies.has("framework_session"));

@@ -57,7 +57,12 @@ export class Client {
   }
 
   /** Sends a request; `json` or `form` become the body. Redirects are not followed. */
-  async send(method: string, path: string, body: { json?: unknown; form?: Record<string, string> } = {}, headers: Record<string, string> = {}): Promise<Response> {
+  async send(
+    method: string,
+    path: string,
+    body: { json?: unknown; form?: Record<string, string> } = {},
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     const h: Record<string, string> = { Origin: ORIGIN, ...headers };
     const cookie = this.jar.header();
     if (cookie !== undefined) h["Cookie"] = cookie;
@@ -135,16 +140,31 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
     Router: (db) => {
       if (db === undefined) throw new Error("no database");
       const auth = signin.create({
-        DB: db, Origin: ORIGIN, InstanceKey: "test-instance-key", SigninPath: "/signin", SignedInPath: "/account",
-        StalePath: "/stepup", Mailer: mailer, Clock: clock, Logger: discardLogger,
+        DB: db,
+        Origin: ORIGIN,
+        InstanceKey: "test-instance-key",
+        SigninPath: "/signin",
+        SignedInPath: "/account",
+        StalePath: "/stepup",
+        Mailer: mailer,
+        Clock: clock,
+        Logger: discardLogger,
         RateLimits: { PerAddress: lots, PerIP: lots, Global: lots },
         SecondFactor: (req, res, identity) => keys.Gate(req, res, identity),
         OnAuthEvent: onAuthEvent,
         ...clientIP,
       });
       const keys = passkey.create({
-        DB: db, Sessions: auth.Sessions, Origin: ORIGIN, ConfirmPath: "/confirm", SignedInPath: "/account",
-        SigninPath: "/signin", ManagePath: "/account", StalePath: "/stepup", Clock: clock, Logger: discardLogger,
+        DB: db,
+        Sessions: auth.Sessions,
+        Origin: ORIGIN,
+        ConfirmPath: "/confirm",
+        SignedInPath: "/account",
+        SigninPath: "/signin",
+        ManagePath: "/account",
+        StalePath: "/stepup",
+        Clock: clock,
+        Logger: discardLogger,
         OnAuthEvent: onAuthEvent,
         ...clientIP,
       });
@@ -205,7 +225,11 @@ export async function pendingClient(stack: Stack, address: string): Promise<Clie
 }
 
 /** A signed-in client of `address` with one passkey from `authenticator`. */
-export async function enrolledClient(stack: Stack, address: string, authenticator: { register(options: unknown): { id: string } }): Promise<[client: Client, id: string]> {
+export async function enrolledClient(
+  stack: Stack,
+  address: string,
+  authenticator: { register(options: unknown): { id: string } },
+): Promise<[client: Client, id: string]> {
   const client = stack.client();
   await client.signIn(address);
   const id = await enroll(client, authenticator);

@@ -38,7 +38,10 @@ describe("Gate()", () => {
     assert.equal(client.lastSetCookie.length, 1, "only the pending cookie is set");
     const cookie = client.lastSetCookie[0] ?? "";
     assert.match(cookie, /^framework_pending=[A-Za-z0-9_-]{20,};/);
-    const attrs = cookie.split(";").slice(1).map((a) => a.trim());
+    const attrs = cookie
+      .split(";")
+      .slice(1)
+      .map((a) => a.trim());
     for (const want of ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=300"]) assert.ok(attrs.includes(want), `${want} in ${cookie}`);
     assert.ok(!client.cookies.has("framework_session"));
     assert.equal(await client.whoami(), 401);
@@ -61,10 +64,17 @@ describe("RegisterBegin()", () => {
     assert.equal(user.name, ALICE);
     assert.match(String(user.id), /^[A-Za-z0-9_-]{43}$/);
     assert.ok(!String(user.id).includes(Buffer.from(ALICE).toString("base64url")), "the user handle carries no address");
-    assert.deepEqual(o.get("pubKeyCredParams"), [-8, -7, -257].map((alg) => ({ type: "public-key", alg })));
+    assert.deepEqual(
+      o.get("pubKeyCredParams"),
+      [-8, -7, -257].map((alg) => ({ type: "public-key", alg })),
+    );
     assert.equal(o.get("timeout"), CHALLENGE_TTL);
     assert.deepEqual(o.get("excludeCredentials"), []);
-    assert.deepEqual(o.get("authenticatorSelection"), { residentKey: "preferred", requireResidentKey: false, userVerification: "preferred" });
+    assert.deepEqual(o.get("authenticatorSelection"), {
+      residentKey: "preferred",
+      requireResidentKey: false,
+      userVerification: "preferred",
+    });
     assert.equal(o.get("attestation"), DEFAULT_ATTESTATION_CONVEYANCE);
     assert.equal(DEFAULT_ATTESTATION_CONVEYANCE, "none");
   });
@@ -150,7 +160,10 @@ describe("register and step-up routes: access (SPEC §5.5)", () => {
     assert.equal((await thief.post("/passkey/stepup/finish", own.assert(stepUp.body))).status, 400);
     const del = await thief.send("POST", "/account/passkeys/delete", { form: { id } });
     assert.equal(del.headers.get("location"), "/stepup?next=%2Faccount");
-    assert.deepEqual(stack.keys.Credentials(ALICE).map((c) => c.id), [id]);
+    assert.deepEqual(
+      stack.keys.Credentials(ALICE).map((c) => c.id),
+      [id],
+    );
   });
 
   it("accept register finish from a session exactly at the freshness limit", async (t) => {
@@ -229,7 +242,10 @@ describe("RegisterFinish()", () => {
     const client = stack.client();
     await client.signIn(ALICE);
     const begin = await client.post("/passkey/register/begin");
-    const finish = await client.post("/passkey/register/finish", newAuthenticator({ origin: "http://localhost:8080" }).register(begin.body));
+    const finish = await client.post(
+      "/passkey/register/finish",
+      newAuthenticator({ origin: "http://localhost:8080" }).register(begin.body),
+    );
     assert.equal(finish.status, 400);
     assert.equal(errorOf(finish.body), "ERR_PASSKEY_ORIGIN");
   });

@@ -51,8 +51,17 @@ describe("Schema", () => {
   });
 
   it("drops pre-salt recovery-code rows in a new step after the five released ones", () => {
-    const released = ["passkey/001-credentials", "passkey/002-challenges", "passkey/003-pending", "passkey/004-recovery-codes", "passkey/005-user-handles"];
-    assert.deepEqual(Schema.slice(0, 5).map((s) => s.Name), released);
+    const released = [
+      "passkey/001-credentials",
+      "passkey/002-challenges",
+      "passkey/003-pending",
+      "passkey/004-recovery-codes",
+      "passkey/005-user-handles",
+    ];
+    assert.deepEqual(
+      Schema.slice(0, 5).map((s) => s.Name),
+      released,
+    );
     const db = new Database(":memory:");
     for (const step of Schema.slice(0, 5)) db.exec(step.SQL);
     db.prepare("INSERT INTO passkey_recovery_codes (subject, code_hash, created_at) VALUES (?, ?, ?)").run("a@x", "legacy", 1);
@@ -93,14 +102,20 @@ describe("PasskeyStore credentials", () => {
   it("refuses a credential id already registered, to anyone", () => {
     const { store } = open();
     store.saveCredential("a@x", credential);
-    assert.throws(() => store.saveCredential("b@x", credential), (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_CREDENTIAL_TAKEN");
+    assert.throws(
+      () => store.saveCredential("b@x", credential),
+      (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_CREDENTIAL_TAKEN",
+    );
     assert.equal(store.getCredential("AAEC")?.subject, "a@x");
   });
 
   it("refuses names with control characters or over 64 characters", () => {
     const { store } = open();
     for (const name of ["a\nb", "x".repeat(65)]) {
-      assert.throws(() => store.saveCredential("a@x", credential, { name }), (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_INVALID_NAME");
+      assert.throws(
+        () => store.saveCredential("a@x", credential, { name }),
+        (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_INVALID_NAME",
+      );
     }
   });
 });
@@ -218,7 +233,9 @@ describe("PasskeyStore recovery codes", () => {
     const codes = store.regenerateRecoveryCodes("a@x");
     const stored = new Set(db.prepare("SELECT code_hash FROM passkey_recovery_codes WHERE subject = ?").pluck().all("a@x"));
     const salted = (subject: string, code: string): string =>
-      createHash("sha256").update(`latch/passkey/recovery-code v1\0${subject}\0${code.replaceAll("-", "")}`).digest("base64url");
+      createHash("sha256")
+        .update(`latch/passkey/recovery-code v1\0${subject}\0${code.replaceAll("-", "")}`)
+        .digest("base64url");
     assert.deepEqual(stored, new Set(codes.map((c) => salted("a@x", c))));
     for (const code of codes) {
       assert.ok(!stored.has(createHash("sha256").update(code.replaceAll("-", "")).digest("base64url")), "not an unsalted hash");

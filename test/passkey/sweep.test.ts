@@ -91,7 +91,13 @@ describe("passkey Sweep(db, now)", () => {
     store.createChallenge("stepup", "s");
     store.createPending("ann@example.com", "magiclink");
     const before = counts(db);
-    assert.deepEqual(before, { passkey_challenges: 1, passkey_pending: 1, passkey_credentials: 1, passkey_recovery_codes: 10, passkey_user_handles: 1 });
+    assert.deepEqual(before, {
+      passkey_challenges: 1,
+      passkey_pending: 1,
+      passkey_credentials: 1,
+      passkey_recovery_codes: 10,
+      passkey_user_handles: 1,
+    });
     assert.equal(Sweep(db, new Date(start + 365 * 24 * 60 * 60 * SECOND)), 2);
     assert.deepEqual(counts(db), { ...before, passkey_challenges: 0, passkey_pending: 0 });
     assert.equal(store.recoveryCodesRemaining("ann@example.com"), 10);

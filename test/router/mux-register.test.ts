@@ -31,7 +31,10 @@ describe("Mux.Handle()", () => {
   ];
   for (const row of conflicts) {
     it(`refuses ${row.a} with ${row.b}, in both orders, naming both and where`, () => {
-      for (const [first, second] of [[row.a, row.b], [row.b, row.a]] as const) {
+      for (const [first, second] of [
+        [row.a, row.b],
+        [row.b, row.a],
+      ] as const) {
         const e = conflictOf(first, second);
         assert.equal(e.code, "ERR_ROUTER_CONFLICT");
         assert.ok(e.message.startsWith("Handle: "), e.message);
@@ -51,12 +54,15 @@ describe("Mux.Handle()", () => {
     const mux = new Mux();
     const g = mux.With((next) => next);
     g.Handle("/g/{x}", noop);
-    assert.throws(() => mux.Handle("/g/{y}", noop), (e: unknown) => {
-      assert.ok(isRouterError(e));
-      assert.equal((e.message.match(new RegExp(FILE, "g")) ?? []).length, 2, e.message);
-      assert.ok(!e.message.includes("lib/router"), e.message);
-      return true;
-    });
+    assert.throws(
+      () => mux.Handle("/g/{y}", noop),
+      (e: unknown) => {
+        assert.ok(isRouterError(e));
+        assert.equal((e.message.match(new RegExp(FILE, "g")) ?? []).length, 2, e.message);
+        assert.ok(!e.message.includes("lib/router"), e.message);
+        return true;
+      },
+    );
   });
 
   it("accepts overlapping patterns when one is more specific", () => {

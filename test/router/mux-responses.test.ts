@@ -115,7 +115,7 @@ describe("Mux.ServeHTTP() answers", () => {
 });
 
 describe("Mux.ServeHTTP() on an absolute-form target with an empty path", () => {
-  it("redirects to / keeping the query, as Go's ServeMux cleans \"\" to \"/\"", async (t) => {
+  it('redirects to / keeping the query, as Go\'s ServeMux cleans "" to "/"', async (t) => {
     const send = await serve(t, newMux().ServeHTTP);
     const r = await send("GET", "http://example.test?x=1");
     assert.equal(r.status, 301);
@@ -124,7 +124,7 @@ describe("Mux.ServeHTTP() on an absolute-form target with an empty path", () => 
 });
 
 describe("Mux.Handler()", () => {
-  it("reports the pattern a request would match, and \"\" otherwise", async (t) => {
+  it('reports the pattern a request would match, and "" otherwise', async (t) => {
     const mux = newMux();
     const seen: string[] = [];
     const send = await serve(t, (req, res) => {

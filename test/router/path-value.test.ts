@@ -11,11 +11,11 @@ function unrouted(): IncomingMessage {
 }
 
 describe("PathValue()", () => {
-  it("returns \"\" for a request the router never saw", () => {
+  it('returns "" for a request the router never saw', () => {
     assert.equal(PathValue(unrouted(), "id"), "");
   });
 
-  it("returns wildcard values unescaped and \"\" for unknown names", async (t) => {
+  it('returns wildcard values unescaped and "" for unknown names', async (t) => {
     const mux = new Mux();
     mux.Handle("GET /p/{a}/{b}/{rest...}", (req, res) => {
       res.end(JSON.stringify([PathValue(req, "a"), PathValue(req, "b"), PathValue(req, "rest"), PathValue(req, "zzz")]));
@@ -25,8 +25,7 @@ describe("PathValue()", () => {
     assert.deepEqual(JSON.parse(r.body), ["x/y", "€", "r?s/t%u", ""]);
   });
 
-
-  it("unescapes after cleaning, so %2e%2e arrives as a literal \"..\" value", async (t) => {
+  it('unescapes after cleaning, so %2e%2e arrives as a literal ".." value', async (t) => {
     const mux = new Mux();
     mux.Handle("GET /files/{rest...}", (req, res) => void res.end(PathValue(req, "rest")));
     const send = await serve(t, mux.ServeHTTP);

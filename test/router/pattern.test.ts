@@ -12,16 +12,79 @@ describe("parsePattern()", () => {
   const valid: { input: string; method: string; host: string; segs: [number, string][]; names: string[] }[] = [
     { input: "/", method: "", host: "", segs: [[M, ""]], names: [] },
     { input: "/a", method: "", host: "", segs: [[L, "a"]], names: [] },
-    { input: "/a/", method: "", host: "", segs: [[L, "a"], [M, ""]], names: [] },
-    { input: "GET /jobs/{id}", method: "GET", host: "", segs: [[L, "jobs"], [W, "id"]], names: ["id"] },
+    {
+      input: "/a/",
+      method: "",
+      host: "",
+      segs: [
+        [L, "a"],
+        [M, ""],
+      ],
+      names: [],
+    },
+    {
+      input: "GET /jobs/{id}",
+      method: "GET",
+      host: "",
+      segs: [
+        [L, "jobs"],
+        [W, "id"],
+      ],
+      names: ["id"],
+    },
     { input: "POST \t /x", method: "POST", host: "", segs: [[L, "x"]], names: [] },
-    { input: "/files/{rest...}", method: "", host: "", segs: [[L, "files"], [M, "rest"]], names: ["rest"] },
-    { input: "/a/{$}", method: "", host: "", segs: [[L, "a"], [E, ""]], names: [] },
+    {
+      input: "/files/{rest...}",
+      method: "",
+      host: "",
+      segs: [
+        [L, "files"],
+        [M, "rest"],
+      ],
+      names: ["rest"],
+    },
+    {
+      input: "/a/{$}",
+      method: "",
+      host: "",
+      segs: [
+        [L, "a"],
+        [E, ""],
+      ],
+      names: [],
+    },
     { input: "/{$}", method: "", host: "", segs: [[E, ""]], names: [] },
     { input: "Example.COM/x", method: "", host: "example.com", segs: [[L, "x"]], names: [] },
-    { input: "GET example.com/{a}/{b}", method: "GET", host: "example.com", segs: [[W, "a"], [W, "b"]], names: ["a", "b"] },
-    { input: "/a%2Fb/c%20d", method: "", host: "", segs: [[L, "a/b"], [L, "c d"]], names: [] },
-    { input: "/{_x1}/{élan}", method: "", host: "", segs: [[W, "_x1"], [W, "élan"]], names: ["_x1", "élan"] },
+    {
+      input: "GET example.com/{a}/{b}",
+      method: "GET",
+      host: "example.com",
+      segs: [
+        [W, "a"],
+        [W, "b"],
+      ],
+      names: ["a", "b"],
+    },
+    {
+      input: "/a%2Fb/c%20d",
+      method: "",
+      host: "",
+      segs: [
+        [L, "a/b"],
+        [L, "c d"],
+      ],
+      names: [],
+    },
+    {
+      input: "/{_x1}/{élan}",
+      method: "",
+      host: "",
+      segs: [
+        [W, "_x1"],
+        [W, "élan"],
+      ],
+      names: ["_x1", "élan"],
+    },
     { input: "M-SEARCH /x", method: "M-SEARCH", host: "", segs: [[L, "x"]], names: [] },
   ];
   for (const row of valid) {
@@ -30,7 +93,10 @@ describe("parsePattern()", () => {
       assert.equal(p.str, row.input);
       assert.equal(p.method, row.method);
       assert.equal(p.host, row.host);
-      assert.deepEqual(p.segments.map((s) => [s.kind, s.value]), row.segs);
+      assert.deepEqual(
+        p.segments.map((s) => [s.kind, s.value]),
+        row.segs,
+      );
       assert.deepEqual(p.names, row.names);
     });
   }
@@ -79,6 +145,9 @@ describe("parsePattern()", () => {
 describe("parsePattern() with a literal that is not a valid escape", () => {
   it("keeps the literal as written, as Go's ServeMux does", () => {
     const p = parsePattern("GET /a%zz/b");
-    assert.deepEqual(p.segments.map((s) => s.value), ["a%zz", "b"]);
+    assert.deepEqual(
+      p.segments.map((s) => s.value),
+      ["a%zz", "b"],
+    );
   });
 });

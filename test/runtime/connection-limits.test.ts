@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { describe, test, type TestContext } from "node:test";
 import { DEFAULT_HEADERS_TIMEOUT } from "../../lib/runtime/serve.ts";
-import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, defaultMaxConnections, FALLBACK_FILE_LIMIT, readFileLimit, RESERVED_FILES } from "../../lib/runtime/connection-limits.ts";
+import {
+  DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+  defaultMaxConnections,
+  FALLBACK_FILE_LIMIT,
+  readFileLimit,
+  RESERVED_FILES,
+} from "../../lib/runtime/connection-limits.ts";
 import { Serve, type Options } from "../../lib/index.ts";
 import { validateOptions } from "../../lib/runtime/options.ts";
 import { captureLog, fetchHTTP, type CapturedLog } from "../_support/http.ts";
@@ -12,7 +18,14 @@ import { holdSlowHeaders } from "../_support/slow-client.ts";
 async function serve(t: TestContext, opts: Partial<Options>): Promise<{ port: number; log: CapturedLog }> {
   const log = captureLog();
   const stop = new AbortController();
-  const served = Serve({ Mux: (_req, res) => void res.end("ok"), Addr: "127.0.0.1:0", Logger: log.logger, Signal: stop.signal, ShutdownGrace: 1, ...opts });
+  const served = Serve({
+    Mux: (_req, res) => void res.end("ok"),
+    Addr: "127.0.0.1:0",
+    Logger: log.logger,
+    Signal: stop.signal,
+    ShutdownGrace: 1,
+    ...opts,
+  });
   t.after(async () => {
     stop.abort();
     await served;
@@ -36,7 +49,8 @@ describe("Serve() connection limits", () => {
   });
 
   test("readFileLimit() reads the soft open-files limit, unlimited as Infinity, else the fallback", () => {
-    const row = (soft: string): string => `Limit                     Soft Limit           Hard Limit           Units\nMax cpu time              unlimited            unlimited            seconds\nMax open files            ${soft}                 524288               files\n`;
+    const row = (soft: string): string =>
+      `Limit                     Soft Limit           Hard Limit           Units\nMax cpu time              unlimited            unlimited            seconds\nMax open files            ${soft}                 524288               files\n`;
     assert.equal(readFileLimit(row("1024")), 1024);
     assert.equal(readFileLimit(row("65536")), 65536);
     assert.equal(readFileLimit(row("unlimited")), Infinity);
@@ -46,8 +60,17 @@ describe("Serve() connection limits", () => {
 
   test("validateOptions() refuses a cap below 1 and an unusable headers timeout", () => {
     const mux = (): void => {};
-    for (const bad of [{ MaxConnections: 0 }, { MaxConnections: 1.5 }, { MaxConnectionsPerClient: 0 }, { HeadersTimeout: Infinity }, { HeadersTimeout: 0 }]) {
-      assert.throws(() => validateOptions({ Mux: mux, ...bad }), { code: "ERR_HTTP_INVALID_OPTIONS", message: new RegExp(Object.keys(bad)[0] ?? "") });
+    for (const bad of [
+      { MaxConnections: 0 },
+      { MaxConnections: 1.5 },
+      { MaxConnectionsPerClient: 0 },
+      { HeadersTimeout: Infinity },
+      { HeadersTimeout: 0 },
+    ]) {
+      assert.throws(() => validateOptions({ Mux: mux, ...bad }), {
+        code: "ERR_HTTP_INVALID_OPTIONS",
+        message: new RegExp(Object.keys(bad)[0] ?? ""),
+      });
     }
   });
 
@@ -56,7 +79,10 @@ describe("Serve() connection limits", () => {
     // 20 distinct clients (127.0.1.1 .. 127.0.20.1) each hold one slow request head.
     const held = [];
     for (let i = 1; i <= 20; i++) held.push(await holdSlowHeaders(port, `127.0.${i}.1`));
-    assert.deepEqual(held.map((c) => c.status), new Array(20).fill(200));
+    assert.deepEqual(
+      held.map((c) => c.status),
+      new Array(20).fill(200),
+    );
     for (let probe = 0; probe < 3; probe++) {
       const reply = await fetchHTTP(port, "/healthz");
       assert.equal(reply.status, 200, `probe ${probe}: ${JSON.stringify(reply.error)}`);
@@ -67,7 +93,10 @@ describe("Serve() connection limits", () => {
     // A later probe evicts again only if the server had not yet seen the earlier probe's connection close;
     // either way the evicted are the oldest, and the newest slow clients are untouched.
     const evicted = held.map((c) => c.socket.destroyed);
-    assert.deepEqual(evicted, [...new Array(evicted.lastIndexOf(true) + 1).fill(true), ...new Array(20 - evicted.lastIndexOf(true) - 1).fill(false)]);
+    assert.deepEqual(evicted, [
+      ...new Array(evicted.lastIndexOf(true) + 1).fill(true),
+      ...new Array(20 - evicted.lastIndexOf(true) - 1).fill(false),
+    ]);
     assert.ok(evicted.lastIndexOf(true) < 3, JSON.stringify(evicted));
     for (const c of held) c.socket.destroy();
   });

@@ -47,12 +47,20 @@ describe("withCtx()", () => {
   it("throws the coded ERR_HTTP_NO_CTX for a request the runtime never saw", () => {
     const handler = withCtx(() => undefined);
     const fake = {} as Parameters<typeof ctxFrom>[0];
-    assert.throws(() => handler(fake, {} as Parameters<typeof handler>[1]), (e: unknown) => isHTTPError(e) && e.code === "ERR_HTTP_NO_CTX" && /^withCtx: /.test(e.message));
+    assert.throws(
+      () => handler(fake, {} as Parameters<typeof handler>[1]),
+      (e: unknown) => isHTTPError(e) && e.code === "ERR_HTTP_NO_CTX" && /^withCtx: /.test(e.message),
+    );
   });
 
   it("hands the Ctx to the handler", async (t) => {
     const mux = new Mux();
-    mux.Handle("GET /w", withCtx((ctx, _req, res) => writeJSON(res, 200, { hasDB: ctx.DB !== undefined, errorPage: ctx.ErrorPage === undefined ? "unset" : "set" })));
+    mux.Handle(
+      "GET /w",
+      withCtx((ctx, _req, res) =>
+        writeJSON(res, 200, { hasDB: ctx.DB !== undefined, errorPage: ctx.ErrorPage === undefined ? "unset" : "set" }),
+      ),
+    );
     const { port } = await startHandler(t, { Mux: mux });
     assert.deepEqual(JSON.parse((await fetchHTTP(port, "/w")).body), { hasDB: false, errorPage: "unset" });
   });

@@ -34,10 +34,22 @@ describe("Handler()", () => {
     { name: "Router returning nothing", opts: () => ({ Router: () => undefined as never }), message: /Router returned nothing/ },
     { name: "Migrations without a database", opts: () => ({ Mux: ok, Migrations: ["CREATE TABLE t (x)"] }), message: /migrations need/ },
     { name: "both Socket and Addr", opts: () => ({ Mux: ok, Socket: "/tmp/s", Addr: ":1" }), message: /at most one of Socket and Addr/ },
-    { name: "an Origin that is not an http(s) URL", opts: () => ({ Mux: ok, Origin: "example.com" }), message: /Origin must be an http or https URL/ },
-    { name: "a javascript: Origin", opts: () => ({ Mux: ok, Origin: "javascript:alert(1)" }), message: /Origin must be an http or https URL/ },
+    {
+      name: "an Origin that is not an http(s) URL",
+      opts: () => ({ Mux: ok, Origin: "example.com" }),
+      message: /Origin must be an http or https URL/,
+    },
+    {
+      name: "a javascript: Origin",
+      opts: () => ({ Mux: ok, Origin: "javascript:alert(1)" }),
+      message: /Origin must be an http or https URL/,
+    },
     // Node fires a timer longer than 2^31-1 ms after 1 ms: Infinity would cut connections at once.
-    { name: "ShutdownGrace: Infinity", opts: () => ({ Mux: ok, ShutdownGrace: Infinity }), message: /ShutdownGrace must be at most 2147483647 ms/ },
+    {
+      name: "ShutdownGrace: Infinity",
+      opts: () => ({ Mux: ok, ShutdownGrace: Infinity }),
+      message: /ShutdownGrace must be at most 2147483647 ms/,
+    },
     { name: "ShutdownGrace: 2^31", opts: () => ({ Mux: ok, ShutdownGrace: 2 ** 31 }), message: /ShutdownGrace must be at most/ },
     { name: "ShutdownGrace: 0", opts: () => ({ Mux: ok, ShutdownGrace: 0 }), message: /ShutdownGrace must be a whole number/ },
     { name: "SidecarInterval: Infinity", opts: () => ({ Mux: ok, SidecarInterval: Infinity }), message: /SidecarInterval must be at most/ },

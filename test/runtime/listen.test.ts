@@ -52,7 +52,11 @@ describe("chooseListen()", () => {
     { name: "Addr wins over activation", addr: ":1", env: { LISTEN_FDS: "1" }, want: { host: undefined, port: 1 } },
     { name: "LISTEN_FDS without LISTEN_PID", env: { LISTEN_FDS: "1" }, want: { fd: 3 } },
     { name: "LISTEN_PID equal to our pid", env: { LISTEN_FDS: "2", LISTEN_PID: String(process.pid) }, want: { fd: 3 } },
-    { name: "LISTEN_PID of another process", env: { LISTEN_FDS: "1", LISTEN_PID: String(process.pid + 1) }, want: { host: undefined, port: 8080 } },
+    {
+      name: "LISTEN_PID of another process",
+      env: { LISTEN_FDS: "1", LISTEN_PID: String(process.pid + 1) },
+      want: { host: undefined, port: 8080 },
+    },
     { name: "LISTEN_FDS=0", env: { LISTEN_FDS: "0" }, want: { host: undefined, port: 8080 } },
     { name: "nothing at all", env: {}, want: { host: undefined, port: 8080 } },
   ];
@@ -88,7 +92,12 @@ describe("Serve() listeners", () => {
     const socketPath = join(tempDir(t), "app.sock");
     const log = captureLog();
     const stop = new AbortController();
-    const served = Serve({ Mux: (req, res) => void res.end(`unix ${req.url}`), Socket: socketPath, Signal: stop.signal, Logger: log.logger });
+    const served = Serve({
+      Mux: (req, res) => void res.end(`unix ${req.url}`),
+      Socket: socketPath,
+      Signal: stop.signal,
+      Logger: log.logger,
+    });
     await log.waitFor((l) => l["msg"] === "listening");
     assert.ok(lstatSync(socketPath).isSocket());
     assert.deepEqual(await getOverSocket(socketPath, "/hi"), { status: 200, body: "unix /hi" });
@@ -120,15 +129,12 @@ describe("Serve() listeners", () => {
   test("refuses a path that exists and is not a socket, leaving it alone", async (t) => {
     const path = join(tempDir(t), "not-a-socket");
     writeFileSync(path, "precious");
-    await assert.rejects(
-      Serve({ Mux: () => {}, Socket: path, Logger: captureLog().logger }),
-      (err: unknown) => {
-        assert.ok(err instanceof Error && "code" in err);
-        assert.equal(err.code, "ERR_HTTP_INVALID_OPTIONS");
-        assert.match(err.message, /exists and is not a socket/);
-        return true;
-      },
-    );
+    await assert.rejects(Serve({ Mux: () => {}, Socket: path, Logger: captureLog().logger }), (err: unknown) => {
+      assert.ok(err instanceof Error && "code" in err);
+      assert.equal(err.code, "ERR_HTTP_INVALID_OPTIONS");
+      assert.match(err.message, /exists and is not a socket/);
+      return true;
+    });
     assert.ok(lstatSync(path).isFile());
   });
 

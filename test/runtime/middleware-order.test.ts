@@ -28,7 +28,11 @@ interface Seen {
 }
 
 /** Options whose Wrap and routes record the path (and, for Wrap, the locale) they see. */
-function recording(app: HandlerFunc = (_req, res) => void res.end("app")): { seen: Seen; Mux: HandlerFunc; Wrap: (next: HandlerFunc) => HandlerFunc } {
+function recording(app: HandlerFunc = (_req, res) => void res.end("app")): {
+  seen: Seen;
+  Mux: HandlerFunc;
+  Wrap: (next: HandlerFunc) => HandlerFunc;
+} {
   const seen: Seen = { wrap: [], app: [] };
   return {
     seen,
@@ -60,7 +64,9 @@ describe("Handler() locale-prefix stripping outside Wrap (SPEC §4.4)", () => {
   test("leaves /static/ unstripped through Wrap to the asset handler, whatever locale the request asks for", async (t) => {
     const assets = NewAssets(PUBLIC);
     const serveAssets = assets.Handler();
-    const { seen, Mux, Wrap } = recording((req, res) => ((req.url ?? "").startsWith("/static/") ? serveAssets(req, res) : void res.end("app")));
+    const { seen, Mux, Wrap } = recording((req, res) =>
+      (req.url ?? "").startsWith("/static/") ? serveAssets(req, res) : void res.end("app"),
+    );
     const { port } = await startHandler(t, { Mux, Wrap, Locales: LOCALES });
     const css = assets.Path("app.css");
     assert.match(css, /^\/static\//);
@@ -68,7 +74,10 @@ describe("Handler() locale-prefix stripping outside Wrap (SPEC §4.4)", () => {
     assert.equal(reply.status, 200);
     assert.equal(reply.body, readFileSync(join(PUBLIC, "app.css"), "utf8"));
     assert.equal(reply.headers["cache-control"], "public, max-age=31536000, immutable");
-    assert.deepEqual(seen.wrap.map((w) => w.url), [css]);
+    assert.deepEqual(
+      seen.wrap.map((w) => w.url),
+      [css],
+    );
     assert.deepEqual(seen.app, [css]);
   });
 
@@ -77,7 +86,11 @@ describe("Handler() locale-prefix stripping outside Wrap (SPEC §4.4)", () => {
       res.statusCode = 403;
       res.end("forbidden by Wrap");
     };
-    const { port } = await startHandler(t, { Mux: (_req: IncomingMessage, res: ServerResponse) => void res.end("app"), Wrap: refuseAll, Locales: LOCALES });
+    const { port } = await startHandler(t, {
+      Mux: (_req: IncomingMessage, res: ServerResponse) => void res.end("app"),
+      Wrap: refuseAll,
+      Locales: LOCALES,
+    });
     for (const path of ["/healthz", "/api/version"]) {
       const reply = await fetchHTTP(port, path);
       assert.equal(reply.status, 200, path);

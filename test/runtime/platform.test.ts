@@ -76,7 +76,12 @@ describe("Resolve()", () => {
 
   const paths: { name: string; dbPath: string; state: string | undefined; want: string }[] = [
     { name: "a relative DBPath lives in $STATE_DIRECTORY", dbPath: "app.db", state: "/var/lib/app", want: "/var/lib/app/app.db" },
-    { name: "the first entry of a colon list is used", dbPath: "data/app.db", state: "/var/lib/one:/var/lib/two", want: "/var/lib/one/data/app.db" },
+    {
+      name: "the first entry of a colon list is used",
+      dbPath: "data/app.db",
+      state: "/var/lib/one:/var/lib/two",
+      want: "/var/lib/one/data/app.db",
+    },
     { name: "an absolute DBPath is kept", dbPath: "/srv/app.db", state: "/var/lib/app", want: "/srv/app.db" },
     { name: ":memory: is kept", dbPath: ":memory:", state: "/var/lib/app", want: ":memory:" },
     { name: "without $STATE_DIRECTORY the path is kept", dbPath: "app.db", state: undefined, want: "app.db" },

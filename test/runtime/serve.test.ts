@@ -38,11 +38,7 @@ describe("Serve() shutdown", () => {
     assert.equal(await child.exited, 0);
     const msgs = child.lines().map((l) => l["msg"]);
     assert.deepEqual(msgs.slice(msgs.indexOf("request began")), ["request began", "shutting down", "request finished", "stopped"]);
-    assert.equal(
-      child.lines().filter((l) => l["msg"] === "request began").length,
-      1,
-      "the late request must never reach the handler",
-    );
+    assert.equal(child.lines().filter((l) => l["msg"] === "request began").length, 1, "the late request must never reach the handler");
   });
 
   test("stops the job registries in Options.Stop on SIGTERM: a running job's signal aborts and the process exits 0", async (t) => {

@@ -25,7 +25,11 @@ function request(headers: Record<string, string> = {}): IncomingMessage {
 describe("authEventEmitter()", () => {
   it("stamps the clock's time and the ClientIP address, and hands the event to OnAuthEvent", () => {
     const events: AuthEvent[] = [];
-    const emit = authEventEmitter({ OnAuthEvent: (e) => events.push(e), ClientIP: (req) => String(req.headers["x-client"]) }, clock, captureLog().logger);
+    const emit = authEventEmitter(
+      { OnAuthEvent: (e) => events.push(e), ClientIP: (req) => String(req.headers["x-client"]) },
+      clock,
+      captureLog().logger,
+    );
     emit(request({ "x-client": "203.0.113.7" }), { Kind: "signed_out", Subject: "ann@example.com" });
     assert.deepEqual(events, [{ Kind: "signed_out", Subject: "ann@example.com", At: AT, Client: "203.0.113.7" }]);
   });

@@ -7,7 +7,17 @@ import { setCurrentSession } from "../../lib/session/current.ts";
 
 function session(subject: string): Session {
   const t = new Date("2030-01-01T00:00:00Z");
-  return { ID: "h", Subject: subject, Method: "magiclink", AuthTime: t, CreatedAt: t, LastSeen: t, ExpiresAt: t, PublicID: "p", Device: "" };
+  return {
+    ID: "h",
+    Subject: subject,
+    Method: "magiclink",
+    AuthTime: t,
+    CreatedAt: t,
+    LastSeen: t,
+    ExpiresAt: t,
+    PublicID: "p",
+    Device: "",
+  };
 }
 
 describe("UserID()", () => {

@@ -10,7 +10,8 @@ import { FakeClock } from "../_support/clock.ts";
 
 const MINUTE = 60 * 1000;
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
-const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
 function open(t: TestContext): { db: DB; clock: FakeClock; sessions: Sessions } {
   const db = OpenDB(":memory:");
@@ -35,7 +36,13 @@ describe("Sessions.List()", () => {
     const phone = signIn(sessions, "ann@example.com", IPHONE, clock.now());
     signIn(sessions, "bob@example.com", FIREFOX, clock.now());
     const list = sessions.List("ann@example.com", laptop);
-    assert.deepEqual(list.map((s) => [s.Device, s.Current]), [["Safari on iOS", false], ["Firefox on Linux", true]]);
+    assert.deepEqual(
+      list.map((s) => [s.Device, s.Current]),
+      [
+        ["Safari on iOS", false],
+        ["Firefox on Linux", true],
+      ],
+    );
     assert.deepEqual(list[1], {
       PublicID: laptop.PublicID,
       Method: "magiclink",
@@ -62,9 +69,18 @@ describe("Sessions.List()", () => {
     assert.equal(sessions.revoke("bob@example.com", a.PublicID), false, "another subject's id ends nothing");
     assert.equal(sessions.revoke("ann@example.com", b.PublicID), true);
     assert.equal(sessions.revoke("ann@example.com", b.PublicID), false);
-    assert.deepEqual(sessions.List("ann@example.com").map((s) => s.PublicID).sort(), [a.PublicID, c.PublicID].sort());
+    assert.deepEqual(
+      sessions
+        .List("ann@example.com")
+        .map((s) => s.PublicID)
+        .sort(),
+      [a.PublicID, c.PublicID].sort(),
+    );
     assert.equal(sessions.revokeOthers(a), 1);
-    assert.deepEqual(sessions.List("ann@example.com", a).map((s) => [s.PublicID, s.Current]), [[a.PublicID, true]]);
+    assert.deepEqual(
+      sessions.List("ann@example.com", a).map((s) => [s.PublicID, s.Current]),
+      [[a.PublicID, true]],
+    );
     assert.equal(sessions.List("bob@example.com")[0]?.PublicID, bob.PublicID);
     const rows: unknown = db.prepare("SELECT count(*) AS n FROM sessions").get();
     assert.deepEqual(rows, { n: 2 });
@@ -83,7 +99,9 @@ describe("session/002-public-id-device", () => {
     const [first, second] = Schema;
     assert.ok(first !== undefined && second !== undefined);
     applySchema(db, [first]);
-    const insert = db.prepare("INSERT INTO sessions (token_hash, subject, method, auth_time, created_at, last_seen, expires_at) VALUES (?, 's', 'm', 0, 0, 0, 1)");
+    const insert = db.prepare(
+      "INSERT INTO sessions (token_hash, subject, method, auth_time, created_at, last_seen, expires_at) VALUES (?, 's', 'm', 0, 0, 0, 1)",
+    );
     for (const hash of ["h1", "h2", "h3"]) insert.run(hash);
     applySchema(db, [first, second]);
     const ids = db.prepare<[], { public_id: string; device: string }>("SELECT public_id, device FROM sessions").all();
@@ -96,9 +114,18 @@ describe("describeUserAgent()", () => {
   const table: { ua: string | undefined; want: string }[] = [
     { ua: FIREFOX, want: "Firefox on Linux" },
     { ua: IPHONE, want: "Safari on iOS" },
-    { ua: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0", want: "Edge on Windows" },
-    { ua: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36", want: "Chrome on Android" },
-    { ua: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15", want: "Safari on macOS" },
+    {
+      ua: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0",
+      want: "Edge on Windows",
+    },
+    {
+      ua: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
+      want: "Chrome on Android",
+    },
+    {
+      ua: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15",
+      want: "Safari on macOS",
+    },
     { ua: "curl/8.5.0", want: "curl" },
     { ua: "", want: "" },
     { ua: undefined, want: "" },

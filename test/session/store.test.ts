@@ -71,7 +71,18 @@ describe("Sessions", () => {
     const session = s.sessions.read(exchange(cookie).req);
     assert.ok(session);
     assert.equal(session.ID, HashToken(token));
-    assert.deepEqual({ ...session }, { ID: HashToken(token), ...ANN, CreatedAt: s.clock.now(), LastSeen: s.clock.now(), ExpiresAt: new Date(s.clock.now().getTime() + DefaultSessionTTL), PublicID: session.PublicID, Device: "" });
+    assert.deepEqual(
+      { ...session },
+      {
+        ID: HashToken(token),
+        ...ANN,
+        CreatedAt: s.clock.now(),
+        LastSeen: s.clock.now(),
+        ExpiresAt: new Date(s.clock.now().getTime() + DefaultSessionTTL),
+        PublicID: session.PublicID,
+        Device: "",
+      },
+    );
     assert.equal(s.db.prepare("SELECT count(*) AS n FROM sessions WHERE token_hash = ?").pluck().get(token), 0);
     assert.equal(s.sessions.read(exchange(`${cookie}x`).req), undefined);
     assert.equal(s.sessions.read(exchange().req), undefined);
@@ -88,7 +99,10 @@ describe("Sessions", () => {
       seen.push((lastSeen(s) ?? 0) - start);
     }
     // Reads at minutes 1..12: written at 5 and 10 only.
-    assert.deepEqual(seen.map((ms) => ms / MINUTE), [0, 0, 0, 0, 5, 5, 5, 5, 5, 10, 10, 10]);
+    assert.deepEqual(
+      seen.map((ms) => ms / MINUTE),
+      [0, 0, 0, 0, 5, 5, 5, 5, 5, 10, 10, 10],
+    );
   });
 
   it("rolls the idle timeout on use and ends an idle session", (t) => {

@@ -9,7 +9,14 @@ const B64URL43 = /^[A-Za-z0-9_-]{43}$/;
 describe("TOKEN_PATTERN", () => {
   it("matches exactly NewToken's shape: 43 base64url characters", () => {
     assert.match(NewToken(), TOKEN_PATTERN);
-    for (const bad of ["A".repeat(42), "A".repeat(44), `${"A".repeat(42)}=`, `${"A".repeat(42)}+`, `${"A".repeat(42)}/`, ` ${"A".repeat(42)}`]) {
+    for (const bad of [
+      "A".repeat(42),
+      "A".repeat(44),
+      `${"A".repeat(42)}=`,
+      `${"A".repeat(42)}+`,
+      `${"A".repeat(42)}/`,
+      ` ${"A".repeat(42)}`,
+    ]) {
       assert.doesNotMatch(bad, TOKEN_PATTERN, bad);
     }
   });

@@ -104,7 +104,10 @@ describe("Signin Begin()", () => {
     const bodies = [
       { type: "application/json", body: JSON.stringify({ email: "ann@example.com" }) },
       { type: "text/plain", body: "email=ann@example.com" },
-      { type: "multipart/form-data; boundary=x", body: '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\nann@example.com\r\n--x--\r\n' },
+      {
+        type: "multipart/form-data; boundary=x",
+        body: '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\nann@example.com\r\n--x--\r\n',
+      },
     ];
     for (const { type, body } of bodies) {
       const res = await app.request("POST", "/signin", { headers: { "Content-Type": type }, body });

@@ -91,7 +91,10 @@ describe("Signin Verify() with browser-bound links", () => {
     const browser = new CookieJar();
     const begun = await app.begin("ann@example.com", { jar: browser });
     const line = begun.setCookie.find((c) => c.startsWith("__Host-framework_signin="));
-    assert.match(line ?? "", new RegExp(`^__Host-framework_signin=[A-Za-z0-9_-]{43}; Max-Age=${LINK_TTL / 1000}; Path=/; HttpOnly; Secure; SameSite=Lax$`));
+    assert.match(
+      line ?? "",
+      new RegExp(`^__Host-framework_signin=[A-Za-z0-9_-]{43}; Max-Age=${LINK_TTL / 1000}; Path=/; HttpOnly; Secure; SameSite=Lax$`),
+    );
     const link = await app.linkFor("ann@example.com");
     // The unprefixed name is not read on https: that browser is "another opener".
     const plain = new CookieJar();

@@ -105,7 +105,15 @@ describe("Signin VerifyCode()", () => {
     answers.push(observable(await app.request("POST", "/auth/code", { jar: mine, form: {} })));
     answers.push(observable(await enter(app, other, code)));
     answers.push(observable(await app.request("POST", "/auth/code", { form: { code }, unbound: true })));
-    answers.push(observable(await app.request("POST", "/auth/code", { jar: mine, body: "code=%ZZ&code=1", headers: { "Content-Type": "application/x-www-form-urlencoded" } })));
+    answers.push(
+      observable(
+        await app.request("POST", "/auth/code", {
+          jar: mine,
+          body: "code=%ZZ&code=1",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        }),
+      ),
+    );
     assert.equal((await enter(app, mine, code)).location, "/account");
     answers.push(observable(await enter(app, mine, code)));
     const first = answers[0];

@@ -15,7 +15,14 @@ function openDB(t: TestContext): DB {
 }
 
 function config(db: DB, overrides: Partial<Config> = {}): Config {
-  return { DB: db, Origin: "https://example.test", InstanceKey: "k".repeat(32), SigninPath: "/signin", SignedInPath: "/account", ...overrides };
+  return {
+    DB: db,
+    Origin: "https://example.test",
+    InstanceKey: "k".repeat(32),
+    SigninPath: "/signin",
+    SignedInPath: "/account",
+    ...overrides,
+  };
 }
 
 describe("SIGNIN_ERROR_CODES", () => {
@@ -46,7 +53,17 @@ describe("New()", () => {
 
   it("refuses an Origin that is not an http(s) origin", (t) => {
     const db = openDB(t);
-    for (const origin of ["", "example.test", "not a url", "https://", "localhost:8080", "javascript:alert(1)", "file:///srv/app", "ftp://example.test", "data:text/plain,x"]) {
+    for (const origin of [
+      "",
+      "example.test",
+      "not a url",
+      "https://",
+      "localhost:8080",
+      "javascript:alert(1)",
+      "file:///srv/app",
+      "ftp://example.test",
+      "data:text/plain,x",
+    ]) {
       assert.throws(
         () => create(config(db, { Origin: origin })),
         (err: unknown) => isSigninError(err) && err.code === "ERR_SIGNIN_INVALID_CONFIG" && !(err instanceof ErrEmptyInstanceKey),
@@ -68,7 +85,12 @@ describe("New()", () => {
 
   it("refuses SigninPath and SignedInPath that are not local paths", (t) => {
     const db = openDB(t);
-    for (const bad of [{ SigninPath: "signin" }, { SigninPath: "//evil.test/signin" }, { SignedInPath: "https://evil.test/" }, { SignedInPath: "" }]) {
+    for (const bad of [
+      { SigninPath: "signin" },
+      { SigninPath: "//evil.test/signin" },
+      { SignedInPath: "https://evil.test/" },
+      { SignedInPath: "" },
+    ]) {
       assert.throws(
         () => create(config(db, bad)),
         (err: unknown) => isSigninError(err) && err.code === "ERR_SIGNIN_INVALID_CONFIG",
@@ -79,7 +101,12 @@ describe("New()", () => {
 
   it("refuses StalePath and SessionsPath that are not local paths, naming the field", (t) => {
     const db = openDB(t);
-    for (const [name, bad] of [["StalePath", "//evil.test/"], ["StalePath", "https://evil.test/"], ["SessionsPath", "//evil.test"], ["SessionsPath", "/\\evil.test"]] as const) {
+    for (const [name, bad] of [
+      ["StalePath", "//evil.test/"],
+      ["StalePath", "https://evil.test/"],
+      ["SessionsPath", "//evil.test"],
+      ["SessionsPath", "/\\evil.test"],
+    ] as const) {
       assert.throws(
         () => create(config(db, { [name]: bad })),
         (err: unknown) => isSigninError(err) && err.code === "ERR_SIGNIN_INVALID_CONFIG" && err.message.startsWith(`signin: ${name} `),
@@ -101,7 +128,10 @@ describe("New()", () => {
       }
     }
     // A link outliving Node's longest timer is a mistake; a 30-day session (the default) is not.
-    assert.throws(() => create(config(db, { LinkTTL: 2 ** 31 })), (err: unknown) => isSigninError(err) && /LinkTTL/.test(err.message));
+    assert.throws(
+      () => create(config(db, { LinkTTL: 2 ** 31 })),
+      (err: unknown) => isSigninError(err) && /LinkTTL/.test(err.message),
+    );
     create(config(db, { LinkTTL: 60_000, SessionTTL: session.DefaultSessionTTL, IdleTimeout: DEFAULT_IDLE_TIMEOUT }));
   });
 

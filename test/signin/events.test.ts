@@ -36,7 +36,13 @@ describe("Signin auth events", () => {
     const lines = log.lines();
     assert.equal(lines.length, 1);
     const { time: _time, level: _level, msg: _msg, ...attrs } = lines[0] ?? {};
-    assert.deepEqual(attrs, { event: "signed_in", at: app.clock.now().toISOString(), subject: "ann@example.com", client: "127.0.0.1", method: "magiclink" });
+    assert.deepEqual(attrs, {
+      event: "signed_in",
+      at: app.clock.now().toISOString(),
+      subject: "ann@example.com",
+      client: "127.0.0.1",
+      method: "magiclink",
+    });
     assert.equal(events.length, 6, "the second sink got it too");
     const secrets = [new URL(link).searchParams.get("token") ?? "", code, browser.cookies.get("framework_signin") ?? ""];
     for (const line of [...lines, ...app.log.lines()]) {
@@ -48,7 +54,10 @@ describe("Signin auth events", () => {
   it("logs every event through the component's logger by default", async (t) => {
     const app = await startSigninApp(t);
     await app.signIn("ann@example.com");
-    const logged = app.log.lines().filter((l) => l["msg"] === "auth event").map((l) => l["event"]);
+    const logged = app.log
+      .lines()
+      .filter((l) => l["msg"] === "auth event")
+      .map((l) => l["event"]);
     assert.deepEqual(logged, ["link_requested", "signed_in"]);
     assert.equal(AUTH_EVENT_KINDS.length, 10);
   });
@@ -63,7 +72,9 @@ describe("Signin RevokeSession() and RevokeOtherSessions()", () => {
     const third = await app.signIn("ann@example.com");
     const bob = await app.signIn("bob@example.com");
     const idOf = (subject: string, skip: number): string => {
-      const rows = app.db.prepare<[string], { public_id: string }>("SELECT public_id FROM sessions WHERE subject = ? ORDER BY created_at, rowid").all(subject);
+      const rows = app.db
+        .prepare<[string], { public_id: string }>("SELECT public_id FROM sessions WHERE subject = ? ORDER BY created_at, rowid")
+        .all(subject);
       return rows[skip]?.public_id ?? "";
     };
     const secondID = idOf("ann@example.com", 1);
@@ -88,7 +99,10 @@ describe("Signin RevokeSession() and RevokeOtherSessions()", () => {
     assert.equal((await app.request("GET", "/me", { jar: first })).status, 401);
     assert.deepEqual(
       events.filter((e) => e.Kind === "sessions_ended").map((e) => [e.Subject, e.Reason, e.Count]),
-      [["ann@example.com", "revoked", 1], ["ann@example.com", "revoke_others", 1]],
+      [
+        ["ann@example.com", "revoked", 1],
+        ["ann@example.com", "revoke_others", 1],
+      ],
     );
   });
 });

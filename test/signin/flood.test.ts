@@ -63,7 +63,13 @@ describe("Signin Begin() rate limits under a flood (defaults)", () => {
     assert.equal(addressBucket("ann+news@example.com"), "ann@example.com");
     assert.equal(addressBucket("+x@example.com"), "+x@example.com", "a local part that is only a tag stays itself");
     const app = await startSigninApp(t);
-    for (const [i, email] of ["ann+1@example.com", "ANN+2@example.com", "ann@example.com", "Ann+Shop@Example.com", "ann+5@EXAMPLE.com"].entries()) {
+    for (const [i, email] of [
+      "ann+1@example.com",
+      "ANN+2@example.com",
+      "ann@example.com",
+      "Ann+Shop@Example.com",
+      "ann+5@EXAMPLE.com",
+    ].entries()) {
       assert.equal((await app.begin(email, { localAddress: client(i + 1) })).location, SENT, email);
     }
     assert.equal((await app.begin("ann+6@example.com", { localAddress: client(9) })).location, RATE);

@@ -118,7 +118,10 @@ describe("Signin Begin() → Verify() → RequireSession() → Signout()", () =>
     plain.cookies.set("framework_session", jar.cookies.get("__Host-framework_session") ?? "");
     assert.equal((await app.request("GET", "/me", { jar: plain })).status, 401);
     const out = await app.request("POST", "/signout", { jar });
-    assert.equal(sessionCookie(out.setCookie, "__Host-framework_session"), "__Host-framework_session=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax");
+    assert.equal(
+      sessionCookie(out.setCookie, "__Host-framework_session"),
+      "__Host-framework_session=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax",
+    );
   });
 
   it("refuses a cross-origin sign-in POST through CrossOriginProtection", async (t) => {

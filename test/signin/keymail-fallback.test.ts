@@ -111,4 +111,3 @@ describe("Signin Begin() with an unreachable provider", () => {
     assert.ok(app.log.lines().some((l) => l["msg"] === "signin: inbox provider unavailable; sending an emailed link"));
   });
 });
-

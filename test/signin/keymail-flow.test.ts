@@ -49,8 +49,12 @@ describe("Signin.Begin() and Signin.Callback() with an inbox provider", () => {
     assert.match(q.get("code_challenge") ?? "", /^[A-Za-z0-9_-]{43}$/);
     assert.equal(q.get("code_challenge_method"), "S256");
     assert.equal(q.get("login_hint"), ALICE);
-    const attrs = begun.blobLine.split(";").slice(1).map((a) => a.trim().toLowerCase());
-    for (const attr of ["httponly", "samesite=lax", "path=/", "max-age=600"]) assert.ok(attrs.includes(attr), `${attr} in ${begun.blobLine}`);
+    const attrs = begun.blobLine
+      .split(";")
+      .slice(1)
+      .map((a) => a.trim().toLowerCase());
+    for (const attr of ["httponly", "samesite=lax", "path=/", "max-age=600"])
+      assert.ok(attrs.includes(attr), `${attr} in ${begun.blobLine}`);
     assert.equal(app.smtp.messages.length, 0, "no email for a claimed address");
 
     const back = await app.idp.authorize(auth.href);
@@ -230,7 +234,10 @@ function assertRefusal(app: KeymailApp, res: Response, from: number, reason: str
   assertBlobCleared(res);
   assert.equal(setCookieLine(res.headers.getSetCookie(), app.auth.SessionCookie()), undefined, "no session cookie");
   assert.equal(app.sessionCount(), 0);
-  const refusals = app.log.lines().slice(from).filter((l) => l["msg"] === "signin oidc: callback refused");
+  const refusals = app.log
+    .lines()
+    .slice(from)
+    .filter((l) => l["msg"] === "signin oidc: callback refused");
   assert.equal(refusals.length, 1, "logged once");
   assert.equal(refusals[0]?.["reason"], reason);
 }

@@ -60,12 +60,23 @@ describe("Signin Verify()", () => {
     const wrong = NewToken();
     app.db
       .prepare("INSERT INTO signin_links (token_hash, purpose, address, expires_at, binding_hash) VALUES (?, 'other', ?, ?, ?)")
-      .run(HashToken(wrong), "ann@example.com", app.clock.now().getTime() + LINK_TTL * 10, HashToken(app.browser.cookies.get(app.bindingCookie) ?? ""));
+      .run(
+        HashToken(wrong),
+        "ann@example.com",
+        app.clock.now().getTime() + LINK_TTL * 10,
+        HashToken(app.browser.cookies.get(app.bindingCookie) ?? ""),
+      );
     app.clock.advance(LINK_TTL);
     const unknown = NewToken();
     assert.equal(count(app.db, "signin_links"), 2);
     const answers = [];
-    for (const target of [`/auth/verify?token=${expired}`, `/auth/verify?token=${unknown}`, `/auth/verify?token=${wrong}`, "/auth/verify", "/auth/verify?token="]) {
+    for (const target of [
+      `/auth/verify?token=${expired}`,
+      `/auth/verify?token=${unknown}`,
+      `/auth/verify?token=${wrong}`,
+      "/auth/verify",
+      "/auth/verify?token=",
+    ]) {
       answers.push(observable(await app.request("GET", target)));
     }
     const first = answers[0];

@@ -82,7 +82,10 @@ describe("Signin Begin() mail delivery", () => {
       assert.equal(holding.length, 1, "exactly one line holds each link");
       assert.ok(holding[0]?.includes("'warn'"));
     }
-    assert.deepEqual(warnings.map((l) => l["to"]), [["ann@example.com"], ["bob@example.com"]]);
+    assert.deepEqual(
+      warnings.map((l) => l["to"]),
+      [["ann@example.com"], ["bob@example.com"]],
+    );
     const landed = await app.request("GET", links[1] ?? "");
     assert.equal(landed.location, "/account");
     assert.equal(count(app.db, "sessions", "subject = 'bob@example.com'"), 1);

@@ -68,7 +68,12 @@ describe("InboxProvider.begin()", () => {
   it("sets an unprefixed cookie without Secure for an http origin", async (t) => {
     const idp = await startOIDCProvider({ clientOrigin: "http://localhost:8080", accounts: {}, claimed: [] });
     t.after(() => idp.close());
-    const p = new InboxProvider({ ...GOOD, Issuer: idp.issuer, ClientID: "http://localhost:8080", RedirectURI: "http://localhost:8080/auth/callback" });
+    const p = new InboxProvider({
+      ...GOOD,
+      Issuer: idp.issuer,
+      ClientID: "http://localhost:8080",
+      RedirectURI: "http://localhost:8080/auth/callback",
+    });
     const { cookie } = await p.begin("alice@example.com");
     assert.match(cookie, /^framework_oidc=[^;]+; Max-Age=600; Path=\/; HttpOnly; SameSite=Lax$/);
     assert.equal(p.clearCookie(), "framework_oidc=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax");

@@ -39,7 +39,10 @@ describe("parseMetadata()", () => {
   ];
   for (const { name, doc } of rows) {
     it(`refuses ${name}`, () => {
-      assert.throws(() => parseMetadata(doc, ISSUER), (e: unknown) => isOIDCError(e) && e.code === "ERR_SIGNIN_OIDC_DISCOVERY");
+      assert.throws(
+        () => parseMetadata(doc, ISSUER),
+        (e: unknown) => isOIDCError(e) && e.code === "ERR_SIGNIN_OIDC_DISCOVERY",
+      );
     });
   }
 });

@@ -52,7 +52,10 @@ describe("verifyIDToken()", () => {
   for (const { alg, key } of algorithms) {
     it(`accepts a valid ${alg} token and reads its claims`, async () => {
       const result = await verifyIDToken(signJWT(alg, CLAIMS, key), findKeys, EXPECT);
-      assert.deepEqual(result, { ok: true, claims: { sub: "user-1", email: "alice@example.com", emailVerified: true, authTime: undefined } });
+      assert.deepEqual(result, {
+        ok: true,
+        claims: { sub: "user-1", email: "alice@example.com", emailVerified: true, authTime: undefined },
+      });
     });
   }
 

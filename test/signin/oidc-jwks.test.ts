@@ -45,7 +45,10 @@ describe("importJWK()", () => {
 describe("parseJWKS()", () => {
   it("keeps the usable keys and throws on a document that is no key set", () => {
     assert.equal(parseJWKS({ keys: [publicJWK(rsa.publicKey), { kty: "oct" }] }).length, 1);
-    assert.throws(() => parseJWKS({ keys: {} }), (e: unknown) => isOIDCError(e) && e.code === "ERR_SIGNIN_OIDC_JWKS");
+    assert.throws(
+      () => parseJWKS({ keys: {} }),
+      (e: unknown) => isOIDCError(e) && e.code === "ERR_SIGNIN_OIDC_JWKS",
+    );
   });
 });
 

@@ -7,8 +7,8 @@ describe("computeCodeChallenge()", () => {
   it("matches RFC 7636 Appendix B", () => {
     // RFC 7636 Appendix B: the verifier is base64url of the 32 octets listed there.
     const octets = [
-      116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77, 105, 214, 191, 240, 91,
-      88, 5, 88, 83, 132, 141, 121,
+      116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83,
+      132, 141, 121,
     ];
     const verifier = createCodeVerifier({ read: () => Uint8Array.from(octets) });
     assert.equal(verifier, "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk");

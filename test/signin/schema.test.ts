@@ -99,7 +99,13 @@ describe("signin Schema after the sessions schema (SPEC §4.1)", () => {
 
   it("fails boot on the backfill step when merged before the sessions schema", () => {
     assert.throws(
-      () => Handler({ Mux: (_req, res) => void res.end(), DBPath: ":memory:", Logger: discardLogger, Schema: mergeSchemas(signin.Schema, session.Schema) }),
+      () =>
+        Handler({
+          Mux: (_req, res) => void res.end(),
+          DBPath: ":memory:",
+          Logger: discardLogger,
+          Schema: mergeSchemas(signin.Schema, session.Schema),
+        }),
       (err: unknown) => {
         assert.ok(err instanceof Error && "code" in err);
         assert.equal(err.code, "ERR_DB_STEP_FAILED");

@@ -13,7 +13,9 @@ describe("Signin Sweep()", () => {
     await app.begin("bob@example.com"); // a live link, 3 rate events
     const now = app.clock.now().getTime();
 
-    const link = app.db.prepare("INSERT INTO signin_links (token_hash, purpose, address, expires_at) VALUES (?, 'signin', 'x@example.com', ?)");
+    const link = app.db.prepare(
+      "INSERT INTO signin_links (token_hash, purpose, address, expires_at) VALUES (?, 'signin', 'x@example.com', ?)",
+    );
     link.run(HashToken(NewToken()), now - 1); // expired
     link.run(HashToken(NewToken()), now); // expires this instant
     link.run(HashToken(NewToken()), now + 1); // live

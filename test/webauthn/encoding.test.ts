@@ -29,7 +29,10 @@ describe("encodeBase64url() / decodeBase64url()", () => {
 
 describe("parseCOSEKey()", () => {
   const malformed = (bytes: number[]): void => {
-    assert.throws(() => parseCOSEKey(Uint8Array.from(bytes), "t"), (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_MALFORMED_PUBLIC_KEY" && e.step === "t");
+    assert.throws(
+      () => parseCOSEKey(Uint8Array.from(bytes), "t"),
+      (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_MALFORMED_PUBLIC_KEY" && e.step === "t",
+    );
   };
   it("refuses non-maps, missing alg, wrong kty and off-curve points", () => {
     malformed([0x80]);
@@ -42,6 +45,9 @@ describe("parseCOSEKey()", () => {
     malformed([...Array(MAX_CBOR_DEPTH + 1).fill(0x81), 0x00]);
   });
   it("reports an unsupported algorithm as ERR_PASSKEY_ALGORITHM", () => {
-    assert.throws(() => parseCOSEKey(Uint8Array.of(0xa2, 0x01, 0x03, 0x03, 0x39, 0xff, 0xfe), "t"), (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_ALGORITHM");
+    assert.throws(
+      () => parseCOSEKey(Uint8Array.of(0xa2, 0x01, 0x03, 0x03, 0x39, 0xff, 0xfe), "t"),
+      (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_ALGORITHM",
+    );
   });
 });

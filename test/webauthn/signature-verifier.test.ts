@@ -4,7 +4,13 @@ import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
 import { IN_THREAD_PER_SECOND, MAX_VERIFY_WORKERS } from "../../lib/webauthn/signature-verifier.ts";
 import { parseCOSEKey } from "../../lib/webauthn/cose.ts";
-import { SignatureVerifier, verifyAuthentication, verifyAuthenticationWith, type AuthenticationExpectations, type AuthenticationResponse } from "../../lib/webauthn/index.ts";
+import {
+  SignatureVerifier,
+  verifyAuthentication,
+  verifyAuthenticationWith,
+  type AuthenticationExpectations,
+  type AuthenticationResponse,
+} from "../../lib/webauthn/index.ts";
 import { verifySignature } from "../../lib/webauthn/signature.ts";
 import { authenticationCase, loadVectorFile } from "../_support/passkey-vectors.ts";
 
@@ -44,7 +50,12 @@ describe("SignatureVerifier", () => {
       flipped[flipped.length - 1] = (flipped[flipped.length - 1] ?? 0) ^ 1;
       const otherData = Buffer.from(signed);
       otherData[0] = (otherData[0] ?? 0) ^ 1;
-      const cases: [Uint8Array, Uint8Array][] = [[signed, response.signature], [signed, flipped], [otherData, response.signature], [signed, new Uint8Array(0)]];
+      const cases: [Uint8Array, Uint8Array][] = [
+        [signed, response.signature],
+        [signed, flipped],
+        [otherData, response.signature],
+        [signed, new Uint8Array(0)],
+      ];
       const want = cases.map(([data, sig]) => verifySignature(key, data, sig));
       assert.deepEqual(want, [true, false, false, false], name);
       assert.deepEqual(await Promise.all(cases.map(([data, sig]) => pool.verify(key, data, sig))), want, name);
@@ -61,10 +72,17 @@ describe("SignatureVerifier", () => {
       flipped[flipped.length - 1] = (flipped[flipped.length - 1] ?? 0) ^ 1;
       const bad = { ...response, signature: flipped };
       const counted = { ...expect, credential: { ...expect.credential, signCount: 2 ** 31 } };
-      for (const [r, e] of [[response, expect], [bad, expect], [response, counted]] as const) {
+      for (const [r, e] of [
+        [response, expect],
+        [bad, expect],
+        [response, counted],
+      ] as const) {
         assert.deepEqual(await outcome(() => verifyAuthenticationWith(pool, r, e)), await outcome(() => verifyAuthentication(r, e)), name);
       }
-      assert.deepEqual(await outcome(() => verifyAuthenticationWith(pool, bad, expect)), { code: "ERR_PASSKEY_SIGNATURE", step: "7.2 step 21: signature" });
+      assert.deepEqual(await outcome(() => verifyAuthenticationWith(pool, bad, expect)), {
+        code: "ERR_PASSKEY_SIGNATURE",
+        step: "7.2 step 21: signature",
+      });
     }
     assert.equal(pool.threads, 1);
   });

@@ -32,7 +32,10 @@ describe("verifySignature() on simplewebauthn.json signatureVectors", () => {
     it(`${String(v["name"])} verifies`, () => {
       const tagged = b64(v["credentialPublicKey"]);
       // latch refuses CBOR tags in COSE keys (CTAP2 canonical form); the fixture's tag is stripped to reach the key.
-      assert.throws(() => parseCOSEKey(tagged, "test"), (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_MALFORMED_PUBLIC_KEY");
+      assert.throws(
+        () => parseCOSEKey(tagged, "test"),
+        (e: unknown) => isPasskeyError(e) && e.code === "ERR_PASSKEY_MALFORMED_PUBLIC_KEY",
+      );
       assert.equal(hex(tagged.subarray(0, 3)), TAG_259);
       const key = parseCOSEKey(tagged.subarray(3), "test");
       assert.equal(key.alg, v["alg"]);

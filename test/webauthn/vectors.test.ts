@@ -10,7 +10,13 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { SUPPORTED_ALGORITHMS } from "../../lib/webauthn/algorithms.ts";
 import { VERIFIED_ATTESTATION_FORMATS } from "../../lib/webauthn/attestation.ts";
-import { isPasskeyError, parseAuthenticationResponse, parseRegistrationResponse, verifyAuthentication, verifyRegistration } from "../../lib/webauthn/index.ts";
+import {
+  isPasskeyError,
+  parseAuthenticationResponse,
+  parseRegistrationResponse,
+  verifyAuthentication,
+  verifyRegistration,
+} from "../../lib/webauthn/index.ts";
 import type { RegisteredCredential, AuthenticationResult } from "../../lib/webauthn/index.ts";
 import { authenticationJSON, factFlags, loadVectorFile, registrationJSON, strings, text } from "../_support/passkey-vectors.ts";
 import type { Vector, VectorFile } from "../_support/passkey-vectors.ts";
@@ -43,27 +49,53 @@ interface Deviation {
 }
 
 const SWA = "simplewebauthn/";
-const TYPE_REASON = "source passed a custom expectedType; latch fixes the type to webauthn.create / webauthn.get (§7.1 step 7, §7.2 step 10), so the untouched response verifies";
-const TYPE_RP_REASON = "source passed a custom expectedType; latch fixes the type to webauthn.get (§7.2 step 10), so the type passes and the next failing check is rpIdHash (the source test expected RP ID \"localhost\")";
+const TYPE_REASON =
+  "source passed a custom expectedType; latch fixes the type to webauthn.create / webauthn.get (§7.1 step 7, §7.2 step 10), so the untouched response verifies";
+const TYPE_RP_REASON =
+  'source passed a custom expectedType; latch fixes the type to webauthn.get (§7.2 step 10), so the type passes and the next failing check is rpIdHash (the source test expected RP ID "localhost")';
 const RS1_REASON = "credential key is RS1 (COSE -65535, RSASSA-PKCS1-v1_5 with SHA-1); latch does not accept SHA-1 signatures";
-const ID_REASON = "source fixture's response id is a placeholder that is not the credential id in authData; latch requires them equal (§7.1 step 27). The rerun with the real id verifies";
-const SHORT_CHALLENGE = "expected challenge is a short literal for a custom verifier; latch refuses challenges under 16 bytes (§13.4.3) before comparing";
-const UNVERIFIED = "format is not verified by latch (only none, packed, fido-u2f); it is accepted as attestationType \"unverified\", so the statement's defect is not detected";
+const ID_REASON =
+  "source fixture's response id is a placeholder that is not the credential id in authData; latch requires them equal (§7.1 step 27). The rerun with the real id verifies";
+const SHORT_CHALLENGE =
+  "expected challenge is a short literal for a custom verifier; latch refuses challenges under 16 bytes (§13.4.3) before comparing";
+const UNVERIFIED =
+  'format is not verified by latch (only none, packed, fido-u2f); it is accepted as attestationType "unverified", so the statement\'s defect is not detected';
 
 /** Vectors whose expected outcome latch deliberately does not reproduce (also listed in lib/webauthn/README.md). */
 export const DEVIATIONS: ReadonlyMap<string, Deviation> = new Map<string, Deviation>([
-  [`${SWA}verifyRegistrationResponse/verify-packed-ec2-attestation`, { reason: ID_REASON, latch: "ERR_PASSKEY_CREDENTIAL_ID", rerunWithAttestedID: true }],
-  [`${SWA}verifyRegistrationResponse/verify-packed-x5c-attestation`, { reason: ID_REASON, latch: "ERR_PASSKEY_CREDENTIAL_ID", rerunWithAttestedID: true }],
+  [
+    `${SWA}verifyRegistrationResponse/verify-packed-ec2-attestation`,
+    { reason: ID_REASON, latch: "ERR_PASSKEY_CREDENTIAL_ID", rerunWithAttestedID: true },
+  ],
+  [
+    `${SWA}verifyRegistrationResponse/verify-packed-x5c-attestation`,
+    { reason: ID_REASON, latch: "ERR_PASSKEY_CREDENTIAL_ID", rerunWithAttestedID: true },
+  ],
   [`${SWA}verifyRegistrationResponse/throw-when-response-type-is-not-expected-value`, { reason: TYPE_REASON, latch: "ok" }],
   [`${SWA}verifyRegistrationResponse/throw-when-response-type-is-not-in-list-of-expected-types`, { reason: TYPE_REASON, latch: "ok" }],
-  [`${SWA}verifyAuthenticationResponse/throw-an-error-if-type-not-the-expected-type`, { reason: TYPE_RP_REASON, latch: "ERR_PASSKEY_RP_ID_HASH" }],
-  [`${SWA}verifyAuthenticationResponse/throw-an-error-if-type-not-in-list-of-expected-types`, { reason: TYPE_RP_REASON, latch: "ERR_PASSKEY_RP_ID_HASH" }],
+  [
+    `${SWA}verifyAuthenticationResponse/throw-an-error-if-type-not-the-expected-type`,
+    { reason: TYPE_RP_REASON, latch: "ERR_PASSKEY_RP_ID_HASH" },
+  ],
+  [
+    `${SWA}verifyAuthenticationResponse/throw-an-error-if-type-not-in-list-of-expected-types`,
+    { reason: TYPE_RP_REASON, latch: "ERR_PASSKEY_RP_ID_HASH" },
+  ],
   [`${SWA}verifyRegistrationResponse/validate-tpm-rsa-response-sha1`, { reason: RS1_REASON, latch: "ERR_PASSKEY_ALGORITHM" }],
   [`${SWA}verifyAttestationTPM/verify-sha1-tpm-response`, { reason: RS1_REASON, latch: "ERR_PASSKEY_ALGORITHM" }],
-  [`${SWA}verifyRegistrationResponse/fail-verification-if-custom-challenge-verifier-returns-false`, { reason: SHORT_CHALLENGE, latch: "ERR_PASSKEY_INVALID_OPTIONS" }],
-  [`${SWA}verifyAuthenticationResponse/fail-verification-if-custom-challenge-verifier-returns-false`, { reason: SHORT_CHALLENGE, latch: "ERR_PASSKEY_INVALID_OPTIONS" }],
+  [
+    `${SWA}verifyRegistrationResponse/fail-verification-if-custom-challenge-verifier-returns-false`,
+    { reason: SHORT_CHALLENGE, latch: "ERR_PASSKEY_INVALID_OPTIONS" },
+  ],
+  [
+    `${SWA}verifyAuthenticationResponse/fail-verification-if-custom-challenge-verifier-returns-false`,
+    { reason: SHORT_CHALLENGE, latch: "ERR_PASSKEY_INVALID_OPTIONS" },
+  ],
   [`${SWA}verifyRegistrationResponse/enforce-cts-check-by-default`, { reason: `android-safetynet ${UNVERIFIED}`, latch: "ok" }],
-  [`${SWA}verifyAttestationTPM/fail-if-id-fido-gen-ce-aaguid-extension-is-present-and-does-not-match-aaguid-in-auth-data`, { reason: `tpm ${UNVERIFIED}`, latch: "ok" }],
+  [
+    `${SWA}verifyAttestationTPM/fail-if-id-fido-gen-ce-aaguid-extension-is-present-and-does-not-match-aaguid-in-auth-data`,
+    { reason: `tpm ${UNVERIFIED}`, latch: "ok" },
+  ],
 ]);
 
 function expectedFailure(v: Vector): string | undefined {

@@ -18,10 +18,14 @@ function demoJob(kind: "ok" | "fail", stepMs: number) {
     for (let i = 1; i <= STEPS; i++) {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, stepMs);
-        signal.addEventListener("abort", () => {
-          clearTimeout(timer);
-          reject(new Error("the job was stopped"));
-        }, { once: true });
+        signal.addEventListener(
+          "abort",
+          () => {
+            clearTimeout(timer);
+            reject(new Error("the job was stopped"));
+          },
+          { once: true },
+        );
       });
       progress(`${i}/${STEPS}`);
       if (kind === "fail" && i === STEPS / 2) throw new Error("the demo job failed on purpose halfway through");
@@ -31,7 +35,9 @@ function demoJob(kind: "ok" | "fail", stepMs: number) {
 
 /** Starts the demo job of `kind` for `owner`; throws `ErrOwnerBusy` at the limit. */
 export function startDemoJob(jobs: Registry, owner: string, kind: "ok" | "fail", stepMs: number): Job {
-  return jobs.Start(owner, kind === "ok" ? "demo" : "demo-fail", demoJob(kind, stepMs), { Location: kind === "ok" ? "/account?job=done" : "" });
+  return jobs.Start(owner, kind === "ok" ? "demo" : "demo-fail", demoJob(kind, stepMs), {
+    Location: kind === "ok" ? "/account?job=done" : "",
+  });
 }
 
 /**
@@ -48,7 +54,13 @@ export function startJob(invoker: ToolInvoker, assets: Assets): HandlerFunc {
     const outcome = await invoker.call(caller, "start_job", { kind });
     if (outcome.kind === "ok") return seeOther(res, (outcome.result as { location: string }).location);
     if (outcome.kind === "refused" && outcome.status === 429) {
-      return render(req, res, assets, { title: T(req, "starter.jobs.title"), body: html`<p class="card notice bad" role="alert">${T(req, "jobs.busy")}</p>` }, 429);
+      return render(
+        req,
+        res,
+        assets,
+        { title: T(req, "starter.jobs.title"), body: html`<p class="card notice bad" role="alert">${T(req, "jobs.busy")}</p>` },
+        429,
+      );
     }
     throw new Error(`demo: start_job answered ${outcome.kind}`);
   };

@@ -41,7 +41,14 @@ interface Answer {
   body: string;
 }
 
-function send(app: ConformanceApp, method: string, path: string, cookie: string, form?: Record<string, string>, origin = app.origin): Promise<Answer> {
+function send(
+  app: ConformanceApp,
+  method: string,
+  path: string,
+  cookie: string,
+  form?: Record<string, string>,
+  origin = app.origin,
+): Promise<Answer> {
   const body = form === undefined ? undefined : new URLSearchParams(form).toString();
   const headers: Record<string, string> = { Cookie: cookie, "Accept-Language": "en" };
   if (method !== "GET") headers["Origin"] = origin;
@@ -50,7 +57,9 @@ function send(app: ConformanceApp, method: string, path: string, cookie: string,
     const req = request(new URL(path, app.base), { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, location: res.headers.location, body: Buffer.concat(chunks).toString("utf8") }),
+      );
       res.on("error", reject);
     });
     req.on("error", reject);
@@ -60,7 +69,9 @@ function send(app: ConformanceApp, method: string, path: string, cookie: string,
 
 /** A valid value for every field (amounts in English notation). */
 function sample(fields: readonly Field[], tag: string): Record<string, string> {
-  return Object.fromEntries(fields.map((f) => [f.Name, f.Kind === Kind.Money ? "12" : f.Kind === Kind.Textarea ? `${tag} one\ntwo\nthree` : `${tag} text`]));
+  return Object.fromEntries(
+    fields.map((f) => [f.Name, f.Kind === Kind.Money ? "12" : f.Kind === Kind.Textarea ? `${tag} one\ntwo\nthree` : `${tag} text`]),
+  );
 }
 
 const ids = (body: string): string[] => [...new Set([...body.matchAll(/data-record-id="([^"]+)"/g)].map((m) => m[1] ?? ""))];
@@ -96,20 +107,24 @@ export function describeResourceConformance(resource: Resource, start: () => Pro
     };
     after(async () => app?.close?.());
 
-    it("isolates owners: another owner's record is the same 404 as an unknown id", { skip: resource.Scope === ScopeKind.UserScoped ? false : "not user-scoped" }, async () => {
-      await ready();
-      const id = await created(app, ada, "isolation");
-      assert.ok(ids((await send(app, "GET", route, ada)).body).includes(id));
-      assert.ok(!ids((await send(app, "GET", route, bob)).body).includes(id));
-      const foreign = await send(app, "GET", `${route}/${id}`, bob);
-      const unknown = await send(app, "GET", `${route}/AAAAAAAAAAAA`, bob);
-      assert.equal(foreign.status, 404);
-      assert.equal(unknown.status, 404);
-      const version = versionOf((await send(app, "GET", `${route}/${id}`, ada)).body);
-      assert.equal((await send(app, "POST", `${route}/${id}`, bob, { ...sample(fields, "taken"), version })).status, 404);
-      assert.equal((await send(app, "POST", `${route}/${id}/delete`, bob, {})).status, 404);
-      assert.equal((await send(app, "GET", `${route}/${id}`, ada)).status, 200, "still there for its owner");
-    });
+    it(
+      "isolates owners: another owner's record is the same 404 as an unknown id",
+      { skip: resource.Scope === ScopeKind.UserScoped ? false : "not user-scoped" },
+      async () => {
+        await ready();
+        const id = await created(app, ada, "isolation");
+        assert.ok(ids((await send(app, "GET", route, ada)).body).includes(id));
+        assert.ok(!ids((await send(app, "GET", route, bob)).body).includes(id));
+        const foreign = await send(app, "GET", `${route}/${id}`, bob);
+        const unknown = await send(app, "GET", `${route}/AAAAAAAAAAAA`, bob);
+        assert.equal(foreign.status, 404);
+        assert.equal(unknown.status, 404);
+        const version = versionOf((await send(app, "GET", `${route}/${id}`, ada)).body);
+        assert.equal((await send(app, "POST", `${route}/${id}`, bob, { ...sample(fields, "taken"), version })).status, 404);
+        assert.equal((await send(app, "POST", `${route}/${id}/delete`, bob, {})).status, 404);
+        assert.equal((await send(app, "GET", `${route}/${id}`, ada)).status, 200, "still there for its owner");
+      },
+    );
 
     it("accepts only declared fields, requires a version to update, and refuses cross-origin writes", async () => {
       await ready();
@@ -139,41 +154,64 @@ export function describeResourceConformance(resource: Resource, start: () => Pro
       }
     });
 
-    it("parses money in the request's locale and never rounds", { skip: fields.some((f) => f.Kind === Kind.Money) ? false : "no Money field" }, async () => {
-      await ready();
-      const money = fields.find((f) => f.Kind === Kind.Money) as Field;
-      const currency = money.Currency ?? DEFAULT_CURRENCY;
-      const digits = currencyDigits(currency);
-      // One decimal more than the currency has is refused, never rounded; "1,2" groups wrongly in English.
-      for (const bad of [`12.${"5".repeat(digits + 1)}`, "twelve", "1,2"]) {
-        const res = await send(app, "POST", route, ada, { ...sample(fields, "money"), [money.Name]: bad });
-        assert.equal(res.status, 422, bad);
-        assert.ok(res.body.includes(`value="${bad}"`), "the entered value is kept");
-      }
-      const typed = digits === 0 ? "1,234" : `1,234.${"5".padEnd(digits, "0")}`;
-      const id = await send(app, "POST", route, ada, { ...sample(fields, "money"), [money.Name]: typed });
-      assert.equal(id.status, 303, typed);
-      const page = await send(app, "GET", id.location ?? "", ada);
-      const minor = parseMoney(typed, "en", currency);
-      assert.ok(minor.ok);
-      assert.ok(page.body.includes(`value="${formatMoneyInput(minor.minor, "en", currency)}"`), "shown back formatted in the locale");
-    });
+    it(
+      "parses money in the request's locale and never rounds",
+      { skip: fields.some((f) => f.Kind === Kind.Money) ? false : "no Money field" },
+      async () => {
+        await ready();
+        const money = fields.find((f) => f.Kind === Kind.Money) as Field;
+        const currency = money.Currency ?? DEFAULT_CURRENCY;
+        const digits = currencyDigits(currency);
+        // One decimal more than the currency has is refused, never rounded; "1,2" groups wrongly in English.
+        for (const bad of [`12.${"5".repeat(digits + 1)}`, "twelve", "1,2"]) {
+          const res = await send(app, "POST", route, ada, { ...sample(fields, "money"), [money.Name]: bad });
+          assert.equal(res.status, 422, bad);
+          assert.ok(res.body.includes(`value="${bad}"`), "the entered value is kept");
+        }
+        const typed = digits === 0 ? "1,234" : `1,234.${"5".padEnd(digits, "0")}`;
+        const id = await send(app, "POST", route, ada, { ...sample(fields, "money"), [money.Name]: typed });
+        assert.equal(id.status, 303, typed);
+        const page = await send(app, "GET", id.location ?? "", ada);
+        const minor = parseMoney(typed, "en", currency);
+        assert.ok(minor.ok);
+        assert.ok(page.body.includes(`value="${formatMoneyInput(minor.minor, "en", currency)}"`), "shown back formatted in the locale");
+      },
+    );
 
-    it(resource.Store === StoreKind.Exclusive ? "refuses a stale update with the current values" : "merges or refuses concurrent updates without losing a value", async () => {
-      await ready();
-      const id = await created(app, ada, "race");
-      const version = versionOf((await send(app, "GET", `${route}/${id}`, ada)).body);
-      const field = fields.find((f) => f.Kind === Kind.Text) ?? fields[0] as Field;
-      const first = await send(app, "POST", `${route}/${id}`, ada, { ...sample(fields, "race"), [field.Name]: field.Kind === Kind.Money ? "1" : "first", version });
-      assert.equal(first.status, 303);
-      const second = await send(app, "POST", `${route}/${id}`, ada, { ...sample(fields, "race"), [field.Name]: field.Kind === Kind.Money ? "2" : "second", version });
-      assert.equal(second.status, 409);
-      assert.match(second.body, resource.Store === StoreKind.Exclusive ? /data-outcome="stale"/ : /data-outcome="conflict"/);
-    });
+    it(
+      resource.Store === StoreKind.Exclusive
+        ? "refuses a stale update with the current values"
+        : "merges or refuses concurrent updates without losing a value",
+      async () => {
+        await ready();
+        const id = await created(app, ada, "race");
+        const version = versionOf((await send(app, "GET", `${route}/${id}`, ada)).body);
+        const field = fields.find((f) => f.Kind === Kind.Text) ?? (fields[0] as Field);
+        const first = await send(app, "POST", `${route}/${id}`, ada, {
+          ...sample(fields, "race"),
+          [field.Name]: field.Kind === Kind.Money ? "1" : "first",
+          version,
+        });
+        assert.equal(first.status, 303);
+        const second = await send(app, "POST", `${route}/${id}`, ada, {
+          ...sample(fields, "race"),
+          [field.Name]: field.Kind === Kind.Money ? "2" : "second",
+          version,
+        });
+        assert.equal(second.status, 409);
+        assert.match(second.body, resource.Store === StoreKind.Exclusive ? /data-outcome="stale"/ : /data-outcome="conflict"/);
+      },
+    );
 
     it("registers its tools with the right access", async () => {
       await ready();
-      const want = [["list", ToolRead], ["read", ToolRead], ["create", ToolWrite], ["update", ToolWrite], ["delete", ToolWrite]] as const;
+      const want = [
+        ["list", ToolRead],
+        ["read", ToolRead],
+        ["create", ToolWrite],
+        ["update", ToolWrite],
+        ["delete", ToolWrite],
+      ] as const;
       for (const [action, access] of want) {
         const def = app.tools.get(`${resource.Name}_${action}`);
         assert.ok(def !== undefined && def.Run !== undefined, action);
@@ -181,7 +219,10 @@ export function describeResourceConformance(resource: Resource, start: () => Pro
         if (access === ToolWrite) assert.ok(def.Tool.Confirm.trim() !== "", `${action} has a confirm sentence`);
       }
       const create = app.tools.get(`${resource.Name}_create`);
-      assert.deepEqual(create?.Tool.Args.map((a) => a.Name), fields.map((f) => f.Name));
+      assert.deepEqual(
+        create?.Tool.Args.map((a) => a.Name),
+        fields.map((f) => f.Name),
+      );
     });
 
     it("has every label in every catalog", async () => {

@@ -62,9 +62,8 @@ export function parseMetadata(doc: unknown, issuer: string): ProviderMetadata {
     throw discoveryError("issuer does not match the configured issuer");
   }
   const base = new URL(stated);
-  const iss: unknown = "authorization_response_iss_parameter_supported" in doc
-    ? doc.authorization_response_iss_parameter_supported
-    : undefined;
+  const iss: unknown =
+    "authorization_response_iss_parameter_supported" in doc ? doc.authorization_response_iss_parameter_supported : undefined;
   return {
     issuer: stated,
     authorizationEndpoint: endpoint(doc, "authorization_endpoint", base),

@@ -39,10 +39,13 @@ export async function fetchJSON(url: URL, request: JSONRequest): Promise<JSONRes
   try {
     const init: RequestInit = {
       method: request.form === undefined ? "GET" : "POST",
-      headers: request.form === undefined ? { accept: "application/json" } : {
-        accept: "application/json",
-        "content-type": "application/x-www-form-urlencoded",
-      },
+      headers:
+        request.form === undefined
+          ? { accept: "application/json" }
+          : {
+              accept: "application/json",
+              "content-type": "application/x-www-form-urlencoded",
+            },
       redirect: request.followRedirects === true ? "follow" : "error",
       signal: request.signal,
     };

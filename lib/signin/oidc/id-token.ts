@@ -85,7 +85,10 @@ export function verifyIDTokenClaims(payload: object, expect: IDTokenExpectations
       email: typeof email === "string" ? email : undefined,
       emailVerified: field(payload, "email_verified") === true,
       // OIDC Core §2: auth_time is seconds since the epoch; a value beyond the skew in the future is ignored, not trusted.
-      authTime: typeof authTime === "number" && Number.isFinite(authTime) && authTime * 1000 <= now + skew ? new Date(Math.min(authTime * 1000, now)) : undefined,
+      authTime:
+        typeof authTime === "number" && Number.isFinite(authTime) && authTime * 1000 <= now + skew
+          ? new Date(Math.min(authTime * 1000, now))
+          : undefined,
     },
   };
 }

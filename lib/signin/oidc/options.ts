@@ -59,7 +59,8 @@ export type CompleteFailure =
  * The outcome of a callback: the verified address, or why it was refused
  * together with the `NewRef` reference it was logged under.
  */
-export type CompleteResult = { ok: true; address: string; authTime: Date | undefined } | { ok: false; reason: CompleteFailure; ref: string };
+export type CompleteResult =
+  { ok: true; address: string; authTime: Date | undefined } | { ok: false; reason: CompleteFailure; ref: string };
 
 /** The result of `InboxProvider.begin`. */
 export interface BeginResult {

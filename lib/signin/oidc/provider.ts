@@ -17,7 +17,15 @@ import { MetadataCache } from "./discovery.ts";
 import { isOIDCError } from "./errors.ts";
 import { verifyIDToken } from "./id-token.ts";
 import { KeySet } from "./jwks.ts";
-import { checkOptions, type BeginResult, type CheckedOptions, type CompleteFailure, type CompleteResult, type InboxProviderOptions, type LookupFunc } from "./options.ts";
+import {
+  checkOptions,
+  type BeginResult,
+  type CheckedOptions,
+  type CompleteFailure,
+  type CompleteResult,
+  type InboxProviderOptions,
+  type LookupFunc,
+} from "./options.ts";
 import { createPending, parsePending, PENDING_BLOB_TTL, PENDING_SEAL_LABEL, type PendingBlob } from "./pending.ts";
 import { computeCodeChallenge, PKCE_METHOD } from "./pkce.ts";
 import { deriveSealKey, openBlob, sealBlob } from "./seal.ts";

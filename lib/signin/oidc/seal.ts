@@ -23,9 +23,7 @@ const KEY_LENGTH = 32;
 export const MAX_SEALED_LENGTH: number = 4096;
 
 /** The outcome of `openBlob`. */
-export type OpenResult =
-  | { ok: true; data: unknown }
-  | { ok: false; reason: "malformed" | "bad_mac" | "expired" };
+export type OpenResult = { ok: true; data: unknown } | { ok: false; reason: "malformed" | "bad_mac" | "expired" };
 
 /**
  * Derives a 32-byte key for one purpose from the instance key with

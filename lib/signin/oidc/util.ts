@@ -14,7 +14,6 @@ export function callbackParam(query: URLSearchParams, name: string): string | un
   return values.length === 1 ? values[0] : undefined;
 }
 
-
 /**
  * Resolves as `promise` does, or rejects with the signal's reason as soon as
  * `signal` aborts, whichever comes first. The promise is not cancelled; a
