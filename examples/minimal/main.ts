@@ -15,7 +15,7 @@ const Origin = process.env["ORIGIN"] ?? "http://localhost:8080";
 
 const signinPage: HandlerFunc = (_req, res) => {
   res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.end(html`<form method="post" action="/signin"><input name="email" type="email" /><button>Email me a link</button></form>`.toString());
+  res.end(html`<form method="post" action="/signin"><input name="email" type="email"><button>Email me a link</button></form>`.toString());
 };
 
 await Run({

@@ -43,14 +43,11 @@ export function progressPercent(progress: string): number | undefined {
 export function renderFragmentHTML(data: PageData, labels: StatusLabels = DEFAULT_STATUS_LABELS): SafeHTML {
   const job = data.Job;
   const percent = progressPercent(job.Progress);
-  return html`<p class="job-status" data-status="${job.Status}">
-      <strong>${labels[job.Status]}</strong> <span class="job-name">${job.Name}</span>${
-        job.Progress === "" ? "" : html` <span class="job-progress">${job.Progress}</span>`
-      }
-    </p>
-    ${percent === undefined ? "" : html`<progress max="100" value="${percent}">${percent}%</progress>`}${
-      job.Status === Status.Failed ? html`<p class="job-error" role="alert">${job.Err}</p>` : ""
-    }`;
+  return html`<p class="job-status" data-status="${job.Status}"><strong>${labels[job.Status]}</strong> <span class="job-name">${job.Name}</span>${
+    job.Progress === "" ? "" : html` <span class="job-progress">${job.Progress}</span>`
+  }</p>${percent === undefined ? "" : html`<progress max="100" value="${percent}">${percent}%</progress>`}${
+    job.Status === Status.Failed ? html`<p class="job-error" role="alert">${job.Err}</p>` : ""
+  }`;
 }
 
 /**
@@ -62,13 +59,11 @@ export function renderStatusHTML(data: PageData, options: { labels?: StatusLabel
   const inner = renderFragmentHTML(data, options.labels);
   if (data.Job.Status !== Status.Running) return html`<div class="job" aria-live="polite">${inner}</div>`;
   const push = options.push === false ? "" : html` data-poll-push="${data.EventsPath}"`;
-  return html`<div class="job" aria-live="polite" data-poll="${data.FragmentPath}" data-poll-every="${data.PollSeconds}" ${push}>
-    ${inner}
-  </div>`;
+  return html`<div class="job" aria-live="polite" data-poll="${data.FragmentPath}" data-poll-every="${data.PollSeconds}"${push}>${inner}</div>`;
 }
 
 /** Renders the no-script meta refresh for the page head: only while the job runs, empty otherwise. */
 export function metaRefresh(data: PageData): SafeHTML {
   if (data.Job.Status !== Status.Running) return html``;
-  return html`<noscript><meta http-equiv="refresh" content="${data.PollSeconds}" /></noscript>`;
+  return html`<noscript><meta http-equiv="refresh" content="${data.PollSeconds}"></noscript>`;
 }

@@ -123,30 +123,20 @@ function filtersHTML(req: IncomingMessage, spec: ResourceSpec, list: ListRequest
   if (filters.length === 0) return html``;
   const one = (name: string, label: string): SafeHTML => {
     const problem = list.errors.get(name);
-    return html`<div class="field${problem === undefined ? "" : " invalid"}">
-      <label for="filter-${name}">${label}</label>
-      <input
-        id="filter-${name}"
-        name="${name}"
-        type="text"
-        value="${list.entered.get(name) ?? ""}"
-        ${problem === undefined ? "" : html` aria-invalid="true" aria-describedby="error-${name}"`}
-      />
-      ${problem === undefined ? "" : html`<p class="field-error" id="error-${name}" data-error-for="${name}" role="alert">${Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args)}</p>`}
-    </div>`;
+    return html`<div class="field${problem === undefined ? "" : " invalid"}"><label for="filter-${name}">${label}</label>
+<input id="filter-${name}" name="${name}" type="text" value="${list.entered.get(name) ?? ""}"${problem === undefined ? "" : html` aria-invalid="true" aria-describedby="error-${name}"`}>
+${problem === undefined ? "" : html`<p class="field-error" id="error-${name}" data-error-for="${name}" role="alert">${Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args)}</p>`}</div>`;
   };
   return html`<form class="filters row" method="get" action="${spec.Route}" role="search">
-    ${filters.map((filter) => {
-      const field = spec.Form.Fields.find((f) => f.Name === filter.Field);
-      if (field === undefined) return "";
-      const label = filter.Label === undefined ? T(req, field.Label) : T(req, filter.Label);
-      if (field.Kind !== Kind.Money) return one(field.Name, label);
-      return html`${one(`${field.Name}_min`, Tf(req, "resource.filter.min", { label }))}${one(`${field.Name}_max`, Tf(req, "resource.filter.max", { label }))}`;
-    })}
-    <div class="row">
-      <button type="submit">${T(req, "resource.filter")}</button> <a href="${spec.Route}">${T(req, "resource.filter.clear")}</a>
-    </div>
-  </form>`;
+${filters.map((filter) => {
+  const field = spec.Form.Fields.find((f) => f.Name === filter.Field);
+  if (field === undefined) return "";
+  const label = filter.Label === undefined ? T(req, field.Label) : T(req, filter.Label);
+  if (field.Kind !== Kind.Money) return one(field.Name, label);
+  return html`${one(`${field.Name}_min`, Tf(req, "resource.filter.min", { label }))}${one(`${field.Name}_max`, Tf(req, "resource.filter.max", { label }))}`;
+})}
+<div class="row"><button type="submit">${T(req, "resource.filter")}</button> <a href="${spec.Route}">${T(req, "resource.filter.clear")}</a></div>
+</form>`;
 }
 
 /** Renders the list page body. */
@@ -167,41 +157,28 @@ export function listHTML(
     const current = list.query.sort === column;
     const dir = current && !list.query.desc ? "desc" : "asc";
     const sorted = current ? (list.query.desc ? "descending" : "ascending") : "none";
-    return html`<th scope="col" aria-sort="${sorted}">
-      <a href="${link(spec.Route, params, { sort: column, dir, after: undefined })}"
-        >${text}${current ? (list.query.desc ? " ↓" : " ↑") : ""}</a
-      >
-    </th>`;
+    return html`<th scope="col" aria-sort="${sorted}"><a href="${link(spec.Route, params, { sort: column, dir, after: undefined })}">${text}${current ? (list.query.desc ? " ↓" : " ↑") : ""}</a></th>`;
   };
   const table =
     page.records.length === 0
       ? html`<p class="muted" data-empty>${T(req, filtered ? "resource.empty_filtered" : "resource.empty")}</p>`
-      : html`<table data-resource="${spec.Name}">
-          <thead>
-            <tr>
-              ${columns.map((c) => header(c.Field, c.Label))}
-            </tr>
-          </thead>
-          <tbody>
-            ${page.records.map(
-              (record) =>
-                html`<tr data-record-id="${record.id}">
-                  ${columns.map((c, n) => {
-                    const text = cell(req, spec, c.Field, record);
-                    return html`<td>
-                      ${n === 0 ? html`<a href="${spec.Route}/${record.id}">${text === "" ? record.id : text}</a>` : text}
-                    </td>`;
-                  })}
-                </tr>`,
-            )}
-          </tbody>
-        </table>`;
+      : html`<table data-resource="${spec.Name}"><thead><tr>${columns.map((c) => header(c.Field, c.Label))}</tr></thead><tbody>
+${page.records.map(
+  (record) =>
+    html`<tr data-record-id="${record.id}">${columns.map((c, n) => {
+      const text = cell(req, spec, c.Field, record);
+      return html`<td>${n === 0 ? html`<a href="${spec.Route}/${record.id}">${text === "" ? record.id : text}</a>` : text}</td>`;
+    })}</tr>`,
+)}
+</tbody></table>`;
   const more =
     page.next === undefined
       ? ""
       : html`<p><a rel="next" href="${link(spec.Route, params, { after: encodeCursor(page.next) })}">${T(req, "resource.next")}</a></p>`;
   return html`<h1>${T(req, `${spec.Name}.title`)}</h1>
-    ${notice}
-    <p><a class="button" href="${spec.Route}/new">${T(req, `${spec.Name}.new`)}</a></p>
-    ${filtersHTML(req, spec, list)} ${table} ${more}`;
+${notice}
+<p><a class="button" href="${spec.Route}/new">${T(req, `${spec.Name}.new`)}</a></p>
+${filtersHTML(req, spec, list)}
+${table}
+${more}`;
 }

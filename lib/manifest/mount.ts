@@ -154,9 +154,9 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     title: T(req, `${spec.Name}.new`),
     status,
     body: html`<h1>${T(req, `${spec.Name}.new`)}</h1>
-      ${state.errors.size > 0 ? noticeHTML(req, "invalid", false) : ""}
-      ${formHTML(req, spec, { ...state, action: route, submit: T(req, "resource.create") })}
-      <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
+${state.errors.size > 0 ? noticeHTML(req, "invalid", false) : ""}
+${formHTML(req, spec, { ...state, action: route, submit: T(req, "resource.create") })}
+<p><a href="${route}">${T(req, "resource.back")}</a></p>`,
   });
   // A record is headed by its first field's stored value (its name, usually), under the resource's title.
   const recordPage = (
@@ -171,13 +171,13 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     title: heading === "" ? T(req, `${spec.Name}.title`) : heading,
     status,
     body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
-      <h1>${heading === "" ? T(req, `${spec.Name}.title`) : heading}</h1>
-      ${notice}
-      <section class="card" data-record-id="${id}">
-        ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "resource.save") })}
-        <form method="post" action="${route}/${id}/delete"><button class="danger" type="submit">${T(req, "resource.delete")}</button></form>
-      </section>
-      <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
+<h1>${heading === "" ? T(req, `${spec.Name}.title`) : heading}</h1>
+${notice}
+<section class="card" data-record-id="${id}">
+${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "resource.save") })}
+<form method="post" action="${route}/${id}/delete"><button class="danger" type="submit">${T(req, "resource.delete")}</button></form>
+</section>
+<p><a href="${route}">${T(req, "resource.back")}</a></p>`,
   });
 
   const list: HandlerFunc = async (req, res) => {
@@ -269,13 +269,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
             id,
             { entered: storedEntered(req, outcome.current.values), errors: noErrors, version: outcome.version },
             409,
-            noticeHTML(
-              req,
-              "stale",
-              false,
-              html`<p>${T(req, "resource.stale.yours")}</p>
-                ${enteredHTML(req, spec, entered(form))}`,
-            ),
+            noticeHTML(req, "stale", false, html`<p>${T(req, "resource.stale.yours")}</p>${enteredHTML(req, spec, entered(form))}`),
             headingOf(req, outcome.current.values),
           ),
         );

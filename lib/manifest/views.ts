@@ -88,55 +88,44 @@ function input(req: IncomingMessage, field: Field, state: FormState): SafeHTML {
   const aria = html`${problem === undefined ? "" : html` aria-invalid="true"`}${described === "" ? "" : html` aria-describedby="${described}"`}${field.Required === true ? html` required` : ""}`;
   const control =
     field.Kind === Kind.Textarea
-      ? html`<textarea id="${id}" name="${field.Name}" rows="8" dir="auto" maxlength="${maxLength(field)}" ${aria}>${value}</textarea>`
+      ? html`<textarea id="${id}" name="${field.Name}" rows="8" dir="auto" maxlength="${maxLength(field)}"${aria}>${value}</textarea>`
       : field.Kind === Kind.Money
-        ? html`<span class="money"
-            ><input id="${id}" name="${field.Name}" type="text" inputmode="decimal" autocomplete="off" value="${value}" ${aria} />
-            <span class="currency">${currencyOf(field)}</span></span
-          >`
-        : html`<input id="${id}" name="${field.Name}" type="text" dir="auto" maxlength="${maxLength(field)}" value="${value}" ${aria} />`;
+        ? html`<span class="money"><input id="${id}" name="${field.Name}" type="text" inputmode="decimal" autocomplete="off" value="${value}"${aria}> <span class="currency">${currencyOf(field)}</span></span>`
+        : html`<input id="${id}" name="${field.Name}" type="text" dir="auto" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
   const conflict = state.conflicts?.get(field.Name);
   return html`<div class="field${problem === undefined ? "" : " invalid"}">
-    <label for="${id}">${T(req, field.Label)}</label>
-    ${control} ${field.Help ? html`<p class="muted" id="help-${field.Name}">${T(req, field.Help)}</p>` : ""}
-    ${problem === undefined ? "" : html`<p class="field-error" id="error-${field.Name}" data-error-for="${field.Name}" role="alert">${problemText(req, problem)}</p>`}
-    ${
-      conflict === undefined
-        ? ""
-        : html`<div class="conflict" data-conflict="${field.Name}">
-            <p>${T(req, "resource.conflict.mine")}</p>
-            <pre data-conflict-mine>${displayValue(req, field, conflict.mine)}</pre>
-            <p>${T(req, "resource.conflict.theirs")}</p>
-            <pre data-conflict-theirs>${displayValue(req, field, conflict.theirs)}</pre>
-          </div>`
-    }
-  </div>`;
+  <label for="${id}">${T(req, field.Label)}</label>
+  ${control}
+  ${field.Help ? html`<p class="muted" id="help-${field.Name}">${T(req, field.Help)}</p>` : ""}
+  ${problem === undefined ? "" : html`<p class="field-error" id="error-${field.Name}" data-error-for="${field.Name}" role="alert">${problemText(req, problem)}</p>`}
+  ${
+    conflict === undefined
+      ? ""
+      : html`<div class="conflict" data-conflict="${field.Name}">
+    <p>${T(req, "resource.conflict.mine")}</p><pre data-conflict-mine>${displayValue(req, field, conflict.mine)}</pre>
+    <p>${T(req, "resource.conflict.theirs")}</p><pre data-conflict-theirs>${displayValue(req, field, conflict.theirs)}</pre>
+  </div>`
+  }
+</div>`;
 }
 
 /** Renders the form of `spec`. */
 export function formHTML(req: IncomingMessage, spec: ResourceSpec, state: FormState): SafeHTML {
   return html`<form class="resource-form" method="post" action="${state.action}" data-resource="${spec.Name}">
-    ${state.version === undefined ? "" : html`<input type="hidden" name="version" value="${state.version}" />`}
-    ${spec.Form.Fields.map((field) => input(req, field, state))}
-    <div class="row"><button type="submit">${state.submit}</button></div>
-  </form>`;
+${state.version === undefined ? "" : html`<input type="hidden" name="version" value="${state.version}">`}
+${spec.Form.Fields.map((field) => input(req, field, state))}
+<div class="row"><button type="submit">${state.submit}</button></div>
+</form>`;
 }
 
 /** Renders a notice (saved, deleted, stale, conflict, invalid). */
 export function noticeHTML(req: IncomingMessage, outcome: string, ok: boolean, extra: SafeHTML = html``): SafeHTML {
-  return html`<div class="card notice ${ok ? "ok" : "bad"}" role="${ok ? "status" : "alert"}" data-outcome="${outcome}">
-    <p>${T(req, `resource.${outcome}`)}</p>
-    ${extra}
-  </div>`;
+  return html`<div class="card notice ${ok ? "ok" : "bad"}" role="${ok ? "status" : "alert"}" data-outcome="${outcome}"><p>${T(req, `resource.${outcome}`)}</p>${extra}</div>`;
 }
 
 /** Renders what the person entered, shown with a stale update's refusal so nothing typed is lost. */
 export function enteredHTML(req: IncomingMessage, spec: ResourceSpec, entered: ReadonlyMap<string, string>): SafeHTML {
-  return html`<dl class="entered" data-entered>
-    ${spec.Form.Fields.map(
-      (f) =>
-        html`<dt>${T(req, f.Label)}</dt>
-          <dd data-entered-for="${f.Name}">${entered.get(f.Name) ?? ""}</dd>`,
-    )}
-  </dl>`;
+  return html`<dl class="entered" data-entered>${spec.Form.Fields.map(
+    (f) => html`<dt>${T(req, f.Label)}</dt><dd data-entered-for="${f.Name}">${entered.get(f.Name) ?? ""}</dd>`,
+  )}</dl>`;
 }

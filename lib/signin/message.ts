@@ -25,13 +25,11 @@ export function signinMessage(req: IncomingMessage, mail: SigninMail): Message {
   const locale = LocaleFrom(req);
   const paragraphs = body.split("\n").filter((line) => line.trim() !== "");
   const page = html`<!doctype html>
-    <html lang="${locale}" dir="${Dir(locale)}">
-      <body>
-        ${paragraphs.map((p) => (p.includes(mail.link) ? html`<p><a href="${mail.link}">${mail.link}</a></p>` : html`<p>${p}</p>`))}
-        <p data-signin-code="${mail.code}">${code}</p>
-        <p>${ignore}</p>
-      </body>
-    </html>`;
+<html lang="${locale}" dir="${Dir(locale)}"><body>
+${paragraphs.map((p) => (p.includes(mail.link) ? html`<p><a href="${mail.link}">${mail.link}</a></p>` : html`<p>${p}</p>`))}
+<p data-signin-code="${mail.code}">${code}</p>
+<p>${ignore}</p>
+</body></html>`;
   const text = `${body}\n\n${code}\n\n${ignore}\n`;
   return { From: mail.from, To: mail.to, Subject: T(req, "mail.signin.subject"), Text: text, HTML: page.toString() };
 }
@@ -53,25 +51,16 @@ export interface CodePage {
 export function codePage(req: IncomingMessage, res: ServerResponse, view: CodePage): void {
   const locale = LocaleFrom(req);
   const page = html`<!doctype html>
-    <html lang="${locale}" dir="${Dir(locale)}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <link rel="icon" href="data:," />
-        <title>${T(req, "signin.code_page.title")}</title>
-      </head>
-      <body>
-        <main>
-          <h1>${T(req, "signin.code_page.title")}</h1>
-          <p data-signin-address="${view.address}">${Tf(req, "signin.code_page.address", { address: view.address })}</p>
-          <p>${T(req, "signin.code_page.enter")}</p>
-          <h2><code data-signin-code="${view.code}">${view.code}</code></h2>
-          <p>${Tf(req, "signin.code_page.expires", { minutes: view.minutes })}</p>
-          <p>${T(req, "signin.code_page.ignore")}</p>
-        </main>
-      </body>
-    </html>`;
+<html lang="${locale}" dir="${Dir(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${T(req, "signin.code_page.title")}</title></head>
+<body><main>
+<h1>${T(req, "signin.code_page.title")}</h1>
+<p data-signin-address="${view.address}">${Tf(req, "signin.code_page.address", { address: view.address })}</p>
+<p>${T(req, "signin.code_page.enter")}</p>
+<h2><code data-signin-code="${view.code}">${view.code}</code></h2>
+<p>${Tf(req, "signin.code_page.expires", { minutes: view.minutes })}</p>
+<p>${T(req, "signin.code_page.ignore")}</p>
+</main></body></html>`;
   const body = page.toString();
   res.statusCode = 200;
   res.setHeader("Content-Type", "text/html; charset=utf-8");
@@ -86,17 +75,8 @@ export function codePage(req: IncomingMessage, res: ServerResponse, view: CodePa
 export function sendFailurePage(req: IncomingMessage, res: ServerResponse, ref: string): void {
   const locale = LocaleFrom(req);
   const page = html`<!doctype html>
-    <html lang="${locale}" dir="${Dir(locale)}">
-      <head>
-        <meta charset="utf-8" />
-        <title>${T(req, "error.title")}</title>
-      </head>
-      <body>
-        <h1>${T(req, "error.title")}</h1>
-        <p>${T(req, "signin.err.send")}</p>
-        <p>${Tf(req, "error.reference", { ref })}</p>
-      </body>
-    </html>`;
+<html lang="${locale}" dir="${Dir(locale)}"><head><meta charset="utf-8"><title>${T(req, "error.title")}</title></head>
+<body><h1>${T(req, "error.title")}</h1><p>${T(req, "signin.err.send")}</p><p>${Tf(req, "error.reference", { ref })}</p></body></html>`;
   const body = page.toString();
   res.statusCode = 503;
   res.setHeader("Content-Type", "text/html; charset=utf-8");

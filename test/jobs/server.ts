@@ -51,17 +51,7 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
     ...(options.session === true ? {} : { Owner: ownerHeader }),
     Render: (_req, res, data) => {
       res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      const page = html`<!doctype html>
-        <html>
-          <head>
-            <title>Job</title>
-            ${metaRefresh(data)}
-            <script type="module" src="/static/jobs.js"></script>
-          </head>
-          <body>
-            ${renderStatusHTML(data, { push })}
-          </body>
-        </html>`;
+      const page = html`<!doctype html><html><head><title>Job</title>${metaRefresh(data)}<script type="module" src="/static/jobs.js"></script></head><body>${renderStatusHTML(data, { push })}</body></html>`;
       res.end(page.toString());
     },
     RenderFragment: (_req, res, data) => {

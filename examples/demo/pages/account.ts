@@ -24,27 +24,28 @@ export function renderAccount(req: IncomingMessage, res: ServerResponse, assets:
     scripts: ["passkey.js"],
     bodyAttrs: { "data-subject": who.Subject, "data-method": who.Method },
     body: html`<h1>${T(req, "account.title")}</h1>
-      ${finished ? html`<p class="notice ok" role="status" data-outcome="job-done">${Icon("check")} ${T(req, "jobs.done")}</p>` : html``}
-      ${whoSection(req, who)}
-      <nav class="card row">
-        <a href="/account/security">${Icon("lock")} ${T(req, "demo.fresh.title")}</a>
-        <a href="/account/agents">${Icon("key")} ${T(req, "demo.agents.title")}</a>
-        <a href="/account/activity">${Icon("info")} ${T(req, "demo.activity.title")}</a>
-      </nav>
-      <section class="card">
-        <h2>${T(req, "demo.resources.title")}</h2>
-        <div class="row">
-          <a href="/expenses" data-resource-link="expenses">${T(req, "expenses.title")}</a>
-          <a href="/notes" data-resource-link="notes">${T(req, "notes.title")}</a>
-        </div>
-      </section>
-      ${passkeysSection(req, keys, who.Subject)} ${recoverySection(req, keys, who.Subject, codes)}
-      <section class="card">
-        <h2>${T(req, "starter.jobs.title")}</h2>
-        <form class="row" method="post" action="/jobs">
-          <button name="kind" value="ok" type="submit">${Icon("spinner")} ${T(req, "demo.jobs.start_ok")}</button>
-          <button class="danger" name="kind" value="fail" type="submit">${Icon("alert")} ${T(req, "demo.jobs.start_fail")}</button>
-        </form>
-      </section>`,
+${finished ? html`<p class="notice ok" role="status" data-outcome="job-done">${Icon("check")} ${T(req, "jobs.done")}</p>` : html``}
+${whoSection(req, who)}
+<nav class="card row">
+  <a href="/account/security">${Icon("lock")} ${T(req, "demo.fresh.title")}</a>
+  <a href="/account/agents">${Icon("key")} ${T(req, "demo.agents.title")}</a>
+  <a href="/account/activity">${Icon("info")} ${T(req, "demo.activity.title")}</a>
+</nav>
+<section class="card">
+  <h2>${T(req, "demo.resources.title")}</h2>
+  <div class="row">
+    <a href="/expenses" data-resource-link="expenses">${T(req, "expenses.title")}</a>
+    <a href="/notes" data-resource-link="notes">${T(req, "notes.title")}</a>
+  </div>
+</section>
+${passkeysSection(req, keys, who.Subject)}
+${recoverySection(req, keys, who.Subject, codes)}
+<section class="card">
+  <h2>${T(req, "starter.jobs.title")}</h2>
+  <form class="row" method="post" action="/jobs">
+    <button name="kind" value="ok" type="submit">${Icon("spinner")} ${T(req, "demo.jobs.start_ok")}</button>
+    <button class="danger" name="kind" value="fail" type="submit">${Icon("alert")} ${T(req, "demo.jobs.start_fail")}</button>
+  </form>
+</section>`,
   });
 }

@@ -24,23 +24,13 @@ function when(date: Date): SafeHTML {
 
 function tokenList(req: IncomingMessage, tokens: readonly AgentTokenInfo[]): SafeHTML {
   if (tokens.length === 0) return html`<p class="muted">${T(req, "demo.agents.list_empty")}</p>`;
-  return html`<ul class="agents">
-    ${tokens.map(
-      (t) =>
-        html`<li data-agent-id="${t.ID}" data-agent-name="${t.Name}" data-agent-access="${t.Access}">
-          <strong>agent:${t.Name}</strong> · ${t.Access === "write" ? T(req, "demo.agents.write") : T(req, "demo.agents.read")}
-          <span class="muted"
-            >${T(req, "demo.agents.created")} ${when(t.CreatedAt)} ·
-            ${t.LastUsedAt === undefined ? T(req, "demo.agents.never_used") : html`${T(req, "demo.agents.last_used")} ${when(t.LastUsedAt)}`}</span
-          >
-          <form class="inline" method="post" action="/account/agents/revoke">
-            <input type="hidden" name="id" value="${t.ID}" /><button class="danger" type="submit">
-              ${Icon("x")} ${T(req, "demo.agents.revoke")}
-            </button>
-          </form>
-        </li>`,
-    )}
-  </ul>`;
+  return html`<ul class="agents">${tokens.map(
+    (t) => html`<li data-agent-id="${t.ID}" data-agent-name="${t.Name}" data-agent-access="${t.Access}">
+  <strong>agent:${t.Name}</strong> · ${t.Access === "write" ? T(req, "demo.agents.write") : T(req, "demo.agents.read")}
+  <span class="muted">${T(req, "demo.agents.created")} ${when(t.CreatedAt)} · ${t.LastUsedAt === undefined ? T(req, "demo.agents.never_used") : html`${T(req, "demo.agents.last_used")} ${when(t.LastUsedAt)}`}</span>
+  <form class="inline" method="post" action="/account/agents/revoke"><input type="hidden" name="id" value="${t.ID}"><button class="danger" type="submit">${Icon("x")} ${T(req, "demo.agents.revoke")}</button></form>
+</li>`,
+  )}</ul>`;
 }
 
 /** `/account/agents`: the mint form, the token just minted (shown once) or the refusal, and the live tokens. */
@@ -55,11 +45,7 @@ export function agentsPage(
     minted === undefined
       ? html``
       : "token" in minted
-        ? html`<section class="card notice ok" role="status">
-            <p>${T(req, "demo.agents.shown_once")}</p>
-            <p><strong>agent:${minted.name}</strong></p>
-            <p><code data-agent-token="${minted.token}">${minted.token}</code></p>
-          </section>`
+        ? html`<section class="card notice ok" role="status"><p>${T(req, "demo.agents.shown_once")}</p><p><strong>agent:${minted.name}</strong></p><p><code data-agent-token="${minted.token}">${minted.token}</code></p></section>`
         : html`<p class="card notice bad" role="alert" data-error>${minted.error}</p>`;
   render(
     req,
@@ -68,23 +54,20 @@ export function agentsPage(
     {
       title: T(req, "demo.agents.title"),
       body: html`<h1>${Icon("key")} ${T(req, "demo.agents.title")}</h1>
-        ${notice}
-        <section class="card">
-          <p class="muted">${T(req, "demo.agents.intro")}</p>
-          <form method="post" action="/account/agents">
-            <label
-              >${T(req, "demo.agents.name")} <input type="text" name="name" required maxlength="64" pattern="[a-z0-9][a-z0-9._\\-]{0,63}"
-            /></label>
-            <fieldset>
-              <legend>${T(req, "demo.agents.access")}</legend>
-              <label><input type="radio" name="access" value="read" checked /> ${T(req, "demo.agents.read")}</label>
-              <label><input type="radio" name="access" value="write" /> ${T(req, "demo.agents.write")}</label>
-            </fieldset>
-            <button type="submit">${T(req, "demo.agents.mint")}</button>
-          </form>
-        </section>
-        <section class="card">${tokenList(req, tokens)}</section>
-        <p><a href="/account/activity">${T(req, "demo.activity.title")}</a> · <a href="/account">${T(req, "account.title")}</a></p>`,
+${notice}
+<section class="card">
+  <p class="muted">${T(req, "demo.agents.intro")}</p>
+  <form method="post" action="/account/agents">
+    <label>${T(req, "demo.agents.name")} <input type="text" name="name" required maxlength="64" pattern="[a-z0-9][a-z0-9._\\-]{0,63}"></label>
+    <fieldset><legend>${T(req, "demo.agents.access")}</legend>
+      <label><input type="radio" name="access" value="read" checked> ${T(req, "demo.agents.read")}</label>
+      <label><input type="radio" name="access" value="write"> ${T(req, "demo.agents.write")}</label>
+    </fieldset>
+    <button type="submit">${T(req, "demo.agents.mint")}</button>
+  </form>
+</section>
+<section class="card">${tokenList(req, tokens)}</section>
+<p><a href="/account/activity">${T(req, "demo.activity.title")}</a> · <a href="/account">${T(req, "account.title")}</a></p>`,
     },
     minted !== undefined && "status" in minted ? minted.status : 200,
   );
@@ -103,9 +86,7 @@ export function approvalPage(
   const open = approval.Status === "pending" && refused === undefined;
   const outcome =
     approval.Status === "approved"
-      ? html`<p class="card notice ok" role="status" data-outcome="approved">
-          ${Tf(req, "demo.approval.approved", { minutes: APPROVAL_TTL / 60000 })}
-        </p>`
+      ? html`<p class="card notice ok" role="status" data-outcome="approved">${Tf(req, "demo.approval.approved", { minutes: APPROVAL_TTL / 60000 })}</p>`
       : approval.Status === "declined"
         ? html`<p class="card notice" role="status" data-outcome="declined">${T(req, "demo.approval.declined")}</p>`
         : refused !== undefined || approval.Status !== "pending"
@@ -115,26 +96,22 @@ export function approvalPage(
     title: T(req, "demo.approval.title"),
     bodyAttrs: { "data-approval-status": approval.Status },
     body: html`<h1>${Icon("alert")} ${T(req, "demo.approval.title")}</h1>
-      ${outcome}
-      <section class="card">
-        <p>${Tf(req, "demo.approval.asks", { agent, tool: approval.Tool })}</p>
-        <p><strong data-confirm>${def?.Tool.Confirm ?? ""}</strong></p>
-        <h2>${T(req, "demo.approval.arguments")}</h2>
-        <pre data-arguments>${JSON.stringify(approval.Args, null, 2)}</pre>
-        ${
-          open
-            ? html`<form class="row" method="post" action="/account/approvals/${approval.ID}">
-                <button type="submit" name="decision" value="approve" data-approval="approve">
-                  ${Icon("check")} ${T(req, "demo.approval.approve")}
-                </button>
-                <button class="secondary" type="submit" name="decision" value="decline" data-approval="decline">
-                  ${Icon("x")} ${T(req, "demo.approval.decline")}
-                </button>
-              </form>`
-            : html``
-        }
-      </section>
-      <p><a href="/account/activity">${T(req, "demo.activity.title")}</a></p>`,
+${outcome}
+<section class="card">
+  <p>${Tf(req, "demo.approval.asks", { agent, tool: approval.Tool })}</p>
+  <p><strong data-confirm>${def?.Tool.Confirm ?? ""}</strong></p>
+  <h2>${T(req, "demo.approval.arguments")}</h2>
+  <pre data-arguments>${JSON.stringify(approval.Args, null, 2)}</pre>
+  ${
+    open
+      ? html`<form class="row" method="post" action="/account/approvals/${approval.ID}">
+    <button type="submit" name="decision" value="approve" data-approval="approve">${Icon("check")} ${T(req, "demo.approval.approve")}</button>
+    <button class="secondary" type="submit" name="decision" value="decline" data-approval="decline">${Icon("x")} ${T(req, "demo.approval.decline")}</button>
+  </form>`
+      : html``
+  }
+</section>
+<p><a href="/account/activity">${T(req, "demo.activity.title")}</a></p>`,
   });
 }
 
@@ -143,27 +120,14 @@ export function activityPage(req: IncomingMessage, res: ServerResponse, assets: 
   render(req, res, assets, {
     title: T(req, "demo.activity.title"),
     body: html`<h1>${T(req, "demo.activity.title")}</h1>
-      <section class="card">
-        ${
-          events.length === 0
-            ? html`<p class="muted">${T(req, "demo.activity.empty")}</p>`
-            : html`<ol class="activity" reversed>
-                ${events.map(
-                  (e) =>
-                    html`<li
-                      data-seq="${e.Seq}"
-                      data-actor="${e.Actor}"
-                      data-type="${e.Type}"
-                      data-via="${typeof e.Data["via"] === "string" ? e.Data["via"] : ""}"
-                    >
-                      <code>${e.Actor}</code>
-                      ${e.Type}${typeof e.Data["tool"] === "string" ? html` <strong>${e.Data["tool"]}</strong>` : ""}${typeof e.Data["outcome"] === "string" ? html` → ${e.Data["outcome"]}` : ""}
-                      <span class="muted">${when(e.At)}</span>
-                    </li>`,
-                )}
-              </ol>`
-        }
-      </section>
-      <p><a href="/account/agents">${T(req, "demo.agents.title")}</a> · <a href="/account">${T(req, "account.title")}</a></p>`,
+<section class="card">${
+      events.length === 0
+        ? html`<p class="muted">${T(req, "demo.activity.empty")}</p>`
+        : html`<ol class="activity" reversed>${events.map(
+            (e) =>
+              html`<li data-seq="${e.Seq}" data-actor="${e.Actor}" data-type="${e.Type}" data-via="${typeof e.Data["via"] === "string" ? e.Data["via"] : ""}"><code>${e.Actor}</code> ${e.Type}${typeof e.Data["tool"] === "string" ? html` <strong>${e.Data["tool"]}</strong>` : ""}${typeof e.Data["outcome"] === "string" ? html` → ${e.Data["outcome"]}` : ""} <span class="muted">${when(e.At)}</span></li>`,
+          )}</ol>`
+    }</section>
+<p><a href="/account/agents">${T(req, "demo.agents.title")}</a> · <a href="/account">${T(req, "account.title")}</a></p>`,
   });
 }

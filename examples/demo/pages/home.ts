@@ -14,17 +14,17 @@ export function homePage(assets: Assets): HandlerFunc {
     render(req, res, assets, {
       title: T(req, "demo.title"),
       body: html`<section class="card">
-        <h1>${T(req, "demo.title")}</h1>
-        <p>${T(req, "demo.intro")}</p>
-        <div class="row">
-          ${
-            who === undefined
-              ? html`<a href="/signin">${Icon("mail")} ${T(req, "demo.home.signin")}</a>`
-              : html`<a href="/account">${Icon("user")} ${T(req, "demo.home.account")}</a>`
-          }
-          <a class="muted" href="/demo/error">${Icon("alert")} ${T(req, "demo.error.trigger")}</a>
-        </div>
-      </section>`,
+  <h1>${T(req, "demo.title")}</h1>
+  <p>${T(req, "demo.intro")}</p>
+  <div class="row">
+    ${
+      who === undefined
+        ? html`<a href="/signin">${Icon("mail")} ${T(req, "demo.home.signin")}</a>`
+        : html`<a href="/account">${Icon("user")} ${T(req, "demo.home.account")}</a>`
+    }
+    <a class="muted" href="/demo/error">${Icon("alert")} ${T(req, "demo.error.trigger")}</a>
+  </div>
+</section>`,
     });
   };
 }

@@ -10,6 +10,7 @@ import { render as renderStarter, type Page } from "../../starter/pages/layout.t
 
 /** Renders a full page in the starter's shell, with the demo's stylesheet, and ends the response. */
 export function render(req: IncomingMessage, res: ServerResponse, assets: Assets, page: Page, status = 200): void {
-  const head = html`<link rel="stylesheet" href="${assets.Path("demo.css")}" /> ${page.head ?? html``}`;
+  const head = html`<link rel="stylesheet" href="${assets.Path("demo.css")}">
+${page.head ?? html``}`;
   renderStarter(req, res, assets, { ...page, head }, status);
 }

@@ -28,30 +28,21 @@ function sessionItem(req: IncomingMessage, s: SessionSummary): SafeHTML {
     seen: when(req, s.LastSeen),
   });
   const device = s.Device === "" ? T(req, "demo.sessions.device_unknown") : s.Device;
-  return html`<li class="card" data-session-id="${s.PublicID}" ${s.Current ? html` data-current` : html``}>
-    <p>
-      ${Icon(s.Current ? "check" : "user")} <strong>${device}</strong>${s.Current ? html` · ${T(req, "demo.sessions.current")}` : html``}
-    </p>
-    <p class="muted">${detail}</p>
-    <form method="post" action="/account/sessions/revoke">
-      <input type="hidden" name="id" value="${s.PublicID}" />
-      <button class="secondary" type="submit">${Icon("sign-out")} ${T(req, "demo.sessions.revoke")}</button>
-    </form>
-  </li>`;
+  return html`<li class="card" data-session-id="${s.PublicID}"${s.Current ? html` data-current` : html``}>
+  <p>${Icon(s.Current ? "check" : "user")} <strong>${device}</strong>${s.Current ? html` · ${T(req, "demo.sessions.current")}` : html``}</p>
+  <p class="muted">${detail}</p>
+  <form method="post" action="/account/sessions/revoke">
+    <input type="hidden" name="id" value="${s.PublicID}">
+    <button class="secondary" type="submit">${Icon("sign-out")} ${T(req, "demo.sessions.revoke")}</button>
+  </form>
+</li>`;
 }
 
 // The person's passkeys, read-only here: they are managed on /account.
 function passkeyItems(req: IncomingMessage, keys: Passkey, subject: string): SafeHTML {
   const credentials = keys.Credentials(subject);
   if (credentials.length === 0) return html`<p class="muted">${T(req, "passkey.list.empty")}</p>`;
-  return html`<ul class="sessions">
-    ${credentials.map(
-      (c) =>
-        html`<li class="card" data-credential="${c.id}">
-          <p>${Icon("key")} <strong>${c.name}</strong></p>
-        </li>`,
-    )}
-  </ul>`;
+  return html`<ul class="sessions">${credentials.map((c) => html`<li class="card" data-credential="${c.id}"><p>${Icon("key")} <strong>${c.name}</strong></p></li>`)}</ul>`;
 }
 
 /** `GET /account/security`. */
@@ -62,18 +53,16 @@ export function securityPage(assets: Assets, sessions: Sessions, keys: Passkey):
       title: T(req, "demo.fresh.title"),
       bodyAttrs: { "data-method": From(req)?.Method ?? "" },
       body: html`<h1>${T(req, "demo.fresh.title")}</h1>
-        <p class="card">${T(req, "demo.fresh.body")}</p>
-        <h2>${T(req, "demo.sessions.title")}</h2>
-        <ul class="sessions">
-          ${list.map((s) => sessionItem(req, s))}
-        </ul>
-        <form method="post" action="/account/sessions/revoke-others">
-          <button class="danger" type="submit">${Icon("x")} ${T(req, "demo.sessions.revoke_others")}</button>
-        </form>
-        <h2>${T(req, "passkey.list.title")}</h2>
-        ${passkeyItems(req, keys, From(req)?.Subject ?? "")}
-        <p><a href="/account">${T(req, "demo.security.manage_passkeys")}</a></p>
-        <p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
+<p class="card">${T(req, "demo.fresh.body")}</p>
+<h2>${T(req, "demo.sessions.title")}</h2>
+<ul class="sessions">${list.map((s) => sessionItem(req, s))}</ul>
+<form method="post" action="/account/sessions/revoke-others">
+  <button class="danger" type="submit">${Icon("x")} ${T(req, "demo.sessions.revoke_others")}</button>
+</form>
+<h2>${T(req, "passkey.list.title")}</h2>
+${passkeyItems(req, keys, From(req)?.Subject ?? "")}
+<p><a href="/account">${T(req, "demo.security.manage_passkeys")}</a></p>
+<p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
     });
   };
 }

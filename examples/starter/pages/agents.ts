@@ -22,23 +22,14 @@ export function agentsPage(
   render(req, res, assets, {
     title: T(req, "starter.agents.title"),
     body: html`<h1>${T(req, "starter.agents.title")}</h1>
-      ${
-        minted === undefined
-          ? html``
-          : html`<section class="notice ok" role="status">
-              <p>${T(req, "starter.agents.shown_once")}</p>
-              <p><code data-agent-token="${minted}">${minted}</code></p>
-            </section>`
-      }
-      <form class="card" method="post" action="/account/agents">
-        <p class="muted">${T(req, "starter.agents.intro")}</p>
-        <label for="agent-name">${T(req, "starter.agents.name")}</label>
-        <input id="agent-name" name="name" type="text" pattern="[a-z0-9][a-z0-9._\\-]{0,63}" required />
-        <p><button type="submit">${Icon("key")} ${T(req, "starter.agents.mint")}</button></p>
-      </form>
-      <ul class="list">
-        ${tokens.map((t) => html`<li data-agent-id="${t.ID}">${Icon("key")} agent:${t.Name}</li>`)}
-      </ul>
-      <p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
+${minted === undefined ? html`` : html`<section class="notice ok" role="status"><p>${T(req, "starter.agents.shown_once")}</p><p><code data-agent-token="${minted}">${minted}</code></p></section>`}
+<form class="card" method="post" action="/account/agents">
+  <p class="muted">${T(req, "starter.agents.intro")}</p>
+  <label for="agent-name">${T(req, "starter.agents.name")}</label>
+  <input id="agent-name" name="name" type="text" pattern="[a-z0-9][a-z0-9._\\-]{0,63}" required>
+  <p><button type="submit">${Icon("key")} ${T(req, "starter.agents.mint")}</button></p>
+</form>
+<ul class="list">${tokens.map((t) => html`<li data-agent-id="${t.ID}">${Icon("key")} agent:${t.Name}</li>`)}</ul>
+<p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
   });
 }

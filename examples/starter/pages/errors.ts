@@ -27,10 +27,10 @@ export function errorPage(req: IncomingMessage, res: ServerResponse, assets: Ass
     {
       title,
       body: html`<section class="card notice bad" role="alert" data-status="${status}">
-        <h1>${Icon("alert")} ${title}</h1>
-        <p>${Tf(req, "error.reference", { ref })}</p>
-        <p><a href="/">${T(req, "error.back_home")}</a></p>
-      </section>`,
+  <h1>${Icon("alert")} ${title}</h1>
+  <p>${Tf(req, "error.reference", { ref })}</p>
+  <p><a href="/">${T(req, "error.back_home")}</a></p>
+</section>`,
     },
     status,
   );
@@ -46,10 +46,10 @@ export function notFoundPage(assets: Assets): HandlerFunc {
       {
         title: T(req, "error.not_found"),
         body: html`<section class="card" data-status="404">
-          <h1>${T(req, "error.not_found")}</h1>
-          <p>${T(req, "starter.not_found.body")}</p>
-          <p><a class="button" href="/">${T(req, "error.back_home")}</a></p>
-        </section>`,
+  <h1>${T(req, "error.not_found")}</h1>
+  <p>${T(req, "starter.not_found.body")}</p>
+  <p><a class="button" href="/">${T(req, "error.back_home")}</a></p>
+</section>`,
       },
       404,
     );

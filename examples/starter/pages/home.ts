@@ -13,16 +13,14 @@ export function homePage(assets: Assets): HandlerFunc {
     render(req, res, assets, {
       title: T(req, "starter.name"),
       body: html`<section class="card">
-        <h1>${T(req, "starter.name")}</h1>
-        <p>${T(req, "starter.home.intro")}</p>
-        <p>
-          ${
-            signedIn
-              ? html`<a class="button" href="/account">${Icon("user")} ${T(req, "account.title")}</a>`
-              : html`<a class="button" href="/signin">${Icon("mail")} ${T(req, "signin.title")}</a>`
-          }
-        </p>
-      </section>`,
+  <h1>${T(req, "starter.name")}</h1>
+  <p>${T(req, "starter.home.intro")}</p>
+  <p>${
+    signedIn
+      ? html`<a class="button" href="/account">${Icon("user")} ${T(req, "account.title")}</a>`
+      : html`<a class="button" href="/signin">${Icon("mail")} ${T(req, "signin.title")}</a>`
+  }</p>
+</section>`,
     });
   };
 }

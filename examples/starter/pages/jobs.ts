@@ -25,8 +25,8 @@ export function jobPages(assets: Assets): Pick<Config, "Render" | "RenderFragmen
         head: metaRefresh(data),
         scripts: ["jobs.js"],
         body: html`<h1>${T(req, "starter.jobs.title")}</h1>
-          <section class="card">${renderStatusHTML(data, { labels: labels(req) })}</section>
-          <p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
+<section class="card">${renderStatusHTML(data, { labels: labels(req) })}</section>
+<p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
       }),
     RenderFragment: (req, res, data) => {
       res.setHeader("Content-Type", "text/html; charset=utf-8");

@@ -27,15 +27,13 @@ function languageMenu(req: IncomingMessage): SafeHTML {
   const items = LocaleItems(req);
   if (items.length === 0) return html``;
   return html`<form class="language" method="post" action="${LocaleSwitchPath}">
-    <input type="hidden" name="next" value="${req.url ?? "/"}" />
-    <label for="language">${Icon("globe")}<span class="visually-hidden">${T(req, "locale.switch")}</span></label>
-    <select id="language" name="locale">
-      ${items.map(
-        (item) => html`<option value="${item.Code}" lang="${item.Code}" ${item.Current ? html` selected` : html``}>${item.Name}</option>`,
-      )}
-    </select>
-    <button class="secondary" type="submit">${T(req, "locale.submit")}</button>
-  </form>`;
+  <input type="hidden" name="next" value="${req.url ?? "/"}">
+  <label for="language">${Icon("globe")}<span class="visually-hidden">${T(req, "locale.switch")}</span></label>
+  <select id="language" name="locale">${items.map(
+    (item) => html`<option value="${item.Code}" lang="${item.Code}"${item.Current ? html` selected` : html``}>${item.Name}</option>`,
+  )}</select>
+  <button class="secondary" type="submit">${T(req, "locale.submit")}</button>
+</form>`;
 }
 
 /** Renders a full page with `status` and ends the response. */

@@ -23,44 +23,29 @@ export function signinPage(assets: Assets): HandlerFunc {
     const err = query.get("err") ?? "";
     const force = query.get("force") === "1";
     const notice = sent
-      ? html`<p class="notice ok" role="status" data-outcome="sent">
-          ${Icon("mail")} ${Tf(req, "signin.sent", { minutes: LINK_TTL / 60000 })}
-        </p>`
+      ? html`<p class="notice ok" role="status" data-outcome="sent">${Icon("mail")} ${Tf(req, "signin.sent", { minutes: LINK_TTL / 60000 })}</p>`
       : SIGNIN_ERRORS.includes(err)
         ? html`<p class="notice bad" role="alert" data-outcome="${err}">${Icon("alert")} ${T(req, `signin.err.${err}`)}</p>`
         : html``;
     const codeForm =
       sent || err === "code"
         ? html`<form class="card" method="post" action="/auth/code">
-            <label for="code">${T(req, "signin.code_label")}</label>
-            <input
-              id="code"
-              name="code"
-              type="text"
-              inputmode="numeric"
-              autocomplete="one-time-code"
-              pattern="[0-9 -]*"
-              maxlength="${CODE_LENGTH + 2}"
-              required
-            />
-            <p><button type="submit">${Icon("key")} ${T(req, "signin.code_submit")}</button></p>
-          </form>`
+  <label for="code">${T(req, "signin.code_label")}</label>
+  <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 -]*" maxlength="${CODE_LENGTH + 2}" required>
+  <p><button type="submit">${Icon("key")} ${T(req, "signin.code_submit")}</button></p>
+</form>`
         : html``;
     render(req, res, assets, {
       title: T(req, "signin.title"),
       body: html`<h1>${T(req, "signin.title")}</h1>
-        ${notice} ${codeForm}
-        <form class="card" method="post" action="/signin">
-          <label for="email">${T(req, "signin.email_label")}</label>
-          <input id="email" name="email" type="email" autocomplete="username webauthn" required />
-          ${
-            force
-              ? html`<input type="hidden" name="force" value="1" />
-                  <p class="muted">${T(req, "signin.force_hint")}</p>`
-              : html``
-          }
-          <p><button type="submit">${Icon("mail")} ${T(req, "signin.submit")}</button></p>
-        </form>`,
+${notice}
+${codeForm}
+<form class="card" method="post" action="/signin">
+  <label for="email">${T(req, "signin.email_label")}</label>
+  <input id="email" name="email" type="email" autocomplete="username webauthn" required>
+  ${force ? html`<input type="hidden" name="force" value="1"><p class="muted">${T(req, "signin.force_hint")}</p>` : html``}
+  <p><button type="submit">${Icon("mail")} ${T(req, "signin.submit")}</button></p>
+</form>`,
     });
   };
 }
