@@ -1,7 +1,9 @@
 /*
  * docs/errors.md lists exactly the codes the modules define. The codes are
  * read from the compiled modules: every `*_ERROR_CODES` list exported by an
- * `errors.js` under dist/lib (whether or not the module's door makes it public). The sources are scanned too, so a code thrown
+ * `errors.js` under dist/lib, whether or not the module's door makes it
+ * public (exportedCodes in test/_support/docs.ts, which names.test.ts reads
+ * too, to know the codes the docs may name). The sources are scanned too, so a code thrown
  * somewhere but missing from its module's list fails here as well. Retired
  * codes have their own table at the end of the document; one that comes
  * back (exported, or quoted in lib/) fails.
