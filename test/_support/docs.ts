@@ -1,10 +1,11 @@
 /*
- * Shared by the docs suites: the repository's root, its source files, and
- * the two things read out of Markdown (section headings and fenced code).
+ * Shared by the docs suites: the repository's root, its source files, the
+ * error codes the modules define, and what is read out of Markdown (section
+ * headings, fenced code, inline code spans).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** The repository root (tests run from dist/test/docs). */
 export const ROOT: string = fileURLToPath(new URL("../../../", import.meta.url));
@@ -88,4 +89,35 @@ export function codeSpans(markdown: string): CodeSpan[] {
   return prose(markdown)
     .split("\n")
     .flatMap((line, i) => [...line.matchAll(/(?<!`)`([^`]+)`(?!`)/g)].map((m) => ({ text: m[1] ?? "", line: i + 1 })));
+}
+
+/** Returns every code of every `*_ERROR_CODES` list that an `errors.js` under dist/lib exports (whether or not its module's door makes it public), with the list's name. */
+export async function exportedCodes(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const file of listFiles("dist/lib", ["errors.js"])) {
+    const mod: Record<string, unknown> = await import(pathToFileURL(join(ROOT, file)).href);
+    for (const [name, value] of Object.entries(mod)) {
+      if (!name.endsWith("_ERROR_CODES") || typeof value !== "object" || value === null) continue;
+      for (const code of Object.keys(value)) out.set(code, name);
+    }
+  }
+  return out;
+}
+
+/** The document listing the error codes; retired codes sit in their own table after RETIRED_HEADING. */
+export const ERRORS_DOCUMENT = "docs/errors.md";
+const RETIRED_HEADING = "\n## Retired codes\n";
+
+/** Splits docs/errors.md at the retired-codes heading: the live tables before it, the retired table after. */
+export function errorTables(): { live: string; retired: string } {
+  const text = readRepoFile(ERRORS_DOCUMENT);
+  const at = text.indexOf(RETIRED_HEADING);
+  return at === -1 ? { live: text, retired: "" } : { live: text.slice(0, at), retired: text.slice(at) };
+}
+
+/** Returns the codes in the first cell of the table rows of `markdown`, in order (duplicates kept). */
+export function codesIn(markdown: string): string[] {
+  const out: string[] = [];
+  for (const m of markdown.matchAll(/^\|\s*`(ERR_[A-Z0-9_]+)`\s*\|/gm)) out.push(m[1] ?? "");
+  return out;
 }
