@@ -189,6 +189,28 @@ export class Passkey {
     json(res, 200, requestOptions(challenge, this.#rpID, CHALLENGE_TTL, credentials, this.#uv));
   }
 
+  /**
+   * The assertion half of step-up and sign-in: consumes the ceremony's challenge and verifies
+   * the assertion in the body for `subject`. False when refused, the refusal answered.
+   */
+  async #asserted(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ceremony: ChallengeCeremony,
+    boundTo: string,
+    subject: string,
+  ): Promise<boolean> {
+    const challenge = this.#challenge(ceremony, boundTo, res);
+    if (challenge === undefined) return false;
+    try {
+      await this.#assert(req, challenge, subject);
+      return true;
+    } catch (err) {
+      this.#refused(res, err);
+      return false;
+    }
+  }
+
   // WebAuthn L3 §7.2: verify an assertion by `subject` against `challenge`; updates the counter.
   async #assert(req: IncomingMessage, challenge: Uint8Array, subject: string): Promise<void> {
     const response = parseAuthenticationResponse(await readJSON(req));
@@ -284,14 +306,7 @@ export class Passkey {
   /** `POST /passkey/stepup/finish`: on success the session is rotated with method "passkey" and a fresh AuthTime. */
   readonly StepUpFinish: HandlerFunc = async (req, res) => {
     const session = this.#session(req, res);
-    if (session === undefined) return;
-    const challenge = this.#challenge("stepup", session.ID, res);
-    if (challenge === undefined) return;
-    try {
-      await this.#assert(req, challenge, session.Subject);
-    } catch (err) {
-      return this.#refused(res, err);
-    }
+    if (session === undefined || !(await this.#asserted(req, res, "stepup", session.ID, session.Subject))) return;
     this.#sessions.rotate(req, res, METHOD_PASSKEY, this.#clock.now());
     await awaitDurable(this.#config.DB);
     this.#emit(req, { Kind: "step_up", Subject: session.Subject, Method: METHOD_PASSKEY });
@@ -318,14 +333,7 @@ export class Passkey {
   /** `POST /passkey/signin/finish`: pending consumed, cookie cleared, session `<first>+passkey` minted. */
   readonly SignInFinish: HandlerFunc = async (req, res) => {
     const live = this.#livePending(req, res);
-    if (live === undefined) return;
-    const challenge = this.#challenge("signin", live.token, res);
-    if (challenge === undefined) return;
-    try {
-      await this.#assert(req, challenge, live.pending.subject);
-    } catch (err) {
-      return this.#refused(res, err);
-    }
+    if (live === undefined || !(await this.#asserted(req, res, "signin", live.token, live.pending.subject))) return;
     if (this.#finishSignIn(req, res, live.token, "passkey") === undefined) return json(res, 401, { error: "no_pending_signin" });
     // A new session must outlive the machine before its cookie is handed out (Options.Durable).
     await awaitDurable(this.#config.DB);
