@@ -39,6 +39,7 @@ import {
   parseRegistrationResponse,
   verifyAuthenticationWith,
   verifyRegistration,
+  type CeremonyExpectations,
 } from "../webauthn/index.ts";
 import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
 import { creationOptions, requestOptions } from "./options.ts";
@@ -182,6 +183,17 @@ export class Passkey {
     return challenge;
   }
 
+  // What this relying party expects of both ceremonies' responses: the issued challenge, its origin and RP ID, UV as configured.
+  #expectations(challenge: Uint8Array): CeremonyExpectations {
+    return {
+      challenge,
+      origin: this.#origin,
+      rpID: this.#rpID,
+      requireUserVerification: this.#uv === "required",
+      allowCrossOrigin: this.#config.AllowCrossOrigin === true,
+    };
+  }
+
   #request(ceremony: ChallengeCeremony, boundTo: string, subject: string, res: ServerResponse): void {
     const credentials = this.#store.listCredentials(subject);
     if (credentials.length === 0) return json(res, 400, { error: "no_credentials" });
@@ -223,11 +235,7 @@ export class Passkey {
       });
     }
     const result = await verifyAuthenticationWith(this.#verifier, response, {
-      challenge,
-      origin: this.#origin,
-      rpID: this.#rpID,
-      requireUserVerification: this.#uv === "required",
-      allowCrossOrigin: this.#config.AllowCrossOrigin === true,
+      ...this.#expectations(challenge),
       credential: stored,
       expectedSubject: subject,
     });
@@ -279,11 +287,7 @@ export class Passkey {
     try {
       const response = parseRegistrationResponse(await readJSON(req));
       const credential = verifyRegistration(response, {
-        challenge,
-        origin: this.#origin,
-        rpID: this.#rpID,
-        requireUserVerification: this.#uv === "required",
-        allowCrossOrigin: this.#config.AllowCrossOrigin === true,
+        ...this.#expectations(challenge),
         algorithms: this.#config.Algorithms ?? DEFAULT_ALGORITHMS,
         isCredentialIDTaken: (id) => this.#store.getCredential(id) !== undefined,
       });
