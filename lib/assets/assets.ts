@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
 import type { HandlerFunc } from "../http/index.ts";
+import { writeText } from "../internal/index.ts";
 import { AssetsError } from "./errors.ts";
 import { loadEntries, type Entry } from "./load.ts";
 import { chooseCoding, matchesIfNoneMatch, type Coding } from "./negotiate.ts";
@@ -76,19 +77,19 @@ function createHandler(byURL: ReadonlyMap<string, Entry>): HandlerFunc {
     // Path traversal: the request path is only ever a key into the table built
     // at startup; it is never decoded or joined onto a directory.
     const entry = byURL.get(query === -1 ? target : target.slice(0, query));
-    if (entry === undefined) return sendText(res, 404, "404 page not found\n");
+    if (entry === undefined) return writeText(res, 404, "404 page not found", { nosniff: true });
     if (req.method !== "GET" && req.method !== "HEAD") {
       // RFC 9110 §15.5.6: a 405 carries Allow.
       res.setHeader("Allow", "GET, HEAD");
-      return sendText(res, 405, "405 method not allowed\n");
+      return writeText(res, 405, "405 method not allowed", { nosniff: true });
     }
     const header = req.headers["accept-encoding"];
     const variants = entry.variants();
     const coding = chooseCoding(header, new Set<Coding>(variants.keys()));
     res.setHeader("Vary", "Accept-Encoding");
-    if (coding === undefined) return sendText(res, 406, "406 no acceptable content coding\n");
+    if (coding === undefined) return writeText(res, 406, "406 no acceptable content coding", { nosniff: true });
     const variant = variants.get(coding);
-    if (variant === undefined) return sendText(res, 404, "404 page not found\n");
+    if (variant === undefined) return writeText(res, 404, "404 page not found", { nosniff: true });
     res.setHeader("Cache-Control", ASSET_CACHE_CONTROL);
     res.setHeader("ETag", variant.etag);
     // RFC 9110 §13.1.2: a matching If-None-Match on GET/HEAD answers 304.
@@ -104,12 +105,4 @@ function createHandler(byURL: ReadonlyMap<string, Entry>): HandlerFunc {
     res.statusCode = 200;
     res.end(req.method === "HEAD" ? undefined : variant.body);
   };
-}
-
-function sendText(res: ServerResponse, status: number, body: string): void {
-  res.statusCode = status;
-  res.setHeader("Content-Type", "text/plain; charset=utf-8");
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Content-Length", Buffer.byteLength(body));
-  res.end(body);
 }

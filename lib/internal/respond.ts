@@ -11,11 +11,17 @@ export interface ErrorPageTarget {
   readonly Logger?: { info(msg: string, attrs?: Readonly<Record<string, unknown>>): void } | undefined;
 }
 
-/** Ends `res` with a plain-text message followed by a newline. */
-export function writeText(res: ServerResponse, status: number, text: string): void {
+/**
+ * Ends `res` with a plain-text message followed by a newline. `nosniff` adds
+ * `X-Content-Type-Options: nosniff`, as Go's `http.Error` does: the router's
+ * and the asset handler's answers, which an application may serve without
+ * the runtime's security headers.
+ */
+export function writeText(res: ServerResponse, status: number, text: string, options: { nosniff?: boolean } = {}): void {
   const body = text + "\n";
   res.statusCode = status;
   res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  if (options.nosniff === true) res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Content-Length", Buffer.byteLength(body));
   res.end(body);
 }

@@ -144,9 +144,11 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   const storedEntered = (req: IncomingMessage, values: RecordValues): Map<string, string> =>
     new Map(spec.Form.Fields.map((f) => [f.Name, inputValue(req, f, values[f.Name] ?? null)]));
   const noErrors = new Map<string, FieldProblem>();
-  const headingOf = (req: IncomingMessage, values: RecordValues): string => {
+  // A record is headed by its first field's stored value (its name, usually), else by the resource's title.
+  const headingOf = (req: IncomingMessage, stored: RecordValues): string => {
     const first = spec.Form.Fields[0];
-    return first === undefined ? "" : (displayValue(req, first, values[first.Name] ?? null).split("\n")[0] ?? "");
+    const name = first === undefined ? "" : (displayValue(req, first, stored[first.Name] ?? null).split("\n")[0] ?? "");
+    return name === "" ? T(req, `${spec.Name}.title`) : name;
   };
 
   const newForm = (req: IncomingMessage, state: Omit<FormState, "action" | "submit">, status: number): Page => ({
@@ -158,20 +160,20 @@ ${state.errors.size > 0 ? noticeHTML(req, "invalid", false) : ""}
 ${formHTML(req, spec, { ...state, action: route, submit: T(req, "resource.create") })}
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
   });
-  // A record is headed by its first field's stored value (its name, usually), under the resource's title.
+  // A record's page, headed by its `stored` values (`headingOf`), under the resource's title.
   const recordPage = (
     req: IncomingMessage,
     id: string,
+    stored: RecordValues,
     state: Omit<FormState, "action" | "submit">,
     status: number,
     notice: SafeHTML,
-    heading: string,
   ): Page => ({
     view: "record",
-    title: heading === "" ? T(req, `${spec.Name}.title`) : heading,
+    title: headingOf(req, stored),
     status,
     body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
-<h1>${heading === "" ? T(req, `${spec.Name}.title`) : heading}</h1>
+<h1>${headingOf(req, stored)}</h1>
 ${notice}
 <section class="card" data-record-id="${id}">
 ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "resource.save") })}
@@ -215,18 +217,9 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     // SPEC §7: another owner's record and an unknown id are the same 404.
     if (found === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
     const notice = queryParams(req).has("saved") ? noticeHTML(req, "saved", true) : html``;
-    await show(
-      req,
-      res,
-      recordPage(
-        req,
-        id,
-        { entered: storedEntered(req, found.record.values), errors: noErrors, version: found.version },
-        200,
-        notice,
-        headingOf(req, found.record.values),
-      ),
-    );
+    const stored = found.record.values;
+    const state = { entered: storedEntered(req, stored), errors: noErrors, version: found.version };
+    await show(req, res, recordPage(req, id, stored, state, 200, notice));
   };
   const update: HandlerFunc = async (req, res) => {
     renderer(req);
@@ -241,51 +234,31 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     const existing = store.get(who.owner, id);
     if (existing === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
     const values = parseValues(spec, entered(form), LocaleFrom(req));
-    if (!values.ok)
-      return show(
-        req,
-        res,
-        recordPage(
-          req,
-          id,
-          { entered: entered(form), errors: values.errors, version },
-          422,
-          noticeHTML(req, "invalid", false),
-          headingOf(req, existing.record.values),
-        ),
-      );
+    if (!values.ok) {
+      const state = { entered: entered(form), errors: values.errors, version };
+      return show(req, res, recordPage(req, id, existing.record.values, state, 422, noticeHTML(req, "invalid", false)));
+    }
     const outcome = store.update(who, id, version, values.values);
     switch (outcome.kind) {
       case "missing":
         return refuse(req, res, 404, `${spec.Name}: no such record`);
       case "bad_version":
         return refuse(req, res, 400, `update ${spec.Name}: unknown version`);
-      case "stale":
-        return show(
-          req,
-          res,
-          recordPage(
-            req,
-            id,
-            { entered: storedEntered(req, outcome.current.values), errors: noErrors, version: outcome.version },
-            409,
-            noticeHTML(req, "stale", false, html`<p>${T(req, "resource.stale.yours")}</p>${enteredHTML(req, spec, entered(form))}`),
-            headingOf(req, outcome.current.values),
-          ),
-        );
-      case "conflict":
-        return show(
-          req,
-          res,
-          recordPage(
-            req,
-            id,
-            { entered: storedEntered(req, outcome.merged), errors: noErrors, version: outcome.version, conflicts: outcome.conflicts },
-            409,
-            noticeHTML(req, "conflict", false),
-            headingOf(req, outcome.current.values),
-          ),
-        );
+      case "stale": {
+        const stored = outcome.current.values;
+        const state = { entered: storedEntered(req, stored), errors: noErrors, version: outcome.version };
+        const yours = html`<p>${T(req, "resource.stale.yours")}</p>${enteredHTML(req, spec, entered(form))}`;
+        return show(req, res, recordPage(req, id, stored, state, 409, noticeHTML(req, "stale", false, yours)));
+      }
+      case "conflict": {
+        const state = {
+          entered: storedEntered(req, outcome.merged),
+          errors: noErrors,
+          version: outcome.version,
+          conflicts: outcome.conflicts,
+        };
+        return show(req, res, recordPage(req, id, outcome.current.values, state, 409, noticeHTML(req, "conflict", false)));
+      }
       case "ok":
         return seeOther(res, `${route}/${id}?saved=1`);
     }

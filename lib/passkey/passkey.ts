@@ -39,6 +39,7 @@ import {
   parseRegistrationResponse,
   verifyAuthenticationWith,
   verifyRegistration,
+  type CeremonyExpectations,
 } from "../webauthn/index.ts";
 import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
 import { creationOptions, requestOptions } from "./options.ts";
@@ -182,11 +183,44 @@ export class Passkey {
     return challenge;
   }
 
+  // What this relying party expects of both ceremonies' responses: the issued challenge, its origin and RP ID, UV as configured.
+  #expectations(challenge: Uint8Array): CeremonyExpectations {
+    return {
+      challenge,
+      origin: this.#origin,
+      rpID: this.#rpID,
+      requireUserVerification: this.#uv === "required",
+      allowCrossOrigin: this.#config.AllowCrossOrigin === true,
+    };
+  }
+
   #request(ceremony: ChallengeCeremony, boundTo: string, subject: string, res: ServerResponse): void {
     const credentials = this.#store.listCredentials(subject);
     if (credentials.length === 0) return json(res, 400, { error: "no_credentials" });
     const challenge = this.#store.createChallenge(ceremony, boundTo);
     json(res, 200, requestOptions(challenge, this.#rpID, CHALLENGE_TTL, credentials, this.#uv));
+  }
+
+  /**
+   * The assertion half of step-up and sign-in: consumes the ceremony's challenge and verifies
+   * the assertion in the body for `subject`. False when refused, the refusal answered.
+   */
+  async #asserted(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ceremony: ChallengeCeremony,
+    boundTo: string,
+    subject: string,
+  ): Promise<boolean> {
+    const challenge = this.#challenge(ceremony, boundTo, res);
+    if (challenge === undefined) return false;
+    try {
+      await this.#assert(req, challenge, subject);
+      return true;
+    } catch (err) {
+      this.#refused(res, err);
+      return false;
+    }
   }
 
   // WebAuthn L3 §7.2: verify an assertion by `subject` against `challenge`; updates the counter.
@@ -201,11 +235,7 @@ export class Passkey {
       });
     }
     const result = await verifyAuthenticationWith(this.#verifier, response, {
-      challenge,
-      origin: this.#origin,
-      rpID: this.#rpID,
-      requireUserVerification: this.#uv === "required",
-      allowCrossOrigin: this.#config.AllowCrossOrigin === true,
+      ...this.#expectations(challenge),
       credential: stored,
       expectedSubject: subject,
     });
@@ -257,11 +287,7 @@ export class Passkey {
     try {
       const response = parseRegistrationResponse(await readJSON(req));
       const credential = verifyRegistration(response, {
-        challenge,
-        origin: this.#origin,
-        rpID: this.#rpID,
-        requireUserVerification: this.#uv === "required",
-        allowCrossOrigin: this.#config.AllowCrossOrigin === true,
+        ...this.#expectations(challenge),
         algorithms: this.#config.Algorithms ?? DEFAULT_ALGORITHMS,
         isCredentialIDTaken: (id) => this.#store.getCredential(id) !== undefined,
       });
@@ -284,14 +310,7 @@ export class Passkey {
   /** `POST /passkey/stepup/finish`: on success the session is rotated with method "passkey" and a fresh AuthTime. */
   readonly StepUpFinish: HandlerFunc = async (req, res) => {
     const session = this.#session(req, res);
-    if (session === undefined) return;
-    const challenge = this.#challenge("stepup", session.ID, res);
-    if (challenge === undefined) return;
-    try {
-      await this.#assert(req, challenge, session.Subject);
-    } catch (err) {
-      return this.#refused(res, err);
-    }
+    if (session === undefined || !(await this.#asserted(req, res, "stepup", session.ID, session.Subject))) return;
     this.#sessions.rotate(req, res, METHOD_PASSKEY, this.#clock.now());
     await awaitDurable(this.#config.DB);
     this.#emit(req, { Kind: "step_up", Subject: session.Subject, Method: METHOD_PASSKEY });
@@ -318,14 +337,7 @@ export class Passkey {
   /** `POST /passkey/signin/finish`: pending consumed, cookie cleared, session `<first>+passkey` minted. */
   readonly SignInFinish: HandlerFunc = async (req, res) => {
     const live = this.#livePending(req, res);
-    if (live === undefined) return;
-    const challenge = this.#challenge("signin", live.token, res);
-    if (challenge === undefined) return;
-    try {
-      await this.#assert(req, challenge, live.pending.subject);
-    } catch (err) {
-      return this.#refused(res, err);
-    }
+    if (live === undefined || !(await this.#asserted(req, res, "signin", live.token, live.pending.subject))) return;
     if (this.#finishSignIn(req, res, live.token, "passkey") === undefined) return json(res, 401, { error: "no_pending_signin" });
     // A new session must outlive the machine before its cookie is handed out (Options.Durable).
     await awaitDurable(this.#config.DB);

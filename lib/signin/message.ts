@@ -1,9 +1,11 @@
 /*
  * The sign-in email, in the request's locale (i18n `Tf`), as text plus
- * HTML, and the page shown when it could not be sent.
+ * HTML, and the module's own pages: the code page for a browser without the
+ * link's binding and the page shown when the email could not be sent, both
+ * written as a whole document by `writePage`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { html } from "../http/index.ts";
+import { html, type SafeHTML } from "../http/index.ts";
 import { Dir, LocaleFrom, T, Tf } from "../i18n/index.ts";
 import type { Message } from "../mail/index.ts";
 
@@ -49,37 +51,57 @@ export interface CodePage {
  * anything; it is not stored (no-store) and leaks no Referer.
  */
 export function codePage(req: IncomingMessage, res: ServerResponse, view: CodePage): void {
-  const locale = LocaleFrom(req);
-  const page = html`<!doctype html>
-<html lang="${locale}" dir="${Dir(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>${T(req, "signin.code_page.title")}</title></head>
-<body><main>
+  // RFC 9111 §5.2.2.5: no cache keeps the code; the Referer of any onward navigation carries no token.
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Referrer-Policy", "no-referrer");
+  writePage(
+    req,
+    res,
+    200,
+    T(req, "signin.code_page.title"),
+    html`<main>
 <h1>${T(req, "signin.code_page.title")}</h1>
 <p data-signin-address="${view.address}">${Tf(req, "signin.code_page.address", { address: view.address })}</p>
 <p>${T(req, "signin.code_page.enter")}</p>
 <h2><code data-signin-code="${view.code}">${view.code}</code></h2>
 <p>${Tf(req, "signin.code_page.expires", { minutes: view.minutes })}</p>
 <p>${T(req, "signin.code_page.ignore")}</p>
-</main></body></html>`;
-  const body = page.toString();
-  res.statusCode = 200;
-  res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.setHeader("Content-Length", Buffer.byteLength(body));
-  // RFC 9111 §5.2.2.5: no cache keeps the code; the Referer of any onward navigation carries no token.
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("Referrer-Policy", "no-referrer");
-  res.end(body);
+</main>`,
+    html`<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,">`,
+  );
 }
 
 /** Answers 503 with a localized page naming the reference of a failed send. */
 export function sendFailurePage(req: IncomingMessage, res: ServerResponse, ref: string): void {
+  writePage(
+    req,
+    res,
+    503,
+    T(req, "error.title"),
+    html`<h1>${T(req, "error.title")}</h1><p>${T(req, "signin.err.send")}</p><p>${Tf(req, "error.reference", { ref })}</p>`,
+  );
+}
+
+/**
+ * Answers one of this module's own pages, shown outside the application's
+ * layout: a complete document in the request's locale titled `title`, with
+ * `head` after its charset.
+ */
+function writePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  title: string,
+  body: SafeHTML,
+  head: SafeHTML = html``,
+): void {
   const locale = LocaleFrom(req);
   const page = html`<!doctype html>
-<html lang="${locale}" dir="${Dir(locale)}"><head><meta charset="utf-8"><title>${T(req, "error.title")}</title></head>
-<body><h1>${T(req, "error.title")}</h1><p>${T(req, "signin.err.send")}</p><p>${Tf(req, "error.reference", { ref })}</p></body></html>`;
-  const body = page.toString();
-  res.statusCode = 503;
+<html lang="${locale}" dir="${Dir(locale)}"><head><meta charset="utf-8">${head}<title>${title}</title></head>
+<body>${body}</body></html>`.toString();
+  res.statusCode = status;
   res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.setHeader("Content-Length", Buffer.byteLength(body));
-  res.end(body);
+  res.setHeader("Content-Length", Buffer.byteLength(page));
+  res.end(page);
 }

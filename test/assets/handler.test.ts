@@ -70,6 +70,23 @@ describe("Assets.Handler()", () => {
     assert.equal(r.status, 406);
   });
 
+  it("refuses in plain text with nosniff and a length: 404, 405 and 406 bodies", async (t) => {
+    const port = await serve(t, handler);
+    const refusals: [string, Record<string, string>, number, string][] = [
+      ["GET", {}, 404, "404 page not found\n"],
+      ["POST", {}, 405, "405 method not allowed\n"],
+      ["GET", { "accept-encoding": "identity;q=0" }, 406, "406 no acceptable content coding\n"],
+    ];
+    for (const [method, headers, status, body] of refusals) {
+      const r = await fetchRaw(port, status === 404 ? "/static/missing.css" : assets.Path("robots.txt"), { method, headers });
+      assert.equal(r.status, status);
+      assert.equal(r.body.toString(), body);
+      assert.equal(r.headers["content-type"], "text/plain; charset=utf-8");
+      assert.equal(r.headers["x-content-type-options"], "nosniff");
+      assert.equal(r.headers["content-length"], String(body.length));
+    }
+  });
+
   it("answers 304 to a matching If-None-Match, including lists, weak tags and *", async (t) => {
     const port = await serve(t, handler);
     const first = await fetchRaw(port, css, { headers: { "accept-encoding": "br" } });

@@ -120,6 +120,51 @@ for (const resource of [invoices, journal, bulletin]) {
 }
 
 describe("mountResource()", () => {
+  // The record page is headed by the first field's stored value, never the one just typed, whatever the outcome.
+  const forms = new Map([
+    [invoices, { valid: (name: string) => ({ customer: name, total: "12" }), invalid: { customer: "Typed", total: "abc" } }],
+    [journal, { valid: (name: string) => ({ headline: name, entry: "" }), invalid: { headline: "", entry: "typed" } }],
+  ]);
+  for (const [resource, form] of forms) {
+    it(`${resource.Name}: a record's page is headed by its first field's stored value on read, 422 and 409`, async (t) => {
+      const app = await startSigninApp(t, {
+        render,
+        schema: [...events.Schema, ...resourceSchema(resource)],
+        origin: "http://heading.test",
+        extend: (mux, auth, db) => {
+          mountResource(resource, {
+            db,
+            mux,
+            tools: new ToolRegistry(),
+            events: new EventStore(db),
+            origin: "http://heading.test",
+            requireSession: auth.RequireSession,
+            ctxFrom,
+          });
+        },
+      });
+      const jar = await app.signIn("ada@example.com");
+      const post = (path: string, fields: Record<string, string>) =>
+        app.request("POST", path, { jar, headers: { Origin: app.origin }, form: fields });
+      const headed = (body: string, heading: string): void => {
+        assert.equal(/<title>([^<]*)<\/title>/.exec(body)?.[1], heading);
+        assert.ok(body.includes(`<h1>${heading}</h1>`), heading);
+      };
+      const record = (await post(resource.Route, form.valid("Stored"))).location ?? "";
+      const read = await app.request("GET", record, { jar });
+      assert.equal(read.status, 200);
+      headed(read.body, "Stored");
+      const version = /name="version" value="([0-9]+)"/.exec(read.body)?.[1] ?? "";
+      const invalid = await post(record, { ...form.invalid, version });
+      assert.equal(invalid.status, 422);
+      headed(invalid.body, "Stored");
+      assert.equal((await post(record, { ...form.valid("Renamed"), version })).status, 303);
+      const late = await post(record, { ...form.valid("Late"), version });
+      assert.equal(late.status, 409);
+      headed(late.body, "Renamed");
+    });
+  }
+
   it("answers every action with a logged 500 and a reference when Ctx.Render is unset, storing nothing", async (t) => {
     const app = await startSigninApp(t, {
       schema: [...events.Schema],

@@ -203,3 +203,24 @@ describe("SignInFinish()", () => {
     assert.equal((await client.post("/passkey/signin/finish", key.assert(begin.body, undefined, { userHandle: null }))).status, 200);
   });
 });
+
+describe("StepUpFinish() and SignInFinish(): one assertion check", () => {
+  // Both consume their ceremony's challenge, verify the assertion for the subject and answer a refusal the same way.
+  for (const ceremony of ["stepup", "signin"]) {
+    it(`${ceremony}: another subject's credential is 400 {error, step}; the spent challenge is then challenge_expired`, async (t) => {
+      const stack = await startStack(t);
+      const aliceKey = await aliceWithKey(stack);
+      const [bob] = await enrolledClient(stack, BOB, newAuthenticator({ origin: ORIGIN }));
+      const client = ceremony === "stepup" ? bob : await pendingClient(stack, BOB);
+      const begin = await client.post(`/passkey/${ceremony}/begin`);
+      assert.equal(begin.status, 200);
+      const assertion = aliceKey.assert(begin.body);
+      const refused = await client.post(`/passkey/${ceremony}/finish`, assertion);
+      assert.equal(refused.status, 400);
+      assert.deepEqual(refused.body, { error: "ERR_PASSKEY_CREDENTIAL_OWNER", step: "7.2 step 6: credential owner" });
+      const again = await client.post(`/passkey/${ceremony}/finish`, assertion);
+      assert.equal(again.status, 400);
+      assert.deepEqual(again.body, { error: "challenge_expired" });
+    });
+  }
+});

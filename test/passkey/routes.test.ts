@@ -324,3 +324,26 @@ describe("StepUpFinish()", () => {
     assert.equal(errorOf(finish.body), "challenge_expired");
   });
 });
+
+describe("RegisterFinish() and StepUpFinish(): one set of relying-party expectations", () => {
+  // WebAuthn L3 §7.1 step 9 / §7.2 step 12: both ceremonies expect this origin; §7.1 step 14 / §7.2 step 15: this RP ID.
+  it("refuses a registration and an assertion made for another origin, or for another RP ID", async (t) => {
+    const stack = await startStack(t);
+    const key = newAuthenticator({ origin: ORIGIN });
+    const [client] = await enrolledClient(stack, ALICE, key);
+    for (const [authenticator, code] of [
+      [newAuthenticator({ origin: "http://localhost:8080" }), "ERR_PASSKEY_ORIGIN"],
+      [newAuthenticator({ origin: ORIGIN, rpID: "example.org" }), "ERR_PASSKEY_RP_ID_HASH"],
+    ] as const) {
+      const begin = await client.post("/passkey/register/begin");
+      const finish = await client.post("/passkey/register/finish", authenticator.register(begin.body));
+      assert.equal(finish.status, 400);
+      assert.equal(errorOf(finish.body), code);
+    }
+    const begin = await client.post("/passkey/stepup/begin");
+    const finish = await client.post("/passkey/stepup/finish", key.assert(begin.body, undefined, { origin: "http://localhost:8080" }));
+    assert.equal(finish.status, 400);
+    assert.equal(errorOf(finish.body), "ERR_PASSKEY_ORIGIN");
+    assert.equal(stack.keys.Credentials(ALICE).length, 1);
+  });
+});
