@@ -211,7 +211,10 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     const capabilities = isObject(params["capabilities"]) ? params["capabilities"] : {};
     const elicitation = capabilities["elicitation"];
     const urlElicitation = version === MCP_PROTOCOL_VERSION && isObject(elicitation) && isObject(elicitation["url"]);
-    res.setHeader("Mcp-Session-Id", sessions.open({ TokenID: grant.TokenID, Version: version, URLElicitation: urlElicitation }));
+    res.setHeader(
+      "Mcp-Session-Id",
+      sessions.open({ TokenID: grant.TokenID, Subject: grant.Subject, Version: version, URLElicitation: urlElicitation }),
+    );
     return {
       result: {
         protocolVersion: version,
