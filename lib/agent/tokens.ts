@@ -146,7 +146,7 @@ export class AgentTokens {
           { status: 409 },
         );
       }
-      // An expired token still holds its name in the unique index: it is revoked the moment it is found.
+      // An expired token still holds its name in the unique index: mark it revoked (at its expiry) so the name is free.
       retire.run(row.subject, row.name, row.created_at);
       insert.run(row);
     });
