@@ -57,7 +57,8 @@ export interface AgentsDeps {
 /** Mounts the agent routes and the `POST /jobs` form on `deps.mux`; returns the tool registry (resources add theirs). */
 export function mountAgents(deps: AgentsDeps): ToolRegistry {
   const { db, mux, auth, jobs, assets, events } = deps;
-  const tokens = new AgentTokens(db);
+  // Tokens expire (90 days) and end with the person's sessions (auth.Sessions.RevokeAll).
+  const tokens = new AgentTokens(db, { Sessions: auth.Sessions });
   const approvals = new Approvals(db);
   const registry = new ToolRegistry();
   const sweep = setInterval(() => approvals.sweep(new Date()), 10 * 60 * 1000);

@@ -35,7 +35,8 @@ export interface AgentDeps {
 
 /** Mounts `/account/agents` and the tools endpoint. */
 export function mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus }: AgentDeps): void {
-  const tokens = new AgentTokens(db);
+  // Tokens expire (90 days) and end with the person's sessions (auth.Sessions.RevokeAll).
+  const tokens = new AgentTokens(db, { Sessions: auth.Sessions });
   tools.register(
     defineAction({
       name: "job_status",

@@ -2,8 +2,8 @@
  * The agent module's schema, as named steps (lib/db `Step`): agent tokens
  * and approvals. Merge it after the sessions schema. Times are Unix
  * milliseconds. A token is stored only as its SHA-256 (`HashToken`); a
- * revoked token keeps its row (revoked_at) so audit events and approvals
- * that name its id still resolve to a name.
+ * revoked or expired token keeps its row (revoked_at, expires_at) so audit
+ * events and approvals that name its id still resolve to a name.
  */
 import type { Step } from "../db/index.ts";
 
@@ -37,5 +37,12 @@ CREATE UNIQUE INDEX agent_tokens_active_name ON agent_tokens (subject, name) WHE
   expires_at INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX agent_approvals_binding ON agent_approvals (token_id, tool, args_hash);`,
+  },
+  {
+    // Tokens minted before expiry existed get the default lifetime (90 days) from their creation.
+    Name: "agent/003-agent-token-expiry",
+    SQL: `ALTER TABLE agent_tokens ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0;
+UPDATE agent_tokens SET expires_at = created_at + 7776000000;
+CREATE INDEX agent_tokens_subject ON agent_tokens (subject) WHERE revoked_at IS NULL;`,
   },
 ];

@@ -7,13 +7,30 @@
  * among that person's live tokens (two live "bot"s would share one audit
  * identity). Revoking keeps the row, marked, so the audit trail still names
  * it; a revoked token verifies as unknown.
+ *
+ * A token is live until it is revoked or expires (`AGENT_TOKEN_TTL`, 90
+ * days, unless the mint names a shorter or longer `TTL`, at most a year),
+ * and a person holds at most `MAX_AGENT_TOKENS` (20) live ones. Given the
+ * `Sessions` store, a token also ends with its person's sessions
+ * (`Sessions.RevokeAll`: an account disabled by the application); given the
+ * sign-in's `Authorize`, every verification asks it again, so a person the
+ * application no longer admits is refused with their tokens too.
  */
 import type { DB, Statement } from "../db/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
-import { HashToken, NewToken, TOKEN_PATTERN } from "../session/index.ts";
+import { HashToken, NewToken, TOKEN_PATTERN, type Sessions } from "../session/index.ts";
 import { isAccess, type Access } from "./access.ts";
 import { AGENT_NAME_PATTERN } from "./actor.ts";
 import { AgentError } from "./errors.ts";
+
+/** How long a token lives when the mint does not say: 90 days. */
+export const AGENT_TOKEN_TTL: number = 90 * 24 * 60 * 60 * 1000;
+
+/** The longest `MintInput.TTL` accepted: 366 days. */
+export const MAX_AGENT_TOKEN_TTL: number = 366 * 24 * 60 * 60 * 1000;
+
+/** How many live tokens one person holds at most. */
+export const MAX_AGENT_TOKENS = 20;
 
 /** A token as listed to its owner: never the token itself. */
 export interface AgentTokenInfo {
@@ -22,6 +39,8 @@ export interface AgentTokenInfo {
   readonly Name: string;
   readonly Access: Access;
   readonly CreatedAt: Date;
+  /** When the token stops working (show it: "expires on …"). */
+  readonly ExpiresAt: Date;
   /** Last successful use; undefined when never used. */
   readonly LastUsedAt: Date | undefined;
 }
@@ -41,6 +60,8 @@ export interface MintInput {
   Name: string;
   /** "read" or "write" (an `Access`); checked, since it usually comes from a form. */
   Access: string;
+  /** Lifetime in ms, at most 366 days. @default 90 days (AGENT_TOKEN_TTL) */
+  TTL?: number;
 }
 
 /** Options of `AgentTokens`. */
@@ -49,6 +70,17 @@ export interface AgentTokensOptions {
   Clock?: Clock;
   /** @default cryptoRandom */
   Random?: RandomReader;
+  /**
+   * The session store: its `RevokeAll(subject)` then revokes the subject's
+   * tokens too. Unset, ending a person's sessions leaves their tokens.
+   */
+  Sessions?: Sessions;
+  /**
+   * The sign-in's admission gate (`signin` Config `Authorize`): asked on every
+   * verification, so a token of a person it refuses is refused. Unset, every
+   * token's person is admitted.
+   */
+  Authorize?: (address: string) => boolean | Promise<boolean>;
 }
 
 interface Row {
@@ -57,6 +89,7 @@ interface Row {
   name: string;
   access: string;
   created_at: number;
+  expires_at: number;
   last_used_at: number | null;
 }
 
@@ -66,6 +99,7 @@ function toInfo(row: Row): AgentTokenInfo {
     Name: row.name,
     Access: isAccess(row.access) ? row.access : "read",
     CreatedAt: new Date(row.created_at),
+    ExpiresAt: new Date(row.expires_at),
     LastUsedAt: row.last_used_at === null ? undefined : new Date(row.last_used_at),
   });
 }
@@ -74,37 +108,64 @@ function toInfo(row: Row): AgentTokenInfo {
  * The token store. Apply the agent `Schema` first.
  *
  * @example
- * const tokens = new AgentTokens(db);
+ * const tokens = new AgentTokens(db, { Sessions: auth.Sessions, Authorize });
  * const { Token } = tokens.mint({ Subject: "ada@example.com", Name: "claude", Access: ToolRead });
- * tokens.verify(Token)?.Subject; // "ada@example.com"
+ * (await tokens.verify(Token))?.Subject; // "ada@example.com"
  */
 export class AgentTokens {
   readonly #clock: Clock;
   readonly #random: RandomReader;
-  readonly #insert: Statement;
-  readonly #list: Statement<[string], Row>;
+  readonly #authorize: ((address: string) => boolean | Promise<boolean>) | undefined;
+  readonly #mint: (row: Row & { hash: string }) => void;
+  readonly #list: Statement<[string, number], Row>;
   readonly #revoke: Statement<[number, string, string]>;
-  readonly #find: Statement<[string], Row>;
+  readonly #revokeAll: Statement<[number, string]>;
+  readonly #find: Statement<[string, number], Row>;
   readonly #touch: Statement<[number, string]>;
 
   constructor(db: DB, options: AgentTokensOptions = {}) {
     this.#clock = options.Clock ?? systemClock;
     this.#random = options.Random ?? cryptoRandom;
-    this.#insert = db.prepare(
-      `INSERT INTO agent_tokens (id, token_hash, subject, name, access, created_at) VALUES (@id, @hash, @subject, @name, @access, @now)`,
+    this.#authorize = options.Authorize;
+    const insert = db.prepare(
+      `INSERT INTO agent_tokens (id, token_hash, subject, name, access, created_at, expires_at)
+       VALUES (@id, @hash, @subject, @name, @access, @created_at, @expires_at)`,
     );
-    const live = "SELECT id, subject, name, access, created_at, last_used_at FROM agent_tokens WHERE revoked_at IS NULL";
-    this.#list = db.prepare(`${live} AND subject = ? ORDER BY created_at DESC, id`);
+    const counted = db.prepare<[string, number], { n: number }>(
+      "SELECT count(*) AS n FROM agent_tokens WHERE subject = ? AND revoked_at IS NULL AND expires_at > ?",
+    );
+    const retire = db.prepare<[string, string, number]>(
+      "UPDATE agent_tokens SET revoked_at = expires_at WHERE subject = ? AND name = ? AND revoked_at IS NULL AND expires_at <= ?",
+    );
+    // Counted and inserted in one transaction, so two mints at once cannot both take the last place.
+    this.#mint = db.transaction((row: Row & { hash: string }) => {
+      if ((counted.get(row.subject, row.created_at)?.n ?? 0) >= MAX_AGENT_TOKENS) {
+        throw new AgentError(
+          "ERR_AGENT_TOO_MANY_TOKENS",
+          `mint agent token: a person holds at most ${MAX_AGENT_TOKENS} live tokens; revoke one first`,
+          { status: 409 },
+        );
+      }
+      // An expired token still holds its name in the unique index: mark it revoked (at its expiry) so the name is free.
+      retire.run(row.subject, row.name, row.created_at);
+      insert.run(row);
+    });
+    const live = "SELECT id, subject, name, access, created_at, expires_at, last_used_at FROM agent_tokens WHERE revoked_at IS NULL";
+    this.#list = db.prepare(`${live} AND subject = ? AND expires_at > ? ORDER BY created_at DESC, id`);
     this.#revoke = db.prepare("UPDATE agent_tokens SET revoked_at = ? WHERE id = ? AND subject = ? AND revoked_at IS NULL");
-    this.#find = db.prepare(`${live} AND token_hash = ?`);
+    this.#revokeAll = db.prepare("UPDATE agent_tokens SET revoked_at = ? WHERE subject = ? AND revoked_at IS NULL");
+    this.#find = db.prepare(`${live} AND token_hash = ? AND expires_at > ?`);
     this.#touch = db.prepare("UPDATE agent_tokens SET last_used_at = ? WHERE id = ?");
+    options.Sessions?.onRevokeAll((subject) => this.revokeAll(subject));
   }
 
   /**
    * Mints a token and returns it with its listing; show `Token` once, it is
    * not stored. Throws `AgentError` ERR_AGENT_INVALID_TOKEN (400) for a bad
-   * name, access or subject and ERR_AGENT_TOKEN_NAME_TAKEN (409) when the
-   * subject has a live token of that name; nothing is stored then.
+   * name, access, subject or TTL, ERR_AGENT_TOKEN_NAME_TAKEN (409) when the
+   * subject has a live token of that name, and ERR_AGENT_TOO_MANY_TOKENS
+   * (409) when the subject holds `MAX_AGENT_TOKENS` live ones; nothing is
+   * stored then.
    */
   mint(input: MintInput): { Token: string; Info: AgentTokenInfo } {
     const invalid = (reason: string): never => {
@@ -116,24 +177,36 @@ export class AgentTokens {
       invalid("name must be 1-64 of a-z 0-9 . _ -, starting with a letter or digit");
     }
     if (!isAccess(input.Access)) invalid('access must be "read" or "write"');
+    const ttl = input.TTL ?? AGENT_TOKEN_TTL;
+    if (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > MAX_AGENT_TOKEN_TTL) {
+      invalid(`TTL must be a whole number of ms from 1 to ${MAX_AGENT_TOKEN_TTL} (366 days)`);
+    }
     const token = NewToken(this.#random);
     const id = Buffer.from(this.#random.read(9)).toString("base64url");
     const now = this.#clock.now().getTime();
+    const row = {
+      id,
+      subject: input.Subject,
+      name: input.Name,
+      access: input.Access,
+      created_at: now,
+      expires_at: now + ttl,
+      last_used_at: null,
+    };
     try {
-      this.#insert.run({ id, hash: HashToken(token), subject: input.Subject, name: input.Name, access: input.Access, now });
+      this.#mint({ ...row, hash: HashToken(token) });
     } catch (err) {
       if (err instanceof Error && "code" in err && err.code === "SQLITE_CONSTRAINT_UNIQUE") {
         throw new AgentError("ERR_AGENT_TOKEN_NAME_TAKEN", "mint agent token: a live token already has this name", { status: 409 });
       }
       throw err;
     }
-    const info = toInfo({ id, subject: input.Subject, name: input.Name, access: input.Access, created_at: now, last_used_at: null });
-    return { Token: token, Info: info };
+    return { Token: token, Info: toInfo(row) };
   }
 
   /** Returns `subject`'s live tokens, newest first. */
   list(subject: string): AgentTokenInfo[] {
-    return this.#list.all(subject).map(toInfo);
+    return this.#list.all(subject, this.#clock.now().getTime()).map(toInfo);
   }
 
   /** Revokes `subject`'s token `id`; reports whether a live token was revoked (another person's id revokes nothing). */
@@ -141,16 +214,25 @@ export class AgentTokens {
     return this.#revoke.run(this.#clock.now().getTime(), id, subject).changes === 1;
   }
 
+  /** Revokes every live token of `subject` (what `Sessions.RevokeAll` calls when wired); returns how many. */
+  revokeAll(subject: string): number {
+    return this.#revokeAll.run(this.#clock.now().getTime(), subject).changes;
+  }
+
   /**
    * Returns what a presented token grants, or undefined for a malformed,
-   * unknown or revoked one (one indistinguishable answer), and records its
-   * use. The lookup is by SHA-256, so no comparison runs on the secret.
+   * unknown, revoked or expired one, or one whose person `Authorize`
+   * refuses (one indistinguishable answer), and records its use. The lookup
+   * is by SHA-256, so no comparison runs on the secret.
    */
-  verify(token: string): TokenGrant | undefined {
+  async verify(token: string): Promise<TokenGrant | undefined> {
     if (!TOKEN_PATTERN.test(token)) return undefined;
-    const row = this.#find.get(HashToken(token));
+    const now = this.#clock.now().getTime();
+    const row = this.#find.get(HashToken(token), now);
     if (row === undefined || !isAccess(row.access)) return undefined;
-    this.#touch.run(this.#clock.now().getTime(), row.id);
+    // SPEC §2.6: Authorize is the admission gate; a token acts for its person only while the gate admits them.
+    if (this.#authorize !== undefined && !(await this.#authorize(row.subject))) return undefined;
+    this.#touch.run(now, row.id);
     return Object.freeze({ TokenID: row.id, Subject: row.subject, Name: row.name, Access: row.access });
   }
 }

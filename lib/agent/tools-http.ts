@@ -148,8 +148,8 @@ export function checkApprovalLink(config: Pick<ToolsAPIConfig, "Origin" | "Appro
 export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
   checkApprovalLink(config, "tools api");
   const Authenticate: Middleware = (next) =>
-    function authenticateCaller(req, res) {
-      const bearer = verifyBearer(req, config.Tokens);
+    async function authenticateCaller(req, res) {
+      const bearer = await verifyBearer(req, config.Tokens);
       if (bearer === "invalid") return unauthorized(res, INVALID_TOKEN_CHALLENGE);
       if (bearer !== "none") return next(req, res);
       if (config.Sessions.read(req) === undefined) return unauthorized(res, 'Bearer realm="api"');

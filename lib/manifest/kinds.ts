@@ -28,11 +28,11 @@ export const StoreKind = {
 /** A store kind: "exclusive" or "mergeable". */
 export type StoreKind = (typeof StoreKind)[keyof typeof StoreKind];
 
-/** Whose records a resource shows. */
+/** Whose records a resource shows; a resource names one, there is no default (docs/spec.md §2.5). */
 export const ScopeKind = {
-  /** Every signed-in user sees every record. The zero value: what an omitted `Scope` means. */
+  /** Every signed-in user sees, edits and deletes every record. The contract's zero value, yet never implied. */
   Unscoped: "unscoped",
-  /** Records are filtered by owner = the session subject. */
+  /** Records are filtered by owner = the session subject. The recommendation. */
   UserScoped: "user",
 } as const;
 

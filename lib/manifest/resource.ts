@@ -5,13 +5,13 @@
  * `ResourceSpec`, so a manifest read from JSON is checked the same way
  * (`validateResource`).
  */
-import { ScopeKind, type StoreKind } from "./kinds.ts";
+import type { ScopeKind, StoreKind } from "./kinds.ts";
 import type { Form, List, ResourceSpec } from "./spec.ts";
 import { validateResource } from "./validate.ts";
 
 /**
- * A resource of the manifest. The constructor only copies (filling
- * `Scope`); call `Validate()` before generating from it.
+ * A resource of the manifest. The constructor only copies (a missing
+ * `Scope` stays missing); call `Validate()` before generating from it.
  *
  * @example
  * const invoices = new Resource({ Name: "invoices", Route: "/invoices", Store: StoreKind.Exclusive,
@@ -31,7 +31,7 @@ export class Resource implements ResourceSpec {
     this.Name = spec.Name;
     this.Route = spec.Route;
     this.Store = spec.Store;
-    this.Scope = spec.Scope ?? ScopeKind.Unscoped;
+    this.Scope = spec.Scope;
     this.List = spec.List;
     this.Form = spec.Form;
   }

@@ -25,7 +25,7 @@ function columnSQL(field: Field): string {
  * `resource/<name>/field-<field>` step per field.
  */
 export function resourceSchema(spec: ResourceSpec): Step[] {
-  const scoped = (spec.Scope ?? ScopeKind.Unscoped) === ScopeKind.UserScoped;
+  const scoped = spec.Scope === ScopeKind.UserScoped;
   const steps: Step[] = [
     {
       Name: `resource/${spec.Name}/001-table`,

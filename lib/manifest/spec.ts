@@ -62,8 +62,12 @@ export interface ResourceSpec {
   /** Mount path: "/" then lowercase segments, no trailing slash. */
   readonly Route: string;
   readonly Store: StoreKind;
-  /** @default ScopeKind.Unscoped */
-  readonly Scope?: ScopeKind;
+  /**
+   * Whose records the resource shows: `ScopeKind.UserScoped` (each person
+   * their own; the recommendation) or `ScopeKind.Unscoped` (everyone signed
+   * in sees every record). Required: no default (docs/spec.md §2.5).
+   */
+  readonly Scope: ScopeKind;
   readonly List: List;
   readonly Form: Form;
 }

@@ -53,7 +53,7 @@ export class RecordTable {
   constructor(db: DB, spec: ResourceSpec) {
     this.#db = db;
     this.#spec = spec;
-    this.#scoped = (spec.Scope ?? ScopeKind.Unscoped) === ScopeKind.UserScoped;
+    this.#scoped = spec.Scope === ScopeKind.UserScoped;
     this.#fields = spec.Form.Fields.map((f) => f.Name);
   }
 

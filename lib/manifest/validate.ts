@@ -30,7 +30,8 @@ export const MAX_LENGTH_LIMIT: number = 50_000;
  * Checks one resource. Throws `ManifestError`: a resource or field name
  * that is empty or not a lowercase identifier (`ERR_MANIFEST_INVALID_NAME`),
  * a route not starting with "/" or otherwise malformed
- * (`ERR_MANIFEST_INVALID_ROUTE`), an unknown Store, Scope or Kind, a form
+ * (`ERR_MANIFEST_INVALID_ROUTE`), a missing Scope (`ERR_MANIFEST_NO_SCOPE`),
+ * an unknown Store, Scope or Kind, a form
  * with no fields, a field named id, created_at, updated_at, or owner when
  * user-scoped (`ERR_MANIFEST_RESERVED_FIELD`), duplicate fields, columns
  * or filters, an empty label, a column naming neither a field nor a fixed
@@ -48,7 +49,11 @@ export function validateResource(spec: ResourceSpec): void {
     fail("ERR_MANIFEST_INVALID_ROUTE", 'route must start with "/" and hold non-empty segments without a trailing slash');
   }
   if (!isStoreKind(spec.Store)) fail("ERR_MANIFEST_UNKNOWN_STORE", 'Store must be "exclusive" or "mergeable"');
-  const scope = spec.Scope ?? ScopeKind.Unscoped;
+  const scope = spec.Scope;
+  // docs/spec.md §2.5 (latch): the owner scope is chosen, never defaulted; a missing one once showed everyone's records.
+  if (scope === undefined) {
+    fail("ERR_MANIFEST_NO_SCOPE", "Scope is required: ScopeKind.UserScoped (each person sees their own records) or ScopeKind.Unscoped");
+  }
   if (!isScopeKind(scope)) fail("ERR_MANIFEST_UNKNOWN_SCOPE", 'Scope must be "unscoped" or "user"');
   const fixed = new Set(FIXED_COLUMNS);
   if (scope === ScopeKind.UserScoped) fixed.add(OWNER_COLUMN);

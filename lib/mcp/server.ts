@@ -121,7 +121,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
       res.setHeader("Allow", "POST, DELETE");
       return refuse(res, 405, JSONRPC_ERRORS.InvalidRequest, "method not allowed: this endpoint offers no GET stream");
     }
-    const grant = verifyBearer(req, config.Tokens);
+    const grant = await verifyBearer(req, config.Tokens);
     if (grant === "none") return challenge(res, "");
     if (grant === "invalid") return challenge(res, "invalid_token");
     const version = header(req, "mcp-protocol-version");
@@ -211,7 +211,10 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     const capabilities = isObject(params["capabilities"]) ? params["capabilities"] : {};
     const elicitation = capabilities["elicitation"];
     const urlElicitation = version === MCP_PROTOCOL_VERSION && isObject(elicitation) && isObject(elicitation["url"]);
-    res.setHeader("Mcp-Session-Id", sessions.open({ TokenID: grant.TokenID, Version: version, URLElicitation: urlElicitation }));
+    res.setHeader(
+      "Mcp-Session-Id",
+      sessions.open({ TokenID: grant.TokenID, Subject: grant.Subject, Version: version, URLElicitation: urlElicitation }),
+    );
     return {
       result: {
         protocolVersion: version,

@@ -3,23 +3,32 @@
  * revision it speaks, whether it can open a URL for its person) is needed
  * again on each `tools/call`, and HTTP requests are otherwise unrelated.
  * A session is bound to the token that opened it: another token presenting
- * its id is told the session does not exist. The map is bounded per token
- * (a token past its share forgets its own oldest session, so one agent
- * cannot push out the sessions of others) and in all (memory); a forgotten
- * session's client initializes again (MCP: a 404 for a session id means
- * "start a new session").
+ * its id is told the session does not exist.
+ *
+ * The map is bounded so that no person can push out another's sessions: a
+ * token past its share forgets its own oldest session, a person past theirs
+ * (many tokens) forgets their own oldest, and at the cap in all (memory)
+ * the oldest session of the person holding the most is forgotten (on a tie,
+ * the holder of the oldest session): someone with a few sessions is never
+ * evicted for someone with more. A forgotten session's client initializes
+ * again (MCP: a 404 for a session id means "start a new session").
  */
 import { randomBytes } from "node:crypto";
 
-/** How many sessions the endpoint keeps in all; past it the oldest is forgotten. */
+/** How many sessions the endpoint keeps in all; past it the largest holder's oldest is forgotten. */
 export const MAX_MCP_SESSIONS = 1000;
 
 /** How many sessions one token keeps; past it that token's oldest is forgotten. */
 export const MAX_MCP_SESSIONS_PER_TOKEN = 8;
 
+/** How many sessions one person keeps over all their tokens; past it that person's oldest is forgotten. */
+export const MAX_MCP_SESSIONS_PER_PERSON = 32;
+
 /** What a session remembers of its `initialize`. */
 export interface MCPSession {
   readonly TokenID: string;
+  /** The person the token acts for; the per-person bound counts by it. */
+  readonly Subject: string;
   /** The protocol revision agreed in `initialize`. */
   readonly Version: string;
   /** Whether the client declared URL-mode elicitation. */
@@ -29,25 +38,39 @@ export interface MCPSession {
 /** The live sessions of one endpoint. */
 export class MCPSessions {
   readonly #sessions = new Map<string, MCPSession>();
+  /** Each person's session ids, oldest first (a Set keeps insertion order). */
+  readonly #byPerson = new Map<string, Set<string>>();
+  /** When each session was opened, as a count of opens: ties between holders go to the older session. */
+  readonly #opened = new Map<string, number>();
+  #opens = 0;
   readonly #max: number;
-
   readonly #maxPerToken: number;
+  readonly #maxPerPerson: number;
 
-  constructor(max: number = MAX_MCP_SESSIONS, maxPerToken: number = MAX_MCP_SESSIONS_PER_TOKEN) {
+  constructor(
+    max: number = MAX_MCP_SESSIONS,
+    maxPerToken: number = MAX_MCP_SESSIONS_PER_TOKEN,
+    maxPerPerson: number = MAX_MCP_SESSIONS_PER_PERSON,
+  ) {
     this.#max = max;
     this.#maxPerToken = maxPerToken;
+    this.#maxPerPerson = maxPerPerson;
   }
 
   /** Opens a session and returns its id: 32 random bytes, base64url (visible ASCII, as MCP requires). */
   open(session: MCPSession): string {
     const id = randomBytes(32).toString("base64url");
-    // The map keeps insertion order: the first of this token's sessions found is its oldest.
-    const own = [...this.#sessions].filter(([, s]) => s.TokenID === session.TokenID).map(([key]) => key);
-    for (const oldest of own.slice(0, Math.max(0, own.length - this.#maxPerToken + 1))) this.#sessions.delete(oldest);
+    const own = this.#byPerson.get(session.Subject) ?? new Set<string>();
+    const ownToken = [...own].filter((key) => this.#sessions.get(key)?.TokenID === session.TokenID);
+    for (const oldest of ownToken.slice(0, Math.max(0, ownToken.length - this.#maxPerToken + 1))) this.#forget(oldest);
+    for (const oldest of [...own].slice(0, Math.max(0, own.size - this.#maxPerPerson + 1))) this.#forget(oldest);
     this.#sessions.set(id, Object.freeze({ ...session }));
-    for (const oldest of this.#sessions.keys()) {
-      if (this.#sessions.size <= this.#max) break;
-      this.#sessions.delete(oldest);
+    this.#opened.set(id, ++this.#opens);
+    this.#byPerson.set(session.Subject, own.add(id));
+    while (this.#sessions.size > this.#max) {
+      const oldest = this.#largestHoldersOldest();
+      if (oldest === undefined) break;
+      this.#forget(oldest);
     }
     return id;
   }
@@ -60,11 +83,38 @@ export class MCPSessions {
 
   /** Ends session `id` when it was opened with token `tokenID`; reports whether it did. */
   close(id: string, tokenID: string): boolean {
-    return this.get(id, tokenID) !== undefined && this.#sessions.delete(id);
+    if (this.get(id, tokenID) === undefined) return false;
+    this.#forget(id);
+    return true;
   }
 
   /** The number of live sessions. */
   get size(): number {
     return this.#sessions.size;
+  }
+
+  /** The oldest session of the person holding the most; of several such, the one whose oldest was opened first. */
+  #largestHoldersOldest(): string | undefined {
+    let chosen: string | undefined;
+    let held = 0;
+    for (const ids of this.#byPerson.values()) {
+      const oldest = ids.values().next().value;
+      if (oldest === undefined) continue;
+      if (ids.size > held || (ids.size === held && (this.#opened.get(oldest) ?? 0) < (this.#opened.get(chosen ?? "") ?? 0))) {
+        chosen = oldest;
+        held = ids.size;
+      }
+    }
+    return chosen;
+  }
+
+  #forget(id: string): void {
+    const session = this.#sessions.get(id);
+    if (session === undefined) return;
+    this.#sessions.delete(id);
+    this.#opened.delete(id);
+    const own = this.#byPerson.get(session.Subject);
+    own?.delete(id);
+    if (own?.size === 0) this.#byPerson.delete(session.Subject);
   }
 }

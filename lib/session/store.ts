@@ -84,6 +84,8 @@ export class Sessions {
   readonly #revoke;
   readonly #revokeOthers;
   readonly #revokeAll;
+  readonly #onRevokeAll: ((subject: string) => unknown)[] = [];
+  readonly #endAll: (subject: string) => number;
 
   constructor(db: DB, options: SessionsOptions) {
     this.#clock = options.Clock ?? systemClock;
@@ -101,6 +103,12 @@ export class Sessions {
     this.#revoke = db.prepare("DELETE FROM sessions WHERE subject = ? AND public_id = ?");
     this.#revokeOthers = db.prepare("DELETE FROM sessions WHERE subject = ? AND token_hash != ?");
     this.#revokeAll = db.prepare("DELETE FROM sessions WHERE subject = ?");
+    // The sessions and whatever else acts for the person (agent tokens, registered below) end together or not at all.
+    this.#endAll = db.transaction((subject: string): number => {
+      const ended = this.#revokeAll.run(subject).changes;
+      for (const hook of this.#onRevokeAll) hook(subject);
+      return ended;
+    });
     this.#touch = db.prepare("UPDATE sessions SET last_seen = ? WHERE token_hash = ?");
     this.#delete = db.prepare("DELETE FROM sessions WHERE token_hash = ?");
     this.#sweep = db.prepare("DELETE FROM sessions WHERE expires_at <= ? OR last_seen <= ?");
@@ -207,9 +215,23 @@ export class Sessions {
     return this.#revokeOthers.run(keep.Subject, keep.ID).changes;
   }
 
-  /** Ends every session of `subject` (an account disabled or deleted by the application); returns how many ended. */
+  /**
+   * Ends every session of `subject` (an account disabled or deleted by the
+   * application), and runs the `onRevokeAll` hooks in the same transaction;
+   * returns how many sessions ended.
+   */
   RevokeAll(subject: string): number {
-    return this.#revokeAll.run(subject).changes;
+    return this.#endAll(subject);
+  }
+
+  /**
+   * Registers `hook` to run inside every `RevokeAll(subject)`, in its
+   * transaction (a throw undoes the whole revocation). How a module above
+   * sessions ends what it holds for the person without sessions importing
+   * it: `AgentTokens` with its `Sessions` option revokes the agent tokens.
+   */
+  onRevokeAll(hook: (subject: string) => unknown): void {
+    this.#onRevokeAll.push(hook);
   }
 
   /** Deletes expired and idle sessions; returns how many. */

@@ -4,27 +4,39 @@ import { applySchema, type DB } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
 import { TOKEN_PATTERN } from "../../lib/session/index.ts";
 import { AgentTokens, Schema, ToolRead, ToolWrite, isAgentError, verifyBearer } from "../../lib/agent/index.ts";
-import type { MintInput } from "../../lib/agent/tokens.ts";
+import { AGENT_TOKEN_TTL, MAX_AGENT_TOKENS, type AgentTokensOptions, type MintInput } from "../../lib/agent/tokens.ts";
 import { fetchHTTP, startHandler } from "../_support/http.ts";
 import { open } from "../_support/db.ts";
 import { FakeClock } from "../_support/clock.ts";
 import { count } from "../_support/signin-app.ts";
 
-function tokenStore(t: TestContext): { db: DB; tokens: AgentTokens; clock: FakeClock } {
+function tokenStore(t: TestContext, options: Omit<AgentTokensOptions, "Clock"> = {}): { db: DB; tokens: AgentTokens; clock: FakeClock } {
   const db = open(t, ":memory:");
   applySchema(db, [...session.Schema, ...Schema]);
   const clock = new FakeClock();
-  return { db, tokens: new AgentTokens(db, { Clock: clock }), clock };
+  return { db, tokens: new AgentTokens(db, { Clock: clock, ...options }), clock };
 }
+
+const DAY = 24 * 60 * 60 * 1000;
 
 const ada = "ada@example.com";
 
 describe("AgentTokens.mint()", () => {
-  it("returns the token once and stores only its SHA-256", (t) => {
+  it("returns the token once and stores only its SHA-256", async (t) => {
     const { db, tokens, clock } = tokenStore(t);
     const { Token, Info } = tokens.mint({ Subject: ada, Name: "claude", Access: ToolWrite });
     assert.match(Token, TOKEN_PATTERN);
-    assert.deepEqual({ ...Info }, { ID: Info.ID, Name: "claude", Access: "write", CreatedAt: clock.now(), LastUsedAt: undefined });
+    assert.deepEqual(
+      { ...Info },
+      {
+        ID: Info.ID,
+        Name: "claude",
+        Access: "write",
+        CreatedAt: clock.now(),
+        ExpiresAt: new Date(clock.now().getTime() + AGENT_TOKEN_TTL),
+        LastUsedAt: undefined,
+      },
+    );
     const dump = JSON.stringify(db.prepare("SELECT * FROM agent_tokens").all());
     assert.ok(!dump.includes(Token), "the token itself is never stored");
     assert.ok(dump.includes(session.HashToken(Token)));
@@ -38,9 +50,12 @@ describe("AgentTokens.mint()", () => {
     { name: "a name of 65 characters", input: { Subject: ada, Name: "a".repeat(65), Access: ToolRead }, message: /name must be/ },
     { name: "an unknown access", input: { Subject: ada, Name: "bot", Access: "admin" }, message: /access must be "read" or "write"/ },
     { name: "no subject", input: { Subject: "", Name: "bot", Access: ToolRead }, message: /no subject/ },
+    { name: "a zero lifetime", input: { Subject: ada, Name: "bot", Access: ToolRead, TTL: 0 }, message: /TTL/ },
+    { name: "a fractional lifetime", input: { Subject: ada, Name: "bot", Access: ToolRead, TTL: 1.5 }, message: /TTL/ },
+    { name: "a lifetime past a year", input: { Subject: ada, Name: "bot", Access: ToolRead, TTL: 367 * DAY }, message: /TTL/ },
   ];
   for (const row of bad) {
-    it(`refuses ${row.name} with 400 and a message, storing nothing`, (t) => {
+    it(`refuses ${row.name} with 400 and a message, storing nothing`, async (t) => {
       const { db, tokens } = tokenStore(t);
       assert.throws(
         () => tokens.mint(row.input),
@@ -55,7 +70,7 @@ describe("AgentTokens.mint()", () => {
     });
   }
 
-  it("refuses a second live token of the same name with 409, and allows it again once revoked", (t) => {
+  it("refuses a second live token of the same name with 409, and allows it again once revoked", async (t) => {
     const { db, tokens } = tokenStore(t);
     const first = tokens.mint({ Subject: ada, Name: "bot", Access: ToolRead });
     assert.throws(
@@ -71,30 +86,30 @@ describe("AgentTokens.mint()", () => {
 });
 
 describe("AgentTokens.verify()", () => {
-  it("grants the minting person's subject and access, and records the last use", (t) => {
+  it("grants the minting person's subject and access, and records the last use", async (t) => {
     const { tokens, clock } = tokenStore(t);
     const { Token, Info } = tokens.mint({ Subject: ada, Name: "bot", Access: ToolRead });
     clock.advance(60_000);
-    assert.deepEqual({ ...tokens.verify(Token) }, { TokenID: Info.ID, Subject: ada, Name: "bot", Access: "read" });
+    assert.deepEqual({ ...(await tokens.verify(Token)) }, { TokenID: Info.ID, Subject: ada, Name: "bot", Access: "read" });
     assert.deepEqual(tokens.list(ada)[0]?.LastUsedAt, clock.now());
   });
 
-  it("answers malformed, unknown and revoked tokens alike", (t) => {
+  it("answers malformed, unknown and revoked tokens alike", async (t) => {
     const { tokens } = tokenStore(t);
     const { Token, Info } = tokens.mint({ Subject: ada, Name: "bot", Access: ToolWrite });
     assert.equal(tokens.revoke("bob@example.com", Info.ID), false, "another person's id revokes nothing");
-    assert.ok(tokens.verify(Token) !== undefined);
+    assert.ok((await tokens.verify(Token)) !== undefined);
     assert.equal(tokens.revoke(ada, Info.ID), true);
     assert.equal(tokens.revoke(ada, Info.ID), false);
     for (const presented of [Token, session.NewToken(), "short", "", Token + "x", "a".repeat(42) + "!"]) {
-      assert.equal(tokens.verify(presented), undefined, presented);
+      assert.equal(await tokens.verify(presented), undefined, presented);
     }
     assert.deepEqual(tokens.list(ada), []);
   });
 });
 
 describe("AgentTokens.list()", () => {
-  it("lists a person's live tokens, newest first, with name, access, creation and last use", (t) => {
+  it("lists a person's live tokens, newest first, with name, access, creation and last use", async (t) => {
     const { tokens, clock } = tokenStore(t);
     tokens.mint({ Subject: ada, Name: "one", Access: ToolRead });
     clock.advance(1000);
@@ -117,8 +132,8 @@ describe("verifyBearer()", () => {
     const revoked = tokens.mint({ Subject: ada, Name: "old", Access: ToolRead });
     tokens.revoke(ada, revoked.Info.ID);
     const { port } = await startHandler(t, {
-      Mux: (req, res) => {
-        const bearer = verifyBearer(req, tokens);
+      Mux: async (req, res) => {
+        const bearer = await verifyBearer(req, tokens);
         res.end(typeof bearer === "string" ? bearer : `${bearer.TokenID} ${bearer.Name}`);
       },
     });
@@ -143,5 +158,82 @@ describe("verifyBearer()", () => {
       malformed: "invalid",
       basic: "invalid",
     });
+  });
+});
+
+describe("agent token lifetimes and limits", () => {
+  it(`expires a token AGENT_TOKEN_TTL (90 days) after minting unless the mint names its own TTL`, async (t) => {
+    assert.equal(AGENT_TOKEN_TTL, 90 * DAY);
+    const { tokens, clock } = tokenStore(t);
+    const lasting = tokens.mint({ Subject: ada, Name: "lasting", Access: ToolRead });
+    const brief = tokens.mint({ Subject: ada, Name: "brief", Access: ToolRead, TTL: DAY });
+    assert.deepEqual(brief.Info.ExpiresAt, new Date(clock.now().getTime() + DAY));
+    clock.advance(DAY - 1);
+    assert.ok((await tokens.verify(brief.Token)) !== undefined, "alive a moment before");
+    clock.advance(1);
+    assert.equal(await tokens.verify(brief.Token), undefined, "dead at its expiry");
+    assert.deepEqual(
+      tokens.list(ada).map((i) => i.Name),
+      ["lasting"],
+    );
+    clock.advance(AGENT_TOKEN_TTL - DAY - 1);
+    assert.ok((await tokens.verify(lasting.Token)) !== undefined);
+    clock.advance(1);
+    assert.equal(await tokens.verify(lasting.Token), undefined);
+    assert.deepEqual(tokens.list(ada), []);
+    tokens.mint({ Subject: ada, Name: "lasting", Access: ToolRead }); // an expired token's name is free again
+  });
+
+  it(`refuses a person's token past MAX_AGENT_TOKENS (20) live ones with 409, never another person's`, async (t) => {
+    assert.equal(MAX_AGENT_TOKENS, 20);
+    const { db, tokens, clock } = tokenStore(t);
+    const minted = Array.from({ length: MAX_AGENT_TOKENS }, (_, i) =>
+      tokens.mint({ Subject: ada, Name: `bot${i}`, Access: ToolRead, TTL: i === 0 ? DAY : AGENT_TOKEN_TTL }),
+    );
+    assert.throws(
+      () => tokens.mint({ Subject: ada, Name: "one-more", Access: ToolRead }),
+      (err: unknown) =>
+        isAgentError(err) && err.code === "ERR_AGENT_TOO_MANY_TOKENS" && err.status === 409 && /20 live tokens/.test(err.message),
+    );
+    assert.equal(count(db, "agent_tokens"), MAX_AGENT_TOKENS);
+    tokens.mint({ Subject: "bob@example.com", Name: "bot", Access: ToolRead });
+    tokens.revoke(ada, minted[1]?.Info.ID ?? "");
+    tokens.mint({ Subject: ada, Name: "after-revoke", Access: ToolRead });
+    clock.advance(DAY);
+    tokens.mint({ Subject: ada, Name: "after-expiry", Access: ToolRead });
+  });
+
+  it("ends a person's tokens with Sessions.RevokeAll when given the Sessions store, and only that person's", async (t) => {
+    const db = open(t, ":memory:");
+    applySchema(db, [...session.Schema, ...Schema]);
+    const sessions = new session.Sessions(db, { Origin: "https://app.test" });
+    const tokens = new AgentTokens(db, { Sessions: sessions });
+    const ada1 = tokens.mint({ Subject: ada, Name: "one", Access: ToolRead });
+    const ada2 = tokens.mint({ Subject: ada, Name: "two", Access: ToolWrite });
+    const bob = tokens.mint({ Subject: "bob@example.com", Name: "one", Access: ToolRead });
+    sessions.RevokeAll(ada);
+    assert.equal(await tokens.verify(ada1.Token), undefined);
+    assert.equal(await tokens.verify(ada2.Token), undefined);
+    assert.deepEqual(tokens.list(ada), []);
+    assert.ok((await tokens.verify(bob.Token)) !== undefined, "another person's token lives");
+    assert.equal(count(db, "agent_tokens", "revoked_at IS NOT NULL"), 2, "rows kept, marked, for the audit trail");
+  });
+
+  it("refuses a token whose person Authorize now refuses, and takes it again once admitted", async (t) => {
+    const admitted = new Set([ada]);
+    const { tokens } = tokenStore(t, { Authorize: async (address) => admitted.has(address) });
+    const { Token } = tokens.mint({ Subject: ada, Name: "bot", Access: ToolRead });
+    assert.equal((await tokens.verify(Token))?.Subject, ada);
+    admitted.delete(ada);
+    assert.equal(await tokens.verify(Token), undefined);
+    const { port } = await startHandler(t, {
+      Mux: async (req, res) => {
+        const bearer = await verifyBearer(req, tokens);
+        res.end(typeof bearer === "string" ? bearer : bearer.Name);
+      },
+    });
+    assert.equal((await fetchHTTP(port, "/", { headers: { Authorization: `Bearer ${Token}` } })).body, "invalid");
+    admitted.add(ada);
+    assert.equal((await fetchHTTP(port, "/", { headers: { Authorization: `Bearer ${Token}` } })).body, "bot");
   });
 });

@@ -133,6 +133,11 @@ describe("agents in the demo (browser)", { skip: hasChromium ? false : "no syste
     const token = (await page.getAttribute("[data-agent-token]", "data-agent-token")) ?? "";
     assert.equal(await page.textContent("code[data-agent-token]"), token);
     assert.ok((await page.getAttribute("[data-agent-id]", "data-agent-name")) === "claude");
+    // The token page says when the token expires: 90 days after its creation (lib/agent/README.md#tokens).
+    const created = Date.parse((await page.getAttribute("[data-agent-id] time", "datetime")) ?? "");
+    const expires = Date.parse((await page.getAttribute("[data-agent-id] [data-agent-expires]", "data-agent-expires")) ?? "");
+    assert.equal(expires - created, 90 * 24 * 60 * 60 * 1000);
+    assert.match((await page.textContent("[data-agent-id] [data-agent-expires]")) ?? "", /^expires on \d{4}-\d{2}-\d{2} /);
 
     assert.deepEqual(JSON.parse((await whoami(demo, token)).body), { actor: "agent:claude", subject: "grace@example.com" });
     const held = await call(demo, token, "start_job", { kind: "ok", confirmed: true });

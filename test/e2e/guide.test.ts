@@ -136,6 +136,8 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     await page.click('form[action="/account/agents"] button');
     await page.waitForSelector("[data-agent-token]");
     token = (await page.getAttribute("[data-agent-token]", "data-agent-token")) ?? "";
+    // The starter's token page says when each token expires.
+    assert.match((await page.textContent("[data-agent-id] [data-agent-expires]")) ?? "", /expires on\s+\d{4}-\d{2}-\d{2}/);
     const port = Number(new URL(app.origin).port);
     const call = await fetchHTTP(port, "/api/tools/job_status", {
       method: "POST",

@@ -50,6 +50,7 @@ const bulletin = new Resource({
   Name: "bulletin",
   Route: "/board/bulletin",
   Store: StoreKind.Exclusive,
+  Scope: ScopeKind.Unscoped,
   List: { Columns: [{ Field: "notice" }, { Field: "price" }, { Field: "updated_at" }], Filters: [{ Field: "price" }] },
   Form: {
     Fields: [
@@ -232,6 +233,31 @@ describe("mountResource()", () => {
       assert.match(JSON.stringify(logged), /ERR_MANIFEST_NO_SUBJECT/, `${method} ${path}`);
     }
     assert.equal(count(app.db, "invoices"), 0);
+  });
+
+  it("refuses at boot a resource whose Scope is missing (a JavaScript caller), naming it and mounting nothing", async (t) => {
+    const { Scope: _, ...spec } = invoices;
+    const unscoped = new Resource(spec as typeof invoices);
+    let refused: unknown;
+    const app = await startSigninApp(t, {
+      extend: (mux, auth, db) => {
+        try {
+          mountResource(unscoped, {
+            db,
+            mux,
+            tools: new ToolRegistry(),
+            origin: "http://127.0.0.1",
+            requireSession: auth.RequireSession,
+            ctxFrom,
+          });
+        } catch (err) {
+          refused = err;
+        }
+      },
+    });
+    assert.equal((refused as { code?: string } | undefined)?.code, "ERR_MANIFEST_NO_SCOPE");
+    assert.match(String(refused), /resource "invoices"/);
+    assert.equal(count(app.db, "sqlite_master", "name = ?", "invoices"), 0, "no table");
   });
 
   it("refuses a Mergeable resource without an event store, and a changed field at boot (schema drift)", async (t) => {

@@ -13,6 +13,7 @@ const base: ResourceSpec = {
   Name: "invoices",
   Route: "/invoices",
   Store: StoreKind.Exclusive,
+  Scope: ScopeKind.Unscoped,
   List: { Columns: [{ Field: "title" }, { Field: "amount", Label: "Total" }, { Field: "created_at" }], Filters: [{ Field: "title" }] },
   Form: { Fields: [title, notes, amount] },
 };
@@ -43,9 +44,14 @@ describe("Resource.Validate()", () => {
     validateResource(base);
   });
 
-  it("defaults Scope to Unscoped, the zero value", () => {
-    assert.equal(new Resource(base).Scope, ScopeKind.Unscoped);
-    assert.equal(new Resource(base).Scope, "unscoped");
+  it("has no default Scope: a resource without one does not compile, and is refused naming the resource", () => {
+    const { Scope: _, ...unscoped } = base;
+    // @ts-expect-error Scope is required: the owner scope is chosen, never defaulted (docs/spec.md §2.5).
+    const missing = new Resource(unscoped);
+    assert.equal(missing.Scope, undefined, "the constructor fills in nothing");
+    assertManifest(unscoped as ResourceSpec, "ERR_MANIFEST_NO_SCOPE", undefined, "ScopeKind.UserScoped");
+    assert.throws(() => missing.Validate(), /resource "invoices"/);
+    assert.equal(new Resource(base).Scope, "unscoped", "Unscoped, named, keeps its value");
   });
 
   const fixed = ["id", "created_at", "updated_at"];
@@ -58,7 +64,6 @@ describe("Resource.Validate()", () => {
   it("rejects a field named owner on a user-scoped resource only", () => {
     const owner: Field = { Name: "owner", Label: "Owner", Kind: Kind.Text };
     assertManifest({ ...withFields(owner), Scope: ScopeKind.UserScoped }, "ERR_MANIFEST_RESERVED_FIELD", "owner", "fixed column");
-    new Resource(withFields(owner)).Validate();
     new Resource({ ...withFields(owner), Scope: ScopeKind.Unscoped }).Validate();
   });
 

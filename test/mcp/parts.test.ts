@@ -8,7 +8,7 @@ import { defineAction, ToolRead, ToolWrite } from "../../lib/agent/index.ts";
 import type { ToolMethod } from "../../lib/agent/action.ts";
 import { resourceMetadataURL, RESOURCE_METADATA_PATH } from "../../lib/mcp/resource-metadata.ts";
 import { MCP_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "../../lib/mcp/server.ts";
-import { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_TOKEN, MCPSessions } from "../../lib/mcp/sessions.ts";
+import { MAX_MCP_SESSIONS, MAX_MCP_SESSIONS_PER_PERSON, MAX_MCP_SESSIONS_PER_TOKEN, MCPSessions } from "../../lib/mcp/sessions.ts";
 import { CONFIRM_META_KEY, describeMCPTool } from "../../lib/mcp/tools.ts";
 
 const tool = (method: ToolMethod) =>
@@ -69,7 +69,7 @@ describe("MCPSessions", () => {
     assert.equal(MAX_MCP_SESSIONS, 1000);
     const sessions = new MCPSessions();
     const ids = Array.from({ length: MAX_MCP_SESSIONS + 1 }, (_, i) =>
-      sessions.open({ TokenID: `t${i}`, Version: MCP_PROTOCOL_VERSION, URLElicitation: false }),
+      sessions.open({ TokenID: `t${i}`, Subject: `p${i}@example.com`, Version: MCP_PROTOCOL_VERSION, URLElicitation: false }),
     );
     assert.equal(sessions.size, MAX_MCP_SESSIONS);
     assert.equal(sessions.get(ids[0] ?? "", "t0"), undefined, "the oldest is gone");
@@ -80,7 +80,8 @@ describe("MCPSessions", () => {
   it(`keeps at most MAX_MCP_SESSIONS_PER_TOKEN (${MAX_MCP_SESSIONS_PER_TOKEN}) per token: a flooding token forgets its own, never another's`, () => {
     assert.equal(MAX_MCP_SESSIONS_PER_TOKEN, 8);
     const sessions = new MCPSessions();
-    const open = (token: string) => sessions.open({ TokenID: token, Version: MCP_PROTOCOL_VERSION, URLElicitation: false });
+    const open = (token: string) =>
+      sessions.open({ TokenID: token, Subject: `${token}@example.com`, Version: MCP_PROTOCOL_VERSION, URLElicitation: false });
     const victim = open("victim");
     const flood = Array.from({ length: MAX_MCP_SESSIONS * 2 }, () => open("attacker"));
     assert.equal(sessions.get(victim, "victim")?.Version, MCP_PROTOCOL_VERSION, "another token's session survives");
@@ -89,9 +90,52 @@ describe("MCPSessions", () => {
     assert.deepEqual(kept, flood.slice(-MAX_MCP_SESSIONS_PER_TOKEN), "the flooding token keeps its newest");
   });
 
+  it(`keeps at most MAX_MCP_SESSIONS_PER_PERSON (${MAX_MCP_SESSIONS_PER_PERSON}) per person: many tokens of one person forget that person's oldest`, () => {
+    assert.equal(MAX_MCP_SESSIONS_PER_PERSON, 32);
+    const sessions = new MCPSessions();
+    const b = sessions.open({ TokenID: "b1", Subject: "b@example.com", Version: MCP_PROTOCOL_VERSION, URLElicitation: false });
+    // Person A: 130 tokens × 8 sessions, the flood the issue measured.
+    const flood: [string, string][] = [];
+    for (let t = 0; t < 130; t++) {
+      for (let i = 0; i < MAX_MCP_SESSIONS_PER_TOKEN; i++) {
+        const token = `a${t}`;
+        flood.push([
+          sessions.open({ TokenID: token, Subject: "a@example.com", Version: MCP_PROTOCOL_VERSION, URLElicitation: false }),
+          token,
+        ]);
+      }
+    }
+    assert.ok(sessions.get(b, "b1") !== undefined, "person B's session survives person A's flood");
+    assert.equal(sessions.size, MAX_MCP_SESSIONS_PER_PERSON + 1);
+    const kept = flood.filter(([id, token]) => sessions.get(id, token) !== undefined);
+    assert.deepEqual(kept, flood.slice(-MAX_MCP_SESSIONS_PER_PERSON), "A keeps its newest");
+  });
+
+  it("at the global cap forgets the oldest session of the person holding the most, never a smaller holder's", () => {
+    const sessions = new MCPSessions(6, 8, 4);
+    const open = (person: string, token = person) =>
+      sessions.open({ TokenID: token, Subject: `${person}@example.com`, Version: MCP_PROTOCOL_VERSION, URLElicitation: false });
+    const b = open("b");
+    const a = [open("a"), open("a"), open("a")];
+    const c = [open("c"), open("c")];
+    assert.equal(sessions.size, 6);
+    const d = open("d"); // the cap: a holds the most (3), so a's oldest goes
+    assert.equal(sessions.size, 6);
+    assert.equal(sessions.get(a[0] ?? "", "a"), undefined, "the largest holder's oldest is forgotten");
+    assert.ok([b, d].every((id) => sessions.get(id, id === b ? "b" : "d") !== undefined));
+    assert.ok([...a.slice(1), ...c].every((id) => sessions.get(id, a.includes(id) ? "a" : "c") !== undefined));
+    const e = open("e"); // a and c both hold 2: the tie goes to the older session, a's
+    assert.equal(sessions.get(a[1] ?? "", "a"), undefined);
+    assert.ok(sessions.get(c[0] ?? "", "c") !== undefined);
+    assert.ok(
+      [b, d, e].every((id, i) => sessions.get(id, ["b", "d", "e"][i] ?? "") !== undefined),
+      "one-session people stay",
+    );
+  });
+
   it("binds a session to the token that opened it", () => {
     const sessions = new MCPSessions();
-    const id = sessions.open({ TokenID: "a", Version: "2025-06-18", URLElicitation: true });
+    const id = sessions.open({ TokenID: "a", Subject: "ada@example.com", Version: "2025-06-18", URLElicitation: true });
     assert.equal(sessions.get(id, "b"), undefined);
     assert.equal(sessions.close(id, "b"), false);
     assert.equal(sessions.get(id, "a")?.URLElicitation, true);

@@ -86,7 +86,16 @@ describe("Sessions.List()", () => {
     assert.deepEqual(rows, { n: 2 });
     // An account the application disables: every session ends, another subject's stay.
     signIn(sessions, "ann@example.com", IPHONE, clock.now());
+    // What a module above registered (agent tokens) ends in the same transaction; a throwing hook undoes the whole revocation.
+    const ended: string[] = [];
+    sessions.onRevokeAll((subject) => ended.push(subject));
+    sessions.onRevokeAll((subject) => {
+      if (subject === "bob@example.com") throw new Error("hook failed");
+    });
+    assert.throws(() => sessions.RevokeAll("bob@example.com"), /hook failed/);
+    assert.equal(sessions.List("bob@example.com").length, 1, "bob's session survives the failed revocation");
     assert.equal(sessions.RevokeAll("ann@example.com"), 2);
+    assert.deepEqual(ended, ["bob@example.com", "ann@example.com"]);
     assert.deepEqual(sessions.List("ann@example.com"), []);
     assert.equal(sessions.List("bob@example.com").length, 1);
   });

@@ -1,7 +1,8 @@
 /*
  * The agent-token page (behind RequireFreshSession): a form to mint a
  * read-only token for a named agent, the new token shown once
- * (`data-agent-token`), and the person's tokens (`data-agent-id`).
+ * (`data-agent-token`), and the person's tokens (`data-agent-id`), each
+ * with its expiry ("expires on …", `data-agent-expires`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AgentTokenInfo } from "latch/agent";
@@ -29,7 +30,7 @@ ${minted === undefined ? html`` : html`<section class="notice ok" role="status">
   <input id="agent-name" name="name" type="text" pattern="[a-z0-9][a-z0-9._\\-]{0,63}" required>
   <p><button type="submit">${Icon("key")} ${T(req, "starter.agents.mint")}</button></p>
 </form>
-<ul class="list">${tokens.map((t) => html`<li data-agent-id="${t.ID}">${Icon("key")} agent:${t.Name}</li>`)}</ul>
+<ul class="list">${tokens.map((t) => html`<li data-agent-id="${t.ID}">${Icon("key")} agent:${t.Name} <span class="muted" data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "starter.agents.expires")} <time datetime="${t.ExpiresAt.toISOString()}">${t.ExpiresAt.toISOString().slice(0, 10)}</time></span></li>`)}</ul>
 <p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
   });
 }

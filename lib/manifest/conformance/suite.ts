@@ -3,8 +3,9 @@
  * with `node --test`. It registers node:test cases (so it lives in its own
  * package entry, `latch/manifest/conformance`, never loaded at runtime)
  * that drive the application over HTTP as two people and check what the
- * contract promises: owner isolation (another owner's record is the same
- * 404 as an unknown id), only declared fields accepted, required fields,
+ * contract promises: the owner scope, always (a user-scoped record is
+ * the same 404 as an unknown id to another person; an unscoped one is
+ * shared by everyone signed in), only declared fields accepted, required fields,
  * money parsed in the locale and never rounded, CSRF refusal, stale and
  * concurrent updates refused or merged without a lost value, the five
  * tools present with the right access, and every label in every catalog.
@@ -107,24 +108,39 @@ export function describeResourceConformance(resource: Resource, start: () => Pro
     };
     after(async () => app?.close?.());
 
-    it(
-      "isolates owners: another owner's record is the same 404 as an unknown id",
-      { skip: resource.Scope === ScopeKind.UserScoped ? false : "not user-scoped" },
-      async () => {
+    // Always run: a resource names its Scope (docs/spec.md §2.5), and each scope promises something checkable.
+    if (resource.Scope === ScopeKind.UserScoped) {
+      it("isolates owners: another person cannot list, read, edit, delete or reference a record (the same 404 as an unknown id)", async () => {
         await ready();
         const id = await created(app, ada, "isolation");
-        assert.ok(ids((await send(app, "GET", route, ada)).body).includes(id));
-        assert.ok(!ids((await send(app, "GET", route, bob)).body).includes(id));
-        const foreign = await send(app, "GET", `${route}/${id}`, bob);
-        const unknown = await send(app, "GET", `${route}/AAAAAAAAAAAA`, bob);
-        assert.equal(foreign.status, 404);
-        assert.equal(unknown.status, 404);
         const version = versionOf((await send(app, "GET", `${route}/${id}`, ada)).body);
-        assert.equal((await send(app, "POST", `${route}/${id}`, bob, { ...sample(fields, "taken"), version })).status, 404);
-        assert.equal((await send(app, "POST", `${route}/${id}/delete`, bob, {})).status, 404);
-        assert.equal((await send(app, "GET", `${route}/${id}`, ada)).status, 200, "still there for its owner");
-      },
-    );
+        assert.ok(ids((await send(app, "GET", route, ada)).body).includes(id));
+        assert.ok(!ids((await send(app, "GET", route, bob)).body).includes(id), "not in the other person's list");
+        const unknown = "AAAAAAAAAAAA";
+        for (const [method, path, form] of [
+          ["GET", `${route}/${id}`, undefined],
+          ["POST", `${route}/${id}`, { ...sample(fields, "taken"), version }],
+          ["POST", `${route}/${id}/delete`, {}],
+        ] as const) {
+          const foreign = await send(app, method, path, bob, form);
+          const missing = await send(app, method, path.replace(id, unknown), bob, form);
+          assert.equal(foreign.status, 404, `${method} ${path}`);
+          assert.equal(missing.status, 404, `${method} ${path} (unknown id)`);
+          assert.ok(!foreign.body.includes(id), `${method} ${path}: the answer does not echo the id`);
+        }
+        const own = await send(app, "GET", `${route}/${id}`, ada);
+        assert.equal(own.status, 200, "still there for its owner");
+        assert.equal(versionOf(own.body), version, "unchanged by the other person");
+      });
+    } else {
+      it("shares every record: unscoped means every signed-in person lists and reads another's record", async () => {
+        await ready();
+        const id = await created(app, ada, "shared");
+        assert.ok(ids((await send(app, "GET", route, ada)).body).includes(id));
+        assert.ok(ids((await send(app, "GET", route, bob)).body).includes(id), "in the other person's list too");
+        assert.equal((await send(app, "GET", `${route}/${id}`, bob)).status, 200, "the other person reads it");
+      });
+    }
 
     it("accepts only declared fields, requires a version to update, and refuses cross-origin writes", async () => {
       await ready();
