@@ -157,6 +157,41 @@ describe("Mergeable store", () => {
     assert.ok(parseValues(notes, new Map([["title", "a😀b"]]), "en").ok);
   });
 
+  it("refuses the update tool's call past MERGE_RATE with a 429 that says when to retry", async (t) => {
+    const db = open(t, tempFile(t));
+    applySchema(db, Schema);
+    const mounted = mountResource(new Resource(notes), {
+      db,
+      mux: new Mux(),
+      tools: new ToolRegistry(),
+      events: new EventStore(db),
+      origin: "http://tools.test",
+      requireSession: (next) => next,
+      ctxFrom: () => undefined,
+      clock: new FakeClock(),
+    });
+    type Written = { id: string; version: number };
+    const tool =
+      (name: string) =>
+      async (args: Record<string, string | number>): Promise<Written> =>
+        (await mounted.Tools.find((d) => d.Name === name)?.Run?.({
+          Args: new Map(Object.entries(args)),
+          Actor: humanActor(),
+          Subject: ada.owner,
+        })) as Written;
+    const { id, version } = await tool("notes_create")({ title: "t", body: "a\nb\nc" });
+    let head = version;
+    for (let n = 0; n <= MERGE_RATE.Max; n++) {
+      await tool("notes_update")({ id, version: head, body: `x${n}\nb\nc` });
+      const merge = tool("notes_update")({ id, version: head, body: `a\nb\nz${n}` });
+      if (n === MERGE_RATE.Max) {
+        await assert.rejects(merge, { status: 429, message: "update notes: too many merged edits for this person; try again in 60 s" });
+        break;
+      }
+      head = (await tool("notes_update")({ id, version: (await merge).version, body: "a\nb\nc" })).version;
+    }
+  });
+
   it("formats a tool's refusal with own arguments only (an inherited name such as constructor stays as written)", async (t) => {
     const db = open(t, tempFile(t));
     applySchema(db, Schema);
