@@ -39,7 +39,7 @@ export class MergeRate {
   /** Counts a line merge for `person` at `now` (ms) and returns 0, or, past the limit, the ms until there is room (nothing counted). */
   take(person: string, now: number): number {
     const since = now - MERGE_RATE.Window;
-    // Idle people are forgotten, so the map holds only those who merged within the window.
+    // Past 1 000 people, those with no merge in the window are forgotten: the map stays the size of who merged lately.
     if (this.#recent.size > 1000) for (const [who, times] of this.#recent) if ((times.at(-1) ?? 0) <= since) this.#recent.delete(who);
     const times = (this.#recent.get(person) ?? []).filter((at) => at > since);
     if (times.length >= MERGE_RATE.Max) return (times[times.length - MERGE_RATE.Max] ?? now) + MERGE_RATE.Window - now;
@@ -80,7 +80,12 @@ export function mergeLines(base: string, mine: string, theirs: string): string |
   if (o.length * Math.max(a.length, b.length) > MERGE_CELLS) return undefined;
   // Lines become numbers first, so filling the table compares numbers, never long lines character by character.
   const ids = new Map<string, number>();
-  const numbered = (lines: string[]): number[] => lines.map((line) => ids.get(line) ?? ids.set(line, ids.size).size - 1);
+  const numbered = (lines: string[]): number[] =>
+    lines.map((line) => {
+      const id = ids.get(line) ?? ids.size;
+      ids.set(line, id);
+      return id;
+    });
   const on = numbered(o);
   const ma = matches(on, numbered(a));
   const mb = matches(on, numbered(b));
