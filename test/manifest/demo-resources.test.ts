@@ -200,6 +200,29 @@ describe("demo resources (HTTP)", () => {
     assert.deepEqual(demo.errorLogs(), []);
   });
 
+  it("refuses a person's 21st line merge in a minute with 429 and Retry-After, in the demo's page, storing nothing", async () => {
+    const dora = await signInOverHTTP(demo, "dora@example.com");
+    const id = idOf(await post(dora, "/notes", { title: "Busy", body: "a\nb\nc" }), "/notes");
+    const edit = async (body: string, version?: string): Promise<TestResponse> =>
+      post(dora, `/notes/${id}`, { title: "Busy", body, version: version ?? versionIn((await get(dora, `/notes/${id}`)).body) });
+    for (let n = 0; n < 20; n++) {
+      const version = versionIn((await get(dora, `/notes/${id}`)).body);
+      assert.equal((await edit(`x${n}\nb\nc`, version)).status, 303);
+      assert.equal((await edit(`a\nb\nz${n}`, version)).status, 303, `line merge ${n + 1}`);
+      assert.equal((await edit("a\nb\nc")).status, 303);
+    }
+    const version = versionIn((await get(dora, `/notes/${id}`)).body);
+    assert.equal((await edit("x\nb\nc", version)).status, 303, "an edit that merges nothing still lands");
+    const busy = await edit("a\nb\nz", version);
+    assert.equal(busy.status, 429);
+    assert.match(busy.headers["retry-after"] ?? "", /^[1-9][0-9]?$/);
+    assert.match(busy.body, /data-status="429"/, "the demo's ErrorPage");
+    assert.equal((db.prepare("SELECT body FROM notes WHERE id = ?").get(id) as { body: string }).body, "x\nb\nc");
+    const line = /update notes: too many merged edits for this person/;
+    for (let n = 0; n < 200 && !line.test(demo.logs()); n++) await sleep(50);
+    assert.match(demo.logs(), line);
+  });
+
   it("refuses an undeclared field without echoing its name into the page or the log", async () => {
     const name = "zz_injected_field_name";
     const refused = await post(ada, "/notes", { title: "x", body: "", [name]: "1" });
