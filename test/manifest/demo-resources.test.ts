@@ -5,7 +5,8 @@
  * records; a stale expense edit refused with the current values; two note
  * edits from one version merged by lines; a title changed two ways shown
  * as a conflict with both values in the stream; bad input refused with a
- * 4xx and nothing stored, an undeclared field refused without its name
+ * 4xx and nothing stored, a person's line merges past 20 a minute refused
+ * (429), an undeclared field refused without its name
  * echoed into the page or the log; a conflict of the longest CJK body shown with
  * both sides; and an agent listing and, once its person
  * approved, creating an expense, attributed as agent:<name>.
