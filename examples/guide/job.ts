@@ -1,17 +1,18 @@
 /*
  * Step 4 of docs/guide.md: a background job. `POST /jobs` starts one for
  * the signed-in person (it counts to ten, reporting "n/10" so the status
- * page draws a progress bar) and answers 303 to its status page; lib/jobs
+ * page draws a progress bar) and answers 303 to its status page, or, with 4
+ * running already, the starter's page saying so (429); lib/jobs
  * serves the page, its fragment and its event stream, rendered by the
  * starter's job pages.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Assets } from "latch/assets";
 import { seeOther, type HandlerFunc } from "latch/http";
-import { newHandlers, type JobFunc, type Registry } from "latch/jobs";
+import { isOwnerBusy, newHandlers, type JobFunc, type Registry } from "latch/jobs";
 import { PathValue, type Group } from "latch/router";
 import { From } from "latch/signin";
-import { jobPages } from "../starter/pages/jobs.ts";
+import { jobPages, jobsBusyPage } from "../starter/pages/jobs.ts";
 
 /** What the job routes need: the registry and a group behind RequireSession. */
 export interface JobDeps {
@@ -36,8 +37,14 @@ export function countToTen(stepMs: number): JobFunc {
 export function mountJobs({ jobs, signedIn, assets, stepMs }: JobDeps): HandlerFunc {
   const pages = newHandlers({ Jobs: jobs, ...jobPages(assets), Owner: (req) => From(req)?.Subject, ID: (req) => PathValue(req, "id") });
   signedIn.Handle("POST /jobs", (req, res) => {
-    const job = jobs.Start(From(req)?.Subject ?? "", "count", countToTen(stepMs));
-    seeOther(res, `/jobs/${job.ID}`);
+    try {
+      const job = jobs.Start(From(req)?.Subject ?? "", "count", countToTen(stepMs));
+      seeOther(res, `/jobs/${job.ID}`);
+    } catch (err) {
+      // SPEC §7: the application words ErrOwnerBusy (4 jobs running already).
+      if (!isOwnerBusy(err)) throw err;
+      jobsBusyPage(req, res, assets);
+    }
   });
   signedIn.Handle("GET /jobs/{id}", pages.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", pages.Fragment);

@@ -3,14 +3,15 @@
  * `code` is a stable `ERR_<MODULE>_<WHAT>` string (a retired code is never
  * reused); `status`, when set, is the HTTP status the panic-recovery
  * middleware answers with instead of 500, so a handler can throw a client
- * error (413, 415, 400...) and the message reaches the client. Messages read
+ * error (413, 415, 400...): the application's ErrorPage renders it, or,
+ * without one, the message reaches the client as plain text. Messages read
  * "<operation>: <reason>" and never carry secrets or raw user input.
  */
 import { hasErrorCode } from "../internal/index.ts";
 
 /** Options accepted by `LatchError`. */
 export interface LatchErrorOptions {
-  /** HTTP status to answer with when this error escapes a handler. 4xx only are shown to the client. */
+  /** HTTP status to answer with when this error escapes a handler; only a 4xx is kept (anything else answers 500). */
   status?: number;
   /** The underlying error. */
   cause?: unknown;

@@ -18,11 +18,41 @@
 /**
  * The largest LCS table a line merge builds (base lines × the longer
  * side's lines); bigger texts edited on both sides are a conflict for the
- * person to resolve. 250 000 cells (500 × 500 lines) bounds the synchronous
- * work of one update to about 10 ms (measured on the dev machine under
- * load: 500 lines ~10 ms, 1 000 ~40 ms, 2 000 ~170 ms, the old 4 000 000).
+ * person to resolve. 250 000 cells (500 × 500 lines): what one merge costs
+ * is measured by `scripts/bench-merge.ts` (README "Mergeable merges").
  */
 export const MERGE_CELLS: number = 250_000;
+
+/**
+ * Line merges one person may make per resource: 20 a minute. A merge is
+ * synchronous work on the event loop, so a person (or an agent acting for
+ * one) sending edits that all need one could otherwise keep a core busy;
+ * past the limit an update that needs a line merge is refused (429 with
+ * Retry-After). People editing by hand merge a few times an hour.
+ */
+export const MERGE_RATE: Readonly<{ Max: number; Window: number }> = Object.freeze({ Max: 20, Window: 60 * 1000 });
+
+/** The line merges each person made in the last MERGE_RATE.Window, in memory (a restart forgets them). */
+export class MergeRate {
+  readonly #recent = new Map<string, number[]>();
+
+  /** Counts a line merge for `person` at `now` (ms) and returns 0, or, past the limit, the ms until there is room (nothing counted). */
+  take(person: string, now: number): number {
+    const since = now - MERGE_RATE.Window;
+    // Past 1 000 people, those with no merge in the window are forgotten: the map stays the size of who merged lately.
+    if (this.#recent.size > 1000) for (const [who, times] of this.#recent) if ((times.at(-1) ?? 0) <= since) this.#recent.delete(who);
+    const times = (this.#recent.get(person) ?? []).filter((at) => at > since);
+    if (times.length >= MERGE_RATE.Max) return (times[times.length - MERGE_RATE.Max] ?? now) + MERGE_RATE.Window - now;
+    times.push(now);
+    this.#recent.set(person, times);
+    return 0;
+  }
+}
+
+/** Reports whether merging this field needs a line merge (both sides changed a Textarea differently), the work MERGE_RATE bounds. */
+export function needsLineMerge(kind: string, base: FieldValue, mine: FieldValue, theirs: FieldValue): boolean {
+  return kind === "textarea" && mine !== base && mine !== theirs && theirs !== base;
+}
 
 /** A field value: text, or minor units (null for an empty amount). */
 export type FieldValue = string | number | null;
@@ -34,7 +64,7 @@ export type FieldMerge = { ok: true; value: FieldValue } | { ok: false };
 export function mergeField(kind: string, base: FieldValue, mine: FieldValue, theirs: FieldValue): FieldMerge {
   if (mine === base || mine === theirs) return { ok: true, value: theirs };
   if (theirs === base) return { ok: true, value: mine };
-  if (kind === "textarea" && typeof base === "string" && typeof mine === "string" && typeof theirs === "string") {
+  if (needsLineMerge(kind, base, mine, theirs) && typeof base === "string" && typeof mine === "string" && typeof theirs === "string") {
     const merged = mergeLines(base, mine, theirs);
     return merged === undefined ? { ok: false } : { ok: true, value: merged };
   }
@@ -48,8 +78,17 @@ export function mergeLines(base: string, mine: string, theirs: string): string |
   const b = theirs.split("\n");
   // The LCS table is |o|·|side| cells: past MERGE_CELLS the merge is declined (a conflict), never slow.
   if (o.length * Math.max(a.length, b.length) > MERGE_CELLS) return undefined;
-  const ma = matches(o, a);
-  const mb = matches(o, b);
+  // Lines become numbers first, so filling the table compares numbers, never long lines character by character.
+  const ids = new Map<string, number>();
+  const numbered = (lines: string[]): number[] =>
+    lines.map((line) => {
+      const id = ids.get(line) ?? ids.size;
+      ids.set(line, id);
+      return id;
+    });
+  const on = numbered(o);
+  const ma = matches(on, numbered(a));
+  const mb = matches(on, numbered(b));
   const out: string[] = [];
   let i = 0;
   let x = 0;
@@ -98,15 +137,15 @@ function resolve(o: string[], a: string[], b: string[]): string[] | undefined {
 }
 
 // For each line of `o`, the index of the line of `s` the LCS pairs it with (undefined when unpaired).
-function matches(o: readonly string[], s: readonly string[]): (number | undefined)[] {
+// The table is one flat array: the LCS of o[i..] and s[j..] at i·(m+1)+j, at most MERGE_CELLS cells.
+function matches(o: readonly number[], s: readonly number[]): (number | undefined)[] {
   const n = o.length;
   const m = s.length;
-  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  const w = m + 1;
+  const lcs = new Uint32Array((n + 1) * w);
+  const at = (i: number, j: number): number => lcs[i * w + j] as number;
   for (let i = n - 1; i >= 0; i--) {
-    const row = lcs[i] as number[];
-    const below = lcs[i + 1] as number[];
-    for (let j = m - 1; j >= 0; j--)
-      row[j] = o[i] === s[j] ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
+    for (let j = m - 1; j >= 0; j--) lcs[i * w + j] = o[i] === s[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
   }
   const pairs: (number | undefined)[] = new Array<number | undefined>(n).fill(undefined);
   let i = 0;
@@ -116,7 +155,7 @@ function matches(o: readonly string[], s: readonly string[]): (number | undefine
       pairs[i] = j;
       i++;
       j++;
-    } else if (((lcs[i + 1] as number[])[j] as number) >= ((lcs[i] as number[])[j + 1] as number)) i++;
+    } else if (at(i + 1, j) >= at(i, j + 1)) i++;
     else j++;
   }
   return pairs;

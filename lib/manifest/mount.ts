@@ -45,7 +45,7 @@ import { listHTML, parseListRequest } from "./list.ts";
 import type { Resource } from "./resource.ts";
 import { resourceSchema } from "./schema.ts";
 import { exclusiveStore, mergeableStore, type RecordStore } from "./store.ts";
-import { resourceTools } from "./tools.ts";
+import { busyMessage, resourceTools } from "./tools.ts";
 import { parseValues, hasUndeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
 import { displayValue, enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
 
@@ -107,7 +107,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   applySchema(options.db, schema);
   const store =
     options.events !== undefined && spec.Store === StoreKind.Mergeable
-      ? mergeableStore(options.db, spec, options.events)
+      ? mergeableStore(options.db, spec, options.events, options.clock)
       : exclusiveStore(options.db, spec, options.clock);
   const route = spec.Route;
 
@@ -244,6 +244,10 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
         return refuse(req, res, 404, `${spec.Name}: no such record`);
       case "bad_version":
         return refuse(req, res, 400, `update ${spec.Name}: unknown version`);
+      case "busy":
+        // RFC 6585 §4: 429 says when to come back.
+        res.setHeader("Retry-After", String(Math.ceil(outcome.retryAfter / 1000)));
+        return refuse(req, res, 429, busyMessage(spec.Name, outcome.retryAfter));
       case "stale": {
         const stored = outcome.current.values;
         const state = { entered: storedEntered(req, stored), errors: noErrors, version: outcome.version };

@@ -23,7 +23,7 @@ import { randomBytes } from "node:crypto";
 import type { DB } from "../db/index.ts";
 import { type ActorLike, type EventStore } from "../events/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
-import { mergeField, type FieldValue } from "./merge.ts";
+import { MergeRate, mergeField, needsLineMerge, type FieldValue } from "./merge.ts";
 import type { ResourceSpec } from "./spec.ts";
 import { RecordTable, type ListQuery, type StoredRecord } from "./table.ts";
 import type { RecordValues } from "./values.ts";
@@ -53,6 +53,8 @@ export type UpdateOutcome =
   | { kind: "missing" }
   | { kind: "bad_version" }
   | { kind: "stale"; current: StoredRecord; version: number }
+  /** The person made MERGE_RATE line merges within its window: nothing stored; room again in `retryAfter` ms. */
+  | { kind: "busy"; retryAfter: number }
   | { kind: "conflict"; current: StoredRecord; version: number; merged: RecordValues; conflicts: Map<string, FieldConflict> };
 
 /** A resource's records, scoped to their owner. */
@@ -102,8 +104,9 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, clock: Clock = system
 }
 
 /** Returns the Mergeable store of `spec`: event streams in `events`, projected into its table. */
-export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore): RecordStore {
+export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
   const table = new RecordTable(db, spec);
+  const lineMerges = new MergeRate();
   const stream = (id: string): string => `${spec.Name}:${id}`;
   const kinds = new Map(spec.Form.Fields.map((f) => [f.Name, f.Kind as string]));
 
@@ -156,11 +159,17 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore): 
           // A base too far behind is refused as stale (the person's text shown back), so a merge reads a bounded stretch.
           if (head - version > MERGE_MAX_BEHIND) return { kind: "stale", current, version: head };
           const base = valuesAt(id, version, head, theirs);
+          const kind = (name: string): string => kinds.get(name) ?? "text";
+          // A line merge is synchronous work: a person past MERGE_RATE waits, so no one person holds the event loop.
+          if (Object.entries(mine).some(([name, value]) => needsLineMerge(kind(name), base[name] ?? null, value, theirs[name] ?? null))) {
+            const retryAfter = lineMerges.take(who.owner, clock.now().getTime());
+            if (retryAfter > 0) return { kind: "busy", retryAfter };
+          }
           const merged: RecordValues = { ...theirs };
           const changes: RecordValues = {};
           const conflicts = new Map<string, FieldConflict>();
           for (const [name, value] of Object.entries(mine)) {
-            const result = mergeField(kinds.get(name) ?? "text", base[name] ?? null, value, theirs[name] ?? null);
+            const result = mergeField(kind(name), base[name] ?? null, value, theirs[name] ?? null);
             if (!result.ok) conflicts.set(name, { mine: value, theirs: theirs[name] ?? null });
             else if (result.value !== (theirs[name] ?? null)) {
               merged[name] = result.value;

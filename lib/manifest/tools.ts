@@ -29,6 +29,11 @@ function refused(status: number, message: string): AgentError {
   return new AgentError("ERR_AGENT_INVALID_CALL", message, { status });
 }
 
+/** The reason of a `busy` update (MERGE_RATE), for the route's log and the tool's caller. */
+export function busyMessage(resource: string, retryAfter: number): string {
+  return `update ${resource}: too many merged edits for this person; try again in ${Math.ceil(retryAfter / 1000)} s`;
+}
+
 /** Returns the five tools of `spec` over `store`, bound to the routes' `handlers`. */
 export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: Handlers, label?: (key: string) => string): ToolDef[] {
   const english = BaseCatalog();
@@ -154,6 +159,7 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         if (outcome.kind === "ok") return { id: recordID, version: outcome.version };
         if (outcome.kind === "missing") throw refused(404, `${spec.Name}: no such record`);
         if (outcome.kind === "bad_version") throw refused(400, `update ${spec.Name}: unknown version`);
+        if (outcome.kind === "busy") throw refused(429, busyMessage(spec.Name, outcome.retryAfter));
         const fields = outcome.kind === "conflict" ? ` (conflicting: ${[...outcome.conflicts.keys()].join(", ")})` : "";
         throw refused(
           409,

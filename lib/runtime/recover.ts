@@ -2,8 +2,12 @@
  * Panic recovery, the outermost middleware (SPEC §4.4, §7 "Handler panic").
  * A throw or a rejected promise from any handler below becomes:
  *   - a quiet cut when it is `ErrAbortHandler` (the contract's re-raise);
- *   - the error's own 4xx status and message when it is a latch error that
- *     describes bad input (a body too large, a malformed form...);
+ *   - the error's own 4xx status when it is a latch error that describes
+ *     bad input or a refusal (a body too large, a malformed form, the
+ *     jobs' `ErrOwnerBusy`...): rendered by `ErrorPage(req, res, status,
+ *     ref)` in the application's words, the reference logged with the
+ *     error's code and message (never its cause), or, without an
+ *     `ErrorPage`, the plain-text message;
  *   - a 503 the same way as a 500 below when it is ERR_DB_NOT_DURABLE (a
  *     commit the durability barrier could not confirm: the change may be
  *     lost, so the client must not take it as done);
@@ -14,7 +18,7 @@
  *     client sees a broken page, never a spliced one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isAbortHandler, isLatchError, NewRef, type HandlerFunc, type Logger, type Middleware } from "../http/index.ts";
+import { isAbortHandler, isLatchError, NewRef, type HandlerFunc, type LatchError, type Logger, type Middleware } from "../http/index.ts";
 import { writeText as writePlain } from "../internal/index.ts";
 import type { ErrorPageFunc } from "./options.ts";
 
@@ -43,7 +47,7 @@ export function recoverPanics(logger: Logger, errorPage: ErrorPageFunc | undefin
   };
 }
 
-function isClientError(err: unknown): err is Error & { status: number } {
+function isClientError(err: unknown): err is LatchError & { status: number } {
   return isLatchError(err) && typeof err.status === "number" && err.status >= 400 && err.status < 500;
 }
 
@@ -52,14 +56,16 @@ function handlePanic(err: unknown, req: IncomingMessage, res: ServerResponse, lo
     res.destroy();
     return;
   }
+  const ref = NewRef();
+  const where = { ref, method: req.method, path: (req.url ?? "").split("?")[0] };
   if (isClientError(err) && !res.headersSent) {
     if (req.readableEnded === false) req.resume();
     dropBodyHeaders(res);
-    writePlain(res, err.status, err.message);
+    // SPEC §2.2, §7: the application's ErrorPage words every error it renders (ErrOwnerBusy's too); the log keeps latch's.
+    if (errorPage !== undefined) logger.info("error page", { ...where, status: err.status, code: err.code, reason: err.message });
+    answer(req, res, logger, errorPage, err.status, ref, err.message);
     return;
   }
-  const ref = NewRef();
-  const where = { ref, method: req.method, path: (req.url ?? "").split("?")[0] };
   if (res.headersSent || res.writableEnded) {
     logger.error("panic after response started; response cut", { ...where, error: err });
     res.destroy();
@@ -69,6 +75,19 @@ function handlePanic(err: unknown, req: IncomingMessage, res: ServerResponse, lo
   const status = unavailable ? 503 : 500;
   logger.error(unavailable ? "unavailable" : "panic", { ...where, error: err });
   dropBodyHeaders(res);
+  answer(req, res, logger, errorPage, status, ref, `${unavailable ? PLAIN_503 : PLAIN_500}\nReference: ${ref}`);
+}
+
+// Renders `status` through the application's ErrorPage, or, when there is none or it throws, the plain text.
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger,
+  errorPage: ErrorPageFunc | undefined,
+  status: number,
+  ref: string,
+  plain: string,
+): void {
   if (errorPage !== undefined) {
     try {
       errorPage(req, res, status, ref);
@@ -82,7 +101,7 @@ function handlePanic(err: unknown, req: IncomingMessage, res: ServerResponse, lo
       }
     }
   }
-  writePlain(res, status, `${unavailable ? PLAIN_503 : PLAIN_500}\nReference: ${ref}`);
+  writePlain(res, status, plain);
 }
 
 // SPEC §4.4: recovery sits outside the security headers, so an error answer

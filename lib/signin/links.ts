@@ -9,7 +9,9 @@
  * while a request without the binding deletes nothing (README "Scanner-safe
  * links"). A code is spent the same way, found among the binding's own live
  * links; wrong codes count against all of them, and MAX_CODE_ATTEMPTS void
- * them.
+ * them. Past its address's budget of wrong codes, a browser that typed one
+ * takes no more codes for that address (rate.ts CODE_MISS_LIMIT); its links
+ * are kept, and another browser's are never touched.
  */
 import type { DB } from "../db/index.ts";
 import { type Clock } from "../http/index.ts";
@@ -46,10 +48,10 @@ interface Row {
   code_hash: string;
 }
 
-/** The per-address count of wrong codes (the sign-in rate limiter). */
+/** The count of wrong codes per address and per browser (the sign-in rate limiter). */
 export interface CodeMisses {
-  codeLocked(address: string): boolean;
-  recordCodeMiss(address: string): void;
+  codeLocked(address: string, bindingHash: string): boolean;
+  recordCodeMiss(address: string, bindingHash: string): void;
 }
 
 /** The store of emailed links. */
@@ -65,7 +67,6 @@ export class Links {
   readonly #take;
   readonly #miss;
   readonly #void;
-  readonly #voidAll;
   readonly #delete;
   readonly #sweep;
 
@@ -88,7 +89,6 @@ export class Links {
     this.#void = db.prepare(
       "DELETE FROM signin_links WHERE binding_hash = @binding AND EXISTS (SELECT 1 FROM signin_links WHERE binding_hash = @binding AND attempts >= @max)",
     );
-    this.#voidAll = db.prepare("DELETE FROM signin_links WHERE binding_hash = ?");
     this.#delete = db.prepare("DELETE FROM signin_links WHERE token_hash = ?");
     this.#sweep = db.prepare("DELETE FROM signin_links WHERE expires_at <= ?");
   }
@@ -120,24 +120,25 @@ export class Links {
    * Spends the live link of `bindingHash` whose code is `code`. A miss
    * (including a code that is not CODE_LENGTH digits: pass it as typed)
    * counts one wrong try against every live link of the binding, and the
-   * try that reaches MAX_CODE_ATTEMPTS deletes them ("voided").
+   * try that reaches MAX_CODE_ATTEMPTS deletes them ("voided"). Links of
+   * an address `misses` locks for this browser take no code and count no
+   * miss.
    */
   consumeCode(bindingHash: string, code: string, purpose: string, misses: CodeMisses): CodeResult {
     return this.#db
       .transaction((): CodeResult => {
-        const rows = this.#ofBinding.all(bindingHash, purpose, this.#clock.now().getTime());
-        // OWASP ASVS 5.0 §6.6.3: an address past its wrong-code budget takes no more codes (its link still works).
-        if (rows.some((row) => misses.codeLocked(row.address))) {
-          this.#voidAll.run(bindingHash);
-          return { ok: false, reason: "voided" };
-        }
+        // OWASP ASVS 5.0 §6.6.3: past the address's wrong-code budget, this browser (if it erred) takes no more
+        // codes for it; the lock is this browser's alone, so another's wrong codes never stop the person's sign-in.
+        const rows = this.#ofBinding
+          .all(bindingHash, purpose, this.#clock.now().getTime())
+          .filter((row) => !misses.codeLocked(row.address, bindingHash));
         // DESIGN.md (secrets compared in constant time): every candidate is compared, no early exit at a match.
         let match: Row | undefined;
         for (const row of rows) if (equalSecret(hashCode(this.#key, row.token_hash, code), row.code_hash)) match = row;
         if (match !== undefined && this.#take.get(match.token_hash) !== undefined) return { ok: true, address: match.address };
         if (rows.length === 0) return { ok: false, reason: "wrong" };
         this.#miss.run(bindingHash);
-        for (const address of new Set(rows.map((row) => row.address))) misses.recordCodeMiss(address);
+        for (const address of new Set(rows.map((row) => row.address))) misses.recordCodeMiss(address, bindingHash);
         // OWASP ASVS 5.0 §6.6.3: out-of-band codes are rate limited; MAX_CODE_ATTEMPTS wrong codes void the pending sign-in.
         const voided = this.#void.run({ binding: bindingHash, max: MAX_CODE_ATTEMPTS }).changes > 0;
         return { ok: false, reason: voided ? "voided" : "wrong" };

@@ -68,11 +68,14 @@ export function clientBucket(ip: string): string {
 
 /**
  * Wrong sign-in codes one address may collect, over all its links and
- * browsers, before its codes stop working: 10 per hour. Five tries per
- * link alone would let a guesser who keeps asking for new links (5 per 15
- * minutes) make about 2,400 guesses a day (OWASP ASVS 5.0 §6.6.3: codes
- * are rate limited against brute force). The emailed link itself, opened
- * in the asking browser, keeps working.
+ * browsers, in an hour: 10. Past it, a browser that has itself typed a
+ * wrong code for the address within the hour takes no more codes for it;
+ * other browsers (the person's own, typically) keep theirs, and every
+ * link still opens in its browser. Five tries per link alone would let a
+ * guesser who keeps asking for new links (5 per 15 minutes) make about
+ * 2,400 guesses a day; past the budget each guess costs a fresh browser
+ * and a link emailed to the person (OWASP ASVS 5.0 §6.6.3: codes are rate
+ * limited against brute force; README "Scanner-safe links").
  */
 export const CODE_MISS_LIMIT: RateWindow = Object.freeze({ Max: 10, Window: 60 * MINUTE });
 
@@ -90,8 +93,9 @@ export function addressBucket(address: string): string {
   return plus > 0 ? `${local.slice(0, plus)}${address.slice(at)}` : address;
 }
 
-function codeBucket(address: string): string {
-  return `code:${addressBucket(address)}`;
+// The address's wrong codes, and one browser's (by its binding hash) for that address.
+function codeBucket(address: string, bindingHash?: string): string {
+  return bindingHash === undefined ? `code:${addressBucket(address)}` : `code:${addressBucket(address)}:${bindingHash}`;
 }
 
 /** The persistent sliding-window limiter. */
@@ -144,15 +148,22 @@ export class RateLimiter {
       .immediate();
   }
 
-  /** Reports whether `address` has collected CODE_MISS_LIMIT wrong codes within its window. */
-  codeLocked(address: string): boolean {
-    const now = this.#clock.now().getTime();
-    return (this.#count.get(codeBucket(address), now - CODE_MISS_LIMIT.Window)?.n ?? 0) >= CODE_MISS_LIMIT.Max;
+  /**
+   * Reports whether the browser of `bindingHash` may no longer type codes
+   * for `address`: the address has collected CODE_MISS_LIMIT wrong codes
+   * within its window and this browser typed at least one of them.
+   */
+  codeLocked(address: string, bindingHash: string): boolean {
+    const since = this.#clock.now().getTime() - CODE_MISS_LIMIT.Window;
+    const misses = (bucket: string): number => this.#count.get(bucket, since)?.n ?? 0;
+    return misses(codeBucket(address)) >= CODE_MISS_LIMIT.Max && misses(codeBucket(address, bindingHash)) > 0;
   }
 
-  /** Records one wrong code against `address`. */
-  recordCodeMiss(address: string): void {
-    this.#record.run(codeBucket(address), this.#clock.now().getTime());
+  /** Records one wrong code typed for `address` by the browser of `bindingHash`. */
+  recordCodeMiss(address: string, bindingHash: string): void {
+    const now = this.#clock.now().getTime();
+    this.#record.run(codeBucket(address), now);
+    this.#record.run(codeBucket(address, bindingHash), now);
   }
 
   /** Deletes events older than the longest window; returns how many. */

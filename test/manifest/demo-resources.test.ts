@@ -5,7 +5,8 @@
  * records; a stale expense edit refused with the current values; two note
  * edits from one version merged by lines; a title changed two ways shown
  * as a conflict with both values in the stream; bad input refused with a
- * 4xx and nothing stored, an undeclared field refused without its name
+ * 4xx and nothing stored, a person's line merges past 20 a minute refused
+ * (429), an undeclared field refused without its name
  * echoed into the page or the log; a conflict of the longest CJK body shown with
  * both sides; and an agent listing and, once its person
  * approved, creating an expense, attributed as agent:<name>.
@@ -198,6 +199,29 @@ describe("demo resources (HTTP)", () => {
     assert.ok(conflict.body.includes(`<pre data-conflict-theirs>${text("二")}</pre>`), "what is stored is shown");
     assert.equal((db.prepare("SELECT body FROM notes WHERE id = ?").get(id) as { body: string }).body, text("二"));
     assert.deepEqual(demo.errorLogs(), []);
+  });
+
+  it("refuses a person's 21st line merge in a minute with 429 and Retry-After, in the demo's page, storing nothing", async () => {
+    const dora = await signInOverHTTP(demo, "dora@example.com");
+    const id = idOf(await post(dora, "/notes", { title: "Busy", body: "a\nb\nc" }), "/notes");
+    const edit = async (body: string, version?: string): Promise<TestResponse> =>
+      post(dora, `/notes/${id}`, { title: "Busy", body, version: version ?? versionIn((await get(dora, `/notes/${id}`)).body) });
+    for (let n = 0; n < 20; n++) {
+      const version = versionIn((await get(dora, `/notes/${id}`)).body);
+      assert.equal((await edit(`x${n}\nb\nc`, version)).status, 303);
+      assert.equal((await edit(`a\nb\nz${n}`, version)).status, 303, `line merge ${n + 1}`);
+      assert.equal((await edit("a\nb\nc")).status, 303);
+    }
+    const version = versionIn((await get(dora, `/notes/${id}`)).body);
+    assert.equal((await edit("x\nb\nc", version)).status, 303, "an edit that merges nothing still lands");
+    const busy = await edit("a\nb\nz", version);
+    assert.equal(busy.status, 429);
+    assert.match(busy.headers["retry-after"] ?? "", /^[1-9][0-9]?$/);
+    assert.match(busy.body, /data-status="429"/, "the demo's ErrorPage");
+    assert.equal((db.prepare("SELECT body FROM notes WHERE id = ?").get(id) as { body: string }).body, "x\nb\nc");
+    const line = /update notes: too many merged edits for this person/;
+    for (let n = 0; n < 200 && !line.test(demo.logs()); n++) await sleep(50);
+    assert.match(demo.logs(), line);
   });
 
   it("refuses an undeclared field without echoing its name into the page or the log", async () => {

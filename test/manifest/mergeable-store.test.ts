@@ -12,9 +12,11 @@ import { EventStore, MAX_EVENT_DATA, Schema } from "../../lib/events/index.ts";
 import { Kind, mountResource, Resource, resourceSchema, ScopeKind, StoreKind } from "../../lib/manifest/index.ts";
 import { isManifestError } from "../../lib/manifest/errors.ts";
 import type { ResourceSpec } from "../../lib/manifest/spec.ts";
+import { MERGE_RATE } from "../../lib/manifest/merge.ts";
 import { MERGE_MAX_BEHIND, mergeableStore } from "../../lib/manifest/store.ts";
 import { parseValues, TEXTAREA_MAX_LENGTH } from "../../lib/manifest/values.ts";
 import { Mux } from "../../lib/router/index.ts";
+import { FakeClock } from "../_support/clock.ts";
 import { open, tempFile } from "../_support/db.ts";
 
 const notes: ResourceSpec = {
@@ -32,12 +34,19 @@ const notes: ResourceSpec = {
 };
 const ada = { owner: "ada@example.com", actor: humanActor() };
 
-function newStore(t: TestContext): { store: ReturnType<typeof mergeableStore>; events: EventStore } {
+function newStore(t: TestContext, clock = new FakeClock()): { store: ReturnType<typeof mergeableStore>; events: EventStore } {
   const db = open(t, tempFile(t));
   applySchema(db, Schema);
   applySchema(db, resourceSchema(notes));
   const events = new EventStore(db);
-  return { store: mergeableStore(db, notes, events), events };
+  return { store: mergeableStore(db, notes, events, clock), events };
+}
+
+/** Makes one line merge on `id` from `head`: line 1 edited from the head, then line 3 from the same base. Returns the second outcome. */
+function lineMerge(store: ReturnType<typeof mergeableStore>, who: typeof ada, id: string, head: number, n: number) {
+  const first = store.update(who, id, head, { body: `x${n}\nb\nc` });
+  assert.equal(first.kind, "ok");
+  return store.update(who, id, head, { body: `a\nb\nz${n}` });
 }
 
 describe("Mergeable store", () => {
@@ -59,6 +68,39 @@ describe("Mergeable store", () => {
     const stale = store.update(ada, id, first, { body: "one\nTWO" });
     assert.equal(stale.kind, "stale");
     if (stale.kind === "stale") assert.equal(stale.version, head + 1);
+  });
+
+  it("makes MERGE_RATE line merges per person a minute (20); the next is refused as busy with when to retry, changing nothing", (t) => {
+    assert.deepEqual({ ...MERGE_RATE }, { Max: 20, Window: 60 * 1000 });
+    const clock = new FakeClock();
+    const { store, events } = newStore(t, clock);
+    const { id } = store.create(ada, { title: "t", body: "a\nb\nc" });
+    const rounds = (from: number, count: number): void => {
+      for (let n = from; n < from + count; n++) {
+        // Back to the base text first, so each round's two edits are from one version.
+        const reset = store.update(ada, id, events.version(`notes:${id}`), { body: "a\nb\nc" });
+        assert.equal(reset.kind, "ok");
+        const merged = lineMerge(store, ada, id, events.version(`notes:${id}`), n);
+        assert.equal(merged.kind, "ok", `merge ${n}`);
+        assert.equal(store.get(ada.owner, id)?.record.values["body"], `x${n}\nb\nz${n}`);
+      }
+    };
+    rounds(0, MERGE_RATE.Max);
+    clock.advance(1000);
+    store.update(ada, id, events.version(`notes:${id}`), { body: "a\nb\nc" });
+    const head = events.version(`notes:${id}`);
+    const busy = lineMerge(store, ada, id, head, 99);
+    assert.deepEqual(busy, { kind: "busy", retryAfter: MERGE_RATE.Window - 1000 });
+    assert.equal(events.version(`notes:${id}`), head + 1, "only the first, plain edit was stored");
+    assert.equal(store.get(ada.owner, id)?.record.values["body"], "x99\nb\nc");
+    // Edits that need no line merge still land, and another person merges as usual.
+    assert.equal(store.update(ada, id, head + 1, { title: "u" }).kind, "ok");
+    const bob = { owner: "bob@example.com", actor: humanActor() };
+    const other = store.create(bob, { title: "t", body: "a\nb\nc" });
+    assert.equal(lineMerge(store, bob, other.id, other.version, 1).kind, "ok");
+    // A minute after the first merge of the window, room again.
+    clock.advance(MERGE_RATE.Window);
+    rounds(100, 1);
   });
 
   it("takes the base from the values each update replaced, so a field changed twice since merges against its base", (t) => {
@@ -113,6 +155,41 @@ describe("Mergeable store", () => {
     const lone = parseValues(notes, new Map([["title", "a\uD800b"]]), "en");
     assert.deepEqual(lone.ok ? undefined : lone.errors.get("title")?.key, "resource.err.invalid");
     assert.ok(parseValues(notes, new Map([["title", "a😀b"]]), "en").ok);
+  });
+
+  it("refuses the update tool's call past MERGE_RATE with a 429 that says when to retry", async (t) => {
+    const db = open(t, tempFile(t));
+    applySchema(db, Schema);
+    const mounted = mountResource(new Resource(notes), {
+      db,
+      mux: new Mux(),
+      tools: new ToolRegistry(),
+      events: new EventStore(db),
+      origin: "http://tools.test",
+      requireSession: (next) => next,
+      ctxFrom: () => undefined,
+      clock: new FakeClock(),
+    });
+    type Written = { id: string; version: number };
+    const tool =
+      (name: string) =>
+      async (args: Record<string, string | number>): Promise<Written> =>
+        (await mounted.Tools.find((d) => d.Name === name)?.Run?.({
+          Args: new Map(Object.entries(args)),
+          Actor: humanActor(),
+          Subject: ada.owner,
+        })) as Written;
+    const { id, version } = await tool("notes_create")({ title: "t", body: "a\nb\nc" });
+    let head = version;
+    for (let n = 0; n <= MERGE_RATE.Max; n++) {
+      await tool("notes_update")({ id, version: head, body: `x${n}\nb\nc` });
+      const merge = tool("notes_update")({ id, version: head, body: `a\nb\nz${n}` });
+      if (n === MERGE_RATE.Max) {
+        await assert.rejects(merge, { status: 429, message: "update notes: too many merged edits for this person; try again in 60 s" });
+        break;
+      }
+      head = (await tool("notes_update")({ id, version: (await merge).version, body: "a\nb\nc" })).version;
+    }
   });
 
   it("formats a tool's refusal with own arguments only (an inherited name such as constructor stays as written)", async (t) => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, test } from "node:test";
 import { ErrAbortHandler, HTTPError, type HandlerFunc } from "../../lib/http/index.ts";
+import { ErrOwnerBusy } from "../../lib/jobs/index.ts";
 import { PLAIN_500 } from "../../lib/runtime/recover.ts";
 import { fetchHTTP, startHandler, type LogLine } from "../_support/http.ts";
 
@@ -147,7 +148,7 @@ describe("recoverPanics()", () => {
     assert.deepEqual(errorsOf(log.lines()), []);
   });
 
-  test("answers a thrown 4xx HTTPError with its status and message", async (t) => {
+  test("answers a thrown 4xx HTTPError with its status and message when there is no ErrorPage", async (t) => {
     const { port, log } = await startHandler(t, {
       Mux: () => {
         throw new HTTPError("ERR_HTTP_MALFORMED_BODY", "read thing: not a thing", { status: 422 });
@@ -157,6 +158,48 @@ describe("recoverPanics()", () => {
     assert.equal(reply.status, 422);
     assert.equal(reply.body, "read thing: not a thing\n");
     assert.deepEqual(errorsOf(log.lines()), []);
+  });
+
+  test("renders a thrown 4xx latch error through ErrorPage with its status, logging the reference, not the page's words", async (t) => {
+    const calls: { status: number; ref: string }[] = [];
+    const { port, log } = await startHandler(t, {
+      Mux: () => {
+        throw new ErrOwnerBusy("ann@example.com", 4);
+      },
+      ErrorPage: (_req, res, status, ref) => {
+        calls.push({ status, ref });
+        res.statusCode = status;
+        res.setHeader("Content-Type", "text/html; charset=utf-8");
+        res.end(`<p>The app's own words (${ref})</p>`);
+      },
+    });
+    const reply = await fetchHTTP(port, "/jobs?kind=ok");
+    assert.equal(reply.status, 429);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0]?.status, 429);
+    assert.match(calls[0]?.ref ?? "", REF);
+    assert.equal(reply.body, `<p>The app's own words (${calls[0]?.ref})</p>`);
+    assert.ok(!reply.body.includes("running jobs"), "latch's wording reached the client");
+    const logged = log.lines().filter((l) => l["ref"] === calls[0]?.ref);
+    assert.equal(logged.length, 1);
+    assert.equal(logged[0]?.["status"], 429);
+    assert.equal(logged[0]?.["code"], "ERR_JOBS_OWNER_BUSY");
+    assert.equal(logged[0]?.["path"], "/jobs");
+    assert.deepEqual(errorsOf(log.lines()), [], "bad input is not an error of the server");
+  });
+
+  test("answers a 4xx in plain text with its message when ErrorPage throws", async (t) => {
+    const { port } = await startHandler(t, {
+      Mux: () => {
+        throw new HTTPError("ERR_HTTP_MALFORMED_BODY", "read thing: not a thing", { status: 400 });
+      },
+      ErrorPage: () => {
+        throw new Error("page broken");
+      },
+    });
+    const reply = await fetchHTTP(port, "/");
+    assert.equal(reply.status, 400);
+    assert.equal(reply.body, "read thing: not a thing\n");
   });
 
   test("drops the failed response's cookies and body headers on a 4xx, keeping the CSP", async (t) => {

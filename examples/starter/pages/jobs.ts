@@ -5,7 +5,7 @@
  * <progress> bar, the error of a failed job); the stylesheet shows a
  * spinner only while the job runs and marks a failed one as failed.
  */
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Assets } from "latch/assets";
 import { html } from "latch/http";
 import { T } from "latch/i18n";
@@ -33,4 +33,10 @@ export function jobPages(assets: Assets): Pick<Config, "Render" | "RenderFragmen
       res.end(renderFragmentHTML(data, labels(req)).toString());
     },
   };
+}
+
+/** The answer to `ErrOwnerBusy` (429): the person already runs the most jobs, said in the app's words (SPEC §7). */
+export function jobsBusyPage(req: IncomingMessage, res: ServerResponse, assets: Assets): void {
+  const body = html`<p class="card notice bad" role="alert">${T(req, "jobs.busy")}</p>`;
+  render(req, res, assets, { title: T(req, "starter.jobs.title"), body }, 429);
 }
