@@ -185,6 +185,19 @@ describe("The generated tools' other checks, before the person is asked", () => 
   });
 });
 
+describe("A check that fails unexpectedly", () => {
+  it("answers 500 with a reference it logs, asking nobody", async (t) => {
+    const { app, token, id } = await staleTask(t);
+    app.db.exec("DROP TABLE tasks");
+    const failed = await app.tools(token, "tasks_delete", { id });
+    assert.equal(failed.status, 500, failed.body);
+    const { ref } = JSON.parse(failed.body) as { ref: string };
+    assert.ok(JSON.stringify(app.log.lines()).includes(ref), "logged under its reference");
+    assert.equal(approvals(app), 0);
+    assert.deepEqual(outcomes(app, "tasks_delete"), [["failed", "tools"]]);
+  });
+});
+
 describe("A write tool without a check", () => {
   it("requests an approval for any well-formed call, as before, and runs the approved call once", async (t) => {
     const app = await startTransportsApp(t);
