@@ -54,6 +54,14 @@ export interface AgentsDeps {
   jobStatusPage: HandlerFunc;
 }
 
+/** The kind of job `start_job` asks for: "ok" (the default) or "fail"; anything else is refused (400). */
+function jobKind(args: ReadonlyMap<string, unknown>): "ok" | "fail" {
+  const kind = args.get("kind") ?? "ok";
+  if (kind !== "ok" && kind !== "fail")
+    throw new AgentError("ERR_AGENT_INVALID_CALL", 'start job: kind must be "ok" or "fail"', { status: 400 });
+  return kind;
+}
+
 /** Mounts the agent routes and the `POST /jobs` form on `deps.mux`; returns the tool registry (resources add theirs). */
 export function mountAgents(deps: AgentsDeps): ToolRegistry {
   const { db, mux, auth, jobs, assets, events } = deps;
@@ -76,11 +84,10 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
         Args: [{ Name: "kind", Type: "string", Description: '"ok" (finishes) or "fail" (fails halfway); default "ok"' }],
       },
       handler: startJob(invoker, assets),
+      // Checked before the person is asked: an unknown kind is refused at once, never approved and then refused.
+      check: ({ Args }) => void jobKind(Args),
       run: ({ Args, Subject }) => {
-        const kind = Args.get("kind") ?? "ok";
-        if (kind !== "ok" && kind !== "fail")
-          throw new AgentError("ERR_AGENT_INVALID_CALL", 'start job: kind must be "ok" or "fail"', { status: 400 });
-        const job = startDemoJob(jobs, Subject, kind, deps.stepMs);
+        const job = startDemoJob(jobs, Subject, jobKind(Args), deps.stepMs);
         return { id: job.ID, status: job.Status, location: `/jobs/${job.ID}` };
       },
     }),

@@ -24,6 +24,14 @@ export interface ToolInvocation {
 /** Performs a tool call and returns a JSON-serializable result. A latch error with a 4xx status is the caller's refusal. */
 export type ToolRun = (call: ToolInvocation) => unknown | Promise<unknown>;
 
+/**
+ * Checks a call against the current state, changing nothing, before its
+ * person is asked to approve it: throws the refusal `Run` would throw now (a
+ * latch error with a 4xx status) for a call that cannot run, so no approval
+ * is asked for or spent on it. `Run` still checks again when it runs.
+ */
+export type ToolCheck = (call: ToolInvocation) => void | Promise<void>;
+
 /** A registry entry: a tool bound to the route that performs it. */
 export interface ToolDef {
   /** Tool name, unique in a registry. */
@@ -35,6 +43,8 @@ export interface ToolDef {
   readonly Handler: HandlerFunc;
   /** Performs the tool for a caller over the tools endpoint; without it the tool is not callable there. */
   readonly Run: ToolRun | undefined;
+  /** The dry run of a call before the approval rule (see `ToolCheck`); without it every well-formed call is asked for. */
+  readonly Check?: ToolCheck | undefined;
 }
 
 /** The fields given to `defineAction`. */
@@ -47,6 +57,8 @@ export interface ActionSpec {
   handler: HandlerFunc;
   /** The tool as a function of its arguments (see `ToolDef.Run`). */
   run?: ToolRun | undefined;
+  /** A write tool's dry run against the current state (see `ToolDef.Check`). */
+  check?: ToolCheck | undefined;
 }
 
 /** The shape of a tool name. */
@@ -58,7 +70,7 @@ const UNSAFE: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /**
  * Declares an action that is also a tool and returns its frozen `ToolDef`.
  * Throws `AgentError` `ERR_AGENT_INVALID_ACTION` for a bad name, method,
- * route or handler, or a method that disagrees with the access level (read
+ * route, handler, run or check, or a method that disagrees with the access level (read
  * tools use GET; write tools POST, PUT, PATCH or DELETE), and
  * `ERR_AGENT_INVALID_TOOL` for a bad tool (see `validateTool`).
  *
@@ -80,10 +92,19 @@ export function defineAction(spec: ActionSpec): ToolDef {
   }
   if (typeof spec.handler !== "function") fail(`${where}: handler must be a function`);
   if (spec.run !== undefined && typeof spec.run !== "function") fail(`${where}: run must be a function`);
+  if (spec.check !== undefined && typeof spec.check !== "function") fail(`${where}: check must be a function`);
   const tool = newTool(spec.tool);
   // RFC 9110 §9.2.1: a read tool observes only, so it must sit on a safe method; a write tool must not.
   if ((tool.Access === ToolRead) !== SAFE.has(spec.method)) {
     fail(`${where}: a ${tool.Access} tool cannot use ${spec.method}`);
   }
-  return Object.freeze({ Name: spec.name, Method: spec.method, Route: spec.route, Tool: tool, Handler: spec.handler, Run: spec.run });
+  return Object.freeze({
+    Name: spec.name,
+    Method: spec.method,
+    Route: spec.route,
+    Tool: tool,
+    Handler: spec.handler,
+    Run: spec.run,
+    Check: spec.check,
+  });
 }

@@ -7,13 +7,20 @@
  *   3. narrow the arguments (the field at fault and why);
  *   4. scope: the tool runs for the subject the caller acts for, never
  *      one named in the arguments;
- *   5. apply the approval rule: an agent's write call runs only by
+ *   5. check, where the tool declares a `Check`: a dry run against the
+ *      current state (a resource's update: the record exists for this
+ *      subject, the values pass the form's rules, the version is one the
+ *      store accepts)
+ *      that refuses a call that cannot run with the refusal its run would
+ *      give, so no person is asked to approve it and no approval is spent;
+ *   6. apply the approval rule: an agent's write call runs only by
  *      spending a person's approval of this exact call; without one it
  *      leaves a pending request and returns "approval_required". A human's
  *      own call (a form they submitted, a request their session made) is
  *      their confirmation;
- *   6. run, and
- *   7. append one "tool.call" event to the subject's audit stream, whatever
+ *   7. run (which checks again: the state may change while the person
+ *      decides), and
+ *   8. append one "tool.call" event to the subject's audit stream, whatever
  *      the outcome: tool, arguments hash, approval id, outcome, the agent
  *      token's public id (`token_id`, for an agent caller) and `via`, the
  *      transport, when the caller names one.
@@ -51,6 +58,9 @@ export type CallOutcome =
   | { kind: "approval_required"; approval: string }
   | { kind: "refused"; status: number; reason: string }
   | { kind: "failed"; ref: string };
+
+/** How a tool's `Check` or `Run` ended. */
+type StepOutcome = { kind: "done"; result: unknown } | Extract<CallOutcome, { kind: "refused" | "failed" }>;
 
 /** What `ToolInvoker` needs. */
 export interface ToolInvokerConfig {
@@ -109,6 +119,12 @@ export class ToolInvoker {
     args: ReadonlyMap<string, string | number | boolean>,
     argsHash: string,
   ): Promise<CallOutcome> {
+    const invocation = { Args: args, Actor: caller.Actor, Subject: caller.Subject };
+    const check = def.Check;
+    if (check !== undefined) {
+      const checked = await this.#step(caller, def, () => check(invocation));
+      if (checked.kind !== "done") return checked;
+    }
     let approval: string | undefined;
     // SPEC §2.3: ToolWrite requires an explicitly confirmed call; for an agent only its person's approval counts.
     if (def.Tool.Access === ToolWrite && caller.Grant !== undefined) {
@@ -124,9 +140,14 @@ export class ToolInvoker {
         }
       }
     }
+    const ran = await this.#step(caller, def, () => (def.Run as NonNullable<ToolDef["Run"]>)(invocation));
+    return ran.kind === "done" ? { kind: "ok", result: ran.result ?? null, approval } : ran;
+  }
+
+  /** Performs a tool's `Check` or `Run`: its result, a latch error with a 4xx status as the caller's refusal, anything else a logged failure. */
+  async #step(caller: Caller, def: ToolDef, perform: () => unknown): Promise<StepOutcome> {
     try {
-      const result = await (def.Run as NonNullable<ToolDef["Run"]>)({ Args: args, Actor: caller.Actor, Subject: caller.Subject });
-      return { kind: "ok", result: result ?? null, approval };
+      return { kind: "done", result: await perform() };
     } catch (err) {
       if (isLatchError(err) && typeof err.status === "number" && err.status >= 400 && err.status < 500) {
         return { kind: "refused", status: err.status, reason: err.message };

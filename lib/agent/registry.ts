@@ -31,6 +31,7 @@ export class ToolRegistry {
       tool: def.Tool,
       handler: def.Handler,
       run: def.Run,
+      check: def.Check,
     });
     const route = `${checked.Method} ${checked.Route}`;
     if (this.#byName.has(checked.Name)) {

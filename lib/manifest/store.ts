@@ -65,6 +65,12 @@ export interface RecordStore {
   create(who: Writer, values: RecordValues): { id: string; version: number };
   /** Applies `mine` (the fields given) to record `id` as edited from `version`. */
   update(who: Writer, id: string, version: number, mine: RecordValues): UpdateOutcome;
+  /**
+   * What `update` from `version` would answer now before weighing any value,
+   * changing nothing: "missing", "bad_version", "stale", or "ok" with the
+   * current version. A Mergeable conflict shows only when the update merges.
+   */
+  check(owner: string, id: string, version: number): UpdateOutcome;
   delete(who: Writer, id: string): boolean;
 }
 
@@ -72,9 +78,23 @@ function newID(): string {
   return randomBytes(9).toString("base64url");
 }
 
+/** The record an update may be applied to and its current version, or the outcome that refuses it. */
+type Admitted = { kind: "admitted"; current: StoredRecord; head: number } | Exclude<UpdateOutcome, { kind: "ok" | "conflict" }>;
+
+function checked(admitted: Admitted): UpdateOutcome {
+  return admitted.kind === "admitted" ? { kind: "ok", version: admitted.head } : admitted;
+}
+
 /** Returns the Exclusive store of `spec` over its table. */
 export function exclusiveStore(db: DB, spec: ResourceSpec, clock: Clock = systemClock): RecordStore {
   const table = new RecordTable(db, spec);
+  const admit = (owner: string, id: string, version: number): Admitted => {
+    const current = table.get(owner, id);
+    if (current === undefined) return { kind: "missing" };
+    // Never a lost update: the write lands only on the version the form was rendered from.
+    if (current.updated_at !== version) return { kind: "stale", current, version: current.updated_at };
+    return { kind: "admitted", current, head: version };
+  };
   return {
     list: (owner, query) => table.list(owner, query),
     get(owner, id) {
@@ -90,15 +110,14 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, clock: Clock = system
     update(who, id, version, mine) {
       return db
         .transaction((): UpdateOutcome => {
-          const current = table.get(who.owner, id);
-          if (current === undefined) return { kind: "missing" };
-          // Never a lost update: the write lands only on the version the form was rendered from.
-          if (current.updated_at !== version) return { kind: "stale", current, version: current.updated_at };
-          const next = table.update(who.owner, id, version, { ...current.values, ...mine }, clock.now().getTime());
+          const admitted = admit(who.owner, id, version);
+          if (admitted.kind !== "admitted") return admitted;
+          const next = table.update(who.owner, id, version, { ...admitted.current.values, ...mine }, clock.now().getTime());
           return next === undefined ? { kind: "missing" } : { kind: "ok", version: next };
         })
         .immediate();
     },
+    check: (owner, id, version) => checked(admit(owner, id, version)),
     delete: (who, id) => table.delete(who.owner, id),
   };
 }
@@ -123,6 +142,16 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
       }
     }
     return values;
+  };
+
+  const admit = (owner: string, id: string, version: number): Admitted => {
+    const current = table.get(owner, id);
+    if (current === undefined) return { kind: "missing" };
+    const head = events.version(stream(id));
+    if (!Number.isSafeInteger(version) || version < 1 || version > head) return { kind: "bad_version" };
+    // A base too far behind is refused as stale (the person's text shown back), so a merge reads a bounded stretch.
+    if (head - version > MERGE_MAX_BEHIND) return { kind: "stale", current, version: head };
+    return { kind: "admitted", current, head };
   };
 
   return {
@@ -151,13 +180,10 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
     update(who, id, version, mine) {
       return db
         .transaction((): UpdateOutcome => {
-          const current = table.get(who.owner, id);
-          if (current === undefined) return { kind: "missing" };
-          const head = events.version(stream(id));
-          if (!Number.isSafeInteger(version) || version < 1 || version > head) return { kind: "bad_version" };
+          const admitted = admit(who.owner, id, version);
+          if (admitted.kind !== "admitted") return admitted;
+          const { current, head } = admitted;
           const theirs = current.values;
-          // A base too far behind is refused as stale (the person's text shown back), so a merge reads a bounded stretch.
-          if (head - version > MERGE_MAX_BEHIND) return { kind: "stale", current, version: head };
           const base = valuesAt(id, version, head, theirs);
           const kind = (name: string): string => kinds.get(name) ?? "text";
           // A line merge is synchronous work: a person past MERGE_RATE waits, so no one person holds the event loop.
@@ -202,6 +228,7 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
         })
         .immediate();
     },
+    check: (owner, id, version) => checked(admit(owner, id, version)),
     delete(who, id) {
       return db
         .transaction(() => {

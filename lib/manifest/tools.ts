@@ -6,7 +6,11 @@
  * resource's labels, so an agent's call waits for its person's approval.
  * Arguments are the form's fields (amounts as decimal strings, "12.34"),
  * checked by the same rules as the form; every call is scoped to the
- * subject the caller acts for and attributed to its actor.
+ * subject the caller acts for and attributed to its actor. The write tools
+ * declare a `Check`, the dry run the invoker makes before a person is asked
+ * to approve: the values pass the form's rules, and for an update or delete
+ * the record exists for this subject and (update) the version is one the
+ * store accepts, each refused as the run would refuse it.
  */
 import { AgentError, defineAction, ToolRead, ToolWrite, type ToolArg, type ToolDef } from "../agent/index.ts";
 import type { HandlerFunc } from "../http/index.ts";
@@ -16,7 +20,7 @@ import { LIST_PAGE_SIZE, parseListRequest } from "./list.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
 import type { ResourceSpec } from "./spec.ts";
-import type { RecordStore } from "./store.ts";
+import type { RecordStore, UpdateOutcome } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
 import { currencyOf, parseValues, type RecordValues } from "./values.ts";
 
@@ -70,6 +74,20 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
     const [[field, problem] = ["", { key: "", args: {} }]] = parsed.errors;
     throw refused(400, `${field}: ${interpolate(t(problem.key), problem.args)}`);
   };
+  const missing = (): AgentError => refused(404, `${spec.Name}: no such record`);
+  const existing = (subject: string, args: ReadonlyMap<string, unknown>): string => {
+    const recordID = String(args.get("id"));
+    if (store.get(subject, recordID) === undefined) throw missing();
+    return recordID;
+  };
+  // An update's outcome other than "ok" as the refusal the caller gets.
+  const updateRefusal = (outcome: Exclude<UpdateOutcome, { kind: "ok" }>, version: number): AgentError => {
+    if (outcome.kind === "missing") return missing();
+    if (outcome.kind === "bad_version") return refused(400, `update ${spec.Name}: unknown version`);
+    if (outcome.kind === "busy") return refused(429, busyMessage(spec.Name, outcome.retryAfter));
+    const fields = outcome.kind === "conflict" ? ` (conflicting: ${[...outcome.conflicts.keys()].join(", ")})` : "";
+    return refused(409, `update ${spec.Name}: changed since version ${version}${fields}; read it again (now version ${outcome.version})`);
+  };
   const id = { Name: "id", Type: "string" as const, Required: true, Description: `The record's id (from ${spec.Name}_list)` };
   const filterArgs: ToolArg[] = (spec.List.Filters ?? []).flatMap((filter): ToolArg[] => {
     const field = spec.Form.Fields.find((f) => f.Name === filter.Field);
@@ -120,7 +138,7 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
       tool: { Description: `Reads one of the person's ${title}, with the version an update must carry.`, Access: ToolRead, Args: [id] },
       run: ({ Args, Subject }) => {
         const found = store.get(Subject, String(Args.get("id")));
-        if (found === undefined) throw refused(404, `${spec.Name}: no such record`);
+        if (found === undefined) throw missing();
         return shown(found.record, found.version);
       },
     }),
@@ -135,6 +153,7 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         Confirm: interpolate(t("resource.confirm.create"), { resource: title }),
         Args: fieldArgs(true),
       },
+      check: ({ Args }) => void checked(Args, false),
       run: ({ Args, Subject, Actor }) => store.create({ owner: Subject, actor: Actor }, checked(Args, false)),
     }),
     defineAction({
@@ -152,19 +171,19 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
           ...fieldArgs(false),
         ],
       },
+      check: ({ Args, Subject }) => {
+        const version = Number(Args.get("version"));
+        const outcome = store.check(Subject, String(Args.get("id")), version);
+        if (outcome.kind === "missing") throw missing();
+        checked(Args, true);
+        if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
+      },
       run: ({ Args, Subject, Actor }) => {
-        const recordID = String(Args.get("id"));
-        if (store.get(Subject, recordID) === undefined) throw refused(404, `${spec.Name}: no such record`);
-        const outcome = store.update({ owner: Subject, actor: Actor }, recordID, Number(Args.get("version")), checked(Args, true));
-        if (outcome.kind === "ok") return { id: recordID, version: outcome.version };
-        if (outcome.kind === "missing") throw refused(404, `${spec.Name}: no such record`);
-        if (outcome.kind === "bad_version") throw refused(400, `update ${spec.Name}: unknown version`);
-        if (outcome.kind === "busy") throw refused(429, busyMessage(spec.Name, outcome.retryAfter));
-        const fields = outcome.kind === "conflict" ? ` (conflicting: ${[...outcome.conflicts.keys()].join(", ")})` : "";
-        throw refused(
-          409,
-          `update ${spec.Name}: changed since version ${Number(Args.get("version"))}${fields}; read it again (now version ${outcome.version})`,
-        );
+        const recordID = existing(Subject, Args);
+        const version = Number(Args.get("version"));
+        const outcome = store.update({ owner: Subject, actor: Actor }, recordID, version, checked(Args, true));
+        if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
+        return { id: recordID, version: outcome.version };
       },
     }),
     defineAction({
@@ -178,8 +197,9 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         Confirm: interpolate(t("resource.confirm.delete"), { resource: title }),
         Args: [id],
       },
+      check: ({ Args, Subject }) => void existing(Subject, Args),
       run: ({ Args, Subject, Actor }) => {
-        if (!store.delete({ owner: Subject, actor: Actor }, String(Args.get("id")))) throw refused(404, `${spec.Name}: no such record`);
+        if (!store.delete({ owner: Subject, actor: Actor }, String(Args.get("id")))) throw missing();
         return { deleted: true };
       },
     }),

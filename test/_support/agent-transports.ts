@@ -10,7 +10,9 @@
  *
  * `whoami` answers who the tool sees calling: the actor its invocation
  * names and `Ctx.Actor` of the request it runs in (the request reaches the
- * tool through an AsyncLocalStorage the test routes set).
+ * tool through an AsyncLocalStorage the test routes set). With `resource`,
+ * a manifest resource is mounted too (its routes and its five generated
+ * tools, over the same registry), on the app's fake clock.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage } from "node:http";
@@ -30,9 +32,12 @@ import * as events from "../../lib/events/index.ts";
 import { EventStore, auditStream, type Event } from "../../lib/events/index.ts";
 import { crossOriginProtection, type Middleware } from "../../lib/http/index.ts";
 import { ctxFrom } from "../../lib/index.ts";
+import { mountResource, type Resource } from "../../lib/manifest/index.ts";
 import { newMCPServer } from "../../lib/mcp/index.ts";
 import { FakeClock } from "./clock.ts";
 import { startSigninApp, type RequestOptions, type SigninApp, type TestResponse } from "./signin-app.ts";
+
+type MountedResource = ReturnType<typeof mountResource>;
 
 /** The application's public origin; requests carry it as `Origin` unless told otherwise. */
 export const ORIGIN = "http://app.test";
@@ -54,6 +59,10 @@ export interface TransportsApp extends SigninApp {
   mcpInitialize(token: string, capabilities: Record<string, unknown>): Promise<{ session: string; result: Record<string, unknown> }>;
   /** The audit stream of `SUBJECT`. */
   audit(): Event[];
+  /** Approves approval request `id` as `SUBJECT`, as the person does on the approval page. */
+  approve(id: string): void;
+  /** The resource `resource` mounted (its `Store` edits records as the person would elsewhere). */
+  mounted: MountedResource | undefined;
 }
 
 function jsonBody(body: unknown): string | Buffer {
@@ -64,6 +73,8 @@ function jsonBody(body: unknown): string | Buffer {
 export interface TransportsAppOptions {
   /** Mount `crossOriginProtection` in the runtime's `Wrap`, in front of every route. @default true */
   wrap?: boolean;
+  /** A resource to mount (routes and tools), for `SUBJECT`'s records. @default none */
+  resource?: Resource;
 }
 
 /** Starts the application; it closes with the test. */
@@ -71,7 +82,7 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
   const requests = new AsyncLocalStorage<IncomingMessage>();
   // Lets a tool's Run find the request it runs in (only this test app needs it).
   const remember: Middleware = (next) => (req, res) => requests.run(req, () => next(req, res));
-  const built: { tokens?: AgentTokens; events?: EventStore } = {};
+  const built: { tokens?: AgentTokens; events?: EventStore; approvals?: Approvals; mounted?: MountedResource } = {};
   const clock = new FakeClock();
   const app = await startSigninApp(t, {
     clock,
@@ -80,6 +91,7 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
     mail: "log",
     schema: [...events.Schema, ...agent.Schema],
     extend: (mux, auth, db, logger) => {
+      const approvals = new Approvals(db, { Clock: clock });
       const store = new EventStore(db, { Clock: clock });
       const tokens = new AgentTokens(db, { Clock: clock });
       const registry = new ToolRegistry();
@@ -113,7 +125,7 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
       );
       const invoker = new ToolInvoker({
         Registry: registry,
-        Approvals: new Approvals(db, { Clock: clock }),
+        Approvals: approvals,
         Events: store,
         Logger: logger,
       });
@@ -132,12 +144,25 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
         res.statusCode = 204;
         res.end();
       });
+      if (options.resource !== undefined) {
+        built.mounted = mountResource(options.resource, {
+          db,
+          mux,
+          tools: registry,
+          events: store,
+          origin: ORIGIN,
+          requireSession: auth.RequireSession,
+          ctxFrom,
+          clock,
+        });
+      }
       built.tokens = tokens;
       built.events = store;
+      built.approvals = approvals;
     },
   });
-  const { tokens, events: store } = built;
-  if (tokens === undefined || store === undefined) throw new Error("transports app: not built");
+  const { tokens, events: store, approvals, mounted } = built;
+  if (tokens === undefined || store === undefined || approvals === undefined) throw new Error("transports app: not built");
   const post = (path: string, token: string, body: unknown, options: RequestOptions = {}): Promise<TestResponse> =>
     app.request("POST", path, {
       ...options,
@@ -164,6 +189,11 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
       };
     },
     audit: () => store.read(auditStream(SUBJECT)),
+    approve(id: string) {
+      const decided = approvals.decide(id, SUBJECT, "approve");
+      if (!decided.ok) throw new Error(`approve ${id}: ${decided.reason}`);
+    },
+    mounted,
   });
   return transports;
 }

@@ -52,6 +52,12 @@ describe("defineAction()", () => {
       want: "a write tool cannot use GET",
     },
     {
+      name: "check that is not a function",
+      spec: { ...deleteSpec, check: "stale?" as unknown as ActionSpec["check"] },
+      code: "ERR_AGENT_INVALID_ACTION",
+      want: "check must be a function",
+    },
+    {
       name: "write tool without confirm",
       spec: { ...deleteSpec, tool: { ...deleteSpec.tool, Confirm: "" } },
       code: "ERR_AGENT_INVALID_TOOL",

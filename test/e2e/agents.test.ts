@@ -4,10 +4,13 @@
  * agent (this test, over HTTP with `Authorization: Bearer`) calls the
  * demo's tools. The write call waits for the person, who approves it in
  * real headless Chromium; then it runs exactly once, and the person's
- * activity page shows who did what.
+ * activity page shows who did what. A call `start_job` could not run (an
+ * unknown kind) is refused before the person is asked.
  */
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import Database from "better-sqlite3";
 import { hasChromium, launchBrowser, watchedPage, type Browser } from "../_support/browser.ts";
 import { agentTokenIn, mintAgentToken, signInByLink, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
 import { sendRequest, type TestResponse } from "../_support/http-client.ts";
@@ -106,6 +109,22 @@ describe("agents in the demo (HTTP)", () => {
     const decided = await sendRequest(demo.origin, "POST", held.approval_url, { jar: ada, form: { decision: "approve" } }, demo.origin);
     assert.equal(decided.status, 404);
     assert.equal((await call(demo, token, "start_job", {})).status, 202);
+  });
+
+  it("refuses a start_job of an unknown kind with 400 before its person is asked", async () => {
+    const carol = await signInOverHTTP(demo, "carol@example.com");
+    const token = await mintAgentToken(demo, carol, "carols-bot", "write");
+    const db = new Database(join(demo.stateDir, "demo.db"), { readonly: true });
+    const approvals = (): unknown => db.prepare("SELECT count(*) AS n FROM agent_approvals WHERE subject = ?").get("carol@example.com");
+    try {
+      const refused = await call(demo, token, "start_job", { kind: "forever" });
+      assert.deepEqual([refused.status, JSON.parse(refused.body)], [400, { error: 'start job: kind must be "ok" or "fail"' }]);
+      assert.deepEqual(approvals(), { n: 0 });
+      assert.equal((await call(demo, token, "start_job", { kind: "fail" })).status, 202);
+      assert.deepEqual(approvals(), { n: 1 });
+    } finally {
+      db.close();
+    }
   });
 });
 
