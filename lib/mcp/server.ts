@@ -23,11 +23,13 @@ import {
   approvalURL,
   callerFrom,
   checkApprovalLink,
+  limiterFor,
   readCallBody,
   verifyBearer,
   type AgentTokens,
   type Caller,
   type TokenGrant,
+  type ToolCallLimiter,
   type ToolInvoker,
 } from "../agent/index.ts";
 import { readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
@@ -58,6 +60,11 @@ export interface MCPServerConfig {
   Version: string;
   /** A page telling people how to connect (RFC 9728 `resource_documentation`). */
   Documentation?: string;
+  /**
+   * How often each agent token may call tools (`tools/call`); give the tools endpoint the same limiter.
+   * @default one limiter of 60 calls a minute, 20 at once, per `Tokens`, shared with the tools endpoint of the same `Tokens`
+   */
+  RateLimit?: ToolCallLimiter;
 }
 
 /** The endpoint's handlers. */
@@ -105,6 +112,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
   const resource = new URL(config.Path ?? "/mcp", origin).href;
   const metadataURL = resourceMetadataURL(resource);
   const sessions = new MCPSessions();
+  const limiter = limiterFor(config.Tokens, config.RateLimit);
 
   const challenge = (res: ServerResponse, error: string): void => {
     // RFC 9728 §5.1: a 401 names the resource metadata, so a client can find out how to authenticate.
@@ -196,7 +204,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
       case "tools/list":
         return { result: { tools: config.Invoker.tools(caller).map(describeMCPTool) } };
       case "tools/call":
-        return callTool(params, caller, session);
+        return callTool(params, grant, caller, session);
       default:
         return { error: { code: JSONRPC_ERRORS.MethodNotFound, message: `method not found: ${method.slice(0, 64)}` } };
     }
@@ -222,7 +230,23 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     };
   }
 
-  async function callTool(params: Record<string, unknown>, caller: Caller, session: MCPSession | undefined): Promise<Answer> {
+  async function callTool(
+    params: Record<string, unknown>,
+    grant: TokenGrant,
+    caller: Caller,
+    session: MCPSession | undefined,
+  ): Promise<Answer> {
+    const rate = limiter.take(grant.TokenID);
+    // MCP 2025-11-25 server/tools §Security Considerations: rate limit tool invocations. A JSON-RPC error in a 200
+    // answer (transports §Sending Messages: a request gets its response as one JSON object), the wait in its data.
+    if (!rate.ok)
+      return {
+        error: {
+          code: JSONRPC_ERRORS.RateLimited,
+          message: "rate limited: too many tool calls for this token",
+          data: { retryAfter: rate.retryAfter },
+        },
+      };
     const name = typeof params["name"] === "string" ? params["name"] : "";
     // Even a call without a name goes through the invoker, so every tools/call is on the audit stream.
     const outcome = await config.Invoker.call(caller, name, params["arguments"] ?? {});
