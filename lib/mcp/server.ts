@@ -13,7 +13,8 @@
  * Every request needs an agent token in `Authorization: Bearer` (never a
  * cookie: an agent is not a browser); a tool call runs through the
  * application's `ToolInvoker`, the same checks, scoping, approval rule and
- * audit as the tools endpoint, recorded with `via: "mcp"`. A write call
+ * audit as the tools endpoint, recorded with `via: "mcp"`, and the same
+ * per-token rate, counted with the tools endpoint's (lib/agent/rate.ts). A write call
  * awaiting the person's approval is a URL-mode elicitation where the
  * client declared it, otherwise a tool error carrying the approval URL.
  */
