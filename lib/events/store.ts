@@ -84,7 +84,8 @@ export class EventStore {
     );
     this.#read = db.prepare("SELECT * FROM events WHERE stream = ? AND seq >= ? ORDER BY seq LIMIT ?");
     this.#latest = {
-      human: db.prepare("SELECT * FROM events WHERE stream = ? AND actor = 'human' ORDER BY seq DESC LIMIT ?"),
+      // The partial index of people's events (schema step events/002): without it SQLite walks the primary key past every agent event.
+      human: db.prepare("SELECT * FROM events INDEXED BY events_by_people WHERE stream = ? AND actor = 'human' ORDER BY seq DESC LIMIT ?"),
       agent: db.prepare("SELECT * FROM events WHERE stream = ? AND actor <> 'human' ORDER BY seq DESC LIMIT ?"),
       any: db.prepare("SELECT * FROM events WHERE stream = ? ORDER BY seq DESC LIMIT ?"),
     };

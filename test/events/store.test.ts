@@ -125,7 +125,7 @@ describe("EventStore.appendAudit()", () => {
 
 describe("EventStore.latest()", () => {
   it("returns the newest events first, of people or of agents apart, so a flood of one never hides the other", (t) => {
-    const { events } = store(t);
+    const { db, events } = store(t);
     const audit = { Type: "tool.call", Data: {}, Subject: "ada@example.com" };
     events.appendAudit({ ...audit, Type: "auth.signed_in", Actor: humanActor() });
     for (let i = 0; i < 1500; i++) events.appendAudit({ ...audit, Data: { i }, Actor: agentActor("junk") });
@@ -148,6 +148,12 @@ describe("EventStore.latest()", () => {
       [1502, 1501],
     );
     assert.equal(events.latest(stream, 5000, "agent").length, MAX_READ, "capped like read");
+    const plan = db
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT * FROM events INDEXED BY events_by_people WHERE stream = ? AND actor = 'human' ORDER BY seq DESC LIMIT ?",
+      )
+      .all(stream, 10) as { detail: string }[];
+    assert.match(plan.map((p) => p.detail).join("; "), /USING INDEX events_by_people/, "people's events without reading the agents'");
     assert.throws(
       () => events.latest(stream, 0),
       (err: unknown) => isEventsError(err) && err.status === 400,
