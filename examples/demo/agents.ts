@@ -33,7 +33,7 @@ import { mountMCP } from "./mcp.ts";
 import { activityPage, agentsPage, approvalPage } from "./pages/agents.ts";
 import { startDemoJob, startJob } from "./pages/jobs.ts";
 
-/** How many of the latest audit events /account/activity shows. */
+/** How many of the latest audit events /account/activity shows in each list: the person's own, their agents'. */
 const ACTIVITY_SHOWN = 100;
 
 /** What the demo's agent routes need. */
@@ -186,7 +186,7 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
   if (startJobForm !== undefined) signedIn.Handle("POST /jobs", startJobForm.Handler);
   signedIn.Handle("GET /account/activity", (req, res) => {
     const stream = auditStream(subject(req));
-    activityPage(req, res, assets, events.read(stream, Math.max(1, events.version(stream) - ACTIVITY_SHOWN + 1)).reverse());
+    activityPage(req, res, assets, events.latest(stream, ACTIVITY_SHOWN, "human"), events.latest(stream, ACTIVITY_SHOWN, "agent"));
   });
   return registry;
 }

@@ -15,7 +15,9 @@
  *
  * Answers are JSON: 200 {result}; 202 {status, approval_url} with the same
  * URL in Location (an agent's write call awaiting its person's approval);
- * 400 {error, field, reason}; 403; 404; a tool's own 4xx; 500 {error, ref}.
+ * 400 {error, field, reason}; 403; 404; a tool's own 4xx; 500 {error, ref};
+ * 429 {error} with `Retry-After` for an agent token past its rate (rate.ts),
+ * checked before the body is read.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -33,6 +35,7 @@ import { PathValue } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";
 import type { CallOutcome, Caller, ToolInvoker } from "./invoke.ts";
+import { limiterFor, type ToolCallLimiter } from "./rate.ts";
 import { actorFrom, grantFrom, subjectFrom, verifyBearer } from "./request.ts";
 import type { AgentTokens } from "./tokens.ts";
 
@@ -46,6 +49,11 @@ export interface ToolsAPIConfig {
   Origin: string;
   /** Path of the approval page; the approval id is appended as a segment, e.g. "/account/approvals". */
   ApprovalPath: string;
+  /**
+   * How often each agent token may call tools (rate.ts). Give the MCP endpoint the same limiter.
+   * @default one limiter of 60 calls a minute, 20 at once, per `Tokens`, shared with the MCP endpoint of the same `Tokens`
+   */
+  RateLimit?: ToolCallLimiter;
 }
 
 /** The tools endpoint's middleware and handlers. */
@@ -147,6 +155,7 @@ export function checkApprovalLink(config: Pick<ToolsAPIConfig, "Origin" | "Appro
  */
 export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
   checkApprovalLink(config, "tools api");
+  const limiter = limiterFor(config.Tokens, config.RateLimit);
   const Authenticate: Middleware = (next) =>
     async function authenticateCaller(req, res) {
       const bearer = await verifyBearer(req, config.Tokens);
@@ -165,6 +174,12 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
   const Call: HandlerFunc = async (req, res) => {
     const caller = callerFrom(req);
     if (caller === undefined) return unauthorized(res, 'Bearer realm="api"');
+    const rate = caller.Grant === undefined ? undefined : limiter.take(caller.Grant.TokenID);
+    if (rate?.ok === false) {
+      // OWASP ASVS 5.0 §2.4.1: anti-automation against excessive calls; RFC 6585 §4: 429 says when to retry.
+      res.setHeader("Retry-After", String(rate.retryAfter));
+      return writeJSON(res, 429, { error: `rate limited: too many tool calls for this token; retry after ${rate.retryAfter} s` });
+    }
     const input = await readCallBody(req, res, readJSON, (message) => ({ error: message }));
     if (input === undefined) return;
     const outcome = await config.Invoker.call(caller, PathValue(req, "name") ?? "", input);

@@ -2,7 +2,8 @@
  * The event store's schema, as named steps (lib/db `Step`). One table for
  * every stream: (stream, seq) is the primary key, so even a writer that
  * skipped the expected-sequence check could never overwrite an event.
- * Times are Unix milliseconds; data is JSON text.
+ * Times are Unix milliseconds; data is JSON text. A partial index holds
+ * the events of people (actor "human"), the few among an agent's many.
  */
 import type { Step } from "../db/index.ts";
 
@@ -20,5 +21,10 @@ export const Schema: readonly Step[] = [
   at INTEGER NOT NULL,
   PRIMARY KEY (stream, seq)
 ) STRICT, WITHOUT ROWID;`,
+  },
+  {
+    // EventStore.latest(stream, n, "human") reads a person's own events without walking past their agents' (any number).
+    Name: "events/002-people-index",
+    SQL: `CREATE INDEX events_by_people ON events (stream, seq) WHERE actor = 'human';`,
   },
 ];

@@ -6,7 +6,7 @@
  * they earn; nothing in here throws on client input.
  */
 
-/** JSON-RPC 2.0 §5.1 error codes, plus MCP's URL elicitation code. */
+/** JSON-RPC 2.0 §5.1 error codes, MCP's URL elicitation code and latch's rate limit code. */
 export const JSONRPC_ERRORS = {
   ParseError: -32700,
   InvalidRequest: -32600,
@@ -14,6 +14,11 @@ export const JSONRPC_ERRORS = {
   InvalidParams: -32602,
   /** MCP 2025-11-25: the request needs the person to visit a URL first. */
   URLElicitationRequired: -32042,
+  /**
+   * latch's own, in JSON-RPC's range for implementation-defined server errors (-32000 to -32099, §5.1) and none
+   * MCP or its SDKs use: a token's tool calls are past their rate; `data.retryAfter` is the wait in seconds.
+   */
+  RateLimited: -32029,
 } as const;
 
 /** A request id: a string or a safe integer. */

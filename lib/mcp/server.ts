@@ -13,7 +13,8 @@
  * Every request needs an agent token in `Authorization: Bearer` (never a
  * cookie: an agent is not a browser); a tool call runs through the
  * application's `ToolInvoker`, the same checks, scoping, approval rule and
- * audit as the tools endpoint, recorded with `via: "mcp"`. A write call
+ * audit as the tools endpoint, recorded with `via: "mcp"`, and the same
+ * per-token rate, counted with the tools endpoint's (lib/agent/rate.ts). A write call
  * awaiting the person's approval is a URL-mode elicitation where the
  * client declared it, otherwise a tool error carrying the approval URL.
  */
@@ -23,11 +24,13 @@ import {
   approvalURL,
   callerFrom,
   checkApprovalLink,
+  limiterFor,
   readCallBody,
   verifyBearer,
   type AgentTokens,
   type Caller,
   type TokenGrant,
+  type ToolCallLimiter,
   type ToolInvoker,
 } from "../agent/index.ts";
 import { readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
@@ -58,6 +61,11 @@ export interface MCPServerConfig {
   Version: string;
   /** A page telling people how to connect (RFC 9728 `resource_documentation`). */
   Documentation?: string;
+  /**
+   * How often each agent token may call tools (`tools/call`); give the tools endpoint the same limiter.
+   * @default one limiter of 60 calls a minute, 20 at once, per `Tokens`, shared with the tools endpoint of the same `Tokens`
+   */
+  RateLimit?: ToolCallLimiter;
 }
 
 /** The endpoint's handlers. */
@@ -105,6 +113,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
   const resource = new URL(config.Path ?? "/mcp", origin).href;
   const metadataURL = resourceMetadataURL(resource);
   const sessions = new MCPSessions();
+  const limiter = limiterFor(config.Tokens, config.RateLimit);
 
   const challenge = (res: ServerResponse, error: string): void => {
     // RFC 9728 §5.1: a 401 names the resource metadata, so a client can find out how to authenticate.
@@ -196,7 +205,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
       case "tools/list":
         return { result: { tools: config.Invoker.tools(caller).map(describeMCPTool) } };
       case "tools/call":
-        return callTool(params, caller, session);
+        return callTool(params, grant, caller, session);
       default:
         return { error: { code: JSONRPC_ERRORS.MethodNotFound, message: `method not found: ${method.slice(0, 64)}` } };
     }
@@ -225,7 +234,23 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     };
   }
 
-  async function callTool(params: Record<string, unknown>, caller: Caller, session: MCPSession | undefined): Promise<Answer> {
+  async function callTool(
+    params: Record<string, unknown>,
+    grant: TokenGrant,
+    caller: Caller,
+    session: MCPSession | undefined,
+  ): Promise<Answer> {
+    const rate = limiter.take(grant.TokenID);
+    // MCP 2025-11-25 server/tools §Security Considerations: rate limit tool invocations. A JSON-RPC error in a 200
+    // answer (transports §Sending Messages: a request gets its response as one JSON object), the wait in its data.
+    if (!rate.ok)
+      return {
+        error: {
+          code: JSONRPC_ERRORS.RateLimited,
+          message: "rate limited: too many tool calls for this token",
+          data: { retryAfter: rate.retryAfter },
+        },
+      };
     const name = typeof params["name"] === "string" ? params["name"] : "";
     // Even a call without a name goes through the invoker, so every tools/call is on the audit stream.
     const outcome = await config.Invoker.call(caller, name, params["arguments"] ?? {});

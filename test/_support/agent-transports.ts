@@ -21,6 +21,7 @@ import * as agent from "../../lib/agent/index.ts";
 import {
   AgentTokens,
   Approvals,
+  ToolCallLimiter,
   ToolInvoker,
   ToolRead,
   ToolRegistry,
@@ -129,10 +130,20 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
         Events: store,
         Logger: logger,
       });
-      const api = newToolsAPI({ Invoker: invoker, Tokens: tokens, Sessions: auth.Sessions, Origin: ORIGIN, ApprovalPath: "/approvals" });
+      // One limiter on the fake clock for both transports, as an application shares one.
+      const limiter = new ToolCallLimiter(undefined, { Clock: clock });
+      const api = newToolsAPI({
+        Invoker: invoker,
+        Tokens: tokens,
+        Sessions: auth.Sessions,
+        Origin: ORIGIN,
+        ApprovalPath: "/approvals",
+        RateLimit: limiter,
+      });
       const mcp = newMCPServer({
         Invoker: invoker,
         Tokens: tokens,
+        RateLimit: limiter,
         Origin: ORIGIN,
         ApprovalPath: "/approvals",
         Name: "transports",

@@ -13,6 +13,7 @@ import {
   Approvals,
   newToolsAPI,
   subjectFrom,
+  ToolCallLimiter,
   ToolInvoker,
   ToolRead,
   ToolRegistry,
@@ -100,6 +101,7 @@ export async function startToolsApp(t: TestContext): Promise<ToolsApp> {
         Sessions: auth.Sessions,
         Origin: "http://app.test",
         ApprovalPath: "/approvals",
+        RateLimit: new ToolCallLimiter(undefined, { Clock: clock }),
       });
       const callers = mux.With(api.Authenticate);
       callers.Handle(

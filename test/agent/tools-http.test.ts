@@ -140,6 +140,18 @@ describe("POST /api/tools/{name}", () => {
     assert.deepEqual(app.runs, [3]);
   });
 
+  it("limits each agent token's calls, checked before the body is read, and never a person's own session", async (t) => {
+    const app = await startToolsApp(t);
+    const token = app.mint("read");
+    for (let i = 0; i < 20; i++) assert.equal((await app.call(token, "counter_get", {})).status, 200);
+    const refused = await app.request("POST", "/api/tools/counter_get", {
+      headers: { "Content-Type": "text/plain", Authorization: `Bearer ${token}` },
+      body: "not even JSON",
+    });
+    assert.deepEqual([refused.status, refused.headers["retry-after"]], [429, "1"], "refused before the body's type is looked at");
+    for (let i = 0; i < 25; i++) assert.equal((await app.call(undefined, "counter_add", { by: 1 }, app.human)).status, 200);
+  });
+
   it("holds an agent's write call for approval, runs the approved call exactly once, and never runs changed arguments", async (t) => {
     const app = await startToolsApp(t);
     const token = app.mint("write", "claude");
@@ -225,6 +237,7 @@ describe("POST /api/tools/{name}", () => {
     const app = await startToolsApp(t);
     const token = app.mint("write", "claude");
     for (let by = 1; by <= MAX_PENDING_APPROVALS; by++) assert.equal((await app.call(token, "counter_add", { by })).status, 202);
+    app.clock.advance(1000); // past the call rate's burst of 20 (rate.ts), which would refuse first
     const refused = await app.call(token, "counter_add", { by: MAX_PENDING_APPROVALS + 1 });
     assert.equal(refused.status, 429);
     assert.match(String(refused.json["error"]), /already has 20 requests awaiting the person/);

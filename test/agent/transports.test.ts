@@ -69,3 +69,33 @@ describe("The approval instruction, over both transports", () => {
     assert.equal(result.content[0]?.text, `approval required: ${result.structuredContent.approval_url}\n${APPROVAL_INSTRUCTION}`);
   });
 });
+
+describe("Tool calls past a token's rate, over both transports", () => {
+  it("are counted together and refused: 429 with Retry-After over /api/tools, the JSON-RPC rate error over /mcp", async (t) => {
+    const app = await startTransportsApp(t);
+    const token = app.mint("read", "claude");
+    for (let i = 0; i < 10; i++) assert.equal((await app.tools(token, "whoami", {})).status, 200);
+    for (let i = 0; i < 10; i++) assert.equal((await app.mcpCall(token, "whoami", {}))["error"], undefined);
+    const overHTTP = await app.tools(token, "whoami", {});
+    assert.deepEqual(
+      [overHTTP.status, overHTTP.headers["retry-after"], JSON.parse(overHTTP.body)],
+      [429, "1", { error: "rate limited: too many tool calls for this token; retry after 1 s" }],
+    );
+    const overMCP = await app.mcp(token, { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "whoami", arguments: {} } });
+    assert.equal(overMCP.status, 200, "MCP: a request is answered with its JSON-RPC response");
+    assert.deepEqual(JSON.parse(overMCP.body), {
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: JSONRPC_ERRORS.RateLimited, message: "rate limited: too many tool calls for this token", data: { retryAfter: 1 } },
+    });
+    assert.equal(JSONRPC_ERRORS.RateLimited, -32029);
+    assert.equal((await app.mcp(token, { jsonrpc: "2.0", id: 8, method: "tools/list" })).status, 200, "only tool calls are counted");
+    assert.equal(app.audit().length, 20, "a refused call runs nothing and leaves no event to push others out");
+
+    const other = app.mint("read", "other");
+    assert.equal((await app.tools(other, "whoami", {})).status, 200, "another token is not slowed");
+    app.clock.advance(1000);
+    assert.equal((await app.tools(token, "whoami", {})).status, 200, "a second later, one call is back");
+    assert.equal((await app.mcpCall(token, "whoami", {}))["error"] !== undefined, true, "and only one");
+  });
+});

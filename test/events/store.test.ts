@@ -123,6 +123,44 @@ describe("EventStore.appendAudit()", () => {
   });
 });
 
+describe("EventStore.latest()", () => {
+  it("returns the newest events first, of people or of agents apart, so a flood of one never hides the other", (t) => {
+    const { db, events } = store(t);
+    const audit = { Type: "tool.call", Data: {}, Subject: "ada@example.com" };
+    events.appendAudit({ ...audit, Type: "auth.signed_in", Actor: humanActor() });
+    for (let i = 0; i < 1500; i++) events.appendAudit({ ...audit, Data: { i }, Actor: agentActor("junk") });
+    events.appendAudit({ ...audit, Type: "agent.token_minted", Actor: humanActor() });
+    events.append({ ...base, Stream: "invoice:9", Actor: humanActor() });
+    const stream = auditStream("ada@example.com");
+    assert.deepEqual(
+      events.latest(stream, 10, "human").map((e) => [e.Seq, e.Type]),
+      [
+        [1502, "agent.token_minted"],
+        [1, "auth.signed_in"],
+      ],
+    );
+    assert.deepEqual(
+      events.latest(stream, 3, "agent").map((e) => e.Data["i"]),
+      [1499, 1498, 1497],
+    );
+    assert.deepEqual(
+      events.latest(stream, 2).map((e) => e.Seq),
+      [1502, 1501],
+    );
+    assert.equal(events.latest(stream, 5000, "agent").length, MAX_READ, "capped like read");
+    const plan = db
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT * FROM events INDEXED BY events_by_people WHERE stream = ? AND actor = 'human' ORDER BY seq DESC LIMIT ?",
+      )
+      .all(stream, 10) as { detail: string }[];
+    assert.match(plan.map((p) => p.detail).join("; "), /USING INDEX events_by_people/, "people's events without reading the agents'");
+    assert.throws(
+      () => events.latest(stream, 0),
+      (err: unknown) => isEventsError(err) && err.status === 400,
+    );
+  });
+});
+
 describe("EventStore.read()", () => {
   it("reads a stream from a sequence, in order, and nothing of other streams", (t) => {
     const { events } = store(t);

@@ -6,6 +6,7 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { setTimeout as delay } from "node:timers/promises";
 import { McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { hasChromium, launchBrowser, watchedPage, type Browser } from "../_support/browser.ts";
 import { mintTokenInBrowser, signInByLink, startDemo, type Demo } from "../_support/demo.ts";
@@ -61,7 +62,7 @@ describe("MCP endpoint of the demo (browser approval)", { skip: hasChromium ? fa
 
     await page.goto(`${demo.origin}/account/activity`);
     const rows = (await page.evaluate(
-      `[...document.querySelectorAll('li[data-type="tool.call"]')].map((li) => li.dataset.actor + " " + li.dataset.via + " " + li.querySelector("strong").textContent + " " + li.textContent.split("→ ")[1].split(" ")[0])`,
+      `[...document.querySelectorAll('li[data-type="tool.call"]')].map((li) => li.dataset.actor + " " + li.dataset.via + " " + li.querySelector("[data-agent-text]").textContent + " " + li.textContent.split("→ ")[1].trim().split(/\\s/)[0])`,
     )) as string[];
     const started = rows.filter((r) => r.includes("start_job"));
     assert.deepEqual(started, [
@@ -72,7 +73,9 @@ describe("MCP endpoint of the demo (browser approval)", { skip: hasChromium ? fa
     ]);
     // Long work is a job: the agent follows it with the read tool.
     let status = "running";
+    // Politely, as an agent within its tool call rate (20 at once) polls: a job of 10 steps of 50 ms.
     for (let i = 0; i < 10_000 && status === "running"; i++) {
+      if (i > 0) await delay(100);
       const polled = (await client.callTool({ name: "job_status", arguments: { id: job.id } })) as CallToolResult;
       status = (polled.structuredContent as { status: string }).status;
     }

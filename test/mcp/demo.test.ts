@@ -140,10 +140,23 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     const activity = await sendRequest(demo.origin, "GET", "/account/activity", { jar }, demo.origin);
     const calls = [
       ...activity.body.matchAll(
-        /<li [^>]*data-actor="([^"]*)" data-type="tool\.call" data-via="([^"]*)">.*?<strong>([^<]*)<\/strong> → (\w+)/g,
+        /<li\s[^>]*data-actor="([^"]*)"\s+data-type="tool\.call"\s+data-via="([^"]*)"\s*>\s*<code>[^<]*<\/code>[^<]*<code data-agent-text>([^<]*)<\/code> → (\w+)/g,
       ),
     ].map((m) => m.slice(1).join(" "));
     assert.deepEqual(calls, ["agent:peek mcp  unknown_tool", "agent:peek mcp job_status refused", "agent:peek mcp start_job forbidden"]);
+  });
+
+  it("refuses a token's tool calls past its rate with the JSON-RPC rate error the SDK hands over as an McpError", async () => {
+    const jar = await signInOverHTTP(demo, "ada-rate@example.com");
+    const client = await connectMCP(demo, await mintAgentToken(demo, jar, "hasty", "read"));
+    for (let i = 0; i < 20; i++) await client.callTool({ name: "job_status", arguments: { id: "nope" } });
+    await assert.rejects(
+      client.callTool({ name: "job_status", arguments: { id: "nope" } }),
+      (err: unknown) =>
+        err instanceof McpError && err.code === -32029 && typeof (err.data as { retryAfter?: unknown }).retryAfter === "number",
+    );
+    await client.listTools();
+    await client.close();
   });
 
   it("answers a request without a token 401 naming its RFC 9728 metadata, which names the application", async () => {

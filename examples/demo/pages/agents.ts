@@ -4,7 +4,9 @@
  * person's activity (their audit stream, actors in audit form). Contract
  * attributes the tests read: data-agent-token (the new token, once),
  * data-agent-id (each listed token), data-agent-expires (its expiry, ISO 8601), data-approval (approve/decline
- * buttons), data-actor / data-type / data-via (each activity entry; via is the transport of a tool call, "" for /api/tools).
+ * buttons), data-actor / data-type / data-via (each activity entry; via is the transport of a tool call, "" for /api/tools),
+ * data-activity ("own" or "agents", the two activity lists), data-agent-text (the only elements holding text an agent
+ * chose: a tool name as called, the arguments of an approval).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { APPROVAL_TTL, type AgentTokenInfo, type Approval, type ToolDef } from "../../../lib/agent/index.ts";
@@ -101,7 +103,7 @@ ${outcome}
   <p>${Tf(req, "demo.approval.asks", { agent, tool: approval.Tool })}</p>
   <p><strong data-confirm>${def?.Tool.Confirm ?? ""}</strong></p>
   <h2>${T(req, "demo.approval.arguments")}</h2>
-  <pre data-arguments>${JSON.stringify(approval.Args, null, 2)}</pre>
+  <pre data-arguments data-agent-text>${JSON.stringify(approval.Args, null, 2)}</pre>
   ${
     open
       ? html`<form class="row" method="post" action="/account/approvals/${approval.ID}">
@@ -115,19 +117,57 @@ ${outcome}
   });
 }
 
-/** `/account/activity`: the person's audit events, newest first, each with its actor in audit form. */
-export function activityPage(req: IncomingMessage, res: ServerResponse, assets: Assets, events: readonly Event[]): void {
+/** The audit event type of a tool call (lib/agent `ToolInvoker`). */
+const TOOL_CALL = "tool.call";
+
+/**
+ * One audit event: its actor in audit form, what happened (a tool call is
+ * "called the tool", any other event its type), the tool it names, and the
+ * outcome. A tool name is shown as the caller sent it, up to 64 characters
+ * an agent chose (an unknown tool's too), so only inside `<code
+ * data-agent-text>`, after the demo's own words, never as them.
+ */
+function activityEntry(req: IncomingMessage, e: Event): SafeHTML {
+  const tool = e.Data["tool"];
+  const outcome = e.Data["outcome"];
+  return html`<li
+    data-seq="${e.Seq}"
+    data-actor="${e.Actor}"
+    data-type="${e.Type}"
+    data-via="${typeof e.Data["via"] === "string" ? e.Data["via"] : ""}"
+  >
+    <code>${e.Actor}</code>
+    ${e.Type === TOOL_CALL ? T(req, "demo.activity.called") : e.Type}
+    ${typeof tool === "string" ? html`<code data-agent-text>${tool}</code>` : ""}${typeof outcome === "string" ? html` → ${outcome}` : ""}
+    <span class="muted">${when(e.At)}</span>
+  </li>`;
+}
+
+function activityList(req: IncomingMessage, events: readonly Event[], section: string): SafeHTML {
+  if (events.length === 0) return html`<p class="muted">${T(req, "demo.activity.empty")}</p>`;
+  return html`<ol class="activity" data-activity="${section}">
+    ${events.map((e) => activityEntry(req, e))}
+  </ol>`;
+}
+
+/**
+ * `/account/activity`: the person's audit stream in two lists, newest
+ * first: their own sign-ins and changes (actor `human`), then their
+ * agents' calls, each read apart so no number of tool calls pushes a
+ * sign-in or a token change off the page.
+ */
+export function activityPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  assets: Assets,
+  own: readonly Event[],
+  agents: readonly Event[],
+): void {
   render(req, res, assets, {
     title: T(req, "demo.activity.title"),
     body: html`<h1>${T(req, "demo.activity.title")}</h1>
-<section class="card">${
-      events.length === 0
-        ? html`<p class="muted">${T(req, "demo.activity.empty")}</p>`
-        : html`<ol class="activity" reversed>${events.map(
-            (e) =>
-              html`<li data-seq="${e.Seq}" data-actor="${e.Actor}" data-type="${e.Type}" data-via="${typeof e.Data["via"] === "string" ? e.Data["via"] : ""}"><code>${e.Actor}</code> ${e.Type}${typeof e.Data["tool"] === "string" ? html` <strong>${e.Data["tool"]}</strong>` : ""}${typeof e.Data["outcome"] === "string" ? html` → ${e.Data["outcome"]}` : ""} <span class="muted">${when(e.At)}</span></li>`,
-          )}</ol>`
-    }</section>
+<section class="card"><h2>${T(req, "demo.activity.yours")}</h2>${activityList(req, own, "own")}</section>
+<section class="card"><h2>${T(req, "demo.activity.agents")}</h2>${activityList(req, agents, "agents")}</section>
 <p><a href="/account/agents">${T(req, "demo.agents.title")}</a> · <a href="/account">${T(req, "account.title")}</a></p>`,
   });
 }
