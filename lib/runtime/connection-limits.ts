@@ -10,9 +10,10 @@
  *   before its first request head is complete (a slow-header client), and
  *   between keep-alive requests. It is *uploading* while its request's body
  *   is still arriving, and *streaming* once its response is an event stream.
- * - At `MaxConnections`, a new connection evicts the connection idle
- *   longest (it loses nothing); with none idle, the upload nearest its body
- *   deadline (it reads a 503); only when every connection is handling a
+ * - At `MaxConnections`, a new connection evicts whichever is nearer its
+ *   deadline: the connection idle longest (its head is due HeadersTimeout
+ *   after it became idle; it loses nothing), or the upload nearest its body
+ *   deadline (it reads a 503). Only when every connection is handling a
  *   request whose body has arrived is the newcomer refused with a 503.
  * - A request body has BODY_GRACE, then one more second for every
  *   MIN_BODY_RATE bytes received; an upload past that deadline reads a 408
@@ -118,6 +119,8 @@ interface Upload {
 interface Conn {
   client: string | undefined;
   busy: number;
+  /** When the connection last became idle (ms on the clock): its head is due HeadersTimeout later. */
+  idleSince: number;
   /** The socket's `bytesRead` when the connection last became idle. */
   read: number;
   upload: Upload | undefined;
@@ -137,6 +140,8 @@ export interface ConnectionLimits {
 export interface Caps {
   max: number;
   perClient: number;
+  /** Milliseconds an idle connection has to send a request head (`HeadersTimeout`). */
+  headersTimeout: number;
 }
 
 /** Installs the limits on `server`'s "connection" event. */
@@ -173,18 +178,19 @@ export function limitConnections(server: Server, caps: Caps, logger: Logger, clo
     // OWASP ASVS 5.0 §13.1.3 (resource management, HTTP connections): one client may not hold more than its share.
     if (client !== undefined && (perClientCount.get(client) ?? 0) >= perClient) return refuse(socket, "per-client limit");
     if (conns.size >= max) {
-      const longestIdle = idle.values().next();
-      if (longestIdle.done !== true) {
-        // The longest-idle connection has no request running: closing it loses no work.
-        forget(longestIdle.value);
-        longestIdle.value.destroy();
-      } else {
-        const slowest = nearestDeadline();
-        if (slowest === undefined) return refuse(socket, "connection limit");
-        cut(slowest, REFUSAL, "connection limit: slowest upload evicted");
+      const at = now();
+      const idler = longestIdle(at);
+      const uploader = nearestDeadline(at);
+      if (idler === undefined && uploader === undefined) return refuse(socket, "connection limit");
+      // The one nearer its deadline goes; on a tie the idle one, whose going loses no work.
+      if (idler !== undefined && idler.left <= (uploader?.left ?? Infinity)) {
+        forget(idler.socket);
+        idler.socket.destroy();
+      } else if (uploader !== undefined) {
+        cut(uploader.socket, REFUSAL, "connection limit: slowest upload evicted");
       }
     }
-    conns.set(socket, { client, busy: 0, read: 0, upload: undefined });
+    conns.set(socket, { client, busy: 0, idleSince: now(), read: 0, upload: undefined });
     idle.add(socket);
     if (client !== undefined) perClientCount.set(client, (perClientCount.get(client) ?? 0) + 1);
     bindStreamWatcher(socket, () => startStream(socket));
@@ -209,11 +215,17 @@ export function limitConnections(server: Server, caps: Caps, logger: Logger, clo
     return BODY_GRACE + ((socket.bytesRead - upload.read) / MIN_BODY_RATE) * 1000 - (at - upload.since);
   }
 
+  // The connection idle longest, and the milliseconds left before its head is due.
+  function longestIdle(at: number): { socket: Socket; left: number } | undefined {
+    const socket = idle.values().next().value;
+    const conn = socket === undefined ? undefined : conns.get(socket);
+    if (socket === undefined || conn === undefined) return undefined;
+    return { socket, left: caps.headersTimeout - (at - conn.idleSince) };
+  }
+
   // The upload with the least time left (the slowest reader for its age), forgetting those whose body has arrived.
-  function nearestDeadline(): Socket | undefined {
-    const at = now();
-    let slowest: Socket | undefined;
-    let least = Infinity;
+  function nearestDeadline(at: number): { socket: Socket; left: number } | undefined {
+    let nearest: { socket: Socket; left: number } | undefined;
     for (const socket of uploads) {
       const upload = conns.get(socket)?.upload;
       if (upload === undefined || upload.req.complete) {
@@ -221,9 +233,9 @@ export function limitConnections(server: Server, caps: Caps, logger: Logger, clo
         continue;
       }
       const left = timeLeft(socket, upload, at);
-      if (left < least) [slowest, least] = [socket, left];
+      if (nearest === undefined || left < nearest.left) nearest = { socket, left };
     }
-    return slowest;
+    return nearest;
   }
 
   function startStream(socket: Socket): void {
@@ -261,6 +273,7 @@ export function limitConnections(server: Server, caps: Caps, logger: Logger, clo
           streams.delete(socket);
           if (--conn.busy > 0 || !conns.has(socket)) return;
           conn.read = socket.bytesRead;
+          conn.idleSince = now();
           idle.add(socket);
         });
         return handler(req, res);

@@ -49,7 +49,11 @@ export async function Serve(opts: Options): Promise<void> {
   });
   const limits = limitConnections(
     server,
-    { max: opts.MaxConnections ?? defaultMaxConnections(), perClient: opts.MaxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT },
+    {
+      max: opts.MaxConnections ?? defaultMaxConnections(),
+      perClient: opts.MaxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+      headersTimeout,
+    },
     logger,
     systemClock,
   );

@@ -189,7 +189,7 @@ describe("limitConnections(): uploads and streams", () => {
   async function limited(t: TestContext, max: number, clock: FakeClock): Promise<{ port: number; entered: (n: number) => Promise<void> }> {
     const served = await startServer(t);
     const log = captureLog();
-    const limits: ConnectionLimits = limitConnections(served.server, { max, perClient: 64 }, log.logger, clock);
+    const limits: ConnectionLimits = limitConnections(served.server, { max, perClient: 64, headersTimeout: 10_000 }, log.logger, clock);
     let count = 0;
     const waiting: { n: number; resolve: () => void }[] = [];
     const handler: HandlerFunc = async (req, res) => {
@@ -237,6 +237,26 @@ describe("limitConnections(): uploads and streams", () => {
     middling.socket.write("x".repeat(700));
     assert.match(await fast.response(), /\r\n\r\nread 1000$/);
     assert.match(await middling.response(), /\r\n\r\nread 1000$/);
+  });
+
+  test("at the cap, an upload nearer its body deadline goes before a connection that has just become idle", async (t) => {
+    const clock = new FakeClock();
+    const { port, entered } = await limited(t, 3, clock);
+    const limits = sweeps.get(port);
+    const upload = openRaw(port, "127.0.0.41", "POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n");
+    await entered(1);
+    // Half the grace later, two clients connect and have not sent their heads yet: their heads are due in 10 s.
+    clock.advance(BODY_GRACE / 2);
+    const fresh = [openRaw(port, "127.0.0.42", ""), openRaw(port, "127.0.0.43", "")];
+    while (limits?.open() !== 3) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal((await fetchHTTP(port, "/healthz", { localAddress: "127.0.0.44" })).status, 200);
+    await upload.closed;
+    assert.equal(upload.text(), REFUSAL);
+    assert.deepEqual(
+      fresh.map((c) => c.socket.destroyed),
+      [false, false],
+    );
+    for (const c of fresh) c.socket.destroy();
   });
 
   test("an upload past BODY_GRACE plus a second per MIN_BODY_RATE bytes received reads a 408 at the next sweep", async (t) => {
