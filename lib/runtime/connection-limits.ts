@@ -57,7 +57,7 @@ export const REFUSAL: string =
 
 /** What an upload past its body deadline reads before the server closes it. */
 export const BODY_TOO_SLOW: string =
-  "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 39\r\n\r\nThe request body arrived too slowly. :(\n";
+  "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 40\r\n\r\nThe request body arrived too slowly. :(\n";
 
 /**
  * Reads the soft open-files limit of this process from `/proc/self/limits`

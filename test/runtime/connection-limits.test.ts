@@ -63,6 +63,13 @@ describe("Serve() connection limits", () => {
     assert.equal(defaultMaxConnections(Infinity), Infinity);
   });
 
+  test("the 503 and the 408 a connection reads before it closes declare their bodies' exact length", () => {
+    for (const answer of [REFUSAL, BODY_TOO_SLOW]) {
+      const [head = "", body = ""] = answer.split("\r\n\r\n");
+      assert.equal(Number(/\r\nContent-Length: (\d+)/.exec(head)?.[1]), Buffer.byteLength(body), head);
+    }
+  });
+
   test("readFileLimit() reads the soft open-files limit, unlimited as Infinity, else the fallback", () => {
     const row = (soft: string): string =>
       `Limit                     Soft Limit           Hard Limit           Units\nMax cpu time              unlimited            unlimited            seconds\nMax open files            ${soft}                 524288               files\n`;
