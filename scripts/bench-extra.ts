@@ -9,6 +9,8 @@
  *   (h) cold start under socket activation, against bare node:http (bench-cold.ts)
  *   (i) /healthz latency during a burst of 50 passkey ceremonies, before/after
  *       (bench-burst.ts)
+ *   (j) no client starves the others: /healthz probes during six attacks on
+ *       a server under a 1,024 file limit, and its RSS (bench-starve.ts)
  *
  * Each returns its printed table and its lines for the ratio summary.
  */
@@ -18,6 +20,7 @@ import { benchBurst, type BurstRun } from "./bench-burst.ts";
 import { benchCold, SHIPPED_DEMO, type ColdBench } from "./bench-cold.ts";
 import type { BenchResult } from "./bench-sse.ts";
 import { benchSlow, type SlowBench } from "./bench-slow.ts";
+import { benchStarve, starveTable } from "./bench-starve.ts";
 
 /** What one scenario reports. */
 export interface ExtraResult {
@@ -159,4 +162,15 @@ export async function extraBurst(seconds: number): Promise<ExtraResult> {
     summary: [`      (i) /healthz p99 during the burst: before ${before?.healthzP99Ms} ms, after ${after?.healthzP99Ms} ms`],
     raw: runs,
   };
+}
+
+/** (j): probes answered within 1 s during each attack (target >= 95%), and RSS back within 10% after. */
+export async function extraStarve(probeSeconds: number): Promise<ExtraResult> {
+  const runs = await benchStarve(probeSeconds);
+  const summary = runs.map((r) => {
+    const share = r.withinDeadline / Math.max(1, r.probes);
+    const back = r.rssAfterMB <= r.rssBeforeMB * 1.1;
+    return `${mark(share >= 0.95 && back)}  (j${r.key}) ${r.attack}: ${r.withinDeadline}/${r.probes} probes answered within 1 s (target >= 95%); RSS ${r.rssBeforeMB} -> ${r.rssDuringMB} -> ${r.rssAfterMB} MB (target: back within 10%)`;
+  });
+  return { key: "j", table: starveTable(runs), summary, raw: runs };
 }

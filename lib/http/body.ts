@@ -17,25 +17,31 @@ export interface BodyOptions {
   limit?: number;
 }
 
+/** Bytes a body buffer starts with, unless the declared length is smaller; it doubles as the body grows. */
+export const INITIAL_BODY_BUFFER: number = 16 * 1024;
+
 /**
  * Reads the raw body, refusing more than `limit` bytes (413). A declared
- * `Content-Length` over the limit is refused before reading.
+ * `Content-Length` over the limit is refused before reading. Each chunk is
+ * copied into one buffer that doubles as needed (up to `limit`), so a body
+ * sent in many small pieces costs its size, not a Buffer per piece.
  */
 export async function readBody(req: IncomingMessage, options: BodyOptions = {}): Promise<Buffer> {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
   const declared = Number(req.headers["content-length"] ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
+  // A declared length only sizes the start: the bytes must arrive before the buffer grows past them.
+  let body: Buffer = Buffer.allocUnsafe(Math.min(limit, declared > 0 ? declared : INITIAL_BODY_BUFFER, INITIAL_BODY_BUFFER));
   let size = 0;
   try {
     for await (const chunk of req) {
       const buf: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      size += buf.length;
-      if (size > limit) {
+      if (size + buf.length > limit) {
         req.resume();
         throw tooLarge(limit);
       }
-      chunks.push(buf);
+      if (size + buf.length > body.length) body = grown(body, size, Math.min(limit, Math.max(size + buf.length, body.length * 2)));
+      size += buf.copy(body, size);
     }
   } catch (err) {
     if (isLatchError(err)) throw err;
@@ -43,7 +49,14 @@ export async function readBody(req: IncomingMessage, options: BodyOptions = {}):
     // a server fault to log as a panic (anyone could flood the log so).
     throw ErrAbortHandler;
   }
-  return Buffer.concat(chunks);
+  return body.subarray(0, size);
+}
+
+// A buffer of `capacity` bytes holding the first `size` bytes of `body`.
+function grown(body: Buffer, size: number, capacity: number): Buffer {
+  const next = Buffer.allocUnsafe(capacity);
+  body.copy(next, 0, 0, size);
+  return next;
 }
 
 function tooLarge(limit: number): HTTPError {

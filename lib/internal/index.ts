@@ -6,4 +6,5 @@ export { requestTarget, mediaType, parseOrigin, crossOriginVerdict, originVerdic
 export { writeText, writeErrorPage } from "./respond.ts";
 export { equalSecret } from "./secret.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
+export { bindStreamWatcher, holdsStream } from "./stream-share.ts";
 export type { ErrorPageTarget } from "./respond.ts";

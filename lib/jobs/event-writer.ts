@@ -18,6 +18,7 @@
  * one; a final event replaces any pending update and ends the stream.
  */
 import type { ServerResponse } from "node:http";
+import { holdsStream } from "../internal/index.ts";
 import { encodeComment, encodeRetry } from "./sse.ts";
 
 /** Heartbeats written in one turn of the event loop; the rest wait for the next turn. */
@@ -81,6 +82,8 @@ export class EventWriter {
       "Cache-Control": "no-cache, no-transform",
       "X-Accel-Buffering": "no",
     });
+    // Under `Serve`, streams count against a share of the connection cap; past it, the oldest ends.
+    holdsStream(res);
     this.#heartbeat = setInterval(() => EventWriter.#queuePing(this), limits.heartbeat);
     this.#lifetime = setTimeout(() => this.end(), limits.lifetime);
     res.on("close", () => this.#cleanup());

@@ -74,12 +74,13 @@ export interface Options {
   Stop?: readonly Stoppable[];
   /**
    * Open connections `Serve` holds at once (extension). At the cap a new
-   * connection evicts the longest-idle one, or gets a 503 when every
-   * connection is handling a request.
+   * connection evicts the longest-idle one, else the slowest upload, or
+   * gets a 503 when every connection is handling a request whose body has
+   * arrived; event streams hold at most half (lib/runtime/README.md).
    * @default the soft open-files limit less 128 (`defaultMaxConnections()`)
    */
   MaxConnections?: number;
-  /** Open connections one client address may hold (extension); set it to `MaxConnections` behind a TCP proxy. @default 64 */
+  /** Open connections one client (an IPv4 address, an IPv6 /64) may hold (extension); set it to `MaxConnections` behind a TCP proxy. @default 64 */
   MaxConnectionsPerClient?: number;
   /** Milliseconds a client has to send a complete request head; then a 408 and the connection closes (extension). @default 10000 */
   HeadersTimeout?: number;

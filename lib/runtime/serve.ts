@@ -12,7 +12,7 @@ import type { Socket } from "node:net";
 import { defaultMaxConnections, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, limitConnections } from "./connection-limits.ts";
 import { Handler } from "./handler.ts";
 import { chooseListen, listenOn } from "./listen.ts";
-import { newLogger } from "../http/index.ts";
+import { newLogger, systemClock } from "../http/index.ts";
 import { bindShutdownSignal } from "../internal/index.ts";
 import type { Options } from "./options.ts";
 
@@ -25,7 +25,7 @@ export const DEFAULT_HEADERS_TIMEOUT: number = 10_000;
 /** Milliseconds a request has from its first byte to the end of its body. */
 const REQUEST_TIMEOUT = 60_000;
 
-/** How often Node checks the header and request timeouts (its default, 30 s, would let a slow head live 40 s). */
+/** How often Node checks the header and request timeouts (its default, 30 s, would let a slow head live 40 s), and the limits their body deadlines. */
 const TIMEOUT_CHECK_INTERVAL = 1_000;
 
 /**
@@ -49,9 +49,13 @@ export async function Serve(opts: Options): Promise<void> {
   });
   const limits = limitConnections(
     server,
-    opts.MaxConnections ?? defaultMaxConnections(),
-    opts.MaxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+    {
+      max: opts.MaxConnections ?? defaultMaxConnections(),
+      perClient: opts.MaxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+      headersTimeout,
+    },
     logger,
+    systemClock,
   );
   server.on("request", limits.guard(handler));
   server.on("connection", (socket: Socket) => bindShutdownSignal(socket, shutdown.signal));
@@ -63,6 +67,8 @@ export async function Serve(opts: Options): Promise<void> {
     throw err;
   }
   const closed = new Promise<void>((resolve) => server.once("close", resolve));
+  const sweeping = setInterval(() => limits.sweep(), TIMEOUT_CHECK_INTERVAL);
+  sweeping.unref();
   const stop = (reason: string): void => {
     if (shutdown.signal.aborted) return;
     logger.info("shutting down", { reason });
@@ -91,6 +97,7 @@ export async function Serve(opts: Options): Promise<void> {
   if (mismatch !== undefined) logger.warn(mismatch);
   if (opts.Signal?.aborted === true) stop("signal");
   await closed;
+  clearInterval(sweeping);
   process.off("SIGTERM", onTerm);
   process.off("SIGINT", onInt);
   opts.Signal?.removeEventListener("abort", onAbort);

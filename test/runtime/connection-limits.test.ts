@@ -1,17 +1,29 @@
 import assert from "node:assert/strict";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { describe, test, type TestContext } from "node:test";
 import { DEFAULT_HEADERS_TIMEOUT } from "../../lib/runtime/serve.ts";
 import {
+  BODY_GRACE,
+  BODY_TOO_SLOW,
+  clientKey,
   DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
   defaultMaxConnections,
   FALLBACK_FILE_LIMIT,
+  limitConnections,
+  MIN_BODY_RATE,
   readFileLimit,
+  REFUSAL,
   RESERVED_FILES,
+  STREAM_SHARE,
+  type ConnectionLimits,
 } from "../../lib/runtime/connection-limits.ts";
 import { Serve, type Options } from "../../lib/index.ts";
+import { readBody, type HandlerFunc } from "../../lib/http/index.ts";
+import { EventWriter } from "../../lib/jobs/event-writer.ts";
 import { validateOptions } from "../../lib/runtime/options.ts";
+import { FakeClock } from "../_support/clock.ts";
 import { captureLog, fetchHTTP, type CapturedLog } from "../_support/http.ts";
+import { startServer } from "../_support/server.ts";
 import { holdSlowHeaders } from "../_support/slow-client.ts";
 
 /** Serves `opts` on 127.0.0.1:0 until the test ends. */
@@ -40,12 +52,22 @@ const REFUSED = /^HTTP\/1\.1 503 Service Unavailable\r\n[^]*Retry-After: 5\r\n[^
 describe("Serve() connection limits", () => {
   test("defaults: 10 s for a request head, 64 connections per client, the file limit less 128 in all", () => {
     assert.equal(DEFAULT_HEADERS_TIMEOUT, 10_000);
+    assert.equal(BODY_GRACE, 10_000);
+    assert.equal(MIN_BODY_RATE, 500);
+    assert.equal(STREAM_SHARE, 0.5);
     assert.equal(DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 64);
     assert.equal(RESERVED_FILES, 128);
     assert.equal(FALLBACK_FILE_LIMIT, 1024);
     assert.equal(defaultMaxConnections(1024), 896);
     assert.equal(defaultMaxConnections(100), 1);
     assert.equal(defaultMaxConnections(Infinity), Infinity);
+  });
+
+  test("the 503 and the 408 a connection reads before it closes declare their bodies' exact length", () => {
+    for (const answer of [REFUSAL, BODY_TOO_SLOW]) {
+      const [head = "", body = ""] = answer.split("\r\n\r\n");
+      assert.equal(Number(/\r\nContent-Length: (\d+)/.exec(head)?.[1]), Buffer.byteLength(body), head);
+    }
   });
 
   test("readFileLimit() reads the soft open-files limit, unlimited as Infinity, else the fallback", () => {
@@ -146,6 +168,178 @@ describe("Serve() connection limits", () => {
     assert.match(slow.after(), /^HTTP\/1\.1 408 Request Timeout\r\n/);
   });
 });
+
+describe("clientKey()", () => {
+  test("an IPv4 address is its own client; an IPv4-mapped IPv6 address is that IPv4 client", () => {
+    assert.equal(clientKey("203.0.113.7"), "203.0.113.7");
+    assert.equal(clientKey("::ffff:203.0.113.7"), "203.0.113.7");
+    assert.equal(clientKey("::FFFF:127.0.0.1"), "127.0.0.1");
+    assert.notEqual(clientKey("203.0.113.7"), clientKey("203.0.113.8"));
+  });
+
+  test("IPv6 addresses are grouped by their /64", () => {
+    assert.equal(clientKey("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::/64");
+    assert.equal(clientKey("2001:db8:1:2::1"), "2001:db8:1:2::/64");
+    assert.equal(clientKey("2001:0db8:0001:0002:0:0:0:ffff"), "2001:db8:1:2::/64");
+    assert.equal(clientKey("2001:db8::1"), "2001:db8:0:0::/64");
+    assert.equal(clientKey("2001:db8:0:0:1::"), "2001:db8:0:0::/64");
+    assert.equal(clientKey("::1"), "0:0:0:0::/64");
+    assert.equal(clientKey("fe80::1%eth0"), "fe80:0:0:0::/64");
+    assert.equal(clientKey("64:ff9b::198.51.100.1"), "64:ff9b:0:0::/64");
+    assert.equal(clientKey("2001:db8:1:2:3:4:198.51.100.1"), "2001:db8:1:2::/64");
+    assert.notEqual(clientKey("2001:db8:1:2::1"), clientKey("2001:db8:1:3::1"));
+  });
+});
+
+describe("limitConnections(): uploads and streams", () => {
+  /** A server with the limits on `clock`, serving GET /healthz, POST bodies (answered with their size), GET /stream. */
+  async function limited(t: TestContext, max: number, clock: FakeClock): Promise<{ port: number; entered: (n: number) => Promise<void> }> {
+    const served = await startServer(t);
+    const log = captureLog();
+    const limits: ConnectionLimits = limitConnections(served.server, { max, perClient: 64, headersTimeout: 10_000 }, log.logger, clock);
+    let count = 0;
+    const waiting: { n: number; resolve: () => void }[] = [];
+    const handler: HandlerFunc = async (req, res) => {
+      count++;
+      for (const w of waiting.filter((w) => count >= w.n)) w.resolve();
+      if (req.url === "/stream") {
+        new EventWriter(res, { heartbeat: 60_000, writeTimeout: 60_000, lifetime: 60_000, retry: 1_000 });
+        return;
+      }
+      if (req.method === "POST") {
+        try {
+          res.end(`read ${(await readBody(req, { limit: 10_000 })).length}`);
+        } catch {
+          res.destroy();
+        }
+        return;
+      }
+      res.end("ok");
+    };
+    served.server.on("request", limits.guard(handler));
+    sweeps.set(served.port, limits);
+    return {
+      port: served.port,
+      entered: (n) => (count >= n ? Promise.resolve() : new Promise((resolve) => waiting.push({ n, resolve }))),
+    };
+  }
+  const sweeps = new Map<number, ConnectionLimits>();
+
+  test("at the cap with no idle connection, a probe evicts the upload nearest its body deadline, which reads a 503", async (t) => {
+    const clock = new FakeClock();
+    const { port, entered } = await limited(t, 3, clock);
+    const head = "POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n";
+    // Three uploads begun at the same instant: the one that sent the fewest bytes has the least time left.
+    const fast = openRaw(port, "127.0.0.11", head + "x".repeat(600));
+    await entered(1);
+    const slow = openRaw(port, "127.0.0.12", head);
+    await entered(2);
+    const middling = openRaw(port, "127.0.0.13", head + "x".repeat(300));
+    await entered(3);
+    const probe = await fetchHTTP(port, "/healthz", { localAddress: "127.0.0.14" });
+    assert.equal(probe.status, 200);
+    await slow.closed;
+    assert.equal(slow.text(), REFUSAL);
+    fast.socket.write("x".repeat(400));
+    middling.socket.write("x".repeat(700));
+    assert.match(await fast.response(), /\r\n\r\nread 1000$/);
+    assert.match(await middling.response(), /\r\n\r\nread 1000$/);
+  });
+
+  test("at the cap, an upload nearer its body deadline goes before a connection that has just become idle", async (t) => {
+    const clock = new FakeClock();
+    const { port, entered } = await limited(t, 3, clock);
+    const limits = sweeps.get(port);
+    const upload = openRaw(port, "127.0.0.41", "POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n");
+    await entered(1);
+    // Half the grace later, two clients connect and have not sent their heads yet: their heads are due in 10 s.
+    clock.advance(BODY_GRACE / 2);
+    const fresh = [openRaw(port, "127.0.0.42", ""), openRaw(port, "127.0.0.43", "")];
+    while (limits?.open() !== 3) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal((await fetchHTTP(port, "/healthz", { localAddress: "127.0.0.44" })).status, 200);
+    await upload.closed;
+    assert.equal(upload.text(), REFUSAL);
+    assert.deepEqual(
+      fresh.map((c) => c.socket.destroyed),
+      [false, false],
+    );
+    for (const c of fresh) c.socket.destroy();
+  });
+
+  test("an upload past BODY_GRACE plus a second per MIN_BODY_RATE bytes received reads a 408 at the next sweep", async (t) => {
+    const clock = new FakeClock();
+    const { port, entered } = await limited(t, 10, clock);
+    const head = "POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000\r\n\r\n";
+    const trickle = openRaw(port, "127.0.0.21", head);
+    await entered(1);
+    // 500 bytes more than the trickle: one more second.
+    const steadier = openRaw(port, "127.0.0.22", head + "x".repeat(MIN_BODY_RATE));
+    await entered(2);
+    const limits = sweeps.get(port);
+    // The trickle's deadline: the grace, plus its head's bytes at MIN_BODY_RATE.
+    const deadline = BODY_GRACE + (Buffer.byteLength(head) / MIN_BODY_RATE) * 1000;
+    clock.advance(deadline);
+    limits?.sweep();
+    clock.advance(1);
+    limits?.sweep();
+    await trickle.closed;
+    assert.equal(trickle.text(), BODY_TOO_SLOW);
+    assert.equal(steadier.socket.destroyed, false);
+    steadier.socket.write("x".repeat(5000 - MIN_BODY_RATE));
+    assert.match(await steadier.response(), /\r\n\r\nread 5000$/);
+  });
+
+  test("event streams hold at most STREAM_SHARE of the cap: one more ends the oldest", async (t) => {
+    const clock = new FakeClock();
+    const { port, entered } = await limited(t, 6, clock);
+    const get = "GET /stream HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    const streams = [];
+    for (let i = 0; i < 3; i++) {
+      streams.push(openRaw(port, `127.0.0.3${i}`, get));
+      await entered(i + 1);
+    }
+    await streams[0]?.response();
+    assert.match(streams[0]?.text() ?? "", /^HTTP\/1\.1 200 OK\r\n[^]*text\/event-stream/);
+    // 3 streams under a share of 3: all open.
+    assert.deepEqual(
+      streams.map((s) => s.socket.destroyed),
+      [false, false, false],
+    );
+    streams.push(openRaw(port, "127.0.0.34", get));
+    await entered(4);
+    await streams[0]?.closed;
+    assert.deepEqual(
+      streams.map((s) => s.socket.destroyed),
+      [true, false, false, false],
+    );
+    assert.equal((await fetchHTTP(port, "/healthz", { localAddress: "127.0.0.35" })).status, 200);
+    for (const s of streams) s.socket.destroy();
+  });
+});
+
+/** A raw connection from `localAddress` that has written `text`; what it reads is kept. */
+function openRaw(
+  port: number,
+  localAddress: string,
+  text: string,
+): { socket: Socket; text: () => string; closed: Promise<void>; response: () => Promise<string> } {
+  const socket = connect({ port, host: "127.0.0.1", localAddress }, () => socket.write(text));
+  let out = "";
+  const readers: (() => void)[] = [];
+  socket.setEncoding("latin1");
+  socket.on("data", (chunk: string) => {
+    out += chunk;
+    for (const r of readers.splice(0)) r();
+  });
+  socket.on("error", () => {});
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  // Resolves once something was read (or the connection closed).
+  const response = (): Promise<string> =>
+    out !== "" || socket.destroyed
+      ? Promise.resolve(out)
+      : Promise.race([new Promise<string>((r) => readers.push(() => r(out))), closed.then(() => out)]);
+  return { socket, text: () => out, closed, response };
+}
 
 /** Writes `text` from `localAddress` and resolves with everything read until the server closes. */
 function rawExchange(port: number, localAddress: string, text: string): Promise<string> {

@@ -1,0 +1,22 @@
+/*
+ * How a long-lived response (an event stream) tells `Serve`'s connection
+ * limits that its connection now holds a stream, without importing the
+ * runtime: `Serve` binds a watcher to each connection it accepts, and the
+ * stream's writer reports itself once it has sent its headers. Outside
+ * `Serve` nothing is bound and the report is a no-op.
+ */
+import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+
+const watchers = new WeakMap<Socket, () => void>();
+
+/** Binds the function told when a response on `socket` becomes a stream; called by `Serve`. */
+export function bindStreamWatcher(socket: Socket, onStream: () => void): void {
+  watchers.set(socket, onStream);
+}
+
+/** Reports that `res` is a long-lived stream: it counts against `Serve`'s stream share. */
+export function holdsStream(res: ServerResponse): void {
+  const socket = res.socket;
+  if (socket !== null) watchers.get(socket)?.();
+}

@@ -1,0 +1,67 @@
+/*
+ * The server of the starvation scenario (scripts/bench-starve.ts), run
+ * under a 1,024 file limit: latch's `Serve` with its default caps, as an
+ * application runs it, with what the attacks aim at: `GET /healthz` (the
+ * runtime's probe, `SELECT 1`), a form post like the demo's
+ * `POST /signin` (`readForm`, 64 KiB limit, then a 303), and job event
+ * streams (`latch/jobs` `Events`, 10 per owner) for 100 accounts, each
+ * with one running job. The account is read from an `X-Account` header
+ * (`account-0` .. `account-99`): sign-in is not what is measured, and a
+ * signed-in attacker holds the same streams.
+ *
+ * Usage: node dist/scripts/bench-servers/starve-app.js   (prints {"port":N})
+ */
+import { mkdtempSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { discardLogger, newLogger, readForm } from "../../lib/http/index.ts";
+import { newHandlers, Registry } from "../../lib/jobs/index.ts";
+import { Serve } from "../../lib/index.ts";
+import { announce } from "./routes.ts";
+
+/** Accounts holding streams. */
+export const ACCOUNTS = 100;
+
+const HOUR = 3_600_000;
+const jobs = new Registry(discardLogger, { maxRuntime: HOUR });
+const jobOf = new Map<string, string>();
+for (let i = 0; i < ACCOUNTS; i++) {
+  const owner = `account-${i}`;
+  const job = jobs.Start(owner, "bench", (signal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve())));
+  jobOf.set(owner, job.ID);
+}
+const account = (req: IncomingMessage): string | undefined => {
+  const owner = req.headers["x-account"];
+  return typeof owner === "string" && jobOf.has(owner) ? owner : undefined;
+};
+const h = newHandlers({
+  Jobs: jobs,
+  Render: (_req, res) => void res.end(),
+  RenderFragment: (_req, res) => void res.end(),
+  Owner: account,
+  ID: (req) => jobOf.get(account(req) ?? ""),
+  StreamLifetime: HOUR,
+});
+
+async function mux(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method === "POST" && req.url === "/signin") {
+    await readForm(req);
+    res.writeHead(303, { Location: "/" }).end();
+    return;
+  }
+  if (req.method === "GET" && req.url === "/events") return h.Events(req, res);
+  res.writeHead(404).end();
+}
+
+// Serve logs "listening" with its address: announce the port from that line.
+const stream = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    const port = /"msg":"listening","addr":"[^"]*:(\d+)"/.exec(chunk.toString())?.[1];
+    if (port !== undefined) announce(Number(port));
+    done();
+  },
+});
+const DBPath = join(mkdtempSync(join(tmpdir(), "latch-starve-")), "app.db");
+await Serve({ Mux: mux, Addr: "127.0.0.1:0", Logger: newLogger({ stream }), DBPath, Stop: [jobs] });
