@@ -12,7 +12,7 @@
 import type { DB, Statement } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { EventConflictError, EventsError } from "./errors.ts";
-import { checkEvent, checkID, type Event, type EventInput } from "./event.ts";
+import { AUDIT_STREAM_PREFIX, checkEvent, checkID, type Event, type EventInput } from "./event.ts";
 
 /** Options of `EventStore`. */
 export interface EventStoreOptions {
@@ -31,9 +31,9 @@ export interface AppendInput extends EventInput {
 /** The most events one `read` returns. */
 export const MAX_READ: number = 1000;
 
-/** Returns the id of `subject`'s audit stream. */
+/** Returns the id of `subject`'s audit stream; any valid subject's fits the stream id limit. */
 export function auditStream(subject: string): string {
-  return `audit:${subject}`;
+  return AUDIT_STREAM_PREFIX + subject;
 }
 
 interface Row {
