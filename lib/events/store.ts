@@ -117,6 +117,17 @@ export class EventStore {
     return this.#db.transaction(() => this.#write(stream, (this.#last.get(stream)?.seq ?? 0) + 1, checked)).immediate();
   }
 
+  /**
+   * Runs `fn` in one IMMEDIATE transaction on the store's handle and
+   * returns its result: the caller's writes and the events it appends
+   * inside commit together, or, when anything in `fn` throws, none of them
+   * does (README "A write and its event"). `fn` must be synchronous; an
+   * append inside it joins the transaction.
+   */
+  transaction<T>(fn: () => T): T {
+    return this.#db.transaction(fn).immediate();
+  }
+
   #write(stream: string, seq: number, checked: ReturnType<typeof checkEvent>): Event {
     const row: Row = { stream, seq, ...checked, at: this.#clock.now().getTime() };
     this.#insert.run(row);

@@ -178,6 +178,7 @@ describe("agents in the demo (browser)", { skip: hasChromium ? false : "no syste
     assert.deepEqual(entries, [
       "agent:claude tool.call start_job → approval_required",
       "agent:claude tool.call start_job → ok",
+      "agent:claude tool.call start_job → started",
       "agent:claude tool.call start_job → approval_required",
       "human agent.call_approved start_job",
       "agent:claude tool.call start_job → approval_required",

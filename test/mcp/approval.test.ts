@@ -61,12 +61,13 @@ describe("MCP endpoint of the demo (browser approval)", { skip: hasChromium ? fa
 
     await page.goto(`${demo.origin}/account/activity`);
     const rows = (await page.evaluate(
-      `[...document.querySelectorAll('li[data-type="tool.call"]')].map((li) => li.dataset.actor + " " + li.dataset.via + " " + li.querySelector("strong").textContent + " " + li.textContent.split("→ ")[1].split(" ")[0])`,
+      `[...document.querySelectorAll('li[data-type="tool.call"]')].map((li) => li.dataset.actor + " " + li.dataset.via + " " + li.querySelector("strong").textContent + " " + li.textContent.split("→ ")[1].trim().split(/\\s/)[0])`,
     )) as string[];
     const started = rows.filter((r) => r.includes("start_job"));
     assert.deepEqual(started, [
       "agent:claude mcp start_job approval_required",
       "agent:claude mcp start_job ok",
+      "agent:claude mcp start_job started",
       "agent:claude mcp start_job approval_required",
       "agent:claude mcp start_job approval_required",
     ]);
