@@ -129,6 +129,7 @@ describe("mountResource()", () => {
           db,
           mux,
           tools: new ToolRegistry(),
+          events: new EventStore(db),
           origin: "http://render.test",
           requireSession: auth.RequireSession,
           ctxFrom,
@@ -167,6 +168,7 @@ describe("mountResource()", () => {
           db,
           mux,
           tools: new ToolRegistry(),
+          events: new EventStore(db),
           origin: "http://nogate.test",
           requireSession: (next) => next,
           ctxFrom,
@@ -189,15 +191,18 @@ describe("mountResource()", () => {
     assert.equal(count(app.db, "invoices"), 0);
   });
 
-  it("refuses a Mergeable resource without an event store, and a changed field at boot (schema drift)", async (t) => {
+  it("refuses a resource without an event store, and a changed field at boot (schema drift)", async (t) => {
     let refused: unknown;
     await startSigninApp(t, {
+      schema: [...events.Schema],
       extend: (mux, auth, db) => {
         try {
-          mountResource(journal, {
+          // An Exclusive resource too: its changes are events as well.
+          mountResource(invoices, {
             db,
             mux,
             tools: new ToolRegistry(),
+            events: undefined as unknown as EventStore,
             origin: "http://127.0.0.1",
             requireSession: auth.RequireSession,
             ctxFrom,
@@ -209,6 +214,7 @@ describe("mountResource()", () => {
           db,
           mux,
           tools: new ToolRegistry(),
+          events: new EventStore(db),
           origin: "http://127.0.0.1",
           requireSession: auth.RequireSession,
           ctxFrom,
@@ -223,6 +229,7 @@ describe("mountResource()", () => {
               db,
               mux,
               tools: new ToolRegistry(),
+              events: new EventStore(db),
               origin: "http://127.0.0.1",
               requireSession: auth.RequireSession,
               ctxFrom,
