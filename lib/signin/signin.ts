@@ -337,10 +337,13 @@ export class Signin {
     this.#recordAccount.run({ address, now: now.getTime() });
     const identity: Identity = { Subject: address, Method: method, AuthTime: authTime ?? now };
     if (this.#config.SecondFactor !== undefined && (await this.#config.SecondFactor(req, res, identity))) return;
-    this.#sessions.create(req, res, identity);
+    // SPEC §6.2: the session and its auth event commit together; a sink that throws (an audit stream that cannot be appended to) mints nothing.
+    this.#config.DB.transaction(() => {
+      this.#sessions.create(req, res, identity);
+      this.#emit(req, { Kind: "signed_in", Subject: address, Method: method });
+    }).immediate();
     // A new session must outlive the machine before its cookie is handed out (Options.Durable).
     await awaitDurable(this.#config.DB);
-    this.#emit(req, { Kind: "signed_in", Subject: address, Method: method });
     this.#redirect(res, this.#config.SignedInPath);
   }
 

@@ -137,4 +137,22 @@ describe("Signin auth events in the audit stream", () => {
       [["auth.signed_in", address]],
     );
   });
+
+  it("mints no session whose sign-in cannot be recorded: the audit sink's failure rolls the session back", async (t) => {
+    const held: { sink?: AuthEventSink } = {};
+    const app = await startSigninApp(t, {
+      schema: EventsSchema,
+      config: { OnAuthEvent: (e) => held.sink?.(e) },
+      extend: (_mux, _auth, db, logger) => {
+        held.sink = auditAuthEvents(new EventStore(db), logger);
+      },
+    });
+    app.db.exec(
+      "CREATE TEMP TRIGGER refuse_events BEFORE INSERT ON main.events BEGIN SELECT RAISE(ABORT, 'injected: database or disk is full'); END",
+    );
+    await app.begin("ann@example.com");
+    const landed = await app.request("GET", await app.linkFor("ann@example.com"), { jar: new CookieJar() });
+    assert.equal(landed.status, 500);
+    assert.equal(count(app.db, "sessions", "subject = ?", "ann@example.com"), 0, "no session without its event");
+  });
 });
