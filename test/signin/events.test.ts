@@ -155,4 +155,23 @@ describe("Signin auth events in the audit stream", () => {
     assert.equal(landed.status, 500);
     assert.equal(count(app.db, "sessions", "subject = ?", "ann@example.com"), 0, "no session without its event");
   });
+
+  it("ends no session whose end cannot be recorded: sign-out and revoking keep the sessions", async (t) => {
+    const held: { sink?: AuthEventSink } = {};
+    const app = await startSigninApp(t, {
+      schema: EventsSchema,
+      config: { OnAuthEvent: (e) => held.sink?.(e) },
+      extend: (_mux, _auth, db, logger) => {
+        held.sink = auditAuthEvents(new EventStore(db), logger);
+      },
+    });
+    const first = await app.signIn("ann@example.com");
+    await app.signIn("ann@example.com");
+    app.db.exec(
+      "CREATE TEMP TRIGGER refuse_events BEFORE INSERT ON main.events BEGIN SELECT RAISE(ABORT, 'injected: database or disk is full'); END",
+    );
+    assert.equal((await app.request("POST", "/sessions/revoke-others", { jar: first })).status, 500);
+    assert.equal((await app.request("POST", "/signout", { jar: first })).status, 500);
+    assert.equal(count(app.db, "sessions", "subject = ?", "ann@example.com"), 2, "no session ended without its event");
+  });
 });
