@@ -6,7 +6,8 @@
  * and the person's audit stream (`/account/activity`).
  *
  * Minting, revoking and deciding are appended to the person's audit stream
- * too, as the human actor, so /account/activity tells the whole story.
+ * too, as the human actor, each in the transaction of its change, so
+ * /account/activity tells the whole story.
  */
 import {
   AgentError,
@@ -138,8 +139,12 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
     const access = form.get("access") ?? "";
     const who = subject(req);
     try {
-      const minted = tokens.mint({ Subject: who, Name: form.get("name") ?? "", Access: access });
-      audit(who, "agent.token_minted", { token: minted.Info.ID, name: minted.Info.Name, access: minted.Info.Access });
+      // The token and its event commit together, or neither does (lib/events README "A write and its event").
+      const minted = events.transaction(() => {
+        const made = tokens.mint({ Subject: who, Name: form.get("name") ?? "", Access: access });
+        audit(who, "agent.token_minted", { token: made.Info.ID, name: made.Info.Name, access: made.Info.Access });
+        return made;
+      });
       agentsPage(req, res, assets, tokens.list(who), { token: minted.Token, name: minted.Info.Name });
     } catch (err) {
       if (!(err instanceof AgentError) || err.status === undefined) throw err;
@@ -149,8 +154,12 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
   fresh.Handle("POST /account/agents/revoke", async (req, res) => {
     const id = (await readForm(req)).get("id") ?? "";
     if (id === "") return writeError(req, res, 400, "400 revoke agent token: no id");
-    if (!tokens.revoke(subject(req), id)) return writeError(req, res, 404, "404 revoke agent token: no such token");
-    audit(subject(req), "agent.token_revoked", { token: id });
+    const revoked = events.transaction(() => {
+      if (!tokens.revoke(subject(req), id)) return false;
+      audit(subject(req), "agent.token_revoked", { token: id });
+      return true;
+    });
+    if (!revoked) return writeError(req, res, 404, "404 revoke agent token: no such token");
     seeOther(res, "/account/agents");
   });
   fresh.Handle("GET /account/approvals/{id}", (req, res) => {
@@ -161,14 +170,17 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
   fresh.Handle("POST /account/approvals/{id}", async (req, res) => {
     const decision = (await readForm(req)).get("decision") ?? "";
     const id = PathValue(req, "id") ?? "";
-    const outcome = approvals.decide(id, subject(req), decision);
+    const outcome = events.transaction(() => {
+      const decided = approvals.decide(id, subject(req), decision);
+      if (decided.ok)
+        audit(subject(req), decision === "approve" ? "agent.call_approved" : "agent.call_declined", {
+          approval: id,
+          tool: decided.approval.Tool,
+          args_hash: decided.approval.ArgsHash,
+        });
+      return decided;
+    });
     if (!outcome.ok && outcome.reason === "unknown") return writeError(req, res, 404, "404 approval: no such request");
-    if (outcome.ok)
-      audit(subject(req), decision === "approve" ? "agent.call_approved" : "agent.call_declined", {
-        approval: id,
-        tool: outcome.approval.Tool,
-        args_hash: outcome.approval.ArgsHash,
-      });
     const approval = approvals.get(id, subject(req));
     if (approval === undefined) return writeError(req, res, 404);
     approvalPage(

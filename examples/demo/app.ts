@@ -88,7 +88,8 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   // Every auth event of both components is logged and appended to the
   // person's audit stream (shown on /account/activity).
   const events = new EventStore(db);
-  const onAuthEvent: AuthEventSink = fanOutAuthEvents(logAuthEvents(logger), agent.auditAuthEvents(events, logger));
+  // The audit stream first: when it cannot be appended to, the write rolls back and no log line claims it happened.
+  const onAuthEvent: AuthEventSink = fanOutAuthEvents(agent.auditAuthEvents(events, logger), logAuthEvents(logger));
   const auth = signin.create({
     DB: db,
     Origin: config.origin,

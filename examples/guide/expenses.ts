@@ -11,6 +11,7 @@ import { ctxFrom, type RenderFunc } from "latch";
 import type { ToolRegistry } from "latch/agent";
 import type { Assets } from "latch/assets";
 import type { DB } from "latch/db";
+import { EventStore } from "latch/events";
 import { NewLocales } from "latch/i18n";
 import { isResourceView, Kind, mountResource, Resource, ScopeKind, StoreKind } from "latch/manifest";
 import type { Mux } from "latch/router";
@@ -59,6 +60,7 @@ export function mountExpenses({ db, mux, tools, auth, Origin }: ExpensesDeps): v
     db,
     mux,
     tools,
+    events: new EventStore(db), // every change is an event with its actor: the person's, or the agent's
     origin: Origin,
     requireSession: auth.RequireSession,
     ctxFrom,

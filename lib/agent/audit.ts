@@ -31,8 +31,10 @@ export const UNAUDITED_AUTH_EVENTS: ReadonlySet<AuthEventKind> = new Set<AuthEve
  * subject (not `UNAUDITED_AUTH_EVENTS`) to that subject's audit stream (`auth.<kind>`, with method, reason, count and
  * client address as data; never a token, code or cookie, which auth events
  * do not carry). An event without a subject (a refusal before any address
- * was known) stays in the log only. A failing append is logged, never
- * thrown: an audit write must not turn a sign-in into a 500.
+ * was known) stays in the log only. A failing append is thrown: a
+ * component reports an event inside the transaction of the write it
+ * records, so the write rolls back with it (lib/events README "A write and
+ * its event"); the runtime answers 500 with a logged reference.
  */
 export function auditAuthEvents(store: EventStore, logger: Logger): AuthEventSink {
   const actor = humanActor();
@@ -48,6 +50,7 @@ export function auditAuthEvents(store: EventStore, logger: Logger): AuthEventSin
       store.appendAudit({ Subject, Actor: actor, Type: AUTH_EVENT_TYPE_PREFIX + Kind, Data: data });
     } catch (err) {
       logger.error("audit append failed", { event: Kind, error: err });
+      throw err;
     }
   };
 }

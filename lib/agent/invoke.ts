@@ -20,20 +20,29 @@
  *      their confirmation;
  *   7. run (which checks again: the state may change while the person
  *      decides), and
- *   8. append one "tool.call" event to the subject's audit stream, whatever
+ *   8. append "tool.call" events to the subject's audit stream, whatever
  *      the outcome: tool, arguments hash, approval id, outcome, the agent
  *      token's public id (`token_id`, for an agent caller) and `via`, the
  *      transport, when the caller names one.
  *
+ * A write call is on record before it runs (a tool may change what no
+ * transaction holds, such as starting a job): the approval spent or
+ * requested and a "tool.call" event with outcome "started" commit in one
+ * transaction, or neither does and nothing runs; the outcome is a second
+ * event naming the first (`started`). What a tool changes in latch's
+ * stores carries its own event with the caller's actor, in that change's
+ * transaction. A refused call and a read call have one event, after.
+ * (lib/events README, "A write and its event".)
+ *
  * Arguments are never logged (they may carry anything); a failure is
  * logged with a reference the caller also gets.
  */
-import type { EventStore } from "../events/index.ts";
+import type { Event, EventStore } from "../events/index.ts";
 import { NewRef, isLatchError, type Logger } from "../http/index.ts";
 import { ToolRead, ToolWrite } from "./access.ts";
-import type { ToolDef } from "./action.ts";
+import type { ToolDef, ToolInvocation } from "./action.ts";
 import type { Actor } from "./actor.ts";
-import type { Approvals } from "./approvals.ts";
+import type { ApprovalBinding, Approvals } from "./approvals.ts";
 import { canonicalArgs, hashToolArgs, parseToolArgs } from "./call.ts";
 import type { ToolRegistry } from "./registry.ts";
 import type { TokenGrant } from "./tokens.ts";
@@ -59,7 +68,6 @@ export type CallOutcome =
   | { kind: "refused"; status: number; reason: string }
   | { kind: "failed"; ref: string };
 
-/** How a tool's `Check` or `Run` ended. */
 type StepOutcome = { kind: "done"; result: unknown } | Extract<CallOutcome, { kind: "refused" | "failed" }>;
 
 /** What `ToolInvoker` needs. */
@@ -72,6 +80,9 @@ export interface ToolInvokerConfig {
 
 /** The audit event type of a tool call. */
 export const TOOL_CALL_EVENT = "tool.call";
+
+/** The outcome of a write call's first event, appended before it runs; its outcome follows in a second. */
+export const TOOL_CALL_STARTED = "started";
 
 /** Calls tools for callers; see the file header for the order of checks. */
 export class ToolInvoker {
@@ -90,56 +101,80 @@ export class ToolInvoker {
     return def.Tool.Access === ToolRead || caller.Grant === undefined || caller.Grant.Access === ToolWrite;
   }
 
-  /** Calls tool `name` with the untrusted JSON `input` for `caller`, and audits the call. */
+  /** Calls tool `name` with the untrusted JSON `input` for `caller`, and audits the call (the file header's order). */
   async call(caller: Caller, name: string, input: unknown): Promise<CallOutcome> {
     const def = this.#config.Registry.get(name);
-    let argsHash = "";
-    let outcome: CallOutcome;
-    if (def === undefined || def.Run === undefined) {
-      outcome = { kind: "unknown_tool" };
-    } else if (!this.#allowed(caller, def)) {
+    if (def === undefined || def.Run === undefined) return this.#refuse(caller, name, { kind: "unknown_tool" });
+    if (!this.#allowed(caller, def)) {
       // SPEC §2.3: a write tool changes state; a token minted for reading may not.
-      outcome = { kind: "forbidden", reason: "this token may only call read tools" };
-    } else {
-      const parsed = parseToolArgs(def, input);
-      if (!parsed.ok) {
-        outcome = { kind: "invalid", field: parsed.field, reason: parsed.reason };
-      } else {
-        argsHash = hashToolArgs(parsed.args);
-        outcome = await this.#approveAndRun(caller, def, parsed.args, argsHash);
-      }
+      return this.#refuse(caller, name, { kind: "forbidden", reason: "this token may only call read tools" });
     }
-    this.#audit(caller, name, argsHash, outcome);
+    const parsed = parseToolArgs(def, input);
+    if (!parsed.ok) return this.#refuse(caller, name, { kind: "invalid", field: parsed.field, reason: parsed.reason });
+    const argsHash = hashToolArgs(parsed.args);
+    const invocation = { Args: parsed.args, Actor: caller.Actor, Subject: caller.Subject };
+    const check = def.Check;
+    if (check !== undefined) {
+      // A call that cannot run is refused before its person is asked or an approval is spent.
+      const checked = await this.#step(caller, def, () => check(invocation));
+      if (checked.kind !== "done") return this.#refuse(caller, name, checked, argsHash);
+    }
+    if (def.Tool.Access === ToolRead) {
+      // A read observes only: its one event follows the run.
+      const outcome = await this.#run(caller, def, invocation, undefined);
+      this.#audit(caller, name, argsHash, outcome.kind, null);
+      return outcome;
+    }
+    // SPEC §6.2: a write call is on record before it runs. The approval spent (or requested) and the
+    // call's event commit together, or neither does and nothing runs (lib/events README "A write and its event").
+    const begun = this.#config.Events.transaction(() => this.#begin(caller, def, parsed.args, argsHash));
+    if ("kind" in begun) return begun;
+    const outcome = await this.#run(caller, def, invocation, begun.approval);
+    try {
+      this.#audit(caller, name, argsHash, outcome.kind, begun.approval ?? null, begun.started);
+    } catch (err) {
+      // The effect happened and its "started" event names it: the caller is told the outcome, not a 500.
+      this.#config.Logger.error("tool call outcome not recorded", { ref: NewRef(), tool: name, started: begun.started, error: err });
+    }
     return outcome;
   }
 
-  async #approveAndRun(
+  #refuse(caller: Caller, name: string, outcome: CallOutcome, argsHash = ""): CallOutcome {
+    this.#audit(caller, name, argsHash, outcome.kind, null);
+    return outcome;
+  }
+
+  // Inside the transaction of `call`: spends the approval an agent's write call needs, or requests one.
+  #begin(
     caller: Caller,
     def: ToolDef,
     args: ReadonlyMap<string, string | number | boolean>,
     argsHash: string,
-  ): Promise<CallOutcome> {
-    const invocation = { Args: args, Actor: caller.Actor, Subject: caller.Subject };
-    const check = def.Check;
-    if (check !== undefined) {
-      const checked = await this.#step(caller, def, () => check(invocation));
-      if (checked.kind !== "done") return checked;
-    }
+  ): CallOutcome | { approval: string | undefined; started: number } {
     let approval: string | undefined;
     // SPEC §2.3: ToolWrite requires an explicitly confirmed call; for an agent only its person's approval counts.
-    if (def.Tool.Access === ToolWrite && caller.Grant !== undefined) {
+    if (caller.Grant !== undefined) {
       const binding = { Subject: caller.Subject, TokenID: caller.Grant.TokenID, Tool: def.Name, ArgsHash: argsHash };
       approval = this.#config.Approvals.consume(binding);
       if (approval === undefined) {
-        try {
-          return { kind: "approval_required", approval: this.#config.Approvals.request(binding, canonicalArgs(args)).ID };
-        } catch (err) {
-          if (isLatchError(err) && err.code === "ERR_AGENT_TOO_MANY_APPROVALS")
-            return { kind: "refused", status: 429, reason: err.message };
-          throw err;
-        }
+        const held = this.#request(binding, args);
+        this.#audit(caller, def.Name, argsHash, held.kind, held.kind === "approval_required" ? held.approval : null);
+        return held;
       }
     }
+    return { approval, started: this.#audit(caller, def.Name, argsHash, TOOL_CALL_STARTED, approval ?? null).Seq };
+  }
+
+  #request(binding: ApprovalBinding, args: ReadonlyMap<string, string | number | boolean>): CallOutcome {
+    try {
+      return { kind: "approval_required", approval: this.#config.Approvals.request(binding, canonicalArgs(args)).ID };
+    } catch (err) {
+      if (isLatchError(err) && err.code === "ERR_AGENT_TOO_MANY_APPROVALS") return { kind: "refused", status: 429, reason: err.message };
+      throw err;
+    }
+  }
+
+  async #run(caller: Caller, def: ToolDef, invocation: ToolInvocation, approval: string | undefined): Promise<CallOutcome> {
     const ran = await this.#step(caller, def, () => (def.Run as NonNullable<ToolDef["Run"]>)(invocation));
     return ran.kind === "done" ? { kind: "ok", result: ran.result ?? null, approval } : ran;
   }
@@ -158,9 +193,8 @@ export class ToolInvoker {
     }
   }
 
-  #audit(caller: Caller, name: string, argsHash: string, outcome: CallOutcome): void {
-    const approval = outcome.kind === "ok" || outcome.kind === "approval_required" ? (outcome.approval ?? null) : null;
-    this.#config.Events.appendAudit({
+  #audit(caller: Caller, name: string, argsHash: string, outcome: string, approval: string | null, started?: number): Event {
+    return this.#config.Events.appendAudit({
       Type: TOOL_CALL_EVENT,
       Actor: caller.Actor,
       Subject: caller.Subject,
@@ -168,7 +202,8 @@ export class ToolInvoker {
         tool: name.slice(0, 64),
         args_hash: argsHash,
         approval,
-        outcome: outcome.kind,
+        outcome,
+        ...(started !== undefined && { started }),
         // The token's public row id (the listing's ID, never the secret or its hash): two tokens of one name stay apart.
         ...(caller.Grant !== undefined && { token_id: caller.Grant.TokenID }),
         ...(caller.Via !== undefined && { via: caller.Via }),

@@ -52,17 +52,25 @@ export const EVENT_TYPE_PATTERN: RegExp = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$
 /** The audit form of an actor (lib/agent's `AGENT_NAME_PATTERN` after "agent:"). */
 export const AUDIT_ACTOR_PATTERN: RegExp = /^(human|agent:[a-z0-9][a-z0-9._-]{0,63})$/;
 
-const MAX_ID = 256;
+/** The longest subject, in characters: any email address (254, RFC 5321 §4.5.3.1.3) fits. */
+export const MAX_SUBJECT: number = 256;
+
+/** The prefix of a person's audit stream: `audit:<subject>`. */
+export const AUDIT_STREAM_PREFIX = "audit:";
+
+/** The longest stream id: the audit stream of the longest subject, so every subject's stream can be read back. */
+export const MAX_STREAM: number = AUDIT_STREAM_PREFIX.length + MAX_SUBJECT;
 
 function invalid(reason: string): EventsError {
   return new EventsError("ERR_EVENTS_INVALID_EVENT", `append event: ${reason}`, { status: 400 });
 }
 
-/** Throws `EventsError` ERR_EVENTS_INVALID_EVENT (400) unless `id` is a usable stream id or subject. */
-export function checkID(what: string, id: unknown): asserts id is string {
+/** Throws `EventsError` ERR_EVENTS_INVALID_EVENT (400) unless `id` is a usable stream id (`what` "Stream") or subject. */
+export function checkID(what: "Stream" | "Subject", id: unknown): asserts id is string {
+  const max = what === "Stream" ? MAX_STREAM : MAX_SUBJECT;
   // Control characters would make stored ids ambiguous on any line-based display or log of them.
-  if (typeof id !== "string" || id === "" || id.length > MAX_ID || /[\u0000-\u001f\u007f]/.test(id)) {
-    throw invalid(`${what} must be 1-${MAX_ID} characters without control characters`);
+  if (typeof id !== "string" || id === "" || id.length > max || /[\u0000-\u001f\u007f]/.test(id)) {
+    throw invalid(`${what} must be 1-${max} characters without control characters`);
   }
 }
 

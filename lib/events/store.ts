@@ -12,7 +12,7 @@
 import type { DB, Statement } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { EventConflictError, EventsError } from "./errors.ts";
-import { checkEvent, checkID, type Event, type EventInput } from "./event.ts";
+import { AUDIT_STREAM_PREFIX, checkEvent, checkID, type Event, type EventInput } from "./event.ts";
 
 /** Options of `EventStore`. */
 export interface EventStoreOptions {
@@ -31,9 +31,9 @@ export interface AppendInput extends EventInput {
 /** The most events one `read` returns. */
 export const MAX_READ: number = 1000;
 
-/** Returns the id of `subject`'s audit stream. */
+/** Returns the id of `subject`'s audit stream; any valid subject's fits the stream id limit. */
 export function auditStream(subject: string): string {
-  return `audit:${subject}`;
+  return AUDIT_STREAM_PREFIX + subject;
 }
 
 interface Row {
@@ -122,6 +122,17 @@ export class EventStore {
     const stream = auditStream(input.Subject);
     const checked = checkEvent(input);
     return this.#db.transaction(() => this.#write(stream, (this.#last.get(stream)?.seq ?? 0) + 1, checked)).immediate();
+  }
+
+  /**
+   * Runs `fn` in one IMMEDIATE transaction on the store's handle and
+   * returns its result: the caller's writes and the events it appends
+   * inside commit together, or, when anything in `fn` throws, none of them
+   * does (README "A write and its event"). `fn` must be synchronous; an
+   * append inside it joins the transaction.
+   */
+  transaction<T>(fn: () => T): T {
+    return this.#db.transaction(fn).immediate();
   }
 
   #write(stream: string, seq: number, checked: ReturnType<typeof checkEvent>): Event {

@@ -19,7 +19,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ToolDef, ToolRegistry } from "../agent/index.ts";
-import { subjectFrom, humanActor } from "../agent/index.ts";
+import { actorFrom, subjectFrom, type Actor } from "../agent/index.ts";
 import { applySchema, type DB, type Step } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import {
@@ -61,8 +61,8 @@ export interface MountOptions {
   mux: Mux;
   /** The tool registry the app hands to its tools API (and any other transport). */
   tools: ToolRegistry;
-  /** The event store; required for a Mergeable resource. */
-  events?: EventStore;
+  /** The event store every change is recorded in, with its actor (on `db`, the one handle). */
+  events: EventStore;
   /** The public origin; mutating routes refuse other origins (`crossOriginProtection`). */
   origin: string;
   /** The app's session gate, e.g. `auth.RequireSession`. */
@@ -90,8 +90,8 @@ type Page = { view: ResourceView["View"]; title: string; status: number; body: S
 /**
  * Mounts `resource` (validated here) on `options.mux`: applies its schema,
  * builds its store, registers its routes and tools. Throws `ManifestError`
- * for an invalid resource, `ERR_MANIFEST_INVALID_FIELD` when a Mergeable
- * resource has no event store, lib/db errors on schema drift, and lib/agent
+ * for an invalid resource, `ERR_MANIFEST_INVALID_FIELD` when there is no
+ * event store, lib/db errors on schema drift, and lib/agent
  * errors when a tool name or route is taken.
  *
  * @example
@@ -100,15 +100,16 @@ type Page = { view: ResourceView["View"]; title: string; status: number; body: S
 export function mountResource(resource: Resource, options: MountOptions): MountedResource {
   resource.Validate();
   const spec = resource;
-  if (spec.Store === StoreKind.Mergeable && options.events === undefined) {
-    throw new ManifestError("ERR_MANIFEST_INVALID_FIELD", { resource: spec.Name }, "a Mergeable resource needs MountOptions.events");
+  // SPEC §6.2: every change is an event with its actor, so every resource needs the event store.
+  if (options.events === undefined) {
+    throw new ManifestError("ERR_MANIFEST_INVALID_FIELD", { resource: spec.Name }, "a resource needs MountOptions.events");
   }
   const schema = resourceSchema(spec);
   applySchema(options.db, schema);
   const store =
-    options.events !== undefined && spec.Store === StoreKind.Mergeable
+    spec.Store === StoreKind.Mergeable
       ? mergeableStore(options.db, spec, options.events, options.clock)
-      : exclusiveStore(options.db, spec, options.clock);
+      : exclusiveStore(options.db, spec, options.events, options.clock);
   const route = spec.Route;
 
   // SPEC §7: a generated action with nil Render answers a logged 500 (recoverPanics logs it with a reference).
@@ -136,10 +137,8 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
       );
     return subject;
   };
-  const writer = (req: IncomingMessage): { owner: string; actor: ReturnType<typeof humanActor> } => ({
-    owner: owner(req),
-    actor: humanActor(),
-  });
+  // SPEC §2.3: the change is attributed to whoever made the request: the person, or an agent whose token the app's gate verified.
+  const writer = (req: IncomingMessage): { owner: string; actor: Actor } => ({ owner: owner(req), actor: actorFrom(req) });
   const entered = (form: URLSearchParams): Map<string, string> => new Map(spec.Form.Fields.map((f) => [f.Name, form.get(f.Name) ?? ""]));
   const storedEntered = (req: IncomingMessage, values: RecordValues): Map<string, string> =>
     new Map(spec.Form.Fields.map((f) => [f.Name, inputValue(req, f, values[f.Name] ?? null)]));

@@ -6,6 +6,8 @@
  * rendered from (the record's `updated_at`); the write is one conditional
  * UPDATE, so of two edits from the same version exactly one lands and the
  * other is refused as stale, with the current record, never a lost update.
+ * Each change is still recorded, with its actor, as an event on the
+ * record's stream in the change's transaction (which fields, not values).
  *
  * Mergeable: one event stream per record, `<resource>:<id>` in lib/events
  * (`<resource>.created`, `.updated`, `.conflict`, `.deleted`; every event
@@ -85,9 +87,28 @@ function checked(admitted: Admitted): UpdateOutcome {
   return admitted.kind === "admitted" ? { kind: "ok", version: admitted.head } : admitted;
 }
 
-/** Returns the Exclusive store of `spec` over its table. */
-export function exclusiveStore(db: DB, spec: ResourceSpec, clock: Clock = systemClock): RecordStore {
+/**
+ * Returns the Exclusive store of `spec` over its table. Each change appends
+ * `<resource>.created`, `.updated` (the names of the fields changed) or
+ * `.deleted` to the record's stream `<resource>:<id>` with the writer's
+ * actor, in the change's transaction: both land or neither does. The
+ * values stay in the table only (an Exclusive record is not bounded by
+ * `MAX_EVENT_DATA`).
+ */
+export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
   const table = new RecordTable(db, spec);
+  const stream = (id: string): string => `${spec.Name}:${id}`;
+  // SPEC §6.2: the change is recorded with its actor, atomically with it (lib/events README "A write and its event").
+  const record = (who: Writer, id: string, change: "created" | "updated" | "deleted", data: Record<string, unknown> = {}): void => {
+    events.append({
+      Stream: stream(id),
+      Expected: events.version(stream(id)),
+      Type: `${spec.Name}.${change}`,
+      Data: data,
+      Actor: who.actor,
+      Subject: who.owner,
+    });
+  };
   const admit = (owner: string, id: string, version: number): Admitted => {
     const current = table.get(owner, id);
     if (current === undefined) return { kind: "missing" };
@@ -102,23 +123,39 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, clock: Clock = system
       return record === undefined ? undefined : { record, version: record.updated_at };
     },
     create(who, values) {
-      const now = clock.now().getTime();
-      const id = newID();
-      table.insert(who.owner, { id, created_at: now, updated_at: now, values });
-      return { id, version: now };
+      return db
+        .transaction(() => {
+          const now = clock.now().getTime();
+          const id = newID();
+          table.insert(who.owner, { id, created_at: now, updated_at: now, values });
+          record(who, id, "created");
+          return { id, version: now };
+        })
+        .immediate();
     },
     update(who, id, version, mine) {
       return db
         .transaction((): UpdateOutcome => {
           const admitted = admit(who.owner, id, version);
           if (admitted.kind !== "admitted") return admitted;
-          const next = table.update(who.owner, id, version, { ...admitted.current.values, ...mine }, clock.now().getTime());
-          return next === undefined ? { kind: "missing" } : { kind: "ok", version: next };
+          const current = admitted.current;
+          const next = table.update(who.owner, id, version, { ...current.values, ...mine }, clock.now().getTime());
+          if (next === undefined) return { kind: "missing" };
+          record(who, id, "updated", { fields: Object.keys(mine).filter((f) => mine[f] !== (current.values[f] ?? null)) });
+          return { kind: "ok", version: next };
         })
         .immediate();
     },
     check: (owner, id, version) => checked(admit(owner, id, version)),
-    delete: (who, id) => table.delete(who.owner, id),
+    delete(who, id) {
+      return db
+        .transaction(() => {
+          if (!table.delete(who.owner, id)) return false;
+          record(who, id, "deleted");
+          return true;
+        })
+        .immediate();
+    },
   };
 }
 

@@ -18,6 +18,8 @@ export interface ManageContext {
   isFresh: (session: Session) => boolean;
   /** Called after one of `session`'s subject's passkeys was deleted (event, end the other sessions). */
   removed: (req: IncomingMessage, session: Session) => void;
+  /** Runs `fn` in one transaction on the component's handle: a change and its auth events commit together. */
+  atomically: <T>(fn: () => T) => T;
 }
 
 /** Renames one of the session subject's passkeys (form fields `id`, `name`). */
@@ -41,6 +43,9 @@ export async function deleteCredential(ctx: ManageContext, req: IncomingMessage,
   if (!ctx.isFresh(session)) {
     return redirect(res, `${ctx.config.StalePath ?? ctx.config.ConfirmPath}?next=${encodeURIComponent(manage)}`);
   }
-  if (ctx.store.deleteCredential(session.Subject, form.get("id") ?? "")) ctx.removed(req, session);
+  // SPEC §6.2: the removal and its auth events commit together, or nothing is removed.
+  ctx.atomically(() => {
+    if (ctx.store.deleteCredential(session.Subject, form.get("id") ?? "")) ctx.removed(req, session);
+  });
   redirect(res, manage);
 }

@@ -88,10 +88,18 @@ export class Passkey {
     this.#verifier = config.Verifier ?? new SignatureVerifier();
   }
 
+  // SPEC §6.2: a change and its auth events commit together; a sink that throws (an audit stream
+  // that cannot be appended to) rolls the change back (lib/events README "A write and its event").
+  #atomically<T>(fn: () => T): T {
+    return this.#config.DB.transaction(fn).immediate();
+  }
+
   // A lost device: every other session of the subject ends (README "Sessions").
   #endOthers(req: IncomingMessage, keep: Session, reason: string): void {
-    const count = this.#sessions.revokeOthers(keep);
-    this.#emit(req, { Kind: "sessions_ended", Subject: keep.Subject, Reason: reason, Count: count });
+    this.#atomically(() => {
+      const count = this.#sessions.revokeOthers(keep);
+      this.#emit(req, { Kind: "sessions_ended", Subject: keep.Subject, Reason: reason, Count: count });
+    });
   }
 
   /** Reports whether `subject` has at least one passkey. */
@@ -148,6 +156,7 @@ export class Passkey {
       sessions: this.#sessions,
       store: this.#store,
       isFresh: (session) => this.#isFresh(session),
+      atomically: (fn) => this.#atomically(fn),
       removed: (req, session) => {
         this.#emit(req, { Kind: "passkey_removed", Subject: session.Subject });
         this.#endOthers(req, session, "passkey_removed");
@@ -292,9 +301,11 @@ export class Passkey {
         isCredentialIDTaken: (id) => this.#store.getCredential(id) !== undefined,
       });
       const name = `Passkey ${this.#clock.now().toISOString().slice(0, 10)}`;
-      this.#store.saveCredential(session.Subject, credential, { name, userHandle: this.#handles.For(session.Subject) });
+      this.#atomically(() => {
+        this.#store.saveCredential(session.Subject, credential, { name, userHandle: this.#handles.For(session.Subject) });
+        this.#emit(req, { Kind: "passkey_added", Subject: session.Subject });
+      });
       await awaitDurable(this.#config.DB);
-      this.#emit(req, { Kind: "passkey_added", Subject: session.Subject });
       json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
     } catch (err) {
       this.#refused(res, err);
@@ -311,9 +322,11 @@ export class Passkey {
   readonly StepUpFinish: HandlerFunc = async (req, res) => {
     const session = this.#session(req, res);
     if (session === undefined || !(await this.#asserted(req, res, "stepup", session.ID, session.Subject))) return;
-    this.#sessions.rotate(req, res, METHOD_PASSKEY, this.#clock.now());
+    this.#atomically(() => {
+      this.#sessions.rotate(req, res, METHOD_PASSKEY, this.#clock.now());
+      this.#emit(req, { Kind: "step_up", Subject: session.Subject, Method: METHOD_PASSKEY });
+    });
     await awaitDurable(this.#config.DB);
-    this.#emit(req, { Kind: "step_up", Subject: session.Subject, Method: METHOD_PASSKEY });
     json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
   };
 
@@ -324,14 +337,16 @@ export class Passkey {
   };
 
   #finishSignIn(req: IncomingMessage, res: ServerResponse, token: string, suffix: string): Session | undefined {
-    // SPEC §3.2: the pending half-session is consumed once; a lost race mints nothing.
-    const pending = this.#store.consumePending(token);
-    if (pending === undefined) return undefined;
-    appendSetCookie(res, this.#pending.clear());
-    const method = `${pending.firstMethod}+${suffix}`;
-    const session = this.#sessions.create(req, res, { Subject: pending.subject, Method: method, AuthTime: this.#clock.now() });
-    this.#emit(req, { Kind: "signed_in", Subject: pending.subject, Method: method });
-    return session;
+    return this.#atomically(() => {
+      // SPEC §3.2: the pending half-session is consumed once; a lost race mints nothing.
+      const pending = this.#store.consumePending(token);
+      if (pending === undefined) return undefined;
+      appendSetCookie(res, this.#pending.clear());
+      const method = `${pending.firstMethod}+${suffix}`;
+      const session = this.#sessions.create(req, res, { Subject: pending.subject, Method: method, AuthTime: this.#clock.now() });
+      this.#emit(req, { Kind: "signed_in", Subject: pending.subject, Method: method });
+      return session;
+    });
   }
 
   /** `POST /passkey/signin/finish`: pending consumed, cookie cleared, session `<first>+passkey` minted. */
@@ -354,14 +369,19 @@ export class Passkey {
     const token = this.#pendingToken(req);
     const pending = token === undefined ? undefined : this.#store.readPending(token);
     if (token === undefined || pending === undefined) return redirect(res, `${this.#config.SigninPath}?err=expired`);
-    if (!this.#store.useRecoveryCode(pending.subject, form.get("code") ?? "")) {
+    // The code spent, the sign-in and the other sessions ended commit with their events, or none of them does.
+    const session = this.#atomically((): Session | "wrong" | undefined => {
+      if (!this.#store.useRecoveryCode(pending.subject, form.get("code") ?? "")) return "wrong";
+      this.#emit(req, { Kind: "recovery_code_used", Subject: pending.subject });
+      const signedIn = this.#finishSignIn(req, res, token, "recovery");
+      if (signedIn !== undefined) this.#endOthers(req, signedIn, "recovery_code_used");
+      return signedIn;
+    });
+    if (session === "wrong") {
       this.#emit(req, { Kind: "signin_refused", Subject: pending.subject, Reason: "recovery_code" });
       return redirect(res, `${this.#config.ConfirmPath}?recovery=failed`);
     }
-    this.#emit(req, { Kind: "recovery_code_used", Subject: pending.subject });
-    const session = this.#finishSignIn(req, res, token, "recovery");
     if (session === undefined) return redirect(res, `${this.#config.SigninPath}?err=expired`);
-    this.#endOthers(req, session, "recovery_code_used");
     await awaitDurable(this.#config.DB);
     redirect(res, this.#config.SignedInPath);
   };

@@ -15,6 +15,8 @@ export interface SessionHandlersContext {
   signinPath: string;
   sessionsPath: string;
   emit: AuthEventEmitter;
+  /** Runs `fn` in one transaction on the component's handle: an ending and its auth event commit together. */
+  atomically: <T>(fn: () => T) => T;
 }
 
 /** Ends one of the subject's sessions (form field `id`, its public id); ending the current one signs out. */
@@ -25,12 +27,16 @@ export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMe
   const id = form.get("id") ?? "";
   // OWASP ASVS 5.0 §7.5.2: a person ends their own sessions; Revoke filters by the request's subject.
   if (id === session.PublicID) {
-    ctx.sessions.destroy(req, res);
-    ctx.emit(req, { Kind: "signed_out", Subject: session.Subject });
+    ctx.atomically(() => {
+      ctx.sessions.destroy(req, res);
+      ctx.emit(req, { Kind: "signed_out", Subject: session.Subject });
+    });
     return seeOther(res, ctx.signinPath);
   }
-  if (ctx.sessions.revoke(session.Subject, id))
-    ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoked", Count: 1 });
+  ctx.atomically(() => {
+    if (ctx.sessions.revoke(session.Subject, id))
+      ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoked", Count: 1 });
+  });
   seeOther(res, ctx.sessionsPath);
 }
 
@@ -38,7 +44,9 @@ export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMe
 export function revokeOtherSessions(ctx: SessionHandlersContext, req: IncomingMessage, res: ServerResponse): void {
   const session = ctx.sessions.read(req);
   if (session === undefined) return seeOther(res, ctx.signinPath);
-  const count = ctx.sessions.revokeOthers(session);
-  ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoke_others", Count: count });
+  ctx.atomically(() => {
+    const count = ctx.sessions.revokeOthers(session);
+    ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoke_others", Count: count });
+  });
   seeOther(res, ctx.sessionsPath);
 }

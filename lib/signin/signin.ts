@@ -307,8 +307,10 @@ export class Signin {
   /** `POST /signout`: ends the session and clears its cookie. */
   readonly Signout: HandlerFunc = (req, res) => {
     const subject = this.#sessions.read(req)?.Subject;
-    this.#sessions.destroy(req, res);
-    if (subject !== undefined) this.#emit(req, { Kind: "signed_out", Subject: subject });
+    this.#atomically(() => {
+      this.#sessions.destroy(req, res);
+      if (subject !== undefined) this.#emit(req, { Kind: "signed_out", Subject: subject });
+    });
     this.#redirect(res, this.#config.SigninPath);
   };
 
@@ -324,6 +326,7 @@ export class Signin {
       signinPath: this.#config.SigninPath,
       sessionsPath: this.#config.SessionsPath ?? this.#config.SignedInPath,
       emit: this.#emit,
+      atomically: (fn) => this.#atomically(fn),
     };
   }
 
@@ -337,11 +340,19 @@ export class Signin {
     this.#recordAccount.run({ address, now: now.getTime() });
     const identity: Identity = { Subject: address, Method: method, AuthTime: authTime ?? now };
     if (this.#config.SecondFactor !== undefined && (await this.#config.SecondFactor(req, res, identity))) return;
-    this.#sessions.create(req, res, identity);
+    this.#atomically(() => {
+      this.#sessions.create(req, res, identity);
+      this.#emit(req, { Kind: "signed_in", Subject: address, Method: method });
+    });
     // A new session must outlive the machine before its cookie is handed out (Options.Durable).
     await awaitDurable(this.#config.DB);
-    this.#emit(req, { Kind: "signed_in", Subject: address, Method: method });
     this.#redirect(res, this.#config.SignedInPath);
+  }
+
+  // SPEC §6.2: a session change and its auth event commit together; a sink that throws (an audit
+  // stream that cannot be appended to) rolls the change back (lib/events README "A write and its event").
+  #atomically<T>(fn: () => T): T {
+    return this.#config.DB.transaction(fn).immediate();
   }
 
   #refuse(req: IncomingMessage, res: ServerResponse, location: string, status: number, text: string): void {

@@ -41,13 +41,16 @@ describe("auditAuthEvents()", () => {
     assert.deepEqual(db.prepare("SELECT count(*) AS n FROM events").get(), { n: 0 });
   });
 
-  it("logs a failing append instead of throwing into the sign-in", (t) => {
+  it("logs and throws a failing append, so the write it records rolls back with it", (t) => {
     const db = open(t, ":memory:");
     applySchema(db, Schema);
     const events = new EventStore(db);
     const { logger, lines } = captureLog();
     db.exec("DROP TABLE events");
-    assert.doesNotThrow(() => auditAuthEvents(events, logger)({ Kind: "signed_in", At: new Date(), Subject: "ada@example.com" }));
+    assert.throws(
+      () => auditAuthEvents(events, logger)({ Kind: "signed_in", At: new Date(), Subject: "ada@example.com" }),
+      /no such table/,
+    );
     assert.equal(lines().filter((l) => l["msg"] === "audit append failed").length, 1);
   });
 });

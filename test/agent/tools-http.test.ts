@@ -215,8 +215,10 @@ describe("POST /api/tools/{name}", () => {
     await app.call(reader, "nope", {});
     await app.call(reader, "counter_get", { x: 1 });
     assert.deepEqual(auditActors(app), [
+      "human counter_add started",
       "human counter_add ok",
       "agent:claude counter_add approval_required",
+      "agent:claude counter_add started",
       "agent:claude counter_add ok",
       "agent:reader counter_add forbidden",
       "agent:reader counter_get ok",
@@ -225,10 +227,11 @@ describe("POST /api/tools/{name}", () => {
     ]);
     const stream = app.events.read(auditStream(ADA));
     const approvalID = url.split("/").pop();
-    assert.equal(stream[1]?.Data["approval"], approvalID);
     assert.equal(stream[2]?.Data["approval"], approvalID);
-    assert.equal(stream[2]?.Data["args_hash"], stream[1]?.Data["args_hash"]);
-    assert.match(String(stream[2]?.Data["args_hash"]), /^[0-9a-f]{64}$/);
+    assert.equal(stream[3]?.Data["approval"], approvalID);
+    assert.equal(stream[4]?.Data["approval"], approvalID);
+    assert.equal(stream[4]?.Data["args_hash"], stream[2]?.Data["args_hash"]);
+    assert.match(String(stream[4]?.Data["args_hash"]), /^[0-9a-f]{64}$/);
     assert.equal(stream[0]?.Data["approval"], null);
     assert.ok(stream.every((e) => e.Type === "tool.call" && e.Subject === ADA));
   });

@@ -202,6 +202,7 @@ describe("agents in the demo (browser)", { skip: hasChromium ? false : "no syste
       "human auth.signed_in",
       "agent:claude called the tool start_job → approval_required",
       "agent:claude called the tool start_job → ok",
+      "agent:claude called the tool start_job → started",
       "agent:claude called the tool start_job → approval_required",
       "agent:claude called the tool start_job → approval_required",
     ]);

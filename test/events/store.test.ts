@@ -75,7 +75,7 @@ describe("EventStore.append()", () => {
   const bad: { name: string; input: Partial<AppendInput> & Record<string, unknown>; message: RegExp }[] = [
     { name: "empty stream", input: { Stream: "" }, message: /Stream must be/ },
     { name: "stream with a newline", input: { Stream: "a\nb" }, message: /Stream must be/ },
-    { name: "stream too long", input: { Stream: "s".repeat(257) }, message: /Stream must be/ },
+    { name: "stream too long", input: { Stream: "s".repeat(263) }, message: /Stream must be 1-262 characters/ },
     { name: "negative expected", input: { Expected: -1 }, message: /Expected must be/ },
     { name: "fractional expected", input: { Expected: 0.5 }, message: /Expected must be/ },
     { name: "uppercase type", input: { Type: "Invoice.Created" }, message: /Type must match/ },
@@ -119,6 +119,22 @@ describe("EventStore.appendAudit()", () => {
     assert.deepEqual(
       events.read("audit:ada@example.com").map((e) => e.Actor),
       ["agent:bot", "human"],
+    );
+  });
+
+  it("reads the audit stream of the longest subject it takes (256 characters), and no stream one character longer", (t) => {
+    const { events } = store(t);
+    const subject = "s".repeat(256);
+    events.appendAudit({ Type: "auth.signed_in", Data: {}, Actor: humanActor(), Subject: subject });
+    assert.deepEqual(
+      events.read(auditStream(subject)).map((e) => e.Subject),
+      [subject],
+    );
+    assert.equal(events.version(auditStream(subject)), 1);
+    assert.throws(() => events.read(`${auditStream(subject)}x`), /Stream must be 1-262 characters/);
+    assert.throws(
+      () => events.appendAudit({ Type: "auth.signed_in", Data: {}, Actor: humanActor(), Subject: `${subject}s` }),
+      /Subject must be 1-256/,
     );
   });
 });

@@ -175,6 +175,7 @@ describe("mountResource()", () => {
           db,
           mux,
           tools: new ToolRegistry(),
+          events: new EventStore(db),
           origin: "http://render.test",
           requireSession: auth.RequireSession,
           ctxFrom,
@@ -213,6 +214,7 @@ describe("mountResource()", () => {
           db,
           mux,
           tools: new ToolRegistry(),
+          events: new EventStore(db),
           origin: "http://nogate.test",
           requireSession: (next) => next,
           ctxFrom,
@@ -249,6 +251,7 @@ describe("mountResource()", () => {
             origin: "http://127.0.0.1",
             requireSession: auth.RequireSession,
             ctxFrom,
+            events: new EventStore(db),
           });
         } catch (err) {
           refused = err;
@@ -260,15 +263,18 @@ describe("mountResource()", () => {
     assert.equal(count(app.db, "sqlite_master", "name = ?", "invoices"), 0, "no table");
   });
 
-  it("refuses a Mergeable resource without an event store, and a changed field at boot (schema drift)", async (t) => {
+  it("refuses a resource without an event store, and a changed field at boot (schema drift)", async (t) => {
     let refused: unknown;
     await startSigninApp(t, {
+      schema: [...events.Schema],
       extend: (mux, auth, db) => {
         try {
-          mountResource(journal, {
+          // An Exclusive resource too: its changes are events as well.
+          mountResource(invoices, {
             db,
             mux,
             tools: new ToolRegistry(),
+            events: undefined as unknown as EventStore,
             origin: "http://127.0.0.1",
             requireSession: auth.RequireSession,
             ctxFrom,
@@ -280,6 +286,7 @@ describe("mountResource()", () => {
           db,
           mux,
           tools: new ToolRegistry(),
+          events: new EventStore(db),
           origin: "http://127.0.0.1",
           requireSession: auth.RequireSession,
           ctxFrom,
@@ -294,6 +301,7 @@ describe("mountResource()", () => {
               db,
               mux,
               tools: new ToolRegistry(),
+              events: new EventStore(db),
               origin: "http://127.0.0.1",
               requireSession: auth.RequireSession,
               ctxFrom,

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { TestContext } from "node:test";
 import { ToolRegistry } from "../../lib/agent/index.ts";
 import { NewAssets } from "../../lib/assets/index.ts";
+import { Schema as eventsSchema } from "../../lib/events/index.ts";
 import { BaseLocales } from "../../lib/i18n/index.ts";
 import { describeResourceConformance } from "../../lib/manifest/conformance/index.ts";
 import { expenses, mountExpenses, renderResource } from "../../examples/guide/expenses.ts";
@@ -32,6 +33,7 @@ async function startApp(): Promise<{
   const owner = { after: (fn: () => unknown) => void cleanups.push(fn) } as unknown as TestContext;
   const app = await startSigninApp(owner, {
     origin: ORIGIN,
+    schema: eventsSchema, // as the guide's main.ts merges it
     render: renderResource(NewAssets([STATIC_DIR])),
     extend: (mux, auth, db) => mountExpenses({ db, mux, tools, auth, Origin: ORIGIN }),
   });

@@ -68,6 +68,7 @@ describe("MCP endpoint of the demo (browser approval)", { skip: hasChromium ? fa
     assert.deepEqual(started, [
       "agent:claude mcp start_job approval_required",
       "agent:claude mcp start_job ok",
+      "agent:claude mcp start_job started",
       "agent:claude mcp start_job approval_required",
       "agent:claude mcp start_job approval_required",
     ]);

@@ -55,6 +55,19 @@ describe("Delete()", () => {
     assert.equal(stack.keys.Enrolled(ALICE), false);
   });
 
+  it("deletes nothing when its auth event cannot be recorded (the sink throws inside the removal's transaction)", async (t) => {
+    let refusing = false;
+    const sink = (e: { Kind: string }): void => {
+      if (refusing && e.Kind === "passkey_removed") throw new Error("injected: database or disk is full");
+    };
+    const stack = await startStack(t, { sink });
+    const [alice, id] = await enrolledClient(stack, ALICE, newAuthenticator({ origin: ORIGIN }));
+    refusing = true;
+    const res = await alice.send("POST", "/account/passkeys/delete", { form: { id } });
+    assert.equal(res.status, 500);
+    assert.equal(stack.keys.Enrolled(ALICE), true, "no removal without its event");
+  });
+
   it("leaves another subject's passkey alone", async (t) => {
     const stack = await startStack(t);
     const [alice] = await enrolledClient(stack, ALICE, newAuthenticator({ origin: ORIGIN }));

@@ -116,6 +116,8 @@ export class Client {
 export interface StackOptions {
   /** Both components' `ClientIP`. @default unset (the socket's peer address) */
   clientIP?: (req: IncomingMessage) => string;
+  /** Runs after each event is recorded in `events`; a sink that throws stands for an audit stream that cannot be appended to. */
+  sink?: session.AuthEventSink;
 }
 
 /** Starts the stack on 127.0.0.1:0; closes in `t.after`. */
@@ -129,7 +131,10 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
   };
   let built: { db: DB; keys: passkey.Passkey } | undefined;
   const events: session.AuthEvent[] = [];
-  const onAuthEvent = (e: session.AuthEvent): void => void events.push(e);
+  const onAuthEvent = (e: session.AuthEvent): void => {
+    events.push(e);
+    options.sink?.(e);
+  };
   const lots = { Max: 1000, Window: 60_000 };
   const clientIP = options.clientIP !== undefined && { ClientIP: options.clientIP };
   const [handler, cleanup] = Handler({

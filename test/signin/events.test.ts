@@ -3,8 +3,13 @@ import { inspect } from "node:util";
 import { describe, it } from "node:test";
 import { AUTH_EVENT_KINDS } from "../../lib/session/auth-events.ts";
 import { fanOutAuthEvents, logAuthEvents, type AuthEvent } from "../../lib/session/index.ts";
+import { auditAuthEvents } from "../../lib/agent/index.ts";
+import { EventStore, Schema as EventsSchema, auditStream } from "../../lib/events/index.ts";
+import { LOG_MAILER_WARNING } from "../../lib/mail/log-mailer.ts";
+import { MAX_ADDRESS_LENGTH } from "../../lib/signin/address.ts";
+import type { AuthEventSink } from "../../lib/session/index.ts";
 import { captureLog } from "../_support/http.ts";
-import { CookieJar, count, extractCode, startSigninApp } from "../_support/signin-app.ts";
+import { CookieJar, count, extractCode, extractLink, startSigninApp } from "../_support/signin-app.ts";
 
 describe("Signin auth events", () => {
   it("reports each sign-in step once, with subject and client, and logs no token, code or cookie", async (t) => {
@@ -104,5 +109,69 @@ describe("Signin RevokeSession() and RevokeOtherSessions()", () => {
         ["ann@example.com", "revoke_others", 1],
       ],
     );
+  });
+});
+
+describe("Signin auth events in the audit stream", () => {
+  it("appends a sign-in at the longest valid address (254 characters) to an audit stream that reads back", async (t) => {
+    const held: { sink?: AuthEventSink; events?: EventStore } = {};
+    const app = await startSigninApp(t, {
+      mail: "log",
+      schema: EventsSchema,
+      config: { OnAuthEvent: (e) => held.sink?.(e) },
+      extend: (_mux, _auth, db, logger) => {
+        held.events = new EventStore(db);
+        held.sink = auditAuthEvents(held.events, logger);
+      },
+    });
+    // RFC 5321 §4.5.3.1: a 64-octet local part and a domain of labels of at most 63 octets.
+    const address = `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`;
+    assert.equal(address.length, MAX_ADDRESS_LENGTH);
+    // Mail goes to the log (the test SMTP server refuses so long a recipient); the link is followed from there.
+    assert.equal((await app.begin(address)).location, "/signin?sent=1");
+    const warning = app.log.lines().find((l) => l["msg"] === LOG_MAILER_WARNING) ?? assert.fail("no link logged");
+    assert.equal((await app.request("GET", extractLink(String(warning["text"])))).location, "/account");
+    const events = held.events ?? assert.fail("no event store");
+    assert.deepEqual(
+      events.read(auditStream(address)).map((e) => [e.Type, e.Subject]),
+      [["auth.signed_in", address]],
+    );
+  });
+
+  it("mints no session whose sign-in cannot be recorded: the audit sink's failure rolls the session back", async (t) => {
+    const held: { sink?: AuthEventSink } = {};
+    const app = await startSigninApp(t, {
+      schema: EventsSchema,
+      config: { OnAuthEvent: (e) => held.sink?.(e) },
+      extend: (_mux, _auth, db, logger) => {
+        held.sink = auditAuthEvents(new EventStore(db), logger);
+      },
+    });
+    app.db.exec(
+      "CREATE TEMP TRIGGER refuse_events BEFORE INSERT ON main.events BEGIN SELECT RAISE(ABORT, 'injected: database or disk is full'); END",
+    );
+    await app.begin("ann@example.com");
+    const landed = await app.request("GET", await app.linkFor("ann@example.com"), { jar: new CookieJar() });
+    assert.equal(landed.status, 500);
+    assert.equal(count(app.db, "sessions", "subject = ?", "ann@example.com"), 0, "no session without its event");
+  });
+
+  it("ends no session whose end cannot be recorded: sign-out and revoking keep the sessions", async (t) => {
+    const held: { sink?: AuthEventSink } = {};
+    const app = await startSigninApp(t, {
+      schema: EventsSchema,
+      config: { OnAuthEvent: (e) => held.sink?.(e) },
+      extend: (_mux, _auth, db, logger) => {
+        held.sink = auditAuthEvents(new EventStore(db), logger);
+      },
+    });
+    const first = await app.signIn("ann@example.com");
+    await app.signIn("ann@example.com");
+    app.db.exec(
+      "CREATE TEMP TRIGGER refuse_events BEFORE INSERT ON main.events BEGIN SELECT RAISE(ABORT, 'injected: database or disk is full'); END",
+    );
+    assert.equal((await app.request("POST", "/sessions/revoke-others", { jar: first })).status, 500);
+    assert.equal((await app.request("POST", "/signout", { jar: first })).status, 500);
+    assert.equal(count(app.db, "sessions", "subject = ?", "ann@example.com"), 2, "no session ended without its event");
   });
 });
