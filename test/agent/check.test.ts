@@ -131,6 +131,7 @@ describe("A current update", () => {
     assert.deepEqual(outcomes(app, "tasks_update"), [
       ["approval_required", "mcp"],
       ["approval_required", "tools"],
+      ["started", "tools"],
       ["ok", "tools"],
       ["refused", "tools"],
     ]);
@@ -210,6 +211,7 @@ describe("A write tool without a check", () => {
     assert.equal((await app.tools(token, "counter_add", { by: 2 })).status, 202, "a further call needs a new approval");
     assert.deepEqual(outcomes(app, "counter_add"), [
       ["approval_required", "tools"],
+      ["started", "tools"],
       ["ok", "tools"],
       ["approval_required", "tools"],
     ]);
