@@ -51,6 +51,10 @@ describe("emailed sign-in in the demo (HTTP)", () => {
     assert.equal((await send("GET", link, { jar: browser })).location, "/account");
     const signinPage = await send("GET", "/signin?sent=1", { jar: browser });
     assert.match(signinPage.body, /<form[^>]*action="\/auth\/code"[\s\S]*?<input[^>]*name="code"/);
+    // HTML §4.10.5.3.6: browsers compile `pattern` with the `v` flag; an invalid one is ignored (and logged).
+    const pattern = /<input[^>]*name="code"[^>]*pattern="([^"]*)"/.exec(signinPage.body)?.[1] ?? "";
+    assert.doesNotThrow(() => new RegExp(`^(?:${pattern})$`, "v"), pattern);
+    assert.ok(new RegExp(`^(?:${pattern})$`, "v").test("123 456") && new RegExp(`^(?:${pattern})$`, "v").test("123-456"));
   });
 
   it("voids the pending sign-in after 5 wrong codes", async () => {

@@ -31,7 +31,7 @@ export function signinPage(assets: Assets): HandlerFunc {
       sent || err === "code"
         ? html`<form class="card" method="post" action="/auth/code">
   <label for="code">${T(req, "signin.code_label")}</label>
-  <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 -]*" maxlength="${CODE_LENGTH + 2}" required>
+  <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 \\-]*" maxlength="${CODE_LENGTH + 2}" required>
   <p><button type="submit">${Icon("key")} ${T(req, "signin.code_submit")}</button></p>
 </form>`
         : html``;
