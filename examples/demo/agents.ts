@@ -66,8 +66,8 @@ function jobKind(args: ReadonlyMap<string, unknown>): "ok" | "fail" {
 /** Mounts the agent routes and the `POST /jobs` form on `deps.mux`; returns the tool registry (resources add theirs). */
 export function mountAgents(deps: AgentsDeps): ToolRegistry {
   const { db, mux, auth, jobs, assets, events } = deps;
-  // Tokens expire (90 days) and end with the person's sessions (auth.Sessions.RevokeAll).
-  const tokens = new AgentTokens(db, { Sessions: auth.Sessions });
+  // Tokens expire (90 days), end with the person's sessions (auth.Sessions.RevokeAll) and commit with their audit event.
+  const tokens = new AgentTokens(db, { Sessions: auth.Sessions, Events: events });
   const approvals = new Approvals(db);
   const registry = new ToolRegistry();
   const sweep = setInterval(() => approvals.sweep(new Date()), 10 * 60 * 1000);
@@ -139,12 +139,7 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
     const access = form.get("access") ?? "";
     const who = subject(req);
     try {
-      // The token and its event commit together, or neither does (lib/events README "A write and its event").
-      const minted = events.transaction(() => {
-        const made = tokens.mint({ Subject: who, Name: form.get("name") ?? "", Access: access });
-        audit(who, "agent.token_minted", { token: made.Info.ID, name: made.Info.Name, access: made.Info.Access });
-        return made;
-      });
+      const minted = tokens.mint({ Subject: who, Name: form.get("name") ?? "", Access: access });
       agentsPage(req, res, assets, tokens.list(who), { token: minted.Token, name: minted.Info.Name });
     } catch (err) {
       if (!(err instanceof AgentError) || err.status === undefined) throw err;
@@ -154,12 +149,7 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
   fresh.Handle("POST /account/agents/revoke", async (req, res) => {
     const id = (await readForm(req)).get("id") ?? "";
     if (id === "") return writeError(req, res, 400, "400 revoke agent token: no id");
-    const revoked = events.transaction(() => {
-      if (!tokens.revoke(subject(req), id)) return false;
-      audit(subject(req), "agent.token_revoked", { token: id });
-      return true;
-    });
-    if (!revoked) return writeError(req, res, 404, "404 revoke agent token: no such token");
+    if (!tokens.revoke(subject(req), id)) return writeError(req, res, 404, "404 revoke agent token: no such token");
     seeOther(res, "/account/agents");
   });
   fresh.Handle("GET /account/approvals/{id}", (req, res) => {
