@@ -56,7 +56,7 @@ export function mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger,
       },
     }),
   );
-  const invoker = new ToolInvoker({ Registry: tools, Approvals: new Approvals(db), Events: events, Logger: logger });
+  const invoker = new ToolInvoker({ Registry: tools, Approvals: new Approvals(db, { Events: events }), Events: events, Logger: logger });
   const api = newToolsAPI({ Invoker: invoker, Tokens: tokens, Sessions: auth.Sessions, Origin, ApprovalPath: "/account/approvals" });
   mux.With(api.Authenticate).Handle("GET /api/tools", api.List);
   mux.With(api.Authenticate).Handle("POST /api/tools/{name}", api.Call);

@@ -10,7 +10,7 @@ import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { applySchema, mergeSchemas, type DB } from "../../lib/db/index.ts";
 import * as agent from "../../lib/agent/index.ts";
-import { AgentTokens } from "../../lib/agent/index.ts";
+import { AgentTokens, Approvals } from "../../lib/agent/index.ts";
 import * as events from "../../lib/events/index.ts";
 import { EventStore, auditStream } from "../../lib/events/index.ts";
 import * as session from "../../lib/session/index.ts";
@@ -133,6 +133,34 @@ describe("AgentTokens and Approvals: a change and its audit event, atomically", 
       store.read(auditStream(ADA)).map((e) => e.Data),
       [{ token: Info.ID, name: "claude", access: "write" }, { token: Info.ID }],
       "the token's id, never the token",
+    );
+  });
+});
+
+describe("Approvals: a decision and its audit event, atomically", () => {
+  it("decides a request with its event, or not at all", (t) => {
+    const db = open(t, ":memory:");
+    applySchema(db, mergeSchemas(session.Schema, events.Schema, agent.Schema));
+    const store = new EventStore(db);
+    const approvals = new Approvals(db, { Events: store });
+    const { Info } = new AgentTokens(db).mint({ Subject: ADA, Name: "claude", Access: "write" });
+    const binding = { Subject: ADA, TokenID: Info.ID, Tool: "counter_add", ArgsHash: "h1" };
+    const first = approvals.request(binding, { by: 2 });
+    const second = approvals.request({ ...binding, ArgsHash: "h2" }, { by: 3 });
+    const allow = refuseEvents(db, "NEW.type LIKE 'agent.%'");
+    assert.throws(() => approvals.decide(first.ID, ADA, "approve"), /injected/);
+    assert.throws(() => approvals.decide(second.ID, ADA, "decline"), /injected/);
+    allow();
+    assert.equal(count(db, "agent_approvals", "status = 'pending'"), 2, "no decision without its event");
+    assert.equal(approvals.decide(first.ID, ADA, "approve").ok, true);
+    assert.equal(approvals.decide(second.ID, ADA, "decline").ok, true);
+    assert.equal(approvals.decide(second.ID, ADA, "approve").ok, false, "a second decision changes nothing and records nothing");
+    assert.deepEqual(
+      store.read(auditStream(ADA)).map((e) => [`${e.Actor} ${e.Type}`, e.Data]),
+      [
+        ["human agent.call_approved", { approval: first.ID, tool: "counter_add", args_hash: "h1" }],
+        ["human agent.call_declined", { approval: second.ID, tool: "counter_add", args_hash: "h2" }],
+      ],
     );
   });
 });
