@@ -6,14 +6,14 @@
  * and the person's audit stream (`/account/activity`).
  *
  * Minting, revoking and deciding are appended to the person's audit stream
- * too, as the human actor, each in the transaction of its change, so
+ * too, as the human actor, each in the transaction of its change (the
+ * token and approval stores are given the event store), so
  * /account/activity tells the whole story.
  */
 import {
   AgentError,
   AgentTokens,
   Approvals,
-  humanActor,
   newToolsAPI,
   subjectFrom,
   ToolInvoker,
@@ -66,9 +66,9 @@ function jobKind(args: ReadonlyMap<string, unknown>): "ok" | "fail" {
 /** Mounts the agent routes and the `POST /jobs` form on `deps.mux`; returns the tool registry (resources add theirs). */
 export function mountAgents(deps: AgentsDeps): ToolRegistry {
   const { db, mux, auth, jobs, assets, events } = deps;
-  // Tokens expire (90 days) and end with the person's sessions (auth.Sessions.RevokeAll).
-  const tokens = new AgentTokens(db, { Sessions: auth.Sessions });
-  const approvals = new Approvals(db);
+  // Tokens expire (90 days), end with the person's sessions (auth.Sessions.RevokeAll) and commit with their audit event.
+  const tokens = new AgentTokens(db, { Sessions: auth.Sessions, Events: events });
+  const approvals = new Approvals(db, { Events: events });
   const registry = new ToolRegistry();
   const sweep = setInterval(() => approvals.sweep(new Date()), 10 * 60 * 1000);
   sweep.unref();
@@ -130,21 +130,13 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
 
   const fresh = mux.With(auth.RequireFreshSession(deps.freshFor));
   const subject = (req: Parameters<HandlerFunc>[0]): string => From(req)?.Subject ?? "";
-  const audit = (who: string, type: string, data: Record<string, unknown>): void => {
-    events.appendAudit({ Type: type, Data: data, Actor: humanActor(), Subject: who });
-  };
   fresh.Handle("GET /account/agents", (req, res) => agentsPage(req, res, assets, tokens.list(subject(req))));
   fresh.Handle("POST /account/agents", async (req, res) => {
     const form = await readForm(req);
     const access = form.get("access") ?? "";
     const who = subject(req);
     try {
-      // The token and its event commit together, or neither does (lib/events README "A write and its event").
-      const minted = events.transaction(() => {
-        const made = tokens.mint({ Subject: who, Name: form.get("name") ?? "", Access: access });
-        audit(who, "agent.token_minted", { token: made.Info.ID, name: made.Info.Name, access: made.Info.Access });
-        return made;
-      });
+      const minted = tokens.mint({ Subject: who, Name: form.get("name") ?? "", Access: access });
       agentsPage(req, res, assets, tokens.list(who), { token: minted.Token, name: minted.Info.Name });
     } catch (err) {
       if (!(err instanceof AgentError) || err.status === undefined) throw err;
@@ -154,12 +146,7 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
   fresh.Handle("POST /account/agents/revoke", async (req, res) => {
     const id = (await readForm(req)).get("id") ?? "";
     if (id === "") return writeError(req, res, 400, "400 revoke agent token: no id");
-    const revoked = events.transaction(() => {
-      if (!tokens.revoke(subject(req), id)) return false;
-      audit(subject(req), "agent.token_revoked", { token: id });
-      return true;
-    });
-    if (!revoked) return writeError(req, res, 404, "404 revoke agent token: no such token");
+    if (!tokens.revoke(subject(req), id)) return writeError(req, res, 404, "404 revoke agent token: no such token");
     seeOther(res, "/account/agents");
   });
   fresh.Handle("GET /account/approvals/{id}", (req, res) => {
@@ -170,16 +157,7 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
   fresh.Handle("POST /account/approvals/{id}", async (req, res) => {
     const decision = (await readForm(req)).get("decision") ?? "";
     const id = PathValue(req, "id") ?? "";
-    const outcome = events.transaction(() => {
-      const decided = approvals.decide(id, subject(req), decision);
-      if (decided.ok)
-        audit(subject(req), decision === "approve" ? "agent.call_approved" : "agent.call_declined", {
-          approval: id,
-          tool: decided.approval.Tool,
-          args_hash: decided.approval.ArgsHash,
-        });
-      return decided;
-    });
+    const outcome = approvals.decide(id, subject(req), decision);
     if (!outcome.ok && outcome.reason === "unknown") return writeError(req, res, 404, "404 approval: no such request");
     const approval = approvals.get(id, subject(req));
     if (approval === undefined) return writeError(req, res, 404);

@@ -146,7 +146,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   mux.Handle("POST /passkey/stepup/finish", keys.StepUpFinish);
   signedIn.Handle("GET /account", (req, res) => renderAccount(req, res, assets, keys));
   mux.With(auth.RequireFreshSession(config.freshFor)).Handle("POST /account/recovery-codes", async (req, res) => {
-    const codes = keys.RegenerateRecoveryCodes(From(req)?.Subject ?? "");
+    const codes = keys.RegenerateRecoveryCodes(From(req)?.Subject ?? "", req);
     // Codes a person writes down must outlive the machine before they are shown.
     await awaitDurable(db);
     return renderAccount(req, res, assets, keys, codes);

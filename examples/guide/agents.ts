@@ -35,8 +35,9 @@ export interface AgentDeps {
 
 /** Mounts `/account/agents` and the tools endpoint. */
 export function mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus }: AgentDeps): void {
-  // Tokens expire (90 days) and end with the person's sessions (auth.Sessions.RevokeAll).
-  const tokens = new AgentTokens(db, { Sessions: auth.Sessions });
+  const events = new EventStore(db);
+  // Tokens expire (90 days), end with the person's sessions (auth.Sessions.RevokeAll) and commit with their audit event.
+  const tokens = new AgentTokens(db, { Sessions: auth.Sessions, Events: events });
   tools.register(
     defineAction({
       name: "job_status",
@@ -55,7 +56,7 @@ export function mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger,
       },
     }),
   );
-  const invoker = new ToolInvoker({ Registry: tools, Approvals: new Approvals(db), Events: new EventStore(db), Logger: logger });
+  const invoker = new ToolInvoker({ Registry: tools, Approvals: new Approvals(db, { Events: events }), Events: events, Logger: logger });
   const api = newToolsAPI({ Invoker: invoker, Tokens: tokens, Sessions: auth.Sessions, Origin, ApprovalPath: "/account/approvals" });
   mux.With(api.Authenticate).Handle("GET /api/tools", api.List);
   mux.With(api.Authenticate).Handle("POST /api/tools/{name}", api.Call);

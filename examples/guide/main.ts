@@ -102,7 +102,7 @@ await Run({
     signedIn.Handle("POST /account/passkeys/rename", keys.Rename);
     signedIn.Handle("POST /account/passkeys/delete", keys.Delete);
     fresh.Handle("POST /account/recovery-codes", (req, res) =>
-      renderAccount(req, res, assets, keys, keys.RegenerateRecoveryCodes(signin.From(req)?.Subject ?? "")),
+      renderAccount(req, res, assets, keys, keys.RegenerateRecoveryCodes(signin.From(req)?.Subject ?? "", req)),
     );
 
     // Step 4: a background job with its status page.

@@ -10,10 +10,13 @@
  * arguments hash differently and find no approval. One token holds at most
  * `MAX_PENDING_APPROVALS` unanswered requests: past it a new request is
  * refused (429) until the person answers some or they lapse, rather than
- * replacing an older one the person may be reading.
+ * replacing an older one the person may be reading. Given the `Events`
+ * store, a decision commits with its audit event.
  */
 import type { DB, Statement } from "../db/index.ts";
+import type { EventStore } from "../events/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
+import { humanActor } from "./actor.ts";
 import { AgentError } from "./errors.ts";
 
 /** How long an approval (and an unanswered request) stays valid: 5 minutes. */
@@ -56,6 +59,13 @@ export interface ApprovalsOptions {
   Clock?: Clock;
   /** @default cryptoRandom */
   Random?: RandomReader;
+  /**
+   * The event store (on the same handle): a decision then appends
+   * `agent.call_approved` or `agent.call_declined` to the person's audit
+   * stream, actor human, in the transaction of the decision, or nothing is
+   * decided. Unset, nothing is recorded.
+   */
+  Events?: EventStore;
 }
 
 /** The shape of an approval id. */
@@ -100,6 +110,7 @@ export class Approvals {
   readonly #db: DB;
   readonly #clock: Clock;
   readonly #random: RandomReader;
+  readonly #events: EventStore | undefined;
   readonly #pending: Statement<[string, string, string, string, number], Row>;
   readonly #pendingCount: Statement<[string, number], { n: number }>;
   readonly #insert: Statement<Row>;
@@ -112,6 +123,7 @@ export class Approvals {
     this.#db = db;
     this.#clock = options.Clock ?? systemClock;
     this.#random = options.Random ?? cryptoRandom;
+    this.#events = options.Events;
     const binding = "subject = ? AND token_id = ? AND tool = ? AND args_hash = ?";
     this.#pending = db.prepare(`SELECT * FROM agent_approvals WHERE ${binding} AND status = 'pending' AND expires_at > ? LIMIT 1`);
     this.#pendingCount = db.prepare(
@@ -200,6 +212,13 @@ export class Approvals {
         if (current.ExpiresAt.getTime() <= now) return { ok: false, reason: "expired" };
         const status = decision === "approve" ? "approved" : "declined";
         this.#decide.run(status, now + APPROVAL_TTL, id);
+        // SPEC §6.2: the decision and its audit event commit together (lib/events README "A write and its event").
+        this.#events?.appendAudit({
+          Subject: subject,
+          Actor: humanActor(),
+          Type: status === "approved" ? "agent.call_approved" : "agent.call_declined",
+          Data: { approval: id, tool: current.Tool, args_hash: current.ArgsHash },
+        });
         return { ok: true, approval: { ...current, Status: status, ExpiresAt: new Date(now + APPROVAL_TTL) } };
       })
       .immediate();

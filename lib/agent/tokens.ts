@@ -14,13 +14,15 @@
  * `Sessions` store, a token also ends with its person's sessions
  * (`Sessions.RevokeAll`: an account disabled by the application); given the
  * sign-in's `Authorize`, every verification asks it again, so a person the
- * application no longer admits is refused with their tokens too.
+ * application no longer admits is refused with their tokens too. Given the
+ * `Events` store, a mint or revoke commits with its audit event.
  */
 import type { DB, Statement } from "../db/index.ts";
+import type { EventStore } from "../events/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
 import { HashToken, NewToken, TOKEN_PATTERN, type Sessions } from "../session/index.ts";
 import { isAccess, type Access } from "./access.ts";
-import { AGENT_NAME_PATTERN } from "./actor.ts";
+import { AGENT_NAME_PATTERN, humanActor } from "./actor.ts";
 import { AgentError } from "./errors.ts";
 
 /** How long a token lives when the mint does not say: 90 days. */
@@ -81,6 +83,13 @@ export interface AgentTokensOptions {
    * token's person is admitted.
    */
   Authorize?: (address: string) => boolean | Promise<boolean>;
+  /**
+   * The event store (on the same handle): a mint or revoke then appends
+   * `agent.token_minted` or `agent.token_revoked` to the person's audit
+   * stream, actor human, in the transaction of the change, or the change
+   * does not happen. Unset, nothing is recorded.
+   */
+  Events?: EventStore;
 }
 
 interface Row {
@@ -118,7 +127,7 @@ export class AgentTokens {
   readonly #authorize: ((address: string) => boolean | Promise<boolean>) | undefined;
   readonly #mint: (row: Row & { hash: string }) => void;
   readonly #list: Statement<[string, number], Row>;
-  readonly #revoke: Statement<[number, string, string]>;
+  readonly #revoke: (subject: string, id: string) => boolean;
   readonly #revokeAll: Statement<[number, string]>;
   readonly #find: Statement<[string, number], Row>;
   readonly #touch: Statement<[number, string]>;
@@ -127,6 +136,12 @@ export class AgentTokens {
     this.#clock = options.Clock ?? systemClock;
     this.#random = options.Random ?? cryptoRandom;
     this.#authorize = options.Authorize;
+    const events = options.Events;
+    const human = humanActor();
+    // SPEC §6.2: a token change and its audit event commit together (lib/events README "A write and its event").
+    const record = (subject: string, type: string, data: Record<string, string>): void => {
+      events?.appendAudit({ Subject: subject, Actor: human, Type: type, Data: data });
+    };
     const insert = db.prepare(
       `INSERT INTO agent_tokens (id, token_hash, subject, name, access, created_at, expires_at)
        VALUES (@id, @hash, @subject, @name, @access, @created_at, @expires_at)`,
@@ -149,10 +164,18 @@ export class AgentTokens {
       // An expired token still holds its name in the unique index: mark it revoked (at its expiry) so the name is free.
       retire.run(row.subject, row.name, row.created_at);
       insert.run(row);
+      record(row.subject, "agent.token_minted", { token: row.id, name: row.name, access: row.access });
     });
     const live = "SELECT id, subject, name, access, created_at, expires_at, last_used_at FROM agent_tokens WHERE revoked_at IS NULL";
     this.#list = db.prepare(`${live} AND subject = ? AND expires_at > ? ORDER BY created_at DESC, id`);
-    this.#revoke = db.prepare("UPDATE agent_tokens SET revoked_at = ? WHERE id = ? AND subject = ? AND revoked_at IS NULL");
+    const revoke = db.prepare<[number, string, string]>(
+      "UPDATE agent_tokens SET revoked_at = ? WHERE id = ? AND subject = ? AND revoked_at IS NULL",
+    );
+    this.#revoke = db.transaction((subject: string, id: string): boolean => {
+      if (revoke.run(this.#clock.now().getTime(), id, subject).changes !== 1) return false;
+      record(subject, "agent.token_revoked", { token: id });
+      return true;
+    });
     this.#revokeAll = db.prepare("UPDATE agent_tokens SET revoked_at = ? WHERE subject = ? AND revoked_at IS NULL");
     this.#find = db.prepare(`${live} AND token_hash = ? AND expires_at > ?`);
     this.#touch = db.prepare("UPDATE agent_tokens SET last_used_at = ? WHERE id = ?");
@@ -211,7 +234,7 @@ export class AgentTokens {
 
   /** Revokes `subject`'s token `id`; reports whether a live token was revoked (another person's id revokes nothing). */
   revoke(subject: string, id: string): boolean {
-    return this.#revoke.run(this.#clock.now().getTime(), id, subject).changes === 1;
+    return this.#revoke(subject, id);
   }
 
   /** Revokes every live token of `subject` (what `Sessions.RevokeAll` calls when wired); returns how many. */

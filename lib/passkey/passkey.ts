@@ -107,10 +107,18 @@ export class Passkey {
     return this.#store.enrolled(subject);
   }
 
-  /** Issues 10 new recovery codes for `subject`, replacing any existing set. Show them once. */
-  RegenerateRecoveryCodes(subject: string): string[] {
+  /**
+   * Issues 10 new recovery codes for `subject`, replacing any existing set,
+   * and reports `recovery_codes_regenerated` (with the client address of
+   * `req`, when given) in the same transaction. Show them once.
+   */
+  RegenerateRecoveryCodes(subject: string, req?: IncomingMessage): string[] {
     // Show the codes only after `await awaitDurable(db)` when Options.Durable is set: codes lost with the machine would be codes the person relies on.
-    return this.#store.regenerateRecoveryCodes(subject);
+    return this.#atomically(() => {
+      const codes = this.#store.regenerateRecoveryCodes(subject);
+      this.#emit(req, { Kind: "recovery_codes_regenerated", Subject: subject });
+      return codes;
+    });
   }
 
   /** Returns how many unused recovery codes `subject` has. */

@@ -26,6 +26,7 @@ export const AUTH_EVENT_KINDS = [
   "passkey_added",
   "passkey_removed",
   "recovery_code_used",
+  "recovery_codes_regenerated",
   "step_up",
   "sessions_ended",
 ] as const;
@@ -70,8 +71,8 @@ export function fanOutAuthEvents(...sinks: readonly AuthEventSink[]): AuthEventS
   };
 }
 
-/** Reports one auth event of a request; the emitter adds `At` and `Client`. */
-export type AuthEventEmitter = (req: IncomingMessage, event: Omit<AuthEvent, "At" | "Client">) => void;
+/** Reports one auth event of a request (undefined: a call with none, so no `Client`); the emitter adds `At` and `Client`. */
+export type AuthEventEmitter = (req: IncomingMessage | undefined, event: Omit<AuthEvent, "At" | "Client">) => void;
 
 /**
  * Returns the request's client address: `clientIP(req)` when the
@@ -95,7 +96,7 @@ export function authEventEmitter(
 ): AuthEventEmitter {
   const sink = config.OnAuthEvent ?? logAuthEvents(logger);
   return (req, event) => {
-    const client = clientAddress(req, config.ClientIP);
+    const client = req === undefined ? undefined : clientAddress(req, config.ClientIP);
     sink({ ...event, At: clock.now(), ...(client !== undefined && { Client: client }) });
   };
 }

@@ -6,10 +6,15 @@
  * changes state outside SQLite, as starting a job does, so its call is
  * recorded first ("started") and its outcome after.
  */
-import { describe, it } from "node:test";
+import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
-import type { DB } from "../../lib/db/index.ts";
-import { auditStream } from "../../lib/events/index.ts";
+import { applySchema, mergeSchemas, type DB } from "../../lib/db/index.ts";
+import * as agent from "../../lib/agent/index.ts";
+import { AgentTokens, Approvals } from "../../lib/agent/index.ts";
+import * as events from "../../lib/events/index.ts";
+import { EventStore, auditStream } from "../../lib/events/index.ts";
+import * as session from "../../lib/session/index.ts";
+import { open } from "../_support/db.ts";
 import { count } from "../_support/signin-app.ts";
 import { startToolsApp, type ToolsApp } from "../_support/tools-app.ts";
 
@@ -98,5 +103,64 @@ describe("ToolInvoker: a call and its event, atomically", () => {
     const [, started, done] = app.events.read(auditStream(ADA));
     assert.equal(done?.Data["started"], started?.Seq);
     assert.equal(done?.Data["args_hash"], started?.Data["args_hash"]);
+  });
+});
+
+describe("AgentTokens and Approvals: a change and its audit event, atomically", () => {
+  function stores(t: TestContext): { db: DB; events: EventStore; tokens: AgentTokens } {
+    const db = open(t, ":memory:");
+    applySchema(db, mergeSchemas(session.Schema, events.Schema, agent.Schema));
+    const store = new EventStore(db);
+    return { db, events: store, tokens: new AgentTokens(db, { Events: store }) };
+  }
+  const types = (store: EventStore): string[] => store.read(auditStream(ADA)).map((e) => `${e.Actor} ${e.Type}`);
+
+  it("mints and revokes a token with its event, or not at all", (t) => {
+    const { db, events: store, tokens } = stores(t);
+    let allow = refuseEvents(db, "NEW.type LIKE 'agent.%'");
+    assert.throws(() => tokens.mint({ Subject: ADA, Name: "ghost", Access: "write" }), /injected/);
+    allow();
+    assert.equal(count(db, "agent_tokens", "subject = ?", ADA), 0, "no token without its event");
+    const { Info } = tokens.mint({ Subject: ADA, Name: "claude", Access: "write" });
+    allow = refuseEvents(db, "NEW.type LIKE 'agent.%'");
+    assert.throws(() => tokens.revoke(ADA, Info.ID), /injected/);
+    allow();
+    assert.equal(count(db, "agent_tokens", "id = ? AND revoked_at IS NULL", Info.ID), 1, "still live: no revocation without its event");
+    assert.equal(tokens.revoke(ADA, Info.ID), true);
+    assert.equal(tokens.revoke(ADA, Info.ID), false, "a second revoke changes nothing and records nothing");
+    assert.deepEqual(types(store), ["human agent.token_minted", "human agent.token_revoked"]);
+    assert.deepEqual(
+      store.read(auditStream(ADA)).map((e) => e.Data),
+      [{ token: Info.ID, name: "claude", access: "write" }, { token: Info.ID }],
+      "the token's id, never the token",
+    );
+  });
+});
+
+describe("Approvals: a decision and its audit event, atomically", () => {
+  it("decides a request with its event, or not at all", (t) => {
+    const db = open(t, ":memory:");
+    applySchema(db, mergeSchemas(session.Schema, events.Schema, agent.Schema));
+    const store = new EventStore(db);
+    const approvals = new Approvals(db, { Events: store });
+    const { Info } = new AgentTokens(db).mint({ Subject: ADA, Name: "claude", Access: "write" });
+    const binding = { Subject: ADA, TokenID: Info.ID, Tool: "counter_add", ArgsHash: "h1" };
+    const first = approvals.request(binding, { by: 2 });
+    const second = approvals.request({ ...binding, ArgsHash: "h2" }, { by: 3 });
+    const allow = refuseEvents(db, "NEW.type LIKE 'agent.%'");
+    assert.throws(() => approvals.decide(first.ID, ADA, "approve"), /injected/);
+    assert.throws(() => approvals.decide(second.ID, ADA, "decline"), /injected/);
+    allow();
+    assert.equal(count(db, "agent_approvals", "status = 'pending'"), 2, "no decision without its event");
+    assert.equal(approvals.decide(first.ID, ADA, "approve").ok, true);
+    assert.equal(approvals.decide(second.ID, ADA, "decline").ok, true);
+    assert.equal(approvals.decide(second.ID, ADA, "approve").ok, false, "a second decision changes nothing and records nothing");
+    assert.deepEqual(
+      store.read(auditStream(ADA)).map((e) => [`${e.Actor} ${e.Type}`, e.Data]),
+      [
+        ["human agent.call_approved", { approval: first.ID, tool: "counter_add", args_hash: "h1" }],
+        ["human agent.call_declined", { approval: second.ID, tool: "counter_add", args_hash: "h2" }],
+      ],
+    );
   });
 });

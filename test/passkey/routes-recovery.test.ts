@@ -45,6 +45,31 @@ describe("RegenerateRecoveryCodes()", () => {
   });
 });
 
+describe("RegenerateRecoveryCodes(): its auth event", () => {
+  it("reports recovery_codes_regenerated with the new codes, and keeps the old ones when the event cannot be recorded", async (t) => {
+    let refuse = false;
+    const stack = await startStack(t, {
+      sink: () => {
+        if (refuse) throw new Error("injected: database or disk is full");
+      },
+    });
+    const [client] = await enrolledClient(stack, ALICE, newAuthenticator({ origin: ORIGIN }));
+    const old = await regenerate(client);
+    const reported = stack.events.filter((e) => e.Kind === "recovery_codes_regenerated");
+    assert.deepEqual(
+      reported.map((e) => ({ Subject: e.Subject, Client: e.Client })),
+      [{ Subject: ALICE, Client: "127.0.0.1" }],
+      "the person and where the request came from; never a code",
+    );
+    assert.ok(!JSON.stringify(reported).includes(old[0] ?? "-"));
+    refuse = true;
+    assert.equal((await client.send("POST", "/account/recovery-codes")).status, 500);
+    refuse = false;
+    const pending = await pendingClient(stack, ALICE);
+    assert.equal(await useCode(pending, old[0] ?? ""), "/account", "no new set without its event: the old codes still work");
+  });
+});
+
 describe("SignInRecovery()", () => {
   it("signs in once with a code as magiclink+recovery and refuses it the second time", async (t) => {
     const stack = await startStack(t);

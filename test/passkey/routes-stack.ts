@@ -199,7 +199,7 @@ function routes(auth: signin.Signin, keys: passkey.Passkey): Mux {
   signedIn.Handle("POST /account/passkeys/rename", keys.Rename);
   signedIn.Handle("POST /account/passkeys/delete", keys.Delete);
   signedIn.Handle("POST /account/recovery-codes", (req, res) => {
-    const codes = keys.RegenerateRecoveryCodes(signin.From(req)?.Subject ?? "");
+    const codes = keys.RegenerateRecoveryCodes(signin.From(req)?.Subject ?? "", req);
     res.setHeader("Content-Type", "application/json");
     res.end(JSON.stringify(codes));
   });
