@@ -70,3 +70,12 @@ export function originVerdict(req: IncomingMessage, origin: string): "same-origi
   // RFC 6454 §7: compare the serialized origin exactly (scheme, host, port).
   return from === origin ? "same-origin" : "cross-origin";
 }
+
+/**
+ * Returns the request's client address: `clientIP(req)` when the
+ * application gave one (behind a proxy), else the socket's peer address;
+ * undefined when neither is known (a unix socket).
+ */
+export function clientAddress(req: IncomingMessage, clientIP: ((req: IncomingMessage) => string) | undefined): string | undefined {
+  return clientIP?.(req) ?? req.socket.remoteAddress;
+}

@@ -15,6 +15,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Clock, Logger } from "../http/index.ts";
+import { clientAddress } from "../internal/index.ts";
 
 /** Every kind of auth event. */
 export const AUTH_EVENT_KINDS = [
@@ -73,15 +74,6 @@ export function fanOutAuthEvents(...sinks: readonly AuthEventSink[]): AuthEventS
 
 /** Reports one auth event of a request (undefined: a call with none, so no `Client`); the emitter adds `At` and `Client`. */
 export type AuthEventEmitter = (req: IncomingMessage | undefined, event: Omit<AuthEvent, "At" | "Client">) => void;
-
-/**
- * Returns the request's client address: `clientIP(req)` when the
- * application gave one (behind a proxy), else the socket's peer address;
- * undefined when neither is known (a unix socket).
- */
-export function clientAddress(req: IncomingMessage, clientIP: ((req: IncomingMessage) => string) | undefined): string | undefined {
-  return clientIP?.(req) ?? req.socket.remoteAddress;
-}
 
 /**
  * Returns how a component reports auth events: each is stamped with

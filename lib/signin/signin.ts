@@ -39,9 +39,10 @@ import {
   parseOrigin,
   requestTarget,
   writeText,
+  clientAddress,
 } from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
-import { Sessions, authEventEmitter, clientAddress, type AuthEventEmitter, type Identity } from "../session/index.ts";
+import { Sessions, authEventEmitter, type AuthEventEmitter, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
 import { Binding } from "./binding.ts";
 import type { Config } from "./config.ts";
