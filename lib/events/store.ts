@@ -18,6 +18,12 @@ import { AUDIT_STREAM_PREFIX, checkEvent, checkID, type Event, type EventInput }
 export interface EventStoreOptions {
   /** Source of event times. @default systemClock */
   Clock?: Clock;
+  /**
+   * Called with each event once stored, inside its append's transaction:
+   * what it writes commits with the event, and a throw rolls the append
+   * back (lib/signin's security notices queue their mail here).
+   */
+  OnAppend?: (event: Event) => void;
 }
 
 /** The fields of `append`. */
@@ -70,6 +76,7 @@ function toEvent(row: Row): Event {
 export class EventStore {
   readonly #db: DB;
   readonly #clock: Clock;
+  readonly #onAppend: ((event: Event) => void) | undefined;
   readonly #last: Statement<[string], { seq: number | null }>;
   readonly #insert: Statement<Row>;
   readonly #read: Statement<[string, number, number], Row>;
@@ -78,6 +85,7 @@ export class EventStore {
   constructor(db: DB, options: EventStoreOptions = {}) {
     this.#db = db;
     this.#clock = options.Clock ?? systemClock;
+    this.#onAppend = options.OnAppend;
     this.#last = db.prepare("SELECT max(seq) AS seq FROM events WHERE stream = ?");
     this.#insert = db.prepare(
       "INSERT INTO events (stream, seq, type, data, actor, subject, at) VALUES (@stream, @seq, @type, @data, @actor, @subject, @at)",
@@ -138,7 +146,9 @@ export class EventStore {
   #write(stream: string, seq: number, checked: ReturnType<typeof checkEvent>): Event {
     const row: Row = { stream, seq, ...checked, at: this.#clock.now().getTime() };
     this.#insert.run(row);
-    return toEvent(row);
+    const event = toEvent(row);
+    this.#onAppend?.(event);
+    return event;
   }
 
   /**

@@ -52,8 +52,15 @@ export interface AuthEvent {
   Count?: number;
 }
 
-/** Receives auth events; must not throw. */
-export type AuthEventSink = (event: AuthEvent) => void;
+/**
+ * Receives auth events; must not throw (a throw inside a component's
+ * transaction rolls its change back). `req` is the request the event came
+ * from, when there is one, for what belongs to the request rather than to
+ * the event (its locale, its device: lib/signin's security notices); the
+ * event itself stays free of secrets, and a sink must not copy the
+ * request's cookies or headers anywhere.
+ */
+export type AuthEventSink = (event: AuthEvent, req?: IncomingMessage) => void;
 
 /** Returns the sink writing one `info` line "auth event" per event to `logger`. */
 export function logAuthEvents(logger: Logger): AuthEventSink {
@@ -67,8 +74,8 @@ export function logAuthEvents(logger: Logger): AuthEventSink {
 
 /** Returns one sink that hands each event to every sink of `sinks`, in order. */
 export function fanOutAuthEvents(...sinks: readonly AuthEventSink[]): AuthEventSink {
-  return (event) => {
-    for (const sink of sinks) sink(event);
+  return (event, req) => {
+    for (const sink of sinks) sink(event, req);
   };
 }
 
@@ -89,6 +96,6 @@ export function authEventEmitter(
   const sink = config.OnAuthEvent ?? logAuthEvents(logger);
   return (req, event) => {
     const client = req === undefined ? undefined : clientAddress(req, config.ClientIP);
-    sink({ ...event, At: clock.now(), ...(client !== undefined && { Client: client }) });
+    sink({ ...event, At: clock.now(), ...(client !== undefined && { Client: client }) }, req);
   };
 }
