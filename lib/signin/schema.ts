@@ -49,4 +49,28 @@ ALTER TABLE signin_links ADD COLUMN code_hash TEXT NOT NULL DEFAULT '';
 ALTER TABLE signin_links ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX signin_links_binding_hash ON signin_links (binding_hash);`,
   },
+  {
+    // Security notices (notices.ts): the outbox a change writes its notice
+    // to inside its transaction, emptied once it committed; and the devices
+    // each person signed in from (a hash of the description, at most
+    // MAX_KNOWN_DEVICES a person), with the locale they used there.
+    Name: "signin/006-notices",
+    SQL: `CREATE TABLE signin_notices (
+  id INTEGER PRIMARY KEY,
+  subject TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  device TEXT NOT NULL,
+  locale TEXT NOT NULL,
+  name TEXT NOT NULL
+) STRICT;
+CREATE TABLE signin_notice_devices (
+  subject TEXT NOT NULL,
+  device_hash TEXT NOT NULL,
+  first_seen INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL,
+  locale TEXT NOT NULL,
+  PRIMARY KEY (subject, device_hash)
+) STRICT;`,
+  },
 ];

@@ -11,7 +11,7 @@ import type { IncomingMessage } from "node:http";
 import type { TestContext } from "node:test";
 import { crossOriginProtection, discardLogger } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
-import { mergeSchemas, type DB } from "../../lib/db/index.ts";
+import { mergeSchemas, type DB, type Step } from "../../lib/db/index.ts";
 import type { Mailer, Message } from "../../lib/mail/index.ts";
 import * as passkey from "../../lib/passkey/index.ts";
 import { Mux } from "../../lib/router/index.ts";
@@ -43,6 +43,8 @@ export class Client {
   readonly #mail: Message[];
   /** The client's cookies, kept like a browser's. */
   readonly jar: CookieJar = new CookieJar();
+  /** Headers sent with every request (a browser's User-Agent). */
+  readonly headers: Record<string, string> = {};
   /** Set-Cookie lines of the last response. */
   lastSetCookie: string[] = [];
 
@@ -63,7 +65,7 @@ export class Client {
     body: { json?: unknown; form?: Record<string, string> } = {},
     headers: Record<string, string> = {},
   ): Promise<Response> {
-    const h: Record<string, string> = { Origin: ORIGIN, ...headers };
+    const h: Record<string, string> = { Origin: ORIGIN, ...this.headers, ...headers };
     const cookie = this.jar.header();
     if (cookie !== undefined) h["Cookie"] = cookie;
     let payload: string | undefined;
@@ -118,6 +120,10 @@ export interface StackOptions {
   clientIP?: (req: IncomingMessage) => string;
   /** Runs after each event is recorded in `events`; a sink that throws stands for an audit stream that cannot be appended to. */
   sink?: session.AuthEventSink;
+  /** The runtime's `Locales` (a locale prefix or Accept-Language picks one). @default none: every request is English */
+  locales?: string[];
+  /** Schema steps applied after the components' (an event store, agent tokens). */
+  schema?: readonly Step[];
 }
 
 /** Starts the stack on 127.0.0.1:0; closes in `t.after`. */
@@ -131,15 +137,16 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
   };
   let built: { db: DB; keys: passkey.Passkey } | undefined;
   const events: session.AuthEvent[] = [];
-  const onAuthEvent = (e: session.AuthEvent): void => {
+  const onAuthEvent: session.AuthEventSink = (e, req) => {
     events.push(e);
-    options.sink?.(e);
+    options.sink?.(e, req);
   };
   const lots = { Max: 1000, Window: 60_000 };
   const clientIP = options.clientIP !== undefined && { ClientIP: options.clientIP };
   const [handler, cleanup] = Handler({
     DBPath: ":memory:",
-    Schema: mergeSchemas(session.Schema, signin.Schema, passkey.Schema),
+    Schema: mergeSchemas(session.Schema, signin.Schema, passkey.Schema, options.schema ?? []),
+    ...(options.locales !== undefined && { Locales: options.locales, DefaultLocale: "en" }),
     Wrap: (next) => crossOriginProtection({ Origin: ORIGIN })(next),
     Logger: discardLogger,
     Router: (db) => {

@@ -1,0 +1,245 @@
+/*
+ * Security notices (OWASP ASVS 5.0 §6.3.7: notify a person after updates
+ * to their authentication details). One component listens where the
+ * moments are already reported: `Sink`, an auth event sink, for sign-ins,
+ * passkeys and recovery codes; `Audited`, an event store's `OnAppend`, for
+ * agent tokens given write access and a changed address. Either records
+ * the notice in `signin_notices` inside the transaction of the change it
+ * tells about, so a change that rolls back tells nothing; after that
+ * transaction the outbox is emptied and each notice is mailed once. A
+ * failed send is logged with a reference and never fails the change.
+ *
+ * A notice carries the kind, the time, the device description and the
+ * account's address: never a token, code, link or cookie.
+ */
+import { createHash } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { DB, Statement } from "../db/index.ts";
+import { NewRef, newLogger, systemClock, type Clock, type Logger } from "../http/index.ts";
+import { BaseCatalogs, BaseLocales, LocaleFrom, interpolate, type Catalog } from "../i18n/index.ts";
+import type { Mailer, Message } from "../mail/index.ts";
+import { describeUserAgent, type AuthEvent, type AuthEventKind, type AuthEventSink } from "../session/index.ts";
+
+/** Every kind of security notice. */
+export const NOTICE_KINDS = [
+  "new_device",
+  "passkey_added",
+  "passkey_removed",
+  "recovery_codes_regenerated",
+  "recovery_code_used",
+  "agent_write_granted",
+  "address_changed",
+] as const;
+
+/** The kind of a security notice. */
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+/** How many devices are remembered per person; the least recently seen goes first. */
+export const MAX_KNOWN_DEVICES: number = 20;
+
+/** The auth events that are a notice of their own. */
+const NOTICE_OF: Partial<Record<AuthEventKind, NoticeKind>> = {
+  passkey_added: "passkey_added",
+  passkey_removed: "passkey_removed",
+  recovery_codes_regenerated: "recovery_codes_regenerated",
+  recovery_code_used: "recovery_code_used",
+};
+
+/** What `Audited` reads of a stored event (lib/events `Event`). */
+export interface AuditedEvent {
+  Type: string;
+  Subject: string;
+  Data: Readonly<Record<string, unknown>>;
+}
+
+/** Configuration of `securityNotices`. */
+export interface NoticesConfig {
+  /** The database handle (the sign-in `Schema` holds the notice tables). */
+  DB: DB;
+  /** Sends the notices. */
+  Mailer: Mailer;
+  /** Sender address of the notices. */
+  MailFrom: string;
+  /** The application's origin; the notices link to `SecurityPath` there. */
+  Origin: string;
+  /** Where a person reviews their sessions and passkeys. @default "/account/security" */
+  SecurityPath?: string;
+  /** Kinds not sent. @default none: every kind is sent */
+  Off?: readonly NoticeKind[];
+  /** @default newLogger() */
+  Logger?: Logger;
+  /** @default systemClock */
+  Clock?: Clock;
+}
+
+interface Pending {
+  id: number;
+  subject: string;
+  kind: NoticeKind;
+  at: number;
+  device: string;
+  locale: string;
+  name: string;
+}
+
+/** Creates the security notices of `config`. */
+export function securityNotices(config: NoticesConfig): SecurityNotices {
+  return new SecurityNotices(config);
+}
+
+/** Security notices: hand `Sink` to the components' `OnAuthEvent` and `Audited` to the event store's `OnAppend`. */
+export class SecurityNotices {
+  readonly #db: DB;
+  readonly #config: NoticesConfig;
+  readonly #off: ReadonlySet<NoticeKind>;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #catalogs: Map<string, Catalog> = BaseCatalogs();
+  readonly #queue: Statement<Omit<Pending, "id">>;
+  readonly #pending: Statement<[], Pending>;
+  readonly #sent: Statement<[number]>;
+  readonly #known: Statement<[string], { device_hash: string; locale: string }>;
+  readonly #seen: Statement<{ subject: string; device_hash: string; now: number; locale: string }>;
+  readonly #forget: Statement<[string, string, number]>;
+  #sending: Promise<void> = Promise.resolve();
+
+  constructor(config: NoticesConfig) {
+    this.#db = config.DB;
+    this.#config = config;
+    this.#off = new Set(config.Off ?? []);
+    this.#clock = config.Clock ?? systemClock;
+    this.#logger = config.Logger ?? newLogger();
+    const db = config.DB;
+    this.#queue = db.prepare(
+      "INSERT INTO signin_notices (subject, kind, at, device, locale, name) VALUES (@subject, @kind, @at, @device, @locale, @name)",
+    );
+    this.#pending = db.prepare("SELECT * FROM signin_notices ORDER BY id");
+    this.#sent = db.prepare("DELETE FROM signin_notices WHERE id = ?");
+    this.#known = db.prepare("SELECT device_hash, locale FROM signin_notice_devices WHERE subject = ? ORDER BY last_seen DESC");
+    this.#seen = db.prepare(
+      `INSERT INTO signin_notice_devices (subject, device_hash, first_seen, last_seen, locale) VALUES (@subject, @device_hash, @now, @now, @locale)
+ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @locale`,
+    );
+    this.#forget = db.prepare(
+      `DELETE FROM signin_notice_devices WHERE subject = ? AND device_hash IN
+(SELECT device_hash FROM signin_notice_devices WHERE subject = ? ORDER BY last_seen DESC LIMIT -1 OFFSET ?)`,
+    );
+    // Notices a stopped process queued and never sent go now.
+    this.#schedule();
+  }
+
+  /**
+   * The auth event sink (`Config.OnAuthEvent` of sign-in and passkey,
+   * composed with the others by `fanOutAuthEvents`): a sign-in from a
+   * device this person has not used, a passkey added or removed, recovery
+   * codes regenerated or one used.
+   */
+  readonly Sink: AuthEventSink = (event, req) => {
+    const subject = event.Subject;
+    if (subject === undefined || subject === "") return;
+    const device = describeUserAgent(req?.headers["user-agent"]);
+    if (event.Kind === "signed_in") return this.#signedIn(event, subject, device, req);
+    const kind = NOTICE_OF[event.Kind];
+    if (kind !== undefined) this.#enqueue(kind, subject, event.At, device, this.#localeOf(subject, req), "");
+  };
+
+  /**
+   * The event store's `OnAppend` (lib/events): an agent token minted with
+   * write access (`agent.token_minted`, access `write`) and a changed
+   * address (`account.address_changed`, mailed to the event's subject, the
+   * address the account has now; the old address gets lib/account's own
+   * notice, with its reversal link).
+   */
+  readonly Audited = (event: AuditedEvent): void => {
+    const at = this.#clock.now();
+    if (event.Type === "agent.token_minted" && event.Data["access"] === "write") {
+      const name = typeof event.Data["name"] === "string" ? event.Data["name"] : "";
+      this.#enqueue("agent_write_granted", event.Subject, at, "", this.#localeOf(event.Subject, undefined), name);
+    } else if (event.Type === "account.address_changed") {
+      this.#enqueue("address_changed", event.Subject, at, "", this.#localeOf(event.Subject, undefined), "");
+    }
+  };
+
+  /** Resolves once every notice queued so far has been sent or its failure logged (tests, shutdown). */
+  Flush(): Promise<void> {
+    return this.#sending;
+  }
+
+  // A device is its description ("Firefox on Linux"), kept as a hash: the
+  // notice needs only "seen before", and sessions already show the words.
+  #signedIn(event: AuthEvent, subject: string, device: string, req: IncomingMessage | undefined): void {
+    const hash = createHash("sha256").update(device).digest("base64url");
+    const known = this.#known.all(subject);
+    const isNew = known.length > 0 && !known.some((row) => row.device_hash === hash);
+    // The owner's language, not the new device's: whoever signed in there may not be them.
+    const locale = isNew ? (known[0]?.locale ?? "en") : this.#requestLocale(req);
+    if (isNew) this.#enqueue("new_device", subject, event.At, device, locale, "");
+    this.#seen.run({ subject, device_hash: hash, now: event.At.getTime(), locale: this.#requestLocale(req) });
+    this.#forget.run(subject, subject, MAX_KNOWN_DEVICES);
+  }
+
+  #requestLocale(req: IncomingMessage | undefined): string {
+    return req === undefined ? "en" : LocaleFrom(req);
+  }
+
+  // The locale of the request, else of the device the person used last.
+  #localeOf(subject: string, req: IncomingMessage | undefined): string {
+    if (req !== undefined) return LocaleFrom(req);
+    return this.#known.all(subject)[0]?.locale ?? "en";
+  }
+
+  #enqueue(kind: NoticeKind, subject: string, at: Date, device: string, locale: string, name: string): void {
+    if (this.#off.has(kind)) return;
+    this.#queue.run({ subject, kind, at: at.getTime(), device, locale, name });
+    this.#schedule();
+  }
+
+  // After the transaction the row was written in: it committed, or the row is gone.
+  #schedule(): void {
+    setImmediate(() => {
+      this.#sending = this.#sending.then(() => this.#drain());
+    });
+  }
+
+  async #drain(): Promise<void> {
+    // Taken and deleted in one transaction: of two drains, one sends each notice.
+    const taken = this.#db
+      .transaction(() => {
+        const rows = this.#pending.all();
+        for (const row of rows) this.#sent.run(row.id);
+        return rows;
+      })
+      .immediate();
+    for (const row of taken) {
+      try {
+        await this.#config.Mailer.Send(this.#message(row));
+      } catch (err) {
+        const ref = NewRef();
+        this.#logger.error("security notice not sent", { ref, notice: row.kind, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  #message(row: Pending): Message {
+    const catalog = this.#catalogs.get(shippedLocale(row.locale));
+    const t = (key: string, args: Record<string, string> = {}): string =>
+      interpolate(catalog?.[key] ?? this.#catalogs.get("en")?.[key] ?? key, args);
+    const when = new Date(row.at).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+    const device = row.device === "" ? t("mail.notice.device_unknown") : row.device;
+    const link = new URL(this.#config.SecurityPath ?? "/account/security", this.#config.Origin).toString();
+    const lines = [
+      t(`mail.notice.${row.kind}.body`, { name: row.name, address: row.subject }),
+      t("mail.notice.when", { when }),
+      ...(row.kind === "agent_write_granted" || row.kind === "address_changed" ? [] : [t("mail.notice.device", { device })]),
+      t("mail.notice.not_you", { link }),
+    ];
+    return { From: this.#config.MailFrom, To: row.subject, Subject: t(`mail.notice.${row.kind}.subject`), Text: lines.join("\n\n") + "\n" };
+  }
+}
+
+// The shipped catalog for `locale`: the same code, else the same language ("fr-CA" -> "fr"), else English.
+function shippedLocale(locale: string): string {
+  const shipped = BaseLocales();
+  const language = locale.split("-")[0];
+  return shipped.includes(locale) ? locale : (shipped.find((code) => code.split("-")[0] === language) ?? "en");
+}
