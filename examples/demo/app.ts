@@ -10,7 +10,7 @@ import { DEFAULT_CSP } from "../../lib/index.ts";
 import type { Options } from "../../lib/index.ts";
 import { CLIENT_DIR, NewAssets, type Assets } from "../../lib/assets/index.ts";
 import { Registry, newHandlers } from "../../lib/jobs/index.ts";
-import { newSMTPMailer } from "../../lib/mail/index.ts";
+import { newLogMailer, newSMTPMailer } from "../../lib/mail/index.ts";
 import * as passkey from "../../lib/passkey/index.ts";
 import { Mux, PathValue } from "../../lib/router/index.ts";
 import * as session from "../../lib/session/index.ts";
@@ -85,11 +85,21 @@ function cspWithIssuer(issuer: string, origin: string): string {
 
 function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, assets: Assets, app: AppOptions): Mux {
   if (db === undefined) throw new Error("demo: the runtime opened no database");
+  const mailer = config.smtpURL !== undefined ? newSMTPMailer(config.smtpURL, { logger }) : newLogMailer(logger);
+  // Security notices (ASVS 5.0 §6.3.7): new devices, passkeys, recovery codes from the
+  // auth events; agent tokens given write access and a changed address from the event store.
+  const notices = signin.securityNotices({
+    DB: db,
+    Mailer: mailer,
+    MailFrom: config.mailFrom ?? `no-reply@${new URL(config.origin).hostname}`,
+    Origin: config.origin,
+    Logger: logger,
+  });
   // Every auth event of both components is logged and appended to the
   // person's audit stream (shown on /account/activity).
-  const events = new EventStore(db);
+  const events = new EventStore(db, { OnAppend: notices.Audited });
   // The audit stream first: when it cannot be appended to, the write rolls back and no log line claims it happened.
-  const onAuthEvent: AuthEventSink = fanOutAuthEvents(agent.auditAuthEvents(events, logger), logAuthEvents(logger));
+  const onAuthEvent: AuthEventSink = fanOutAuthEvents(agent.auditAuthEvents(events, logger), notices.Sink, logAuthEvents(logger));
   const auth = signin.create({
     DB: db,
     Origin: config.origin,
@@ -100,7 +110,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
     SessionsPath: "/account/security",
     OnAuthEvent: onAuthEvent,
     Logger: logger,
-    ...(config.smtpURL !== undefined && { Mailer: newSMTPMailer(config.smtpURL, { logger }) }),
+    Mailer: mailer,
     ...(config.mailFrom !== undefined && { MailFrom: config.mailFrom }),
     ...(config.oidcIssuer !== undefined && { Provider: { Issuer: config.oidcIssuer } }),
     SecondFactor: (req, res, identity) => keys.Gate(req, res, identity),

@@ -17,7 +17,7 @@ import type { Page } from "./browser.ts";
 import { extractCode, extractLink } from "./signin-app.ts";
 import { CookieJar, sendRequest } from "./http-client.ts";
 import { freePort } from "./server.ts";
-import { startSMTPServer, type TestSMTPServer } from "./smtp-server.ts";
+import { startSMTPServer, type CapturedMessage, type TestSMTPServer } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const GUIDE = join(ROOT, "dist/examples/guide/main.js");
@@ -160,7 +160,9 @@ export async function requestSignin(page: Page, demo: Demo, address: string): Pr
   await page.fill("#email", address);
   await page.click('form[action="/signin"] button[type="submit"]');
   await page.waitForURL(/\/signin\?sent=1$/);
-  const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address));
+  const message = await demo.smtp.waitForMessage(
+    (m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address) && isSigninMail(m),
+  );
   const text = message.parsed.text ?? "";
   return { link: extractLink(text), code: extractCode(text) };
 }
@@ -202,13 +204,18 @@ export async function signInOverHTTP(demo: Demo, address: string): Promise<Cooki
   const before = demo.smtp.messages.length;
   const begun = await sendRequest(demo.origin, "POST", "/signin", { jar, form: { email: address } }, demo.origin);
   if (begun.location !== "/signin?sent=1") throw new Error(`demo: POST /signin answered ${begun.status} ${begun.location ?? ""}`);
-  const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address));
+  const message = await demo.smtp.waitForMessage(
+    (m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address) && isSigninMail(m),
+  );
   const link = /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(message.parsed.text ?? "")?.[0];
   if (link === undefined) throw new Error(`demo: no sign-in link in the mail:\n${message.parsed.text ?? ""}`);
   const landed = await sendRequest(demo.origin, "GET", link, { jar }, demo.origin);
   if (landed.location !== "/account") throw new Error(`demo: the sign-in link answered ${landed.status} ${landed.location ?? ""}`);
   return jar;
 }
+
+/** Whether `m` is a sign-in mail (a link to open), not one of the security notices the demo also sends. */
+export const isSigninMail = (m: CapturedMessage): boolean => /\/auth\/verify\?token=/.test(m.parsed.text ?? "");
 
 /** Returns the agent token shown in a /account/agents page, if any. */
 export const agentTokenIn = (body: string): string | undefined => /data-agent-token="([A-Za-z0-9_-]+)"/.exec(body)?.[1];

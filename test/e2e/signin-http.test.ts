@@ -8,7 +8,8 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { startDemo, type Demo } from "../_support/demo.ts";
+import { isSigninMail, startDemo, type Demo } from "../_support/demo.ts";
+import type { CapturedMessage } from "../_support/smtp-server.ts";
 import { CookieJar, sendRequest, type RequestOptions, type TestResponse } from "../_support/http-client.ts";
 import { extractCode, extractLink } from "../_support/signin-app.ts";
 
@@ -22,10 +23,11 @@ describe("emailed sign-in in the demo (HTTP)", () => {
   /** Begins for `address` from `jar`; returns the emailed link and code. */
   async function ask(address: string, jar: CookieJar, localAddress?: string): Promise<{ link: string; code: string }> {
     const to = address.toLowerCase();
-    const before = demo.smtp.messages.filter((m) => m.to.includes(to)).length;
+    const mails = (): CapturedMessage[] => demo.smtp.messages.filter((m) => m.to.includes(to) && isSigninMail(m));
+    const before = mails().length;
     const begun = await send("POST", "/signin", { jar, form: { email: address }, ...(localAddress !== undefined && { localAddress }) });
     assert.equal(begun.location, "/signin?sent=1");
-    const message = await demo.smtp.waitForMessage((m) => demo.smtp.messages.filter((x) => x.to.includes(to)).indexOf(m) === before);
+    const message = await demo.smtp.waitForMessage((m) => mails().indexOf(m) === before);
     const text = message.parsed.text ?? "";
     return { link: extractLink(text), code: extractCode(text) };
   }
