@@ -13,7 +13,7 @@ import { EventStore } from "latch/events";
 import { readForm, type HandlerFunc, type Logger } from "latch/http";
 import type { Registry } from "latch/jobs";
 import type { Group, Mux } from "latch/router";
-import { From, type Signin } from "latch/signin";
+import { From, type SecurityNotices, type Signin } from "latch/signin";
 import { agentsPage } from "../starter/pages/agents.ts";
 
 /** What the agent routes need. */
@@ -31,11 +31,13 @@ export interface AgentDeps {
   Origin: string;
   /** The human route of the `job_status` tool. */
   jobStatus: HandlerFunc;
+  /** Security notices (step 2): the event store tells them of agent tokens given write access. */
+  notices: SecurityNotices;
 }
 
 /** Mounts `/account/agents` and the tools endpoint. */
-export function mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus }: AgentDeps): void {
-  const events = new EventStore(db);
+export function mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus, notices }: AgentDeps): void {
+  const events = new EventStore(db, { OnAppend: notices.Audited }); // a token given write access is mailed to its person
   // Tokens expire (90 days), end with the person's sessions (auth.Sessions.RevokeAll) and commit with their audit event.
   const tokens = new AgentTokens(db, { Sessions: auth.Sessions, Events: events });
   tools.register(

@@ -17,7 +17,7 @@ import { mergeSchemas } from "latch/db";
 import * as agent from "latch/agent";
 import { Schema as eventsSchema } from "latch/events";
 import { Registry } from "latch/jobs";
-import { newSMTPMailer } from "latch/mail";
+import { newLogMailer, newSMTPMailer } from "latch/mail";
 import * as passkey from "latch/passkey";
 import * as session from "latch/session";
 import * as signin from "latch/signin";
@@ -55,7 +55,11 @@ await Run({
     mux.Handle("GET /static/", assets.Handler());
     mux.Handle("/", notFoundPage(assets));
 
-    // Step 2: sign-in by emailed link, with its pages.
+    // Step 2: sign-in by emailed link, with its pages, and security notices.
+    const mailer = env["SMTP_URL"] !== undefined ? newSMTPMailer(env["SMTP_URL"], { logger }) : newLogMailer(logger);
+    const MailFrom = env["MAIL_FROM"] ?? `no-reply@${new URL(Origin).hostname}`;
+    const notices = signin.securityNotices({ DB: db, Mailer: mailer, MailFrom, Origin, SecurityPath: "/account", Logger: logger });
+    const onAuthEvent = session.fanOutAuthEvents(notices.Sink, session.logAuthEvents(logger));
     const auth = signin.create({
       DB: db,
       Origin,
@@ -64,8 +68,9 @@ await Run({
       SignedInPath: "/account",
       StalePath: "/stepup",
       Logger: logger,
-      ...(env["SMTP_URL"] !== undefined && { Mailer: newSMTPMailer(env["SMTP_URL"], { logger }) }),
-      ...(env["MAIL_FROM"] !== undefined && { MailFrom: env["MAIL_FROM"] }),
+      Mailer: mailer,
+      MailFrom,
+      OnAuthEvent: onAuthEvent,
       SecondFactor: (req, res, identity) => keys.Gate(req, res, identity),
     });
     mux.With(auth.LoadSession).Handle("GET /{$}", homePage(assets));
@@ -87,6 +92,7 @@ await Run({
       SigninPath: "/signin",
       ManagePath: "/account",
       StalePath: "/stepup",
+      OnAuthEvent: onAuthEvent,
       Logger: logger,
     });
     mux.Handle("GET /confirm", confirmPage(assets));
@@ -110,7 +116,7 @@ await Run({
 
     // Step 5: an agent token and a tool call.
     const tools = new agent.ToolRegistry();
-    mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus });
+    mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus, notices });
 
     // Step 6: a resource from the manifest, its tools in the same registry.
     mountExpenses({ db, mux, tools, auth, Origin });
