@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { DB, Statement } from "../db/index.ts";
-import { NewRef, newLogger, systemClock, type Clock, type Logger } from "../http/index.ts";
+import { NewRef, newLogger, type Logger } from "../http/index.ts";
 import { BaseCatalogs, BaseLocales, LocaleFrom, interpolate, type Catalog } from "../i18n/index.ts";
 import type { Mailer, Message } from "../mail/index.ts";
 import { describeUserAgent, type AuthEvent, type AuthEventKind, type AuthEventSink } from "../session/index.ts";
@@ -50,6 +50,7 @@ export interface AuditedEvent {
   Type: string;
   Subject: string;
   Data: Readonly<Record<string, unknown>>;
+  At: Date;
 }
 
 /** Configuration of `securityNotices`. */
@@ -68,8 +69,6 @@ export interface NoticesConfig {
   Off?: readonly NoticeKind[];
   /** @default newLogger() */
   Logger?: Logger;
-  /** @default systemClock */
-  Clock?: Clock;
 }
 
 interface Pending {
@@ -92,7 +91,6 @@ export class SecurityNotices {
   readonly #db: DB;
   readonly #config: NoticesConfig;
   readonly #off: ReadonlySet<NoticeKind>;
-  readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #catalogs: Map<string, Catalog> = BaseCatalogs();
   readonly #queue: Statement<Omit<Pending, "id">>;
@@ -107,7 +105,6 @@ export class SecurityNotices {
     this.#db = config.DB;
     this.#config = config;
     this.#off = new Set(config.Off ?? []);
-    this.#clock = config.Clock ?? systemClock;
     this.#logger = config.Logger ?? newLogger();
     const db = config.DB;
     this.#queue = db.prepare(
@@ -151,12 +148,12 @@ ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @loc
    * notice, with its reversal link).
    */
   readonly Audited = (event: AuditedEvent): void => {
-    const at = this.#clock.now();
-    if (event.Type === "agent.token_minted" && event.Data["access"] === "write") {
-      const name = typeof event.Data["name"] === "string" ? event.Data["name"] : "";
-      this.#enqueue("agent_write_granted", event.Subject, at, "", this.#localeOf(event.Subject, undefined), name);
-    } else if (event.Type === "account.address_changed") {
-      this.#enqueue("address_changed", event.Subject, at, "", this.#localeOf(event.Subject, undefined), "");
+    const { Type, Subject, Data, At } = event;
+    if (Type === "agent.token_minted" && Data["access"] === "write") {
+      const name = typeof Data["name"] === "string" ? Data["name"] : "";
+      this.#enqueue("agent_write_granted", Subject, At, "", this.#localeOf(Subject, undefined), name);
+    } else if (Type === "account.address_changed") {
+      this.#enqueue("address_changed", Subject, At, "", this.#localeOf(Subject, undefined), "");
     }
   };
 
@@ -170,19 +167,15 @@ ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @loc
   #signedIn(event: AuthEvent, subject: string, device: string, req: IncomingMessage | undefined): void {
     const hash = createHash("sha256").update(device).digest("base64url");
     const known = this.#known.all(subject);
-    const isNew = known.length > 0 && !known.some((row) => row.device_hash === hash);
     // The owner's language, not the new device's: whoever signed in there may not be them.
-    const locale = isNew ? (known[0]?.locale ?? "en") : this.#requestLocale(req);
-    if (isNew) this.#enqueue("new_device", subject, event.At, device, locale, "");
-    this.#seen.run({ subject, device_hash: hash, now: event.At.getTime(), locale: this.#requestLocale(req) });
+    if (known.length > 0 && !known.some((row) => row.device_hash === hash)) {
+      this.#enqueue("new_device", subject, event.At, device, this.#localeOf(subject, undefined), "");
+    }
+    this.#seen.run({ subject, device_hash: hash, now: event.At.getTime(), locale: this.#localeOf(subject, req) });
     this.#forget.run(subject, subject, MAX_KNOWN_DEVICES);
   }
 
-  #requestLocale(req: IncomingMessage | undefined): string {
-    return req === undefined ? "en" : LocaleFrom(req);
-  }
-
-  // The locale of the request, else of the device the person used last.
+  // The locale of the request, else of the device the person signed in from last, else English.
   #localeOf(subject: string, req: IncomingMessage | undefined): string {
     if (req !== undefined) return LocaleFrom(req);
     return this.#known.all(subject)[0]?.locale ?? "en";
@@ -194,30 +187,38 @@ ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @loc
     this.#schedule();
   }
 
-  // After the transaction the row was written in: it committed, or the row is gone.
+  // A promise callback runs once the synchronous transaction the row was
+  // written in is over: it committed, or the row is gone with it.
   #schedule(): void {
-    setImmediate(() => {
-      this.#sending = this.#sending.then(() => this.#drain());
-    });
+    this.#sending = this.#sending.then(() => this.#drain());
   }
 
   async #drain(): Promise<void> {
-    // Taken and deleted in one transaction: of two drains, one sends each notice.
-    const taken = this.#db
-      .transaction(() => {
-        const rows = this.#pending.all();
-        for (const row of rows) this.#sent.run(row.id);
-        return rows;
-      })
-      .immediate();
+    let taken: Pending[] = [];
+    try {
+      // Taken and deleted in one transaction: of two drains, one sends each notice.
+      taken = this.#db
+        .transaction(() => {
+          const rows = this.#pending.all();
+          for (const row of rows) this.#sent.run(row.id);
+          return rows;
+        })
+        .immediate();
+    } catch (err) {
+      this.#failed("outbox", err);
+    }
     for (const row of taken) {
       try {
         await this.#config.Mailer.Send(this.#message(row));
       } catch (err) {
-        const ref = NewRef();
-        this.#logger.error("security notice not sent", { ref, notice: row.kind, error: err instanceof Error ? err.message : String(err) });
+        this.#failed(row.kind, err);
       }
     }
+  }
+
+  // Logged, never thrown: the change the notice tells about has happened.
+  #failed(notice: string, err: unknown): void {
+    this.#logger.error("security notice not sent", { ref: NewRef(), notice, error: err instanceof Error ? err.message : String(err) });
   }
 
   #message(row: Pending): Message {

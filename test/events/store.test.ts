@@ -139,6 +139,28 @@ describe("EventStore.appendAudit()", () => {
   });
 });
 
+describe("EventStore OnAppend", () => {
+  it("sees each stored event inside its append, and a throw there stores nothing", (t) => {
+    const db = open(t, ":memory:");
+    applySchema(db, Schema);
+    const seen: string[] = [];
+    let refuse = false;
+    const events = new EventStore(db, {
+      OnAppend: (event) => {
+        assert.ok(db.inTransaction, "OnAppend runs inside the append's transaction");
+        if (refuse) throw new Error("refused");
+        seen.push(`${event.Stream}#${event.Seq} ${event.Type}`);
+      },
+    });
+    events.append(base);
+    events.appendAudit({ Type: "auth.signed_in", Data: {}, Actor: humanActor(), Subject: "ada@example.com" });
+    refuse = true;
+    assert.throws(() => events.append({ ...base, Expected: 1, Type: "invoice.paid" }), /refused/);
+    assert.deepEqual(seen, ["invoice:1#1 invoice.created", "audit:ada@example.com#1 auth.signed_in"]);
+    assert.equal(events.version("invoice:1"), 1);
+  });
+});
+
 describe("EventStore.latest()", () => {
   it("returns the newest events first, of people or of agents apart, so a flood of one never hides the other", (t) => {
     const { db, events } = store(t);

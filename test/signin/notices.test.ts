@@ -48,7 +48,6 @@ async function startWorld(t: TestContext, options: Partial<NoticesConfig> & { ma
     Mailer: options.mailer ?? newSMTPMailer(`smtp://127.0.0.1:${smtp.port}`),
     MailFrom: "security@example.com",
     Origin: ORIGIN,
-    Clock: stack.clock,
     Logger: log.logger,
     ...options,
   });
@@ -213,6 +212,26 @@ describe("securityNotices", () => {
         .immediate(),
     );
     assert.deepEqual(await world.inbox(ALICE), []);
+  });
+
+  it("sends at start the notices a stopped process queued and never sent", async (t) => {
+    const world = await startWorld(t);
+    world.stack.db
+      .prepare(
+        "INSERT INTO signin_notices (subject, kind, at, device, locale, name) VALUES (?, 'passkey_removed', ?, 'Firefox on Linux', 'en', '')",
+      )
+      .run(ALICE, world.stack.clock.now().getTime());
+    const restarted = securityNotices({
+      DB: world.stack.db,
+      Mailer: newSMTPMailer(`smtp://127.0.0.1:${world.smtp.port}`),
+      MailFrom: "security@example.com",
+      Origin: ORIGIN,
+    });
+    await restarted.Flush();
+    assert.deepEqual(
+      world.smtp.messages.map((m) => m.parsed.subject),
+      ["A passkey was removed"],
+    );
   });
 
   it("with the mailer failing, the change completes and the failure is logged with a reference and no secret", async (t) => {
