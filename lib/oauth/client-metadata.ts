@@ -175,7 +175,6 @@ function isLoopbackName(hostname: string): boolean {
 async function publicAddress(hostname: string, allowLoopback: boolean, signal: AbortSignal): Promise<{ address: string; family: number }> {
   const name = hostname.replace(/^\[(.*)\]$/, "$1");
   const addresses = await Promise.race([lookup(name, { all: true, verbatim: true }), aborted(signal)]);
-  if (addresses.length === 0) throw refused(`${hostname} has no address`);
   for (const { address } of addresses) {
     const range = specialUseRange(address);
     // CIMD §6.5, RFC 6890: no special-use address; loopback only while latch itself runs on loopback.
@@ -183,7 +182,7 @@ async function publicAddress(hostname: string, allowLoopback: boolean, signal: A
       throw refused(`${hostname} resolves to a ${range} address, which latch does not fetch from`);
     }
   }
-  const [first] = addresses;
+  const first = addresses[0];
   if (first === undefined) throw refused(`${hostname} has no address`);
   return first;
 }

@@ -15,9 +15,19 @@
  * REGISTRATION_IDLE_TTL after their registration or last use (`touch`), a
  * registration no longer resolves, and `sweep` deletes it.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { DB, Statement } from "../db/index.ts";
-import { cryptoRandom, HTTPError, isLatchError, readJSON, systemClock, writeJSON, type Clock, type RandomReader } from "../http/index.ts";
+import {
+  cryptoRandom,
+  HTTPError,
+  isLatchError,
+  readJSON,
+  systemClock,
+  writeJSON,
+  type Clock,
+  type HandlerFunc,
+  type RandomReader,
+} from "../http/index.ts";
 import { clientAddress, clientKey, durationProblem, parseOrigin } from "../internal/index.ts";
 import type { OAuthClient } from "./client.ts";
 import { fetchClientMetadata, MAX_METADATA_BYTES, type MetadataFetchOptions } from "./client-metadata.ts";
@@ -170,7 +180,6 @@ export class OAuthClients {
   register(body: unknown, key: string | undefined): RegistrationResponse {
     const fields = parseRegistration(body);
     const now = this.#clock.now().getTime();
-    const id = Buffer.from(this.#random.read(CLIENT_ID_BYTES)).toString("base64url");
     if (key !== undefined) {
       // OWASP ASVS 5.0 §10.4.7: unauthenticated registration is bounded per client address.
       const since = now - REGISTRATION_LIMIT.Window;
@@ -180,6 +189,7 @@ export class OAuthClients {
         throw new RegistrationLimited(Math.max(1, Math.ceil((oldest + REGISTRATION_LIMIT.Window - now) / 1000)));
       }
     }
+    const id = Buffer.from(this.#random.read(CLIENT_ID_BYTES)).toString("base64url");
     const name = fields.clientName ?? null;
     this.#insert.run(id, name, JSON.stringify(fields.redirectURIs), JSON.stringify(fields.grantTypes), key ?? null, now, now);
     return {
@@ -198,7 +208,7 @@ export class OAuthClients {
    * (§3.2.1), or the §3.2.2 error as JSON, 429 with `Retry-After` past the
    * limit. Always JSON, never the application's error page.
    */
-  readonly handleRegister = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  readonly handleRegister: HandlerFunc = async (req, res) => {
     try {
       let body: unknown;
       try {

@@ -29,6 +29,7 @@ describe("specialUseRange()", () => {
     { address: "fd00::1", want: "unique-local" },
     { address: "fc12:3456::1", want: "unique-local" },
     { address: "fe80::1", want: "link-local" },
+    { address: "fe80::1%eth0", want: "link-local" },
     { address: "ff02::1", want: "multicast" },
     { address: "2001:db8::1", want: "documentation" },
     { address: "2002:c000:0204::1", want: "6to4" },
