@@ -76,7 +76,7 @@ export function clientIDURLProblem(clientId: string, allowLoopback: boolean): st
   if (url.pathname === "/") return "must have a path (https://example.com/client.json)";
   if (/\/\.{1,2}(?:[/?]|$)/.test(clientId.replace(/^https?:\/\/[^/]*/, ""))) return "must not hold . or .. path segments";
   // CIMD §4.1 compares the document's client_id with the URL string for string; only the written-out form can match.
-  if (url.href !== clientId) return `must be written as ${JSON.stringify(url.href)}`;
+  if (url.href !== clientId) return "must be written in normal form (lowercase host, no default port, nothing escaped to undo)";
   return undefined;
 }
 
@@ -154,6 +154,8 @@ export function cacheMaxAge(header: string | undefined): number | undefined {
   return maxAge === undefined ? undefined : Number(maxAge) * 1000;
 }
 
+// RFC 6749 §5.2: the description is printable ASCII without double quote or
+// backslash; it names what was refused, never the client's own text.
 function refused(reason: string): OAuthError {
   return new OAuthError("invalid_client", `client metadata: ${reason}`);
 }
@@ -179,11 +181,11 @@ async function publicAddress(hostname: string, allowLoopback: boolean, signal: A
     const range = specialUseRange(address);
     // CIMD §6.5, RFC 6890: no special-use address; loopback only while latch itself runs on loopback.
     if (range !== undefined && !(allowLoopback && range === "loopback")) {
-      throw refused(`${hostname} resolves to a ${range} address, which latch does not fetch from`);
+      throw refused(`the client_id's host resolves to a ${range} address, which latch does not fetch from`);
     }
   }
   const first = addresses[0];
-  if (first === undefined) throw refused(`${hostname} has no address`);
+  if (first === undefined) throw refused("the client_id's host has no address");
   return first;
 }
 

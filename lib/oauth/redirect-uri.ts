@@ -44,7 +44,7 @@ export function redirectURIProblem(uri: string): string | undefined {
   // RFC 8252 §7.1 private-use scheme; RFC 8252 §8.4 keeps such URIs away from web schemes.
   return PRIVATE_USE_SCHEME.test(scheme)
     ? undefined
-    : `uses the scheme "${scheme}", neither https, loopback http nor a private-use scheme (com.example.app:)`;
+    : "uses a scheme that is neither https, loopback http nor a private-use scheme (com.example.app:)";
 }
 
 /**

@@ -16,7 +16,10 @@
  *   - `client_name` is optional text for the consent page, at most
  *     MAX_CLIENT_NAME_LENGTH characters, without control characters.
  * Other fields are ignored (RFC 7591 §2: the server ignores what it does not
- * understand) and not echoed. Refusals name the field and the reason.
+ * understand) and not echoed. Refusals name the field and the reason, never
+ * the client's own text: RFC 6749 §5.2 allows only printable ASCII without
+ * double quote and backslash in an error description, and STYLE §6 no raw
+ * input in a message.
  */
 import { OAuthError } from "./errors.ts";
 import { redirectURIProblem } from "./redirect-uri.ts";
@@ -48,19 +51,18 @@ export function parseClientFields(doc: unknown): ClientFieldsResult {
     return { ok: false, code: "invalid_redirect_uri", reason: "redirect_uris must be a non-empty array of URIs" };
   }
   const redirectURIs: string[] = [];
-  for (const uri of uris) {
+  for (const [i, uri] of uris.entries()) {
     if (typeof uri !== "string") return { ok: false, code: "invalid_redirect_uri", reason: "redirect_uris must hold strings" };
     const problem = redirectURIProblem(uri);
     // RFC 7591 §3.2.2 invalid_redirect_uri; CIMD §4.5 and RFC 9700 §4.1.1: redirect URIs are registered exactly.
-    if (problem !== undefined)
-      return { ok: false, code: "invalid_redirect_uri", reason: `redirect_uris: ${JSON.stringify(uri)} ${problem}` };
+    if (problem !== undefined) return { ok: false, code: "invalid_redirect_uri", reason: `redirect_uris[${i}] ${problem}` };
     redirectURIs.push(uri);
   }
   const method = field(doc, "token_endpoint_auth_method") ?? "none";
   // CIMD §4.1: no method based on a shared secret; latch registers public clients only (OAuth 2.1 §2.1).
   if (method !== "none") {
     return metadata(
-      `token_endpoint_auth_method must be "none": latch registers public clients, which prove themselves with PKCE, not a secret`,
+      `token_endpoint_auth_method must be 'none': latch registers public clients, which prove themselves with PKCE, not a secret`,
     );
   }
   // CIMD §4.1: client_secret and client_secret_expires_at MUST NOT be used.
@@ -68,11 +70,11 @@ export function parseClientFields(doc: unknown): ClientFieldsResult {
     return metadata("a client secret has no place in public client metadata");
   const grantTypes = stringList(doc, "grant_types", ["authorization_code"]);
   if (grantTypes === undefined || !grantTypes.every((g) => GRANT_TYPES.includes(g)) || !grantTypes.includes("authorization_code")) {
-    return metadata(`grant_types must hold "authorization_code" and may hold "refresh_token", nothing else`);
+    return metadata(`grant_types must hold 'authorization_code' and may hold 'refresh_token', nothing else`);
   }
   const responseTypes = stringList(doc, "response_types", ["code"]);
   // RFC 7591 §2.1: the authorization_code grant goes with the "code" response type, and latch has no other.
-  if (responseTypes === undefined || !responseTypes.every((r) => r === "code")) return metadata(`response_types must be ["code"]`);
+  if (responseTypes === undefined || !responseTypes.every((r) => r === "code")) return metadata(`response_types must be ['code']`);
   const name = field(doc, "client_name");
   if (name !== undefined) {
     if (typeof name !== "string" || name.trim() === "") return metadata("client_name must be a non-empty string");

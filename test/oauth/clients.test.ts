@@ -239,7 +239,7 @@ describe("OAuthClients.handleRegister()", () => {
       body: JSON.stringify({ redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "client_secret_basic" }),
       status: 400,
       error: "invalid_client_metadata",
-      description: /token_endpoint_auth_method must be "none"/,
+      description: /token_endpoint_auth_method must be 'none'/,
     },
     { name: "a body that is not JSON", body: "<xml/>", status: 400, error: "invalid_client_metadata", description: /not valid JSON/ },
     {

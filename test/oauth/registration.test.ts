@@ -23,10 +23,10 @@ describe("redirectURIProblem()", () => {
     { uri: "https://app.example.com/cb#frag", want: /fragment/ },
     { uri: "https://user:pw@app.example.com/cb", want: /user name or password/ },
     { uri: "/callback", want: /not an absolute URI/ },
-    { uri: "javascript:alert(1)", want: /scheme "javascript"/ },
-    { uri: "data:text/html,hi", want: /scheme "data"/ },
-    { uri: "file:///etc/passwd", want: /scheme "file"/ },
-    { uri: "myapp:/cb", want: /scheme "myapp"/ },
+    { uri: "javascript:alert(1)", want: /neither https, loopback http nor a private-use scheme/ },
+    { uri: "data:text/html,hi", want: /neither https/ },
+    { uri: "file:///etc/passwd", want: /neither https/ },
+    { uri: "myapp:/cb", want: /neither https/ },
     { uri: "https://app.example.com/cb\n", want: /control character/ },
     { uri: "https://app.example.com/a b", want: /space/ },
   ];
@@ -101,25 +101,25 @@ describe("parseRegistration()", () => {
       name: "an http redirect URI off loopback",
       body: { redirect_uris: ["http://app.example.com/cb"] },
       code: "invalid_redirect_uri",
-      message: /redirect_uris: "http:\/\/app\.example\.com\/cb" uses http on a host that is not loopback/,
+      message: /redirect_uris\[0\] uses http on a host that is not loopback/,
     },
     {
       name: "a confidential client",
       body: { redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "client_secret_basic" },
       code: "invalid_client_metadata",
-      message: /token_endpoint_auth_method must be "none"/,
+      message: /token_endpoint_auth_method must be 'none'/,
     },
     {
       name: "private_key_jwt",
       body: { redirect_uris: ["https://a.example/cb"], token_endpoint_auth_method: "private_key_jwt" },
       code: "invalid_client_metadata",
-      message: /token_endpoint_auth_method must be "none"/,
+      message: /token_endpoint_auth_method must be 'none'/,
     },
     {
       name: "the implicit grant",
       body: { redirect_uris: ["https://a.example/cb"], grant_types: ["implicit"] },
       code: "invalid_client_metadata",
-      message: /grant_types must hold "authorization_code"/,
+      message: /grant_types must hold 'authorization_code'/,
     },
     {
       name: "client_credentials beside the code grant",
@@ -137,7 +137,7 @@ describe("parseRegistration()", () => {
       name: "the token response type",
       body: { redirect_uris: ["https://a.example/cb"], response_types: ["token"] },
       code: "invalid_client_metadata",
-      message: /response_types must be \["code"\]/,
+      message: /response_types must be \['code'\]/,
     },
     {
       name: "a client secret",
@@ -167,6 +167,8 @@ describe("parseRegistration()", () => {
           assert.equal(e.code, row.code);
           assert.equal(e.status, 400);
           assert.match(e.message, row.message);
+          // RFC 6749 §5.2: error_description is %x20-21 / %x23-5B / %x5D-7E.
+          assert.match(e.message, /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/);
           return true;
         },
       );
