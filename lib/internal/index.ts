@@ -1,4 +1,5 @@
 /// <reference types="node" preserve="true" />
+export { clientKey } from "./client-key.ts";
 export { LatchCookie, readCookie, serializeCookie, appendSetCookie } from "./cookie.ts";
 export { hasErrorCode } from "./error-code.ts";
 export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./option-checks.ts";
