@@ -60,7 +60,7 @@ function waitForListening(child: ChildProcess, output: () => string): Promise<vo
  * concurrently, and a demo loading its assets while another suite's copy
  * had removed a file (as `cpSync` does before copying) would miss it.
  */
-function copyClientScripts(): void {
+export function copyClientScripts(): void {
   const from = join(ROOT, "lib/client");
   const to = join(ROOT, "dist/lib/client");
   mkdirSync(to, { recursive: true });

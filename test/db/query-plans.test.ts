@@ -1,0 +1,143 @@
+/*
+ * No full table scan on a request path (issue 27): the demo, built in this
+ * process on a database whose `prepare` records every statement executed
+ * and the parameters it ran with, serves the request paths a person and an
+ * agent take (sign-in link and rate, session lookup, account, activity,
+ * agent tokens, approvals, events, the expenses list with a filter, a sort
+ * and a keyset page, record page, create, the tools over HTTP and MCP).
+ * Each statement is then explained with the parameters it ran with; a
+ * `SCAN <table>` step without an index fails the test, naming the SQL.
+ * Statements run at boot (the schema) are not on a request path and are
+ * not recorded.
+ */
+import assert from "node:assert/strict";
+import { Writable } from "node:stream";
+import { describe, it } from "node:test";
+import { OpenDB, type DB } from "../../lib/db/index.ts";
+import { newLogger } from "../../lib/http/index.ts";
+import { Handler } from "../../lib/index.ts";
+import { demoOptions } from "../../examples/demo/app.ts";
+import { tempFile } from "./../_support/db.ts";
+import { copyClientScripts, isSigninMail } from "../_support/demo.ts";
+import { CookieJar, sendRequest, type TestResponse } from "../_support/http-client.ts";
+import { startServer } from "../_support/server.ts";
+import { startSMTPServer } from "../_support/smtp-server.ts";
+
+/** One statement as executed: its SQL and the parameters of its first run. */
+interface Executed {
+  sql: string;
+  params: unknown[];
+}
+
+const METHODS = ["run", "get", "all", "iterate"] as const;
+
+/** Wraps `db.prepare` so every statement records its SQL and first parameters while `recording()` holds. */
+function recordStatements(db: DB, recording: () => boolean): Map<string, Executed> {
+  const seen = new Map<string, Executed>();
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((source: string) => {
+    const statement = prepare(source) as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const method of METHODS) {
+      const original = statement[method]!.bind(statement);
+      statement[method] = (...params: unknown[]) => {
+        if (recording() && !seen.has(source)) seen.set(source, { sql: source, params });
+        return original(...params);
+      };
+    }
+    return statement;
+  }) as unknown as DB["prepare"];
+  return seen;
+}
+
+/**
+ * Scans that stay: the notices outbox is emptied after every transaction
+ * that fills it, so reading all of it reads only the notices not yet mailed.
+ */
+const BOUNDED_SCANS: ReadonlySet<string> = new Set(["SELECT * FROM signin_notices ORDER BY id"]);
+
+/** The plan's steps that read a whole table: `SCAN t` with no index (a constant row or a virtual table is no table). */
+function fullScans(db: DB, executed: Executed): string[] {
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${executed.sql}`).all(...executed.params) as { detail: string }[];
+  return plan.map((step) => step.detail).filter((detail) => /^SCAN (?!CONSTANT ROW)\S+$/.test(detail));
+}
+
+describe("query plans on request paths", () => {
+  it("no statement the demo runs while serving reads a whole table", async (t) => {
+    copyClientScripts();
+    const smtp = await startSMTPServer();
+    t.after(() => smtp.close());
+    const served = await startServer(t);
+    const origin = `http://localhost:${served.port}`;
+    const db = OpenDB(tempFile(t));
+    t.after(() => db.close());
+    let serving = false;
+    const executed = recordStatements(db, () => serving);
+    const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const logger = newLogger({ stream: quiet });
+    const { cleanup, ...options } = demoOptions(
+      {
+        addr: undefined,
+        origin,
+        stateDir: "",
+        instanceKey: "query-plan-instance-key-not-secret",
+        smtpURL: `smtp://127.0.0.1:${smtp.port}`,
+        mailFrom: "demo@localhost",
+        oidcIssuer: undefined,
+        litestreamSocket: undefined,
+        freshFor: 300_000,
+        jobStepMs: 50,
+      },
+      logger,
+    );
+    t.after(cleanup);
+    const [handler, close] = Handler({ ...options, DB: db });
+    t.after(close);
+    served.server.on("request", (req, res) => void handler(req, res));
+    serving = true;
+
+    const send = (method: string, path: string, options: Parameters<typeof sendRequest>[3] = {}): Promise<TestResponse> =>
+      sendRequest(served.base, method, path, options, origin);
+    const jar = new CookieJar();
+    assert.equal((await send("POST", "/signin", { jar, form: { email: "ada@example.com" } })).location, "/signin?sent=1");
+    const mail = await smtp.waitForMessage(isSigninMail);
+    const link = /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(mail.parsed.text ?? "")?.[0] ?? "";
+    assert.equal((await send("GET", link, { jar })).location, "/account");
+    assert.equal((await send("GET", "/account", { jar })).status, 200);
+    const minted = await send("POST", "/account/agents", { jar, form: { name: "ledger", access: "write" } });
+    const token = /data-agent-token="([A-Za-z0-9_-]+)"/.exec(minted.body)?.[1] ?? "";
+    assert.notEqual(token, "");
+    for (let n = 1; n <= 3; n++) {
+      assert.equal((await send("POST", "/expenses", { jar, form: { label: `lunch ${n}`, amount: String(n) } })).status, 303);
+    }
+    const list = await send("GET", "/expenses?label=lunch&sort=amount&dir=desc", { jar });
+    assert.equal(list.status, 200);
+    const record = /data-record-id="([^"]+)"/.exec(list.body)?.[1] ?? "";
+    assert.equal((await send("GET", `/expenses/${record}`, { jar })).status, 200);
+    assert.equal((await send("GET", "/account/activity", { jar })).status, 200);
+    const call = (tool: string, args: unknown): Promise<TestResponse> =>
+      send("POST", `/api/tools/${tool}`, {
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify(args),
+      });
+    assert.equal((await call("expenses_list", {})).status, 200);
+    const held = await call("expenses_create", { label: "agent lunch", amount: "7.50" });
+    assert.equal(held.status, 202);
+    const approval = new URL((JSON.parse(held.body) as { approval_url: string }).approval_url).pathname;
+    assert.equal((await send("GET", approval, { jar })).status, 200);
+    assert.equal((await send("POST", approval, { jar, form: { decision: "approve" } })).status, 200);
+    assert.equal((await call("expenses_create", { label: "agent lunch", amount: "7.50" })).status, 200);
+    const mcp = await send("POST", "/mcp", {
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "expenses_list", arguments: {} } }),
+    });
+    assert.equal(mcp.status, 200);
+    assert.equal((await send("POST", "/signout", { jar })).status, 303);
+    serving = false;
+
+    assert.ok(executed.size > 20, `recorded ${executed.size} statements`);
+    const scanning = [...executed.values()]
+      .filter((e) => !BOUNDED_SCANS.has(e.sql))
+      .flatMap((e) => fullScans(db, e).map((step) => `${step}: ${e.sql.replace(/\s+/g, " ")}`));
+    assert.deepEqual(scanning, []);
+  });
+});
