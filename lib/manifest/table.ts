@@ -15,6 +15,7 @@ import { Kind, ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordValues } from "./values.ts";
+import { NULL_MONEY, sortExpression } from "./schema.ts";
 
 /** A stored record. */
 export interface StoredRecord {
@@ -37,8 +38,6 @@ export interface ListQuery {
   after: [FieldValue, string] | undefined;
   limit: number;
 }
-
-const NULL_MONEY = -1e18;
 
 /** The SQL of one resource's table, scoped to an owner when the resource is user-scoped. */
 export class RecordTable {
@@ -144,15 +143,16 @@ export class RecordTable {
     }
     const sortExpr = this.#sortExpression(query.sort);
     const dir = query.desc ? "DESC" : "ASC";
+    // Sorted by id, the keyset is the id alone: a repeated ORDER BY term would make SQLite sort outside the index.
+    const byID = query.sort === "id";
     if (query.after !== undefined) {
-      clauses.push(`(${sortExpr}, id) ${query.desc ? "<" : ">"} (?, ?)`);
-      params.push(query.after[0] ?? NULL_MONEY, query.after[1]);
+      clauses.push(byID ? `id ${query.desc ? "<" : ">"} ?` : `(${sortExpr}, id) ${query.desc ? "<" : ">"} (?, ?)`);
+      params.push(...(byID ? [query.after[1]] : [query.after[0] ?? NULL_MONEY, query.after[1]]));
     }
     const where = clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
-    const rows = this.#prepare(`SELECT * FROM "${this.#spec.Name}"${where} ORDER BY ${sortExpr} ${dir}, id ${dir} LIMIT ?`).all(
-      ...params,
-      query.limit + 1,
-    ) as Record<string, unknown>[];
+    const rows = this.#prepare(
+      `SELECT * FROM "${this.#spec.Name}"${where} ORDER BY ${byID ? "" : `${sortExpr} ${dir}, `}id ${dir} LIMIT ?`,
+    ).all(...params, query.limit + 1) as Record<string, unknown>[];
     const records = rows.slice(0, query.limit).map((r) => this.#toRecord(r));
     const last = records[records.length - 1];
     const next: [FieldValue, string] | undefined =
@@ -165,7 +165,7 @@ export class RecordTable {
   }
 
   #sortExpression(column: string): string {
-    return this.#isMoney(column) ? `ifnull("${column}", ${NULL_MONEY})` : `"${column}"`;
+    return sortExpression(this.#spec, column);
   }
 
   #sortValue(column: string, record: StoredRecord): FieldValue {
