@@ -192,7 +192,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   const sweep = setInterval(
     () => {
       const now = new Date();
-      auth.Sweep(now);
+      auth.Sweep(now).catch((error: unknown) => logger.error("sweep failed", { error }));
       passkey.Sweep(db, now);
     },
     10 * 60 * 1000,

@@ -123,7 +123,7 @@ await Run({
 
     const sweep = setInterval(
       () => {
-        auth.Sweep(new Date());
+        auth.Sweep(new Date()).catch((error: unknown) => logger.error("sweep failed", { error }));
         passkey.Sweep(db, new Date());
       },
       10 * 60 * 1000,

@@ -26,4 +26,11 @@ ALTER TABLE sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
 UPDATE sessions SET public_id = lower(hex(randomblob(16)));
 CREATE UNIQUE INDEX sessions_public_id ON sessions (public_id);`,
   },
+  {
+    // Sweep finds idle sessions by last_seen as it finds expired ones by
+    // expires_at, without reading the whole table (issue 27); last_seen is
+    // written at most once per TouchInterval, so the index costs little.
+    Name: "session/003-last-seen",
+    SQL: "CREATE INDEX sessions_last_seen ON sessions (last_seen);",
+  },
 ];

@@ -111,7 +111,9 @@ export class Sessions {
     });
     this.#touch = db.prepare("UPDATE sessions SET last_seen = ? WHERE token_hash = ?");
     this.#delete = db.prepare("DELETE FROM sessions WHERE token_hash = ?");
-    this.#sweep = db.prepare("DELETE FROM sessions WHERE expires_at <= ? OR last_seen <= ?");
+    this.#sweep = db.prepare(
+      "DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE expires_at <= ? OR last_seen <= ? LIMIT ?)",
+    );
   }
 
   /** The session cookie's name. */
@@ -234,10 +236,10 @@ export class Sessions {
     this.#onRevokeAll.push(hook);
   }
 
-  /** Deletes expired and idle sessions; returns how many. */
-  Sweep(now: Date): number {
+  /** Deletes expired and idle sessions, at most `limit` of them (unset: all); returns how many. */
+  Sweep(now: Date, limit: number = -1): number {
     const t = now.getTime();
-    return this.#sweep.run(t, t - this.#idle).changes;
+    return this.#sweep.run(t, t - this.#idle, limit).changes;
   }
 
   #deleteCurrent(req: IncomingMessage): void {

@@ -90,7 +90,7 @@ export class Links {
       "DELETE FROM signin_links WHERE binding_hash = @binding AND EXISTS (SELECT 1 FROM signin_links WHERE binding_hash = @binding AND attempts >= @max)",
     );
     this.#delete = db.prepare("DELETE FROM signin_links WHERE token_hash = ?");
-    this.#sweep = db.prepare("DELETE FROM signin_links WHERE expires_at <= ?");
+    this.#sweep = db.prepare("DELETE FROM signin_links WHERE rowid IN (SELECT rowid FROM signin_links WHERE expires_at <= ? LIMIT ?)");
   }
 
   /** Creates a link for `address` bound to `bindingHash`; returns the token and code (to email) and the hash (to revoke). */
@@ -156,7 +156,7 @@ export class Links {
   }
 
   /** Deletes expired links; returns how many. */
-  Sweep(now: Date): number {
-    return this.#sweep.run(now.getTime()).changes;
+  Sweep(now: Date, limit: number = -1): number {
+    return this.#sweep.run(now.getTime(), limit).changes;
   }
 }

@@ -117,7 +117,7 @@ export class RateLimiter {
       "SELECT at FROM signin_rate_events WHERE bucket = ? AND at > ? ORDER BY at LIMIT 1 OFFSET ?",
     );
     this.#record = db.prepare("INSERT INTO signin_rate_events (bucket, at) VALUES (?, ?)");
-    this.#sweep = db.prepare("DELETE FROM signin_rate_events WHERE at <= ?");
+    this.#sweep = db.prepare("DELETE FROM signin_rate_events WHERE rowid IN (SELECT rowid FROM signin_rate_events WHERE at <= ? LIMIT ?)");
   }
 
   /**
@@ -166,9 +166,9 @@ export class RateLimiter {
     this.#record.run(codeBucket(address, bindingHash), now);
   }
 
-  /** Deletes events older than the longest window; returns how many. */
-  Sweep(now: Date): number {
+  /** Deletes events older than the longest window, at most `limit` of them (unset: all); returns how many. */
+  Sweep(now: Date, limit: number = -1): number {
     const longest = Math.max(this.#limits.PerAddress.Window, this.#limits.PerIP.Window, this.#limits.Global.Window, CODE_MISS_LIMIT.Window);
-    return this.#sweep.run(now.getTime() - longest).changes;
+    return this.#sweep.run(now.getTime() - longest, limit).changes;
   }
 }

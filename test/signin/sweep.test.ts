@@ -41,7 +41,7 @@ describe("Signin Sweep()", () => {
     };
     assert.deepEqual(before, { links: 4, sessions: 4, events: 9, accounts: 1 });
 
-    assert.deepEqual(app.auth.Sweep(app.clock.now()), { Links: 2, Sessions: 2, RateEvents: 2 });
+    assert.deepEqual(await app.auth.Sweep(app.clock.now()), { Links: 2, Sessions: 2, RateEvents: 2 });
     assert.deepEqual(
       {
         links: count(app.db, "signin_links"),
@@ -57,16 +57,42 @@ describe("Signin Sweep()", () => {
     // What survived still works.
     assert.equal((await app.request("GET", "/me", { jar })).status, 200);
     assert.equal((await app.request("GET", await app.linkFor("bob@example.com"))).location, "/account");
-    assert.deepEqual(app.auth.Sweep(app.clock.now()), { Links: 0, Sessions: 0, RateEvents: 0 }, "a second sweep finds nothing");
+    assert.deepEqual(await app.auth.Sweep(app.clock.now()), { Links: 0, Sessions: 0, RateEvents: 0 }, "a second sweep finds nothing");
   });
 
   it("removes a signed-in session once its idle timeout has passed", async (t) => {
     const app = await startSigninApp(t);
     await app.signIn("ann@example.com");
     app.clock.advance(DEFAULT_IDLE_TIMEOUT - 1);
-    assert.equal(app.auth.Sweep(app.clock.now()).Sessions, 0);
+    assert.equal((await app.auth.Sweep(app.clock.now())).Sessions, 0);
     app.clock.advance(1);
-    assert.equal(app.auth.Sweep(app.clock.now()).Sessions, 1);
+    assert.equal((await app.auth.Sweep(app.clock.now())).Sessions, 1);
     assert.equal(count(app.db, "sessions"), 0);
+  });
+
+  it("deletes in steps of 1,000 rows a table, each its own short transaction, the event loop free between steps", async (t) => {
+    const app = await startSigninApp(t);
+    const now = app.clock.now().getTime();
+    const longest = Math.max(DEFAULT_RATE_LIMITS.PerAddress.Window, DEFAULT_RATE_LIMITS.PerIP.Window, DEFAULT_RATE_LIMITS.Global.Window);
+    const link = app.db.prepare(
+      "INSERT INTO signin_links (token_hash, purpose, address, expires_at) VALUES (?, 'signin', 'x@example.com', ?)",
+    );
+    const session = app.db.prepare(
+      "INSERT INTO sessions (token_hash, subject, method, auth_time, created_at, last_seen, expires_at) VALUES (?, 'x@example.com', 'magiclink', 0, 0, ?, ?)",
+    );
+    const event = app.db.prepare("INSERT INTO signin_rate_events (bucket, at) VALUES ('ip:203.0.113.9', ?)");
+    app.db.transaction(() => {
+      for (let n = 0; n < 1001; n++) {
+        link.run(`expired-${n}`, now - 1);
+        session.run(`expired-${n}`, now, now);
+        event.run(now - longest - 1);
+      }
+    })();
+
+    const sweeping = app.auth.Sweep(app.clock.now());
+    // The first step has run, the rest waits for the event loop.
+    assert.deepEqual([count(app.db, "signin_links"), count(app.db, "sessions"), count(app.db, "signin_rate_events")], [1, 1, 1]);
+    assert.deepEqual(await sweeping, { Links: 1001, Sessions: 1001, RateEvents: 1001 });
+    assert.deepEqual([count(app.db, "signin_links"), count(app.db, "sessions"), count(app.db, "signin_rate_events")], [0, 0, 0]);
   });
 });
