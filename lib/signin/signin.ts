@@ -63,8 +63,8 @@ export const METHOD_KEYMAIL: string = "keymail";
 /** Session method of the emailed code typed into the asking browser. */
 export const METHOD_EMAIL_CODE: string = "emailcode";
 
-/** Rows one step of `Sweep` deletes from a table: a few milliseconds of work. */
-const SWEEP_STEP = 1000;
+/** Rows one step of `Sweep` deletes from a table: a 200-session step took about 30 ms on a shared 2-core machine with a million rows (BENCHMARKS.md (k)). */
+const SWEEP_STEP = 200;
 
 /** What `Sweep` deleted. */
 export interface SweepResult {
