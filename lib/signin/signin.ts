@@ -63,7 +63,7 @@ export const METHOD_KEYMAIL: string = "keymail";
 /** Session method of the emailed code typed into the asking browser. */
 export const METHOD_EMAIL_CODE: string = "emailcode";
 
-/** Rows one step of `Sweep` deletes from a table: a 200-session step took about 30 ms on a shared 2-core machine with a million rows (BENCHMARKS.md (k)). */
+/** Rows one step of `Sweep` deletes from a table: 1,000 sessions took 145-225 ms on the loaded 2-core machine, so 200 is about 30 ms (BENCHMARKS.md (k)). */
 const SWEEP_STEP = 200;
 
 /** What `Sweep` deleted. */
