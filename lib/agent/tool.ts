@@ -33,6 +33,8 @@ export interface Tool {
   readonly Args: readonly ToolArg[];
   /** The sentence a person confirms before a write call runs; "" for a read tool. */
   readonly Confirm: string;
+  /** Whether a call destroys data (MCP's destructiveHint); `newTool` sets it, a DELETE action is destructive. @default false */
+  readonly Destructive?: boolean;
 }
 
 /** The fields given to `newTool`. */
@@ -43,6 +45,11 @@ export interface ToolSpec {
   Args?: readonly ToolArg[];
   /** Required for a write tool, refused for a read tool. @default "" */
   Confirm?: string;
+  /**
+   * A write tool that destroys data, though its method is not DELETE (an
+   * HTML form deletes with POST); refused for a read tool. @default false
+   */
+  Destructive?: boolean;
 }
 
 /** The shape of an argument name. */
@@ -57,8 +64,13 @@ const ARG_TYPES: ReadonlySet<unknown> = new Set(["string", "number", "boolean"])
  * argument.
  */
 export function validateTool(spec: ToolSpec): void {
+  checkTool(spec, "validate tool");
+}
+
+/** `validateTool`, each message starting with `operation` (which names the tool when it has a name). */
+export function checkTool(spec: ToolSpec, operation: string): void {
   const fail = (reason: string): never => {
-    throw new AgentError("ERR_AGENT_INVALID_TOOL", `validate tool: ${reason}`);
+    throw new AgentError("ERR_AGENT_INVALID_TOOL", `${operation}: ${reason}`);
   };
   if (typeof spec.Description !== "string" || spec.Description.trim() === "") fail("empty Description");
   if (!isAccess(spec.Access)) fail('Access must be "read" or "write"');
@@ -67,6 +79,8 @@ export function validateTool(spec: ToolSpec): void {
   // SPEC.md §2.3: a write tool requires a confirm sentence.
   if (spec.Access === ToolWrite && confirm.trim() === "") fail("a write tool needs a Confirm sentence");
   if (spec.Access !== ToolWrite && confirm !== "") fail("a read tool asks no confirmation; Confirm must be empty");
+  if (spec.Destructive !== undefined && typeof spec.Destructive !== "boolean") fail("Destructive must be a boolean");
+  if (spec.Access !== ToolWrite && spec.Destructive === true) fail("a read tool destroys nothing; Destructive cannot be true");
   const seen = new Set<string>();
   for (const arg of spec.Args ?? []) {
     if (typeof arg.Name !== "string" || !ARG_NAME_PATTERN.test(arg.Name)) {
@@ -91,12 +105,18 @@ export function validateTool(spec: ToolSpec): void {
  *   Confirm: "Delete this invoice?", Args: [{ Name: "id", Type: "string", Required: true, Description: "Invoice id" }] });
  */
 export function newTool(spec: ToolSpec): Tool {
-  validateTool(spec);
+  return buildTool(spec, "validate tool", false);
+}
+
+/** `newTool` for an action: `operation` names the tool, and a DELETE action is destructive. */
+export function buildTool(spec: ToolSpec, operation: string, deletes: boolean): Tool {
+  checkTool(spec, operation);
   const args = (spec.Args ?? []).map((a) => Object.freeze({ ...a }));
   return Object.freeze({
     Description: spec.Description,
     Access: spec.Access,
     Args: Object.freeze(args),
     Confirm: spec.Confirm ?? "",
+    Destructive: spec.Destructive ?? deletes,
   });
 }

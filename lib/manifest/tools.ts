@@ -195,6 +195,7 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         Description: `Deletes one of the person's ${title}.`,
         Access: ToolWrite,
         Confirm: interpolate(t("resource.confirm.delete"), { resource: title }),
+        Destructive: true,
         Args: [id],
       },
       check: ({ Args, Subject }) => void existing(Subject, Args),

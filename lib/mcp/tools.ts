@@ -22,14 +22,15 @@ export function inputSchema(def: ToolDef): Record<string, unknown> {
 /**
  * Returns the behaviour hints access implies. MCP's defaults for a
  * non-read-only tool are destructive and not idempotent, so a write tool
- * states both: destructive only for DELETE, idempotent for PUT and DELETE
+ * states both: destructive for DELETE or a tool declared `Destructive`
+ * (a form's POST that deletes), idempotent for PUT and DELETE
  * (RFC 9110 §9.2.2). No latch tool reaches outside the application.
  */
 export function toolAnnotations(def: ToolDef): Record<string, boolean> {
   if (def.Tool.Access === ToolRead) return { readOnlyHint: true, openWorldHint: false };
   return {
     readOnlyHint: false,
-    destructiveHint: def.Method === "DELETE",
+    destructiveHint: def.Tool.Destructive === true || def.Method === "DELETE",
     idempotentHint: def.Method === "PUT" || def.Method === "DELETE",
     openWorldHint: false,
   };

@@ -90,6 +90,8 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     });
     const start = all.find((t) => t.name === "start_job");
     assert.deepEqual(start?.annotations, { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    const remove = all.find((t) => t.name === "expenses_delete");
+    assert.deepEqual(remove?.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
     assert.deepEqual(start?._meta, { "latch/confirm": "Start a demo background job for you?" });
     assert.deepEqual(start?.inputSchema.required, undefined);
     assert.equal(
