@@ -46,7 +46,7 @@ import { Sessions, authEventEmitter, type AuthEventEmitter, type Identity } from
 import { normalizeAddress } from "./address.ts";
 import { Binding } from "./binding.ts";
 import type { Config } from "./config.ts";
-import { ErrEmptyInstanceKey, SigninError } from "./errors.ts";
+import { ErrEmptyInstanceKey, INSTANCE_KEY_HINT, MIN_INSTANCE_KEY_BYTES, SigninError } from "./errors.ts";
 import { deriveCodeKey } from "./link-code.ts";
 import { LINK_TTL, Links, PURPOSE_SIGNIN } from "./links.ts";
 import { codePage, signinMessage, sendFailurePage } from "./message.ts";
@@ -103,6 +103,12 @@ export class Signin {
   constructor(config: Config) {
     // SPEC §2.6, §5.9: the instance key seals the pending blob; empty is refused.
     if (typeof config.InstanceKey !== "string" || config.InstanceKey === "") throw new ErrEmptyInstanceKey();
+    // RFC 2104 §3: an HMAC key shorter than the hash's output (32 bytes for SHA-256) weakens it.
+    const keyBytes = Buffer.byteLength(config.InstanceKey);
+    if (keyBytes < MIN_INSTANCE_KEY_BYTES) {
+      const why = `InstanceKey must carry at least ${MIN_INSTANCE_KEY_BYTES} bytes (it has ${keyBytes}); ${INSTANCE_KEY_HINT}`;
+      throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${why}`);
+    }
     const origin = parseOrigin(config.Origin);
     if (origin === undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin must be an http or https URL");
     // The optional paths default to the required ones, so every Location we build is checked here.
