@@ -9,6 +9,8 @@
  * the package, to be copied as `src/` and `starter/` of a new project.
  *
  *   INSTANCE_KEY=$(openssl rand -base64 32) node dist/examples/guide/main.js --addr :8080
+ *
+ * PORT=N listens on :N when no --addr or --socket is given.
  */
 import { Mux, Run } from "latch";
 import { crossOriginProtection, newLogger } from "latch/http";
@@ -33,12 +35,14 @@ import { mountJobs } from "./job.ts";
 
 // Step 1: the runtime and a Mux.
 const env = process.env;
-const Origin = env["ORIGIN"] ?? "http://localhost:8080";
+const port = env["PORT"]; // listen on :PORT unless --addr or --socket says otherwise
+const Origin = env["ORIGIN"] ?? `http://localhost:${port ?? 8080}`;
 const logger = newLogger();
 const assets = NewAssets([STATIC_DIR, CLIENT_DIR]);
 const jobs = new Registry(logger);
 
 await Run({
+  ...(port !== undefined && { Addr: `:${port}` }),
   DBPath: "app.db", // relative: lives in $STATE_DIRECTORY when set
   Origin,
   Logger: logger,

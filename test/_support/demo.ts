@@ -97,11 +97,16 @@ export async function startBundledDemo(env: Record<string, string> = {}): Promis
 /**
  * Starts the guide's application (examples/guide, docs/guide.md) the same
  * way: it reads ORIGIN, STATE_DIRECTORY, SMTP_URL, MAIL_FROM and
- * INSTANCE_KEY, and is told where to listen with `--addr :PORT`. `main` is
- * its compiled entry, or a bundle of it.
+ * INSTANCE_KEY, and is told where to listen with `--addr :PORT` (or, given
+ * "PORT", by the PORT variable alone). `main` is its compiled entry, or a
+ * bundle of it.
  */
-export async function startGuide(env: Record<string, string> = {}, main: string = GUIDE): Promise<Demo> {
-  return startExample(main, (port) => ["--addr", `:${port}`], env);
+export async function startGuide(
+  env: Record<string, string> = {},
+  main: string = GUIDE,
+  addr: "--addr" | "PORT" = "--addr",
+): Promise<Demo> {
+  return startExample(main, (port) => (addr === "--addr" ? ["--addr", `:${port}`] : []), env);
 }
 
 async function startExample(main: string, args: (port: number) => string[], env: Record<string, string>): Promise<Demo> {
@@ -119,7 +124,7 @@ async function startExample(main: string, args: (port: number) => string[], env:
       STATE_DIRECTORY: stateDir,
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       MAIL_FROM: "demo@localhost",
-      INSTANCE_KEY: "e2e-instance-key-not-secret",
+      INSTANCE_KEY: "e2e-instance-key-not-secret-0123456789",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

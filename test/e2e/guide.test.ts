@@ -204,6 +204,19 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
   });
 });
 
+describe("the guide's application without --addr", () => {
+  it("listens on PORT from the environment", async () => {
+    const app = await startGuide({}, undefined, "PORT");
+    try {
+      const reply = await fetchHTTP(Number(new URL(app.origin).port), "/healthz");
+      assert.equal(reply.status, 200);
+      assert.match(app.logs(), new RegExp(`"addr":"[^"]*:${new URL(app.origin).port}"`));
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe("the starter's error page (browser)", { skip: hasChromium ? false : "no system Chromium" }, () => {
   it("renders a 500 with its reference in the starter's layout, in English and Arabic", async (t) => {
     const assets = NewAssets([STATIC_DIR]);
