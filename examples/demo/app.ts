@@ -185,7 +185,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
   signedIn.Handle("GET /jobs/{id}/events", jobHandlers.Events);
-  mux.Handle("/", notFoundPage(assets));
+  mux.NotFound(notFoundPage(assets));
   mux.Handle("GET /demo/error", () => {
     throw new Error("demo: this page fails on purpose to show the error page");
   });

@@ -57,7 +57,7 @@ await Run({
     if (db === undefined) throw new Error("guide: no database");
     const mux = new Mux();
     mux.Handle("GET /static/", assets.Handler());
-    mux.Handle("/", notFoundPage(assets));
+    mux.NotFound(notFoundPage(assets)); // 404 page; a known path keeps 405 with Allow
 
     // Step 2: sign-in by emailed link, with its pages, and security notices.
     const mailer = env["SMTP_URL"] !== undefined ? newSMTPMailer(env["SMTP_URL"], { logger }) : newLogMailer(logger);

@@ -72,6 +72,8 @@ function answer(miss: Miss, res: ServerResponse): void {
   else writeNotFound(res);
 }
 
+const plainNotFound: HandlerFunc = (_req, res) => writeNotFound(res);
+
 function isMiss(found: Route | Miss): found is Miss {
   return "kind" in found;
 }
@@ -89,7 +91,7 @@ function hostOf(req: IncomingMessage): string {
  * The most specific pattern wins whatever the registration order; patterns
  * that overlap with neither more specific are refused when registered.
  * A GET pattern also answers HEAD. No match: 405 with `Allow` when another
- * method matches the path, else 404.
+ * method matches the path, else 404 (plain text, or the `NotFound` handler).
  *
  * @example
  * const mux = new Mux();
@@ -104,6 +106,7 @@ export class Mux {
   // Scratch space: matching is synchronous, so one buffer per Mux is enough.
   #values: string[] = [];
   #probe: string[] = [];
+  #notFound: HandlerFunc = plainNotFound;
 
   /**
    * Registers `handler` for `pattern`. Throws `ERR_ROUTER_INVALID_PATTERN`
@@ -120,9 +123,25 @@ export class Mux {
     return new RouteGroup((p, h, mw, where) => this.#register(p, h, mw, where), middleware);
   }
 
+  /**
+   * Sets the handler of a request no pattern matches for any method (the
+   * application's styled 404 page); it sets the status itself. A path that
+   * another method matches still answers 405 with `Allow`, which a
+   * catch-all `Handle("/", ...)` would turn into 404; 400 and the
+   * redirects to the clean path are unchanged. Throws
+   * `ERR_ROUTER_INVALID_HANDLER` when `handler` is not a function and
+   * `ERR_ROUTER_CONFLICT` when one is already set.
+   */
+  NotFound(handler: HandlerFunc): void {
+    if (typeof handler !== "function") throw new RouterError("ERR_ROUTER_INVALID_HANDLER", "NotFound: handler is not a function");
+    if (this.#notFound !== plainNotFound) throw new RouterError("ERR_ROUTER_CONFLICT", "NotFound: a not-found handler is already set");
+    this.#notFound = handler;
+  }
+
   /** Dispatches a request; a bound property, so it can be passed to `http.createServer` as is. */
   readonly ServeHTTP: HandlerFunc = (req, res) => {
     const found = this.#find(req);
+    if (found === NOT_FOUND) return this.#notFound(req, res);
     if (isMiss(found)) return answer(found, res);
     const n = found.pattern.names.length;
     setMatch(req, found.pattern.str, found.pattern.names, n === 0 ? NO_VALUES : this.#values.slice(0, n));
@@ -136,6 +155,7 @@ export class Mux {
    */
   Handler(req: IncomingMessage): [handler: HandlerFunc, pattern: string] {
     const found = this.#find(req);
+    if (found === NOT_FOUND) return [this.#notFound, ""];
     if (isMiss(found)) return [(_req, res) => answer(found, res), ""];
     return [found.handler, found.pattern.str];
   }
