@@ -85,7 +85,13 @@ function cspWithIssuer(issuer: string, origin: string): string {
 
 function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, assets: Assets, app: AppOptions): Mux {
   if (db === undefined) throw new Error("demo: the runtime opened no database");
-  const mailer = config.smtpURL !== undefined ? newSMTPMailer(config.smtpURL, { logger }) : newLogMailer(logger);
+  const smtp = {
+    logger,
+    helo: new URL(config.origin).hostname, // EHLO names the application, not the machine
+    ...(config.smtpCA !== undefined && { caFile: config.smtpCA }),
+    ...(config.smtpCertSHA256 !== undefined && { certSHA256: config.smtpCertSHA256 }),
+  };
+  const mailer = config.smtpURL !== undefined ? newSMTPMailer(config.smtpURL, smtp) : newLogMailer(logger);
   // Security notices (ASVS 5.0 §6.3.7): new devices, passkeys, recovery codes from the
   // auth events; agent tokens given write access and a changed address from the event store.
   const notices = signin.securityNotices({

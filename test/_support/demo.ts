@@ -17,7 +17,7 @@ import type { Page } from "./browser.ts";
 import { extractCode, extractLink } from "./signin-app.ts";
 import { CookieJar, sendRequest } from "./http-client.ts";
 import { freePort } from "./server.ts";
-import { startSMTPServer, type CapturedMessage, type TestSMTPServer } from "./smtp-server.ts";
+import { startSMTPServer, type CapturedMessage, type TestSMTPServer, type TestSMTPServerOptions } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const GUIDE = join(ROOT, "dist/examples/guide/main.js");
@@ -85,8 +85,8 @@ function copyClientScripts(): void {
  * settings (FRESH_SECONDS, JOB_STEP_MS...). The browser script assets are
  * copied to dist as `npm run build` does, so a bare `tsc` build works too.
  */
-export async function startDemo(env: Record<string, string> = {}): Promise<Demo> {
-  return startExample(DEMO_ENTRY, () => [], env);
+export async function startDemo(env: Record<string, string> = {}, smtp: TestSMTPServerOptions = {}): Promise<Demo> {
+  return startExample(DEMO_ENTRY, () => [], env, smtp);
 }
 
 /** Starts the demo as its unit runs it: the bundle `npm run build` writes (scripts/bundle.ts). */
@@ -109,9 +109,14 @@ export async function startGuide(
   return startExample(main, (port) => (addr === "--addr" ? ["--addr", `:${port}`] : []), env);
 }
 
-async function startExample(main: string, args: (port: number) => string[], env: Record<string, string>): Promise<Demo> {
+async function startExample(
+  main: string,
+  args: (port: number) => string[],
+  env: Record<string, string>,
+  smtpOptions: TestSMTPServerOptions = {},
+): Promise<Demo> {
   copyClientScripts();
-  const smtp = await startSMTPServer();
+  const smtp = await startSMTPServer(smtpOptions);
   const stateDir = mkdtempSync(join(tmpdir(), "latch-demo-"));
   const port = await freePort();
   const origin = `http://localhost:${port}`;
