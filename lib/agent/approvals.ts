@@ -13,7 +13,7 @@
  * replacing an older one the person may be reading. Given the `Events`
  * store, a decision commits with its audit event.
  */
-import type { DB, Statement } from "../db/index.ts";
+import { requireTables, type DB, type Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
 import { humanActor } from "./actor.ts";
@@ -120,6 +120,7 @@ export class Approvals {
   readonly #sweep: Statement<[number]>;
 
   constructor(db: DB, options: ApprovalsOptions = {}) {
+    requireTables(db, "agent approvals", "agent.Schema", ["agent_approvals"]);
     this.#db = db;
     this.#clock = options.Clock ?? systemClock;
     this.#random = options.Random ?? cryptoRandom;

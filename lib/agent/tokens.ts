@@ -17,7 +17,7 @@
  * application no longer admits is refused with their tokens too. Given the
  * `Events` store, a mint or revoke commits with its audit event.
  */
-import type { DB, Statement } from "../db/index.ts";
+import { requireTables, type DB, type Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
 import { HashToken, NewToken, TOKEN_PATTERN, type Sessions } from "../session/index.ts";
@@ -133,6 +133,7 @@ export class AgentTokens {
   readonly #touch: Statement<[number, string]>;
 
   constructor(db: DB, options: AgentTokensOptions = {}) {
+    requireTables(db, "agent tokens", "agent.Schema", ["agent_tokens"]);
     this.#clock = options.Clock ?? systemClock;
     this.#random = options.Random ?? cryptoRandom;
     this.#authorize = options.Authorize;

@@ -10,7 +10,7 @@
  * rows after this one", stable while rows are added, with no OFFSET scan.
  * An empty amount sorts as the smallest value.
  */
-import type { DB, Statement } from "../db/index.ts";
+import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import type { ResourceSpec } from "./spec.ts";
@@ -51,6 +51,7 @@ export class RecordTable {
   readonly #statements = new Map<string, Statement>();
 
   constructor(db: DB, spec: ResourceSpec) {
+    requireTables(db, `resource ${spec.Name}`, `resourceSchema(${spec.Name})`, [spec.Name]);
     this.#db = db;
     this.#spec = spec;
     this.#scoped = spec.Scope === ScopeKind.UserScoped;

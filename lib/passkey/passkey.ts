@@ -27,7 +27,7 @@ import {
   type HandlerFunc,
   type Logger,
 } from "../http/index.ts";
-import { awaitDurable } from "../db/index.ts";
+import { awaitDurable, requireTables } from "../db/index.ts";
 import { LatchCookie, appendSetCookie } from "../internal/index.ts";
 import { authEventEmitter, type AuthEventEmitter, type Identity, type Session, type Sessions } from "../session/index.ts";
 import {
@@ -74,6 +74,8 @@ export class Passkey {
   /** Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG for a bad Origin, a non-local path, or an RPID foreign to the Origin. */
   constructor(config: Config) {
     const { origin, rpID } = checkConfig(config);
+    const tables = ["passkey_credentials", "passkey_challenges", "passkey_pending", "passkey_recovery_codes", "passkey_user_handles"];
+    requireTables(config.DB, "passkey", "passkey.Schema", tables);
     this.#config = config;
     this.#sessions = config.Sessions;
     this.#clock = config.Clock ?? systemClock;

@@ -14,7 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { DB, Statement } from "../db/index.ts";
+import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { NewRef, newLogger, type Logger } from "../http/index.ts";
 import { BaseCatalogs, BaseLocales, LocaleFrom, interpolate, type Catalog } from "../i18n/index.ts";
 import type { Mailer, Message } from "../mail/index.ts";
@@ -102,6 +102,7 @@ export class SecurityNotices {
   #sending: Promise<void> = Promise.resolve();
 
   constructor(config: NoticesConfig) {
+    requireTables(config.DB, "security notices", "signin.Schema", ["signin_notices", "signin_notice_devices"]);
     this.#db = config.DB;
     this.#config = config;
     this.#off = new Set(config.Off ?? []);

@@ -16,7 +16,7 @@
  * next `Begin` skip the provider), and latch's `code` (a code refused).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { awaitDurable } from "../db/index.ts";
+import { awaitDurable, requireTables } from "../db/index.ts";
 import {
   newLogger,
   NewRef,
@@ -111,6 +111,7 @@ export class Signin {
     }
     const origin = parseOrigin(config.Origin);
     if (origin === undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin must be an http or https URL");
+    requireTables(config.DB, "signin", "signin.Schema", ["signin_links", "signin_rate_events", "signin_accounts"]);
     // The optional paths default to the required ones, so every Location we build is checked here.
     const paths: Record<string, unknown> = {
       SigninPath: config.SigninPath,
