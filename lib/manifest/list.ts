@@ -15,12 +15,12 @@ import { Kind, ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { currencyDigits, parseMoney } from "./money.ts";
 import type { ResourceSpec } from "./spec.ts";
-import type { ListFilter, ListQuery, StoredRecord } from "./table.ts";
+import { LIST_PAGE_SIZE, type ListFilter, type ListQuery, type StoredRecord } from "./table.ts";
 import { currencyOf, type FieldProblem } from "./values.ts";
 import { displayValue, fixedValue } from "./views.ts";
 
-/** Records per list page. */
-export const LIST_PAGE_SIZE: number = 20;
+/** Records per list page (declared beside the store's list query). */
+export { LIST_PAGE_SIZE };
 
 /** The longest "contains" filter text. */
 export const FILTER_MAX_LENGTH: number = 200;

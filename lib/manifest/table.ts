@@ -38,6 +38,9 @@ export interface ListQuery {
   limit: number;
 }
 
+/** Records per list page. */
+export const LIST_PAGE_SIZE: number = 20;
+
 const NULL_MONEY = -1e18;
 
 /** The SQL of one resource's table, scoped to an owner when the resource is user-scoped. */
