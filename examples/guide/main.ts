@@ -60,7 +60,8 @@ await Run({
     mux.NotFound(notFoundPage(assets)); // 404 page; a known path keeps 405 with Allow
 
     // Step 2: sign-in by emailed link, with its pages, and security notices.
-    const mailer = env["SMTP_URL"] !== undefined ? newSMTPMailer(env["SMTP_URL"], { logger }) : newLogMailer(logger);
+    const helo = new URL(Origin).hostname; // EHLO names the application, not the machine
+    const mailer = env["SMTP_URL"] !== undefined ? newSMTPMailer(env["SMTP_URL"], { logger, helo }) : newLogMailer(logger);
     const MailFrom = env["MAIL_FROM"] ?? `no-reply@${new URL(Origin).hostname}`;
     const notices = signin.securityNotices({ DB: db, Mailer: mailer, MailFrom, Origin, SecurityPath: "/account", Logger: logger });
     const onAuthEvent = session.fanOutAuthEvents(notices.Sink, session.logAuthEvents(logger));

@@ -33,6 +33,7 @@ import {
 } from "../_support/browser.ts";
 import { signInByLink, signOut, startGuide, type Demo } from "../_support/demo.ts";
 import { fetchHTTP } from "../_support/http.ts";
+import { CookieJar, sendRequest } from "../_support/http-client.ts";
 import { startServer } from "../_support/server.ts";
 
 const ADDRESS = "grace@example.com";
@@ -205,12 +206,21 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
 });
 
 describe("the guide's application without --addr", () => {
-  it("listens on PORT from the environment", async () => {
+  it("listens on PORT from the environment, and mails with EHLO naming its origin's host", async () => {
     const app = await startGuide({}, undefined, "PORT");
     try {
       const reply = await fetchHTTP(Number(new URL(app.origin).port), "/healthz");
       assert.equal(reply.status, 200);
       assert.match(app.logs(), new RegExp(`"addr":"[^"]*:${new URL(app.origin).port}"`));
+      const begun = await sendRequest(
+        app.origin,
+        "POST",
+        "/signin",
+        { jar: new CookieJar(), form: { email: "ehlo@example.com" } },
+        app.origin,
+      );
+      assert.equal(begun.status, 303);
+      assert.equal((await app.smtp.waitForMessage()).helo, "localhost");
     } finally {
       await app.close();
     }
