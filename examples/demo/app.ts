@@ -26,12 +26,13 @@ import { signinPage } from "../starter/pages/signin.ts";
 import { renderAccount } from "./pages/account.ts";
 import { homePage } from "./pages/home.ts";
 import { mountAgents } from "./agents.ts";
+import * as account from "../../lib/account/index.ts";
 import * as agent from "../../lib/agent/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { securityPage } from "./pages/security.ts";
 import { mountResources, renderResource, resourcesSchema } from "./resources.ts";
 
-/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, the resources. */
+/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, the resources, the account. */
 export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
   session.Schema,
   signin.Schema,
@@ -39,6 +40,7 @@ export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
   eventsSchema,
   agent.Schema,
   resourcesSchema,
+  account.Schema,
 );
 
 /** Directory of the demo's catalogs: its own words and those of the starter's pages it uses. */
