@@ -5,6 +5,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { EXPORT_PAGE } from "../../lib/account/export.ts";
 import { ROUTES, rowsWith, seed, startAccountApp } from "./harness.ts";
 
 const ADA = "ada@example.com";
@@ -57,5 +58,22 @@ describe("account: export", () => {
     for (const key of ["token_hash", "code_hash", "public_key", "salt", "sealed_previous", "binding_hash"]) {
       assert.ok(!res.body.includes(`"${key}"`), `no ${key} column`);
     }
+  });
+
+  it("reads events EXPORT_PAGE (500) at a time and misses none across the pages", async (t) => {
+    assert.equal(EXPORT_PAGE, 500);
+    const app = await startAccountApp(t);
+    const ada = await app.signIn(ADA);
+    const human = { String: () => "human" };
+    const before = app.events.version(`audit:${ADA}`);
+    app.db.transaction(() => {
+      for (let i = 0; i < 2 * EXPORT_PAGE + 1; i++) app.events.appendAudit({ Type: "demo.tick", Data: { i }, Actor: human, Subject: ADA });
+    })();
+    const doc = JSON.parse((await app.request("GET", ROUTES.export, { jar: ada })).body) as Exported;
+    assert.equal(doc.events.length, before + 2 * EXPORT_PAGE + 1);
+    assert.deepEqual(
+      doc.events.map((e) => (e as unknown as { seq: number }).seq),
+      Array.from({ length: doc.events.length }, (_, i) => i + 1),
+    );
   });
 });

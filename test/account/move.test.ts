@@ -7,6 +7,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { REVERSE_WINDOW } from "../../lib/account/index.ts";
+import { MAX_PENDING_CHANGES } from "../../lib/account/account.ts";
+import { LINK_TTL } from "../../lib/signin/index.ts";
 import { auditStream } from "../../lib/events/index.ts";
 import type { CookieJar } from "../_support/http-client.ts";
 import { extractCode } from "../_support/signin-app.ts";
@@ -178,5 +180,16 @@ describe("account: change of address", () => {
     app.clock.advance(REVERSE_WINDOW);
     assert.equal((await app.request("POST", ROUTES.undo, { form: { token } })).location, "/signin?account=reverse_failed");
     assert.equal(REVERSE_WINDOW, 7 * 24 * 60 * 60 * 1000);
+  });
+
+  it("keeps at most MAX_PENDING_CHANGES (3) changes waiting per person; an expired one frees its place", async (t) => {
+    const { app, ada } = await twoPeople(t);
+    assert.equal(MAX_PENDING_CHANGES, 3);
+    for (let i = 0; i < MAX_PENDING_CHANGES; i++) await askChange(app, ada, `ada.${i}@example.net`);
+    const refused = await app.request("POST", ROUTES.change, { jar: ada, form: { email: "ada.more@example.net" } });
+    assert.equal(refused.location, "/account/security?address=busy");
+    app.clock.advance(LINK_TTL);
+    const fresh = await app.signIn(ADA); // asking needs a fresh session; the first is 10 minutes old
+    await askChange(app, fresh, "ada.more@example.net");
   });
 });
