@@ -168,11 +168,14 @@ export class Account {
     this.#sql.sweepPending.run(now);
     if ((this.#sql.pending.get(session.Subject, now)?.n ?? 0) >= MAX_PENDING_CHANGES) return this.#outcome(res, path, "address=busy");
     const minutes = Math.round(LINK_TTL / 60000);
+    // Whether the address is an account shows in no part of the answer: the same binding cookie, the same
+    // place taken among the waiting changes; only the mail at that address says it (a link there never confirms).
+    const link = this.#signin.IssueLink(req, res, address, PURPOSE_ADDRESS);
+    this.#sql.putPending.run(session.Subject, address, now + LINK_TTL);
     if (this.#records.isAccount(address)) {
+      link.revoke();
       await this.#send(takenMessage(req, { from: this.#from, to: address }), "taken-address mail");
     } else {
-      const link = this.#signin.IssueLink(req, res, address, PURPOSE_ADDRESS);
-      this.#sql.putPending.run(session.Subject, address, now + LINK_TTL);
       const url = `${new URL(this.#config.Origin).origin}${this.#config.ConfirmPath}?token=${link.Token}`;
       try {
         await this.#mailer.Send(confirmMessage(req, { from: this.#from, to: address, link: url, code: link.Code, minutes }));

@@ -136,7 +136,11 @@ describe("account: change of address", () => {
     const text = await mailTo(app, BOB, before);
     assert.doesNotMatch(text, confirmLink);
     assert.match(text, /already/);
-    assert.deepEqual(app.db.prepare("SELECT count(*) AS n FROM account_address_changes WHERE subject = ?").get(ADA), { n: 0 });
+    assert.deepEqual(
+      app.db.prepare("SELECT count(*) AS n FROM signin_links WHERE purpose = 'account.address'").get(),
+      { n: 0 },
+      "no link can confirm it",
+    );
     assert.deepEqual(app.db.prepare("SELECT count(*) AS n FROM sessions WHERE subject = ?").get(ADA), { n: 2 });
   });
 
@@ -191,5 +195,17 @@ describe("account: change of address", () => {
     app.clock.advance(LINK_TTL);
     const fresh = await app.signIn(ADA); // asking needs a fresh session; the first is 10 minutes old
     await askChange(app, fresh, "ada.more@example.net");
+  });
+
+  it("answers a request to an account's address as to a free one: same outcome, same cookies, same count against the limit", async (t) => {
+    const { app, ada } = await twoPeople(t);
+    const cookieNames = (lines: readonly string[]): string[] => lines.map((line) => line.slice(0, line.indexOf("="))).sort();
+    const free = await app.request("POST", ROUTES.change, { jar: ada, form: { email: NEW } });
+    const taken = await app.request("POST", ROUTES.change, { jar: ada, form: { email: BOB } });
+    assert.equal(taken.location, free.location);
+    assert.deepEqual(cookieNames(taken.setCookie), cookieNames(free.setCookie));
+    await app.request("POST", ROUTES.change, { jar: ada, form: { email: "ada.third@example.net" } });
+    const fourth = await app.request("POST", ROUTES.change, { jar: ada, form: { email: "ada.fourth@example.net" } });
+    assert.equal(fourth.location, "/account/security?address=busy", "the taken address's request counted too");
   });
 });
