@@ -8,6 +8,7 @@
 import type { TestContext } from "node:test";
 import * as account from "../../lib/account/index.ts";
 import type { DB } from "../../lib/db/index.ts";
+import { newSMTPMailer } from "../../lib/mail/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
 import { PasskeyStore } from "../../lib/passkey/store.ts";
 import * as passkey from "../../lib/passkey/index.ts";
@@ -33,7 +34,10 @@ export interface AccountApp extends SigninApp {
 }
 
 /** Starts the application (a real SMTP server receives its mail). */
-export async function startAccountApp(t: TestContext, options: { reverseWindow?: number } = {}): Promise<AccountApp> {
+export async function startAccountApp(
+  t: TestContext,
+  options: { reverseWindow?: number; accountMailURL?: string } = {},
+): Promise<AccountApp> {
   const clock = new FakeClock(new Date("2026-03-01T09:00:00Z"));
   const app = await startSigninApp(t, {
     clock,
@@ -64,7 +68,9 @@ export async function startAccountApp(t: TestContext, options: { reverseWindow?:
         ...(options.reverseWindow !== undefined && { ReverseWindow: options.reverseWindow }),
         Clock: clock,
         Logger: logger,
-        ...(mailer !== undefined && { Mailer: mailer }),
+        ...(options.accountMailURL !== undefined
+          ? { Mailer: newSMTPMailer(options.accountMailURL, { logger }) }
+          : mailer !== undefined && { Mailer: mailer }),
       });
       const fresh = mux.With(auth.RequireFreshSession(5 * 60 * 1000));
       fresh.Handle(`POST ${ROUTES.change}`, component.RequestChange);

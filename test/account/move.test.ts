@@ -12,6 +12,7 @@ import { LINK_TTL } from "../../lib/signin/index.ts";
 import { auditStream } from "../../lib/events/index.ts";
 import type { CookieJar } from "../_support/http-client.ts";
 import { extractCode } from "../_support/signin-app.ts";
+import { startSMTPServer } from "../_support/smtp-server.ts";
 import { PERSONLESS_TABLES, ROUTES, rowsWith, scan, seed, startAccountApp, tablesOf, type AccountApp } from "./harness.ts";
 
 const ADA = "ada@example.com";
@@ -207,5 +208,18 @@ describe("account: change of address", () => {
     await app.request("POST", ROUTES.change, { jar: ada, form: { email: "ada.third@example.net" } });
     const fourth = await app.request("POST", ROUTES.change, { jar: ada, form: { email: "ada.fourth@example.net" } });
     assert.equal(fourth.location, "/account/security?address=busy", "the taken address's request counted too");
+  });
+
+  it("a confirmation the mail server refuses changes nothing: no link, no waiting change, an error logged with a reference", async (t) => {
+    const refusing = await startSMTPServer({ fail: { at: "DATA", code: 554 } });
+    t.after(() => refusing.close());
+    const app = await startAccountApp(t, { accountMailURL: `smtp://127.0.0.1:${refusing.port}` });
+    const ada = await app.signIn(ADA);
+    const asked = await app.request("POST", ROUTES.change, { jar: ada, form: { email: NEW } });
+    assert.equal(asked.location, "/account/security?address=mail");
+    assert.deepEqual(app.db.prepare("SELECT count(*) AS n FROM signin_links WHERE purpose = 'account.address'").get(), { n: 0 });
+    assert.deepEqual(app.db.prepare("SELECT count(*) AS n FROM account_address_changes").get(), { n: 0 });
+    const failure = app.log.lines().find((line) => line["msg"] === "account: sending the confirmation failed");
+    assert.match(String(failure?.["ref"]), /^[A-Za-z0-9-]{6,}$/);
   });
 });
