@@ -7,6 +7,7 @@
  * demo's registry, so agents list and (after approval) change them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { OwnedTable } from "../../lib/account/index.ts";
 import type { ToolRegistry } from "../../lib/agent/index.ts";
 import type { Assets } from "../../lib/assets/index.ts";
 import type { DB } from "../../lib/db/index.ts";
@@ -50,6 +51,16 @@ export const notes: Resource = new Resource({
     ],
   },
 });
+
+/**
+ * The resources' tables as the account component's hook sees them: each
+ * row's `owner` is a person's address; a note's events are its stream
+ * `notes:<id>`. They move, export and delete with the account.
+ */
+export const accountTables: readonly OwnedTable[] = [
+  { Table: "expenses", Column: "owner" },
+  { Table: "notes", Column: "owner", Streams: true },
+];
 
 /** The resources' schema steps, merged into the demo's schema. */
 export const resourcesSchema: ReturnType<typeof resourceSchema> = [...resourceSchema(expenses), ...resourceSchema(notes)];

@@ -62,6 +62,16 @@ export const METHOD_KEYMAIL: string = "keymail";
 /** Session method of the emailed code typed into the asking browser. */
 export const METHOD_EMAIL_CODE: string = "emailcode";
 
+/** A link `IssueLink` made: what to email, and how to void it. */
+export interface IssuedLink {
+  /** The link's token (put it in the emailed URL). */
+  Token: string;
+  /** The link's CODE_LENGTH-digit code, for the email. */
+  Code: string;
+  /** Voids the link (its email could not be sent). */
+  revoke(): void;
+}
+
 /** What `Sweep` deleted. */
 export interface SweepResult {
   Links: number;
@@ -414,6 +424,48 @@ export class Signin {
       };
       return requireFreshSession;
     };
+  }
+
+  /**
+   * Issues an emailed link and code of `purpose` for `address`, bound to
+   * the asking browser (its binding cookie is set on `res`), for a
+   * component above sign-in that proves an inbox the way sign-in does
+   * (lib/account: a change of address). `purpose` must not be the sign-in
+   * purpose, so such a link can never sign in and a sign-in link can never
+   * confirm it. Returns the token and code to email, and `revoke` for a
+   * link whose email could not be sent.
+   */
+  IssueLink(req: IncomingMessage, res: ServerResponse, address: string, purpose: string): IssuedLink {
+    if (purpose === PURPOSE_SIGNIN || purpose === "")
+      throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: IssueLink takes a purpose of its own, not signin");
+    const binding = this.#binding.issue(req);
+    const { token, hash, code } = this.#links.create(address, purpose, binding.hash);
+    appendSetCookie(res, binding.setCookie);
+    return { Token: token, Code: code, revoke: () => this.#links.revoke(hash) };
+  }
+
+  /**
+   * Spends an `IssueLink` token in the browser it was bound to and returns
+   * its address when it was live and of `purpose`. The bound browser's
+   * token is spent whatever the outcome (a second use finds nothing);
+   * another browser spends nothing and gets undefined.
+   */
+  SpendLink(req: IncomingMessage, token: string, purpose: string): string | undefined {
+    const bound = this.#binding.hashOf(req);
+    if (token === "" || bound === undefined) return undefined;
+    return this.#links.consume(token, purpose, bound).address;
+  }
+
+  /**
+   * Spends the live `IssueLink` link of `purpose` whose code is `code`,
+   * typed into the browser it was bound to, under the same wrong-code
+   * limits as a sign-in code; returns its address, or undefined.
+   */
+  SpendCode(req: IncomingMessage, code: string, purpose: string): string | undefined {
+    const bound = this.#binding.hashOf(req);
+    if (bound === undefined) return undefined;
+    const result = this.#links.consumeCode(bound, code.replace(/[\s-]/g, "").slice(0, 64), purpose, this.#rate);
+    return result.ok ? result.address : undefined;
   }
 
   /** Deletes expired links, sessions and rate-limit events. */

@@ -61,7 +61,7 @@ export interface SigninAppOptions {
   /** Mounts `crossOriginProtection` in `Wrap`; false leaves the component to protect itself. @default true */
   crossOriginProtection?: boolean;
   /** Adds routes of the suite's own (tools, approvals...) to the application's mux. */
-  extend?: (mux: Mux, auth: signin.Signin, db: DB, logger: Logger) => void;
+  extend?: (mux: Mux, auth: signin.Signin, db: DB, logger: Logger, mailer: Mailer | undefined) => void;
 }
 
 /** A running sign-in application. */
@@ -179,7 +179,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
       built.db = opened;
       built.auth = auth;
       const mux = routes(auth, options.freshFor ?? 5 * 60 * 1000);
-      options.extend?.(mux, auth, opened, logger);
+      options.extend?.(mux, auth, opened, logger, mailer);
       return mux;
     },
   });
