@@ -18,7 +18,7 @@ import {
   type ConnectionLimits,
 } from "../../lib/runtime/connection-limits.ts";
 import { Serve, type Options } from "../../lib/index.ts";
-import { readBody, type HandlerFunc } from "../../lib/http/index.ts";
+import { readBody, readForm, type HandlerFunc } from "../../lib/http/index.ts";
 import { EventWriter } from "../../lib/jobs/event-writer.ts";
 import { validateOptions } from "../../lib/runtime/options.ts";
 import { FakeClock } from "../_support/clock.ts";
@@ -159,6 +159,26 @@ describe("Serve() connection limits", () => {
     // Both held connections are untouched by the refusal.
     for (const c of held) assert.equal(c.socket.destroyed, false);
     for (const c of held) c.socket.destroy();
+  });
+
+  test("a form in 1,000 one-byte chunks reads a 413 at its 65th and the connection closes", async (t) => {
+    const { port } = await serve(t, {
+      Mux: async (req, res) => void res.end(`read ${[...(await readForm(req))].length} fields`),
+    });
+    const head =
+      "POST /signin HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n";
+    // The server closes the connection: the exchange ends without the client closing it.
+    const reply = await rawExchange(port, "127.0.0.8", head + "1\r\na\r\n".repeat(1_000) + "0\r\n\r\n");
+    assert.match(reply, /^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    assert.match(reply, /\r\nConnection: close\r\n/);
+    assert.match(reply, /read body: 65 pieces for 65 bytes/);
+    // The same form in one piece is read.
+    const whole = await rawExchange(
+      port,
+      "127.0.0.8",
+      head.replace("Transfer-Encoding: chunked", "Content-Length: 3\r\nConnection: close") + "a=1",
+    );
+    assert.match(whole, /^HTTP\/1\.1 200 OK\r\n[^]*read 1 fields$/);
   });
 
   test("a request head not complete within HeadersTimeout gets a 408 and the connection closes", async (t) => {
