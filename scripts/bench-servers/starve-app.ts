@@ -9,6 +9,10 @@
  * (`account-0` .. `account-99`): sign-in is not what is measured, and a
  * signed-in attacker holds the same streams.
  *
+ * Run with `--expose-gc` (the bench does), SIGUSR2 makes it collect its
+ * garbage and print {"memory":{...}} (`process.memoryUsage()`, bytes): the
+ * memory the process holds, apart from garbage V8 has not collected yet.
+ *
  * Usage: node dist/scripts/bench-servers/starve-app.js   (prints {"port":N})
  */
 import { mkdtempSync } from "node:fs";
@@ -54,6 +58,13 @@ async function mux(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method === "GET" && req.url === "/events") return h.Events(req, res);
   res.writeHead(404).end();
 }
+
+const gc = (globalThis as { gc?: () => void }).gc;
+process.on("SIGUSR2", () => {
+  // Three full collections: V8 releases the pages a collection emptied on the next.
+  for (let i = 0; i < 3; i++) gc?.();
+  process.stdout.write(JSON.stringify({ memory: process.memoryUsage() }) + "\n");
+});
 
 // Serve logs "listening" with its address: announce the port from that line.
 const stream = new Writable({
