@@ -309,6 +309,30 @@ describe("limitConnections(): uploads and streams", () => {
     assert.match(await steadier.response(), /\r\n\r\nread 5000$/);
   });
 
+  test("nothing of a connection is kept once it closes: the count and its client's share are back", async (t) => {
+    const served = await startServer(t);
+    const limits = limitConnections(
+      served.server,
+      { max: 100, perClient: 3, headersTimeout: 10_000 },
+      captureLog().logger,
+      new FakeClock(),
+    );
+    served.server.on(
+      "request",
+      limits.guard((_req, res) => void res.end("ok")),
+    );
+    for (let round = 0; round < 3; round++) {
+      // A client fills its share (idle keep-alives), then goes: a fourth connection while they are open is refused.
+      const held = await Promise.all([1, 2, 3].map(() => holdSlowHeaders(served.port, "127.0.0.9")));
+      assert.equal(limits.open(), 3);
+      assert.match(await rawExchange(served.port, "127.0.0.9", "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"), REFUSED);
+      for (const c of held) c.socket.destroy();
+      await Promise.all(held.map((c) => c.closed));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(limits.open(), 0);
+    }
+  });
+
   test("event streams hold at most STREAM_SHARE of the cap: one more ends the oldest", async (t) => {
     const clock = new FakeClock();
     const { port, entered } = await limited(t, 6, clock);
