@@ -68,6 +68,8 @@ export interface StarveRun {
   /** heapUsed + external after a collection, before the attack and after it. */
   liveBeforeMB: number;
   liveAfterMB: number;
+  /** The server's longest event-loop delay while the probes ran (ms): its own stall, apart from the machine's load. */
+  loopMaxMs: number;
 }
 
 interface Memory {
@@ -172,7 +174,7 @@ function rssMB(pid: number | undefined): number {
 
 const MB = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
-async function start(): Promise<{ child: ChildProcess; port: number; memory: () => Promise<Memory> }> {
+async function start(): Promise<{ child: ChildProcess; port: number; memory: () => Promise<Memory>; loopDelay: () => Promise<number> }> {
   const app = join(ROOT, "dist/scripts/bench-servers/starve-app.js");
   // `exec` keeps the pid: the RSS read is the server's.
   const child = spawn("sh", ["-c", `ulimit -n ${FILE_LIMIT} && exec "$0" --expose-gc "$1"`, process.execPath, app], {
@@ -180,11 +182,17 @@ async function start(): Promise<{ child: ChildProcess; port: number; memory: () 
   });
   let text = "";
   let waiting: ((m: Memory) => void) | undefined;
+  let waitingDelay: ((ms: number) => void) | undefined;
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.on("data", (chunk: Buffer) => {
       text += chunk.toString();
       const m = /\{"port":(\d+)\}/.exec(text);
       if (m?.[1] !== undefined) resolve(Number(m[1]));
+      const delay = /\{"delay":\{"maxMs":(\d+)\}\}\n/.exec(text);
+      if (delay?.[1] !== undefined) {
+        text = text.slice(delay.index + delay[0].length);
+        waitingDelay?.(Number(delay[1]));
+      }
       const memory = /\{"memory":(\{[^}]*\})\}\n/.exec(text);
       if (memory?.[1] !== undefined) {
         text = text.slice(memory.index + memory[0].length);
@@ -198,7 +206,12 @@ async function start(): Promise<{ child: ChildProcess; port: number; memory: () 
       waiting = resolve;
       child.kill("SIGUSR2");
     });
-  return { child, port, memory };
+  const loopDelay = (): Promise<number> =>
+    new Promise((resolve) => {
+      waitingDelay = resolve;
+      child.kill("SIGHUP");
+    });
+  return { child, port, memory, loopDelay };
 }
 
 /** Keeps `attack.count` attacker connections open (each reopened RECONNECT_MS after it closes) until `stop`. */
@@ -271,7 +284,7 @@ function probe(port: number): Promise<number | undefined> {
 }
 
 async function runAttack(attack: Attack, probeSeconds: number): Promise<StarveRun> {
-  const { child, port, memory } = await start();
+  const { child, port, memory, loopDelay } = await start();
   try {
     for (let i = 0; i < 5; i++) await probe(port);
     const rssBeforeMB = rssMB(child.pid);
@@ -281,12 +294,14 @@ async function runAttack(attack: Attack, probeSeconds: number): Promise<StarveRu
     const held = siege.open();
     let rssDuringMB = rssMB(child.pid);
     const sampling = setInterval(() => (rssDuringMB = Math.max(rssDuringMB, rssMB(child.pid))), 1000);
+    await loopDelay();
     const pending: Promise<number | undefined>[] = [];
     for (let t = 0; t < probeSeconds * 1000; t += PROBE_EVERY_MS) {
       pending.push(probe(port));
       await sleep(PROBE_EVERY_MS);
     }
     const times = (await Promise.all(pending)).filter((ms): ms is number => ms !== undefined).sort((a, b) => a - b);
+    const loopMaxMs = await loopDelay();
     clearInterval(sampling);
     rssDuringMB = Math.max(rssDuringMB, rssMB(child.pid));
     siege.stop();
@@ -309,6 +324,7 @@ async function runAttack(attack: Attack, probeSeconds: number): Promise<StarveRu
       rssAfterGcMB: MB(after.rss),
       liveBeforeMB: MB(before.heapUsed + before.external),
       liveAfterMB: MB(after.heapUsed + after.external),
+      loopMaxMs,
     };
   } finally {
     child.kill("SIGKILL");
@@ -326,11 +342,11 @@ export async function benchStarve(probeSeconds = 20, only?: string[]): Promise<S
 export function starveTable(runs: StarveRun[]): string {
   const lines = [
     `(j) GET /healthz probes from another address during each attack, the server under ulimit -n ${FILE_LIMIT} (scripts/bench-starve.ts)`,
-    `attack                                                    held  answered  within 1 s  p50 ms  max ms  RSS before  during  after  after GC MB  live before  after MB`,
+    `attack                                                    held  answered  within 1 s  p50 ms  max ms  loop max ms  RSS before  during  after  after GC MB  live before  after MB`,
   ];
   for (const r of runs)
     lines.push(
-      `(${r.key}) ${r.attack.padEnd(54)} ${String(r.held).padStart(5)} ${`${r.answered}/${r.probes}`.padStart(9)} ${`${r.withinDeadline}/${r.probes}`.padStart(11)} ${String(r.p50Ms ?? "-").padStart(7)} ${String(r.maxMs ?? "-").padStart(7)} ${r.rssBeforeMB.toFixed(1).padStart(11)} ${r.rssDuringMB.toFixed(1).padStart(7)} ${r.rssAfterMB.toFixed(1).padStart(6)} ${r.rssAfterGcMB.toFixed(1).padStart(12)} ${r.liveBeforeMB.toFixed(1).padStart(12)} ${r.liveAfterMB.toFixed(1).padStart(9)}`,
+      `(${r.key}) ${r.attack.padEnd(54)} ${String(r.held).padStart(5)} ${`${r.answered}/${r.probes}`.padStart(9)} ${`${r.withinDeadline}/${r.probes}`.padStart(11)} ${String(r.p50Ms ?? "-").padStart(7)} ${String(r.maxMs ?? "-").padStart(7)} ${String(r.loopMaxMs).padStart(12)} ${r.rssBeforeMB.toFixed(1).padStart(11)} ${r.rssDuringMB.toFixed(1).padStart(7)} ${r.rssAfterMB.toFixed(1).padStart(6)} ${r.rssAfterGcMB.toFixed(1).padStart(12)} ${r.liveBeforeMB.toFixed(1).padStart(12)} ${r.liveAfterMB.toFixed(1).padStart(9)}`,
     );
   return lines.join("\n");
 }

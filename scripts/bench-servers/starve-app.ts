@@ -12,6 +12,8 @@
  * Run with `--expose-gc` (the bench does), SIGUSR2 makes it collect its
  * garbage and print {"memory":{...}} (`process.memoryUsage()`, bytes): the
  * memory the process holds, apart from garbage V8 has not collected yet.
+ * SIGHUP makes it print {"delay":{"maxMs":N}}: the longest its event loop
+ * was held since the last report.
  *
  * Usage: node dist/scripts/bench-servers/starve-app.js   (prints {"port":N})
  */
@@ -19,6 +21,7 @@ import { mkdtempSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Writable } from "node:stream";
 import { discardLogger, newLogger, readForm } from "../../lib/http/index.ts";
 import { newHandlers, Registry } from "../../lib/jobs/index.ts";
@@ -59,6 +62,13 @@ async function mux(req: IncomingMessage, res: ServerResponse): Promise<void> {
   res.writeHead(404).end();
 }
 
+// The event loop's delay, told by SIGHUP ({"delay":{"maxMs"}}, then reset): what the probes wait on the server itself.
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
+process.on("SIGHUP", () => {
+  process.stdout.write(JSON.stringify({ delay: { maxMs: Math.round(delay.max / 1e6) } }) + "\n");
+  delay.reset();
+});
 const gc = (globalThis as { gc?: () => void }).gc;
 process.on("SIGUSR2", () => {
   // Three full collections: V8 releases the pages a collection emptied on the next.
