@@ -194,6 +194,9 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
   });
 
   it("step 7: a write token's call waits for approval; the person reads its arguments, approves, and it runs once", async () => {
+    await page.goto(`${app.origin}/account`);
+    await page.click('a[href="/account/agents"]');
+    await page.waitForURL(`${app.origin}/account/agents`);
     const writer = await mintTokenInBrowser(page, app, "writer", "write");
     assert.equal(await page.getAttribute('[data-agent-access="write"]', "data-agent-access"), "write");
     assert.equal(await page.textContent("[data-mcp-url]"), `${app.origin}/mcp`);
