@@ -115,13 +115,22 @@ describe("the guide's agent pages (HTTP)", () => {
     const called = await postMCP(
       app,
       writer,
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "expenses_create", arguments: { label: "Museum", amount: "12.00" } } },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "expenses_create", arguments: { label: "Museum <b>tickets</b>", amount: "12.00" } },
+      },
       headers,
     );
     const url = /"approval_url":"([^"]+)"/.exec(called.body)?.[1] ?? "";
     assert.match(url, new RegExp(`^${app.origin}/account/approvals/[A-Za-z0-9_-]{22}$`), called.body);
     const page = await get(ada, new URL(url).pathname);
     assert.equal(page.status, 200);
-    assert.match(page.body, /<tr data-argument="label">[\s\S]*?Museum/);
+    // The agent's value is escaped, and only inside a cell marked as the agent's text (docs/asvs.md 3.2.2).
+    assert.match(
+      page.body,
+      /<tr data-argument="label">[^\n]*<td class="value" dir="auto" data-agent-text>Museum &lt;b&gt;tickets&lt;\/b&gt;<\/td>/,
+    );
   });
 });
