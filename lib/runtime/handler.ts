@@ -85,7 +85,7 @@ export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => vo
 function warnUnrouted(routes: Routes, logger: Logger): void {
   for (const need of unroutedNeeds(typeof routes === "function" ? routes : routes.ServeHTTP)) {
     logger.warn(
-      `${need.Option} ${need.Path} has no route: the links it hands out answer 404; register "GET ${need.Path}" on the Mux, or change ${need.Option}`,
+      `${need.Option}: no route serves GET ${need.Path}, so the links it hands out answer 404; register "GET ${need.Path}" on the Mux, or change ${need.Option}`,
       { path: need.Path },
     );
   }
