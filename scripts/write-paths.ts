@@ -115,6 +115,7 @@ const AGENT_ATOMIC = "test/agent/demo-atomic.test.ts";
 const TOOL_ATOMIC = "test/agent/atomic.test.ts";
 const RECORD_ATOMIC = "test/manifest/attribution.test.ts";
 const PASSKEY_ATOMIC = "test/passkey/routes-manage.test.ts";
+const ACCOUNT_ATOMIC = "test/account/move.test.ts";
 
 /** Every write path, in the order the test drives them (a token is minted before it is revoked). */
 export const WRITE_PATHS: readonly WritePath[] = [
@@ -261,8 +262,23 @@ export const WRITE_PATHS: readonly WritePath[] = [
     none: "needs an authenticator: a begin stores only a challenge; each finish, the recovery sign-in and the delete append their auth event with the change (passkey_added, signed_in, step_up, passkey_removed), driven by the passkey tests",
     atomic: PASSKEY_ATOMIC,
   })),
+  {
+    name: "POST /account/address",
+    none: "stores a pending request and mails both addresses; the account changes only when the new address confirms",
+  },
+  ...["POST /account/address/code", "POST /account/address/undo"].map((name) => ({
+    name,
+    none: "needs the code or link mailed to the new or old address: the account tests drive it over SMTP and find auth.address_changed / auth.address_change_reversed in the audit stream",
+    atomic: ACCOUNT_ATOMIC,
+  })),
+  {
+    name: "POST /account/delete",
+    none: "removes the person and their audit stream: account_deleted has no stream left to hold it and is logged; test/account/delete.test.ts",
+  },
 
   // The API reports.
+  { name: "account: create", none: "builds the account component" },
+  { name: "signin: IssuedLink.revoke", none: "withdraws a link latch/account issued and could not mail; no person's record changes" },
   { name: "agent: AgentTokens.mint", via: "POST /account/agents" },
   { name: "agent: AgentTokens.revoke", via: "POST /account/agents/revoke" },
   { name: "agent: AgentTokens.revokeAll", via: "POST /signout", atomic: AGENT_ATOMIC },

@@ -30,7 +30,7 @@ import {
   type HandlerFunc,
   type Middleware,
 } from "../http/index.ts";
-import { parseOrigin } from "../internal/index.ts";
+import { needRoute, parseOrigin } from "../internal/index.ts";
 import { PathValue } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";
@@ -186,6 +186,8 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
     answer(res, outcome, config);
   };
 
+  // The approval page is the application's: the runtime warns at boot when its Mux does not route it.
+  needRoute(Call, { Path: `${config.ApprovalPath}/{id}`, Option: "newToolsAPI ApprovalPath" });
   return { Authenticate, List, Call };
 }
 

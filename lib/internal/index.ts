@@ -9,3 +9,5 @@ export { equalSecret } from "./secret.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
 export { bindStreamWatcher, holdsStream } from "./stream-share.ts";
 export type { ErrorPageTarget } from "./respond.ts";
+export { needRoute, routeNeedsOf, bindRouteCheck, unroutedNeeds } from "./route-needs.ts";
+export type { RouteNeed } from "./route-needs.ts";

@@ -34,7 +34,7 @@ import {
   type ToolInvoker,
 } from "../agent/index.ts";
 import { readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
-import { mediaType, originVerdict, parseOrigin } from "../internal/index.ts";
+import { mediaType, needRoute, originVerdict, parseOrigin } from "../internal/index.ts";
 import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
 import { MCPSessions, type MCPSession } from "./sessions.ts";
@@ -270,6 +270,8 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     };
   }
 
+  // The approval page is the application's: the runtime warns at boot when its Mux does not route it.
+  needRoute(Handler, { Path: `${config.ApprovalPath}/{id}`, Option: "newMCPServer ApprovalPath" });
   return {
     Handler,
     ResourceMetadata: resourceMetadataHandler(resource, config.Name, config.Documentation),

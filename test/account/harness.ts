@@ -9,6 +9,7 @@ import type { TestContext } from "node:test";
 import * as account from "../../lib/account/index.ts";
 import type { DB } from "../../lib/db/index.ts";
 import { newSMTPMailer } from "../../lib/mail/index.ts";
+import { auditAuthEvents } from "../../lib/agent/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
 import { PasskeyStore } from "../../lib/passkey/store.ts";
 import * as passkey from "../../lib/passkey/index.ts";
@@ -39,6 +40,7 @@ export async function startAccountApp(
   options: { reverseWindow?: number; accountMailURL?: string } = {},
 ): Promise<AccountApp> {
   const clock = new FakeClock(new Date("2026-03-01T09:00:00Z"));
+  let events: EventStore | undefined;
   const app = await startSigninApp(t, {
     clock,
     schema: demoSchema.filter((step) => !step.Name.startsWith("session/") && !step.Name.startsWith("signin/")),
@@ -53,8 +55,11 @@ export async function startAccountApp(
         Clock: clock,
         Logger: logger,
       });
+      events = new EventStore(db, { Clock: clock });
       const component = account.create({
         DB: db,
+        // As the demo: each change commits with its audit event (auth.address_changed...).
+        OnAuthEvent: auditAuthEvents(events, logger),
         Signin: auth,
         Passkey: keys,
         Origin: "http://localhost",
@@ -81,7 +86,7 @@ export async function startAccountApp(
       fresh.Handle(`POST ${ROUTES.delete}`, component.Delete);
     },
   });
-  return { ...app, store: new PasskeyStore(app.db, clock), events: new EventStore(app.db, { Clock: clock }) };
+  return { ...app, store: new PasskeyStore(app.db, clock), events: events ?? new EventStore(app.db, { Clock: clock }) };
 }
 
 /** What `seed` stored for a person, to check after a move. */

@@ -90,12 +90,35 @@ describe("account: change of address", () => {
     assert.equal((await app.request("GET", "/me", { jar: other })).status, 401, "every other session ended");
     assert.equal(app.store.useRecoveryCode(NEW, seeded.recoveryCode), true, "recovery codes work under the new address");
     assert.deepEqual(app.db.prepare("SELECT count(*) AS n FROM notes WHERE owner = ?").get(NEW), { n: 1 });
-    assert.equal(app.events.version(auditStream(NEW)), audited, "the audit stream is renamed whole");
+    assert.equal(app.events.version(auditStream(NEW)), audited + 1, "the audit stream is renamed whole, and records the change");
+    assert.equal(app.events.read(auditStream(NEW)).at(-1)?.Type, "auth.address_changed");
     assert.equal(app.events.read(`notes:${seeded.noteID}`)[0]?.Subject, NEW);
     const undo = await mailTo(app, ADA, before);
     assert.match(undo, undoLink, "the old address gets the link that reverses the change");
     assert.match(undo, new RegExp(`\\b${Math.round(REVERSE_WINDOW / 86400000)}\\b`), "and how many days it works");
     void bob;
+  });
+
+  // Issue 22: a write and its audit event commit together or not at all.
+  it("a change whose audit event cannot be written does not happen: everything stays under the old address", async (t) => {
+    const { app, ada } = await twoPeople(t);
+    seed(app, ADA, "a");
+    const { code } = await askChange(app, ada, NEW);
+    const before = rowsWith(app.db, ADA);
+    app.db.exec(
+      "CREATE TEMP TRIGGER refuse_events BEFORE INSERT ON main.events BEGIN SELECT RAISE(ABORT, 'injected: database or disk is full'); END",
+    );
+    const refused = await app.request("POST", ROUTES.code, { jar: ada, form: { code } });
+    assert.ok(refused.status >= 500, `the failure is answered as one (${refused.status})`);
+    app.db.exec("DROP TRIGGER refuse_events");
+    assert.deepEqual(
+      scan(app.db, NEW).filter((c) => c !== "signin_rate_events.bucket" && c !== "account_address_changes.new_address"),
+      [],
+    );
+    assert.deepEqual(
+      rowsWith(app.db, ADA).filter((row) => !row.startsWith("signin_links ") && !row.startsWith("signin_rate_events ")),
+      before.filter((row) => !row.startsWith("signin_links ") && !row.startsWith("signin_rate_events ")),
+    );
   });
 
   it("refuses a second use of the link and of the code", async (t) => {
