@@ -130,7 +130,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
       res.setHeader("Allow", "POST, DELETE");
       return refuse(res, 405, JSONRPC_ERRORS.InvalidRequest, "method not allowed: this endpoint offers no GET stream");
     }
-    const grant = await verifyBearer(req, config.Tokens);
+    const grant = await verifyBearer(req, config.Tokens, resource);
     if (grant === "none") return challenge(res, "");
     if (grant === "invalid") return challenge(res, "invalid_token");
     const version = header(req, "mcp-protocol-version");
