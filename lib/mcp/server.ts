@@ -62,6 +62,11 @@ export interface MCPServerConfig {
   /** A page telling people how to connect (RFC 9728 `resource_documentation`). */
   Documentation?: string;
   /**
+   * The application's authorization server (latch/oauth's `newOAuthServer` result): the metadata then names its
+   * issuer in `authorization_servers` and its scopes in `scopes_supported`, and an MCP client connects by OAuth.
+   */
+  AuthorizationServer?: { readonly Issuer: string; readonly Scopes: readonly string[] };
+  /**
    * How often each agent token may call tools (`tools/call`); give the tools endpoint the same limiter.
    * @default one limiter of 60 calls a minute, 20 at once, per `Tokens`, shared with the tools endpoint of the same `Tokens`
    */
@@ -272,8 +277,8 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
 
   return {
     Handler,
-    ResourceMetadata: resourceMetadataHandler(resource, config.Name, config.Documentation),
-    ApplicationMetadata: resourceMetadataHandler(origin, config.Name, config.Documentation),
+    ResourceMetadata: resourceMetadataHandler(resource, config.Name, config.Documentation, config.AuthorizationServer),
+    ApplicationMetadata: resourceMetadataHandler(origin, config.Name, config.Documentation, config.AuthorizationServer),
     ResourceMetadataURL: metadataURL,
   };
 }
