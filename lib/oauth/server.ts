@@ -41,7 +41,7 @@ import {
   type HandlerFunc,
   type RandomReader,
 } from "../http/index.ts";
-import { crossOriginVerdict, equalSecret, mediaType, parseOrigin, requestTarget, writeText } from "../internal/index.ts";
+import { crossOriginVerdict, equalSecret, mediaType, parseOrigin, rememberNext, requestTarget, writeText } from "../internal/index.ts";
 import { HashToken, NewToken, type Sessions } from "../session/index.ts";
 import type { OAuthClient } from "./client.ts";
 import { OAuthError } from "./errors.ts";
@@ -185,6 +185,7 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
     if (typeof path !== "string" || !isLocalPath(path))
       throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `oauth server: ${field} must be a local path`);
   }
+  const cookieOrigin: string = issuer;
   const resources = (config.Resources ?? ["/mcp", "/api/tools"]).map((p) => new URL(p, issuer).href);
   const clock = config.Clock ?? systemClock;
   const random = config.Random ?? cryptoRandom;
@@ -329,11 +330,14 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
     const back = `${OAUTH_PATHS.Authorize}?${new URLSearchParams(request.fields).toString()}`;
     if (session === undefined) {
       if (post) return refuse(req, res, 401, "401 authorization: sign in first");
+      // Remembered in this browser too: the emailed link, the code and a passkey all return here (lib/internal next-cookie.ts).
+      if (isLocalPath(back)) rememberNext(res, cookieOrigin, back);
       return seeOther(res, `${config.SigninPath}?next=${encodeURIComponent(back)}`);
     }
     // A write grant lets an agent ask for changes; like the token page, it needs a recent sign-in (ASVS 5.0 §7.5.x).
     if (request.access === "write" && clock.now().getTime() - session.AuthTime.getTime() > OAUTH_WRITE_FRESH_FOR) {
       if (post) return refuse(req, res, 401, "401 authorization: session too old, authenticate again");
+      if (isLocalPath(back)) rememberNext(res, cookieOrigin, back);
       return seeOther(res, `${config.StalePath ?? config.SigninPath}?next=${encodeURIComponent(back)}`);
     }
     if (!post) {
