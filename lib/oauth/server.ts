@@ -41,7 +41,16 @@ import {
   type HandlerFunc,
   type RandomReader,
 } from "../http/index.ts";
-import { crossOriginVerdict, equalSecret, mediaType, parseOrigin, rememberNext, requestTarget, writeText } from "../internal/index.ts";
+import {
+  countProblem,
+  crossOriginVerdict,
+  equalSecret,
+  mediaType,
+  parseOrigin,
+  rememberNext,
+  requestTarget,
+  writeText,
+} from "../internal/index.ts";
 import { HashToken, NewToken, type Sessions } from "../session/index.ts";
 import type { OAuthClient } from "./client.ts";
 import { OAuthError } from "./errors.ts";
@@ -100,6 +109,8 @@ export interface OAuthServerConfig {
   SigninPath: string;
   /** Where a session too old for write access goes (with `?next=`). @default SigninPath */
   StalePath?: string;
+  /** How recently the person must have signed in to allow write access, ms. @default 5 minutes (OAUTH_WRITE_FRESH_FOR) */
+  FreshFor?: number;
   /** Renders the consent page for the request's person. */
   ConsentPage: (req: IncomingMessage, res: ServerResponse, consent: Consent) => void | Promise<void>;
   /** Shows a refused request the client cannot be told of (the application's `writeError`). @default plain text */
@@ -186,6 +197,9 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
       throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `oauth server: ${field} must be a local path`);
   }
   const cookieOrigin: string = issuer;
+  const freshFor = config.FreshFor ?? OAUTH_WRITE_FRESH_FOR;
+  if (countProblem(freshFor) !== undefined)
+    throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "oauth server: FreshFor must be a whole number of ms");
   const resources = (config.Resources ?? ["/mcp", "/api/tools"]).map((p) => new URL(p, issuer).href);
   const clock = config.Clock ?? systemClock;
   const random = config.Random ?? cryptoRandom;
@@ -335,7 +349,7 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
       return seeOther(res, `${config.SigninPath}?next=${encodeURIComponent(back)}`);
     }
     // A write grant lets an agent ask for changes; like the token page, it needs a recent sign-in (ASVS 5.0 §7.5.x).
-    if (request.access === "write" && clock.now().getTime() - session.AuthTime.getTime() > OAUTH_WRITE_FRESH_FOR) {
+    if (request.access === "write" && clock.now().getTime() - session.AuthTime.getTime() > freshFor) {
       if (post) return refuse(req, res, 401, "401 authorization: session too old, authenticate again");
       if (isLocalPath(back)) rememberNext(res, cookieOrigin, back);
       return seeOther(res, `${config.StalePath ?? config.SigninPath}?next=${encodeURIComponent(back)}`);

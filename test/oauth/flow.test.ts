@@ -18,6 +18,8 @@ describe("sign-in inside an authorization request", () => {
       const first = await app.request("GET", authorizePath, { jar });
       assert.equal(first.status, 303);
       assert.match(first.location ?? "", /^\/signin\?next=/);
+      // Remembered in this browser for 15 minutes (NEXT_TTL_SECONDS), a sign-in link's life.
+      assert.match(first.setCookie.find((c) => c.startsWith("framework_next=")) ?? "", /Max-Age=900;/);
       const sent = app.smtp?.messages.filter((m) => m.to.includes("bob@example.com")).length ?? 0;
       assert.equal((await app.begin("bob@example.com", { jar })).location, "/signin?sent=1");
       const link = await app.linkFor("bob@example.com", sent + 1);

@@ -107,8 +107,9 @@ describe("GET /oauth/authorize", () => {
     });
   }
 
-  it("asks a session older than OAUTH_WRITE_FRESH_FOR to authenticate again for write access", async (t) => {
+  it("asks a session older than 5 minutes (OAUTH_WRITE_FRESH_FOR) to authenticate again for write access", async (t) => {
     const app = await startOAuthApp(t);
+    assert.equal(OAUTH_WRITE_FRESH_FOR, 5 * 60 * 1000);
     app.clock.advance(OAUTH_WRITE_FRESH_FOR);
     assert.equal((await app.authorize({ scope: "read write" })).status, 200);
     assert.equal((await app.authorize({ scope: "read" })).status, 200);
@@ -117,6 +118,16 @@ describe("GET /oauth/authorize", () => {
     assert.equal(stale.status, 303);
     assert.match(stale.location ?? "", /^\/stepup\?next=%2Foauth%2Fauthorize%3F/);
     assert.equal((await app.authorize({ scope: "read" })).status, 200);
+  });
+
+  it("shows the person a parameter longer than 2048 characters (MAX_OAUTH_PARAM) or given twice", async (t) => {
+    const app = await startOAuthApp(t);
+    assert.equal((await app.authorize({ state: "s".repeat(2048) })).status, 200);
+    const long = await app.authorize({ state: "s".repeat(2049) });
+    assert.equal(long.status, 400);
+    assert.equal(long.location, undefined);
+    const twice = await app.request("GET", `/oauth/authorize?${requestParams().toString()}&state=again`, { jar: app.human });
+    assert.equal(twice.status, 400);
   });
 
   it("redirects a declined request with access_denied", async (t) => {
@@ -230,7 +241,7 @@ describe("POST /oauth/token refusals", () => {
     assert.match(String(res.json.error_description), /another client/);
   });
 
-  it("refuses a code after OAUTH_CODE_TTL (60 s)", async (t) => {
+  it("refuses a code after 60 s (OAUTH_CODE_TTL)", async (t) => {
     const app = await startOAuthApp(t);
     assert.equal(OAUTH_CODE_TTL, 60_000);
     const late = (await app.allow()).get("code") ?? "";
