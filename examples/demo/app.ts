@@ -27,17 +27,19 @@ import { renderAccount } from "./pages/account.ts";
 import { homePage } from "./pages/home.ts";
 import { mountAgents } from "./agents.ts";
 import * as agent from "../../lib/agent/index.ts";
+import * as oauth from "../../lib/oauth/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { securityPage } from "./pages/security.ts";
 import { mountResources, renderResource, resourcesSchema } from "./resources.ts";
 
-/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, the resources. */
+/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, OAuth codes and refresh tokens, the resources. */
 export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
   session.Schema,
   signin.Schema,
   passkey.Schema,
   eventsSchema,
   agent.Schema,
+  oauth.Schema,
   resourcesSchema,
 );
 
@@ -82,6 +84,13 @@ function cspWithIssuer(issuer: string, origin: string): string {
   const csp = DEFAULT_CSP.replace("form-action 'self'", `form-action 'self' ${new URL(issuer).origin}`);
   return origin.startsWith("https://") ? `${csp}; upgrade-insecure-requests` : csp;
 }
+
+// The client directory (latch/oauth OAuthClients: metadata documents and registration) is wired with the
+// client side of issue 23; until then no client is known, and /oauth/authorize shows every request as unknown.
+const knownClients: oauth.ClientDirectory = {
+  resolve: () => Promise.reject(new oauth.OAuthError("invalid_client", "unknown client_id")),
+  redirectAllowed: () => false,
+};
 
 function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, assets: Assets, app: AppOptions): Mux {
   if (db === undefined) throw new Error("demo: the runtime opened no database");
@@ -170,6 +179,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
     stepMs: app.jobStepMs ?? config.jobStepMs,
     freshFor: config.freshFor,
     jobStatusPage: jobHandlers.StatusPage,
+    clients: knownClients,
   });
   mountResources({ db, mux, events, tools, origin: config.origin, requireSession: auth.RequireSession, localeDir: LOCALE_DIR });
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
