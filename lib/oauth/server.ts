@@ -240,9 +240,14 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
   );
 
   /** Ends grant `id`: its access tokens stop at the next request, its refresh tokens at the next use (audited as a revocation). */
+  const dropRefresh = db.prepare<[string]>("DELETE FROM oauth_refresh_tokens WHERE token_id = ?");
+  const dropCodes = db.prepare<[string]>("DELETE FROM oauth_codes WHERE token_id = ?");
   const endGrant = (id: string): void => {
     const subject = grantSubject.get(id)?.subject;
     if (subject !== undefined) tokens.revoke(subject, id);
+    // Nothing of an ended family stays: a token of it presented again is unknown, refused all the same.
+    dropRefresh.run(id);
+    dropCodes.run(id);
   };
 
   const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string): void => {

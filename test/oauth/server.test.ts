@@ -295,6 +295,9 @@ describe("refresh and revocation", () => {
     assert.equal((await app.call(String(second.json.access_token), "counter_get", {})).status, 401);
     assert.equal((await refresh(second.json.refresh_token)).status, 400);
     assert.deepEqual(app.tokens.list("ada@example.com"), []);
+    // Nothing of the ended family is kept: its refresh tokens and codes are deleted with it.
+    assert.equal(count(app.db, "oauth_refresh_tokens"), 0);
+    assert.equal(count(app.db, "oauth_codes"), 0);
   });
 
   it("POST /oauth/revoke: 200 for anything; a refresh token ends the grant, an access token only itself", async (t) => {
