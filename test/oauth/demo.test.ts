@@ -6,6 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { join } from "node:path";
+import { AgentTokens } from "../../lib/agent/index.ts";
+import { OpenDB } from "../../lib/db/index.ts";
 import { signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
 import { sendRequest } from "../_support/http-client.ts";
 
@@ -51,5 +54,26 @@ describe("the demo's authorization server", () => {
     assert.equal(res.status, 400);
     assert.equal(res.location, undefined);
     assert.match(String(res.headers["content-type"]), /^text\/html/);
+  });
+
+  it("lists an OAuth grant on /account/agents with its client's name and host, revocable there", async () => {
+    const jar = await signInOverHTTP(demo, "ada-grant@example.com");
+    // The grant as the authorization server mints it when the person allows (test/oauth/server.test.ts drives that part).
+    const db = OpenDB(join(demo.stateDir, "demo.db"));
+    const grant = new AgentTokens(db).mint({
+      Subject: "ada-grant@example.com",
+      Name: "claude-desktop",
+      Access: "read",
+      Client: { ID: "https://client.example/c.json", Name: "Claude <Desktop>", Host: "client.example" },
+    }).Info;
+    db.close();
+    const page = await sendRequest(demo.origin, "GET", "/account/agents", { jar }, demo.origin);
+    assert.equal(page.status, 200);
+    assert.match(page.body, new RegExp(`data-agent-id="${grant.ID}"`));
+    assert.match(page.body, /<span data-agent-text>Claude &lt;Desktop&gt;<\/span> · <code data-agent-client-host>client\.example<\/code>/);
+    const revoked = await sendRequest(demo.origin, "POST", "/account/agents/revoke", { jar, form: { id: grant.ID } }, demo.origin);
+    assert.equal(revoked.status, 303);
+    const after = await sendRequest(demo.origin, "GET", "/account/agents", { jar }, demo.origin);
+    assert.doesNotMatch(after.body, /data-agent-client-host/);
   });
 });
