@@ -263,6 +263,12 @@ export const WRITE_PATHS: readonly WritePath[] = [
     atomic: PASSKEY_ATOMIC,
   })),
   {
+    name: "/oauth/",
+    none: "the authorization server: an allowed consent mints the grant through AgentTokens (agent.token_minted, human, in its transaction) and /oauth/revoke revokes it (agent.token_revoked); codes, access and refresh tokens are the grant's, not a new change; test/oauth/server.test.ts drives each",
+    atomic: AGENT_ATOMIC,
+  },
+  { name: "/.well-known/", none: "metadata documents and JSON 404s: reads only, whatever the method" },
+  {
     name: "POST /account/address",
     none: "stores a pending request and mails both addresses; the account changes only when the new address confirms",
   },

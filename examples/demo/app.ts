@@ -29,17 +29,19 @@ import { homePage } from "./pages/home.ts";
 import { mountAgents } from "./agents.ts";
 import * as account from "../../lib/account/index.ts";
 import * as agent from "../../lib/agent/index.ts";
+import * as oauth from "../../lib/oauth/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { securityPage } from "./pages/security.ts";
 import { accountTables, mountResources, renderResource, resourcesSchema } from "./resources.ts";
 
-/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, the resources, the account. */
+/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, OAuth codes and refresh tokens, the resources, the account. */
 export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
   session.Schema,
   signin.Schema,
   passkey.Schema,
   eventsSchema,
   agent.Schema,
+  oauth.Schema,
   resourcesSchema,
   account.Schema,
 );

@@ -118,6 +118,9 @@ export class Records {
       }
       this.#db.prepare(`DELETE FROM ${q(t.Table)} WHERE ${q(t.Column)} = ?`).run(subject);
     }
+    for (const table of this.#tables.grants) {
+      this.#db.prepare(`DELETE FROM ${q(table)} WHERE token_id IN (SELECT id FROM agent_tokens WHERE subject = ?)`).run(subject);
+    }
     for (const t of this.#tables.latch) this.#db.prepare(`DELETE FROM ${q(t.table)} WHERE ${q(t.column)} = ?`).run(subject);
     if (this.#tables.events) {
       this.#db.prepare("DELETE FROM events WHERE stream = ?").run(auditStream(subject));

@@ -105,6 +105,14 @@ export const LATCH_TABLES: readonly LatchTable[] = [
   { table: "account_reversals", column: "subject", onMove: "move", exported: ["expires_at"], account: false },
 ];
 
+/**
+ * latch's tables that name a person's agent token (an OAuth grant's access
+ * tokens, codes and refresh tokens) by id only: they follow the token on a
+ * move, hold nothing an export shows (hashes of secrets), and are deleted
+ * before the tokens they reference.
+ */
+export const GRANT_TABLES: readonly string[] = ["agent_access_tokens", "oauth_codes", "oauth_refresh_tokens"];
+
 /** An SQL identifier latch quotes into statements: letters, digits, underscore. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -112,6 +120,8 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export interface Tables {
   latch: readonly LatchTable[];
   owned: readonly OwnedTable[];
+  /** The present GRANT_TABLES. */
+  grants: readonly string[];
   /** Whether the database has the events table (audit streams). */
   events: boolean;
   /** Whether the database has the sign-in rate table. */
@@ -147,6 +157,7 @@ export function resolveTables(db: DB, owned: readonly OwnedTable[]): Tables {
   }
   return {
     latch: LATCH_TABLES.filter((t) => columns(t.table).includes(t.column)),
+    grants: GRANT_TABLES.filter((table) => columns(table).includes("token_id")),
     owned: [...owned],
     events: columns("events").length > 0,
     rate: columns("signin_rate_events").length > 0,

@@ -66,6 +66,9 @@ export interface ToolsAPI {
   Call: HandlerFunc;
 }
 
+/** The path of the tools endpoint as an OAuth protected resource: its access tokens name `<Origin>/api/tools`. */
+export const TOOLS_RESOURCE_PATH = "/api/tools";
+
 /** The `WWW-Authenticate` challenge of a refused token (RFC 6750 §3.1). */
 export const INVALID_TOKEN_CHALLENGE = 'Bearer realm="api", error="invalid_token"';
 
@@ -156,9 +159,11 @@ export function checkApprovalLink(config: Pick<ToolsAPIConfig, "Origin" | "Appro
 export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
   checkApprovalLink(config, "tools api");
   const limiter = limiterFor(config.Tokens, config.RateLimit);
+  // RFC 8707: the resource an OAuth access token must name to be accepted here.
+  const resource = new URL(TOOLS_RESOURCE_PATH, config.Origin).href;
   const Authenticate: Middleware = (next) =>
     async function authenticateCaller(req, res) {
-      const bearer = await verifyBearer(req, config.Tokens);
+      const bearer = await verifyBearer(req, config.Tokens, resource);
       if (bearer === "invalid") return unauthorized(res, INVALID_TOKEN_CHALLENGE);
       if (bearer !== "none") return next(req, res);
       if (config.Sessions.read(req) === undefined) return unauthorized(res, 'Bearer realm="api"');

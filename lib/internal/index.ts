@@ -6,6 +6,7 @@ export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./
 export { requestTarget, mediaType, parseOrigin, crossOriginVerdict, originVerdict, clientAddress } from "./request.ts";
 export { writeText, writeErrorPage } from "./respond.ts";
 export { equalSecret } from "./secret.ts";
+export { rememberNext, takeNext } from "./next-cookie.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
 export { bindStreamWatcher, holdsStream } from "./stream-share.ts";
 export type { ErrorPageTarget } from "./respond.ts";

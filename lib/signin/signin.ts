@@ -40,6 +40,8 @@ import {
   requestTarget,
   writeText,
   clientAddress,
+  rememberNext,
+  takeNext,
 } from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, authEventEmitter, type AuthEventEmitter, type Identity } from "../session/index.ts";
@@ -212,6 +214,9 @@ export class Signin {
     if (this.#refusedCrossOrigin(req, res)) return;
     const form = await readForm(req);
     const address = normalizeAddress(form.get("email") ?? "");
+    // The sign-in page may carry ?next= as a form field; only a local path is remembered (never another origin).
+    const next = form.get("next");
+    if (next !== null && isLocalPath(next)) rememberNext(res, this.#origin, next);
     if (address === undefined) return this.#outcome(res, "err=address");
     const rate = this.#rate.Take(address, clientAddress(req, this.#config.ClientIP), this.#isReturning.get(address) !== undefined);
     if (!rate.ok) {
@@ -357,7 +362,9 @@ export class Signin {
     });
     // A new session must outlive the machine before its cookie is handed out (Options.Durable).
     await awaitDurable(this.#config.DB);
-    this.#redirect(res, this.#config.SignedInPath);
+    // Back to the page that sent the person here (RequireFreshSession, an OAuth authorization request), if on this origin.
+    const next = takeNext(req, res, this.#origin);
+    this.#redirect(res, next !== undefined && isLocalPath(next) ? next : this.#config.SignedInPath);
   }
 
   // SPEC §6.2: a session change and its auth event commit together; a sink that throws (an audit
@@ -412,6 +419,8 @@ export class Signin {
           // A form POST cannot be replayed by a redirect back: only safe requests name themselves as next.
           const safe = req.method === "GET" || req.method === "HEAD";
           const next = safe ? `?next=${encodeURIComponent(requestTarget(req))}` : "";
+          // Remembered in this browser too, so the way back survives the emailed link, the code and the passkey.
+          if (safe && wantsHTML(req)) rememberNext(res, this.#origin, requestTarget(req));
           return this.#refuse(
             req,
             res,

@@ -146,6 +146,25 @@ export function seed(app: AccountApp, address: string, tag: string): Seeded {
     now,
     now + 86400000,
   );
+  // The token is an OAuth grant too: its access token, code and refresh token name it by id (deleted with it).
+  run(
+    "INSERT INTO agent_access_tokens (token_hash, token_id, resource, expires_at) VALUES (?, ?, 'http://localhost/mcp', ?)",
+    `at-${tag}`,
+    `tok-${tag}`,
+    now + 3600000,
+  );
+  run(
+    "INSERT INTO oauth_codes (code_hash, token_id, client_id, redirect_uri, challenge, resource, expires_at) VALUES (?, ?, 'https://client.example/meta', 'http://127.0.0.1/cb', 'c', 'http://localhost/mcp', ?)",
+    `code-${tag}`,
+    `tok-${tag}`,
+    now + 60000,
+  );
+  run(
+    "INSERT INTO oauth_refresh_tokens (token_hash, token_id, resource, created_at) VALUES (?, ?, 'http://localhost/mcp', ?)",
+    `rt-${tag}`,
+    `tok-${tag}`,
+    now,
+  );
   run(
     "INSERT INTO agent_approvals (id, subject, token_id, tool, args_hash, args, status, created_at, expires_at) VALUES (?, ?, ?, 'start_job', 'h', '{}', 'pending', ?, ?)",
     `appr-${tag}`,
@@ -190,7 +209,15 @@ export function seed(app: AccountApp, address: string, tag: string): Seeded {
 }
 
 /** Tables of the demo's database that hold no person: their rows are not seeded. */
-export const PERSONLESS_TABLES: ReadonlySet<string> = new Set(["passkey_challenges", "latch_schema"]);
+export const PERSONLESS_TABLES: ReadonlySet<string> = new Set([
+  "passkey_challenges",
+  "latch_schema",
+  // A grant's access tokens, codes and refresh tokens name its agent token by id only (seeded below), and clients are nobody's.
+  "agent_access_tokens",
+  "oauth_codes",
+  "oauth_refresh_tokens",
+  "oauth_clients",
+]);
 
 /** Every table of `db` with its columns, read from sqlite_master and table_info. */
 export function tablesOf(db: DB): { table: string; columns: string[] }[] {

@@ -188,6 +188,9 @@ describe("MCP endpoint of the demo (SDK client)", () => {
           bearer_methods_supported: ["header"],
           resource_name: "latch-demo",
           resource_documentation: `${demo.origin}/account/agents`,
+          // The demo runs latch/oauth: the metadata names it (RFC 9728 §2).
+          authorization_servers: [demo.origin],
+          scopes_supported: ["read", "write"],
         },
       ],
     );
