@@ -97,6 +97,7 @@ export function isEmail(text: string): boolean {
  * parseWebAddress("javascript:alert(1)"); // undefined
  */
 export function parseWebAddress(text: string): string | undefined {
+  // OWASP ASVS 5.0 §1.2.2: only safe URL protocols (http, https) reach a link's href.
   // The scheme is required as typed: new URL() would take "http:example.com" as http://example.com/.
   if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return undefined;
   const url = new URL(text);

@@ -56,6 +56,7 @@ export function displayValue(req: IncomingMessage, field: Field | undefined, val
 
 /** Returns the value of `field` as a list cell: a URL as a link that tells the linked site nothing (rel="noopener noreferrer"). */
 export function cellHTML(req: IncomingMessage, field: Field, value: FieldValue): SafeHTML {
+  // Only http(s) addresses are stored (parseWebAddress, ASVS 5.0 §1.2.2); the linked page gets no window.opener and no Referer (HTML §4.6.6).
   if (field.Kind === Kind.URL && typeof value === "string" && value !== "") {
     return html`<a href="${value}" rel="noopener noreferrer">${value}</a>`;
   }
