@@ -4,8 +4,9 @@
  * MCP endpoint) offers them. List and read are `ToolRead`; create, update
  * and delete are `ToolWrite` with a confirm sentence built from the
  * resource's labels, so an agent's call waits for its person's approval.
- * Arguments are the form's fields (amounts as decimal strings, "12.34"),
- * checked by the same rules as the form; every call is scoped to the
+ * Arguments are the form's fields, typed by kind (`valueArg`: amounts as
+ * decimal strings, "12.34"; numbers, yes/no as JSON numbers and booleans;
+ * dates ISO), checked by the same rules as the form (422 naming the field); every call is scoped to the
  * subject the caller acts for and attributed to its actor. The write tools
  * declare a `Check`, the dry run the invoker makes before a person is asked
  * to approve: the values pass the form's rules, and for an update or delete

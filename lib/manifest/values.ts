@@ -3,8 +3,9 @@
  * accepting only declared fields: an undeclared name is refused outright
  * (400), never passed to the store, so a client cannot set `owner`, `id`
  * or anything the manifest did not declare. Each value is then checked
- * against its field: required, single line for Text, length limits, and
- * money parsed in the request's locale. Problems come back per field as
+ * against its field: required, single line for Text, length limits,
+ * money and whole numbers parsed in the request's locale, and the other
+ * kinds' shapes (scalars.ts). Problems come back per field as
  * catalog keys, shown inline beside the input with the entered text kept.
  */
 import { Kind } from "./kinds.ts";
