@@ -128,7 +128,8 @@ function parseBound(field: Field, text: string, locale: string): { value: number
   if (field.Kind === Kind.Integer) {
     const whole = parseInteger(text, locale);
     if (whole.ok) return { value: whole.value };
-    return { key: whole.reason === "range" ? "resource.err.integer_range" : "resource.err.integer_invalid", args: limits(locale) };
+    if (whole.reason === "invalid") return { key: "resource.err.integer_invalid", args: {} };
+    return { key: "resource.err.integer_range", args: limits(locale) };
   }
   const money = parseMoney(text, locale, currencyOf(field));
   if (money.ok) return { value: money.minor };
@@ -136,6 +137,7 @@ function parseBound(field: Field, text: string, locale: string): { value: number
   return { key: money.reason === "range" ? "resource.err.money_range" : "resource.err.money_invalid", args: {} };
 }
 
+// The bounds a range filter's number may take: what any Integer column holds (a field's own Min and Max only bound what is stored).
 function limits(locale: string): Record<string, string> {
   return { min: formatInteger(-INTEGER_LIMIT, locale), max: formatInteger(INTEGER_LIMIT, locale) };
 }
