@@ -128,7 +128,16 @@ export function describeTool(def: ToolDef): Record<string, unknown> {
     description: def.Tool.Description,
     access: def.Tool.Access,
     ...(def.Tool.Confirm !== "" && { confirm: def.Tool.Confirm }),
-    arguments: def.Tool.Args.map((a) => ({ name: a.Name, type: a.Type, required: a.Required === true, description: a.Description })),
+    arguments: def.Tool.Args.map((a) => ({
+      name: a.Name,
+      type: a.Type,
+      required: a.Required === true,
+      description: a.Description,
+      ...(a.Format !== undefined && { format: a.Format }),
+      ...(a.Enum !== undefined && { enum: a.Enum }),
+      ...(a.Minimum !== undefined && { minimum: a.Minimum }),
+      ...(a.Maximum !== undefined && { maximum: a.Maximum }),
+    })),
   };
 }
 

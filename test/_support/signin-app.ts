@@ -56,6 +56,8 @@ export interface SigninAppOptions {
   freshFor?: number;
   /** Schema steps applied after the sessions and sign-in schema. */
   schema?: readonly Step[];
+  /** The runtime's `Locales` (the first is the default; a request picks one by Accept-Language). @default unset: English only */
+  locales?: readonly string[];
   /** The runtime's `Render` (handed to handlers as `Ctx.Render`). @default unset */
   render?: RenderFunc;
   /** Mounts `crossOriginProtection` in `Wrap`; false leaves the component to protect itself. @default true */
@@ -159,6 +161,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
   const [h, cleanup] = Handler({
     DBPath: dbPath,
     ...(options.render !== undefined && { Render: options.render }),
+    ...(options.locales !== undefined && { Locales: [...options.locales] }),
     Schema: mergeSchemas(session.Schema, signin.Schema, options.schema ?? []),
     ...(options.crossOriginProtection !== false && { Wrap: (next: HandlerFunc) => crossOriginProtection({ Origin: origin })(next) }),
     Logger: logger,

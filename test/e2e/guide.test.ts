@@ -168,6 +168,7 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     assert.equal(await page.textContent('label[for="field-label"]'), "Label");
     await page.fill("#field-label", "Train to the conference");
     await page.fill("#field-amount", "1,234.50");
+    await page.fill("#field-spent_on", "2026-11-26");
     await page.click('form[action="/expenses"] button[type="submit"]');
     await page.waitForURL(/\/expenses\/[A-Za-z0-9_-]+$/);
     const id = page.url().split("/").at(-1) ?? "";
@@ -176,7 +177,7 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     await page.waitForURL(`${app.origin}/expenses`);
     const row = `tr[data-record-id="${id}"]`;
     await page.waitForSelector(row);
-    assert.match((await page.textContent(row)) ?? "", /Train to the conference.*€1,234\.50/s);
+    assert.match((await page.textContent(row)) ?? "", /Train to the conference.*€1,234\.50.*Nov 26, 2026/s);
     await shoot(page, app.origin, "expenses", "/expenses");
     await shoot(page, app.origin, "expense", `/expenses/${id}`);
 
@@ -188,8 +189,8 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     assert.equal(call.status, 200, call.body);
     const { items } = (JSON.parse(call.body ?? "") as { result: { items: Record<string, unknown>[] } }).result;
     assert.deepEqual(
-      items.map((item) => [item["id"], item["label"], item["amount"]]),
-      [[id, "Train to the conference", "1234.50"]],
+      items.map((item) => [item["id"], item["label"], item["amount"], item["spent_on"]]),
+      [[id, "Train to the conference", "1234.50", "2026-11-26"]],
     );
   });
 
