@@ -2,7 +2,8 @@
  * The application docs/guide.md builds, step by step: a runtime and a Mux,
  * emailed-link sign-in with its pages, passkeys with Gate, the confirm page
  * and recovery codes, a background job with its status page, an agent
- * token with a tool call, and a resource from the manifest. Its pages are
+ * token with a tool call, a resource from the manifest, and an MCP client
+ * whose write waits for the person's approval. Its pages are
  * examples/starter's. Compiled with the project and run end to end by
  * test/e2e/guide.test.ts; the package test compiles it against the packed
  * tarball. Both directories ship in
@@ -30,6 +31,7 @@ import { errorPage, notFoundPage } from "../starter/pages/errors.ts";
 import { homePage } from "../starter/pages/home.ts";
 import { signinPage } from "../starter/pages/signin.ts";
 import { mountAgents } from "./agents.ts";
+import { mountConnect } from "./connect.ts";
 import { mountExpenses, renderResource } from "./expenses.ts";
 import { mountJobs } from "./job.ts";
 
@@ -121,15 +123,19 @@ await Run({
 
     // Step 5: an agent token and a tool call.
     const tools = new agent.ToolRegistry();
-    mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus, notices });
+    const agents = mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus, notices });
 
     // Step 6: a resource from the manifest, its tools in the same registry.
     mountExpenses({ db, mux, tools, auth, Origin });
+
+    // Step 7: an MCP client connects; a write waits for the person's approval.
+    mountConnect({ mux, fresh, agents, tools, assets, Origin });
 
     const sweep = setInterval(
       () => {
         auth.Sweep(new Date());
         passkey.Sweep(db, new Date());
+        agents.approvals.sweep(new Date());
       },
       10 * 60 * 1000,
     );

@@ -1,15 +1,16 @@
 /*
  * A tool: the declarative description an agent reads before calling an
  * action. Arguments are described, not typed by a schema language: a name,
- * one of three scalar types, whether it is required, and a sentence. The
+ * one of four scalar types, whether it is required, and a sentence, with
+ * at most a format, a list of values or bounds. The
  * rule that matters for safety: a write tool carries a confirm sentence,
  * shown to the person who must approve the call (SPEC.md §2.3).
  */
 import { isAccess, ToolWrite, type Access } from "./access.ts";
 import { AgentError } from "./errors.ts";
 
-/** The type of a tool argument. */
-export type ArgType = "string" | "number" | "boolean";
+/** The type of a tool argument: "integer" is a number with no fractional part. */
+export type ArgType = "string" | "number" | "integer" | "boolean";
 
 /** A tool argument's value, of its `ArgType`. */
 export type ArgValue = string | number | boolean;
@@ -23,6 +24,18 @@ export interface ToolArg {
   readonly Required?: boolean;
   /** What the argument means, for the agent. */
   readonly Description: string;
+  /*
+   * What the value may be, told to the agent as JSON Schema (`format`, `enum`,
+   * `minimum`, `maximum`); the tool itself checks it, as it checks any input.
+   */
+  /** The format of a string argument: "date" (YYYY-MM-DD), "email" or "uri". */
+  readonly Format?: "date" | "email" | "uri";
+  /** The values a string argument takes. */
+  readonly Enum?: readonly string[];
+  /** The smallest value of a number or integer argument. */
+  readonly Minimum?: number;
+  /** The largest value of a number or integer argument. */
+  readonly Maximum?: number;
 }
 
 /** A tool, as declared by an action. Build it with `newTool`. */
@@ -55,7 +68,8 @@ export interface ToolSpec {
 /** The shape of an argument name. */
 export const ARG_NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,63}$/;
 
-const ARG_TYPES: ReadonlySet<unknown> = new Set(["string", "number", "boolean"]);
+const ARG_TYPES: ReadonlySet<unknown> = new Set(["string", "number", "integer", "boolean"]);
+const ARG_FORMATS: ReadonlySet<unknown> = new Set(["date", "email", "uri"]);
 
 /**
  * Checks a tool description. Throws `AgentError` `ERR_AGENT_INVALID_TOOL`
@@ -89,7 +103,21 @@ export function checkTool(spec: ToolSpec, operation: string): void {
     if (arg.Name === "confirmed") fail('argument name "confirmed" is reserved');
     if (seen.has(arg.Name)) fail(`duplicate argument ${arg.Name}`);
     seen.add(arg.Name);
-    if (!ARG_TYPES.has(arg.Type)) fail(`argument ${arg.Name}: Type must be string, number or boolean`);
+    if (!ARG_TYPES.has(arg.Type)) fail(`argument ${arg.Name}: Type must be string, number, integer or boolean`);
+    const text = arg.Type === "string";
+    if (arg.Format !== undefined && (!text || !ARG_FORMATS.has(arg.Format)))
+      fail(`argument ${arg.Name}: Format is "date", "email" or "uri", on a string`);
+    if (
+      arg.Enum !== undefined &&
+      (!text || !Array.isArray(arg.Enum) || arg.Enum.length === 0 || arg.Enum.some((v) => typeof v !== "string"))
+    ) {
+      fail(`argument ${arg.Name}: Enum is a non-empty list of strings, on a string`);
+    }
+    for (const bound of [arg.Minimum, arg.Maximum]) {
+      if (bound !== undefined && ((arg.Type !== "number" && arg.Type !== "integer") || !Number.isFinite(bound))) {
+        fail(`argument ${arg.Name}: Minimum and Maximum are finite numbers, on a number or integer`);
+      }
+    }
     if (typeof arg.Description !== "string" || arg.Description.trim() === "") {
       fail(`argument ${arg.Name}: empty Description`);
     }

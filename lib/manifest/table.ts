@@ -8,7 +8,8 @@
  *
  * Lists use keyset pagination on (sort value, id): a page is "the next N
  * rows after this one", stable while rows are added, with no OFFSET scan.
- * An empty amount sorts as the smallest value.
+ * An empty amount or number sorts as the smallest value, an empty date
+ * before every date.
  */
 import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
@@ -24,8 +25,11 @@ export interface StoredRecord {
   values: RecordValues;
 }
 
-/** One list filter, already parsed. */
-export type ListFilter = { field: string; contains: string } | { field: string; min: number | undefined; max: number | undefined };
+/** One list filter, already parsed: text contained, a range (both ends included), or one value. */
+export type ListFilter =
+  | { field: string; contains: string }
+  | { field: string; min: number | string | undefined; max: number | string | undefined }
+  | { field: string; equals: string | number };
 
 /** What a list page asks for. */
 export interface ListQuery {
@@ -41,7 +45,8 @@ export interface ListQuery {
 /** Records per list page. */
 export const LIST_PAGE_SIZE: number = 20;
 
-const NULL_MONEY = -1e18;
+// Below every amount (MONEY_MAX_MINOR) and whole number (INTEGER_LIMIT).
+const NULL_NUMBER = -1e18;
 
 /** The SQL of one resource's table, scoped to an owner when the resource is user-scoped. */
 export class RecordTable {
@@ -137,6 +142,11 @@ export class RecordTable {
         params.push(filter.contains);
         continue;
       }
+      if ("equals" in filter) {
+        clauses.push(`"${filter.field}" = ?`);
+        params.push(filter.equals);
+        continue;
+      }
       if (filter.min !== undefined) {
         clauses.push(`"${filter.field}" >= ?`);
         params.push(filter.min);
@@ -150,7 +160,7 @@ export class RecordTable {
     const dir = query.desc ? "DESC" : "ASC";
     if (query.after !== undefined) {
       clauses.push(`(${sortExpr}, id) ${query.desc ? "<" : ">"} (?, ?)`);
-      params.push(query.after[0] ?? NULL_MONEY, query.after[1]);
+      params.push(query.after[0], query.after[1]);
     }
     const where = clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
     const rows = this.#prepare(`SELECT * FROM "${this.#spec.Name}"${where} ORDER BY ${sortExpr} ${dir}, id ${dir} LIMIT ?`).all(
@@ -164,18 +174,22 @@ export class RecordTable {
     return { records, next };
   }
 
-  #isMoney(column: string): boolean {
-    return this.#spec.Form.Fields.some((f) => f.Name === column && f.Kind === Kind.Money);
+  // What an empty (NULL) value sorts as, for a column that can hold one: below every number, or before every date.
+  #nullSort(column: string): number | string | undefined {
+    const kind = this.#spec.Form.Fields.find((f) => f.Name === column)?.Kind;
+    if (kind === Kind.Money || kind === Kind.Integer) return NULL_NUMBER;
+    return kind === Kind.Date ? "" : undefined;
   }
 
   #sortExpression(column: string): string {
-    return this.#isMoney(column) ? `ifnull("${column}", ${NULL_MONEY})` : `"${column}"`;
+    const empty = this.#nullSort(column);
+    if (empty === undefined) return `"${column}"`;
+    return `ifnull("${column}", ${typeof empty === "number" ? empty : "''"})`;
   }
 
   #sortValue(column: string, record: StoredRecord): FieldValue {
     if (column === "id") return record.id;
     if (column === "created_at" || column === "updated_at") return record[column];
-    const value = record.values[column] ?? null;
-    return value === null && this.#isMoney(column) ? NULL_MONEY : value;
+    return record.values[column] ?? this.#nullSort(column) ?? null;
   }
 }

@@ -20,6 +20,7 @@ import {
   newLogger,
   seeOther as redirect,
   writeJSON as json,
+  isLocalPath,
   readForm,
   readJSON,
   systemClock,
@@ -28,7 +29,7 @@ import {
   type Logger,
 } from "../http/index.ts";
 import { awaitDurable, requireTables } from "../db/index.ts";
-import { LatchCookie, appendSetCookie } from "../internal/index.ts";
+import { LatchCookie, appendSetCookie, takeNext } from "../internal/index.ts";
 import { authEventEmitter, type AuthEventEmitter, type Identity, type Session, type Sessions } from "../session/index.ts";
 import {
   DEFAULT_ALGORITHMS,
@@ -337,8 +338,18 @@ export class Passkey {
       this.#emit(req, { Kind: "step_up", Subject: session.Subject, Method: METHOD_PASSKEY });
     });
     await awaitDurable(this.#config.DB);
-    json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
+    json(res, 200, { location: this.#next(req, res, this.#config.ManagePath ?? this.#config.SignedInPath) });
   };
+
+  /**
+   * Where a finished sign-in or step-up goes: the page that sent the person
+   * away to authenticate (remembered by sign-in, lib/internal next-cookie.ts),
+   * taken once and only when it is a local path, else `fallback`.
+   */
+  #next(req: IncomingMessage, res: ServerResponse, fallback: string): string {
+    const next = takeNext(req, res, this.#origin);
+    return next !== undefined && isLocalPath(next) ? next : fallback;
+  }
 
   /** `POST /passkey/signin/begin`: request options for the pending subject. */
   readonly SignInBegin: HandlerFunc = (req, res) => {
@@ -366,7 +377,7 @@ export class Passkey {
     if (this.#finishSignIn(req, res, live.token, "passkey") === undefined) return json(res, 401, { error: "no_pending_signin" });
     // A new session must outlive the machine before its cookie is handed out (Options.Durable).
     await awaitDurable(this.#config.DB);
-    json(res, 200, { location: this.#config.SignedInPath });
+    json(res, 200, { location: this.#next(req, res, this.#config.SignedInPath) });
   };
 
   /**
@@ -393,7 +404,7 @@ export class Passkey {
     }
     if (session === undefined) return redirect(res, `${this.#config.SigninPath}?err=expired`);
     await awaitDurable(this.#config.DB);
-    redirect(res, this.#config.SignedInPath);
+    redirect(res, this.#next(req, res, this.#config.SignedInPath));
   };
 
   /** Form POST with `id` and `name`: renames one of the session subject's passkeys. */

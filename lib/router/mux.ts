@@ -13,13 +13,14 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HandlerFunc, Middleware } from "../http/index.ts";
+import { bindRouteCheck, routeNeedsOf, type RouteNeed } from "../internal/index.ts";
 import { captureSite, siteLocation } from "./caller.ts";
 import { composeChain } from "./chain.ts";
 import { cleanPath, isCleanPath } from "./clean-path.ts";
 import { describeConflict } from "./compare.ts";
 import { RouterError } from "./errors.ts";
 import { setMatch } from "./path-value.ts";
-import { parsePattern } from "./pattern.ts";
+import { parsePattern, SEG_LITERAL } from "./pattern.ts";
 import { writeBadRequest, writeMethodNotAllowed, writeMovedPermanently, writeNotFound } from "./respond.ts";
 import { RouteTable } from "./table.ts";
 import { absolutePathStart, encodeLocation, isValidEscaping } from "./target.ts";
@@ -107,6 +108,8 @@ export class Mux {
   #values: string[] = [];
   #probe: string[] = [];
   #notFound: HandlerFunc = plainNotFound;
+  // The paths the registered handlers link to (lib/internal route-needs.ts), checked by the runtime at boot.
+  #needs = new Map<string, RouteNeed>();
 
   /**
    * Registers `handler` for `pattern`. Throws `ERR_ROUTER_INVALID_PATTERN`
@@ -176,12 +179,26 @@ export class Mux {
     }
     const route: Route = { pattern: parsed, handler: composeChain(middleware, handler), where };
     this.#routes.push(route);
+    for (const need of routeNeedsOf(handler)) {
+      this.#needs.set(need.Path, need);
+      bindRouteCheck(this.ServeHTTP, () => [...this.#needs.values()].filter((n) => !this.#serves(n.Path)));
+    }
     let table = this.#any;
     if (parsed.host !== "") {
       table = this.#hosts.get(parsed.host) ?? new RouteTable();
       this.#hosts.set(parsed.host, table);
     }
     table.insert(route);
+  }
+
+  /**
+   * Reports whether a GET for `path` reaches a route of its own: one whose
+   * pattern starts with a literal segment, so the application's catch-all
+   * (`/`, often its 404 page) does not count.
+   */
+  #serves(path: string): boolean {
+    const found = this.#find({ method: "GET", url: path, headers: {} } as IncomingMessage);
+    return !isMiss(found) && found.pattern.segments[0]?.kind === SEG_LITERAL;
   }
 
   #match(host: string, method: string, path: string, decode: boolean, out: string[]): Route | undefined {

@@ -40,6 +40,8 @@ import {
   requestTarget,
   writeText,
   clientAddress,
+  rememberNext,
+  takeNext,
 } from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, authEventEmitter, type AuthEventEmitter, type Identity } from "../session/index.ts";
@@ -61,6 +63,16 @@ export const METHOD_MAGICLINK: string = "magiclink";
 export const METHOD_KEYMAIL: string = "keymail";
 /** Session method of the emailed code typed into the asking browser. */
 export const METHOD_EMAIL_CODE: string = "emailcode";
+
+/** A link `IssueLink` made: what to email, and how to void it. */
+export interface IssuedLink {
+  /** The link's token (put it in the emailed URL). */
+  Token: string;
+  /** The link's CODE_LENGTH-digit code, for the email. */
+  Code: string;
+  /** Voids the link (its email could not be sent). */
+  revoke(): void;
+}
 
 /** What `Sweep` deleted. */
 export interface SweepResult {
@@ -209,6 +221,9 @@ export class Signin {
     if (this.#refusedCrossOrigin(req, res)) return;
     const form = await readForm(req);
     const address = normalizeAddress(form.get("email") ?? "");
+    // The sign-in page may carry ?next= as a form field; only a local path is remembered (never another origin).
+    const next = form.get("next");
+    if (next !== null && isLocalPath(next)) rememberNext(res, this.#origin, next);
     if (address === undefined) return this.#outcome(res, "err=address");
     const rate = this.#rate.Take(address, clientAddress(req, this.#config.ClientIP), this.#isReturning.get(address) !== undefined);
     if (!rate.ok) {
@@ -354,7 +369,9 @@ export class Signin {
     });
     // A new session must outlive the machine before its cookie is handed out (Options.Durable).
     await awaitDurable(this.#config.DB);
-    this.#redirect(res, this.#config.SignedInPath);
+    // Back to the page that sent the person here (RequireFreshSession, an OAuth authorization request), if on this origin.
+    const next = takeNext(req, res, this.#origin);
+    this.#redirect(res, next !== undefined && isLocalPath(next) ? next : this.#config.SignedInPath);
   }
 
   // SPEC §6.2: a session change and its auth event commit together; a sink that throws (an audit
@@ -409,6 +426,8 @@ export class Signin {
           // A form POST cannot be replayed by a redirect back: only safe requests name themselves as next.
           const safe = req.method === "GET" || req.method === "HEAD";
           const next = safe ? `?next=${encodeURIComponent(requestTarget(req))}` : "";
+          // Remembered in this browser too, so the way back survives the emailed link, the code and the passkey.
+          if (safe && wantsHTML(req)) rememberNext(res, this.#origin, requestTarget(req));
           return this.#refuse(
             req,
             res,
@@ -421,6 +440,48 @@ export class Signin {
       };
       return requireFreshSession;
     };
+  }
+
+  /**
+   * Issues an emailed link and code of `purpose` for `address`, bound to
+   * the asking browser (its binding cookie is set on `res`), for a
+   * component above sign-in that proves an inbox the way sign-in does
+   * (lib/account: a change of address). `purpose` must not be the sign-in
+   * purpose, so such a link can never sign in and a sign-in link can never
+   * confirm it. Returns the token and code to email, and `revoke` for a
+   * link whose email could not be sent.
+   */
+  IssueLink(req: IncomingMessage, res: ServerResponse, address: string, purpose: string): IssuedLink {
+    if (purpose === PURPOSE_SIGNIN || purpose === "")
+      throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: IssueLink takes a purpose of its own, not signin");
+    const binding = this.#binding.issue(req);
+    const { token, hash, code } = this.#links.create(address, purpose, binding.hash);
+    appendSetCookie(res, binding.setCookie);
+    return { Token: token, Code: code, revoke: () => this.#links.revoke(hash) };
+  }
+
+  /**
+   * Spends an `IssueLink` token in the browser it was bound to and returns
+   * its address when it was live and of `purpose`. The bound browser's
+   * token is spent whatever the outcome (a second use finds nothing);
+   * another browser spends nothing and gets undefined.
+   */
+  SpendLink(req: IncomingMessage, token: string, purpose: string): string | undefined {
+    const bound = this.#binding.hashOf(req);
+    if (token === "" || bound === undefined) return undefined;
+    return this.#links.consume(token, purpose, bound).address;
+  }
+
+  /**
+   * Spends the live `IssueLink` link of `purpose` whose code is `code`,
+   * typed into the browser it was bound to, under the same wrong-code
+   * limits as a sign-in code; returns its address, or undefined.
+   */
+  SpendCode(req: IncomingMessage, code: string, purpose: string): string | undefined {
+    const bound = this.#binding.hashOf(req);
+    if (bound === undefined) return undefined;
+    const result = this.#links.consumeCode(bound, code.replace(/[\s-]/g, "").slice(0, 64), purpose, this.#rate);
+    return result.ok ? result.address : undefined;
   }
 
   /** Deletes expired links, sessions and rate-limit events. */

@@ -5,8 +5,10 @@
  * open connections dropped. `startServer` closes it when the test ends;
  * `listen` leaves closing to its caller (servers a harness owns).
  * `freePort` is a loopback port nothing listens on (bound, then released).
+ * With `tls` (a key and certificate, `test-ca.ts`) it serves https instead.
  */
 import { createServer, type Server } from "node:http";
+import { createServer as createTLSServer } from "node:https";
 import { createServer as createTCPServer, type AddressInfo, type Socket } from "node:net";
 import type { TestContext } from "node:test";
 import type { HandlerFunc } from "../../lib/http/index.ts";
@@ -15,7 +17,7 @@ import type { HandlerFunc } from "../../lib/http/index.ts";
 export interface Listening {
   server: Server;
   port: number;
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port>, or https://localhost:<port> with `tls` */
   base: string;
   /** Drops open connections and closes the server. */
   close(): Promise<void>;
@@ -27,11 +29,13 @@ export interface ServerOptions {
   cleanup?: () => void;
   /** Sees every accepted connection (a socket bound to a shutdown signal). */
   onConnection?: (socket: Socket) => void;
+  /** Serve https with this key and certificate (PEM; `testCA()` gives one for localhost). */
+  tls?: { key: string; cert: string };
 }
 
 /** Serves `handler` (or, unset, nothing yet: add a "request" listener) on 127.0.0.1, port 0. */
 export async function listen(handler?: HandlerFunc, options: ServerOptions = {}): Promise<Listening> {
-  const server = createServer();
+  const server: Server = options.tls === undefined ? createServer() : createTLSServer(options.tls);
   if (handler !== undefined) {
     server.on("request", (req, res) => {
       const fail = (e: unknown): void => {
@@ -53,7 +57,7 @@ export async function listen(handler?: HandlerFunc, options: ServerOptions = {})
   return {
     server,
     port,
-    base: `http://127.0.0.1:${port}`,
+    base: options.tls === undefined ? `http://127.0.0.1:${port}` : `https://localhost:${port}`,
     close: () => {
       closed ??= new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -5,7 +5,6 @@ import { DEFAULT_HEADERS_TIMEOUT } from "../../lib/runtime/serve.ts";
 import {
   BODY_GRACE,
   BODY_TOO_SLOW,
-  clientKey,
   DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
   defaultMaxConnections,
   FALLBACK_FILE_LIMIT,
@@ -18,7 +17,7 @@ import {
   type ConnectionLimits,
 } from "../../lib/runtime/connection-limits.ts";
 import { Serve, type Options } from "../../lib/index.ts";
-import { readBody, type HandlerFunc } from "../../lib/http/index.ts";
+import { readBody, readForm, type HandlerFunc } from "../../lib/http/index.ts";
 import { EventWriter } from "../../lib/jobs/event-writer.ts";
 import { validateOptions } from "../../lib/runtime/options.ts";
 import { FakeClock } from "../_support/clock.ts";
@@ -161,33 +160,31 @@ describe("Serve() connection limits", () => {
     for (const c of held) c.socket.destroy();
   });
 
+  test("a form in 1,000 one-byte chunks reads a 413 at its 65th and the connection closes", async (t) => {
+    const { port } = await serve(t, {
+      Mux: async (req, res) => void res.end(`read ${[...(await readForm(req))].length} fields`),
+    });
+    const head =
+      "POST /signin HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n";
+    // The server closes the connection: the exchange ends without the client closing it.
+    const reply = await rawExchange(port, "127.0.0.8", head + "1\r\na\r\n".repeat(1_000) + "0\r\n\r\n");
+    assert.match(reply, /^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    assert.match(reply, /\r\nConnection: close\r\n/);
+    assert.match(reply, /read body: 65 pieces for 65 bytes/);
+    // The same form in one piece is read.
+    const whole = await rawExchange(
+      port,
+      "127.0.0.8",
+      head.replace("Transfer-Encoding: chunked", "Content-Length: 3\r\nConnection: close") + "a=1",
+    );
+    assert.match(whole, /^HTTP\/1\.1 200 OK\r\n[^]*read 1 fields$/);
+  });
+
   test("a request head not complete within HeadersTimeout gets a 408 and the connection closes", async (t) => {
     const { port } = await serve(t, { HeadersTimeout: 200 });
     const slow = await holdSlowHeaders(port, "127.0.0.7");
     await slow.closed;
     assert.match(slow.after(), /^HTTP\/1\.1 408 Request Timeout\r\n/);
-  });
-});
-
-describe("clientKey()", () => {
-  test("an IPv4 address is its own client; an IPv4-mapped IPv6 address is that IPv4 client", () => {
-    assert.equal(clientKey("203.0.113.7"), "203.0.113.7");
-    assert.equal(clientKey("::ffff:203.0.113.7"), "203.0.113.7");
-    assert.equal(clientKey("::FFFF:127.0.0.1"), "127.0.0.1");
-    assert.notEqual(clientKey("203.0.113.7"), clientKey("203.0.113.8"));
-  });
-
-  test("IPv6 addresses are grouped by their /64", () => {
-    assert.equal(clientKey("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::/64");
-    assert.equal(clientKey("2001:db8:1:2::1"), "2001:db8:1:2::/64");
-    assert.equal(clientKey("2001:0db8:0001:0002:0:0:0:ffff"), "2001:db8:1:2::/64");
-    assert.equal(clientKey("2001:db8::1"), "2001:db8:0:0::/64");
-    assert.equal(clientKey("2001:db8:0:0:1::"), "2001:db8:0:0::/64");
-    assert.equal(clientKey("::1"), "0:0:0:0::/64");
-    assert.equal(clientKey("fe80::1%eth0"), "fe80:0:0:0::/64");
-    assert.equal(clientKey("64:ff9b::198.51.100.1"), "64:ff9b:0:0::/64");
-    assert.equal(clientKey("2001:db8:1:2:3:4:198.51.100.1"), "2001:db8:1:2::/64");
-    assert.notEqual(clientKey("2001:db8:1:2::1"), clientKey("2001:db8:1:3::1"));
   });
 });
 
@@ -287,6 +284,30 @@ describe("limitConnections(): uploads and streams", () => {
     assert.equal(steadier.socket.destroyed, false);
     steadier.socket.write("x".repeat(5000 - MIN_BODY_RATE));
     assert.match(await steadier.response(), /\r\n\r\nread 5000$/);
+  });
+
+  test("nothing of a connection is kept once it closes: the count and its client's share are back", async (t) => {
+    const served = await startServer(t);
+    const limits = limitConnections(
+      served.server,
+      { max: 100, perClient: 3, headersTimeout: 10_000 },
+      captureLog().logger,
+      new FakeClock(),
+    );
+    served.server.on(
+      "request",
+      limits.guard((_req, res) => void res.end("ok")),
+    );
+    for (let round = 0; round < 3; round++) {
+      // A client fills its share (idle keep-alives), then goes: a fourth connection while they are open is refused.
+      const held = await Promise.all([1, 2, 3].map(() => holdSlowHeaders(served.port, "127.0.0.9")));
+      assert.equal(limits.open(), 3);
+      assert.match(await rawExchange(served.port, "127.0.0.9", "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"), REFUSED);
+      for (const c of held) c.socket.destroy();
+      await Promise.all(held.map((c) => c.closed));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(limits.open(), 0);
+    }
   });
 
   test("event streams hold at most STREAM_SHARE of the cap: one more ends the oldest", async (t) => {

@@ -1,0 +1,252 @@
+/*
+ * Fetching a Client ID Metadata Document: the MCP 2025-11-25 preferred way
+ * for a client latch has never seen to introduce itself. Its `client_id`
+ * is an https URL, and the JSON document there is its registration
+ * (draft-ietf-oauth-client-id-metadata-document-00, "CIMD" below).
+ *
+ * The URL comes from anyone, so the fetch is built against server-side
+ * request forgery (CIMD §6.5; MCP 2025-11-25 authorization, "Authorization
+ * Server Abuse Protection"; OWASP ASVS 5.0 §1.3.6):
+ *   - https only (CIMD §3), with the usual certificate checks; `ca` adds a
+ *     trusted root (tests, a private CA) and never replaces checking;
+ *   - the host is resolved here, once, and every address it resolves to
+ *     must be public (`specialUseRange`); the connection then goes to the
+ *     checked address, with the name kept for TLS and `Host`, so a second
+ *     lookup cannot answer differently (DNS rebinding);
+ *   - redirects are not followed (each hop would be a new, unchecked URL);
+ *   - at most MAX_METADATA_BYTES are read (CIMD §6.6 recommends 5 KB), and
+ *     the whole fetch, lookup included, has METADATA_FETCH_TIMEOUT.
+ * In development, when latch's own origin is loopback, `allowLoopback`
+ * lets a document live on the same machine: http on a loopback host, and
+ * loopback addresses (CIMD §6.5 allows this one exception); never a
+ * private address.
+ *
+ * The document is then checked: a JSON object whose `client_id` is the URL,
+ * string for string (CIMD §4.1), with a `client_name` (MCP requires it) and
+ * the fields `parseClientFields` accepts. Every refusal is an `OAuthError`
+ * "invalid_client" whose description says what was wrong, never the
+ * address a name resolved to.
+ */
+import { lookup } from "node:dns/promises";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP } from "node:net";
+import type { OAuthClient } from "./client.ts";
+import { OAuthError } from "./errors.ts";
+import { parseClientFields } from "./registration.ts";
+import { isLoopbackAddress, specialUseRange } from "./special-address.ts";
+
+/** The largest metadata document read: 5 KiB (CIMD §6.6 recommends 5 kilobytes). Registration bodies share it. */
+export const MAX_METADATA_BYTES: number = 5 * 1024;
+
+/** How long fetching a metadata document may take, lookup, connection and body together: 5 s. */
+export const METADATA_FETCH_TIMEOUT: number = 5_000;
+
+/** How a metadata document is fetched. */
+export interface MetadataFetchOptions {
+  /** Let the document live on this machine: http on a loopback host, loopback addresses (development only). @default false */
+  allowLoopback?: boolean;
+  /** The whole fetch's time limit, in ms. @default METADATA_FETCH_TIMEOUT */
+  timeout?: number;
+  /** Certificates of extra trusted roots (PEM), beside Node's: for tests and private CAs. */
+  ca?: string | readonly string[];
+}
+
+/** A fetched and checked document: the client, and how long it may be cached (ms; 0: not at all). */
+export interface FetchedMetadata {
+  readonly client: OAuthClient;
+  /** `Cache-Control: max-age` in ms, 0 for no-store or no-cache, undefined when the answer did not say. */
+  readonly maxAge: number | undefined;
+}
+
+/**
+ * Reports what is wrong with `clientId` as a metadata document URL (CIMD
+ * §3), or `undefined` when latch may fetch it.
+ */
+export function clientIDURLProblem(clientId: string, allowLoopback: boolean): string | undefined {
+  const url = URL.parse(clientId);
+  if (url === null) return "is not a URL";
+  // CIMD §3: https; MCP 2025-11-25: http only on a loopback host while latch itself runs on loopback.
+  if (url.protocol !== "https:" && !(allowLoopback && url.protocol === "http:" && isLoopbackName(url.hostname))) {
+    return allowLoopback ? "must be an https URL (or http on a loopback host)" : "must be an https URL";
+  }
+  // CIMD §3: no fragment, no user name or password, a path, no dot segments.
+  if (clientId.includes("#")) return "must not have a fragment";
+  if (url.username !== "" || url.password !== "") return "must not carry a user name or password";
+  if (url.pathname === "/") return "must have a path (https://example.com/client.json)";
+  if (/\/\.{1,2}(?:[/?]|$)/.test(clientId.replace(/^https?:\/\/[^/]*/, ""))) return "must not hold . or .. path segments";
+  // CIMD §4.1 compares the document's client_id with the URL string for string; only the written-out form can match.
+  if (url.href !== clientId) return "must be written in normal form (lowercase host, no default port, nothing escaped to undo)";
+  return undefined;
+}
+
+/**
+ * Fetches and checks the metadata document at `clientId`. Throws
+ * `OAuthError` "invalid_client" (401) saying what was refused: the URL
+ * (`clientIDURLProblem`), an address that is not public, no answer in time,
+ * an answer that is not 200 (redirects included), larger than
+ * MAX_METADATA_BYTES, not JSON, or not a valid document.
+ */
+export async function fetchClientMetadata(clientId: string, options: MetadataFetchOptions = {}): Promise<FetchedMetadata> {
+  const allowLoopback = options.allowLoopback ?? false;
+  const problem = clientIDURLProblem(clientId, allowLoopback);
+  if (problem !== undefined) throw refused(`client_id ${problem}`);
+  const url = new URL(clientId);
+  const timeout = options.timeout ?? METADATA_FETCH_TIMEOUT;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeout);
+  try {
+    const address = await publicAddress(url.hostname, allowLoopback, deadline.signal);
+    const res = await get(url, address, options.ca, deadline.signal);
+    // CIMD §4.3: a failed fetch aborts the request; a redirect is an unchecked new URL, never followed.
+    if (res.status !== 200) {
+      const redirect = res.status >= 300 && res.status < 400 ? " (redirects are not followed)" : "";
+      throw refused(`the metadata document answered ${res.status}${redirect}`);
+    }
+    return { client: parseDocument(clientId, res.body), maxAge: res.maxAge };
+  } catch (e) {
+    if (e instanceof OAuthError) throw e;
+    if (deadline.signal.aborted) throw refused(`the metadata document did not arrive within ${timeout} ms`);
+    throw refused(`the metadata document could not be fetched (${errorCode(e)})`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Checks a fetched document (`body`, raw bytes) against the `clientId` it was fetched from. */
+export function parseDocument(clientId: string, body: Buffer): OAuthClient {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(body.toString("utf8"));
+  } catch {
+    throw refused("the metadata document is not JSON");
+  }
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw refused("the metadata document is not a JSON object");
+  const id: unknown = Object.getOwnPropertyDescriptor(doc, "client_id")?.value;
+  // CIMD §4.1: client_id MUST match the document's URL (simple string comparison, RFC 3986 §6.2.1).
+  if (id !== clientId) throw refused("the metadata document's client_id is not its URL");
+  const fields = parseClientFields(doc);
+  if (!fields.ok) throw refused(`the metadata document: ${fields.reason}`);
+  // MCP 2025-11-25 authorization, "Client ID Metadata Documents": client_name is required.
+  if (fields.fields.clientName === undefined) throw refused("the metadata document has no client_name");
+  const host = new URL(clientId).hostname;
+  return {
+    ClientID: clientId,
+    Name: fields.fields.clientName,
+    // CIMD §6.4: the person is shown the client_id's host; "localhost" for one on this machine.
+    Host: isLoopbackName(host) ? "localhost" : host,
+    RedirectURIs: fields.fields.redirectURIs,
+  };
+}
+
+/**
+ * Reads `Cache-Control` into a lifetime in ms: 0 for no-store or no-cache,
+ * `max-age` otherwise, undefined when it gives neither (RFC 9111 §5.2.2).
+ */
+export function cacheMaxAge(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const directives = header
+    .toLowerCase()
+    .split(",")
+    .map((d) => d.trim());
+  if (directives.includes("no-store") || directives.includes("no-cache")) return 0;
+  const maxAge = directives.map((d) => /^max-age="?(\d+)"?$/.exec(d)?.[1]).find((v) => v !== undefined);
+  return maxAge === undefined ? undefined : Number(maxAge) * 1000;
+}
+
+// RFC 6749 §5.2: the description is printable ASCII without double quote or
+// backslash; it names what was refused, never the client's own text.
+function refused(reason: string): OAuthError {
+  return new OAuthError("invalid_client", `client metadata: ${reason}`);
+}
+
+function errorCode(e: unknown): string {
+  const code: unknown = e instanceof Error && "code" in e ? e.code : undefined;
+  return typeof code === "string" ? code : "network error";
+}
+
+// Reports whether `hostname` (as URL gives it) names this machine.
+function isLoopbackName(hostname: string): boolean {
+  if (hostname === "localhost") return true;
+  const literal = hostname.replace(/^\[(.*)\]$/, "$1");
+  return isIP(literal) !== 0 && isLoopbackAddress(literal);
+}
+
+// Resolves `hostname` once and returns an address to connect to, when every
+// address it has is public (loopback too, when allowed).
+async function publicAddress(hostname: string, allowLoopback: boolean, signal: AbortSignal): Promise<{ address: string; family: number }> {
+  const name = hostname.replace(/^\[(.*)\]$/, "$1");
+  const addresses = await Promise.race([lookup(name, { all: true, verbatim: true }), aborted(signal)]);
+  for (const { address } of addresses) {
+    const range = specialUseRange(address);
+    // CIMD §6.5, RFC 6890: no special-use address; loopback only while latch itself runs on loopback.
+    if (range !== undefined && !(allowLoopback && range === "loopback")) {
+      throw refused(`the client_id's host resolves to a ${range} address, which latch does not fetch from`);
+    }
+  }
+  const first = addresses[0];
+  if (first === undefined) throw refused("the client_id's host has no address");
+  return first;
+}
+
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
+}
+
+/** What `get` read: the status, the capped body and the cache lifetime. */
+interface Answer {
+  status: number;
+  body: Buffer;
+  maxAge: number | undefined;
+}
+
+// GETs `url` from the checked `address`, keeping the name for TLS (SNI and
+// the certificate check) and the Host header, reading at most MAX_METADATA_BYTES.
+function get(
+  url: URL,
+  address: { address: string; family: number },
+  ca: string | readonly string[] | undefined,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const https = url.protocol === "https:";
+  const name = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const options = {
+    host: address.address,
+    family: address.family,
+    port: url.port === "" ? (https ? 443 : 80) : Number(url.port),
+    path: `${url.pathname}${url.search}`,
+    method: "GET",
+    headers: { host: url.host, accept: "application/json" },
+    signal,
+    agent: false,
+    // RFC 6066 §3: SNI carries a name, never an address; the certificate is then checked against the address.
+    servername: isIP(name) === 0 ? name : "",
+    ...(ca === undefined ? {} : { ca: typeof ca === "string" ? ca : [...ca] }),
+  };
+  return new Promise<Answer>((resolve, reject) => {
+    const req = (https ? httpsRequest : httpRequest)(options, (res: IncomingMessage) => {
+      const status = res.statusCode ?? 0;
+      const maxAge = cacheMaxAge(res.headers["cache-control"]);
+      if (Number(res.headers["content-length"] ?? "0") > MAX_METADATA_BYTES) {
+        res.destroy();
+        reject(refused(`the metadata document is larger than ${MAX_METADATA_BYTES} bytes`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_METADATA_BYTES) {
+          res.destroy();
+          reject(refused(`the metadata document is larger than ${MAX_METADATA_BYTES} bytes`));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on("end", () => resolve({ status, body: Buffer.concat(chunks), maxAge }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
