@@ -17,6 +17,8 @@
  * listener appears later, so the client retries connecting every 2 ms).
  *
  * Usage: node dist/scripts/bench-cold.js [runs]   (prints JSON)
+ * On another Node: put its bin first on PATH, with better-sqlite3 built for it
+ * (BENCHMARKS.md, "How to run").
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -38,6 +40,8 @@ export interface ColdStart {
 
 /** The cold-start benchmark's results. */
 export interface ColdBench {
+  /** The Node that ran every server (`process.version`): the one on PATH. */
+  node: string;
   method: "systemd-socket-activate" | "spawn";
   servers: ColdStart[];
 }
@@ -137,6 +141,7 @@ export async function benchCold(runs = 7): Promise<ColdBench> {
       }
     }
     return {
+      node: process.version,
       method: activated ? "systemd-socket-activate" : "spawn",
       servers: list.map((s, i) => ({
         label: s.label,

@@ -124,7 +124,7 @@ export async function extraCold(runs: number): Promise<ExtraResult> {
   const r: ColdBench = await benchCold(runs);
   const bare = r.servers.find((s) => s.label === "node:http")?.medianMs ?? 0;
   const lines = [
-    `(h) cold start, first connection to first byte of GET /healthz (${r.method}, median of ${runs})`,
+    `(h) cold start, first connection to first byte of GET /healthz (${r.method}, median of ${runs}, node ${r.node})`,
     `server              median ms  min ms  / node:http`,
   ];
   for (const s of r.servers)

@@ -73,6 +73,8 @@ async function serve(dir: string): Promise<Served> {
       stateDir: dir,
       instanceKey: "bench-scale-instance-key-not-secret",
       smtpURL: undefined,
+      smtpCA: undefined,
+      smtpCertSHA256: undefined,
       mailFrom: "demo@localhost",
       oidcIssuer: undefined,
       litestreamSocket: undefined,

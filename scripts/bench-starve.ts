@@ -12,7 +12,10 @@
  *
  * Attackers bind 127.x.y.z with `localAddress` (all of 127/8 is loopback on
  * Linux) and open their connection again a second after the server closes
- * it, for as long as the attack lasts. Once the attack is in place, a
+ * it, for as long as the attack lasts. They run in a process of their own
+ * (this script, `--besiege`), so that the probes' timings are the
+ * server's, not the attackers' event loop (a million one-byte writes in
+ * (f) kept the probes' replies waiting in this process). Once the attack is in place, a
  * `GET /healthz` probe goes out from 127.0.0.1 every 250 ms for PROBE_SECONDS;
  * a probe counts as answered when its 200 arrives within 1 s. The server's
  * RSS (/proc/<pid>/status) is read before the attack, every second during
@@ -20,6 +23,12 @@
  * closed: V8 hands the heap an attack grew back to the system only once its
  * memory reducer runs on an idle process, several seconds later (measured:
  * (c) was still 117 MB after 5 s and 63.5 MB, from 59.3, after 40 s).
+ * An idle process allocates nothing, so a collection may never come: the
+ * server runs with `--expose-gc`, and after that reading it is told
+ * (SIGUSR2) to collect its garbage and report `process.memoryUsage()`,
+ * as it is told before the attack: RSS after that collection, and the
+ * live heap (heapUsed + external) before and after, are the memory the
+ * server holds, garbage apart.
  * The bench process itself needs a file limit above 2,100.
  *
  * Usage: node dist/scripts/bench-starve.js [probe seconds, 20]   (prints JSON)
@@ -54,6 +63,19 @@ export interface StarveRun {
   rssBeforeMB: number;
   rssDuringMB: number;
   rssAfterMB: number;
+  /** RSS after the server collected its garbage, once the attackers closed. */
+  rssAfterGcMB: number;
+  /** heapUsed + external after a collection, before the attack and after it. */
+  liveBeforeMB: number;
+  liveAfterMB: number;
+  /** The server's longest event-loop delay while the probes ran (ms): its own stall, apart from the machine's load. */
+  loopMaxMs: number;
+}
+
+interface Memory {
+  rss: number;
+  heapUsed: number;
+  external: number;
 }
 
 /** How one attacker connection behaves once connected. */
@@ -150,22 +172,46 @@ function rssMB(pid: number | undefined): number {
   }
 }
 
-async function start(): Promise<{ child: ChildProcess; port: number }> {
+const MB = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+async function start(): Promise<{ child: ChildProcess; port: number; memory: () => Promise<Memory>; loopDelay: () => Promise<number> }> {
   const app = join(ROOT, "dist/scripts/bench-servers/starve-app.js");
   // `exec` keeps the pid: the RSS read is the server's.
-  const child = spawn("sh", ["-c", `ulimit -n ${FILE_LIMIT} && exec "$0" "$1"`, process.execPath, app], {
+  const child = spawn("sh", ["-c", `ulimit -n ${FILE_LIMIT} && exec "$0" --expose-gc "$1"`, process.execPath, app], {
     stdio: ["ignore", "pipe", "inherit"],
   });
+  let text = "";
+  let waiting: ((m: Memory) => void) | undefined;
+  let waitingDelay: ((ms: number) => void) | undefined;
   const port = await new Promise<number>((resolve, reject) => {
-    let text = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       text += chunk.toString();
       const m = /\{"port":(\d+)\}/.exec(text);
       if (m?.[1] !== undefined) resolve(Number(m[1]));
+      const delay = /\{"delay":\{"maxMs":(\d+)\}\}\n/.exec(text);
+      if (delay?.[1] !== undefined) {
+        text = text.slice(delay.index + delay[0].length);
+        waitingDelay?.(Number(delay[1]));
+      }
+      const memory = /\{"memory":(\{[^}]*\})\}\n/.exec(text);
+      if (memory?.[1] !== undefined) {
+        text = text.slice(memory.index + memory[0].length);
+        waiting?.(JSON.parse(memory[1]) as Memory);
+      }
     });
     child.once("exit", (code) => reject(new Error(`starve-app exited ${code}`)));
   });
-  return { child, port };
+  const memory = (): Promise<Memory> =>
+    new Promise((resolve) => {
+      waiting = resolve;
+      child.kill("SIGUSR2");
+    });
+  const loopDelay = (): Promise<number> =>
+    new Promise((resolve) => {
+      waitingDelay = resolve;
+      child.kill("SIGHUP");
+    });
+  return { child, port, memory, loopDelay };
 }
 
 /** Keeps `attack.count` attacker connections open (each reopened RECONNECT_MS after it closes) until `stop`. */
@@ -199,6 +245,22 @@ function besiege(port: number, attack: Attack): { open: () => number; stop: () =
   };
 }
 
+/** Runs `besiege` in a child process, which reports its open connections every 250 ms; `stop` ends it, closing them all. */
+function besiegeFrom(port: number, attack: Attack): { open: () => number; stop: () => void } {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--besiege", String(port), attack.key], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let held = 0;
+  let text = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+    const lines = text.split("\n");
+    text = lines.pop() ?? "";
+    for (const line of lines) held = (JSON.parse(line) as { held: number }).held;
+  });
+  return { open: () => held, stop: () => void child.kill("SIGKILL") };
+}
+
 function probe(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
     const t0 = performance.now();
@@ -222,25 +284,30 @@ function probe(port: number): Promise<number | undefined> {
 }
 
 async function runAttack(attack: Attack, probeSeconds: number): Promise<StarveRun> {
-  const { child, port } = await start();
+  const { child, port, memory, loopDelay } = await start();
   try {
     for (let i = 0; i < 5; i++) await probe(port);
     const rssBeforeMB = rssMB(child.pid);
-    const siege = besiege(port, attack);
+    const before = await memory();
+    const siege = besiegeFrom(port, attack);
     await sleep(3_000);
     const held = siege.open();
     let rssDuringMB = rssMB(child.pid);
     const sampling = setInterval(() => (rssDuringMB = Math.max(rssDuringMB, rssMB(child.pid))), 1000);
+    await loopDelay();
     const pending: Promise<number | undefined>[] = [];
     for (let t = 0; t < probeSeconds * 1000; t += PROBE_EVERY_MS) {
       pending.push(probe(port));
       await sleep(PROBE_EVERY_MS);
     }
     const times = (await Promise.all(pending)).filter((ms): ms is number => ms !== undefined).sort((a, b) => a - b);
+    const loopMaxMs = await loopDelay();
     clearInterval(sampling);
     rssDuringMB = Math.max(rssDuringMB, rssMB(child.pid));
     siege.stop();
     await sleep(SETTLE_SECONDS * 1000);
+    const rssAfterMB = rssMB(child.pid);
+    const after = await memory();
     const round = (x: number | undefined): number | undefined => (x === undefined ? undefined : Math.round(x * 10) / 10);
     return {
       key: attack.key,
@@ -253,7 +320,11 @@ async function runAttack(attack: Attack, probeSeconds: number): Promise<StarveRu
       maxMs: round(times.at(-1)),
       rssBeforeMB,
       rssDuringMB,
-      rssAfterMB: rssMB(child.pid),
+      rssAfterMB,
+      rssAfterGcMB: MB(after.rss),
+      liveBeforeMB: MB(before.heapUsed + before.external),
+      liveAfterMB: MB(after.heapUsed + after.external),
+      loopMaxMs,
     };
   } finally {
     child.kill("SIGKILL");
@@ -271,16 +342,21 @@ export async function benchStarve(probeSeconds = 20, only?: string[]): Promise<S
 export function starveTable(runs: StarveRun[]): string {
   const lines = [
     `(j) GET /healthz probes from another address during each attack, the server under ulimit -n ${FILE_LIMIT} (scripts/bench-starve.ts)`,
-    `attack                                                    held  answered  within 1 s  p50 ms  max ms  RSS before  during  after MB`,
+    `attack                                                    held  answered  within 1 s  p50 ms  max ms  loop max ms  RSS before  during  after  after GC MB  live before  after MB`,
   ];
   for (const r of runs)
     lines.push(
-      `(${r.key}) ${r.attack.padEnd(54)} ${String(r.held).padStart(5)} ${`${r.answered}/${r.probes}`.padStart(9)} ${`${r.withinDeadline}/${r.probes}`.padStart(11)} ${String(r.p50Ms ?? "-").padStart(7)} ${String(r.maxMs ?? "-").padStart(7)} ${r.rssBeforeMB.toFixed(1).padStart(11)} ${r.rssDuringMB.toFixed(1).padStart(7)} ${r.rssAfterMB.toFixed(1).padStart(9)}`,
+      `(${r.key}) ${r.attack.padEnd(54)} ${String(r.held).padStart(5)} ${`${r.answered}/${r.probes}`.padStart(9)} ${`${r.withinDeadline}/${r.probes}`.padStart(11)} ${String(r.p50Ms ?? "-").padStart(7)} ${String(r.maxMs ?? "-").padStart(7)} ${String(r.loopMaxMs).padStart(12)} ${r.rssBeforeMB.toFixed(1).padStart(11)} ${r.rssDuringMB.toFixed(1).padStart(7)} ${r.rssAfterMB.toFixed(1).padStart(6)} ${r.rssAfterGcMB.toFixed(1).padStart(12)} ${r.liveBeforeMB.toFixed(1).padStart(12)} ${r.liveAfterMB.toFixed(1).padStart(9)}`,
     );
   return lines.join("\n");
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "--besiege") {
+  const attack = ATTACKS.find((a) => a.key === process.argv[4]);
+  if (attack === undefined) throw new Error(`no attack ${process.argv[4]}`);
+  const siege = besiege(Number(process.argv[3]), attack);
+  setInterval(() => process.stdout.write(JSON.stringify({ held: siege.open() }) + "\n"), 250);
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const runs = await benchStarve(Number(process.argv[2] ?? "20"), process.argv[3]?.split(","));
   process.stdout.write(starveTable(runs) + "\n" + JSON.stringify(runs) + "\n");
 }

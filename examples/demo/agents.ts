@@ -30,7 +30,9 @@ import { withCtx, writeError } from "../../lib/index.ts";
 import type { Registry } from "../../lib/jobs/index.ts";
 import { PathValue, type Mux } from "../../lib/router/index.ts";
 import { From, type Signin } from "../../lib/signin/index.ts";
+import { newOAuthServer } from "../../lib/oauth/index.ts";
 import { mountMCP } from "./mcp.ts";
+import { consentPage } from "./pages/connect.ts";
 import { activityPage, agentsPage, approvalPage } from "./pages/agents.ts";
 import { startDemoJob, startJob } from "./pages/jobs.ts";
 
@@ -126,7 +128,22 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
   );
   callers.Handle("GET /api/tools", api.List);
   callers.Handle("POST /api/tools/{name}", api.Call);
-  mountMCP({ mux, invoker, tokens, origin: deps.origin });
+  const oauth = newOAuthServer({
+    DB: db,
+    Tokens: tokens,
+    // Clients are latch/oauth's own: Client ID Metadata Documents and RFC 7591 registration.
+    Sessions: auth.Sessions,
+    Origin: deps.origin,
+    SigninPath: "/signin",
+    StalePath: "/stepup",
+    FreshFor: deps.freshFor,
+    ConsentPage: (req, res, consent) => consentPage(req, res, assets, consent),
+    ErrorPage: (req, res, status, message) => writeError(req, res, status, message),
+  });
+  // Every path under /oauth/ and /.well-known/ answers JSON, never the HTML 404 page (the MCP metadata routes stay more specific).
+  mux.With(auth.LoadSession).Handle("/oauth/", oauth.Handler);
+  mux.Handle("/.well-known/", oauth.WellKnown);
+  mountMCP({ mux, invoker, tokens, origin: deps.origin, authorizationServer: oauth });
 
   const fresh = mux.With(auth.RequireFreshSession(deps.freshFor));
   const subject = (req: Parameters<HandlerFunc>[0]): string => From(req)?.Subject ?? "";

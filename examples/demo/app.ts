@@ -23,22 +23,27 @@ import { confirmPage, stepUpPage } from "../starter/pages/confirm.ts";
 import { errorPage, notFoundPage } from "../starter/pages/errors.ts";
 import { jobPages } from "../starter/pages/jobs.ts";
 import { signinPage } from "../starter/pages/signin.ts";
+import { undoPage } from "../starter/pages/account-life.ts";
 import { renderAccount } from "./pages/account.ts";
 import { homePage } from "./pages/home.ts";
 import { mountAgents } from "./agents.ts";
+import * as account from "../../lib/account/index.ts";
 import * as agent from "../../lib/agent/index.ts";
+import * as oauth from "../../lib/oauth/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { securityPage } from "./pages/security.ts";
-import { mountResources, renderResource, resourcesSchema } from "./resources.ts";
+import { accountTables, mountResources, renderResource, resourcesSchema } from "./resources.ts";
 
-/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, the resources. */
+/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, OAuth codes and refresh tokens, the resources, the account. */
 export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
   session.Schema,
   signin.Schema,
   passkey.Schema,
   eventsSchema,
   agent.Schema,
+  oauth.Schema,
   resourcesSchema,
+  account.Schema,
 );
 
 /** Directory of the demo's catalogs: its own words and those of the starter's pages it uses. */
@@ -85,7 +90,13 @@ function cspWithIssuer(issuer: string, origin: string): string {
 
 function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, assets: Assets, app: AppOptions): Mux {
   if (db === undefined) throw new Error("demo: the runtime opened no database");
-  const mailer = config.smtpURL !== undefined ? newSMTPMailer(config.smtpURL, { logger }) : newLogMailer(logger);
+  const smtp = {
+    logger,
+    helo: new URL(config.origin).hostname, // EHLO names the application, not the machine
+    ...(config.smtpCA !== undefined && { caFile: config.smtpCA }),
+    ...(config.smtpCertSHA256 !== undefined && { certSHA256: config.smtpCertSHA256 }),
+  };
+  const mailer = config.smtpURL !== undefined ? newSMTPMailer(config.smtpURL, smtp) : newLogMailer(logger);
   // Security notices (ASVS 5.0 §6.3.7): new devices, passkeys, recovery codes from the
   // auth events; agent tokens given write access and a changed address from the event store.
   const notices = signin.securityNotices({
@@ -128,6 +139,24 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
     OnAuthEvent: onAuthEvent,
     Logger: logger,
   });
+  // Change of address, export, deletion (lib/account): every row of the person, the resources' through accountTables.
+  const settings = account.create({
+    DB: db,
+    Signin: auth,
+    Passkey: keys,
+    Origin: config.origin,
+    InstanceKey: config.instanceKey,
+    Tables: accountTables,
+    AccountPath: "/account/security",
+    SigninPath: "/signin",
+    StalePath: "/stepup",
+    ConfirmPath: "/account/address/confirm",
+    ReversePath: "/account/address/undo",
+    OnAuthEvent: onAuthEvent,
+    Logger: logger,
+    ...(config.smtpURL !== undefined && { Mailer: newSMTPMailer(config.smtpURL, { logger }) }),
+    ...(config.mailFrom !== undefined && { MailFrom: config.mailFrom }),
+  });
   const jobHandlers = newHandlers({
     Jobs: jobs,
     ...jobPages(assets),
@@ -168,6 +197,13 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   fresh.Handle("GET /account/security", securityPage(assets, auth.Sessions, keys));
   fresh.Handle("POST /account/sessions/revoke", auth.RevokeSession);
   fresh.Handle("POST /account/sessions/revoke-others", auth.RevokeOtherSessions);
+  fresh.Handle("POST /account/address", settings.RequestChange);
+  mux.Handle("GET /account/address/confirm", settings.ConfirmLink);
+  signedIn.Handle("POST /account/address/code", settings.ConfirmCode);
+  mux.Handle("GET /account/address/undo", undoPage(assets));
+  mux.Handle("POST /account/address/undo", settings.Reverse);
+  fresh.Handle("GET /account/export", settings.Export);
+  fresh.Handle("POST /account/delete", settings.Delete);
   const tools = mountAgents({
     db,
     events,
@@ -185,7 +221,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
   signedIn.Handle("GET /jobs/{id}/events", jobHandlers.Events);
-  mux.Handle("/", notFoundPage(assets));
+  mux.NotFound(notFoundPage(assets));
   mux.Handle("GET /demo/error", () => {
     throw new Error("demo: this page fails on purpose to show the error page");
   });
@@ -194,6 +230,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
       const now = new Date();
       auth.Sweep(now).catch((error: unknown) => logger.error("sweep failed", { error }));
       passkey.Sweep(db, now);
+      settings.Sweep(now);
     },
     10 * 60 * 1000,
   );

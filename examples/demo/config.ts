@@ -7,6 +7,8 @@
  *                    StateDirectory); default ./data
  *   INSTANCE_KEY     sign-in HMAC key; unset → generated once, kept in the state directory
  *   SMTP_URL         e.g. smtp://user:pass@127.0.0.1:2525; unset → links printed to the console
+ *   SMTP_CA          PEM file that verifies a mail server with its own certificate
+ *   SMTP_CERT_SHA256 or that certificate's SHA-256 fingerprint, pinned
  *   MAIL_FROM        sender address of sign-in emails
  *   OIDC_ISSUER      an OpenID provider to upgrade claimed addresses to
  *   LITESTREAM_SOCKET  Litestream's control socket; set → new sessions, passkeys
@@ -30,6 +32,10 @@ export interface DemoConfig {
   stateDir: string;
   instanceKey: string;
   smtpURL: string | undefined;
+  /** A PEM file the mail server's certificate is verified against (its own CA, or the self-signed certificate). */
+  smtpCA: string | undefined;
+  /** The mail server certificate's SHA-256 fingerprint, the only certificate accepted. */
+  smtpCertSHA256: string | undefined;
   mailFrom: string | undefined;
   oidcIssuer: string | undefined;
   /** Litestream's control socket, for the durability barrier. */
@@ -55,6 +61,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, logger: Logger): DemoConfig {
     stateDir,
     instanceKey: nonEmpty(env["INSTANCE_KEY"]) ?? generatedKey(stateDir, logger),
     smtpURL: nonEmpty(env["SMTP_URL"]),
+    smtpCA: nonEmpty(env["SMTP_CA"]),
+    smtpCertSHA256: nonEmpty(env["SMTP_CERT_SHA256"]),
     mailFrom: nonEmpty(env["MAIL_FROM"]),
     oidcIssuer: nonEmpty(env["OIDC_ISSUER"]),
     litestreamSocket: nonEmpty(env["LITESTREAM_SOCKET"]),

@@ -1,7 +1,8 @@
 /*
  * The demo's MCP endpoint: the same tools, tokens and approvals as
  * /api/tools, spoken as the Model Context Protocol at /mcp, with the
- * OAuth protected resource metadata an MCP client reads after a 401.
+ * OAuth protected resource metadata an MCP client reads after a 401, which
+ * names the demo's authorization server (agents.ts).
  */
 import type { AgentTokens, ToolInvoker } from "../../lib/agent/index.ts";
 import { newMCPServer } from "../../lib/mcp/index.ts";
@@ -13,6 +14,8 @@ export interface MCPDeps {
   invoker: ToolInvoker;
   tokens: AgentTokens;
   origin: string;
+  /** The OAuth authorization server the metadata names (latch/oauth). */
+  authorizationServer: { readonly Issuer: string; readonly Scopes: readonly string[] };
 }
 
 /** Mounts `/mcp` and its resource metadata on `deps.mux`. */
@@ -25,6 +28,7 @@ export function mountMCP(deps: MCPDeps): void {
     Name: "latch-demo",
     Version: "0.1.0",
     Documentation: new URL("/account/agents", deps.origin).href,
+    AuthorizationServer: deps.authorizationServer,
   });
   deps.mux.Handle("/mcp", mcp.Handler);
   deps.mux.Handle("GET /.well-known/oauth-protected-resource/mcp", mcp.ResourceMetadata);

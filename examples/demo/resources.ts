@@ -1,12 +1,14 @@
 /*
  * The demo's resources, declared in the manifest and mounted at boot:
- * `expenses` (one SQL table per person's records: a label and an amount in
- * euros, filtered by label text and amount range) and `notes` (one event
+ * `expenses` (one SQL table per person's records: a label, an amount in
+ * euros, the day it was spent and a category, filtered by label text,
+ * amount and date range and category) and `notes` (one event
  * stream per note, so two edits of the same note merge). Their pages render
  * through the demo's `Render` (main layout), their actions are tools in the
  * demo's registry, so agents list and (after approval) change them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { OwnedTable } from "../../lib/account/index.ts";
 import type { ToolRegistry } from "../../lib/agent/index.ts";
 import type { Assets } from "../../lib/assets/index.ts";
 import type { DB } from "../../lib/db/index.ts";
@@ -18,20 +20,28 @@ import { Kind, Resource, ScopeKind, StoreKind, isResourceView, mountResource, re
 import type { Mux } from "../../lib/router/index.ts";
 import { render } from "./pages/layout.ts";
 
-/** Expenses: Exclusive, user-scoped; `label` (Text) and `amount` (Money, EUR). */
+/** Expenses: Exclusive, user-scoped; `label` (Text), `amount` (Money, EUR), `spent_on` (Date) and `category` (Choice). */
 export const expenses: Resource = new Resource({
   Name: "expenses",
   Route: "/expenses",
   Store: StoreKind.Exclusive,
   Scope: ScopeKind.UserScoped,
   List: {
-    Columns: [{ Field: "label" }, { Field: "amount" }, { Field: "created_at" }],
-    Filters: [{ Field: "label" }, { Field: "amount" }],
+    Columns: [{ Field: "label" }, { Field: "amount" }, { Field: "spent_on" }, { Field: "category" }, { Field: "created_at" }],
+    Filters: [{ Field: "label" }, { Field: "amount" }, { Field: "spent_on" }, { Field: "category" }],
   },
   Form: {
     Fields: [
       { Name: "label", Label: "expenses.field.label", Kind: Kind.Text, Required: true, MaxLength: 120 },
       { Name: "amount", Label: "expenses.field.amount", Kind: Kind.Money, Required: true, Currency: "EUR" },
+      // Added after the first two: an existing database gains their columns at boot (one schema step per field).
+      { Name: "spent_on", Label: "expenses.field.spent_on", Kind: Kind.Date },
+      {
+        Name: "category",
+        Label: "expenses.field.category",
+        Kind: Kind.Choice,
+        Choices: ["travel", "meals", "office", "other"].map((value) => ({ Value: value, Label: `expenses.category.${value}` })),
+      },
     ],
   },
 });
@@ -50,6 +60,16 @@ export const notes: Resource = new Resource({
     ],
   },
 });
+
+/**
+ * The resources' tables as the account component's hook sees them: each
+ * row's `owner` is a person's address; a note's events are its stream
+ * `notes:<id>`. They move, export and delete with the account.
+ */
+export const accountTables: readonly OwnedTable[] = [
+  { Table: "expenses", Column: "owner" },
+  { Table: "notes", Column: "owner", Streams: true },
+];
 
 /** The resources' schema steps, merged into the demo's schema. */
 export const resourcesSchema: ReturnType<typeof resourceSchema> = [...resourceSchema(expenses), ...resourceSchema(notes)];

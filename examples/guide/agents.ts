@@ -1,16 +1,29 @@
 /*
  * Step 5 of docs/guide.md: an agent token and a tool call. A person with a
- * fresh session mints a read-only token for a named agent on
- * `/account/agents`; the agent sends it as `Authorization: Bearer` to
- * `POST /api/tools/job_status` and reads the person's job. Every call is
- * appended to the person's audit stream.
+ * fresh session mints a token for a named agent on `/account/agents`, read
+ * or read-and-write, and may revoke it there; the agent sends it as
+ * `Authorization: Bearer` to `POST /api/tools/job_status` and reads the
+ * person's job. Every call is appended to the person's audit stream. A
+ * write call waits for the person's approval on `/account/approvals`
+ * (step 7, connect.ts).
  */
 import type { IncomingMessage } from "node:http";
-import { AgentError, AgentTokens, Approvals, defineAction, newToolsAPI, ToolInvoker, ToolRead, type ToolRegistry } from "latch/agent";
+import { writeError } from "latch";
+import {
+  AgentError,
+  AgentTokens,
+  Approvals,
+  defineAction,
+  isAgentError,
+  newToolsAPI,
+  ToolInvoker,
+  ToolRead,
+  type ToolRegistry,
+} from "latch/agent";
 import type { Assets } from "latch/assets";
 import type { DB } from "latch/db";
 import { EventStore } from "latch/events";
-import { readForm, type HandlerFunc, type Logger } from "latch/http";
+import { readForm, seeOther, type HandlerFunc, type Logger } from "latch/http";
 import type { Registry } from "latch/jobs";
 import type { Group, Mux } from "latch/router";
 import { From, type SecurityNotices, type Signin } from "latch/signin";
@@ -35,8 +48,15 @@ export interface AgentDeps {
   notices: SecurityNotices;
 }
 
+/** What step 7 builds on: the tokens, the approvals they wait for, and the one path to the tools. */
+export interface Agents {
+  tokens: AgentTokens;
+  approvals: Approvals;
+  invoker: ToolInvoker;
+}
+
 /** Mounts `/account/agents` and the tools endpoint. */
-export function mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus, notices }: AgentDeps): void {
+export function mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus, notices }: AgentDeps): Agents {
   const events = new EventStore(db, { OnAppend: notices.Audited }); // a token given write access is mailed to its person
   // Tokens expire (90 days), end with the person's sessions (auth.Sessions.RevokeAll) and commit with their audit event.
   const tokens = new AgentTokens(db, { Sessions: auth.Sessions, Events: events });
@@ -58,16 +78,30 @@ export function mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger,
       },
     }),
   );
-  const invoker = new ToolInvoker({ Registry: tools, Approvals: new Approvals(db, { Events: events }), Events: events, Logger: logger });
+  const approvals = new Approvals(db, { Events: events }); // a decision commits with its audit event
+  const invoker = new ToolInvoker({ Registry: tools, Approvals: approvals, Events: events, Logger: logger });
   const api = newToolsAPI({ Invoker: invoker, Tokens: tokens, Sessions: auth.Sessions, Origin, ApprovalPath: "/account/approvals" });
   mux.With(api.Authenticate).Handle("GET /api/tools", api.List);
   mux.With(api.Authenticate).Handle("POST /api/tools/{name}", api.Call);
 
   const subject = (req: IncomingMessage): string => From(req)?.Subject ?? "";
-  fresh.Handle("GET /account/agents", (req, res) => agentsPage(req, res, assets, tokens.list(subject(req))));
+  const mcpURL = new URL("/mcp", Origin).href; // step 7 mounts it
+  fresh.Handle("GET /account/agents", (req, res) => agentsPage(req, res, assets, tokens.list(subject(req)), mcpURL));
   fresh.Handle("POST /account/agents", async (req, res) => {
-    const name = (await readForm(req)).get("name") ?? "";
-    const minted = tokens.mint({ Subject: subject(req), Name: name, Access: "read" });
-    agentsPage(req, res, assets, tokens.list(subject(req)), minted.Token);
+    const form = await readForm(req);
+    try {
+      const minted = tokens.mint({ Subject: subject(req), Name: form.get("name") ?? "", Access: form.get("access") ?? "" });
+      agentsPage(req, res, assets, tokens.list(subject(req)), mcpURL, { token: minted.Token });
+    } catch (err) {
+      // A name taken or malformed, an unknown access, too many tokens: a 4xx with the reason, on the same page.
+      if (!isAgentError(err) || err.status === undefined) throw err;
+      agentsPage(req, res, assets, tokens.list(subject(req)), mcpURL, { error: err.message, status: err.status });
+    }
   });
+  fresh.Handle("POST /account/agents/revoke", async (req, res) => {
+    const id = (await readForm(req)).get("id") ?? "";
+    if (!tokens.revoke(subject(req), id)) return writeError(req, res, 404, "revoke agent token: id: no such token");
+    seeOther(res, "/account/agents");
+  });
+  return { tokens, approvals, invoker };
 }

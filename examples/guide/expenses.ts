@@ -1,6 +1,6 @@
 /*
  * Step 6 of docs/guide.md: a resource from the manifest. `expenses` is
- * declared once (a label and an amount in euros, each person's own) and
+ * declared once (a label, an amount in euros and the day, each person's own) and
  * mounted at boot: its table, its list, form and record pages under
  * `/expenses`, and its five tools in the same registry as the agent's
  * `job_status`. Its pages render through `renderResource` (the app's
@@ -25,11 +25,15 @@ export const expenses: Resource = new Resource({
   Route: "/expenses",
   Store: StoreKind.Exclusive,
   Scope: ScopeKind.UserScoped,
-  List: { Columns: [{ Field: "label" }, { Field: "amount" }, { Field: "created_at" }], Filters: [{ Field: "label" }] },
+  List: {
+    Columns: [{ Field: "label" }, { Field: "amount" }, { Field: "spent_on" }, { Field: "created_at" }],
+    Filters: [{ Field: "label" }, { Field: "spent_on" }],
+  },
   Form: {
     Fields: [
       { Name: "label", Label: "expenses.field.label", Kind: Kind.Text, Required: true, MaxLength: 120 },
       { Name: "amount", Label: "expenses.field.amount", Kind: Kind.Money, Required: true, Currency: "EUR" },
+      { Name: "spent_on", Label: "expenses.field.spent_on", Kind: Kind.Date },
     ],
   },
 });

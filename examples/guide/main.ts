@@ -2,13 +2,16 @@
  * The application docs/guide.md builds, step by step: a runtime and a Mux,
  * emailed-link sign-in with its pages, passkeys with Gate, the confirm page
  * and recovery codes, a background job with its status page, an agent
- * token with a tool call, and a resource from the manifest. Its pages are
+ * token with a tool call, a resource from the manifest, and an MCP client
+ * whose write waits for the person's approval. Its pages are
  * examples/starter's. Compiled with the project and run end to end by
  * test/e2e/guide.test.ts; the package test compiles it against the packed
  * tarball. Both directories ship in
  * the package, to be copied as `src/` and `starter/` of a new project.
  *
  *   INSTANCE_KEY=$(openssl rand -base64 32) node dist/examples/guide/main.js --addr :8080
+ *
+ * PORT=N listens on :N when no --addr or --socket is given.
  */
 import { Mux, Run } from "latch";
 import { crossOriginProtection, newLogger } from "latch/http";
@@ -28,17 +31,20 @@ import { errorPage, notFoundPage } from "../starter/pages/errors.ts";
 import { homePage } from "../starter/pages/home.ts";
 import { signinPage } from "../starter/pages/signin.ts";
 import { mountAgents } from "./agents.ts";
+import { mountConnect } from "./connect.ts";
 import { mountExpenses, renderResource } from "./expenses.ts";
 import { mountJobs } from "./job.ts";
 
 // Step 1: the runtime and a Mux.
 const env = process.env;
-const Origin = env["ORIGIN"] ?? "http://localhost:8080";
+const port = env["PORT"]; // listen on :PORT unless --addr or --socket says otherwise
+const Origin = env["ORIGIN"] ?? `http://localhost:${port ?? 8080}`;
 const logger = newLogger();
 const assets = NewAssets([STATIC_DIR, CLIENT_DIR]);
 const jobs = new Registry(logger);
 
 await Run({
+  ...(port !== undefined && { Addr: `:${port}` }),
   DBPath: "app.db", // relative: lives in $STATE_DIRECTORY when set
   Origin,
   Logger: logger,
@@ -53,10 +59,11 @@ await Run({
     if (db === undefined) throw new Error("guide: no database");
     const mux = new Mux();
     mux.Handle("GET /static/", assets.Handler());
-    mux.Handle("/", notFoundPage(assets));
+    mux.NotFound(notFoundPage(assets)); // 404 page; a known path keeps 405 with Allow
 
     // Step 2: sign-in by emailed link, with its pages, and security notices.
-    const mailer = env["SMTP_URL"] !== undefined ? newSMTPMailer(env["SMTP_URL"], { logger }) : newLogMailer(logger);
+    const helo = new URL(Origin).hostname; // EHLO names the application, not the machine
+    const mailer = env["SMTP_URL"] !== undefined ? newSMTPMailer(env["SMTP_URL"], { logger, helo }) : newLogMailer(logger);
     const MailFrom = env["MAIL_FROM"] ?? `no-reply@${new URL(Origin).hostname}`;
     const notices = signin.securityNotices({ DB: db, Mailer: mailer, MailFrom, Origin, SecurityPath: "/account", Logger: logger });
     const onAuthEvent = session.fanOutAuthEvents(notices.Sink, session.logAuthEvents(logger));
@@ -116,15 +123,19 @@ await Run({
 
     // Step 5: an agent token and a tool call.
     const tools = new agent.ToolRegistry();
-    mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus, notices });
+    const agents = mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger, Origin, jobStatus, notices });
 
     // Step 6: a resource from the manifest, its tools in the same registry.
     mountExpenses({ db, mux, tools, auth, Origin });
+
+    // Step 7: an MCP client connects; a write waits for the person's approval.
+    mountConnect({ mux, fresh, agents, tools, assets, Origin });
 
     const sweep = setInterval(
       () => {
         auth.Sweep(new Date()).catch((error: unknown) => logger.error("sweep failed", { error }));
         passkey.Sweep(db, new Date());
+        agents.approvals.sweep(new Date());
       },
       10 * 60 * 1000,
     );

@@ -8,7 +8,7 @@ import type { HandlerFunc } from "../http/index.ts";
 import { ToolRead } from "./access.ts";
 import type { Actor } from "./actor.ts";
 import { AgentError } from "./errors.ts";
-import { newTool, type ArgValue, type Tool, type ToolSpec } from "./tool.ts";
+import { buildTool, type ArgValue, type Tool, type ToolSpec } from "./tool.ts";
 
 /** An HTTP method a tool's route may use. */
 export type ToolMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -93,7 +93,7 @@ export function defineAction(spec: ActionSpec): ToolDef {
   if (typeof spec.handler !== "function") fail(`${where}: handler must be a function`);
   if (spec.run !== undefined && typeof spec.run !== "function") fail(`${where}: run must be a function`);
   if (spec.check !== undefined && typeof spec.check !== "function") fail(`${where}: check must be a function`);
-  const tool = newTool(spec.tool);
+  const tool = buildTool(spec.tool, `validate tool ${spec.name}`, spec.method === "DELETE");
   // RFC 9110 §9.2.1: a read tool observes only, so it must sit on a safe method; a write tool must not.
   if ((tool.Access === ToolRead) !== SAFE.has(spec.method)) {
     fail(`${where}: a ${tool.Access} tool cannot use ${spec.method}`);

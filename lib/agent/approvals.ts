@@ -13,7 +13,7 @@
  * replacing an older one the person may be reading. Given the `Events`
  * store, a decision commits with its audit event.
  */
-import type { DB, Statement } from "../db/index.ts";
+import { requireTables, type DB, type Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
 import { humanActor } from "./actor.ts";
@@ -115,11 +115,13 @@ export class Approvals {
   readonly #pendingCount: Statement<[string, number], { n: number }>;
   readonly #insert: Statement<Row>;
   readonly #get: Statement<[string, string], Row>;
+  readonly #awaiting: Statement<[string, number], Row>;
   readonly #decide: Statement<[string, number, string]>;
   readonly #consume: Statement<[string, string, string, string, number], { id: string }>;
   readonly #sweep: Statement<[number]>;
 
   constructor(db: DB, options: ApprovalsOptions = {}) {
+    requireTables(db, "agent approvals", "agent.Schema", ["agent_approvals"]);
     this.#db = db;
     this.#clock = options.Clock ?? systemClock;
     this.#random = options.Random ?? cryptoRandom;
@@ -134,6 +136,9 @@ export class Approvals {
        VALUES (@id, @subject, @token_id, @tool, @args_hash, @args, @status, @created_at, @expires_at)`,
     );
     this.#get = db.prepare("SELECT * FROM agent_approvals WHERE id = ? AND subject = ?");
+    this.#awaiting = db.prepare(
+      "SELECT * FROM agent_approvals WHERE subject = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at, rowid",
+    );
     this.#decide = db.prepare("UPDATE agent_approvals SET status = ?, expires_at = ? WHERE id = ?");
     this.#consume = db.prepare(
       `UPDATE agent_approvals SET status = 'spent' WHERE id = (
@@ -191,6 +196,15 @@ export class Approvals {
     if (!APPROVAL_ID_PATTERN.test(id)) return undefined;
     const row = this.#get.get(id, subject);
     return row === undefined ? undefined : toApproval(row);
+  }
+
+  /**
+   * Returns `subject`'s requests awaiting a decision, oldest first: the
+   * approval page's list. At most `MAX_PENDING_APPROVALS` a token, so
+   * bounded by the person's live tokens.
+   */
+  pending(subject: string): Approval[] {
+    return this.#awaiting.all(subject, this.#clock.now().getTime()).map(toApproval);
   }
 
   /**

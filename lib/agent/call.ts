@@ -16,7 +16,10 @@ export type ParsedArgs = { ok: true; args: ReadonlyMap<string, ArgValue> } | { o
 /**
  * Narrows an untrusted JSON object of arguments against `def`'s declared
  * arguments. A missing required, mistyped, non-finite or undeclared
- * argument is reported with its field ("" when the body is not an object).
+ * argument (a fraction for an integer too) is reported with its field (""
+ * when the body is not an object). Format, Enum, Minimum and Maximum
+ * describe the value to the agent; the tool checks them (a resource's
+ * tools answer 422 naming the field, as its form does).
  * `confirmed` is dropped unread: a caller's own claim to have confirmed a
  * call means nothing (approvals.ts holds the confirmation that counts).
  */
@@ -34,8 +37,11 @@ export function parseToolArgs(def: ToolDef, input: unknown): ParsedArgs {
       if (arg.Required === true) return { ok: false, field: arg.Name, reason: "is required" };
       continue;
     }
-    if (typeof value !== arg.Type) return { ok: false, field: arg.Name, reason: `must be a ${arg.Type}` };
+    if (typeof value !== (arg.Type === "integer" ? "number" : arg.Type)) {
+      return { ok: false, field: arg.Name, reason: `must be a${arg.Type === "integer" ? "n" : ""} ${arg.Type}` };
+    }
     if (typeof value === "number" && !Number.isFinite(value)) return { ok: false, field: arg.Name, reason: "must be finite" };
+    if (arg.Type === "integer" && !Number.isSafeInteger(value)) return { ok: false, field: arg.Name, reason: "must be a whole number" };
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") args.set(arg.Name, value);
   }
   const [unknown] = given.keys();

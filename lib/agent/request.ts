@@ -53,12 +53,14 @@ export function bearerToken(req: IncomingMessage): string | undefined {
  * header (the caller may still have a session), "invalid" for any
  * Authorization that is not a live token, else the token's grant, which
  * is then bound to `req`: from here on the request's actor is the agent.
+ * `resource` is the absolute URL of the endpoint asking (`<origin>/mcp`):
+ * an OAuth access token issued for another resource is "invalid" here.
  */
-export async function verifyBearer(req: IncomingMessage, tokens: AgentTokens): Promise<TokenGrant | "none" | "invalid"> {
+export async function verifyBearer(req: IncomingMessage, tokens: AgentTokens, resource?: string): Promise<TokenGrant | "none" | "invalid"> {
   const token = bearerToken(req);
   if (token === undefined) return "none";
   // RFC 6750 §3.1: malformed, unknown and revoked tokens all get invalid_token, one answer, so a token's state cannot be probed.
-  const grant = token === "" ? undefined : await tokens.verify(token);
+  const grant = token === "" ? undefined : await tokens.verify(token, resource);
   if (grant === undefined) return "invalid";
   grants.set(req, grant);
   return grant;

@@ -1,6 +1,6 @@
 /*
  * The agent module's schema, as named steps (lib/db `Step`): agent tokens
- * and approvals. Merge it after the sessions schema. Times are Unix
+ * (OAuth grants among them, with their access tokens) and approvals. Merge it after the sessions schema. Times are Unix
  * milliseconds. A token is stored only as its SHA-256 (`HashToken`); a
  * revoked or expired token keeps its row (revoked_at, expires_at) so audit
  * events and approvals that name its id still resolve to a name.
@@ -44,5 +44,20 @@ CREATE INDEX agent_approvals_binding ON agent_approvals (token_id, tool, args_ha
     SQL: `ALTER TABLE agent_tokens ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0;
 UPDATE agent_tokens SET expires_at = created_at + 7776000000;
 CREATE INDEX agent_tokens_subject ON agent_tokens (subject) WHERE revoked_at IS NULL;`,
+  },
+  {
+    // An OAuth grant (latch/oauth) is a token row naming its client; its access tokens are short-lived and bound to one
+    // resource (RFC 8707), each a row here referencing the grant, so revoking the grant ends them in the same lookup.
+    Name: "agent/004-oauth-grants",
+    SQL: `ALTER TABLE agent_tokens ADD COLUMN client_id TEXT;
+ALTER TABLE agent_tokens ADD COLUMN client_name TEXT;
+ALTER TABLE agent_tokens ADD COLUMN client_host TEXT;
+CREATE TABLE agent_access_tokens (
+  token_hash TEXT PRIMARY KEY,
+  token_id TEXT NOT NULL REFERENCES agent_tokens (id),
+  resource TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX agent_access_tokens_grant ON agent_access_tokens (token_id);`,
   },
 ];

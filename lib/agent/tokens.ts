@@ -16,8 +16,14 @@
  * sign-in's `Authorize`, every verification asks it again, so a person the
  * application no longer admits is refused with their tokens too. Given the
  * `Events` store, a mint or revoke commits with its audit event.
+ *
+ * An OAuth grant (latch/oauth) is a token too, minted with the `Client` it
+ * goes to: listed, capped, revoked and audited like any other, but never
+ * presented itself. Its client holds short-lived access tokens instead
+ * (`issueAccessToken`), each bound to one resource (RFC 8707) and accepted
+ * only where `verify` is told that resource.
  */
-import type { DB, Statement } from "../db/index.ts";
+import { requireTables, type DB, type Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
 import { HashToken, NewToken, TOKEN_PATTERN, type Sessions } from "../session/index.ts";
@@ -45,6 +51,15 @@ export interface AgentTokenInfo {
   readonly ExpiresAt: Date;
   /** Last successful use; undefined when never used. */
   readonly LastUsedAt: Date | undefined;
+  /** The OAuth client of a grant (its client_id, declared name, host); absent for a pasted token. */
+  readonly Client?: OAuthGrantClient;
+}
+
+/** The client an OAuth grant goes to, as `/account/agents` names it. */
+export interface OAuthGrantClient {
+  readonly ID: string;
+  readonly Name: string;
+  readonly Host: string;
 }
 
 /** What a verified token grants a request. */
@@ -64,6 +79,8 @@ export interface MintInput {
   Access: string;
   /** Lifetime in ms, at most 366 days. @default 90 days (AGENT_TOKEN_TTL) */
   TTL?: number;
+  /** Set by latch/oauth: the token is the grant of this client, used only through its access tokens. */
+  Client?: OAuthGrantClient;
 }
 
 /** Options of `AgentTokens`. */
@@ -100,6 +117,9 @@ interface Row {
   created_at: number;
   expires_at: number;
   last_used_at: number | null;
+  client_id: string | null;
+  client_name: string | null;
+  client_host: string | null;
 }
 
 function toInfo(row: Row): AgentTokenInfo {
@@ -110,6 +130,9 @@ function toInfo(row: Row): AgentTokenInfo {
     CreatedAt: new Date(row.created_at),
     ExpiresAt: new Date(row.expires_at),
     LastUsedAt: row.last_used_at === null ? undefined : new Date(row.last_used_at),
+    ...(row.client_id !== null && {
+      Client: Object.freeze({ ID: row.client_id, Name: row.client_name ?? "", Host: row.client_host ?? "" }),
+    }),
   });
 }
 
@@ -130,9 +153,12 @@ export class AgentTokens {
   readonly #revoke: (subject: string, id: string) => boolean;
   readonly #revokeAll: Statement<[number, string]>;
   readonly #find: Statement<[string, number], Row>;
+  readonly #findAccess: Statement<[string, number, number], Row & { resource: string }>;
+  readonly #issue: (row: { hash: string; token_id: string; resource: string; expires_at: number; now: number }) => boolean;
   readonly #touch: Statement<[number, string]>;
 
   constructor(db: DB, options: AgentTokensOptions = {}) {
+    requireTables(db, "agent tokens", "agent.Schema", ["agent_tokens"]);
     this.#clock = options.Clock ?? systemClock;
     this.#random = options.Random ?? cryptoRandom;
     this.#authorize = options.Authorize;
@@ -143,8 +169,8 @@ export class AgentTokens {
       events?.appendAudit({ Subject: subject, Actor: human, Type: type, Data: data });
     };
     const insert = db.prepare(
-      `INSERT INTO agent_tokens (id, token_hash, subject, name, access, created_at, expires_at)
-       VALUES (@id, @hash, @subject, @name, @access, @created_at, @expires_at)`,
+      `INSERT INTO agent_tokens (id, token_hash, subject, name, access, created_at, expires_at, client_id, client_name, client_host)
+       VALUES (@id, @hash, @subject, @name, @access, @created_at, @expires_at, @client_id, @client_name, @client_host)`,
     );
     const counted = db.prepare<[string, number], { n: number }>(
       "SELECT count(*) AS n FROM agent_tokens WHERE subject = ? AND revoked_at IS NULL AND expires_at > ?",
@@ -166,7 +192,8 @@ export class AgentTokens {
       insert.run(row);
       record(row.subject, "agent.token_minted", { token: row.id, name: row.name, access: row.access });
     });
-    const live = "SELECT id, subject, name, access, created_at, expires_at, last_used_at FROM agent_tokens WHERE revoked_at IS NULL";
+    const columns = "id, subject, name, access, created_at, expires_at, last_used_at, client_id, client_name, client_host";
+    const live = `SELECT ${columns} FROM agent_tokens WHERE revoked_at IS NULL`;
     this.#list = db.prepare(`${live} AND subject = ? AND expires_at > ? ORDER BY created_at DESC, id`);
     const revoke = db.prepare<[number, string, string]>(
       "UPDATE agent_tokens SET revoked_at = ? WHERE id = ? AND subject = ? AND revoked_at IS NULL",
@@ -177,7 +204,25 @@ export class AgentTokens {
       return true;
     });
     this.#revokeAll = db.prepare("UPDATE agent_tokens SET revoked_at = ? WHERE subject = ? AND revoked_at IS NULL");
-    this.#find = db.prepare(`${live} AND token_hash = ? AND expires_at > ?`);
+    // A grant is never presented itself: only its access tokens are (below).
+    this.#find = db.prepare(`${live} AND token_hash = ? AND expires_at > ? AND client_id IS NULL`);
+    this.#findAccess = db.prepare(
+      `SELECT t.${columns.split(", ").join(", t.")}, a.resource FROM agent_access_tokens a JOIN agent_tokens t ON t.id = a.token_id
+       WHERE a.token_hash = ? AND a.expires_at > ? AND t.revoked_at IS NULL AND t.expires_at > ?`,
+    );
+    const grantLive = db.prepare<[string, number], { n: number }>(
+      "SELECT count(*) AS n FROM agent_tokens WHERE id = ? AND revoked_at IS NULL AND expires_at > ? AND client_id IS NOT NULL",
+    );
+    const issue = db.prepare(
+      "INSERT INTO agent_access_tokens (token_hash, token_id, resource, expires_at) VALUES (@hash, @token_id, @resource, @expires_at)",
+    );
+    const lapsed = db.prepare<[string, number]>("DELETE FROM agent_access_tokens WHERE token_id = ? AND expires_at <= ?");
+    this.#issue = db.transaction((row: { hash: string; token_id: string; resource: string; expires_at: number; now: number }) => {
+      if ((grantLive.get(row.token_id, row.now)?.n ?? 0) !== 1) return false;
+      lapsed.run(row.token_id, row.now);
+      issue.run({ hash: row.hash, token_id: row.token_id, resource: row.resource, expires_at: row.expires_at });
+      return true;
+    });
     this.#touch = db.prepare("UPDATE agent_tokens SET last_used_at = ? WHERE id = ?");
     options.Sessions?.onRevokeAll((subject) => this.revokeAll(subject));
   }
@@ -207,6 +252,10 @@ export class AgentTokens {
     const token = NewToken(this.#random);
     const id = Buffer.from(this.#random.read(9)).toString("base64url");
     const now = this.#clock.now().getTime();
+    const client = input.Client;
+    if (client !== undefined && [client.ID, client.Name, client.Host].some((v) => typeof v !== "string" || v === "")) {
+      invalid("a grant's client needs an id, a name and a host");
+    }
     const row = {
       id,
       subject: input.Subject,
@@ -215,6 +264,9 @@ export class AgentTokens {
       created_at: now,
       expires_at: now + ttl,
       last_used_at: null,
+      client_id: client?.ID ?? null,
+      client_name: client?.Name ?? null,
+      client_host: client?.Host ?? null,
     };
     try {
       this.#mint({ ...row, hash: HashToken(token) });
@@ -243,15 +295,38 @@ export class AgentTokens {
   }
 
   /**
+   * Issues an access token of the live OAuth grant `id`, bound to
+   * `resource` and living `ttl` ms (latch/oauth's token endpoint); returns
+   * it (shown once, stored as its SHA-256), or undefined when the grant is
+   * revoked, expired or not a grant. Lapsed access tokens of the grant are
+   * deleted on the way.
+   */
+  issueAccessToken(id: string, resource: string, ttl: number): { Token: string; ExpiresAt: Date } | undefined {
+    const token = NewToken(this.#random);
+    const now = this.#clock.now().getTime();
+    const issued = this.#issue({ hash: HashToken(token), token_id: id, resource, expires_at: now + ttl, now });
+    return issued ? { Token: token, ExpiresAt: new Date(now + ttl) } : undefined;
+  }
+
+  /**
    * Returns what a presented token grants, or undefined for a malformed,
    * unknown, revoked or expired one, or one whose person `Authorize`
-   * refuses (one indistinguishable answer), and records its use. The lookup
-   * is by SHA-256, so no comparison runs on the secret.
+   * refuses (one indistinguishable answer), and records its use. An OAuth
+   * access token is accepted only when `resource`, the URL of the endpoint
+   * asking, is the resource it was issued for (RFC 8707 §2); a pasted
+   * token at any endpoint. The lookup is by SHA-256, so no comparison runs
+   * on the secret.
    */
-  async verify(token: string): Promise<TokenGrant | undefined> {
+  async verify(token: string, resource?: string): Promise<TokenGrant | undefined> {
     if (!TOKEN_PATTERN.test(token)) return undefined;
     const now = this.#clock.now().getTime();
-    const row = this.#find.get(HashToken(token), now);
+    const hash = HashToken(token);
+    let row: Row | undefined = this.#find.get(hash, now);
+    if (row === undefined) {
+      const access = this.#findAccess.get(hash, now, now);
+      // RFC 8707 §2 / MCP 2025-11-25 authorization §Token Audience Binding: a token issued for another resource is refused.
+      row = access !== undefined && resource !== undefined && access.resource === resource ? access : undefined;
+    }
     if (row === undefined || !isAccess(row.access)) return undefined;
     // SPEC §2.6: Authorize is the admission gate; a token acts for its person only while the gate admits them.
     if (this.#authorize !== undefined && !(await this.#authorize(row.subject))) return undefined;

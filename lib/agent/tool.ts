@@ -1,15 +1,16 @@
 /*
  * A tool: the declarative description an agent reads before calling an
  * action. Arguments are described, not typed by a schema language: a name,
- * one of three scalar types, whether it is required, and a sentence. The
+ * one of four scalar types, whether it is required, and a sentence, with
+ * at most a format, a list of values or bounds. The
  * rule that matters for safety: a write tool carries a confirm sentence,
  * shown to the person who must approve the call (SPEC.md §2.3).
  */
 import { isAccess, ToolWrite, type Access } from "./access.ts";
 import { AgentError } from "./errors.ts";
 
-/** The type of a tool argument. */
-export type ArgType = "string" | "number" | "boolean";
+/** The type of a tool argument: "integer" is a number with no fractional part. */
+export type ArgType = "string" | "number" | "integer" | "boolean";
 
 /** A tool argument's value, of its `ArgType`. */
 export type ArgValue = string | number | boolean;
@@ -23,6 +24,18 @@ export interface ToolArg {
   readonly Required?: boolean;
   /** What the argument means, for the agent. */
   readonly Description: string;
+  /*
+   * What the value may be, told to the agent as JSON Schema (`format`, `enum`,
+   * `minimum`, `maximum`); the tool itself checks it, as it checks any input.
+   */
+  /** The format of a string argument: "date" (YYYY-MM-DD), "email" or "uri". */
+  readonly Format?: "date" | "email" | "uri";
+  /** The values a string argument takes. */
+  readonly Enum?: readonly string[];
+  /** The smallest value of a number or integer argument. */
+  readonly Minimum?: number;
+  /** The largest value of a number or integer argument. */
+  readonly Maximum?: number;
 }
 
 /** A tool, as declared by an action. Build it with `newTool`. */
@@ -33,6 +46,8 @@ export interface Tool {
   readonly Args: readonly ToolArg[];
   /** The sentence a person confirms before a write call runs; "" for a read tool. */
   readonly Confirm: string;
+  /** Whether a call destroys data (MCP's destructiveHint); `newTool` sets it, a DELETE action is destructive. @default false */
+  readonly Destructive?: boolean;
 }
 
 /** The fields given to `newTool`. */
@@ -43,12 +58,18 @@ export interface ToolSpec {
   Args?: readonly ToolArg[];
   /** Required for a write tool, refused for a read tool. @default "" */
   Confirm?: string;
+  /**
+   * A write tool that destroys data, though its method is not DELETE (an
+   * HTML form deletes with POST); refused for a read tool. @default false
+   */
+  Destructive?: boolean;
 }
 
 /** The shape of an argument name. */
 export const ARG_NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,63}$/;
 
-const ARG_TYPES: ReadonlySet<unknown> = new Set(["string", "number", "boolean"]);
+const ARG_TYPES: ReadonlySet<unknown> = new Set(["string", "number", "integer", "boolean"]);
+const ARG_FORMATS: ReadonlySet<unknown> = new Set(["date", "email", "uri"]);
 
 /**
  * Checks a tool description. Throws `AgentError` `ERR_AGENT_INVALID_TOOL`
@@ -57,8 +78,13 @@ const ARG_TYPES: ReadonlySet<unknown> = new Set(["string", "number", "boolean"])
  * argument.
  */
 export function validateTool(spec: ToolSpec): void {
+  checkTool(spec, "validate tool");
+}
+
+/** `validateTool`, each message starting with `operation` (which names the tool when it has a name). */
+export function checkTool(spec: ToolSpec, operation: string): void {
   const fail = (reason: string): never => {
-    throw new AgentError("ERR_AGENT_INVALID_TOOL", `validate tool: ${reason}`);
+    throw new AgentError("ERR_AGENT_INVALID_TOOL", `${operation}: ${reason}`);
   };
   if (typeof spec.Description !== "string" || spec.Description.trim() === "") fail("empty Description");
   if (!isAccess(spec.Access)) fail('Access must be "read" or "write"');
@@ -67,6 +93,8 @@ export function validateTool(spec: ToolSpec): void {
   // SPEC.md §2.3: a write tool requires a confirm sentence.
   if (spec.Access === ToolWrite && confirm.trim() === "") fail("a write tool needs a Confirm sentence");
   if (spec.Access !== ToolWrite && confirm !== "") fail("a read tool asks no confirmation; Confirm must be empty");
+  if (spec.Destructive !== undefined && typeof spec.Destructive !== "boolean") fail("Destructive must be a boolean");
+  if (spec.Access !== ToolWrite && spec.Destructive === true) fail("a read tool destroys nothing; Destructive cannot be true");
   const seen = new Set<string>();
   for (const arg of spec.Args ?? []) {
     if (typeof arg.Name !== "string" || !ARG_NAME_PATTERN.test(arg.Name)) {
@@ -75,7 +103,21 @@ export function validateTool(spec: ToolSpec): void {
     if (arg.Name === "confirmed") fail('argument name "confirmed" is reserved');
     if (seen.has(arg.Name)) fail(`duplicate argument ${arg.Name}`);
     seen.add(arg.Name);
-    if (!ARG_TYPES.has(arg.Type)) fail(`argument ${arg.Name}: Type must be string, number or boolean`);
+    if (!ARG_TYPES.has(arg.Type)) fail(`argument ${arg.Name}: Type must be string, number, integer or boolean`);
+    const text = arg.Type === "string";
+    if (arg.Format !== undefined && (!text || !ARG_FORMATS.has(arg.Format)))
+      fail(`argument ${arg.Name}: Format is "date", "email" or "uri", on a string`);
+    if (
+      arg.Enum !== undefined &&
+      (!text || !Array.isArray(arg.Enum) || arg.Enum.length === 0 || arg.Enum.some((v) => typeof v !== "string"))
+    ) {
+      fail(`argument ${arg.Name}: Enum is a non-empty list of strings, on a string`);
+    }
+    for (const bound of [arg.Minimum, arg.Maximum]) {
+      if (bound !== undefined && ((arg.Type !== "number" && arg.Type !== "integer") || !Number.isFinite(bound))) {
+        fail(`argument ${arg.Name}: Minimum and Maximum are finite numbers, on a number or integer`);
+      }
+    }
     if (typeof arg.Description !== "string" || arg.Description.trim() === "") {
       fail(`argument ${arg.Name}: empty Description`);
     }
@@ -91,12 +133,18 @@ export function validateTool(spec: ToolSpec): void {
  *   Confirm: "Delete this invoice?", Args: [{ Name: "id", Type: "string", Required: true, Description: "Invoice id" }] });
  */
 export function newTool(spec: ToolSpec): Tool {
-  validateTool(spec);
+  return buildTool(spec, "validate tool", false);
+}
+
+/** `newTool` for an action: `operation` names the tool, and a DELETE action is destructive. */
+export function buildTool(spec: ToolSpec, operation: string, deletes: boolean): Tool {
+  checkTool(spec, operation);
   const args = (spec.Args ?? []).map((a) => Object.freeze({ ...a }));
   return Object.freeze({
     Description: spec.Description,
     Access: spec.Access,
     Args: Object.freeze(args),
     Confirm: spec.Confirm ?? "",
+    Destructive: spec.Destructive ?? deletes,
   });
 }

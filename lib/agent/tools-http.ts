@@ -30,7 +30,7 @@ import {
   type HandlerFunc,
   type Middleware,
 } from "../http/index.ts";
-import { parseOrigin } from "../internal/index.ts";
+import { needRoute, parseOrigin } from "../internal/index.ts";
 import { PathValue } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";
@@ -65,6 +65,9 @@ export interface ToolsAPI {
   /** `POST /api/tools/{name}`. */
   Call: HandlerFunc;
 }
+
+/** The path of the tools endpoint as an OAuth protected resource: its access tokens name `<Origin>/api/tools`. */
+export const TOOLS_RESOURCE_PATH = "/api/tools";
 
 /** The `WWW-Authenticate` challenge of a refused token (RFC 6750 §3.1). */
 export const INVALID_TOKEN_CHALLENGE = 'Bearer realm="api", error="invalid_token"';
@@ -125,7 +128,16 @@ export function describeTool(def: ToolDef): Record<string, unknown> {
     description: def.Tool.Description,
     access: def.Tool.Access,
     ...(def.Tool.Confirm !== "" && { confirm: def.Tool.Confirm }),
-    arguments: def.Tool.Args.map((a) => ({ name: a.Name, type: a.Type, required: a.Required === true, description: a.Description })),
+    arguments: def.Tool.Args.map((a) => ({
+      name: a.Name,
+      type: a.Type,
+      required: a.Required === true,
+      description: a.Description,
+      ...(a.Format !== undefined && { format: a.Format }),
+      ...(a.Enum !== undefined && { enum: a.Enum }),
+      ...(a.Minimum !== undefined && { minimum: a.Minimum }),
+      ...(a.Maximum !== undefined && { maximum: a.Maximum }),
+    })),
   };
 }
 
@@ -156,9 +168,11 @@ export function checkApprovalLink(config: Pick<ToolsAPIConfig, "Origin" | "Appro
 export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
   checkApprovalLink(config, "tools api");
   const limiter = limiterFor(config.Tokens, config.RateLimit);
+  // RFC 8707: the resource an OAuth access token must name to be accepted here.
+  const resource = new URL(TOOLS_RESOURCE_PATH, config.Origin).href;
   const Authenticate: Middleware = (next) =>
     async function authenticateCaller(req, res) {
-      const bearer = await verifyBearer(req, config.Tokens);
+      const bearer = await verifyBearer(req, config.Tokens, resource);
       if (bearer === "invalid") return unauthorized(res, INVALID_TOKEN_CHALLENGE);
       if (bearer !== "none") return next(req, res);
       if (config.Sessions.read(req) === undefined) return unauthorized(res, 'Bearer realm="api"');
@@ -186,6 +200,8 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
     answer(res, outcome, config);
   };
 
+  // The approval page is the application's: the runtime warns at boot when its Mux does not route it.
+  needRoute(Call, { Path: `${config.ApprovalPath}/{id}`, Option: "newToolsAPI ApprovalPath" });
   return { Authenticate, List, Call };
 }
 

@@ -3,5 +3,6 @@ export { OpenDB } from "./open.ts";
 export { applySchema, mergeSchemas } from "./schema.ts";
 export { applyMigrations } from "./migrations.ts";
 export { awaitDurable, setDurable } from "./durable.ts";
+export { requireTables } from "./tables.ts";
 export type { DB, Statement, Transaction } from "./handle.ts";
 export type { Step } from "./schema.ts";

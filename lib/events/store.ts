@@ -9,7 +9,7 @@
  * Audit streams are the one place where the writer does not care about
  * the sequence: `appendAudit` appends to `audit:<subject>` at its end.
  */
-import type { DB, Statement } from "../db/index.ts";
+import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { EventConflictError, EventsError } from "./errors.ts";
 import { AUDIT_STREAM_PREFIX, checkEvent, checkID, type Event, type EventInput } from "./event.ts";
@@ -83,6 +83,7 @@ export class EventStore {
   readonly #latest: Record<"human" | "agent" | "any", Statement<[string, number], Row>>;
 
   constructor(db: DB, options: EventStoreOptions = {}) {
+    requireTables(db, "events", "events.Schema", ["events"]);
     this.#db = db;
     this.#clock = options.Clock ?? systemClock;
     this.#onAppend = options.OnAppend;

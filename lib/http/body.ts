@@ -20,11 +20,21 @@ export interface BodyOptions {
 /** Bytes a body buffer starts with, unless the declared length is smaller; it doubles as the body grows. */
 export const INITIAL_BODY_BUFFER: number = 16 * 1024;
 
+/** Pieces a body may arrive in before MIN_BODY_PIECE applies (a piece: one read of the socket, or one chunk of a chunked body). */
+export const BODY_PIECES: number = 64;
+
+/** Bytes a body's pieces must average past BODY_PIECES: each MIN_BODY_PIECE bytes received allow one more piece. */
+export const MIN_BODY_PIECE: number = 256;
+
 /**
  * Reads the raw body, refusing more than `limit` bytes (413). A declared
  * `Content-Length` over the limit is refused before reading. Each chunk is
  * copied into one buffer that doubles as needed (up to `limit`), so a body
- * sent in many small pieces costs its size, not a Buffer per piece.
+ * sent in many small pieces costs its size, not a Buffer per piece. Every
+ * piece is work on the event loop, so a body may arrive in BODY_PIECES
+ * pieces plus one per MIN_BODY_PIECE bytes, else a 413: 20,000 one-byte
+ * chunks are refused at the 65th. A refused body is not read on; the
+ * answer closes the connection (lib/runtime/README.md, "Connections").
  */
 export async function readBody(req: IncomingMessage, options: BodyOptions = {}): Promise<Buffer> {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
@@ -33,13 +43,14 @@ export async function readBody(req: IncomingMessage, options: BodyOptions = {}):
   // A declared length only sizes the start: the bytes must arrive before the buffer grows past them.
   let body: Buffer = Buffer.allocUnsafe(Math.min(limit, declared > 0 ? declared : INITIAL_BODY_BUFFER, INITIAL_BODY_BUFFER));
   let size = 0;
+  let pieces = 0;
   try {
-    for await (const chunk of req) {
+    // Leaving the loop early must not destroy the request: its 413 is still to be sent.
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
       const buf: Buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      if (size + buf.length > limit) {
-        req.resume();
-        throw tooLarge(limit);
-      }
+      if (size + buf.length > limit) throw tooLarge(limit);
+      // OWASP ASVS 5.0 §13.1.3 (resource management): the work a body costs is bounded by its size, as its memory is.
+      if (++pieces > BODY_PIECES + Math.floor((size + buf.length) / MIN_BODY_PIECE)) throw tooFragmented(pieces, size + buf.length);
       if (size + buf.length > body.length) body = grown(body, size, Math.min(limit, Math.max(size + buf.length, body.length * 2)));
       size += buf.copy(body, size);
     }
@@ -61,6 +72,14 @@ function grown(body: Buffer, size: number, capacity: number): Buffer {
 
 function tooLarge(limit: number): HTTPError {
   return new HTTPError("ERR_HTTP_BODY_TOO_LARGE", `read body: larger than ${limit} bytes`, { status: 413 });
+}
+
+function tooFragmented(pieces: number, size: number): HTTPError {
+  return new HTTPError(
+    "ERR_HTTP_BODY_TOO_FRAGMENTED",
+    `read body: ${pieces} pieces for ${size} bytes (at most ${BODY_PIECES}, plus one per ${MIN_BODY_PIECE} bytes)`,
+    { status: 413 },
+  );
 }
 
 /**

@@ -8,8 +8,8 @@
  * The signal watches the socket's `close` (the client went away) and the
  * shutdown signal, and lets go of both when the response finishes, so a
  * keep-alive connection serving many such requests does not pile up
- * listeners. The request's own `close` is no use here: on Node 20 it also
- * fires as soon as a request body has been read, while the response goes
+ * listeners. The request's own `close` is no use here: Node also
+ * fires it as soon as a request body has been read, while the response goes
  * on. The end of the response is observed on Node's documented
  * `http.server.response.finish` diagnostics channel, subscribed to on the
  * first call; from then on each finished response costs one WeakMap lookup.

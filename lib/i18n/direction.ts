@@ -1,10 +1,11 @@
 /*
  * Writing direction of a locale. Intl knows it (Intl Locale Info:
- * `getTextInfo()`, or the older `textInfo` getter that Node 20 ships); where
+ * `getTextInfo()` on Node 26, the older `textInfo` getter on Node 22); where
  * neither exists, the script the locale is likely written in decides, and
  * when even that is unknown, a table of right-to-left languages does.
- * Node 20's text info answers "ltr" for some right-to-left locales (`dv`,
- * written in Thaana; `az-Arab`), so a right-to-left script always wins.
+ * Older ICU data (Node 20's) answers "ltr" for some right-to-left locales
+ * (`dv`, written in Thaana; `az-Arab`), so a right-to-left script always
+ * wins; Node 22 and 26 agree with it.
  */
 
 // Unicode scripts written right to left (Unicode Standard §2.10, CLDR script metadata "rtl").

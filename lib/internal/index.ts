@@ -6,6 +6,9 @@ export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./
 export { requestTarget, mediaType, parseOrigin, crossOriginVerdict, originVerdict, clientAddress } from "./request.ts";
 export { writeText, writeErrorPage } from "./respond.ts";
 export { equalSecret } from "./secret.ts";
+export { rememberNext, takeNext } from "./next-cookie.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
 export { bindStreamWatcher, holdsStream } from "./stream-share.ts";
 export type { ErrorPageTarget } from "./respond.ts";
+export { needRoute, routeNeedsOf, bindRouteCheck, unroutedNeeds } from "./route-needs.ts";
+export type { RouteNeed } from "./route-needs.ts";

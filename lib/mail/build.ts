@@ -78,7 +78,8 @@ export function composeMessage(msg: Message, options: BuildOptions = {}): Compos
     body = bodyPart("text/plain", msg.Text);
   } else {
     const boundary = `=_${hex(random, 16)}`;
-    headers.push(`Content-Type: multipart/alternative; boundary="${boundary}"`);
+    // RFC 5322 §2.1.1: on one line it would be 82 characters; folded before the parameter (§2.2.3).
+    headers.push(`Content-Type: multipart/alternative;\r\n boundary="${boundary}"`);
     body =
       `\r\n--${boundary}\r\n${bodyPart("text/plain", msg.Text)}` +
       `--${boundary}\r\n${bodyPart("text/html", msg.HTML)}` +

@@ -8,7 +8,7 @@
  */
 import { connect as connectTCP, isIP } from "node:net";
 import type { Socket } from "node:net";
-import { connect as connectTLS } from "node:tls";
+import { connect as connectTLS, TLSSocket } from "node:tls";
 import type { ConnectionOptions } from "node:tls";
 import { dotStuff } from "./encode.ts";
 import { MailError } from "./errors.ts";
@@ -26,6 +26,8 @@ export interface ConnectOptions {
   implicitTLS: boolean;
   /** Merged into the TLS options. */
   tls: ConnectionOptions;
+  /** The only certificate accepted, by its SHA-256 fingerprint (`AB:CD:…`). */
+  pin: string | undefined;
   /** Deadline for TCP connect and, with implicit TLS, the handshake. */
   timeout: number;
   signal: AbortSignal | undefined;
@@ -35,9 +37,44 @@ function aborted(signal: AbortSignal): MailError {
   return new MailError("ERR_MAIL_ABORTED", "mail: send aborted", { cause: signal.reason, transient: false });
 }
 
-function tlsOptions(host: string, extra: ConnectionOptions): ConnectionOptions {
+function tlsOptions(host: string, extra: ConnectionOptions, pin: string | undefined): ConnectionOptions {
   // RFC 6066 §3: SNI carries a host name, never an IP literal.
-  return isIP(host) === 0 ? { servername: host, ...extra } : { ...extra };
+  const options = isIP(host) === 0 ? { servername: host, ...extra } : { ...extra };
+  // RFC 7469 §2.6 (pinning): a pinned certificate is verified by its fingerprint (checkPin), not by a CA.
+  return pin === undefined ? options : { ...options, rejectUnauthorized: false };
+}
+
+/** Refuses a certificate other than the pinned one; nothing is sent before this check. */
+function checkPin(socket: TLSSocket, pin: string | undefined): Error | undefined {
+  if (pin === undefined || socket.getPeerCertificate().fingerprint256 === pin) return undefined;
+  return new Error("the server's certificate is not the one pinned by certSHA256");
+}
+
+// Node's codes for a certificate chain it cannot verify (or a name it does not hold).
+const UNTRUSTED = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "CERT_UNTRUSTED",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+/** A failed handshake; an untrusted certificate names the settings that trust it. */
+function handshakeFailure(host: string, e: Error, command: "STARTTLS" | undefined): MailError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why =
+    code !== undefined && UNTRUSTED.has(code)
+      ? `: the server's certificate is not trusted (${code}); trust it with the option caFile (its CA's PEM file) or certSHA256 (its SHA-256 fingerprint), never by turning verification off`
+      : e.message.startsWith("the server's certificate")
+        ? `: ${e.message}`
+        : "";
+  return new MailError("ERR_MAIL_CONNECT", `mail: TLS handshake with ${host} failed${why}`, {
+    cause: e,
+    transient: false,
+    ...(command !== undefined && { command }),
+  });
 }
 
 /** Runs `start` with a deadline, rejecting with `onTimeout()` and calling `cancel` if it passes or `signal` aborts. */
@@ -96,17 +133,23 @@ export class SMTPConnection {
       () => socket?.destroy(),
       (resolve, reject) => {
         const s = o.implicitTLS
-          ? connectTLS({ ...tlsOptions(o.host, o.tls), host: o.host, port: o.port })
+          ? connectTLS({ ...tlsOptions(o.host, o.tls, o.pin), host: o.host, port: o.port })
           : connectTCP({ host: o.host, port: o.port });
         socket = s;
         s.once("connect", () => (tcpUp = true));
         s.once(o.implicitTLS ? "secureConnect" : "connect", () => {
-          s.removeAllListeners("error");
-          resolve(new SMTPConnection(s, o.implicitTLS, o.signal));
+          const refused = s instanceof TLSSocket ? checkPin(s, o.pin) : undefined;
+          if (refused !== undefined) {
+            s.destroy(refused);
+          } else {
+            s.removeAllListeners("error");
+            resolve(new SMTPConnection(s, o.implicitTLS, o.signal));
+          }
         });
         s.once("error", (e) => {
           // A failure after TCP is up is a TLS handshake failure: retrying will not help.
-          reject(new MailError("ERR_MAIL_CONNECT", `mail: connect to ${o.host}:${o.port} failed`, { cause: e, transient: !tcpUp }));
+          if (tcpUp && o.implicitTLS) reject(handshakeFailure(o.host, e, undefined));
+          else reject(new MailError("ERR_MAIL_CONNECT", `mail: connect to ${o.host}:${o.port} failed`, { cause: e, transient: !tcpUp }));
         });
       },
     );
@@ -184,7 +227,7 @@ export class SMTPConnection {
   }
 
   /** Upgrades to TLS after a 220 reply to STARTTLS, within `timeout` ms. */
-  async upgrade(host: string, options: ConnectionOptions, timeout: number): Promise<void> {
+  async upgrade(host: string, options: ConnectionOptions, pin: string | undefined, timeout: number): Promise<void> {
     // RFC 3207 §5 (and CVE-2011-0411): bytes that arrived before the handshake are untrusted; refuse them.
     if (this.#lines.length > 0 || this.#partial !== "") {
       this.#fail(new MailError("ERR_MAIL_PROTOCOL", "mail: data received before TLS handshake"));
@@ -193,7 +236,7 @@ export class SMTPConnection {
     if (this.#failure !== undefined) throw this.#failure;
     const plain = this.#socket;
     plain.removeAllListeners("data").removeAllListeners("error").removeAllListeners("close");
-    const secured = connectTLS({ ...tlsOptions(host, options), socket: plain });
+    const secured = connectTLS({ ...tlsOptions(host, options, pin), socket: plain });
     this.#socket = secured;
     await withDeadline<void>(
       timeout,
@@ -202,18 +245,15 @@ export class SMTPConnection {
       () => secured.destroy(),
       (resolve, reject) => {
         secured.once("secureConnect", () => {
-          secured.removeAllListeners("error");
-          resolve();
+          const refused = checkPin(secured, pin);
+          if (refused !== undefined) {
+            secured.destroy(refused);
+          } else {
+            secured.removeAllListeners("error");
+            resolve();
+          }
         });
-        secured.once("error", (e) =>
-          reject(
-            new MailError("ERR_MAIL_CONNECT", `mail: TLS handshake with ${host} failed`, {
-              cause: e,
-              transient: false,
-              command: "STARTTLS",
-            }),
-          ),
-        );
+        secured.once("error", (e) => reject(handshakeFailure(host, e, "STARTTLS")));
       },
     );
     this.#secure = true;

@@ -3,6 +3,8 @@
  * construction so a bad configuration fails at startup, not on the first
  * sign-in email.
  */
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { hostname } from "node:os";
 import type { ConnectionOptions } from "node:tls";
 import { cryptoRandom, discardLogger, systemClock } from "../http/index.ts";
@@ -21,10 +23,26 @@ export const DEFAULT_DATA_TIMEOUT = 60_000;
 
 /** Options of `newSMTPMailer`. */
 export interface SMTPOptions {
-  /** The name sent with EHLO. @default os.hostname(), reduced to a valid hostname, else "localhost" */
+  /**
+   * The name sent with EHLO: the application's host name (its origin's), or
+   * an IP address, sent as an address literal. @default os.hostname(),
+   * reduced to a valid hostname, else "localhost"
+   */
   helo?: string;
-  /** Merged into the node:tls connection options, e.g. `ca` for a private CA. @default {} */
+  /** Merged into the node:tls connection options. @default {} */
   tls?: ConnectionOptions;
+  /**
+   * A PEM file of the certificate authority (or the self-signed
+   * certificate) the server's certificate is verified against, for a server
+   * with its own certificate; read at construction. @default the system's CAs
+   */
+  caFile?: string;
+  /**
+   * The server certificate's SHA-256 fingerprint (64 hex digits, colons
+   * allowed, as `openssl x509 -noout -fingerprint -sha256` prints it): only
+   * that certificate is accepted, whoever issued it. @default none
+   */
+  certSHA256?: string;
   /** Deadline to connect, in ms. @default DEFAULT_CONNECT_TIMEOUT (10 s) */
   connectTimeout?: number;
   /** Deadline for each reply, in ms. @default DEFAULT_COMMAND_TIMEOUT (30 s) */
@@ -49,6 +67,8 @@ export interface SMTPOptions {
 export interface ResolvedSMTPOptions {
   helo: string;
   tls: ConnectionOptions;
+  /** The pinned fingerprint as node:tls prints it (`AB:CD:…`), or undefined. */
+  pin: string | undefined;
   connectTimeout: number;
   commandTimeout: number;
   dataTimeout: number;
@@ -76,6 +96,14 @@ export function defaultHelo(): string {
 // RFC 5321 §4.1.1.1 and §4.1.3: EHLO takes a domain or an address literal.
 const ADDRESS_LITERAL = /^\[(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|IPv6:[0-9A-Fa-f:.]+)\]$/;
 
+/** An IP address as RFC 5321 §4.1.3's address literal; anything else as it is. */
+function addressLiteral(name: string): string {
+  const bare = name.replace(/^\[(.*)\]$/, "$1");
+  if (isIP(bare) === 4) return `[${bare}]`;
+  if (isIP(bare) === 6) return `[IPv6:${bare}]`;
+  return name;
+}
+
 function timeout(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   const why = durationProblem(value);
@@ -83,9 +111,25 @@ function timeout(value: number | undefined, fallback: number, name: string): num
   return value;
 }
 
+function readCA(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    throw invalid(`caFile ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+}
+
+function pinOf(fingerprint: string): string {
+  const hex = fingerprint.replaceAll(":", "").toUpperCase();
+  if (!/^[0-9A-F]{64}$/.test(hex)) {
+    throw invalid("certSHA256 must be 64 hex digits (colons allowed), as `openssl x509 -noout -fingerprint -sha256` prints");
+  }
+  return (hex.match(/../g) ?? []).join(":");
+}
+
 /** Applies defaults and checks `o`. Throws `ERR_MAIL_INVALID_OPTIONS`. */
 export function resolveSMTPOptions(o: SMTPOptions): ResolvedSMTPOptions {
-  const helo = o.helo ?? defaultHelo();
+  const helo = addressLiteral(o.helo ?? defaultHelo());
   if (!isHostname(helo) && !ADDRESS_LITERAL.test(helo)) throw invalid("helo must be a hostname or address literal");
   if (o.authMethod !== undefined && o.authMethod !== "PLAIN" && o.authMethod !== "LOGIN") {
     throw invalid("authMethod must be PLAIN or LOGIN");
@@ -93,7 +137,8 @@ export function resolveSMTPOptions(o: SMTPOptions): ResolvedSMTPOptions {
   if (o.messageIdDomain !== undefined && !isHostname(o.messageIdDomain)) throw invalid("messageIdDomain must be a hostname");
   return {
     helo,
-    tls: o.tls ?? {},
+    tls: { ...o.tls, ...(o.caFile !== undefined && { ca: readCA(o.caFile) }) },
+    pin: o.certSHA256 === undefined ? undefined : pinOf(o.certSHA256),
     connectTimeout: timeout(o.connectTimeout, DEFAULT_CONNECT_TIMEOUT, "connectTimeout"),
     commandTimeout: timeout(o.commandTimeout, DEFAULT_COMMAND_TIMEOUT, "commandTimeout"),
     dataTimeout: timeout(o.dataTimeout, DEFAULT_DATA_TIMEOUT, "dataTimeout"),

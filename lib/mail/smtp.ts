@@ -44,7 +44,7 @@ export async function runSession(conn: SMTPConnection, ep: SMTPEndpoint, o: Reso
   if (!conn.secure) {
     if (ext.has("STARTTLS")) {
       expect(await conn.command("STARTTLS", "STARTTLS", o.commandTimeout), "STARTTLS", 220);
-      await conn.upgrade(ep.host, o.tls, o.commandTimeout);
+      await conn.upgrade(ep.host, o.tls, o.pin, o.commandTimeout);
       // RFC 3207 §4.2: discard what was learned before TLS and ask again.
       ext = await hello(conn, o);
     } else if (!isPlaintextAllowed(ep.host, o.allowPlaintext)) {
@@ -99,6 +99,7 @@ export function newSMTPMailer(url: string, options: SMTPOptions = {}): Mailer {
         port: ep.port,
         implicitTLS: ep.scheme === "smtps",
         tls: o.tls,
+        pin: o.pin,
         timeout: o.connectTimeout,
         signal,
       });

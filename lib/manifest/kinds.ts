@@ -12,9 +12,21 @@ export const Kind = {
   Textarea: "textarea",
   /** An amount of money, stored as integer minor units. */
   Money: "money",
+  /** A calendar date, stored as ISO "YYYY-MM-DD": no time, no time zone. */
+  Date: "date",
+  /** A whole number, within the field's optional `Min` and `Max`. */
+  Integer: "integer",
+  /** Yes or no, stored as 1 or 0; an unchecked box is no. */
+  Boolean: "boolean",
+  /** One of the field's `Choices`, stored as its `Value`, shown as its translated `Label`. */
+  Choice: "choice",
+  /** An email address, as `<input type="email">` accepts it. */
+  Email: "email",
+  /** An http or https address, shown as a link. */
+  URL: "url",
 } as const;
 
-/** A field kind: "text", "textarea" or "money". */
+/** A field kind: "text", "textarea", "money", "date", "integer", "boolean", "choice", "email" or "url". */
 export type Kind = (typeof Kind)[keyof typeof Kind];
 
 /** How a resource's records are stored. */
@@ -39,9 +51,11 @@ export const ScopeKind = {
 /** A scope kind: "unscoped" or "user". */
 export type ScopeKind = (typeof ScopeKind)[keyof typeof ScopeKind];
 
+const KINDS: ReadonlySet<unknown> = new Set(Object.values(Kind));
+
 /** Reports whether `value` is a `Kind`. */
 export function isKind(value: unknown): value is Kind {
-  return value === Kind.Text || value === Kind.Textarea || value === Kind.Money;
+  return KINDS.has(value);
 }
 
 /** Reports whether `value` is a `StoreKind`. */

@@ -2,9 +2,11 @@
  * The list page: filters and sorting read from the query string, keyset
  * pagination (`after`, an opaque cursor of the last row's sort value and
  * id), an empty state, and one link per record. Filters come from
- * `List.Filters`: a Text/Textarea field filters by "contains" (`<field>`),
- * a Money field by range (`<field>_min`, `<field>_max`, read in the
- * request's locale). A filter value that does not parse is shown inline
+ * `List.Filters` (see `filterStyle`): text-like fields by "contains"
+ * (`<field>`); Money, Integer and Date by range (`<field>_min`,
+ * `<field>_max`, both included; amounts and numbers read in the request's
+ * locale, dates ISO as a date input sends them); Boolean by `yes`/`no` and
+ * Choice by one of its values (`<field>`). A filter value that does not parse is shown inline
  * and the page answers 400, listing nothing rather than something
  * unfiltered.
  */
@@ -14,13 +16,14 @@ import { T, Tf } from "../i18n/index.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { currencyDigits, parseMoney } from "./money.ts";
-import type { ResourceSpec } from "./spec.ts";
-import type { ListFilter, ListQuery, StoredRecord } from "./table.ts";
+import { formatInteger, INTEGER_LIMIT, parseDate, parseInteger } from "./scalars.ts";
+import type { Field, ResourceSpec } from "./spec.ts";
+import { LIST_PAGE_SIZE, type ListFilter, type ListQuery, type StoredRecord } from "./table.ts";
 import { currencyOf, type FieldProblem } from "./values.ts";
-import { displayValue, fixedValue } from "./views.ts";
+import { cellHTML, displayValue, fixedValue } from "./views.ts";
 
-/** Records per list page. */
-export const LIST_PAGE_SIZE: number = 20;
+/** Records per list page (declared beside the store's list query). */
+export { LIST_PAGE_SIZE };
 
 /** The longest "contains" filter text. */
 export const FILTER_MAX_LENGTH: number = 200;
@@ -66,26 +69,32 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
   for (const filter of spec.List.Filters ?? []) {
     const field = spec.Form.Fields.find((f) => f.Name === filter.Field);
     if (field === undefined) continue;
-    if (field.Kind !== Kind.Money) {
-      const text = (params.get(field.Name) ?? "").trim();
-      entered.set(field.Name, text);
-      if (text.length > FILTER_MAX_LENGTH) errors.set(field.Name, { key: "resource.err.too_long", args: { max: FILTER_MAX_LENGTH } });
-      else if (text !== "") filters.push({ field: field.Name, contains: text });
+    const style = filterStyle(field);
+    if (style === "range") {
+      const range: { min: number | string | undefined; max: number | string | undefined } = { min: undefined, max: undefined };
+      for (const end of ["min", "max"] as const) {
+        const name = `${field.Name}_${end}`;
+        const text = (params.get(name) ?? "").trim();
+        entered.set(name, text);
+        if (text === "") continue;
+        const bound = parseBound(field, text, locale);
+        if ("key" in bound) errors.set(name, bound);
+        else range[end] = bound.value;
+      }
+      if (range.min !== undefined || range.max !== undefined) filters.push({ field: field.Name, ...range });
       continue;
     }
-    const range: { min: number | undefined; max: number | undefined } = { min: undefined, max: undefined };
-    for (const end of ["min", "max"] as const) {
-      const name = `${field.Name}_${end}`;
-      const text = (params.get(name) ?? "").trim();
-      entered.set(name, text);
-      if (text === "") continue;
-      const money = parseMoney(text, locale, currencyOf(field));
-      if (money.ok) range[end] = money.minor;
-      else if (money.reason === "precision")
-        errors.set(name, { key: "resource.err.money_precision", args: { digits: currencyDigits(currencyOf(field)) } });
-      else errors.set(name, { key: money.reason === "range" ? "resource.err.money_range" : "resource.err.money_invalid", args: {} });
-    }
-    if (range.min !== undefined || range.max !== undefined) filters.push({ field: field.Name, ...range });
+    const text = (params.get(field.Name) ?? "").trim();
+    entered.set(field.Name, text);
+    if (text === "") continue;
+    if (style === "contains") {
+      if (text.length > FILTER_MAX_LENGTH) errors.set(field.Name, { key: "resource.err.too_long", args: { max: FILTER_MAX_LENGTH } });
+      else filters.push({ field: field.Name, contains: text });
+    } else if (style === "yesno") {
+      if (text === "yes" || text === "no") filters.push({ field: field.Name, equals: text === "yes" ? 1 : 0 });
+      else errors.set(field.Name, { key: "resource.err.boolean_invalid", args: {} });
+    } else if (field.Choices?.some((c) => c.Value === text) === true) filters.push({ field: field.Name, equals: text });
+    else errors.set(field.Name, { key: "resource.err.choice_invalid", args: {} });
   }
   const sort = params.get("sort") ?? "created_at";
   if (!sortableColumns(spec).includes(sort)) return { bad: "unknown sort column" };
@@ -97,15 +106,54 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
   return { query: { filters, sort, desc: dir === "desc", after, limit: LIST_PAGE_SIZE }, entered, errors };
 }
 
+/** How a field filters the list: by text contained, by a range, by yes or no, or by one of its choices. */
+export function filterStyle(field: Field): "contains" | "range" | "yesno" | "choice" {
+  switch (field.Kind) {
+    case Kind.Money:
+    case Kind.Integer:
+    case Kind.Date:
+      return "range";
+    case Kind.Boolean:
+      return "yesno";
+    case Kind.Choice:
+      return "choice";
+    default:
+      return "contains";
+  }
+}
+
+// One end of a range filter: an amount or a whole number in the request's locale, or an ISO date.
+function parseBound(field: Field, text: string, locale: string): { value: number | string } | FieldProblem {
+  if (field.Kind === Kind.Date) return parseDate(text) === undefined ? { key: "resource.err.date_invalid", args: {} } : { value: text };
+  if (field.Kind === Kind.Integer) {
+    const whole = parseInteger(text, locale);
+    if (whole.ok) return { value: whole.value };
+    if (whole.reason === "invalid") return { key: "resource.err.integer_invalid", args: {} };
+    return { key: "resource.err.integer_range", args: limits(locale) };
+  }
+  const money = parseMoney(text, locale, currencyOf(field));
+  if (money.ok) return { value: money.minor };
+  if (money.reason === "precision") return { key: "resource.err.money_precision", args: { digits: currencyDigits(currencyOf(field)) } };
+  return { key: money.reason === "range" ? "resource.err.money_range" : "resource.err.money_invalid", args: {} };
+}
+
+// The bounds a range filter's number may take: what any Integer column holds (a field's own Min and Max only bound what is stored).
+function limits(locale: string): Record<string, string> {
+  return { min: formatInteger(-INTEGER_LIMIT, locale), max: formatInteger(INTEGER_LIMIT, locale) };
+}
+
 function columnLabel(req: IncomingMessage, spec: ResourceSpec, column: string, label: string | undefined): string {
   if (label !== undefined) return T(req, label);
   const field = spec.Form.Fields.find((f) => f.Name === column);
   return field === undefined ? T(req, `resource.column.${column}`) : T(req, field.Label);
 }
 
-function cell(req: IncomingMessage, spec: ResourceSpec, column: string, record: StoredRecord): string {
+function cell(req: IncomingMessage, spec: ResourceSpec, column: string, record: StoredRecord, linked: boolean): SafeHTML {
   const field = spec.Form.Fields.find((f) => f.Name === column);
-  return field === undefined ? fixedValue(req, column, record) : displayValue(req, field, record.values[column] ?? null);
+  const value = field === undefined ? fixedValue(req, column, record) : displayValue(req, field, record.values[column] ?? null);
+  // The first column links to the record (an address there is text: a link holds no link); the others show their kind.
+  if (linked) return html`<a href="${spec.Route}/${record.id}">${value === "" ? record.id : value}</a>`;
+  return field === undefined ? html`${value}` : cellHTML(req, field, record.values[column] ?? null);
 }
 
 function link(base: string, params: URLSearchParams, changes: Record<string, string | undefined>): string {
@@ -118,13 +166,35 @@ function link(base: string, params: URLSearchParams, changes: Record<string, str
   return query === "" ? base : `${base}?${query}`;
 }
 
+// A filter's input: a date picker for dates, a select of "any" and the values for yes/no and choices, else text (amounts and numbers in the locale's notation).
+function filterControl(req: IncomingMessage, field: Field, name: string, value: string, aria: SafeHTML): SafeHTML {
+  const id = `filter-${name}`;
+  const style = filterStyle(field);
+  if (style === "yesno" || style === "choice") {
+    const options =
+      style === "yesno"
+        ? [
+            { Value: "yes", Label: "resource.yes" },
+            { Value: "no", Label: "resource.no" },
+          ]
+        : (field.Choices ?? []);
+    return html`<select id="${id}" name="${name}"${aria}><option value="">${T(req, "resource.filter.any")}</option>${options.map(
+      (c) => html`<option value="${c.Value}"${c.Value === value ? html` selected` : ""}>${T(req, c.Label)}</option>`,
+    )}</select>`;
+  }
+  const type = field.Kind === Kind.Date ? "date" : "text";
+  const mode = field.Kind === Kind.Integer ? html` inputmode="numeric"` : field.Kind === Kind.Money ? html` inputmode="decimal"` : "";
+  return html`<input id="${id}" name="${name}" type="${type}"${mode} value="${value}"${aria}>`;
+}
+
 function filtersHTML(req: IncomingMessage, spec: ResourceSpec, list: ListRequest): SafeHTML {
   const filters = spec.List.Filters ?? [];
   if (filters.length === 0) return html``;
-  const one = (name: string, label: string): SafeHTML => {
+  const one = (name: string, label: string, field: Field): SafeHTML => {
     const problem = list.errors.get(name);
+    const aria = problem === undefined ? html`` : html` aria-invalid="true" aria-describedby="error-${name}"`;
     return html`<div class="field${problem === undefined ? "" : " invalid"}"><label for="filter-${name}">${label}</label>
-<input id="filter-${name}" name="${name}" type="text" value="${list.entered.get(name) ?? ""}"${problem === undefined ? "" : html` aria-invalid="true" aria-describedby="error-${name}"`}>
+${filterControl(req, field, name, list.entered.get(name) ?? "", aria)}
 ${problem === undefined ? "" : html`<p class="field-error" id="error-${name}" data-error-for="${name}" role="alert">${Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args)}</p>`}</div>`;
   };
   return html`<form class="filters row" method="get" action="${spec.Route}" role="search">
@@ -132,8 +202,8 @@ ${filters.map((filter) => {
   const field = spec.Form.Fields.find((f) => f.Name === filter.Field);
   if (field === undefined) return "";
   const label = filter.Label === undefined ? T(req, field.Label) : T(req, filter.Label);
-  if (field.Kind !== Kind.Money) return one(field.Name, label);
-  return html`${one(`${field.Name}_min`, Tf(req, "resource.filter.min", { label }))}${one(`${field.Name}_max`, Tf(req, "resource.filter.max", { label }))}`;
+  if (filterStyle(field) !== "range") return one(field.Name, label, field);
+  return html`${one(`${field.Name}_min`, Tf(req, "resource.filter.min", { label }), field)}${one(`${field.Name}_max`, Tf(req, "resource.filter.max", { label }), field)}`;
 })}
 <div class="row"><button type="submit">${T(req, "resource.filter")}</button> <a href="${spec.Route}">${T(req, "resource.filter.clear")}</a></div>
 </form>`;
@@ -165,10 +235,7 @@ export function listHTML(
       : html`<table data-resource="${spec.Name}"><thead><tr>${columns.map((c) => header(c.Field, c.Label))}</tr></thead><tbody>
 ${page.records.map(
   (record) =>
-    html`<tr data-record-id="${record.id}">${columns.map((c, n) => {
-      const text = cell(req, spec, c.Field, record);
-      return html`<td>${n === 0 ? html`<a href="${spec.Route}/${record.id}">${text === "" ? record.id : text}</a>` : text}</td>`;
-    })}</tr>`,
+    html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(req, spec, c.Field, record, n === 0)}</td>`)}</tr>`,
 )}
 </tbody></table>`;
   const more =

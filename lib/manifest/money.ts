@@ -30,8 +30,8 @@ export function numberSeparators(locale: string): { decimal: string; group: stri
   };
 }
 
-// Arabic-Indic and extended Arabic-Indic digits, as an Arabic keyboard types them, and their separators.
-function latinDigits(text: string): string {
+/** Returns `text` with Arabic-Indic and extended Arabic-Indic digits, as an Arabic keyboard types them, and their separators in Latin. */
+export function latinDigits(text: string): string {
   return text
     .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
     .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
@@ -40,6 +40,18 @@ function latinDigits(text: string): string {
 }
 
 const SPACES = /[\s\u00a0\u202f]/;
+
+/**
+ * Returns the digits of a whole number written with `group` between groups
+ * of three ("1.234.567" with "." → "1234567"), without leading zeros, or
+ * undefined when it is not so written. A space group separator matches
+ * any space, as people type a plain one where the locale writes U+202F.
+ */
+export function groupedDigits(whole: string, group: string): string | undefined {
+  const [first = "", ...rest] = SPACES.test(group) ? whole.split(SPACES) : whole.split(group);
+  if (!/^[0-9]+$/.test(first) || rest.some((g) => !/^[0-9]{3}$/.test(g))) return undefined;
+  return (first + rest.join("")).replace(/^0+(?=[0-9])/, "");
+}
 
 /**
  * Parses an amount typed in `locale` into minor units of `currency`.
@@ -61,12 +73,10 @@ export function parseMoney(text: string, locale: string, currency: string): Pars
   const whole = at < 0 ? s : s.slice(0, at);
   const fraction = at < 0 ? "" : s.slice(at + decimal.length);
   if (!/^[0-9]*$/.test(fraction) || (at >= 0 && fraction === "")) return { ok: false, reason: "invalid" };
-  const groups = SPACES.test(group) ? whole.split(SPACES) : whole.split(group);
-  const [first = "", ...rest] = groups;
-  if (!/^[0-9]+$/.test(first) || rest.some((g) => !/^[0-9]{3}$/.test(g))) return { ok: false, reason: "invalid" };
+  const units = groupedDigits(whole, group);
+  if (units === undefined) return { ok: false, reason: "invalid" };
   const digits = currencyDigits(currency);
   if (fraction.length > digits) return { ok: false, reason: "precision" };
-  const units = (first + rest.join("")).replace(/^0+(?=[0-9])/, "");
   if (units.length > 16) return { ok: false, reason: "range" };
   const minor = Number(units + fraction.padEnd(digits, "0"));
   if (!Number.isSafeInteger(minor) || minor > MONEY_MAX_MINOR) return { ok: false, reason: "range" };

@@ -3,9 +3,11 @@
  * boot from the manifest and never written to disk, so there is no
  * generated file to drift from its source. One step creates the table with
  * the fixed columns; one step per field adds its column, so declaring a new
- * field is a new step, while changing a declared field (its kind) changes
- * that step's SQL and `applySchema` refuses to boot (ERR_DB_STEP_CHANGED),
- * naming the step. An Exclusive resource's table is the store; a Mergeable
+ * field is a new step, applied at the next boot to a table that already
+ * holds records (SQLite's ADD COLUMN: existing rows get the column's
+ * default, NULL or '' or 0, which every CHECK accepts), while changing a
+ * declared field (its kind) changes that step's SQL and `applySchema`
+ * refuses to boot (ERR_DB_STEP_CHANGED), naming the step. An Exclusive resource's table is the store; a Mergeable
  * resource's is the projection of its event streams, for lists and filters.
  *
  * `updated_at` doubles as an Exclusive record's version: every write sets
@@ -13,19 +15,55 @@
  */
 import type { Step } from "../db/index.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
+import { EMAIL_MAX_LENGTH, INTEGER_LIMIT, URL_MAX_LENGTH } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 
-function columnSQL(field: Field): string {
-  return field.Kind === Kind.Money ? `"${field.Name}" INTEGER` : `"${field.Name}" TEXT NOT NULL DEFAULT ''`;
+/**
+ * Returns the column definition of `field`. Text, Textarea and Money keep
+ * the definitions they were first applied with (a changed step is drift).
+ * The other kinds carry a `CHECK` of what the kind stores, so no write
+ * path, even one that skips parsing, can store another shape; a field's
+ * own bounds and choices (`Min`, `Max`, `Choices`) are checked when parsing
+ * and left out of the SQL, so changing them is no schema change.
+ */
+export function columnSQL(field: Field): string {
+  const c = `"${field.Name}"`;
+  switch (field.Kind) {
+    case Kind.Money:
+      return `${c} INTEGER`;
+    case Kind.Date:
+      // date() rewrites a day that does not exist (2026-02-30 → 2026-03-02), so it must give the text back unchanged.
+      return `${c} TEXT CHECK (${c} IS NULL OR (${c} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' AND date(${c}) IS ${c}))`;
+    case Kind.Integer:
+      return `${c} INTEGER CHECK (${c} IS NULL OR ${c} BETWEEN -${INTEGER_LIMIT} AND ${INTEGER_LIMIT})`;
+    case Kind.Boolean:
+      return `${c} INTEGER NOT NULL DEFAULT 0 CHECK (${c} IN (0, 1))`;
+    case Kind.Choice:
+      return `${c} TEXT NOT NULL DEFAULT '' CHECK (length(${c}) <= 63 AND ${c} NOT GLOB '*[^a-z0-9_-]*')`;
+    case Kind.Email:
+      return `${c} TEXT NOT NULL DEFAULT '' CHECK (${c} = '' OR (length(${c}) <= ${EMAIL_MAX_LENGTH} AND ${c} GLOB '?*@?*'))`;
+    case Kind.URL:
+      return `${c} TEXT NOT NULL DEFAULT '' CHECK (${c} = '' OR (length(${c}) <= ${URL_MAX_LENGTH} AND (${c} GLOB 'http://?*' OR ${c} GLOB 'https://?*')))`;
+    default:
+      return `${c} TEXT NOT NULL DEFAULT ''`;
+  }
 }
 
-/** A Money value's place in a sort when it is empty: before every amount. */
-export const NULL_MONEY = -1e18;
+// Below every amount (MONEY_MAX_MINOR) and whole number (INTEGER_LIMIT).
+const NULL_NUMBER = -1e18;
 
-/** What a list sorts by for `column`: the column, or for Money the column with empty as `NULL_MONEY`. */
+/** Where an empty value of `column` sorts: below every amount and number, before every date; undefined when as stored. */
+export function nullSort(spec: ResourceSpec, column: string): number | string | undefined {
+  const kind = spec.Form.Fields.find((f) => f.Name === column)?.Kind;
+  if (kind === Kind.Money || kind === Kind.Integer) return NULL_NUMBER;
+  return kind === Kind.Date ? "" : undefined;
+}
+
+/** What a list sorts by for `column` (its sort index is on the same expression): the column, an empty one as `nullSort` says. */
 export function sortExpression(spec: ResourceSpec, column: string): string {
-  const money = spec.Form.Fields.some((f) => f.Name === column && f.Kind === Kind.Money);
-  return money ? `ifnull("${column}", ${NULL_MONEY})` : `"${column}"`;
+  const empty = nullSort(spec, column);
+  if (empty === undefined) return `"${column}"`;
+  return `ifnull("${column}", ${typeof empty === "number" ? empty : "''"})`;
 }
 
 /**

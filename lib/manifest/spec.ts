@@ -21,6 +21,16 @@ export interface Field {
   readonly MaxLength?: number;
   /** ISO 4217 code of a Money field, one that `Intl.supportedValuesOf("currency")` lists; its minor unit decides the decimals accepted. @default "USD" */
   readonly Currency?: string;
+  /** Smallest value of an Integer field. @default -INTEGER_LIMIT (-(2^53 - 1)) */
+  readonly Min?: number;
+  /** Largest value of an Integer field. @default INTEGER_LIMIT (2^53 - 1) */
+  readonly Max?: number;
+  /**
+   * The values a Choice field accepts, in the order its select shows them:
+   * `Value` is stored (a-z, 0-9, "_" or "-", at most 63 characters) and
+   * `Label` is a catalog key, like the field's own.
+   */
+  readonly Choices?: readonly { readonly Value: string; readonly Label: string }[];
 }
 
 /** One column of the list page. */
@@ -32,9 +42,11 @@ export interface Column {
 }
 
 /**
- * One filter of the list page: a Text or Textarea field filters by "contains"
- * (query parameter `<field>`), a Money field by range (`<field>_min`,
- * `<field>_max`, in the request's locale).
+ * One filter of the list page: a Text, Textarea, Email or URL field filters
+ * by "contains" (query parameter `<field>`); a Money, Integer or Date field
+ * by range (`<field>_min`, `<field>_max`, both ends included; amounts and
+ * numbers in the request's locale, dates ISO); a Choice field by one of its
+ * values and a Boolean field by `yes` or `no` (`<field>`).
  */
 export interface Filter {
   /** A form field's name. */

@@ -27,7 +27,7 @@ import { type ActorLike, type EventStore } from "../events/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { MergeRate, mergeField, needsLineMerge, type FieldValue } from "./merge.ts";
 import type { ResourceSpec } from "./spec.ts";
-import { RecordTable, type ListQuery, type StoredRecord } from "./table.ts";
+import { LIST_PAGE_SIZE, RecordTable, type ListQuery, type StoredRecord } from "./table.ts";
 import type { RecordValues } from "./values.ts";
 
 /**
@@ -59,9 +59,17 @@ export type UpdateOutcome =
   | { kind: "busy"; retryAfter: number }
   | { kind: "conflict"; current: StoredRecord; version: number; merged: RecordValues; conflicts: Map<string, FieldConflict> };
 
+/** What `RecordStore.list` takes for a query field it is not given. */
+const LIST_DEFAULTS: ListQuery = { filters: [], sort: "created_at", desc: true, after: undefined, limit: LIST_PAGE_SIZE };
+
 /** A resource's records, scoped to their owner. */
 export interface RecordStore {
-  list(owner: string, query: ListQuery): ReturnType<RecordTable["list"]>;
+  /**
+   * One page of the owner's records. Every query field is optional: no
+   * filter, sorted by `created_at` newest first, the first page,
+   * `LIST_PAGE_SIZE` (20) records.
+   */
+  list(owner: string, query?: Partial<ListQuery>): ReturnType<RecordTable["list"]>;
   /** The record and the version an edit of it must carry, or undefined (unknown and foreign alike). */
   get(owner: string, id: string): { record: StoredRecord; version: number } | undefined;
   create(who: Writer, values: RecordValues): { id: string; version: number };
@@ -117,7 +125,7 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
     return { kind: "admitted", current, head: version };
   };
   return {
-    list: (owner, query) => table.list(owner, query),
+    list: (owner, query) => table.list(owner, { ...LIST_DEFAULTS, ...query }),
     get(owner, id) {
       const record = table.get(owner, id);
       return record === undefined ? undefined : { record, version: record.updated_at };
@@ -192,7 +200,7 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
   };
 
   return {
-    list: (owner, query) => table.list(owner, query),
+    list: (owner, query) => table.list(owner, { ...LIST_DEFAULTS, ...query }),
     get(owner, id) {
       const record = table.get(owner, id);
       return record === undefined ? undefined : { record, version: events.version(stream(id)) };

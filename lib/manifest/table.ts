@@ -8,14 +8,15 @@
  *
  * Lists use keyset pagination on (sort value, id): a page is "the next N
  * rows after this one", stable while rows are added, with no OFFSET scan.
- * An empty amount sorts as the smallest value.
+ * An empty amount or number sorts as the smallest value, an empty date
+ * before every date.
  */
-import type { DB, Statement } from "../db/index.ts";
-import { Kind, ScopeKind } from "./kinds.ts";
+import { requireTables, type DB, type Statement } from "../db/index.ts";
+import { ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordValues } from "./values.ts";
-import { NULL_MONEY, sortExpression } from "./schema.ts";
+import { nullSort, sortExpression } from "./schema.ts";
 
 /** A stored record. */
 export interface StoredRecord {
@@ -25,8 +26,11 @@ export interface StoredRecord {
   values: RecordValues;
 }
 
-/** One list filter, already parsed. */
-export type ListFilter = { field: string; contains: string } | { field: string; min: number | undefined; max: number | undefined };
+/** One list filter, already parsed: text contained, a range (both ends included), or one value. */
+export type ListFilter =
+  | { field: string; contains: string }
+  | { field: string; min: number | string | undefined; max: number | string | undefined }
+  | { field: string; equals: string | number };
 
 /** What a list page asks for. */
 export interface ListQuery {
@@ -39,6 +43,9 @@ export interface ListQuery {
   limit: number;
 }
 
+/** Records per list page. */
+export const LIST_PAGE_SIZE: number = 20;
+
 /** The SQL of one resource's table, scoped to an owner when the resource is user-scoped. */
 export class RecordTable {
   readonly #db: DB;
@@ -50,6 +57,7 @@ export class RecordTable {
   readonly #statements = new Map<string, Statement>();
 
   constructor(db: DB, spec: ResourceSpec) {
+    requireTables(db, `resource ${spec.Name}`, `resourceSchema(${spec.Name})`, [spec.Name]);
     this.#db = db;
     this.#spec = spec;
     this.#scoped = spec.Scope === ScopeKind.UserScoped;
@@ -132,6 +140,11 @@ export class RecordTable {
         params.push(filter.contains);
         continue;
       }
+      if ("equals" in filter) {
+        clauses.push(`"${filter.field}" = ?`);
+        params.push(filter.equals);
+        continue;
+      }
       if (filter.min !== undefined) {
         clauses.push(`"${filter.field}" >= ?`);
         params.push(filter.min);
@@ -147,7 +160,7 @@ export class RecordTable {
     const byID = query.sort === "id";
     if (query.after !== undefined) {
       clauses.push(byID ? `id ${query.desc ? "<" : ">"} ?` : `(${sortExpr}, id) ${query.desc ? "<" : ">"} (?, ?)`);
-      params.push(...(byID ? [query.after[1]] : [query.after[0] ?? NULL_MONEY, query.after[1]]));
+      params.push(...(byID ? [query.after[1]] : [query.after[0], query.after[1]]));
     }
     const where = clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
     const rows = this.#prepare(
@@ -160,10 +173,7 @@ export class RecordTable {
     return { records, next };
   }
 
-  #isMoney(column: string): boolean {
-    return this.#spec.Form.Fields.some((f) => f.Name === column && f.Kind === Kind.Money);
-  }
-
+  // What an empty (NULL) value sorts as, for a column that can hold one: below every number, or before every date.
   #sortExpression(column: string): string {
     return sortExpression(this.#spec, column);
   }
@@ -171,7 +181,6 @@ export class RecordTable {
   #sortValue(column: string, record: StoredRecord): FieldValue {
     if (column === "id") return record.id;
     if (column === "created_at" || column === "updated_at") return record[column];
-    const value = record.values[column] ?? null;
-    return value === null && this.#isMoney(column) ? NULL_MONEY : value;
+    return record.values[column] ?? nullSort(this.#spec, column) ?? null;
   }
 }

@@ -4,8 +4,9 @@
  * MCP endpoint) offers them. List and read are `ToolRead`; create, update
  * and delete are `ToolWrite` with a confirm sentence built from the
  * resource's labels, so an agent's call waits for its person's approval.
- * Arguments are the form's fields (amounts as decimal strings, "12.34"),
- * checked by the same rules as the form; every call is scoped to the
+ * Arguments are the form's fields, typed by kind (`valueArg`: amounts as
+ * decimal strings, "12.34"; numbers, yes/no as JSON numbers and booleans;
+ * dates ISO), checked by the same rules as the form (422 naming the field); every call is scoped to the
  * subject the caller acts for and attributed to its actor. The write tools
  * declare a `Check`, the dry run the invoker makes before a person is asked
  * to approve: the values pass the form's rules, and for an update or delete
@@ -16,13 +17,13 @@ import { AgentError, defineAction, ToolRead, ToolWrite, type ToolArg, type ToolD
 import type { HandlerFunc } from "../http/index.ts";
 import { BaseCatalog, interpolate } from "../i18n/index.ts";
 import { Kind } from "./kinds.ts";
-import { LIST_PAGE_SIZE, parseListRequest } from "./list.ts";
+import { filterStyle, LIST_PAGE_SIZE, parseListRequest } from "./list.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
-import type { ResourceSpec } from "./spec.ts";
+import type { Field, ResourceSpec } from "./spec.ts";
 import type { RecordStore, UpdateOutcome } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
-import { currencyOf, parseValues, type RecordValues } from "./values.ts";
+import { currencyOf, integerRange, parseValues, type RecordValues } from "./values.ts";
 
 /** The locale tool arguments are read in: amounts are "1234.56". */
 const TOOL_LOCALE = "en";
@@ -44,13 +45,12 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
   const t = label ?? ((key: string): string => english[key] ?? key);
   const title = t(`${spec.Name}.title`);
   const route = spec.Route;
-  const money = (name: string): string | undefined => {
-    const field = spec.Form.Fields.find((f) => f.Name === name && f.Kind === Kind.Money);
-    return field === undefined ? undefined : currencyOf(field);
-  };
-  const out = (value: FieldValue, name: string): FieldValue => {
-    const currency = money(name);
-    return currency !== undefined && typeof value === "number" ? formatMinor(value, currency) : value;
+  const kinds = new Map(spec.Form.Fields.map((f) => [f.Name, f]));
+  // A value as a tool returns it: an amount as a decimal string, a yes/no as a boolean, the rest as stored.
+  const out = (value: FieldValue, name: string): FieldValue | boolean => {
+    const field = kinds.get(name);
+    if (field?.Kind === Kind.Money && typeof value === "number") return formatMinor(value, currencyOf(field));
+    return field?.Kind === Kind.Boolean ? value === 1 : value;
   };
   const shown = (record: StoredRecord, version?: number): Record<string, unknown> => ({
     id: record.id,
@@ -60,19 +60,16 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
     ...Object.fromEntries(Object.entries(record.values).map(([k, v]) => [k, out(v, k)])),
   });
   const fieldArgs = (required: boolean): ToolArg[] =>
-    spec.Form.Fields.map((f) => ({
-      Name: f.Name,
-      Type: "string" as const,
-      Required: required && f.Required === true,
-      Description: f.Kind === Kind.Money ? `${t(f.Label)}: amount in ${currencyOf(f)} as a decimal, e.g. "12.34"` : t(f.Label),
-    }));
+    spec.Form.Fields.map((f) => ({ ...valueArg(f, t), Name: f.Name, Required: required && f.Required === true }));
   const checked = (args: ReadonlyMap<string, unknown>, partial: boolean): RecordValues => {
     const given = spec.Form.Fields.filter((f) => !partial || args.has(f.Name));
-    const entered = new Map(given.map((f) => [f.Name, String(args.get(f.Name) ?? "")]));
+    // Typed arguments become the text a form posts: a number as plain digits (read in English), true as "1", false as "".
+    const entered = new Map(given.map((f) => [f.Name, enteredText(args.get(f.Name))]));
     const parsed = parseValues({ ...spec, Form: { Fields: given } }, entered, TOOL_LOCALE);
     if (parsed.ok) return parsed.values;
     const [[field, problem] = ["", { key: "", args: {} }]] = parsed.errors;
-    throw refused(400, `${field}: ${interpolate(t(problem.key), problem.args)}`);
+    // As the form: a value its field refuses is 422, naming the field and why.
+    throw refused(422, `${field}: ${interpolate(t(problem.key), problem.args)}`);
   };
   const missing = (): AgentError => refused(404, `${spec.Name}: no such record`);
   const existing = (subject: string, args: ReadonlyMap<string, unknown>): string => {
@@ -92,13 +89,21 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
   const filterArgs: ToolArg[] = (spec.List.Filters ?? []).flatMap((filter): ToolArg[] => {
     const field = spec.Form.Fields.find((f) => f.Name === filter.Field);
     if (field === undefined) return [];
-    if (field.Kind !== Kind.Money)
-      return [{ Name: field.Name, Type: "string", Description: `Only records whose ${t(field.Label)} contains this text` }];
-    return ["min", "max"].map((end) => ({
-      Name: `${field.Name}_${end}`,
-      Type: "string" as const,
-      Description: `${end === "min" ? "Smallest" : "Largest"} ${t(field.Label)} in ${currencyOf(field)}, e.g. "12.34"`,
-    }));
+    const label = t(field.Label);
+    switch (filterStyle(field)) {
+      case "contains":
+        return [{ Name: field.Name, Type: "string", Description: `Only records whose ${label} contains this text` }];
+      case "yesno":
+        return [{ Name: field.Name, Type: "string", Enum: ["yes", "no"], Description: `Only records whose ${label} is yes, or no` }];
+      case "choice":
+        return [{ ...valueArg(field, t), Name: field.Name, Description: `Only records whose ${label} is this value` }];
+      case "range":
+        return ["min", "max"].map((end) => ({
+          ...valueArg(field, t),
+          Name: `${field.Name}_${end}`,
+          Description: `${end === "min" ? "Smallest" : "Largest"} ${valueArg(field, t).Description}, included`,
+        }));
+    }
   });
 
   return [
@@ -118,7 +123,7 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         ],
       },
       run: ({ Args, Subject }) => {
-        const params = new URLSearchParams([...Args].map(([k, v]): [string, string] => [k, String(v)]));
+        const params = new URLSearchParams([...Args].map(([k, v]): [string, string] => [k, enteredText(v)]));
         const parsed = parseListRequest(spec, params, TOOL_LOCALE);
         if ("bad" in parsed) throw refused(400, `list ${spec.Name}: ${parsed.bad}`);
         const [[name, problem] = ["", { key: "", args: {} }]] = parsed.errors;
@@ -195,6 +200,7 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         Description: `Deletes one of the person's ${title}.`,
         Access: ToolWrite,
         Confirm: interpolate(t("resource.confirm.delete"), { resource: title }),
+        Destructive: true,
         Args: [id],
       },
       check: ({ Args, Subject }) => void existing(Subject, Args),
@@ -204,4 +210,39 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
       },
     }),
   ];
+}
+
+/** Returns what a tool argument given for a field holds: its JSON type, and its format, choices or bounds (JSON Schema). */
+export function valueArg(field: Field, t: (key: string) => string): Omit<ToolArg, "Name"> {
+  const label = t(field.Label);
+  switch (field.Kind) {
+    case Kind.Money:
+      return { Type: "string", Description: `${label}: amount in ${currencyOf(field)} as a decimal, e.g. "12.34"` };
+    case Kind.Integer: {
+      const { min, max } = integerRange(field);
+      return { Type: "integer", Minimum: min, Maximum: max, Description: `${label}: a whole number` };
+    }
+    case Kind.Date:
+      return { Type: "string", Format: "date", Description: `${label}: a date, YYYY-MM-DD` };
+    case Kind.Boolean:
+      return { Type: "boolean", Description: `${label}: yes (true) or no (false)` };
+    case Kind.Choice: {
+      const choices = field.Choices ?? [];
+      const listed = choices.map((c) => `"${c.Value}" (${t(c.Label)})`).join(", ");
+      return { Type: "string", Enum: choices.map((c) => c.Value), Description: `${label}: one of ${listed}` };
+    }
+    case Kind.Email:
+      return { Type: "string", Format: "email", Description: `${label}: an email address` };
+    case Kind.URL:
+      return { Type: "string", Format: "uri", Description: `${label}: an http or https address` };
+    default:
+      return { Type: "string", Description: label };
+  }
+}
+
+// A typed argument as the text a form posts (see `checked`).
+function enteredText(value: unknown): string {
+  if (value === true) return "1";
+  if (value === false || value === undefined || value === null) return "";
+  return String(value);
 }

@@ -6,9 +6,10 @@
  * emitted into SQL and HTML without quoting surprises.
  */
 import { ManifestError, type ManifestErrorCode } from "./errors.ts";
-import { isKind, isScopeKind, isStoreKind, ScopeKind, StoreKind } from "./kinds.ts";
+import { isKind, isScopeKind, isStoreKind, Kind, ScopeKind, StoreKind } from "./kinds.ts";
 import { MAX_EVENT_DATA } from "../events/index.ts";
-import type { ResourceSpec } from "./spec.ts";
+import { INTEGER_LIMIT } from "./scalars.ts";
+import type { Field, ResourceSpec } from "./spec.ts";
 import { maxEventBytes } from "./values.ts";
 
 /** Columns every generated store emits; no field may take these names. */
@@ -68,12 +69,15 @@ export function validateResource(spec: ResourceSpec): void {
     if (fixed.has(name)) fail("ERR_MANIFEST_RESERVED_FIELD", "collides with a fixed column of the generated store", name);
     if (names.has(name)) fail("ERR_MANIFEST_DUPLICATE_FIELD", "is declared twice", name);
     names.add(name);
-    if (!isKind(field.Kind)) fail("ERR_MANIFEST_UNKNOWN_KIND", 'Kind must be "text", "textarea" or "money"', name);
+    if (!isKind(field.Kind)) fail("ERR_MANIFEST_UNKNOWN_KIND", `Kind must be one of ${Object.values(Kind).join(", ")}`, name);
     if (typeof field.Label !== "string" || field.Label.trim() === "") fail("ERR_MANIFEST_EMPTY_LABEL", "has an empty Label", name);
     const max = field.MaxLength;
     if (max !== undefined && (!Number.isSafeInteger(max) || max < 1 || max > MAX_LENGTH_LIMIT)) {
       fail("ERR_MANIFEST_INVALID_FIELD", `MaxLength must be an integer from 1 to ${MAX_LENGTH_LIMIT}`, name);
     }
+    if (max !== undefined && !LENGTH_KINDS.has(field.Kind))
+      fail("ERR_MANIFEST_INVALID_FIELD", "MaxLength is for Text and Textarea fields", name);
+    checkKindOptions(field, (reason) => fail("ERR_MANIFEST_INVALID_FIELD", reason, name));
     if (field.Currency !== undefined && (field.Kind !== "money" || !isCurrency(field.Currency))) {
       fail(
         "ERR_MANIFEST_INVALID_FIELD",
@@ -125,6 +129,43 @@ export function validateResources(specs: readonly ResourceSpec[]): void {
     }
     byName.set(spec.Name, spec);
     byRoute.set(spec.Route, spec);
+  }
+}
+
+/** The shape of a Choice field's stored value: a-z, 0-9, "_" or "-", 1 to 63 characters (the column's CHECK holds the same). */
+export const CHOICE_VALUE_PATTERN: RegExp = /^[a-z0-9_-]{1,63}$/;
+
+/** The most values one Choice field offers (a select longer than this is a reference, not a choice). */
+export const MAX_CHOICES: number = 100;
+
+// Kinds MaxLength applied to before there were others (a Money field's is ignored, as it always was).
+const LENGTH_KINDS: ReadonlySet<string> = new Set([Kind.Text, Kind.Textarea, Kind.Money]);
+
+// The options only some kinds take: Min and Max (Integer), Choices (Choice), and a Boolean that cannot be Required.
+function checkKindOptions(field: Field, fail: (reason: string) => never): void {
+  const bound = (value: number | undefined): boolean =>
+    value === undefined || (Number.isSafeInteger(value) && Math.abs(value) <= INTEGER_LIMIT);
+  if ((field.Min !== undefined || field.Max !== undefined) && field.Kind !== Kind.Integer) fail("Min and Max are for Integer fields");
+  if (!bound(field.Min) || !bound(field.Max)) fail(`Min and Max must be whole numbers from -${INTEGER_LIMIT} to ${INTEGER_LIMIT}`);
+  if (field.Min !== undefined && field.Max !== undefined && field.Min > field.Max) fail("Min must not exceed Max");
+  // An unchecked box is a value (no), so "required" could only mean "must be yes", which a form should say in words.
+  if (field.Kind === Kind.Boolean && field.Required === true) fail("a Boolean field is never empty, so it cannot be Required");
+  if (field.Kind !== Kind.Choice) {
+    if (field.Choices !== undefined) fail("Choices are for Choice fields");
+    return;
+  }
+  const choices = field.Choices ?? [];
+  if (!Array.isArray(choices) || choices.length === 0 || choices.length > MAX_CHOICES) {
+    fail(`a Choice field needs Choices: 1 to ${MAX_CHOICES} of { Value, Label }`);
+  }
+  const values = new Set<string>();
+  for (const choice of choices) {
+    if (typeof choice.Value !== "string" || !CHOICE_VALUE_PATTERN.test(choice.Value)) {
+      fail(`a choice's Value must match ${CHOICE_VALUE_PATTERN.source}`);
+    }
+    if (values.has(choice.Value)) fail(`choice ${choice.Value} is declared twice`);
+    values.add(choice.Value);
+    if (typeof choice.Label !== "string" || choice.Label.trim() === "") fail(`choice ${choice.Value} has an empty Label`);
   }
 }
 

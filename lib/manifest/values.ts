@@ -3,13 +3,24 @@
  * accepting only declared fields: an undeclared name is refused outright
  * (400), never passed to the store, so a client cannot set `owner`, `id`
  * or anything the manifest did not declare. Each value is then checked
- * against its field: required, single line for Text, length limits, and
- * money parsed in the request's locale. Problems come back per field as
+ * against its field: required, single line for Text, length limits,
+ * money and whole numbers parsed in the request's locale, and the other
+ * kinds' shapes (scalars.ts). Problems come back per field as
  * catalog keys, shown inline beside the input with the entered text kept.
  */
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { currencyDigits, parseMoney } from "./money.ts";
+import {
+  EMAIL_MAX_LENGTH,
+  INTEGER_LIMIT,
+  formatInteger,
+  isEmail,
+  parseDate,
+  parseInteger,
+  parseWebAddress,
+  URL_MAX_LENGTH,
+} from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 
 /** Default `MaxLength` of a Text field, in characters. */
@@ -35,7 +46,19 @@ export type ParsedValues = { ok: true; values: RecordValues } | { ok: false; err
 
 /** Returns the longest text `field` accepts. */
 export function maxLength(field: Field): number {
+  if (field.Kind === Kind.Email) return EMAIL_MAX_LENGTH;
+  if (field.Kind === Kind.URL) return URL_MAX_LENGTH;
   return field.MaxLength ?? (field.Kind === Kind.Textarea ? TEXTAREA_MAX_LENGTH : TEXT_MAX_LENGTH);
+}
+
+/** Returns the smallest and largest value of an Integer field. */
+export function integerRange(field: Field): { min: number; max: number } {
+  return { min: field.Min ?? -INTEGER_LIMIT, max: field.Max ?? INTEGER_LIMIT };
+}
+
+/** Reports whether `kind` stores a number or NULL (Money, Integer) or a date or NULL (Date): an empty value is NULL. */
+export function isNullable(kind: Kind): boolean {
+  return kind === Kind.Money || kind === Kind.Integer || kind === Kind.Date;
 }
 
 /**
@@ -43,10 +66,23 @@ export function maxLength(field: Field): number {
  * 3 per UTF-16 code unit (3-byte UTF-8, `"` and `\\` escaped as 2, a
  * surrogate pair 4 for 2; lone surrogates and control characters other
  * than line break and tab are refused), plus the quotes; an amount
- * (MONEY_MAX_MINOR, signed) in 24.
+ * (MONEY_MAX_MINOR, signed) or a whole number (INTEGER_LIMIT, signed) in
+ * 24; a yes/no (0 or 1) in 1; a date in 12; a choice's value in 191.
  */
 export function maxValueBytes(field: Field): number {
-  return field.Kind === Kind.Money ? 24 : 3 * maxLength(field) + 2;
+  switch (field.Kind) {
+    case Kind.Money:
+    case Kind.Integer:
+      return 24;
+    case Kind.Boolean:
+      return 1;
+    case Kind.Date:
+      return 12;
+    case Kind.Choice:
+      return 3 * 63 + 2;
+    default:
+      return 3 * maxLength(field) + 2;
+  }
 }
 
 /**
@@ -105,14 +141,29 @@ function problem(key: string, args: Record<string, string | number> = {}): Field
 function parseField(field: Field, raw: string, locale: string): { value: FieldValue } | FieldProblem {
   // Browsers submit textarea line breaks as CRLF (HTML §4.10.21.4); store LF.
   const text = field.Kind === Kind.Textarea ? raw.replace(/\r\n?/g, "\n") : raw.trim();
-  if (text.trim() === "")
-    return field.Required === true ? problem("resource.err.required") : { value: field.Kind === Kind.Money ? null : "" };
+  // HTML §4.10.18.3: an unchecked checkbox is not submitted at all, so empty is no.
+  if (field.Kind === Kind.Boolean) return parseBoolean(text);
+  if (text.trim() === "") return field.Required === true ? problem("resource.err.required") : { value: isNullable(field.Kind) ? null : "" };
   if (field.Kind === Kind.Money) {
     const currency = currencyOf(field);
     const money = parseMoney(text, locale, currency);
     if (money.ok) return { value: money.minor };
     if (money.reason === "precision") return problem("resource.err.money_precision", { digits: currencyDigits(currency) });
     return problem(money.reason === "range" ? "resource.err.money_range" : "resource.err.money_invalid");
+  }
+  if (field.Kind === Kind.Date) return parseDate(text) === undefined ? problem("resource.err.date_invalid") : { value: text };
+  if (field.Kind === Kind.Integer) return parseWhole(field, text, locale);
+  if (field.Kind === Kind.Choice) {
+    return field.Choices?.some((c) => c.Value === text) === true ? { value: text } : problem("resource.err.choice_invalid");
+  }
+  if (field.Kind === Kind.Email) {
+    if (text.length > EMAIL_MAX_LENGTH) return problem("resource.err.too_long", { max: EMAIL_MAX_LENGTH });
+    return isEmail(text) ? { value: text } : problem("resource.err.email_invalid");
+  }
+  if (field.Kind === Kind.URL) {
+    const href = parseWebAddress(text);
+    if (href === undefined) return problem("resource.err.url_invalid");
+    return href.length > URL_MAX_LENGTH ? problem("resource.err.too_long", { max: URL_MAX_LENGTH }) : { value: href };
   }
   if (field.Kind === Kind.Text && /[\r\n]/.test(text)) return problem("resource.err.single_line");
   // Control characters other than line breaks and tabs have no place in a form value and hide content in displays.
@@ -122,4 +173,21 @@ function parseField(field: Field, raw: string, locale: string): { value: FieldVa
   const max = maxLength(field);
   if (text.length > max) return problem("resource.err.too_long", { max });
   return { value: text };
+}
+
+// What a checkbox posts when checked ("1", the value latch renders; "on", a browser's default), or a tool's true ("true").
+const YES: ReadonlySet<string> = new Set(["1", "on", "true"]);
+const NO: ReadonlySet<string> = new Set(["", "0", "false"]);
+
+function parseBoolean(text: string): { value: FieldValue } | FieldProblem {
+  if (YES.has(text)) return { value: 1 };
+  return NO.has(text) ? { value: 0 } : problem("resource.err.boolean_invalid");
+}
+
+function parseWhole(field: Field, text: string, locale: string): { value: FieldValue } | FieldProblem {
+  const parsed = parseInteger(text, locale);
+  const { min, max } = integerRange(field);
+  if (parsed.ok && parsed.value >= min && parsed.value <= max) return { value: parsed.value };
+  if (!parsed.ok && parsed.reason === "invalid") return problem("resource.err.integer_invalid");
+  return problem("resource.err.integer_range", { min: formatInteger(min, locale), max: formatInteger(max, locale) });
 }

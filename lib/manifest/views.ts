@@ -20,7 +20,8 @@ import { formatMoney, formatMoneyInput } from "./money.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import type { FieldConflict } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
-import { currencyOf, maxLength, type FieldProblem } from "./values.ts";
+import { formatDate, formatInteger } from "./scalars.ts";
+import { currencyOf, integerRange, maxLength, type FieldProblem } from "./values.ts";
 
 /** What a resource page hands to `Ctx.Render`: render `Body` inside the layout, titled `Title`, answering `Status`. */
 export interface ResourceView {
@@ -42,13 +43,31 @@ export function isResourceView(data: unknown): data is ResourceView {
 export function displayValue(req: IncomingMessage, field: Field | undefined, value: FieldValue): string {
   if (value === null) return "";
   if (field?.Kind === Kind.Money && typeof value === "number") return formatMoney(value, LocaleFrom(req), currencyOf(field));
+  if (field?.Kind === Kind.Integer && typeof value === "number") return formatInteger(value, LocaleFrom(req));
+  if (field?.Kind === Kind.Date && typeof value === "string") return formatDate(value, LocaleFrom(req));
+  if (field?.Kind === Kind.Boolean) return T(req, value === 1 ? "resource.yes" : "resource.no");
+  if (field?.Kind === Kind.Choice) {
+    // A value no longer among the Choices (removed from the manifest) is shown as stored.
+    const choice = field.Choices?.find((c) => c.Value === value);
+    return choice === undefined ? String(value) : T(req, choice.Label);
+  }
   return String(value);
+}
+
+/** Returns the value of `field` as a list cell: a URL as a link that tells the linked site nothing (rel="noopener noreferrer"). */
+export function cellHTML(req: IncomingMessage, field: Field, value: FieldValue): SafeHTML {
+  // Only http(s) addresses are stored (parseWebAddress, ASVS 5.0 §1.2.2); the linked page gets no window.opener and no Referer (HTML §4.6.6).
+  if (field.Kind === Kind.URL && typeof value === "string" && value !== "") {
+    return html`<a href="${value}" rel="noopener noreferrer">${value}</a>`;
+  }
+  return html`${displayValue(req, field, value)}`;
 }
 
 /** Returns the value of `field` as written in its input. */
 export function inputValue(req: IncomingMessage, field: Field, value: FieldValue): string {
   if (value === null) return "";
   if (field.Kind === Kind.Money && typeof value === "number") return formatMoneyInput(value, LocaleFrom(req), currencyOf(field));
+  // <input type="number"> holds plain digits in every locale, and a checkbox is checked by "1" (see `control`).
   return String(value);
 }
 
@@ -86,12 +105,7 @@ function input(req: IncomingMessage, field: Field, state: FormState): SafeHTML {
     .filter((x) => x !== "")
     .join(" ");
   const aria = html`${problem === undefined ? "" : html` aria-invalid="true"`}${described === "" ? "" : html` aria-describedby="${described}"`}${field.Required === true ? html` required` : ""}`;
-  const control =
-    field.Kind === Kind.Textarea
-      ? html`<textarea id="${id}" name="${field.Name}" rows="8" dir="auto" maxlength="${maxLength(field)}"${aria}>${value}</textarea>`
-      : field.Kind === Kind.Money
-        ? html`<span class="money"><input id="${id}" name="${field.Name}" type="text" inputmode="decimal" autocomplete="off" value="${value}"${aria}> <span class="currency">${currencyOf(field)}</span></span>`
-        : html`<input id="${id}" name="${field.Name}" type="text" dir="auto" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
+  const control = controlHTML(req, field, id, value, aria);
   const conflict = state.conflicts?.get(field.Name);
   return html`<div class="field${problem === undefined ? "" : " invalid"}">
   <label for="${id}">${T(req, field.Label)}</label>
@@ -107,6 +121,35 @@ function input(req: IncomingMessage, field: Field, state: FormState): SafeHTML {
   </div>`
   }
 </div>`;
+}
+
+// The native input of each kind: the browser's own date picker, number pad, checkbox, select, and email and URL checks.
+function controlHTML(req: IncomingMessage, field: Field, id: string, value: string, aria: SafeHTML): SafeHTML {
+  const name = field.Name;
+  switch (field.Kind) {
+    case Kind.Textarea:
+      return html`<textarea id="${id}" name="${name}" rows="8" dir="auto" maxlength="${maxLength(field)}"${aria}>${value}</textarea>`;
+    case Kind.Money:
+      return html`<span class="money"><input id="${id}" name="${name}" type="text" inputmode="decimal" autocomplete="off" value="${value}"${aria}> <span class="currency">${currencyOf(field)}</span></span>`;
+    case Kind.Date:
+      return html`<input id="${id}" name="${name}" type="date" value="${value}"${aria}>`;
+    case Kind.Integer: {
+      const { min, max } = integerRange(field);
+      return html`<input id="${id}" name="${name}" type="number" step="1" min="${min}" max="${max}" inputmode="numeric" value="${value}"${aria}>`;
+    }
+    case Kind.Boolean:
+      return html`<input id="${id}" name="${name}" type="checkbox" value="1"${value === "1" ? html` checked` : ""}${aria}>`;
+    case Kind.Choice:
+      return html`<select id="${id}" name="${name}"${aria}><option value=""></option>${(field.Choices ?? []).map(
+        (c) => html`<option value="${c.Value}"${c.Value === value ? html` selected` : ""}>${T(req, c.Label)}</option>`,
+      )}</select>`;
+    case Kind.Email:
+      return html`<input id="${id}" name="${name}" type="email" dir="ltr" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
+    case Kind.URL:
+      return html`<input id="${id}" name="${name}" type="url" dir="ltr" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
+    default:
+      return html`<input id="${id}" name="${name}" type="text" dir="auto" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
+  }
 }
 
 /** Renders the form of `spec`. */

@@ -1,9 +1,9 @@
 /*
  * OAuth 2.0 Protected Resource Metadata (RFC 9728) for the MCP endpoint:
  * how an MCP client learns, from a 401, what the endpoint is and how to
- * present a token. latch issues its agent tokens itself (a person mints
- * one on the application's own page), so the document names no
- * authorization server yet; see README "Authorization" for what one adds.
+ * present a token. A person mints an agent token on the application's
+ * own page; when the application also runs latch/oauth, the document names
+ * it as the authorization server, and a client gets its token by OAuth.
  */
 import type { HandlerFunc } from "../http/index.ts";
 import { writeJSON } from "../http/index.ts";
@@ -27,9 +27,16 @@ export function resourceMetadataURL(resource: string): string {
  * the metadata URL was derived from, so the path-suffixed document names
  * the endpoint and the bare one names the application.
  */
-export function resourceMetadataHandler(resource: string, name: string, documentation?: string): HandlerFunc {
+export function resourceMetadataHandler(
+  resource: string,
+  name: string,
+  documentation?: string,
+  server?: { readonly Issuer: string; readonly Scopes: readonly string[] },
+): HandlerFunc {
   const document = {
     resource,
+    // RFC 9728 §2, MCP 2025-11-25 authorization §Authorization Server Location: where a client gets a token.
+    ...(server !== undefined && { authorization_servers: [server.Issuer], scopes_supported: server.Scopes }),
     // RFC 6750 §2.1: agent tokens are accepted in the Authorization header only.
     bearer_methods_supported: ["header"],
     resource_name: name,

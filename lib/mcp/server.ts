@@ -34,7 +34,7 @@ import {
   type ToolInvoker,
 } from "../agent/index.ts";
 import { readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
-import { mediaType, originVerdict, parseOrigin } from "../internal/index.ts";
+import { mediaType, needRoute, originVerdict, parseOrigin } from "../internal/index.ts";
 import { JSONRPC_ERRORS, errorMessage, isObject, parseMessage, resultMessage, type RPCError } from "./jsonrpc.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
 import { MCPSessions, type MCPSession } from "./sessions.ts";
@@ -61,6 +61,11 @@ export interface MCPServerConfig {
   Version: string;
   /** A page telling people how to connect (RFC 9728 `resource_documentation`). */
   Documentation?: string;
+  /**
+   * The application's authorization server (latch/oauth's `newOAuthServer` result): the metadata then names its
+   * issuer in `authorization_servers` and its scopes in `scopes_supported`, and an MCP client connects by OAuth.
+   */
+  AuthorizationServer?: { readonly Issuer: string; readonly Scopes: readonly string[] };
   /**
    * How often each agent token may call tools (`tools/call`); give the tools endpoint the same limiter.
    * @default one limiter of 60 calls a minute, 20 at once, per `Tokens`, shared with the tools endpoint of the same `Tokens`
@@ -130,7 +135,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
       res.setHeader("Allow", "POST, DELETE");
       return refuse(res, 405, JSONRPC_ERRORS.InvalidRequest, "method not allowed: this endpoint offers no GET stream");
     }
-    const grant = await verifyBearer(req, config.Tokens);
+    const grant = await verifyBearer(req, config.Tokens, resource);
     if (grant === "none") return challenge(res, "");
     if (grant === "invalid") return challenge(res, "invalid_token");
     const version = header(req, "mcp-protocol-version");
@@ -270,10 +275,12 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     };
   }
 
+  // The approval page is the application's: the runtime warns at boot when its Mux does not route it.
+  needRoute(Handler, { Path: `${config.ApprovalPath}/{id}`, Option: "newMCPServer ApprovalPath" });
   return {
     Handler,
-    ResourceMetadata: resourceMetadataHandler(resource, config.Name, config.Documentation),
-    ApplicationMetadata: resourceMetadataHandler(origin, config.Name, config.Documentation),
+    ResourceMetadata: resourceMetadataHandler(resource, config.Name, config.Documentation, config.AuthorizationServer),
+    ApplicationMetadata: resourceMetadataHandler(origin, config.Name, config.Documentation, config.AuthorizationServer),
     ResourceMetadataURL: metadataURL,
   };
 }

@@ -6,7 +6,7 @@
  * Hints are hints (MCP: clients must not trust them from an untrusted
  * server); what protects the person is the approval rule in ToolInvoker.
  */
-import { ToolRead, type CallOutcome, type ToolDef } from "../agent/index.ts";
+import { ToolRead, type CallOutcome, type ToolArg, type ToolDef } from "../agent/index.ts";
 
 /** The `_meta` key carrying a write tool's confirm sentence. */
 export const CONFIRM_META_KEY = "latch/confirm";
@@ -14,22 +14,35 @@ export const CONFIRM_META_KEY = "latch/confirm";
 /** Returns the JSON Schema of `def`'s arguments. */
 export function inputSchema(def: ToolDef): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
-  for (const arg of def.Tool.Args) properties[arg.Name] = { type: arg.Type, description: arg.Description };
+  for (const arg of def.Tool.Args) properties[arg.Name] = argSchema(arg);
   const required = def.Tool.Args.filter((a) => a.Required === true).map((a) => a.Name);
   return { type: "object", properties, ...(required.length > 0 && { required }), additionalProperties: false };
+}
+
+/** Returns the JSON Schema of one argument: its type and description, and its format, values or bounds when declared. */
+export function argSchema(arg: ToolArg): Record<string, unknown> {
+  return {
+    type: arg.Type,
+    description: arg.Description,
+    ...(arg.Format !== undefined && { format: arg.Format }),
+    ...(arg.Enum !== undefined && { enum: arg.Enum }),
+    ...(arg.Minimum !== undefined && { minimum: arg.Minimum }),
+    ...(arg.Maximum !== undefined && { maximum: arg.Maximum }),
+  };
 }
 
 /**
  * Returns the behaviour hints access implies. MCP's defaults for a
  * non-read-only tool are destructive and not idempotent, so a write tool
- * states both: destructive only for DELETE, idempotent for PUT and DELETE
+ * states both: destructive for DELETE or a tool declared `Destructive`
+ * (a form's POST that deletes), idempotent for PUT and DELETE
  * (RFC 9110 §9.2.2). No latch tool reaches outside the application.
  */
 export function toolAnnotations(def: ToolDef): Record<string, boolean> {
   if (def.Tool.Access === ToolRead) return { readOnlyHint: true, openWorldHint: false };
   return {
     readOnlyHint: false,
-    destructiveHint: def.Method === "DELETE",
+    destructiveHint: def.Tool.Destructive === true || def.Method === "DELETE",
     idempotentHint: def.Method === "PUT" || def.Method === "DELETE",
     openWorldHint: false,
   };

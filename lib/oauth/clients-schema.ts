@@ -12,7 +12,7 @@ import type { Step } from "../db/index.ts";
 /** Schema steps of the registered OAuth clients; oauth's own `Schema` merges them. */
 export const ClientsSchema: readonly Step[] = [
   {
-    Name: "oauth/001-clients",
+    Name: "oauth/002-clients",
     SQL: `CREATE TABLE oauth_clients (
   client_id TEXT PRIMARY KEY,
   client_name TEXT,

@@ -41,3 +41,8 @@ export class OAuthError extends Error {
     return { error: this.code, error_description: this.message };
   }
 }
+
+/** Reports whether `err` is an `OAuthError`. */
+export function isOAuthError(err: unknown): err is OAuthError {
+  return err instanceof OAuthError;
+}

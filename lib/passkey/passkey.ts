@@ -20,6 +20,7 @@ import {
   newLogger,
   seeOther as redirect,
   writeJSON as json,
+  isLocalPath,
   readForm,
   readJSON,
   systemClock,
@@ -27,8 +28,8 @@ import {
   type HandlerFunc,
   type Logger,
 } from "../http/index.ts";
-import { awaitDurable } from "../db/index.ts";
-import { LatchCookie, appendSetCookie } from "../internal/index.ts";
+import { awaitDurable, requireTables } from "../db/index.ts";
+import { LatchCookie, appendSetCookie, takeNext } from "../internal/index.ts";
 import { authEventEmitter, type AuthEventEmitter, type Identity, type Session, type Sessions } from "../session/index.ts";
 import {
   DEFAULT_ALGORITHMS,
@@ -74,6 +75,8 @@ export class Passkey {
   /** Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG for a bad Origin, a non-local path, or an RPID foreign to the Origin. */
   constructor(config: Config) {
     const { origin, rpID } = checkConfig(config);
+    const tables = ["passkey_credentials", "passkey_challenges", "passkey_pending", "passkey_recovery_codes", "passkey_user_handles"];
+    requireTables(config.DB, "passkey", "passkey.Schema", tables);
     this.#config = config;
     this.#sessions = config.Sessions;
     this.#clock = config.Clock ?? systemClock;
@@ -335,8 +338,18 @@ export class Passkey {
       this.#emit(req, { Kind: "step_up", Subject: session.Subject, Method: METHOD_PASSKEY });
     });
     await awaitDurable(this.#config.DB);
-    json(res, 200, { location: this.#config.ManagePath ?? this.#config.SignedInPath });
+    json(res, 200, { location: this.#next(req, res, this.#config.ManagePath ?? this.#config.SignedInPath) });
   };
+
+  /**
+   * Where a finished sign-in or step-up goes: the page that sent the person
+   * away to authenticate (remembered by sign-in, lib/internal next-cookie.ts),
+   * taken once and only when it is a local path, else `fallback`.
+   */
+  #next(req: IncomingMessage, res: ServerResponse, fallback: string): string {
+    const next = takeNext(req, res, this.#origin);
+    return next !== undefined && isLocalPath(next) ? next : fallback;
+  }
 
   /** `POST /passkey/signin/begin`: request options for the pending subject. */
   readonly SignInBegin: HandlerFunc = (req, res) => {
@@ -364,7 +377,7 @@ export class Passkey {
     if (this.#finishSignIn(req, res, live.token, "passkey") === undefined) return json(res, 401, { error: "no_pending_signin" });
     // A new session must outlive the machine before its cookie is handed out (Options.Durable).
     await awaitDurable(this.#config.DB);
-    json(res, 200, { location: this.#config.SignedInPath });
+    json(res, 200, { location: this.#next(req, res, this.#config.SignedInPath) });
   };
 
   /**
@@ -391,7 +404,7 @@ export class Passkey {
     }
     if (session === undefined) return redirect(res, `${this.#config.SigninPath}?err=expired`);
     await awaitDurable(this.#config.DB);
-    redirect(res, this.#config.SignedInPath);
+    redirect(res, this.#next(req, res, this.#config.SignedInPath));
   };
 
   /** Form POST with `id` and `name`: renames one of the session subject's passkeys. */

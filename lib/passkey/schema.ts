@@ -3,7 +3,8 @@
  * sessions schema (they reference no other table). Times are integer
  * milliseconds since the epoch; secrets (pending tokens, recovery codes,
  * challenge binders) are stored only as SHA-256 hashes (recovery codes
- * salted with their subject, from step 006 on).
+ * salted, from step 006 on with their subject, from step 007 on with a
+ * random salt per set).
  */
 
 import type { Step } from "../db/index.ts";
@@ -72,5 +73,12 @@ CREATE INDEX passkey_pending_expires ON passkey_pending (expires_at);`,
     // RecoveryCodesRemaining report 0 instead of a count of codes that no longer work.
     Name: "passkey/006-recovery-codes-salted",
     SQL: "DELETE FROM passkey_recovery_codes;",
+  },
+  {
+    // A set of codes is salted with 16 random bytes of its own (secrets.ts v2), not with the
+    // address, so the codes move with their rows when the address changes (lib/account). Rows
+    // from before keep an empty salt and their subject-salted v1 hash; a move drops them.
+    Name: "passkey/007-recovery-code-salt",
+    SQL: "ALTER TABLE passkey_recovery_codes ADD COLUMN salt TEXT NOT NULL DEFAULT '';",
   },
 ];

@@ -4,13 +4,19 @@
  * ≈ 79.3 bits. Normalisation drops case, spaces and dashes, so a code typed
  * in any of those forms finds the same row.
  *
- * Storage: SHA-256 over a domain-separated, subject-salted input,
- * `"latch/passkey/recovery-code v1\0" + subject + "\0" + normalized`. The
- * subject is a per-user salt: after a database leak, every guess is a guess
- * at one user's codes, never at everyone's in one pass; with ~79 bits per
- * code that keyspace is out of reach. The domain string keeps these hashes
+ * Storage: SHA-256 over a domain-separated, salted input,
+ * `"latch/passkey/recovery-code v2\0" + salt + "\0" + normalized`, where
+ * the salt is 16 random bytes drawn per set and stored beside its codes.
+ * A per-user salt: after a database leak, every guess is a guess at one
+ * user's codes, never at everyone's in one pass; with ~79 bits per code
+ * that keyspace is out of reach. It is random rather than the address so
+ * the codes keep working when the person's address changes (lib/account
+ * moves the rows). Rows stored before it (empty salt) hold the v1 form,
+ * salted with their subject: `"latch/passkey/recovery-code v1\0" +
+ * subject + "\0" + normalized`. The domain strings keep these hashes
  * apart from every other SHA-256 latch stores (tokens, challenge binders).
  */
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import type { RandomReader } from "../http/index.ts";
 
@@ -23,8 +29,19 @@ export const RECOVERY_CODE_LENGTH = 16;
 /** Characters per dash-separated group of a displayed code. */
 const GROUP = 4;
 
-/** Domain separator of stored recovery-code hashes; changing it orphans every stored code. */
-const HASH_DOMAIN = "latch/passkey/recovery-code v1\0";
+/** Domain separator of stored recovery-code hashes with a random salt; changing it orphans every stored code. */
+const HASH_DOMAIN = "latch/passkey/recovery-code v2\0";
+
+/** Domain separator of the subject-salted hashes stored before the salt column (passkey/007). */
+const SUBJECT_HASH_DOMAIN = "latch/passkey/recovery-code v1\0";
+
+/** Random bytes of a set's salt: 16. */
+const SALT_BYTES = 16;
+
+/** Returns a new salt for a set of codes: SALT_BYTES random bytes, base64url. */
+export function newRecoveryCodeSalt(random: RandomReader): string {
+  return Buffer.from(random.read(SALT_BYTES)).toString("base64url");
+}
 
 /** Returns a new recovery code "xxxx-xxxx-xxxx-xxxx", drawn without modulo bias. */
 export function newRecoveryCode(random: RandomReader): string {
@@ -45,9 +62,14 @@ export function normalizeRecoveryCode(code: string): string {
   return code.toLowerCase().replace(/[\s-]+/g, "");
 }
 
-/** Returns the stored form of `subject`'s `code`: base64url SHA-256 of the domain, the subject and the normalised code. */
-export function hashRecoveryCode(subject: string, code: string): string {
+/**
+ * Returns the stored form of `code` of a set salted with `salt`: base64url
+ * SHA-256 of the domain, the salt and the normalised code. An empty salt
+ * (a row from before passkey/007) gives the v1 form, salted with `subject`.
+ */
+export function hashRecoveryCode(salt: string, subject: string, code: string): string {
+  const input = salt === "" ? `${SUBJECT_HASH_DOMAIN}${subject}` : `${HASH_DOMAIN}${salt}`;
   return createHash("sha256")
-    .update(`${HASH_DOMAIN}${subject}\0${normalizeRecoveryCode(code)}`)
+    .update(`${input}\0${normalizeRecoveryCode(code)}`)
     .digest("base64url");
 }

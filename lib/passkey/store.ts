@@ -5,7 +5,7 @@
  * `DELETE ... RETURNING`, so two concurrent requests can never both spend
  * one; an expired row is deleted when presented and reported as absent.
  * Time comes from the injected clock, randomness from the injected reader.
- * Recovery codes are stored salted with their subject (secrets.ts).
+ * Recovery codes are stored salted with a random salt per set (secrets.ts).
  */
 import type { DB, Transaction } from "../db/index.ts";
 import { cryptoRandom, systemClock } from "../http/index.ts";
@@ -14,7 +14,7 @@ import { PasskeyError } from "../webauthn/index.ts";
 import { readCredentialRow } from "./store-rows.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
 import { HashToken, NewToken } from "../session/index.ts";
-import { hashRecoveryCode, newRecoveryCode } from "./secrets.ts";
+import { hashRecoveryCode, newRecoveryCode, newRecoveryCodeSalt } from "./secrets.ts";
 import type { RegisteredCredential } from "../webauthn/index.ts";
 
 /** How long a challenge stays valid: 2 minutes (SPEC "Passkey challenge lifetime"). */
@@ -93,7 +93,8 @@ function prepareStatements(db: DB) {
     readPending: db.prepare("SELECT subject, first_method FROM passkey_pending WHERE token_hash = ? AND expires_at > ?"),
     takePending: db.prepare("DELETE FROM passkey_pending WHERE token_hash = ? RETURNING subject, first_method, expires_at"),
     deleteCodes: db.prepare("DELETE FROM passkey_recovery_codes WHERE subject = ?"),
-    insertCode: db.prepare("INSERT OR IGNORE INTO passkey_recovery_codes (subject, code_hash, created_at) VALUES (?, ?, ?)"),
+    insertCode: db.prepare("INSERT OR IGNORE INTO passkey_recovery_codes (subject, code_hash, created_at, salt) VALUES (?, ?, ?, ?)"),
+    codeSalts: db.prepare<[string], { salt: string }>("SELECT DISTINCT salt FROM passkey_recovery_codes WHERE subject = ?"),
     countCodes: db.prepare("SELECT COUNT(*) AS n FROM passkey_recovery_codes WHERE subject = ?"),
     takeCode: db.prepare("DELETE FROM passkey_recovery_codes WHERE subject = ? AND code_hash = ? RETURNING 1"),
     sweepChallenges: db.prepare("DELETE FROM passkey_challenges WHERE expires_at <= ?"),
@@ -114,16 +115,16 @@ export class PasskeyStore {
   readonly #clock: Clock;
   readonly #random: RandomReader;
   readonly #sql: ReturnType<typeof prepareStatements>;
-  readonly #replaceCodes: Transaction<(subject: string, hashes: readonly string[], now: number) => void>;
+  readonly #replaceCodes: Transaction<(subject: string, salt: string, hashes: readonly string[], now: number) => void>;
 
   constructor(db: DB, clock: Clock, options: PasskeyStoreOptions = {}) {
     this.#clock = clock;
     this.#random = options.random ?? cryptoRandom;
     const sql = prepareStatements(db);
     this.#sql = sql;
-    this.#replaceCodes = db.transaction((subject: string, hashes: readonly string[], now: number) => {
+    this.#replaceCodes = db.transaction((subject: string, salt: string, hashes: readonly string[], now: number) => {
       sql.deleteCodes.run(subject);
-      for (const hash of hashes) sql.insertCode.run(subject, hash, now);
+      for (const hash of hashes) sql.insertCode.run(subject, hash, now, salt);
     });
   }
 
@@ -231,9 +232,11 @@ export class PasskeyStore {
   /** Replaces `subject`'s recovery codes with 10 new ones in one transaction and returns them (shown once, stored hashed). */
   regenerateRecoveryCodes(subject: string): string[] {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode(this.#random));
+    const salt = newRecoveryCodeSalt(this.#random);
     this.#replaceCodes.immediate(
       subject,
-      codes.map((code) => hashRecoveryCode(subject, code)),
+      salt,
+      codes.map((code) => hashRecoveryCode(salt, subject, code)),
       this.#now(),
     );
     return codes;
@@ -247,7 +250,10 @@ export class PasskeyStore {
 
   /** Burns `code` if it is one of `subject`'s unused codes; reports whether it was. A wrong code consumes nothing. */
   useRecoveryCode(subject: string, code: string): boolean {
-    return this.#sql.takeCode.get(subject, hashRecoveryCode(subject, code)) !== undefined;
+    // One set has one salt; a v1 row (empty salt) may sit beside it until the next regeneration.
+    return this.#sql.codeSalts
+      .all(subject)
+      .some(({ salt }) => this.#sql.takeCode.get(subject, hashRecoveryCode(salt, subject, code)) !== undefined);
   }
 
   /** Deletes expired challenges and pending half-sessions (never credentials or recovery codes); returns how many. */

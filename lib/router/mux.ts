@@ -13,13 +13,14 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HandlerFunc, Middleware } from "../http/index.ts";
+import { bindRouteCheck, routeNeedsOf, type RouteNeed } from "../internal/index.ts";
 import { captureSite, siteLocation } from "./caller.ts";
 import { composeChain } from "./chain.ts";
 import { cleanPath, isCleanPath } from "./clean-path.ts";
 import { describeConflict } from "./compare.ts";
 import { RouterError } from "./errors.ts";
 import { setMatch } from "./path-value.ts";
-import { parsePattern } from "./pattern.ts";
+import { parsePattern, SEG_LITERAL } from "./pattern.ts";
 import { writeBadRequest, writeMethodNotAllowed, writeMovedPermanently, writeNotFound } from "./respond.ts";
 import { RouteTable } from "./table.ts";
 import { absolutePathStart, encodeLocation, isValidEscaping } from "./target.ts";
@@ -72,6 +73,8 @@ function answer(miss: Miss, res: ServerResponse): void {
   else writeNotFound(res);
 }
 
+const plainNotFound: HandlerFunc = (_req, res) => writeNotFound(res);
+
 function isMiss(found: Route | Miss): found is Miss {
   return "kind" in found;
 }
@@ -89,7 +92,7 @@ function hostOf(req: IncomingMessage): string {
  * The most specific pattern wins whatever the registration order; patterns
  * that overlap with neither more specific are refused when registered.
  * A GET pattern also answers HEAD. No match: 405 with `Allow` when another
- * method matches the path, else 404.
+ * method matches the path, else 404 (plain text, or the `NotFound` handler).
  *
  * @example
  * const mux = new Mux();
@@ -104,6 +107,9 @@ export class Mux {
   // Scratch space: matching is synchronous, so one buffer per Mux is enough.
   #values: string[] = [];
   #probe: string[] = [];
+  #notFound: HandlerFunc = plainNotFound;
+  // The paths the registered handlers link to (lib/internal route-needs.ts), checked by the runtime at boot.
+  #needs = new Map<string, RouteNeed>();
 
   /**
    * Registers `handler` for `pattern`. Throws `ERR_ROUTER_INVALID_PATTERN`
@@ -120,9 +126,25 @@ export class Mux {
     return new RouteGroup((p, h, mw, where) => this.#register(p, h, mw, where), middleware);
   }
 
+  /**
+   * Sets the handler of a request no pattern matches for any method (the
+   * application's styled 404 page); it sets the status itself. A path that
+   * another method matches still answers 405 with `Allow`, which a
+   * catch-all `Handle("/", ...)` would turn into 404; 400 and the
+   * redirects to the clean path are unchanged. Throws
+   * `ERR_ROUTER_INVALID_HANDLER` when `handler` is not a function and
+   * `ERR_ROUTER_CONFLICT` when one is already set.
+   */
+  NotFound(handler: HandlerFunc): void {
+    if (typeof handler !== "function") throw new RouterError("ERR_ROUTER_INVALID_HANDLER", "NotFound: handler is not a function");
+    if (this.#notFound !== plainNotFound) throw new RouterError("ERR_ROUTER_CONFLICT", "NotFound: a not-found handler is already set");
+    this.#notFound = handler;
+  }
+
   /** Dispatches a request; a bound property, so it can be passed to `http.createServer` as is. */
   readonly ServeHTTP: HandlerFunc = (req, res) => {
     const found = this.#find(req);
+    if (found === NOT_FOUND) return this.#notFound(req, res);
     if (isMiss(found)) return answer(found, res);
     const n = found.pattern.names.length;
     setMatch(req, found.pattern.str, found.pattern.names, n === 0 ? NO_VALUES : this.#values.slice(0, n));
@@ -136,6 +158,7 @@ export class Mux {
    */
   Handler(req: IncomingMessage): [handler: HandlerFunc, pattern: string] {
     const found = this.#find(req);
+    if (found === NOT_FOUND) return [this.#notFound, ""];
     if (isMiss(found)) return [(_req, res) => answer(found, res), ""];
     return [found.handler, found.pattern.str];
   }
@@ -156,12 +179,26 @@ export class Mux {
     }
     const route: Route = { pattern: parsed, handler: composeChain(middleware, handler), where };
     this.#routes.push(route);
+    for (const need of routeNeedsOf(handler)) {
+      this.#needs.set(need.Path, need);
+      bindRouteCheck(this.ServeHTTP, () => [...this.#needs.values()].filter((n) => !this.#serves(n.Path)));
+    }
     let table = this.#any;
     if (parsed.host !== "") {
       table = this.#hosts.get(parsed.host) ?? new RouteTable();
       this.#hosts.set(parsed.host, table);
     }
     table.insert(route);
+  }
+
+  /**
+   * Reports whether a GET for `path` reaches a route of its own: one whose
+   * pattern starts with a literal segment, so the application's catch-all
+   * (`/`, often its 404 page) does not count.
+   */
+  #serves(path: string): boolean {
+    const found = this.#find({ method: "GET", url: path, headers: {} } as IncomingMessage);
+    return !isMiss(found) && found.pattern.segments[0]?.kind === SEG_LITERAL;
   }
 
   #match(host: string, method: string, path: string, decode: boolean, out: string[]): Route | undefined {

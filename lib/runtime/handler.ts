@@ -6,6 +6,8 @@
  *     → framework routes (POST /_locale) → the application's routes
  *
  * Every request gets its `Ctx` (`ctxFrom(req)`) from the Ctx binding.
+ * At boot it warns about each path a component links to (an approval
+ * page, a consent page) that the application's Mux does not route.
  * It also owns the database when `DBPath` is set (database.ts): opens it,
  * applies the older migrations and the schema steps, and closes it in
  * `cleanup`.
@@ -13,10 +15,11 @@
 import { Chrome } from "./chrome.ts";
 import { bindCtx } from "./ctx.ts";
 import { bootDatabase } from "./database.ts";
-import { HTTPError, newLogger, type HandlerFunc } from "../http/index.ts";
+import { HTTPError, newLogger, type HandlerFunc, type Logger } from "../http/index.ts";
+import { unroutedNeeds } from "../internal/index.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { buildLocales } from "./locales.ts";
-import { routesHandler, validateOptions, type Options } from "./options.ts";
+import { routesHandler, validateOptions, type Options, type Routes } from "./options.ts";
 import { recoverPanics } from "./recover.ts";
 
 /** The path of the locale switch route (SPEC §2.4 `LocaleSwitchPath`). */
@@ -39,6 +42,7 @@ export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => vo
   try {
     const routes = opts.Mux ?? opts.Router?.(db);
     if (routes === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "options: Router returned nothing");
+    warnUnrouted(routes, logger);
     const app = routesHandler(routes);
     const locales = buildLocales(opts);
     const withFramework: HandlerFunc =
@@ -69,5 +73,20 @@ export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => vo
   } catch (err) {
     cleanup();
     throw err;
+  }
+}
+
+/**
+ * Warns, once per path, about each page a component hands out links to
+ * (`newToolsAPI` and `newMCPServer` `ApprovalPath`) that `routes` does not
+ * route: those links would answer 404. Only a `Mux` knows its routes; any
+ * other handler is not checked.
+ */
+function warnUnrouted(routes: Routes, logger: Logger): void {
+  for (const need of unroutedNeeds(typeof routes === "function" ? routes : routes.ServeHTTP)) {
+    logger.warn(
+      `${need.Option}: no route serves GET ${need.Path}, so the links it hands out answer 404; register "GET ${need.Path}" on the Mux, or change ${need.Option}`,
+      { path: need.Path },
+    );
   }
 }

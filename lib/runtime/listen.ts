@@ -66,13 +66,37 @@ async function removeStaleSocket(path: string): Promise<void> {
   unlinkSync(path);
 }
 
+/** How to listen elsewhere, told with a listen error. */
+const WAYS_OUT =
+  "--addr HOST:PORT (or PORT=N in the environment of an application that reads it), or let systemd pass the socket (socket activation)";
+
+/**
+ * Returns a listen error as one that names the address and the way out
+ * (EADDRINUSE, EACCES); any other error is returned as it is.
+ */
+export function listenFailure(err: Error, where: Listen): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  const address = "socket" in where ? where.socket : "fd" in where ? `fd ${where.fd}` : `${where.host ?? ""}:${where.port}`;
+  if (code === "EADDRINUSE") {
+    const why = `${address} is already in use (EADDRINUSE): stop the other server, or choose another address with ${WAYS_OUT}`;
+    return new HTTPError("ERR_HTTP_INVALID_OPTIONS", `listen: ${why}`, { cause: err });
+  }
+  if (code === "EACCES") {
+    const privileged = "port" in where ? "ports below 1024 need privilege; choose a port of 1024 or more" : "choose another address";
+    const why = `${address} is not allowed for this user (EACCES): ${privileged} with ${WAYS_OUT}`;
+    return new HTTPError("ERR_HTTP_INVALID_OPTIONS", `listen: ${why}`, { cause: err });
+  }
+  return err;
+}
+
 /** Starts `server` listening; resolves with a description of the address. */
 export async function listenOn(server: Server, where: Listen): Promise<string> {
   if ("socket" in where) await removeStaleSocket(where.socket);
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const fail = (err: Error): void => reject(listenFailure(err, where));
+    server.once("error", fail);
     const done = (): void => {
-      server.off("error", reject);
+      server.off("error", fail);
       resolve();
     };
     if ("socket" in where) server.listen(where.socket, done);

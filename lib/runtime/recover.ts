@@ -59,7 +59,7 @@ function handlePanic(err: unknown, req: IncomingMessage, res: ServerResponse, lo
   const ref = NewRef();
   const where = { ref, method: req.method, path: (req.url ?? "").split("?")[0] };
   if (isClientError(err) && !res.headersSent) {
-    if (req.readableEnded === false) req.resume();
+    if (req.complete && !req.readableEnded) req.resume();
     dropBodyHeaders(res);
     // SPEC §2.2, §7: the application's ErrorPage words every error it renders (ErrOwnerBusy's too); the log keeps latch's.
     if (errorPage !== undefined) logger.info("error page", { ...where, status: err.status, code: err.code, reason: err.message });
@@ -88,6 +88,8 @@ function answer(
   ref: string,
   plain: string,
 ): void {
+  // A body not all arrived (refused by a reader, or never read) is not read on: the answer closes the connection (lib/runtime/README.md#connections).
+  if (!req.complete) res.setHeader("Connection", "close");
   if (errorPage !== undefined) {
     try {
       errorPage(req, res, status, ref);

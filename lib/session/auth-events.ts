@@ -30,6 +30,9 @@ export const AUTH_EVENT_KINDS = [
   "recovery_codes_regenerated",
   "step_up",
   "sessions_ended",
+  "address_changed",
+  "address_change_reversed",
+  "account_deleted",
 ] as const;
 
 /** The kind of an auth event. */

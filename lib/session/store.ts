@@ -13,7 +13,7 @@
  * subject's own session (every query also filters by subject).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { DB } from "../db/index.ts";
+import { requireTables, type DB } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { LatchCookie, appendSetCookie } from "../internal/index.ts";
 import { setCurrentSession, lookedUp } from "./current.ts";
@@ -89,6 +89,7 @@ export class Sessions {
   readonly #endAll: (subject: string) => number;
 
   constructor(db: DB, options: SessionsOptions) {
+    requireTables(db, "sessions", "session.Schema", ["sessions"]);
     this.#clock = options.Clock ?? systemClock;
     this.#ttl = options.TTL ?? DefaultSessionTTL;
     this.#idle = options.IdleTimeout ?? DEFAULT_IDLE_TIMEOUT;

@@ -16,6 +16,9 @@ export class SigninError extends LatchError<SigninErrorCode> {
   override name: string = "SigninError";
 }
 
+/** The fewest bytes (UTF-8) an `InstanceKey` carries: a SHA-256 HMAC key as long as the hash. */
+export const MIN_INSTANCE_KEY_BYTES: number = 32;
+
 /** How to make an instance key, told to whoever forgot one. */
 export const INSTANCE_KEY_HINT: string =
   "generate one with `openssl rand -base64 32` (or `node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64'))\"`) and pass it, e.g. INSTANCE_KEY=<that> in the environment";

@@ -14,7 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { DB, Statement } from "../db/index.ts";
+import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { NewRef, newLogger, type Logger } from "../http/index.ts";
 import { BaseCatalogs, BaseLocales, LocaleFrom, interpolate, type Catalog } from "../i18n/index.ts";
 import type { Mailer, Message } from "../mail/index.ts";
@@ -43,6 +43,8 @@ const NOTICE_OF: Partial<Record<AuthEventKind, NoticeKind>> = {
   passkey_removed: "passkey_removed",
   recovery_codes_regenerated: "recovery_codes_regenerated",
   recovery_code_used: "recovery_code_used",
+  // lib/account reports the move under the new address; the old address gets its own notice, with the reversal link.
+  address_changed: "address_changed",
 };
 
 /** What `Audited` reads of a stored event (lib/events `Event`). */
@@ -102,6 +104,7 @@ export class SecurityNotices {
   #sending: Promise<void> = Promise.resolve();
 
   constructor(config: NoticesConfig) {
+    requireTables(config.DB, "security notices", "signin.Schema", ["signin_notices", "signin_notice_devices"]);
     this.#db = config.DB;
     this.#config = config;
     this.#off = new Set(config.Off ?? []);
@@ -142,18 +145,14 @@ ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @loc
 
   /**
    * The event store's `OnAppend` (lib/events): an agent token minted with
-   * write access (`agent.token_minted`, access `write`) and a changed
-   * address (`account.address_changed`, mailed to the event's subject, the
-   * address the account has now; the old address gets lib/account's own
-   * notice, with its reversal link).
+   * write access (`agent.token_minted`, access `write`), which reaches no
+   * auth event sink.
    */
   readonly Audited = (event: AuditedEvent): void => {
     const { Type, Subject, Data, At } = event;
     if (Type === "agent.token_minted" && Data["access"] === "write") {
       const name = typeof Data["name"] === "string" ? Data["name"] : "";
       this.#enqueue("agent_write_granted", Subject, At, "", this.#localeOf(Subject, undefined), name);
-    } else if (Type === "account.address_changed") {
-      this.#enqueue("address_changed", Subject, At, "", this.#localeOf(Subject, undefined), "");
     }
   };
 

@@ -17,7 +17,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setImmediate } from "node:timers/promises";
-import { awaitDurable } from "../db/index.ts";
+import { awaitDurable, requireTables } from "../db/index.ts";
 import {
   newLogger,
   NewRef,
@@ -41,13 +41,15 @@ import {
   requestTarget,
   writeText,
   clientAddress,
+  rememberNext,
+  takeNext,
 } from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, authEventEmitter, type AuthEventEmitter, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
 import { Binding } from "./binding.ts";
 import type { Config } from "./config.ts";
-import { ErrEmptyInstanceKey, SigninError } from "./errors.ts";
+import { ErrEmptyInstanceKey, INSTANCE_KEY_HINT, MIN_INSTANCE_KEY_BYTES, SigninError } from "./errors.ts";
 import { deriveCodeKey } from "./link-code.ts";
 import { LINK_TTL, Links, PURPOSE_SIGNIN } from "./links.ts";
 import { codePage, signinMessage, sendFailurePage } from "./message.ts";
@@ -65,6 +67,16 @@ export const METHOD_EMAIL_CODE: string = "emailcode";
 
 /** Rows one step of `Sweep` deletes from a table: 1,000 sessions took 145-225 ms on the loaded 2-core machine, so 200 is about 30 ms (BENCHMARKS.md (k)). */
 const SWEEP_STEP = 200;
+
+/** A link `IssueLink` made: what to email, and how to void it. */
+export interface IssuedLink {
+  /** The link's token (put it in the emailed URL). */
+  Token: string;
+  /** The link's CODE_LENGTH-digit code, for the email. */
+  Code: string;
+  /** Voids the link (its email could not be sent). */
+  revoke(): void;
+}
 
 /** What `Sweep` deleted. */
 export interface SweepResult {
@@ -107,8 +119,15 @@ export class Signin {
   constructor(config: Config) {
     // SPEC §2.6, §5.9: the instance key seals the pending blob; empty is refused.
     if (typeof config.InstanceKey !== "string" || config.InstanceKey === "") throw new ErrEmptyInstanceKey();
+    // RFC 2104 §3: an HMAC key shorter than the hash's output (32 bytes for SHA-256) weakens it.
+    const keyBytes = Buffer.byteLength(config.InstanceKey);
+    if (keyBytes < MIN_INSTANCE_KEY_BYTES) {
+      const why = `InstanceKey must carry at least ${MIN_INSTANCE_KEY_BYTES} bytes (it has ${keyBytes}); ${INSTANCE_KEY_HINT}`;
+      throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${why}`);
+    }
     const origin = parseOrigin(config.Origin);
     if (origin === undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin must be an http or https URL");
+    requireTables(config.DB, "signin", "signin.Schema", ["signin_links", "signin_rate_events", "signin_accounts"]);
     // The optional paths default to the required ones, so every Location we build is checked here.
     const paths: Record<string, unknown> = {
       SigninPath: config.SigninPath,
@@ -206,6 +225,9 @@ export class Signin {
     if (this.#refusedCrossOrigin(req, res)) return;
     const form = await readForm(req);
     const address = normalizeAddress(form.get("email") ?? "");
+    // The sign-in page may carry ?next= as a form field; only a local path is remembered (never another origin).
+    const next = form.get("next");
+    if (next !== null && isLocalPath(next)) rememberNext(res, this.#origin, next);
     if (address === undefined) return this.#outcome(res, "err=address");
     const rate = this.#rate.Take(address, clientAddress(req, this.#config.ClientIP), this.#isReturning.get(address) !== undefined);
     if (!rate.ok) {
@@ -351,7 +373,9 @@ export class Signin {
     });
     // A new session must outlive the machine before its cookie is handed out (Options.Durable).
     await awaitDurable(this.#config.DB);
-    this.#redirect(res, this.#config.SignedInPath);
+    // Back to the page that sent the person here (RequireFreshSession, an OAuth authorization request), if on this origin.
+    const next = takeNext(req, res, this.#origin);
+    this.#redirect(res, next !== undefined && isLocalPath(next) ? next : this.#config.SignedInPath);
   }
 
   // SPEC §6.2: a session change and its auth event commit together; a sink that throws (an audit
@@ -406,6 +430,8 @@ export class Signin {
           // A form POST cannot be replayed by a redirect back: only safe requests name themselves as next.
           const safe = req.method === "GET" || req.method === "HEAD";
           const next = safe ? `?next=${encodeURIComponent(requestTarget(req))}` : "";
+          // Remembered in this browser too, so the way back survives the emailed link, the code and the passkey.
+          if (safe && wantsHTML(req)) rememberNext(res, this.#origin, requestTarget(req));
           return this.#refuse(
             req,
             res,
@@ -418,6 +444,48 @@ export class Signin {
       };
       return requireFreshSession;
     };
+  }
+
+  /**
+   * Issues an emailed link and code of `purpose` for `address`, bound to
+   * the asking browser (its binding cookie is set on `res`), for a
+   * component above sign-in that proves an inbox the way sign-in does
+   * (lib/account: a change of address). `purpose` must not be the sign-in
+   * purpose, so such a link can never sign in and a sign-in link can never
+   * confirm it. Returns the token and code to email, and `revoke` for a
+   * link whose email could not be sent.
+   */
+  IssueLink(req: IncomingMessage, res: ServerResponse, address: string, purpose: string): IssuedLink {
+    if (purpose === PURPOSE_SIGNIN || purpose === "")
+      throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: IssueLink takes a purpose of its own, not signin");
+    const binding = this.#binding.issue(req);
+    const { token, hash, code } = this.#links.create(address, purpose, binding.hash);
+    appendSetCookie(res, binding.setCookie);
+    return { Token: token, Code: code, revoke: () => this.#links.revoke(hash) };
+  }
+
+  /**
+   * Spends an `IssueLink` token in the browser it was bound to and returns
+   * its address when it was live and of `purpose`. The bound browser's
+   * token is spent whatever the outcome (a second use finds nothing);
+   * another browser spends nothing and gets undefined.
+   */
+  SpendLink(req: IncomingMessage, token: string, purpose: string): string | undefined {
+    const bound = this.#binding.hashOf(req);
+    if (token === "" || bound === undefined) return undefined;
+    return this.#links.consume(token, purpose, bound).address;
+  }
+
+  /**
+   * Spends the live `IssueLink` link of `purpose` whose code is `code`,
+   * typed into the browser it was bound to, under the same wrong-code
+   * limits as a sign-in code; returns its address, or undefined.
+   */
+  SpendCode(req: IncomingMessage, code: string, purpose: string): string | undefined {
+    const bound = this.#binding.hashOf(req);
+    if (bound === undefined) return undefined;
+    const result = this.#links.consumeCode(bound, code.replace(/[\s-]/g, "").slice(0, 64), purpose, this.#rate);
+    return result.ok ? result.address : undefined;
   }
 
   /**

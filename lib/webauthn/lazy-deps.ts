@@ -3,8 +3,8 @@
  * than at import: @noble/curves builds its curves (tens of milliseconds on a
  * small machine) and cbor-x its decoder, and a socket-activated process
  * should answer its first request (a page, `/healthz`) without paying for a
- * ceremony nobody has started. Node 20.19+ `require`s these ES modules
- * synchronously, so the verification code stays synchronous.
+ * ceremony nobody has started. Node (22.13 and later, silently) `require`s
+ * these ES modules synchronously, so the verification code stays synchronous.
  */
 import { createRequire } from "node:module";
 import type { Decoder } from "cbor-x";

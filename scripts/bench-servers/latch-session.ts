@@ -24,7 +24,7 @@ const db = OpenDB(path);
 const auth = create({
   DB: db,
   Origin: BENCH_ORIGIN,
-  InstanceKey: "bench-instance-key",
+  InstanceKey: "bench-instance-key-0123456789abcdef",
   SigninPath: "/signin",
   SignedInPath: ME_PATH,
   Logger: discardLogger,

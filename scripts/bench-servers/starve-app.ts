@@ -9,12 +9,19 @@
  * (`account-0` .. `account-99`): sign-in is not what is measured, and a
  * signed-in attacker holds the same streams.
  *
+ * Run with `--expose-gc` (the bench does), SIGUSR2 makes it collect its
+ * garbage and print {"memory":{...}} (`process.memoryUsage()`, bytes): the
+ * memory the process holds, apart from garbage V8 has not collected yet.
+ * SIGHUP makes it print {"delay":{"maxMs":N}}: the longest its event loop
+ * was held since the last report.
+ *
  * Usage: node dist/scripts/bench-servers/starve-app.js   (prints {"port":N})
  */
 import { mkdtempSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Writable } from "node:stream";
 import { discardLogger, newLogger, readForm } from "../../lib/http/index.ts";
 import { newHandlers, Registry } from "../../lib/jobs/index.ts";
@@ -54,6 +61,20 @@ async function mux(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method === "GET" && req.url === "/events") return h.Events(req, res);
   res.writeHead(404).end();
 }
+
+// The event loop's delay, told by SIGHUP ({"delay":{"maxMs"}}, then reset): what the probes wait on the server itself.
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
+process.on("SIGHUP", () => {
+  process.stdout.write(JSON.stringify({ delay: { maxMs: Math.round(delay.max / 1e6) } }) + "\n");
+  delay.reset();
+});
+const gc = (globalThis as { gc?: () => void }).gc;
+process.on("SIGUSR2", () => {
+  // Three full collections: V8 releases the pages a collection emptied on the next.
+  for (let i = 0; i < 3; i++) gc?.();
+  process.stdout.write(JSON.stringify({ memory: process.memoryUsage() }) + "\n");
+});
 
 // Serve logs "listening" with its address: announce the port from that line.
 const stream = new Writable({

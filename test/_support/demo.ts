@@ -17,7 +17,7 @@ import type { Page } from "./browser.ts";
 import { extractCode, extractLink } from "./signin-app.ts";
 import { CookieJar, sendRequest } from "./http-client.ts";
 import { freePort } from "./server.ts";
-import { startSMTPServer, type CapturedMessage, type TestSMTPServer } from "./smtp-server.ts";
+import { startSMTPServer, type CapturedMessage, type TestSMTPServer, type TestSMTPServerOptions } from "./smtp-server.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const GUIDE = join(ROOT, "dist/examples/guide/main.js");
@@ -85,8 +85,8 @@ export function copyClientScripts(): void {
  * settings (FRESH_SECONDS, JOB_STEP_MS...). The browser script assets are
  * copied to dist as `npm run build` does, so a bare `tsc` build works too.
  */
-export async function startDemo(env: Record<string, string> = {}): Promise<Demo> {
-  return startExample(DEMO_ENTRY, () => [], env);
+export async function startDemo(env: Record<string, string> = {}, smtp: TestSMTPServerOptions = {}): Promise<Demo> {
+  return startExample(DEMO_ENTRY, () => [], env, smtp);
 }
 
 /** Starts the demo as its unit runs it: the bundle `npm run build` writes (scripts/bundle.ts). */
@@ -97,16 +97,26 @@ export async function startBundledDemo(env: Record<string, string> = {}): Promis
 /**
  * Starts the guide's application (examples/guide, docs/guide.md) the same
  * way: it reads ORIGIN, STATE_DIRECTORY, SMTP_URL, MAIL_FROM and
- * INSTANCE_KEY, and is told where to listen with `--addr :PORT`. `main` is
- * its compiled entry, or a bundle of it.
+ * INSTANCE_KEY, and is told where to listen with `--addr :PORT` (or, given
+ * "PORT", by the PORT variable alone). `main` is its compiled entry, or a
+ * bundle of it.
  */
-export async function startGuide(env: Record<string, string> = {}, main: string = GUIDE): Promise<Demo> {
-  return startExample(main, (port) => ["--addr", `:${port}`], env);
+export async function startGuide(
+  env: Record<string, string> = {},
+  main: string = GUIDE,
+  addr: "--addr" | "PORT" = "--addr",
+): Promise<Demo> {
+  return startExample(main, (port) => (addr === "--addr" ? ["--addr", `:${port}`] : []), env);
 }
 
-async function startExample(main: string, args: (port: number) => string[], env: Record<string, string>): Promise<Demo> {
+async function startExample(
+  main: string,
+  args: (port: number) => string[],
+  env: Record<string, string>,
+  smtpOptions: TestSMTPServerOptions = {},
+): Promise<Demo> {
   copyClientScripts();
-  const smtp = await startSMTPServer();
+  const smtp = await startSMTPServer(smtpOptions);
   const stateDir = mkdtempSync(join(tmpdir(), "latch-demo-"));
   const port = await freePort();
   const origin = `http://localhost:${port}`;
@@ -119,7 +129,7 @@ async function startExample(main: string, args: (port: number) => string[], env:
       STATE_DIRECTORY: stateDir,
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       MAIL_FROM: "demo@localhost",
-      INSTANCE_KEY: "e2e-instance-key-not-secret",
+      INSTANCE_KEY: "e2e-instance-key-not-secret-0123456789",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -56,12 +56,14 @@ export interface SigninAppOptions {
   freshFor?: number;
   /** Schema steps applied after the sessions and sign-in schema. */
   schema?: readonly Step[];
+  /** The runtime's `Locales` (the first is the default; a request picks one by Accept-Language). @default unset: English only */
+  locales?: readonly string[];
   /** The runtime's `Render` (handed to handlers as `Ctx.Render`). @default unset */
   render?: RenderFunc;
   /** Mounts `crossOriginProtection` in `Wrap`; false leaves the component to protect itself. @default true */
   crossOriginProtection?: boolean;
   /** Adds routes of the suite's own (tools, approvals...) to the application's mux. */
-  extend?: (mux: Mux, auth: signin.Signin, db: DB, logger: Logger) => void;
+  extend?: (mux: Mux, auth: signin.Signin, db: DB, logger: Logger, mailer: Mailer | undefined) => void;
 }
 
 /** A running sign-in application. */
@@ -159,6 +161,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
   const [h, cleanup] = Handler({
     DBPath: dbPath,
     ...(options.render !== undefined && { Render: options.render }),
+    ...(options.locales !== undefined && { Locales: [...options.locales] }),
     Schema: mergeSchemas(session.Schema, signin.Schema, options.schema ?? []),
     ...(options.crossOriginProtection !== false && { Wrap: (next: HandlerFunc) => crossOriginProtection({ Origin: origin })(next) }),
     Logger: logger,
@@ -179,7 +182,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
       built.db = opened;
       built.auth = auth;
       const mux = routes(auth, options.freshFor ?? 5 * 60 * 1000);
-      options.extend?.(mux, auth, opened, logger);
+      options.extend?.(mux, auth, opened, logger, mailer);
       return mux;
     },
   });

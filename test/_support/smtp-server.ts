@@ -28,6 +28,8 @@ export interface TestSMTPServerOptions {
   refuseAuth?: boolean;
   /** Refuse a stage with `code`. */
   fail?: { at: "MAIL" | "RCPT" | "DATA"; code: number };
+  /** The certificate and key of STARTTLS and implicit TLS. @default smtp-server's built-in self-signed one */
+  tls?: { key: string; cert: string };
   /** Never answer at this point: "greeting" (no 220) or "DATA" (no reply after the body). */
   stall?: "greeting" | "DATA";
 }
@@ -79,6 +81,7 @@ export async function startSMTPServer(options: TestSMTPServerOptions = {}): Prom
     logger: false,
     secure: options.secure === true,
     hideSTARTTLS: options.starttls !== true,
+    ...(options.tls === undefined ? {} : { key: options.tls.key, cert: options.tls.cert }),
     allowInsecureAuth: true,
     authOptional: options.auth === undefined && options.refuseAuth !== true,
     ...(options.auth === undefined && options.refuseAuth !== true ? { disabledCommands: ["AUTH"] } : {}),

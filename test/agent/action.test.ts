@@ -61,7 +61,13 @@ describe("defineAction()", () => {
       name: "write tool without confirm",
       spec: { ...deleteSpec, tool: { ...deleteSpec.tool, Confirm: "" } },
       code: "ERR_AGENT_INVALID_TOOL",
-      want: "Confirm",
+      want: "validate tool delete_invoice: a write tool needs a Confirm sentence",
+    },
+    {
+      name: "tool argument with a bad name, naming the tool",
+      spec: { ...deleteSpec, tool: { ...deleteSpec.tool, Args: [{ Name: "Id", Type: "string", Description: "id" }] } },
+      code: "ERR_AGENT_INVALID_TOOL",
+      want: "validate tool delete_invoice: argument name must match",
     },
   ];
   for (const { name, spec, code, want } of bad) it(`rejects a ${name}`, () => assertCode(() => defineAction(spec), code, want));

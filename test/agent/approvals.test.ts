@@ -50,6 +50,30 @@ describe("Approvals", () => {
     approvals.request(nth(MAX_PENDING_APPROVALS + 1), { by: 100 });
   });
 
+  it("lists a person's requests awaiting a decision, oldest first: not another person's, not a decided or lapsed one", (t) => {
+    const { db, approvals, binding, clock } = approvalStore(t);
+    const first = approvals.request(binding, { by: 1 });
+    clock.advance(1000);
+    const second = approvals.request({ ...binding, ArgsHash: "b".repeat(64) }, { by: 2 });
+    const decided = approvals.request({ ...binding, ArgsHash: "c".repeat(64) }, { by: 3 });
+    approvals.decide(decided.ID, binding.Subject, "decline");
+    const bob = new AgentTokens(db, { Clock: clock }).mint({ Subject: "bob@example.com", Name: "bot", Access: ToolWrite }).Info.ID;
+    approvals.request({ ...binding, Subject: "bob@example.com", TokenID: bob }, { by: 9 });
+    assert.deepEqual(
+      approvals.pending(binding.Subject).map((a) => [a.ID, { ...a.Args }]),
+      [
+        [first.ID, { by: 1 }],
+        [second.ID, { by: 2 }],
+      ],
+    );
+    clock.advance(APPROVAL_TTL - 1000);
+    assert.deepEqual(
+      approvals.pending(binding.Subject).map((a) => a.ID),
+      [second.ID],
+      "the first lapsed",
+    );
+  });
+
   it("binds the approval to tool, arguments hash, token and subject", (t) => {
     const { approvals, binding } = approvalStore(t);
     const pending = approvals.request(binding, { by: 2 });

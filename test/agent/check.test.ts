@@ -164,13 +164,13 @@ describe("A Mergeable update, before the person is asked", () => {
 });
 
 describe("The generated tools' other checks, before the person is asked", () => {
-  it("refuses an amount the form would refuse (400), and an unknown record's update or delete (404), requesting no approval", async (t) => {
+  it("refuses an amount the form would refuse (422, as the form), and an unknown record's update or delete (404), requesting no approval", async (t) => {
     const { app, token, id, current } = await staleTask(t);
     const badAmount = await app.tools(token, "tasks_create", { title: "Taxi", cost: "twelve" });
-    assert.equal(badAmount.status, 400, badAmount.body);
+    assert.equal(badAmount.status, 422, badAmount.body);
     assert.match(JSON.parse(badAmount.body).error, /^cost: /);
     const badUpdate = await app.tools(token, "tasks_update", { id, version: current, cost: "1.234" });
-    assert.equal(badUpdate.status, 400, badUpdate.body);
+    assert.equal(badUpdate.status, 422, badUpdate.body);
     assert.match(JSON.parse(badUpdate.body).error, /^cost: /);
     for (const [tool, args] of [
       ["tasks_update", { id: "nope", version: current, title: "x" }],

@@ -237,3 +237,41 @@ describe("agent token lifetimes and limits", () => {
     assert.equal((await fetchHTTP(port, "/", { headers: { Authorization: `Bearer ${Token}` } })).body, "bot");
   });
 });
+
+describe("AgentTokens OAuth grants", () => {
+  const client = { ID: "https://client.example/c.json", Name: "Claude", Host: "client.example" };
+
+  it("lists a grant with its client; the grant itself is never accepted as a bearer token", async (t) => {
+    const { tokens } = tokenStore(t);
+    const { Token, Info } = tokens.mint({ Subject: ada, Name: "claude", Access: ToolRead, Client: client });
+    assert.deepEqual(Info.Client, client);
+    assert.deepEqual(tokens.list(ada)[0]?.Client, client);
+    assert.equal(await tokens.verify(Token), undefined);
+    assert.equal(await tokens.verify(Token, "http://app.test/mcp"), undefined);
+  });
+
+  it("issues access tokens only of a live grant, accepted only at their resource", async (t) => {
+    const { tokens, clock } = tokenStore(t);
+    const pasted = tokens.mint({ Subject: ada, Name: "pasted", Access: ToolRead });
+    assert.equal(tokens.issueAccessToken(pasted.Info.ID, "http://app.test/mcp", 1000), undefined, "a pasted token is no grant");
+    const grant = tokens.mint({ Subject: ada, Name: "claude", Access: ToolWrite, Client: client }).Info;
+    const access = tokens.issueAccessToken(grant.ID, "http://app.test/mcp", 1000);
+    assert.ok(access !== undefined);
+    assert.equal((await tokens.verify(access.Token, "http://app.test/mcp"))?.Name, "claude");
+    assert.equal(await tokens.verify(access.Token, "http://app.test/api/tools"), undefined);
+    assert.equal(await tokens.verify(access.Token), undefined, "an endpoint naming no resource takes no access token");
+    assert.equal((await tokens.verify(pasted.Token, "http://app.test/api/tools"))?.Name, "pasted", "pasted tokens work anywhere");
+    clock.advance(1000);
+    assert.equal(await tokens.verify(access.Token, "http://app.test/mcp"), undefined, "expired");
+    tokens.revoke(ada, grant.ID);
+    assert.equal(tokens.issueAccessToken(grant.ID, "http://app.test/mcp", 1000), undefined, "a revoked grant");
+  });
+
+  it("refuses a grant client without an id, name or host", async (t) => {
+    const { tokens } = tokenStore(t);
+    assert.throws(
+      () => tokens.mint({ Subject: ada, Name: "claude", Access: ToolRead, Client: { ...client, Host: "" } }),
+      (err: unknown) => isAgentError(err) && err.code === "ERR_AGENT_INVALID_TOKEN",
+    );
+  });
+});

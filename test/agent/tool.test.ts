@@ -44,7 +44,7 @@ describe("validateTool()", () => {
 describe("newTool()", () => {
   it("fills defaults and freezes the result", () => {
     const tool = newTool({ Description: "Lists", Access: ToolRead });
-    assert.deepEqual({ ...tool }, { Description: "Lists", Access: "read", Args: [], Confirm: "" });
+    assert.deepEqual({ ...tool }, { Description: "Lists", Access: "read", Args: [], Confirm: "", Destructive: false });
     assert.ok(Object.isFrozen(tool) && Object.isFrozen(tool.Args));
   });
   it("copies arguments so later edits to the spec do not leak in", () => {

@@ -5,7 +5,7 @@ import { isLatchError } from "../../lib/http/index.ts";
 
 describe("DB_ERROR_CODES", () => {
   test("pins the count and that each key equals its code", () => {
-    assert.equal(Object.keys(DB_ERROR_CODES).length, 7);
+    assert.equal(Object.keys(DB_ERROR_CODES).length, 8);
     for (const [key, value] of Object.entries(DB_ERROR_CODES)) {
       assert.equal(key, value);
       assert.match(key, /^ERR_DB_[A-Z_]+$/);

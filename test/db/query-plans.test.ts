@@ -65,7 +65,7 @@ const BOUNDED_SORTS: ReadonlySet<string> = new Set([
   "SELECT device_hash, locale FROM signin_notice_devices WHERE subject = ? ORDER BY last_seen DESC",
   "DELETE FROM signin_notice_devices WHERE subject = ? AND device_hash IN (SELECT device_hash FROM signin_notice_devices WHERE subject = ? ORDER BY last_seen DESC LIMIT -1 OFFSET ?)",
   "SELECT * FROM passkey_credentials WHERE subject = ? ORDER BY created_at, id",
-  "SELECT id, subject, name, access, created_at, expires_at, last_used_at FROM agent_tokens WHERE revoked_at IS NULL AND subject = ? AND expires_at > ? ORDER BY created_at DESC, id",
+  "SELECT id, subject, name, access, created_at, expires_at, last_used_at, client_id, client_name, client_host FROM agent_tokens WHERE revoked_at IS NULL AND subject = ? AND expires_at > ? ORDER BY created_at DESC, id",
 ]);
 
 /** The steps of the plan `executed` runs with. */
@@ -96,6 +96,8 @@ describe("query plans on request paths", () => {
         stateDir: "",
         instanceKey: "query-plan-instance-key-not-secret",
         smtpURL: `smtp://127.0.0.1:${smtp.port}`,
+        smtpCA: undefined,
+        smtpCertSHA256: undefined,
         mailFrom: "demo@localhost",
         oidcIssuer: undefined,
         litestreamSocket: undefined,

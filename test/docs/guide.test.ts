@@ -39,8 +39,15 @@ test("the guide builds the application in the issue's order of steps", () => {
     "4: a background job",
     "5: an agent token and a tool call",
     "6: a resource from the manifest",
+    "7: an MCP client and an approved write",
   ]);
-  for (const file of ["examples/guide/main.ts", "examples/guide/job.ts", "examples/guide/agents.ts", "examples/guide/expenses.ts"]) {
+  for (const file of [
+    "examples/guide/main.ts",
+    "examples/guide/job.ts",
+    "examples/guide/agents.ts",
+    "examples/guide/expenses.ts",
+    "examples/guide/connect.ts",
+  ]) {
     assert.ok(GUIDE.includes(`excerpt=${file}`), `${file} is quoted`);
   }
 });

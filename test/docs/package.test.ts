@@ -183,7 +183,7 @@ test(
 
     const child = spawn(process.execPath, ["dist/examples/guide/main.js", "--addr", "127.0.0.1:0"], {
       cwd: dir,
-      env: { PATH: process.env["PATH"], INSTANCE_KEY: "package-test-key-not-secret", STATE_DIRECTORY: join(dir, "state") },
+      env: { PATH: process.env["PATH"], INSTANCE_KEY: "package-test-key-not-secret-0123456789", STATE_DIRECTORY: join(dir, "state") },
       stdio: ["ignore", "ignore", "pipe"],
     });
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));

@@ -6,7 +6,9 @@
  * recovery codes it leads to, a link sign-in confirmed by the passkey, a job
  * to its end, an agent token whose tool call reads that job, and an expense
  * created through the resource's form, seen in its list and through the
- * same agent's `expenses_list` tool.
+ * same agent's `expenses_list` tool, then a write token whose
+ * `expenses_create` call waits on the approval page until the person
+ * approves it, and runs once.
  *
  * On the way it writes screenshots of the starter's pages in English and
  * Arabic to SCREENSHOT_DIR (default <tmpdir>/latch-screenshots/starter) for
@@ -31,8 +33,10 @@ import {
   type Page,
   type WatchedPage,
 } from "../_support/browser.ts";
-import { signInByLink, signOut, startGuide, type Demo } from "../_support/demo.ts";
+import { mintTokenInBrowser, signInByLink, signOut, startGuide, type Demo } from "../_support/demo.ts";
+import { connectMCP } from "../_support/mcp-client.ts";
 import { fetchHTTP } from "../_support/http.ts";
+import { CookieJar, sendRequest } from "../_support/http-client.ts";
 import { startServer } from "../_support/server.ts";
 
 const ADDRESS = "grace@example.com";
@@ -165,6 +169,7 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     assert.equal(await page.textContent('label[for="field-label"]'), "Label");
     await page.fill("#field-label", "Train to the conference");
     await page.fill("#field-amount", "1,234.50");
+    await page.fill("#field-spent_on", "2026-11-26");
     await page.click('form[action="/expenses"] button[type="submit"]');
     await page.waitForURL(/\/expenses\/[A-Za-z0-9_-]+$/);
     const id = page.url().split("/").at(-1) ?? "";
@@ -173,7 +178,7 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     await page.waitForURL(`${app.origin}/expenses`);
     const row = `tr[data-record-id="${id}"]`;
     await page.waitForSelector(row);
-    assert.match((await page.textContent(row)) ?? "", /Train to the conference.*€1,234\.50/s);
+    assert.match((await page.textContent(row)) ?? "", /Train to the conference.*€1,234\.50.*Nov 26, 2026/s);
     await shoot(page, app.origin, "expenses", "/expenses");
     await shoot(page, app.origin, "expense", `/expenses/${id}`);
 
@@ -185,9 +190,58 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     assert.equal(call.status, 200, call.body);
     const { items } = (JSON.parse(call.body ?? "") as { result: { items: Record<string, unknown>[] } }).result;
     assert.deepEqual(
-      items.map((item) => [item["id"], item["label"], item["amount"]]),
-      [[id, "Train to the conference", "1234.50"]],
+      items.map((item) => [item["id"], item["label"], item["amount"], item["spent_on"]]),
+      [[id, "Train to the conference", "1234.50", "2026-11-26"]],
     );
+  });
+
+  it("step 7: a write token's call waits for approval; the person reads its arguments, approves, and it runs once", async () => {
+    await page.goto(`${app.origin}/account`);
+    await page.click('a[href="/account/agents"]');
+    await page.waitForURL(`${app.origin}/account/agents`);
+    const writer = await mintTokenInBrowser(page, app, "writer", "write");
+    assert.equal(await page.getAttribute('[data-agent-access="write"]', "data-agent-access"), "write");
+    assert.equal(await page.textContent("[data-mcp-url]"), `${app.origin}/mcp`);
+    await shoot(page, app.origin, "agents", "/account/agents");
+    const mcp = await connectMCP(app, writer);
+    const listed = await mcp.listTools();
+    await mcp.close();
+    assert.ok(listed.tools.some((t) => t.name === "expenses_create"));
+
+    const label = "Hotel near the conference centre, two nights, breakfast included, booked through the travel desk";
+    const create = (): ReturnType<typeof fetchHTTP> =>
+      fetchHTTP(Number(new URL(app.origin).port), "/api/tools/expenses_create", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${writer}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ label, amount: "312.40" }),
+      });
+    const asked = await create();
+    assert.equal(asked.status, 202, asked.body);
+    const url = String((JSON.parse(asked.body ?? "") as Record<string, unknown>)["approval_url"]);
+    assert.match(url, new RegExp(`^${app.origin}/account/approvals/[A-Za-z0-9_-]{22}$`));
+
+    await page.goto(`${app.origin}/account/approvals`);
+    const id = url.split("/").at(-1) ?? "";
+    await page.waitForSelector(`[data-approval-id="${id}"][data-approval-status="pending"]`);
+    await page.goto(url);
+    const cells = (name: string): Promise<unknown> =>
+      page.evaluate(`[...document.querySelectorAll('[data-arguments] tr[data-argument="${name}"] > *')].map((c) => c.textContent)`);
+    assert.deepEqual(await cells("label"), ["label", label, "text"]);
+    assert.deepEqual(await cells("amount"), ["amount", "312.40", "text"]);
+    assert.doesNotMatch(await page.content(), /<pre|"label":/, "no raw JSON");
+    await shoot(page, app.origin, "approval", new URL(url).pathname);
+    await page.click('[data-approval="approve"]');
+    await page.waitForSelector(`[data-approval-id="${id}"][data-approval-status="approved"] [data-outcome="approved"]`);
+    await shoot(page, app.origin, "approval-approved", new URL(url).pathname);
+
+    const ran = await create();
+    assert.equal(ran.status, 200, ran.body);
+    assert.equal((await create()).status, 202, "the approval is spent: a repeat asks again");
+    await page.goto(`${app.origin}/expenses`);
+    const rows = await page.evaluate(
+      `[...document.querySelectorAll("tr[data-record-id]")].filter((r) => r.textContent.includes(${JSON.stringify(label)})).length`,
+    );
+    assert.equal(rows, 1, "ran once");
   });
 
   it("ran under the CSP with no console error, no failed request but the 404s, and no server error", async () => {
@@ -201,6 +255,29 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
       [],
     );
     assert.deepEqual(app.errorLogs(), []);
+    assert.doesNotMatch(app.logs(), /no route serves/, "every page a component links to is routed");
+  });
+});
+
+describe("the guide's application without --addr", () => {
+  it("listens on PORT from the environment, and mails with EHLO naming its origin's host", async () => {
+    const app = await startGuide({}, undefined, "PORT");
+    try {
+      const reply = await fetchHTTP(Number(new URL(app.origin).port), "/healthz");
+      assert.equal(reply.status, 200);
+      assert.match(app.logs(), new RegExp(`"addr":"[^"]*:${new URL(app.origin).port}"`));
+      const begun = await sendRequest(
+        app.origin,
+        "POST",
+        "/signin",
+        { jar: new CookieJar(), form: { email: "ehlo@example.com" } },
+        app.origin,
+      );
+      assert.equal(begun.status, 303);
+      assert.equal((await app.smtp.waitForMessage()).helo, "localhost");
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -74,6 +74,13 @@ describe("POST /_locale and Accept-Language in the demo", () => {
     assert.match(body, /data-status="404"/);
   });
 
+  it("answers a wrong method on a known path 405 with Allow, not the 404 page (Mux.NotFound, not a catch-all)", async () => {
+    const res = await fetch(new URL("/", demo.origin), { method: "DELETE", headers: { Origin: demo.origin } });
+    assert.equal(res.status, 405);
+    assert.equal(res.headers.get("allow"), "GET, HEAD");
+    assert.equal((await get("/no/such/page", {})).status, 404);
+  });
+
   it("switches to French with a same-origin form POST, and the choice persists", async () => {
     const res = await switchTo("fr");
     assert.equal(res.status, 303);

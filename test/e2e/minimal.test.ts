@@ -27,7 +27,7 @@ async function runExample(t: TestContext, cwd: string, state: string | undefined
   const { STATE_DIRECTORY: _inherited, ...env } = process.env;
   const child = spawnChild(t, SCRIPT, ["--addr", "127.0.0.1:0"], {
     cwd,
-    env: { ...env, INSTANCE_KEY: "minimal-example-test-key", ...(state !== undefined && { STATE_DIRECTORY: state }) },
+    env: { ...env, INSTANCE_KEY: "minimal-example-test-key-0123456789", ...(state !== undefined && { STATE_DIRECTORY: state }) },
   });
   const listening = await child.waitForLog("listening");
   // A served request also proves the child got past its boot (and installed its SIGTERM handler).

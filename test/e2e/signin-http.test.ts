@@ -12,6 +12,7 @@ import { isSigninMail, startDemo, type Demo } from "../_support/demo.ts";
 import type { CapturedMessage } from "../_support/smtp-server.ts";
 import { CookieJar, sendRequest, type RequestOptions, type TestResponse } from "../_support/http-client.ts";
 import { extractCode, extractLink } from "../_support/signin-app.ts";
+import { makeTestCert } from "../_support/tls-cert.ts";
 
 describe("emailed sign-in in the demo (HTTP)", () => {
   let demo: Demo;
@@ -38,6 +39,12 @@ describe("emailed sign-in in the demo (HTTP)", () => {
   });
   after(async () => {
     await demo?.close();
+  });
+
+  it("mails with EHLO naming the origin's host, not the machine's name (RFC 5321 §4.1.1.1)", async () => {
+    await ask("ehlo@example.com", new CookieJar());
+    const mail = demo.smtp.messages.find((m) => m.to.includes("ehlo@example.com"));
+    assert.equal(mail?.helo, "localhost");
   });
 
   it("shows the code page to a plain GET and spends nothing on GET or HEAD; the asking browser signs in", async () => {
@@ -138,5 +145,35 @@ describe("emailed sign-in in the demo (HTTP)", () => {
     const again = await ask("Joy@Example.com", new CookieJar(), "127.0.31.1");
     assert.match(again.code, /^[0-9]{6}$/);
     assert.deepEqual(demo.errorLogs(), []);
+  });
+});
+
+describe("the demo's mail through a server with its own certificate (STARTTLS)", () => {
+  async function begin(demo: Demo): Promise<TestResponse> {
+    const jar = new CookieJar();
+    const base = `http://127.0.0.1:${new URL(demo.origin).port}`;
+    return sendRequest(base, "POST", "/signin", { jar, form: { email: "tls@example.com" } }, demo.origin);
+  }
+
+  it("answers 503 and logs the settings that trust it when told nothing", async (t) => {
+    const cert = makeTestCert(t);
+    const demo = await startDemo({}, { starttls: true, tls: cert });
+    t.after(() => demo.close());
+    assert.equal((await begin(demo)).status, 503);
+    assert.match(demo.logs(), /certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\); trust it with the option caFile/);
+    assert.equal(demo.smtp.messages.length, 0);
+  });
+
+  it("sends over TLS once SMTP_CA names its certificate, or SMTP_CERT_SHA256 pins it", async (t) => {
+    const cert = makeTestCert(t);
+    for (const env of [{ SMTP_CA: cert.certFile }, { SMTP_CERT_SHA256: cert.sha256 }]) {
+      const demo = await startDemo(env, { starttls: true, tls: cert });
+      try {
+        assert.equal((await begin(demo)).location, "/signin?sent=1", JSON.stringify(env));
+        assert.equal((await demo.smtp.waitForMessage()).secure, true);
+      } finally {
+        await demo.close();
+      }
+    }
   });
 });

@@ -6,7 +6,7 @@ import { HTTP_ERROR_CODES } from "../../lib/http/errors.ts";
 
 describe("HTTP_ERROR_CODES", () => {
   test("pins the count and that each key equals its code", () => {
-    assert.equal(Object.keys(HTTP_ERROR_CODES).length, 7);
+    assert.equal(Object.keys(HTTP_ERROR_CODES).length, 8);
     for (const [key, value] of Object.entries(HTTP_ERROR_CODES)) {
       assert.equal(key, value);
       assert.match(key, /^ERR_HTTP_[A-Z_]+$/);

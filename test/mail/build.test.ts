@@ -46,6 +46,13 @@ describe("buildMessage()", () => {
     assert.equal(m.headers.get("x-ref"), "abc123");
   });
 
+  it("folds every header line of a multipart message to 78 characters (RFC 5322 §2.1.1), Content-Type included", () => {
+    const text = buildMessage({ ...base, HTML: "<p>Hello</p>" }, { clock, random });
+    const header = text.slice(0, text.indexOf("\r\n\r\n")).split("\r\n");
+    for (const line of header) assert.ok(line.length <= 78, `${line.length}: ${line}`);
+    assert.match(header.join("\r\n"), /\r\nContent-Type: multipart\/alternative;\r\n boundary="=_[0-9a-f]{32}"$/);
+  });
+
   it("builds multipart/alternative with text then html and a boundary absent from the bodies", () => {
     const text = buildMessage(
       { ...base, Text: "Open https://x.example/?a=1", HTML: '<a href="https://x.example/?a=1">Open</a>' },

@@ -193,6 +193,7 @@ describe("runSession() transport policy for a non-loopback host", () => {
         port: srv.port,
         implicitTLS: false,
         tls: {},
+        pin: undefined,
         timeout: 5000,
         signal: undefined,
       });

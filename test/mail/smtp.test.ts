@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { newSMTPMailer } from "../../lib/mail/index.ts";
 import type { Message } from "../../lib/mail/index.ts";
+import { resolveSMTPOptions } from "../../lib/mail/smtp-options.ts";
 import { startSMTPServer } from "../_support/smtp-server.ts";
+import { makeTestCert } from "../_support/tls-cert.ts";
 
 const insecureTLS = { rejectUnauthorized: false };
 const msg: Message = {
@@ -125,5 +127,81 @@ describe("NewSMTPMailer()", () => {
     assert.equal(received[1], "MAIL FROM:<app@example.com>");
     assert.equal(received[2], "RCPT TO:<ada@example.com>");
     assert.equal(received[3], "DATA");
+  });
+});
+
+describe("NewSMTPMailer() trusting a server's own certificate, verification on", () => {
+  it("refuses it by default, naming the settings that trust it", async (t) => {
+    const cert = makeTestCert(t);
+    const srv = await startSMTPServer({ starttls: true, tls: cert });
+    t.after(() => srv.close());
+    await assert.rejects(newSMTPMailer(`smtp://localhost:${srv.port}`).Send(msg), (err: unknown) => {
+      assert.ok(err instanceof Error && "code" in err);
+      assert.equal(err.code, "ERR_MAIL_CONNECT");
+      assert.match(
+        err.message,
+        /^mail: TLS handshake with localhost failed: the server's certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\); trust it with the option caFile \(its CA's PEM file\) or certSHA256 \(its SHA-256 fingerprint\)/,
+      );
+      return true;
+    });
+    assert.equal(srv.messages.length, 0);
+  });
+
+  it("accepts it with its CA file (caFile)", async (t) => {
+    const cert = makeTestCert(t);
+    const srv = await startSMTPServer({ starttls: true, tls: cert });
+    t.after(() => srv.close());
+    await newSMTPMailer(`smtp://localhost:${srv.port}`, { caFile: cert.certFile }).Send(msg);
+    assert.equal((await srv.waitForMessage()).secure, true);
+  });
+
+  it("accepts it pinned by its SHA-256 fingerprint (certSHA256), with or without colons, any case", async (t) => {
+    const cert = makeTestCert(t);
+    const srv = await startSMTPServer({ starttls: true, tls: cert });
+    t.after(() => srv.close());
+    await newSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { certSHA256: cert.sha256 }).Send(msg);
+    await newSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { certSHA256: cert.sha256.replaceAll(":", "").toLowerCase() }).Send(msg);
+    assert.equal((await srv.waitForMessage()).secure, true);
+  });
+
+  it("refuses a certificate whose fingerprint is not the pinned one, before any credential is sent", async (t) => {
+    const cert = makeTestCert(t);
+    const other = makeTestCert(t);
+    const srv = await startSMTPServer({ starttls: true, tls: cert, auth: { user: "u", pass: "p" } });
+    t.after(() => srv.close());
+    await assert.rejects(newSMTPMailer(`smtp://u:p@127.0.0.1:${srv.port}`, { certSHA256: other.sha256 }).Send(msg), (err: unknown) => {
+      assert.ok(err instanceof Error && "code" in err);
+      assert.equal(err.code, "ERR_MAIL_CONNECT");
+      assert.match(
+        err.message,
+        /^mail: TLS handshake with 127\.0\.0\.1 failed: the server's certificate is not the one pinned by certSHA256/,
+      );
+      return true;
+    });
+    assert.equal(srv.messages.length, 0);
+  });
+
+  it("refuses a caFile it cannot read and a certSHA256 that is not 32 bytes of hex, at construction", () => {
+    assert.throws(() => newSMTPMailer("smtp://localhost", { caFile: "/nonexistent/ca.pem" }), {
+      code: "ERR_MAIL_INVALID_OPTIONS",
+      message: "mail: invalid SMTP options: caFile /nonexistent/ca.pem cannot be read (ENOENT)",
+    });
+    assert.throws(() => newSMTPMailer("smtp://localhost", { certSHA256: "AB:CD" }), {
+      code: "ERR_MAIL_INVALID_OPTIONS",
+      message:
+        "mail: invalid SMTP options: certSHA256 must be 64 hex digits (colons allowed), as `openssl x509 -noout -fingerprint -sha256` prints",
+    });
+  });
+});
+
+describe("resolveSMTPOptions() helo", () => {
+  it("sends an IP address (an origin's host may be one) as an address literal (RFC 5321 §4.1.3)", () => {
+    const rows = [
+      ["127.0.0.1", "[127.0.0.1]"],
+      ["[127.0.0.1]", "[127.0.0.1]"],
+      ["[::1]", "[IPv6:::1]"],
+      ["app.example.com", "app.example.com"],
+    ] as const;
+    for (const [given, sent] of rows) assert.equal(resolveSMTPOptions({ helo: given }).helo, sent, given);
   });
 });

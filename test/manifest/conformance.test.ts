@@ -60,6 +60,29 @@ const bulletin = new Resource({
   },
 });
 
+// The kinds beyond text and money (issue 25), in a Mergeable store: its events carry every kind.
+const outings = new Resource({
+  Name: "outings",
+  Route: "/outings",
+  Store: StoreKind.Mergeable,
+  Scope: ScopeKind.UserScoped,
+  List: {
+    Columns: [{ Field: "place" }, { Field: "day" }, { Field: "people" }, { Field: "paid" }, { Field: "mood" }, { Field: "link" }],
+    Filters: [{ Field: "day" }, { Field: "people" }, { Field: "paid" }, { Field: "mood" }, { Field: "host" }],
+  },
+  Form: {
+    Fields: [
+      { Name: "place", Label: "outings.place", Kind: Kind.Text, Required: true },
+      { Name: "day", Label: "outings.day", Kind: Kind.Date, Required: true },
+      { Name: "people", Label: "outings.people", Kind: Kind.Integer, Min: 1, Max: 12 },
+      { Name: "paid", Label: "outings.paid", Kind: Kind.Boolean },
+      { Name: "mood", Label: "outings.mood", Kind: Kind.Choice, Choices: [{ Value: "calm", Label: "outings.mood.calm" }] },
+      { Name: "host", Label: "outings.host", Kind: Kind.Email },
+      { Name: "link", Label: "outings.link", Kind: Kind.URL },
+    ],
+  },
+});
+
 const render: RenderFunc = (_req, res, _view, data) => {
   if (!isResourceView(data)) throw new Error("test render: not a resource view");
   res.statusCode = data.Status;
@@ -81,10 +104,11 @@ const labels = [
   "bulletin.new",
   "bulletin.notice",
   "bulletin.price",
+  ...["title", "new", "place", "day", "people", "paid", "mood", "mood.calm", "host", "link"].map((k) => `outings.${k}`),
 ];
 const catalogs = new Map(BaseLocales().map((code) => [code, Object.fromEntries(labels.map((k) => [k, `${code} ${k}`]))]));
 
-for (const resource of [invoices, journal, bulletin]) {
+for (const resource of [invoices, journal, bulletin, outings]) {
   describeResourceConformance(resource, async () => {
     const tools = new ToolRegistry();
     const cleanups: (() => unknown)[] = [];

@@ -5,7 +5,8 @@
  * records; a stale expense edit refused with the current values; two note
  * edits from one version merged by lines; a title changed two ways shown
  * as a conflict with both values in the stream; bad input refused with a
- * 4xx and nothing stored, a person's line merges past 20 a minute refused
+ * 4xx and nothing stored, an expense's day and category shown and filtered
+ * in German, a person's line merges past 20 a minute refused
  * (429), an undeclared field refused without its name
  * echoed into the page or the log; a conflict of the longest CJK body shown with
  * both sides; and an agent listing and, once its person
@@ -56,6 +57,40 @@ describe("demo resources (HTTP)", () => {
     assert.match(account.body, /href="\/notes"/);
     for (const path of ["/expenses", "/notes/new"]) assert.equal((await get(undefined, path)).status, 401, path);
     assert.match((await get(ada, "/expenses")).body, /data-empty/);
+  });
+
+  it("records the day and category of an expense, shown and filtered in the person's language (issue 25)", async () => {
+    const erin = await signInOverHTTP(demo, "erin@example.com");
+    const german = { "Accept-Language": "de" };
+    const hotel = idOf(
+      await post(erin, "/expenses", { label: "Hotel", amount: "1.234,50", spent_on: "2026-12-31", category: "travel" }, german),
+      "/expenses",
+    );
+    const lunch = idOf(
+      await post(erin, "/expenses", { label: "Mittagessen", amount: "12", spent_on: "2026-11-02", category: "meals" }),
+      "/expenses",
+    );
+    const undated = idOf(await post(erin, "/expenses", { label: "Papier", amount: "3" }), "/expenses");
+    assert.deepEqual(db.prepare("SELECT spent_on, category FROM expenses WHERE id = ?").get(hotel), {
+      spent_on: "2026-12-31",
+      category: "travel",
+    });
+    assert.deepEqual(db.prepare("SELECT spent_on, category FROM expenses WHERE id = ?").get(undated), { spent_on: null, category: "" });
+
+    const list = await sendRequest(demo.origin, "GET", "/expenses?sort=spent_on&dir=desc", { jar: erin, headers: german }, demo.origin);
+    assert.deepEqual(idsIn(list.body), [hotel, lunch, undated]);
+    assert.match(list.body, /<td>31\.12\.2026<\/td><td>Reisen<\/td>/);
+    assert.match(
+      list.body,
+      /<select id="filter-category" name="category"><option value="">Alle<\/option><option value="travel">Reisen<\/option>/,
+    );
+    assert.deepEqual(idsIn((await get(erin, "/expenses?category=meals")).body), [lunch]);
+    assert.deepEqual(idsIn((await get(erin, "/expenses?spent_on_min=2026-12-01&spent_on_max=2026-12-31")).body), [hotel]);
+    const refused = await post(erin, "/expenses", { label: "Taxi", amount: "20", spent_on: "2026-02-30", category: "fuel" });
+    assert.equal(refused.status, 422);
+    assert.match(refused.body, /data-error-for="spent_on"/);
+    assert.match(refused.body, /data-error-for="category"/);
+    assert.equal(idsIn((await get(erin, "/expenses")).body).length, 3, "nothing stored");
   });
 
   it("creates, lists, filters, edits and deletes expenses, each person seeing only their own", async () => {

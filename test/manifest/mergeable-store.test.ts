@@ -13,6 +13,7 @@ import { Kind, mountResource, Resource, resourceSchema, ScopeKind, StoreKind } f
 import { isManifestError } from "../../lib/manifest/errors.ts";
 import type { ResourceSpec } from "../../lib/manifest/spec.ts";
 import { MERGE_RATE } from "../../lib/manifest/merge.ts";
+import { LIST_PAGE_SIZE } from "../../lib/manifest/list.ts";
 import { MERGE_MAX_BEHIND, mergeableStore } from "../../lib/manifest/store.ts";
 import { parseValues, TEXTAREA_MAX_LENGTH } from "../../lib/manifest/values.ts";
 import { Mux } from "../../lib/router/index.ts";
@@ -235,5 +236,39 @@ describe("Mergeable store", () => {
     for (let n = 0; n < 5; n++) round();
     assert.equal(prepared.length, once);
     assert.ok(once > 0);
+  });
+});
+
+describe("RecordStore.list defaults", () => {
+  it(`lists newest first, LIST_PAGE_SIZE (${LIST_PAGE_SIZE}) a page, unfiltered, when given no query or part of one`, (t) => {
+    assert.equal(LIST_PAGE_SIZE, 20);
+    const clock = new FakeClock();
+    const db = open(t, tempFile(t));
+    applySchema(db, Schema);
+    applySchema(db, resourceSchema(notes));
+    const store = mergeableStore(db, notes, new EventStore(db, { Clock: clock }), clock);
+    const ids: string[] = [];
+    for (let n = 0; n < 22; n++) {
+      ids.push(store.create(ada, { title: `t${n}`, body: "" }).id);
+      clock.advance(1000);
+    }
+    const page = store.list(ada.owner);
+    assert.deepEqual(
+      page.records.map((r) => r.id),
+      ids.slice(2).reverse(),
+    );
+    assert.notEqual(page.next, undefined);
+    assert.deepEqual(
+      store.list(ada.owner, { after: page.next }).records.map((r) => r.id),
+      [ids[1], ids[0]],
+    );
+    assert.deepEqual(
+      store.list(ada.owner, { desc: false, limit: 2 }).records.map((r) => r.id),
+      ids.slice(0, 2),
+    );
+    assert.deepEqual(
+      store.list(ada.owner, { filters: [{ field: "title", contains: "t21" }] }).records.map((r) => r.id),
+      [ids[21]],
+    );
   });
 });

@@ -121,7 +121,7 @@ describe("Resource.Validate()", () => {
     },
     {
       name: "an unknown kind",
-      spec: withFields({ ...title, Kind: "date" as Kind }),
+      spec: withFields({ ...title, Kind: "datetime" as Kind }),
       code: "ERR_MANIFEST_UNKNOWN_KIND",
       field: "title",
       want: "Kind",

@@ -17,7 +17,7 @@ interface APITool {
   description: string;
   access: "read" | "write";
   confirm?: string;
-  arguments: { name: string; type: string; required: boolean; description: string }[];
+  arguments: { name: string; type: string; required: boolean; description: string; format?: string; enum?: string[] }[];
 }
 
 // The schema and hints a tool's registry entry implies: read tools are read-only;
@@ -29,7 +29,8 @@ function assertMatchesRegistry(tool: Tool, entry: APITool | undefined): void {
     tool.inputSchema,
     {
       type: "object",
-      properties: Object.fromEntries(entry.arguments.map((a) => [a.name, { type: a.type, description: a.description }])),
+      // Each argument's type and description, and its format, enum or bounds when it has them (a resource's date, choice, number).
+      properties: Object.fromEntries(entry.arguments.map(({ name, required: _, ...schema }) => [name, schema])),
       ...(entry.arguments.some((a) => a.required) && { required: entry.arguments.filter((a) => a.required).map((a) => a.name) }),
       additionalProperties: false,
     },
@@ -90,6 +91,8 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     });
     const start = all.find((t) => t.name === "start_job");
     assert.deepEqual(start?.annotations, { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    const remove = all.find((t) => t.name === "expenses_delete");
+    assert.deepEqual(remove?.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
     assert.deepEqual(start?._meta, { "latch/confirm": "Start a demo background job for you?" });
     assert.deepEqual(start?.inputSchema.required, undefined);
     assert.equal(
@@ -188,6 +191,9 @@ describe("MCP endpoint of the demo (SDK client)", () => {
           bearer_methods_supported: ["header"],
           resource_name: "latch-demo",
           resource_documentation: `${demo.origin}/account/agents`,
+          // The demo runs latch/oauth: the metadata names it (RFC 9728 §2).
+          authorization_servers: [demo.origin],
+          scopes_supported: ["read", "write"],
         },
       ],
     );

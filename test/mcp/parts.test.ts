@@ -46,6 +46,34 @@ describe("describeMCPTool", () => {
     });
   });
 
+  it("marks a write tool declared Destructive as destructive whatever its method (an HTML form deletes with POST)", () => {
+    const def = defineAction({
+      name: "t_delete",
+      method: "POST",
+      route: "/t/{id}/delete",
+      handler: () => undefined,
+      tool: { Description: "deletes", Access: ToolWrite, Confirm: "Delete it?", Destructive: true },
+    });
+    assert.equal(def.Tool.Destructive, true);
+    assert.deepEqual(describeMCPTool(def)["annotations"], {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
+    assert.throws(
+      () =>
+        defineAction({
+          name: "t_read",
+          method: "GET",
+          route: "/t",
+          handler: () => undefined,
+          tool: { Description: "reads", Access: ToolRead, Destructive: true },
+        }),
+      /validate tool t_read: a read tool destroys nothing; Destructive cannot be true/,
+    );
+  });
+
   it("closes the input schema and carries the confirm sentence under latch/confirm", () => {
     assert.equal(CONFIRM_META_KEY, "latch/confirm");
     assert.deepEqual(describeMCPTool(tool("POST")), {

@@ -154,7 +154,7 @@ export async function startStack(t: TestContext, options: StackOptions = {}): Pr
       const auth = signin.create({
         DB: db,
         Origin: ORIGIN,
-        InstanceKey: "test-instance-key",
+        InstanceKey: "test-instance-key-0123456789abcdef",
         SigninPath: "/signin",
         SignedInPath: "/account",
         StalePath: "/stepup",

@@ -228,19 +228,48 @@ describe("PasskeyStore recovery codes", () => {
     assert.equal(store.recoveryCodesRemaining("a@x"), 10);
   });
 
-  it("stores each code as SHA-256 of the domain, the subject and the normalised code", () => {
+  it("stores each code as SHA-256 of the domain, the set's random salt and the normalised code", () => {
     const { store, db } = open();
     const codes = store.regenerateRecoveryCodes("a@x");
-    const stored = new Set(db.prepare("SELECT code_hash FROM passkey_recovery_codes WHERE subject = ?").pluck().all("a@x"));
-    const salted = (subject: string, code: string): string =>
+    const rows = db.prepare("SELECT code_hash, salt FROM passkey_recovery_codes WHERE subject = ?").all("a@x") as {
+      code_hash: string;
+      salt: string;
+    }[];
+    const salts = new Set(rows.map((r) => r.salt));
+    assert.equal(salts.size, 1, "one salt per set");
+    const [salt = ""] = salts;
+    assert.match(salt, /^[A-Za-z0-9_-]{22}$/, "16 random bytes");
+    const salted = (s: string, code: string): string =>
       createHash("sha256")
-        .update(`latch/passkey/recovery-code v1\0${subject}\0${code.replaceAll("-", "")}`)
+        .update(`latch/passkey/recovery-code v2\0${s}\0${code.replaceAll("-", "")}`)
         .digest("base64url");
-    assert.deepEqual(stored, new Set(codes.map((c) => salted("a@x", c))));
+    assert.deepEqual(new Set(rows.map((r) => r.code_hash)), new Set(codes.map((c) => salted(salt, c))));
     for (const code of codes) {
-      assert.ok(!stored.has(createHash("sha256").update(code.replaceAll("-", "")).digest("base64url")), "not an unsalted hash");
-      assert.notEqual(salted("b@x", code), salted("a@x", code), "the subject salts the hash");
+      assert.ok(
+        !rows.some((r) => r.code_hash === createHash("sha256").update(code.replaceAll("-", "")).digest("base64url")),
+        "not an unsalted hash",
+      );
     }
+    store.regenerateRecoveryCodes("b@x");
+    assert.notEqual(
+      db.prepare("SELECT salt FROM passkey_recovery_codes WHERE subject = 'b@x' LIMIT 1").pluck().get(),
+      salt,
+      "each set its salt",
+    );
+  });
+
+  it("codes keep working when their rows move to a new address (the salt is not the address)", () => {
+    const { store, db } = open();
+    const [code = ""] = store.regenerateRecoveryCodes("old@x");
+    db.prepare("UPDATE passkey_recovery_codes SET subject = 'new@x' WHERE subject = 'old@x'").run();
+    assert.equal(store.useRecoveryCode("new@x", code), true);
+  });
+
+  it("a code stored before the salt column (salted with its subject, v1) still works under that subject", () => {
+    const { store, db } = open();
+    const v1 = createHash("sha256").update("latch/passkey/recovery-code v1\0a@x\0abcdabcdabcdabcd").digest("base64url");
+    db.prepare("INSERT INTO passkey_recovery_codes (subject, code_hash, created_at) VALUES ('a@x', ?, 0)").run(v1);
+    assert.equal(store.useRecoveryCode("a@x", "abcd-abcd-abcd-abcd"), true);
   });
 
   it("replaces the old set on regeneration", () => {

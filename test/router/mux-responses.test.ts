@@ -2,6 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
+import type { HandlerFunc } from "../../lib/http/index.ts";
 import { Mux } from "../../lib/router/index.ts";
 import { label, serve } from "./support.ts";
 
@@ -25,6 +26,34 @@ describe("Mux.ServeHTTP() answers", () => {
     assert.equal(r.body, "404 page not found\n");
     assert.equal(r.headers["content-type"], "text/plain; charset=utf-8");
     assert.equal(r.headers["x-content-type-options"], "nosniff");
+  });
+
+  it("404 through the handler given to NotFound, keeping 405 with Allow, 400 and the redirects", async (t) => {
+    const mux = newMux();
+    const notFound: HandlerFunc = (_req, res) => {
+      res.statusCode = 404;
+      res.setHeader("Content-Type", "text/html; charset=utf-8");
+      res.end("<p>styled</p>");
+    };
+    mux.NotFound(notFound);
+    const send = await serve(t, mux.ServeHTTP);
+    const miss = await send("GET", "/nothing/here");
+    assert.equal(miss.status, 404);
+    assert.equal(miss.body, "<p>styled</p>");
+    const wrong = await send("PUT", "/users/7");
+    assert.equal(wrong.status, 405);
+    assert.equal(wrong.headers["allow"], "DELETE, GET, HEAD, POST");
+    assert.equal((await send("GET", "/only")).status, 301);
+    assert.equal((await send("GET", "/a/%zz")).status, 400);
+    const [handler, pattern] = mux.Handler(Object.assign(new IncomingMessage(new Socket()), { method: "GET", url: "/nothing" }));
+    assert.deepEqual([handler, pattern], [notFound, ""]);
+  });
+
+  it("refuses a NotFound handler that is not a function, or a second one", () => {
+    const mux = new Mux();
+    assert.throws(() => mux.NotFound("x" as never), { code: "ERR_ROUTER_INVALID_HANDLER", message: "NotFound: handler is not a function" });
+    mux.NotFound(() => {});
+    assert.throws(() => mux.NotFound(() => {}), { code: "ERR_ROUTER_CONFLICT", message: "NotFound: a not-found handler is already set" });
   });
 
   it("405 with Allow listing the matching methods, sorted, HEAD with GET", async (t) => {

@@ -17,7 +17,7 @@ import {
   type ConnectionLimits,
 } from "../../lib/runtime/connection-limits.ts";
 import { Serve, type Options } from "../../lib/index.ts";
-import { readBody, type HandlerFunc } from "../../lib/http/index.ts";
+import { readBody, readForm, type HandlerFunc } from "../../lib/http/index.ts";
 import { EventWriter } from "../../lib/jobs/event-writer.ts";
 import { validateOptions } from "../../lib/runtime/options.ts";
 import { FakeClock } from "../_support/clock.ts";
@@ -160,6 +160,26 @@ describe("Serve() connection limits", () => {
     for (const c of held) c.socket.destroy();
   });
 
+  test("a form in 1,000 one-byte chunks reads a 413 at its 65th and the connection closes", async (t) => {
+    const { port } = await serve(t, {
+      Mux: async (req, res) => void res.end(`read ${[...(await readForm(req))].length} fields`),
+    });
+    const head =
+      "POST /signin HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n";
+    // The server closes the connection: the exchange ends without the client closing it.
+    const reply = await rawExchange(port, "127.0.0.8", head + "1\r\na\r\n".repeat(1_000) + "0\r\n\r\n");
+    assert.match(reply, /^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    assert.match(reply, /\r\nConnection: close\r\n/);
+    assert.match(reply, /read body: 65 pieces for 65 bytes/);
+    // The same form in one piece is read.
+    const whole = await rawExchange(
+      port,
+      "127.0.0.8",
+      head.replace("Transfer-Encoding: chunked", "Content-Length: 3\r\nConnection: close") + "a=1",
+    );
+    assert.match(whole, /^HTTP\/1\.1 200 OK\r\n[^]*read 1 fields$/);
+  });
+
   test("a request head not complete within HeadersTimeout gets a 408 and the connection closes", async (t) => {
     const { port } = await serve(t, { HeadersTimeout: 200 });
     const slow = await holdSlowHeaders(port, "127.0.0.7");
@@ -264,6 +284,30 @@ describe("limitConnections(): uploads and streams", () => {
     assert.equal(steadier.socket.destroyed, false);
     steadier.socket.write("x".repeat(5000 - MIN_BODY_RATE));
     assert.match(await steadier.response(), /\r\n\r\nread 5000$/);
+  });
+
+  test("nothing of a connection is kept once it closes: the count and its client's share are back", async (t) => {
+    const served = await startServer(t);
+    const limits = limitConnections(
+      served.server,
+      { max: 100, perClient: 3, headersTimeout: 10_000 },
+      captureLog().logger,
+      new FakeClock(),
+    );
+    served.server.on(
+      "request",
+      limits.guard((_req, res) => void res.end("ok")),
+    );
+    for (let round = 0; round < 3; round++) {
+      // A client fills its share (idle keep-alives), then goes: a fourth connection while they are open is refused.
+      const held = await Promise.all([1, 2, 3].map(() => holdSlowHeaders(served.port, "127.0.0.9")));
+      assert.equal(limits.open(), 3);
+      assert.match(await rawExchange(served.port, "127.0.0.9", "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"), REFUSED);
+      for (const c of held) c.socket.destroy();
+      await Promise.all(held.map((c) => c.closed));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(limits.open(), 0);
+    }
   });
 
   test("event streams hold at most STREAM_SHARE of the cap: one more ends the oldest", async (t) => {

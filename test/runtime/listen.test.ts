@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, test, type TestContext } from "node:test";
 import { DEFAULT_ADDR, parseAddr } from "../../lib/runtime/listen.ts";
 import { Serve } from "../../lib/index.ts";
-import { chooseListen } from "../../lib/runtime/listen.ts";
+import { chooseListen, listenFailure } from "../../lib/runtime/listen.ts";
 import { captureLog, fetchHTTP, portOf, spawnChild, supportScript } from "../_support/http.ts";
 
 function tempDir(t: TestContext): string {
@@ -126,6 +126,36 @@ describe("Serve() listeners", () => {
     await served;
   });
 
+  test("names the address in use and the ways out (--addr, PORT, socket activation)", async (t) => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    t.after(() => holder.close());
+    const addr = `127.0.0.1:${portOf(holder.address())}`;
+    await assert.rejects(Serve({ Mux: () => {}, Addr: addr, Logger: captureLog().logger }), (err: unknown) => {
+      assert.ok(err instanceof Error && "code" in err);
+      assert.equal(err.code, "ERR_HTTP_INVALID_OPTIONS");
+      assert.equal(
+        err.message,
+        `listen: ${addr} is already in use (EADDRINUSE): stop the other server, or choose another address with --addr HOST:PORT (or PORT=N in the environment of an application that reads it), or let systemd pass the socket (socket activation)`,
+      );
+      assert.equal((err.cause as { code?: string }).code, "EADDRINUSE");
+      return true;
+    });
+  });
+
+  test("names the address refused for lack of privilege (EACCES) and the ways out", () => {
+    const denied = Object.assign(new Error("listen EACCES: permission denied 0.0.0.0:80"), { code: "EACCES" });
+    const err = listenFailure(denied, { host: undefined, port: 80 });
+    assert.equal((err as Error & { code: string }).code, "ERR_HTTP_INVALID_OPTIONS");
+    assert.equal(
+      err.message,
+      "listen: :80 is not allowed for this user (EACCES): ports below 1024 need privilege; choose a port of 1024 or more with --addr HOST:PORT (or PORT=N in the environment of an application that reads it), or let systemd pass the socket (socket activation)",
+    );
+    assert.equal(err.cause, denied);
+    const other = new Error("boom");
+    assert.equal(listenFailure(other, { host: undefined, port: 80 }), other, "any other error passes through");
+  });
+
   test("refuses a path that exists and is not a socket, leaving it alone", async (t) => {
     const path = join(tempDir(t), "not-a-socket");
     writeFileSync(path, "precious");
@@ -165,7 +195,7 @@ describe("Serve() listeners", () => {
         },
         Logger: captureLog().logger,
       }),
-      { code: "EADDRINUSE" },
+      { code: "ERR_HTTP_INVALID_OPTIONS" },
     );
     assert.equal(db?.open, false);
   });

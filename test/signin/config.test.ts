@@ -5,7 +5,7 @@ import { LatchError } from "../../lib/http/index.ts";
 import * as session from "../../lib/session/index.ts";
 import { DEFAULT_IDLE_TIMEOUT } from "../../lib/session/store.ts";
 import { ErrEmptyInstanceKey, create, Schema, isSigninError, type Config } from "../../lib/signin/index.ts";
-import { SIGNIN_ERROR_CODES, SigninError } from "../../lib/signin/errors.ts";
+import { MIN_INSTANCE_KEY_BYTES, SIGNIN_ERROR_CODES, SigninError } from "../../lib/signin/errors.ts";
 
 function openDB(t: TestContext): DB {
   const db = OpenDB(":memory:");
@@ -49,6 +49,31 @@ describe("New()", () => {
         return true;
       },
     );
+  });
+
+  it(`refuses an InstanceKey under MIN_INSTANCE_KEY_BYTES (${MIN_INSTANCE_KEY_BYTES}) bytes and says how to make one`, (t) => {
+    assert.equal(MIN_INSTANCE_KEY_BYTES, 32);
+    const db = openDB(t);
+    for (const key of ["k", "k".repeat(31), "é".repeat(15)]) {
+      assert.throws(
+        () => create(config(db, { InstanceKey: key })),
+        (err: unknown) => {
+          assert.ok(isSigninError(err) && !(err instanceof ErrEmptyInstanceKey));
+          assert.equal(err.code, "ERR_SIGNIN_INVALID_CONFIG");
+          const bytes = Buffer.byteLength(key);
+          assert.match(
+            err.message,
+            new RegExp(
+              `^signin: InstanceKey must carry at least 32 bytes \\(it has ${bytes}\\); generate one with \`openssl rand -base64 32\``,
+            ),
+          );
+          return true;
+        },
+        JSON.stringify(key),
+      );
+    }
+    assert.doesNotThrow(() => create(config(db, { InstanceKey: "k".repeat(32) })));
+    assert.doesNotThrow(() => create(config(db, { InstanceKey: "é".repeat(16) })), "bytes, not characters");
   });
 
   it("refuses an Origin that is not an http(s) origin", (t) => {

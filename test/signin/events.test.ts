@@ -64,7 +64,7 @@ describe("Signin auth events", () => {
       .filter((l) => l["msg"] === "auth event")
       .map((l) => l["event"]);
     assert.deepEqual(logged, ["link_requested", "signed_in"]);
-    assert.equal(AUTH_EVENT_KINDS.length, 11);
+    assert.equal(AUTH_EVENT_KINDS.length, 14);
   });
 });
 

@@ -182,9 +182,9 @@ describe("securityNotices", () => {
     assert.ok(!(mails[0]?.raw ?? "").includes(Token));
   });
 
-  it("mails the new address when the address changed (account.address_changed)", async (t) => {
+  it("mails the new address when the address changed (lib/account's address_changed auth event)", async (t) => {
     const world = await startWorld(t);
-    world.events.appendAudit({ Subject: "alice@new.example", Actor: { String: () => "human" }, Type: "account.address_changed", Data: {} });
+    world.notices.Sink({ Kind: "address_changed", At: world.stack.clock.now(), Subject: "alice@new.example" });
     const mails = await world.inbox("alice@new.example");
     assert.deepEqual(
       mails.map((m) => m.parsed.subject),

@@ -12,7 +12,7 @@ function provider(issuer: string, extra: { Lookup?: LookupFunc; LookupTimeout?: 
     Issuer: issuer,
     ClientID: ORIGIN,
     RedirectURI: `${ORIGIN}/auth/callback`,
-    InstanceKey: "k",
+    InstanceKey: "k".repeat(32),
     ...extra,
   });
 }

@@ -11,7 +11,7 @@ const GOOD: InboxProviderOptions = {
   Issuer: "https://id.example",
   ClientID: "https://app.example",
   RedirectURI: "https://app.example/auth/callback",
-  InstanceKey: "k",
+  InstanceKey: "k".repeat(32),
 };
 
 describe("new InboxProvider()", () => {

@@ -117,7 +117,7 @@ describe("InboxProvider.complete() against oidc-provider", () => {
       Issuer: s.idp.issuer,
       ClientID: ORIGIN,
       RedirectURI: `${ORIGIN}/auth/callback`,
-      InstanceKey: "another-instance-key",
+      InstanceKey: "another-instance-key-0123456789abcdef",
     });
     const begun = await other.begin(ALICE);
     const callback = await s.idp.authorize(begun.location);

@@ -30,6 +30,8 @@ ${whoSection(req, who)}
   <a href="/account/security">${Icon("lock")} ${T(req, "demo.fresh.title")}</a>
   <a href="/account/agents">${Icon("key")} ${T(req, "demo.agents.title")}</a>
   <a href="/account/activity">${Icon("info")} ${T(req, "demo.activity.title")}</a>
+  <a href="/account/security#address" data-account-link="address">${Icon("mail")} ${T(req, "starter.account.address.title")}</a>
+  <a href="/account/security#data" data-account-link="data">${Icon("user")} ${T(req, "starter.account.data.title")}</a>
 </nav>
 <section class="card">
   <h2>${T(req, "demo.resources.title")}</h2>

@@ -3,7 +3,7 @@
  * approval page an agent's write call points its person to, and the
  * person's activity (their audit stream, actors in audit form). Contract
  * attributes the tests read: data-agent-token (the new token, once),
- * data-agent-id (each listed token), data-agent-expires (its expiry, ISO 8601), data-approval (approve/decline
+ * data-agent-id (each listed token), data-agent-client-host (an OAuth grant's client host), data-agent-expires (its expiry, ISO 8601), data-approval (approve/decline
  * buttons), data-actor / data-type / data-via (each activity entry; via is the transport of a tool call, "" for /api/tools),
  * data-activity ("own" or "agents", the two activity lists), data-agent-text (the only elements holding text an agent
  * chose: a tool name as called, the arguments of an approval).
@@ -29,6 +29,7 @@ function tokenList(req: IncomingMessage, tokens: readonly AgentTokenInfo[]): Saf
   return html`<ul class="agents">${tokens.map(
     (t) => html`<li data-agent-id="${t.ID}" data-agent-name="${t.Name}" data-agent-access="${t.Access}">
   <strong>agent:${t.Name}</strong> · ${t.Access === "write" ? T(req, "demo.agents.write") : T(req, "demo.agents.read")}
+  ${t.Client === undefined ? html`` : html`<span class="muted">${T(req, "demo.agents.client")}:</span> <span data-agent-text>${t.Client.Name}</span> · <code data-agent-client-host>${t.Client.Host}</code>`}
   <span class="muted">${T(req, "demo.agents.created")} ${when(t.CreatedAt)} · <span data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "demo.agents.expires")} ${when(t.ExpiresAt)}</span> · ${t.LastUsedAt === undefined ? T(req, "demo.agents.never_used") : html`${T(req, "demo.agents.last_used")} ${when(t.LastUsedAt)}`}</span>
   <form class="inline" method="post" action="/account/agents/revoke"><input type="hidden" name="id" value="${t.ID}"><button class="danger" type="submit">${Icon("x")} ${T(req, "demo.agents.revoke")}</button></form>
 </li>`,

@@ -4,7 +4,9 @@
  * public id) and, for this browser's, `data-current`; a form per session
  * to end it (`POST /account/sessions/revoke`, field `id`) and one to end
  * all the others (`POST /account/sessions/revoke-others`); and the
- * person's passkeys (`data-credential`), managed on /account.
+ * person's passkeys (`data-credential`), managed on /account; then the
+ * starter's cards of latch/account: the address (`#address`) and the
+ * person's data (`#data`: export, deletion).
  */
 import type { IncomingMessage } from "node:http";
 import { html, type HandlerFunc, type SafeHTML } from "../../../lib/http/index.ts";
@@ -14,6 +16,7 @@ import { currentSession, type Sessions, type SessionSummary } from "../../../lib
 import { From } from "../../../lib/signin/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
 import type { Passkey } from "../../../lib/passkey/index.ts";
+import { addressSection, dataSection } from "../../starter/pages/account-life.ts";
 import { methodName } from "../../starter/pages/layout.ts";
 import { render } from "./layout.ts";
 
@@ -62,6 +65,8 @@ export function securityPage(assets: Assets, sessions: Sessions, keys: Passkey):
 <h2>${T(req, "passkey.list.title")}</h2>
 ${passkeyItems(req, keys, From(req)?.Subject ?? "")}
 <p><a href="/account">${T(req, "demo.security.manage_passkeys")}</a></p>
+${addressSection(req, From(req)?.Subject ?? "")}
+${dataSection(req)}
 <p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
     });
   };

@@ -1,36 +1,86 @@
 /*
  * The agent-token page (behind RequireFreshSession): a form to mint a
- * read-only token for a named agent, the new token shown once
- * (`data-agent-token`), and the person's tokens (`data-agent-id`), each
- * with its expiry ("expires on …", `data-agent-expires`).
+ * token for a named agent, read or read-and-write (a fieldset of two
+ * radios), the new token shown once (`data-agent-token`) or the refusal
+ * (`data-error`), the address an MCP client connects to
+ * (`data-mcp-url`), and the person's tokens (`data-agent-id`, with
+ * `data-agent-access`), each with its access, its expiry ("expires on …",
+ * `data-agent-expires`) and a revoke button.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AgentTokenInfo } from "latch/agent";
 import type { Assets } from "latch/assets";
-import { html } from "latch/http";
+import { html, type SafeHTML } from "latch/http";
 import { T } from "latch/i18n";
 import { Icon } from "latch/icons";
 import { render } from "./layout.ts";
 
-/** Renders the page; `minted` is a token just created, shown this once. */
+/** What a mint shows: the new token, this once, or why it was refused. */
+export type MintResult = { token: string } | { error: string; status: number };
+
+function day(date: Date): SafeHTML {
+  return html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 10)}</time>`;
+}
+
+function tokenList(req: IncomingMessage, tokens: readonly AgentTokenInfo[]): SafeHTML {
+  if (tokens.length === 0) return html`<p class="muted">${T(req, "starter.agents.empty")}</p>`;
+  return html`<ul class="list">${tokens.map(
+    (t) => html`<li data-agent-id="${t.ID}" data-agent-access="${t.Access}">
+  <span>${Icon("key")} agent:${t.Name}</span>
+  <span class="muted">${t.Access === "write" ? T(req, "starter.agents.access_write") : T(req, "starter.agents.access_read")}</span>
+  <span class="muted" data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "starter.agents.expires")} ${day(t.ExpiresAt)}</span>
+  <form class="inline" method="post" action="/account/agents/revoke">
+    <input type="hidden" name="id" value="${t.ID}">
+    <button class="danger" type="submit">${Icon("x")} ${T(req, "starter.agents.revoke")}</button>
+  </form>
+</li>`,
+  )}</ul>`;
+}
+
+/**
+ * Renders the page; `mcpURL` is the application's MCP endpoint, `minted`
+ * a token just created (shown this once) or a refused mint (its status).
+ */
 export function agentsPage(
   req: IncomingMessage,
   res: ServerResponse,
   assets: Assets,
   tokens: readonly AgentTokenInfo[],
-  minted?: string,
+  mcpURL: string,
+  minted?: MintResult,
 ): void {
-  render(req, res, assets, {
-    title: T(req, "starter.agents.title"),
-    body: html`<h1>${T(req, "starter.agents.title")}</h1>
-${minted === undefined ? html`` : html`<section class="notice ok" role="status"><p>${T(req, "starter.agents.shown_once")}</p><p><code data-agent-token="${minted}">${minted}</code></p></section>`}
+  const notice =
+    minted === undefined
+      ? html``
+      : "token" in minted
+        ? html`<section class="notice ok" role="status"><p>${T(req, "starter.agents.shown_once")}</p><p><code data-agent-token="${minted.token}">${minted.token}</code></p></section>`
+        : html`<p class="notice bad" role="alert" data-error>${minted.error}</p>`;
+  render(
+    req,
+    res,
+    assets,
+    {
+      title: T(req, "starter.agents.title"),
+      body: html`<h1>${T(req, "starter.agents.title")}</h1>
+${notice}
 <form class="card" method="post" action="/account/agents">
   <p class="muted">${T(req, "starter.agents.intro")}</p>
   <label for="agent-name">${T(req, "starter.agents.name")}</label>
   <input id="agent-name" name="name" type="text" pattern="[a-z0-9][a-z0-9._\\-]{0,63}" required>
+  <fieldset class="choice">
+    <legend>${T(req, "starter.agents.access")}</legend>
+    <label><input type="radio" name="access" value="read" checked> ${T(req, "starter.agents.read")}</label>
+    <label><input type="radio" name="access" value="write"> ${T(req, "starter.agents.write")}</label>
+  </fieldset>
   <p><button type="submit">${Icon("key")} ${T(req, "starter.agents.mint")}</button></p>
 </form>
-<ul class="list">${tokens.map((t) => html`<li data-agent-id="${t.ID}">${Icon("key")} agent:${t.Name} <span class="muted" data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "starter.agents.expires")} <time datetime="${t.ExpiresAt.toISOString()}">${t.ExpiresAt.toISOString().slice(0, 10)}</time></span></li>`)}</ul>
-<p><a href="/account">${T(req, "jobs.continue")}</a></p>`,
-  });
+<section class="card">
+  <p>${T(req, "starter.agents.connect")}</p>
+  <p><code data-mcp-url>${mcpURL}</code></p>
+</section>
+<section class="card">${tokenList(req, tokens)}</section>
+<p><a href="/account/approvals">${T(req, "starter.approvals.title")}</a> · <a href="/account">${T(req, "jobs.continue")}</a></p>`,
+    },
+    minted !== undefined && "status" in minted ? minted.status : 200,
+  );
 }

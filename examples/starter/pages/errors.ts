@@ -1,7 +1,7 @@
 /*
  * The error pages: `errorPage` is `Options.ErrorPage` (SPEC §2.2: a 500
  * the app never saw, and `writeError` answers), showing the reference that
- * is also in the log; `notFoundPage` answers every path no route matches.
+ * is also in the log; `notFoundPage` is the `Mux.NotFound` handler: every path no route matches.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Assets } from "latch/assets";

@@ -3,13 +3,14 @@
  * outcome): `sent=1` (the link is on its way; the code form for a link
  * opened on another device), `err=rate|address|expired|keymail|code` and
  * `force=1` (carried into the form so the next POST skips the inbox
- * provider). Forms post to `/signin` (Begin) and `/auth/code` (VerifyCode).
+ * provider), and latch/account's `account=reversed|reverse_failed|deleted`. Forms post to `/signin` (Begin) and `/auth/code` (VerifyCode).
  */
 import type { Assets } from "latch/assets";
 import { html, queryParams, type HandlerFunc } from "latch/http";
 import { T, Tf } from "latch/i18n";
 import { Icon } from "latch/icons";
 import { CODE_LENGTH, LINK_TTL } from "latch/signin";
+import { accountNotice } from "./account-life.ts";
 import { render } from "./layout.ts";
 
 /** The `err` values Begin, Verify and VerifyCode redirect with. */
@@ -38,6 +39,7 @@ export function signinPage(assets: Assets): HandlerFunc {
     render(req, res, assets, {
       title: T(req, "signin.title"),
       body: html`<h1>${T(req, "signin.title")}</h1>
+${accountNotice(req)}
 ${notice}
 ${codeForm}
 <form class="card" method="post" action="/signin">

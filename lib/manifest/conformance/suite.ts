@@ -6,7 +6,8 @@
  * contract promises: the owner scope, always (a user-scoped record is
  * the same 404 as an unknown id to another person; an unscoped one is
  * shared by everyone signed in), only declared fields accepted, required fields,
- * money parsed in the locale and never rounded, CSRF refusal, stale and
+ * money parsed in the locale and never rounded, values the other kinds do
+ * not hold refused with 422 (a 30 February, a javascript: address), CSRF refusal, stale and
  * concurrent updates refused or merged without a lost value, the five
  * tools present with the right access, and every label in every catalog.
  */
@@ -16,7 +17,8 @@ import { after, describe, it } from "node:test";
 import { ToolRead, ToolWrite, type ToolRegistry } from "../../agent/index.ts";
 import { Kind, ScopeKind, StoreKind } from "../kinds.ts";
 import { currencyDigits, formatMoneyInput, parseMoney } from "../money.ts";
-import { DEFAULT_CURRENCY, maxLength } from "../values.ts";
+import { INTEGER_LIMIT } from "../scalars.ts";
+import { DEFAULT_CURRENCY, integerRange, maxLength } from "../values.ts";
 import type { Resource } from "../resource.ts";
 import type { Field } from "../spec.ts";
 
@@ -68,11 +70,53 @@ function send(
   });
 }
 
-/** A valid value for every field (amounts in English notation). */
+/** A valid value for every field (amounts and numbers in English notation). */
 function sample(fields: readonly Field[], tag: string): Record<string, string> {
-  return Object.fromEntries(
-    fields.map((f) => [f.Name, f.Kind === Kind.Money ? "12" : f.Kind === Kind.Textarea ? `${tag} one\ntwo\nthree` : `${tag} text`]),
-  );
+  return Object.fromEntries(fields.map((f) => [f.Name, sampleValue(f, tag)]));
+}
+
+function sampleValue(field: Field, tag: string): string {
+  switch (field.Kind) {
+    case Kind.Money:
+      return "12";
+    case Kind.Textarea:
+      return `${tag} one\ntwo\nthree`;
+    case Kind.Date:
+      return "2026-12-31";
+    case Kind.Integer:
+      return String(integerRange(field).min > 0 ? integerRange(field).min : Math.min(12, integerRange(field).max));
+    case Kind.Boolean:
+      return "1";
+    case Kind.Choice:
+      return field.Choices?.[0]?.Value ?? "";
+    case Kind.Email:
+      return "conformance@example.com";
+    case Kind.URL:
+      return "https://example.com/conformance";
+    default:
+      return `${tag} text`;
+  }
+}
+
+/** Values each field must refuse with 422: a day that does not exist, a number past its bounds, an unlisted choice, a scheme other than http(s). */
+function refusedValues(field: Field): string[] {
+  const { min, max } = integerRange(field);
+  switch (field.Kind) {
+    case Kind.Date:
+      return ["2026-02-30", "31.12.2026", "tomorrow"];
+    case Kind.Integer:
+      return ["1.5", "twelve", ...(min > -INTEGER_LIMIT ? [String(min - 1)] : []), ...(max < INTEGER_LIMIT ? [String(max + 1)] : [])];
+    case Kind.Boolean:
+      return ["maybe"];
+    case Kind.Choice:
+      return ["not-a-listed-value"];
+    case Kind.Email:
+      return ["nobody", "nobody@"];
+    case Kind.URL:
+      return ["javascript:alert(1)", "ftp://example.com/", "example.com"];
+    default:
+      return [];
+  }
 }
 
 const ids = (body: string): string[] => [...new Set([...body.matchAll(/data-record-id="([^"]+)"/g)].map((m) => m[1] ?? ""))];
@@ -162,13 +206,30 @@ export function describeResourceConformance(resource: Resource, start: () => Pro
           assert.equal(res.status, 422, field.Name);
           assert.ok(res.body.includes(`data-error-for="${field.Name}"`), field.Name);
         }
-        if (field.Kind !== Kind.Money) {
+        if (field.Kind === Kind.Text || field.Kind === Kind.Textarea) {
           const res = await send(app, "POST", route, ada, { ...sample(fields, "long"), [field.Name]: "x".repeat(maxLength(field) + 1) });
           assert.equal(res.status, 422, field.Name);
           assert.ok(res.body.includes(`data-error-for="${field.Name}"`));
         }
       }
     });
+
+    it(
+      "refuses a value its kind does not hold (dates, numbers, yes/no, choices, addresses) with 422 naming the field, storing nothing",
+      { skip: fields.some((f) => refusedValues(f).length > 0) ? false : "no field of these kinds" },
+      async () => {
+        await ready();
+        const before = ids((await send(app, "GET", route, ada)).body).length;
+        for (const field of fields) {
+          for (const bad of refusedValues(field)) {
+            const res = await send(app, "POST", route, ada, { ...sample(fields, "kind"), [field.Name]: bad });
+            assert.equal(res.status, 422, `${field.Name}=${bad}`);
+            assert.ok(res.body.includes(`data-error-for="${field.Name}"`), `${field.Name}=${bad}`);
+          }
+        }
+        assert.equal(ids((await send(app, "GET", route, ada)).body).length, before);
+      },
+    );
 
     it(
       "parses money in the request's locale and never rounds",
@@ -243,7 +304,11 @@ export function describeResourceConformance(resource: Resource, start: () => Pro
 
     it("has every label in every catalog", async () => {
       await ready();
-      const keys = [`${resource.Name}.title`, `${resource.Name}.new`, ...fields.flatMap((f) => [f.Label, ...(f.Help ? [f.Help] : [])])];
+      const keys = [
+        `${resource.Name}.title`,
+        `${resource.Name}.new`,
+        ...fields.flatMap((f) => [f.Label, ...(f.Help ? [f.Help] : []), ...(f.Choices ?? []).map((c) => c.Label)]),
+      ];
       const missing: string[] = [];
       for (const [code, catalog] of app.catalogs) for (const key of keys) if (!catalog[key]) missing.push(`${code}: ${key}`);
       assert.ok(app.catalogs.size > 0);

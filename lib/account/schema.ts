@@ -1,0 +1,38 @@
+/*
+ * The account module's schema, as named steps (lib/db `Step`), merged
+ * after every schema whose tables it moves (session, sign-in, passkey,
+ * events, agent). Times are Unix milliseconds.
+ *
+ * `account_address_changes` holds a change a person asked for until its
+ * emailed link or code confirms it (the link itself is a sign-in link row
+ * of purpose `account.address`). `account_reversals` holds the single-use
+ * link the old address receives once the change is made: only its hash,
+ * the new address, and the old address sealed with a key derived from
+ * `InstanceKey` (seal.ts), so no column names the old address in clear.
+ */
+import type { Step } from "../db/index.ts";
+
+/** Schema steps of the account module. */
+export const Schema: readonly Step[] = [
+  {
+    Name: "account/001-address-changes",
+    SQL: `CREATE TABLE account_address_changes (
+  subject TEXT NOT NULL,
+  new_address TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (subject, new_address)
+) STRICT;
+CREATE TABLE account_reversals (
+  token_hash TEXT PRIMARY KEY,
+  subject TEXT NOT NULL,
+  sealed_previous TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX account_reversals_subject ON account_reversals (subject);`,
+  },
+  {
+    // A move, an export and a deletion find a person's events outside their audit stream by subject.
+    Name: "account/002-events-subject",
+    SQL: "CREATE INDEX account_events_subject ON events (subject);",
+  },
+];

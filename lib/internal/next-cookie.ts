@@ -1,0 +1,33 @@
+/*
+ * Where a sign-in or step-up returns to. A page that sends the person away
+ * to authenticate (`RequireFreshSession`, the OAuth authorization endpoint)
+ * names itself in `?next=` and remembers it here, in a short-lived cookie
+ * of this browser, so it survives every way back: the emailed link, the
+ * typed code, the passkey second factor and the step-up, none of which
+ * carries the query along. Whoever finishes the sign-in takes it once.
+ * Callers remember and follow only a local path (`isLocalPath`, latch/http):
+ * never another origin.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { LatchCookie, appendSetCookie } from "./cookie.ts";
+
+/** Base name of the cookie (`__Host-` prefixed on https origins). */
+export const NEXT_COOKIE: string = "framework_next";
+
+/** How long a browser remembers where to return: 15 minutes, a sign-in link's default life. */
+export const NEXT_TTL_SECONDS: number = 15 * 60;
+
+/** Remembers `path` (a local path, checked by the caller) as where this browser's sign-in returns. */
+export function rememberNext(res: ServerResponse, origin: string, path: string): void {
+  // base64url: a path may hold characters a cookie value may not (RFC 6265 §4.1.1 cookie-octet).
+  appendSetCookie(res, new LatchCookie(NEXT_COOKIE, origin).set(Buffer.from(path).toString("base64url"), NEXT_TTL_SECONDS));
+}
+
+/** Returns the remembered path (unchecked: the caller checks it is local) and forgets it; undefined when none. */
+export function takeNext(req: IncomingMessage, res: ServerResponse, origin: string): string | undefined {
+  const cookie = new LatchCookie(NEXT_COOKIE, origin);
+  const value = cookie.read(req.headers.cookie);
+  if (value === undefined || value === "") return undefined;
+  appendSetCookie(res, cookie.clear());
+  return Buffer.from(value, "base64url").toString();
+}

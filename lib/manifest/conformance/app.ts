@@ -1,0 +1,91 @@
+/*
+ * The application a conformance run needs, built by the application's own
+ * factory: latch serves the handler it returns on 127.0.0.1, gives it a
+ * mailer that keeps each message instead of sending it, and signs a person
+ * in as a browser does (asks for a link at the sign-in path, then opens the
+ * emailed link with the cookies that request set).
+ */
+import { createServer, request, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ToolRegistry } from "../../agent/index.ts";
+import type { HandlerFunc } from "../../http/index.ts";
+import type { ConformanceApp } from "./suite.ts";
+
+/** A message the capturing mailer kept: the fields of latch's `Message` a sign-in test reads. */
+export interface CapturedMail {
+  readonly To: string | readonly string[];
+  readonly Subject: string;
+  readonly Text: string;
+}
+
+/** A mailer that keeps what it is given; pass it to sign-in as its `Mailer`. */
+export interface CapturingMailer {
+  Send(message: CapturedMail): Promise<void>;
+  readonly Sent: readonly CapturedMail[];
+}
+
+/** What the application's factory builds: its handler, tools and catalogs. */
+export interface FactoryApp {
+  Handler: HandlerFunc;
+  Tools: ToolRegistry;
+  /** The application's catalogs by locale code. */
+  Catalogs: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** Called when the suite is done (the runtime `Handler`'s cleanup). */
+  Close?: () => unknown;
+}
+
+/** The application's factory: it gets the origin to serve and the mailer to send with. */
+export type AppFactory = (given: { Origin: string; Mailer: CapturingMailer }) => FactoryApp | Promise<FactoryApp>;
+
+type Reply = { status: number; headers: IncomingHttpHeaders };
+
+function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, base), { method, headers, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Starts the application `factory` builds for `describeResourceConformance`.
+ * Its `signIn(subject)` posts `email` to `SigninPath`, opens the link in the
+ * mail sent to `subject` and returns the cookies as a `Cookie` header.
+ */
+export async function startApp(factory: AppFactory, options: { Origin?: string; SigninPath?: string } = {}): Promise<ConformanceApp> {
+  const origin = options.Origin ?? "http://app.test";
+  const sent: CapturedMail[] = [];
+  const mailer: CapturingMailer = { Sent: sent, Send: async (message) => void sent.push(message) };
+  const app = await factory({ Origin: origin, Mailer: mailer });
+  const server = createServer((req, res) => void app.Handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const signIn = async (subject: string): Promise<string> => {
+    const jar = new Map<string, string>();
+    const keep = (reply: Reply): void => {
+      for (const line of reply.headers["set-cookie"] ?? []) {
+        const [pair = ""] = line.split(";");
+        jar.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
+      }
+    };
+    const cookie = (): string => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+    const before = sent.length;
+    const form = new URLSearchParams({ email: subject }).toString();
+    const headers = { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" };
+    keep(await send(base, "POST", options.SigninPath ?? "/signin", headers, form));
+    const mail = sent.slice(before).find((m) => [m.To].flat().some((to) => to.includes(subject)));
+    const link = mail?.Text.match(/https?:\/\/\S+/g)?.find((url) => url.startsWith(`${origin}/`));
+    if (link === undefined) throw new Error(`conformance: no sign-in link was mailed to ${subject}`);
+    const url = new URL(link);
+    keep(await send(base, "GET", url.pathname + url.search, { Cookie: cookie() }));
+    return cookie();
+  };
+  const close = async (): Promise<void> => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await app.Close?.();
+  };
+  return { base, origin, signIn, tools: app.Tools, catalogs: app.Catalogs, close };
+}
