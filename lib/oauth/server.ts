@@ -46,6 +46,7 @@ import {
   crossOriginVerdict,
   equalSecret,
   mediaType,
+  needRoute,
   parseOrigin,
   rememberNext,
   requestTarget,
@@ -540,6 +541,12 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
     }
     return endpoint(req, res);
   };
+
+  // The pages a person without a (fresh enough) session is sent to are the application's: the runtime warns at boot when unrouted.
+  needRoute(Handler, { Path: config.SigninPath, Option: "newOAuthServer SigninPath" });
+  if (config.StalePath !== undefined && config.StalePath !== config.SigninPath) {
+    needRoute(Handler, { Path: config.StalePath, Option: "newOAuthServer StalePath" });
+  }
 
   const WellKnown: HandlerFunc = (req, res) => {
     const path = requestTarget(req).split("?")[0] ?? "";
