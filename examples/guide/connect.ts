@@ -41,8 +41,14 @@ export interface ConnectDeps {
   Origin: string;
 }
 
+/** What connecting gives back: the authorization server's housekeeping, for the sweep in main.ts. */
+export interface Connected {
+  /** Deletes lapsed codes and tokens, those of ended grants, and registrations unused (latch/oauth `Sweep`). */
+  sweep(now: Date): void;
+}
+
 /** Mounts the OAuth server, `/mcp` with its metadata, and the approval pages. */
-export function mountConnect({ db, mux, auth, fresh, agents, tools, assets, Origin }: ConnectDeps): void {
+export function mountConnect({ db, mux, auth, fresh, agents, tools, assets, Origin }: ConnectDeps): Connected {
   const { tokens, approvals, invoker } = agents;
   const oauth = newOAuthServer({
     DB: db,
@@ -101,4 +107,5 @@ export function mountConnect({ db, mux, auth, fresh, agents, tools, assets, Orig
     if (!decided.ok && decided.reason === "unknown") return writeError(req, res, 404, "approval: no such request");
     seeOther(res, `/account/approvals/${id}`); // the page says the outcome, also of one decided or lapsed meanwhile
   });
+  return { sweep: (now) => void oauth.Sweep(now) };
 }

@@ -125,13 +125,14 @@ await Run({
     mountExpenses({ db, mux, tools, auth, Origin });
 
     // Step 7: an MCP client connects; a write waits for the person's approval.
-    mountConnect({ db, mux, auth, fresh, agents, tools, assets, Origin });
+    const connected = mountConnect({ db, mux, auth, fresh, agents, tools, assets, Origin });
 
     const sweep = setInterval(
       () => {
         auth.Sweep(new Date());
         passkey.Sweep(db, new Date());
         agents.approvals.sweep(new Date());
+        connected.sweep(new Date());
       },
       10 * 60 * 1000,
     );
