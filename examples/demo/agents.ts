@@ -72,8 +72,6 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
   const tokens = new AgentTokens(db, { Sessions: auth.Sessions, Events: events });
   const approvals = new Approvals(db, { Events: events });
   const registry = new ToolRegistry();
-  const sweep = setInterval(() => approvals.sweep(new Date()), 10 * 60 * 1000);
-  sweep.unref();
   const invoker = new ToolInvoker({ Registry: registry, Approvals: approvals, Events: events, Logger: deps.logger });
   registry.register(
     defineAction({
@@ -140,6 +138,15 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
     ConsentPage: (req, res, consent) => consentPage(req, res, assets, consent),
     ErrorPage: (req, res, status, message) => writeError(req, res, status, message),
   });
+  // Lapsed approvals, and the authorization server's codes, tokens of ended grants and unused registrations.
+  const sweep = setInterval(
+    () => {
+      approvals.sweep(new Date());
+      oauth.Sweep(new Date());
+    },
+    10 * 60 * 1000,
+  );
+  sweep.unref();
   // Every path under /oauth/ and /.well-known/ answers JSON, never the HTML 404 page (the MCP metadata routes stay more specific).
   mux.With(auth.LoadSession).Handle("/oauth/", oauth.Handler);
   mux.Handle("/.well-known/", oauth.WellKnown);

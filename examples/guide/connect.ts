@@ -6,21 +6,32 @@
  * `expenses_create`) is answered with a link to `/account/approvals/{id}`,
  * where the person sees the exact arguments and approves or declines;
  * `/account/approvals` lists every request waiting.
+ *
+ * A client may also connect by the address alone: latch is the OAuth 2.1
+ * authorization server of `/mcp` (latch/oauth), the resource metadata
+ * names it, the person signs in and allows on the starter's consent page,
+ * and the grant is an agent token like the others.
  */
 import type { IncomingMessage } from "node:http";
 import { writeError } from "latch";
 import type { Approval, ToolRegistry } from "latch/agent";
 import type { Assets } from "latch/assets";
 import { readForm, seeOther } from "latch/http";
+import type { DB } from "latch/db";
 import { newMCPServer } from "latch/mcp";
+import { newOAuthServer } from "latch/oauth";
 import { PathValue, type Group, type Mux } from "latch/router";
-import { From } from "latch/signin";
+import { From, type Signin } from "latch/signin";
 import { approvalsPage, type ApprovalView } from "../starter/pages/approvals.ts";
+import { consentPage } from "../starter/pages/consent.ts";
 import type { Agents } from "./agents.ts";
 
 /** What connecting needs. */
 export interface ConnectDeps {
+  db: DB;
   mux: Mux;
+  /** Step 2's sign-in: the person who allows a client is the request's session. */
+  auth: Signin;
   /** Routes behind RequireFreshSession: approving a write is sensitive. */
   fresh: Group;
   /** Step 5's tokens, approvals and invoker. */
@@ -30,9 +41,28 @@ export interface ConnectDeps {
   Origin: string;
 }
 
-/** Mounts `/mcp` with its metadata, and the approval pages. */
-export function mountConnect({ mux, fresh, agents, tools, assets, Origin }: ConnectDeps): void {
+/** What connecting gives back: the authorization server's housekeeping, for the sweep in main.ts. */
+export interface Connected {
+  /** Deletes lapsed codes and tokens, those of ended grants, and registrations unused (latch/oauth `Sweep`). */
+  sweep(now: Date): void;
+}
+
+/** Mounts the OAuth server, `/mcp` with its metadata, and the approval pages. */
+export function mountConnect({ db, mux, auth, fresh, agents, tools, assets, Origin }: ConnectDeps): Connected {
   const { tokens, approvals, invoker } = agents;
+  const oauth = newOAuthServer({
+    DB: db,
+    Tokens: tokens,
+    Sessions: auth.Sessions,
+    Origin,
+    SigninPath: "/signin",
+    StalePath: "/stepup",
+    ConsentPage: (req, res, consent) => consentPage(req, res, assets, consent),
+    ErrorPage: (req, res, status, message) => writeError(req, res, status, message),
+  });
+  // Every path under /oauth/ and /.well-known/ answers JSON; the MCP metadata routes below stay more specific.
+  mux.With(auth.LoadSession).Handle("/oauth/", oauth.Handler);
+  mux.Handle("/.well-known/", oauth.WellKnown);
   const mcp = newMCPServer({
     Invoker: invoker,
     Tokens: tokens,
@@ -40,6 +70,7 @@ export function mountConnect({ mux, fresh, agents, tools, assets, Origin }: Conn
     ApprovalPath: "/account/approvals",
     Name: "my-app",
     Version: "1.0.0",
+    AuthorizationServer: oauth,
   });
   mux.Handle("/mcp", mcp.Handler);
   mux.Handle("GET /.well-known/oauth-protected-resource/mcp", mcp.ResourceMetadata);
@@ -76,4 +107,5 @@ export function mountConnect({ mux, fresh, agents, tools, assets, Origin }: Conn
     if (!decided.ok && decided.reason === "unknown") return writeError(req, res, 404, "approval: no such request");
     seeOther(res, `/account/approvals/${id}`); // the page says the outcome, also of one decided or lapsed meanwhile
   });
+  return { sweep: (now) => void oauth.Sweep(now) };
 }

@@ -21,6 +21,7 @@ import * as agent from "latch/agent";
 import { Schema as eventsSchema } from "latch/events";
 import { Registry } from "latch/jobs";
 import { newLogMailer, newSMTPMailer } from "latch/mail";
+import * as oauth from "latch/oauth";
 import * as passkey from "latch/passkey";
 import * as session from "latch/session";
 import * as signin from "latch/signin";
@@ -48,7 +49,7 @@ await Run({
   DBPath: "app.db", // relative: lives in $STATE_DIRECTORY when set
   Origin,
   Logger: logger,
-  Schema: mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema),
+  Schema: mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema, oauth.Schema),
   Wrap: (next) => crossOriginProtection({ Origin })(next),
   Locales: ["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"],
   LocaleFS: LOCALES_DIR,
@@ -129,13 +130,14 @@ await Run({
     mountExpenses({ db, mux, tools, auth, Origin });
 
     // Step 7: an MCP client connects; a write waits for the person's approval.
-    mountConnect({ mux, fresh, agents, tools, assets, Origin });
+    const connected = mountConnect({ db, mux, auth, fresh, agents, tools, assets, Origin });
 
     const sweep = setInterval(
       () => {
         auth.Sweep(new Date()).catch((error: unknown) => logger.error("sweep failed", { error }));
         passkey.Sweep(db, new Date());
         agents.approvals.sweep(new Date());
+        connected.sweep(new Date());
       },
       10 * 60 * 1000,
     );

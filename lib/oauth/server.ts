@@ -46,6 +46,7 @@ import {
   crossOriginVerdict,
   equalSecret,
   mediaType,
+  needRoute,
   parseOrigin,
   rememberNext,
   requestTarget,
@@ -66,6 +67,9 @@ export const OAUTH_ACCESS_TOKEN_TTL: number = 60 * 60 * 1000;
 /** How recently a person must have signed in to allow write access: 5 minutes, as the token pages ask. */
 export const OAUTH_WRITE_FRESH_FOR: number = 5 * 60 * 1000;
 
+/** The most rows of each table one `Sweep` deletes: its pause stays short, the next call takes the rest. */
+export const OAUTH_SWEEP_BATCH: number = 10_000;
+
 /** The longest authorization request parameter accepted (a `state`, a redirect URI), in characters. */
 export const MAX_OAUTH_PARAM: number = 2048;
 
@@ -79,6 +83,8 @@ export interface ClientDirectory {
   handleRegister?: HandlerFunc;
   /** Called when the client is issued tokens: a registration in use does not expire. */
   touch?(clientId: string): void;
+  /** Called by `Sweep`: deletes the registrations that no longer resolve; returns how many. */
+  sweep?(): number;
 }
 
 /** What the consent page shows and posts back: the application renders it, latch decides. */
@@ -141,6 +147,14 @@ export interface OAuthServer {
   Resources: readonly string[];
   /** The scopes, for `scopes_supported` of the resource metadata. */
   Scopes: readonly string[];
+  /**
+   * Deletes what can no longer be used, at most OAUTH_SWEEP_BATCH rows of
+   * each table: codes lapsed or of an ended grant, the refresh and access
+   * tokens of grants revoked or expired, access tokens expired, and the
+   * client directory's unused registrations. Call it on the application's
+   * sweep interval, with sign-in's `Sweep`. Returns what it deleted.
+   */
+  Sweep(now: Date): { Codes: number; RefreshTokens: number; AccessTokens: number; Clients: number };
 }
 
 /** A validated authorization request. */
@@ -223,6 +237,20 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
      VALUES (@code_hash, @token_id, @client_id, @redirect_uri, @challenge, @resource, @expires_at)`,
   );
   const lapsedCodes = db.prepare<[number]>("DELETE FROM oauth_codes WHERE expires_at <= ?");
+  // A grant has ended when it is revoked (the token page, a replay, /oauth/revoke) or has expired.
+  const ended = "(t.revoked_at IS NOT NULL OR t.expires_at <= @now)";
+  const sweepCodes = db.prepare<[{ now: number; batch: number }]>(
+    `DELETE FROM oauth_codes WHERE rowid IN (SELECT c.rowid FROM oauth_codes c JOIN agent_tokens t ON t.id = c.token_id
+     WHERE c.expires_at <= @now OR ${ended} LIMIT @batch)`,
+  );
+  const sweepRefresh = db.prepare<[{ now: number; batch: number }]>(
+    `DELETE FROM oauth_refresh_tokens WHERE rowid IN (SELECT r.rowid FROM oauth_refresh_tokens r JOIN agent_tokens t ON t.id = r.token_id
+     WHERE ${ended} LIMIT @batch)`,
+  );
+  const sweepAccess = db.prepare<[{ now: number; batch: number }]>(
+    `DELETE FROM agent_access_tokens WHERE rowid IN (SELECT a.rowid FROM agent_access_tokens a JOIN agent_tokens t ON t.id = a.token_id
+     WHERE a.expires_at <= @now OR ${ended} LIMIT @batch)`,
+  );
   const spendCode = db.prepare<[number, string]>("UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL");
   const findCode = db.prepare<
     [string],
@@ -541,6 +569,12 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
     return endpoint(req, res);
   };
 
+  // The pages a person without a (fresh enough) session is sent to are the application's: the runtime warns at boot when unrouted.
+  needRoute(Handler, { Path: config.SigninPath, Option: "newOAuthServer SigninPath" });
+  if (config.StalePath !== undefined && config.StalePath !== config.SigninPath) {
+    needRoute(Handler, { Path: config.StalePath, Option: "newOAuthServer StalePath" });
+  }
+
   const WellKnown: HandlerFunc = (req, res) => {
     const path = requestTarget(req).split("?")[0] ?? "";
     if (!metadataPaths.has(path)) return notFound(res);
@@ -551,7 +585,17 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
     writeJSON(res, 200, metadata);
   };
 
-  return Object.freeze({ Handler, WellKnown, Issuer: issuer, Resources: Object.freeze(resources), Scopes: OAUTH_SCOPES });
+  const Sweep = (now: Date): { Codes: number; RefreshTokens: number; AccessTokens: number; Clients: number } => {
+    const bound = { now: now.getTime(), batch: OAUTH_SWEEP_BATCH };
+    return {
+      Codes: sweepCodes.run(bound).changes,
+      RefreshTokens: sweepRefresh.run(bound).changes,
+      AccessTokens: sweepAccess.run(bound).changes,
+      Clients: clients.sweep?.() ?? 0,
+    };
+  };
+
+  return Object.freeze({ Handler, WellKnown, Issuer: issuer, Resources: Object.freeze(resources), Scopes: OAUTH_SCOPES, Sweep });
 }
 
 /** Reads a token or revocation request: form-encoded (RFC 6749 §4.1.3, RFC 7009 §2.1), else invalid_request. */

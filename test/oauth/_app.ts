@@ -58,6 +58,8 @@ export type OAuthJSON = Partial<
 
 export interface OAuthApp extends SigninApp {
   tokens: AgentTokens;
+  /** The authorization server (its `Sweep`). */
+  server: ReturnType<typeof newOAuthServer>;
   events: EventStore;
   runs: number[];
   /** A session of ada@example.com. */
@@ -93,7 +95,7 @@ export function requestParams(params: Record<string, string | undefined> = {}): 
 export async function startOAuthApp(t: TestContext): Promise<OAuthApp> {
   const runs: number[] = [];
   const clock = new FakeClock();
-  const built: { tokens?: AgentTokens; events?: EventStore } = {};
+  const built: { tokens?: AgentTokens; events?: EventStore; server?: ReturnType<typeof newOAuthServer> } = {};
   const directory = {
     resolve: async (id: string): Promise<OAuthClient> => {
       const client = [CLIENT, OTHER].find((c) => c.ClientID === id);
@@ -161,10 +163,11 @@ export async function startOAuthApp(t: TestContext): Promise<OAuthApp> {
       mux.Handle("/.well-known/", server.WellKnown);
       built.tokens = tokens;
       built.events = store;
+      built.server = server;
     },
   });
-  const { tokens, events: store } = built;
-  if (tokens === undefined || store === undefined) throw new Error("oauth app: not built");
+  const { tokens, events: store, server } = built;
+  if (tokens === undefined || store === undefined || server === undefined) throw new Error("oauth app: not built");
   const human = await app.signIn("ada@example.com");
   const post = async (path: string, form: Record<string, string>) => {
     const res = await app.request("POST", path, { form });
@@ -174,6 +177,7 @@ export async function startOAuthApp(t: TestContext): Promise<OAuthApp> {
     app.request("GET", `/oauth/authorize?${requestParams(params).toString()}`, { jar });
   return Object.assign(app, {
     tokens,
+    server,
     events: store,
     runs,
     human,

@@ -13,6 +13,7 @@ import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { discardLogger } from "../../lib/http/index.ts";
 import { Handler, Mux } from "../../lib/index.ts";
 import { newMCPServer } from "../../lib/mcp/index.ts";
+import * as oauth from "../../lib/oauth/index.ts";
 import * as session from "../../lib/session/index.ts";
 import { captureLog, type LogLine } from "../_support/http.ts";
 
@@ -41,7 +42,7 @@ function bootWarnings(router: (db: DB | undefined) => Mux | Mux["ServeHTTP"]): L
   const log = captureLog();
   const [, cleanup] = Handler({
     DBPath: ":memory:",
-    Schema: mergeSchemas(session.Schema, eventsSchema, agent.Schema),
+    Schema: mergeSchemas(session.Schema, eventsSchema, agent.Schema, oauth.Schema),
     Router: router,
     Logger: log.logger,
   });
@@ -114,5 +115,42 @@ describe("boot: a page a component links to must have a route", () => {
   test("a route for another method, or only the list without an id, does not count", () => {
     assert.equal(bootWarnings((db) => app(db, "/a", (m) => m.Handle("POST /a/{id}", page))).length, 1);
     assert.equal(bootWarnings((db) => app(db, "/a", (m) => m.Handle("GET /a", page))).length, 1);
+  });
+
+  test("the authorization server's sign-in and step-up paths are checked: a person without a session is sent there", () => {
+    // The consent page itself is the server's (ConsentPage); the pages it sends a person to are the application's.
+    const withOAuth = (signinPath: string, stalePath: string | undefined, pages: (mux: Mux) => void) =>
+      bootWarnings((db) => {
+        if (db === undefined) throw new Error("no database");
+        const mux = new Mux();
+        const server = oauth.newOAuthServer({
+          DB: db,
+          Tokens: new AgentTokens(db),
+          Sessions: new session.Sessions(db, { Origin: ORIGIN }),
+          Origin: ORIGIN,
+          SigninPath: signinPath,
+          ...(stalePath !== undefined && { StalePath: stalePath }),
+          ConsentPage: (_req, res) => void res.end(),
+        });
+        mux.Handle("/oauth/", server.Handler);
+        pages(mux);
+        return mux;
+      }).map((w) => [String(w["msg"]).split(":")[0], w["path"]]);
+    assert.deepEqual(withOAuth("/signin", "/stepup", notFound), [
+      ["newOAuthServer SigninPath", "/signin"],
+      ["newOAuthServer StalePath", "/stepup"],
+    ]);
+    assert.deepEqual(withOAuth("/signin", undefined, notFound), [["newOAuthServer SigninPath", "/signin"]]);
+    assert.deepEqual(
+      withOAuth("/signin", "/stepup", (m) => m.Handle("GET /signin", page)),
+      [["newOAuthServer StalePath", "/stepup"]],
+    );
+    assert.deepEqual(
+      withOAuth("/signin", "/stepup", (m) => {
+        m.Handle("GET /signin", page);
+        m.Handle("GET /stepup", page);
+      }),
+      [],
+    );
   });
 });

@@ -5,7 +5,9 @@
  * (`data-error`), the address an MCP client connects to
  * (`data-mcp-url`), and the person's tokens (`data-agent-id`, with
  * `data-agent-access`), each with its access, its expiry ("expires on …",
- * `data-agent-expires`) and a revoke button.
+ * `data-agent-expires`) and a revoke button; an OAuth grant also names
+ * its client (the client's own words, in `data-agent-text`) and host
+ * (`data-agent-client-host`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AgentTokenInfo } from "latch/agent";
@@ -27,6 +29,7 @@ function tokenList(req: IncomingMessage, tokens: readonly AgentTokenInfo[]): Saf
   return html`<ul class="list">${tokens.map(
     (t) => html`<li data-agent-id="${t.ID}" data-agent-access="${t.Access}">
   <span>${Icon("key")} agent:${t.Name}</span>
+  ${t.Client === undefined ? html`` : html`<span class="muted">${T(req, "starter.agents.client")}: <span data-agent-text dir="auto">${t.Client.Name}</span> · <code data-agent-client-host>${t.Client.Host}</code></span>`}
   <span class="muted">${t.Access === "write" ? T(req, "starter.agents.access_write") : T(req, "starter.agents.access_read")}</span>
   <span class="muted" data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "starter.agents.expires")} ${day(t.ExpiresAt)}</span>
   <form class="inline" method="post" action="/account/agents/revoke">
