@@ -49,10 +49,23 @@ export function columnSQL(field: Field): string {
   }
 }
 
+/** Reports whether `field`'s text is searched by a list's `q`: Text, Textarea, Email and URL. */
+export function isSearched(field: Field): boolean {
+  return field.Kind === Kind.Text || field.Kind === Kind.Textarea || field.Kind === Kind.Email || field.Kind === Kind.URL;
+}
+
 /**
  * Returns the schema steps of `spec` (validate it first): the table
- * `resource/<name>/001-table`, its list index, and one
- * `resource/<name>/field-<field>` step per field.
+ * `resource/<name>/001-table`, its list index, one
+ * `resource/<name>/field-<field>` step per field, the search index
+ * `resource/<name>/002-search` and one `resource/<name>/search-<field>`
+ * step per searched field, which indexes the records already there.
+ *
+ * The search index is an FTS5 table `<name>_search`, one row per record
+ * (its rowid is the record's), holding the searched fields' text, one per
+ * line. A field's step appends its text to the rows, so a step never
+ * changes when a field is added: a new field's step finds only empty
+ * values (ADD COLUMN) and the write paths index the rest (table.ts).
  */
 export function resourceSchema(spec: ResourceSpec): Step[] {
   const scoped = spec.Scope === ScopeKind.UserScoped;
@@ -69,6 +82,21 @@ CREATE INDEX "${spec.Name}_list" ON "${spec.Name}" (${scoped ? "owner, " : ""}cr
   ];
   for (const field of spec.Form.Fields) {
     steps.push({ Name: `resource/${spec.Name}/field-${field.Name}`, SQL: `ALTER TABLE "${spec.Name}" ADD COLUMN ${columnSQL(field)};` });
+  }
+  const index = `"${spec.Name}_search"`;
+  steps.push({
+    Name: `resource/${spec.Name}/002-search`,
+    // The trigram tokenizer splits no words, so it finds Chinese and Japanese as well as Latin, Cyrillic and Arabic (README "Search").
+    SQL: `CREATE VIRTUAL TABLE ${index} USING fts5(body, tokenize = 'trigram remove_diacritics 1');`,
+  });
+  for (const field of spec.Form.Fields.filter(isSearched)) {
+    const c = `"${field.Name}"`;
+    steps.push({
+      Name: `resource/${spec.Name}/search-${field.Name}`,
+      SQL: `INSERT OR REPLACE INTO ${index} (rowid, body)
+  SELECT r.rowid, coalesce((SELECT s.body || char(10) FROM ${index} s WHERE s.rowid = r.rowid), '') || r.${c}
+  FROM "${spec.Name}" r WHERE r.${c} <> '';`,
+    });
   }
   return steps;
 }
