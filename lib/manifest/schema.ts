@@ -63,7 +63,7 @@ export function isSearched(field: Field): boolean {
  *
  * The search index is an FTS5 table `<name>_search`, one row per record
  * (its rowid is the record's), holding the searched fields' text, one per
- * line. A field's step appends its text to the rows, so a step never
+ * line; a trigger drops a deleted record's row. A field's step appends its text to the rows, so a step never
  * changes when a field is added: a new field's step finds only empty
  * values (ADD COLUMN) and the write paths index the rest (table.ts).
  */
@@ -87,7 +87,11 @@ CREATE INDEX "${spec.Name}_list" ON "${spec.Name}" (${scoped ? "owner, " : ""}cr
   steps.push({
     Name: `resource/${spec.Name}/002-search`,
     // The trigram tokenizer splits no words, so it finds Chinese and Japanese as well as Latin, Cyrillic and Arabic (README "Search").
-    SQL: `CREATE VIRTUAL TABLE ${index} USING fts5(body, tokenize = 'trigram remove_diacritics 1');`,
+    // A record's text leaves the index with the record, whoever deletes it (lib/account deletes a person's rows itself).
+    SQL: `CREATE VIRTUAL TABLE ${index} USING fts5(body, tokenize = 'trigram remove_diacritics 1');
+CREATE TRIGGER "${spec.Name}_search_delete" AFTER DELETE ON "${spec.Name}" BEGIN
+  DELETE FROM ${index} WHERE rowid = old.rowid;
+END;`,
   });
   for (const field of spec.Form.Fields.filter(isSearched)) {
     const c = `"${field.Name}"`;

@@ -11,10 +11,10 @@
  * An empty amount or number sorts as the smallest value, an empty date
  * before every date.
  *
- * Search: every insert, update and delete also writes the record's row of
- * the FTS5 index `<name>_search` (schema.ts), in the same statement
- * sequence, so in the caller's transaction: the index never disagrees with
- * the table. A search is one `rowid IN (...)` clause per word, beside the
+ * Search: every insert and update also writes the record's row of the
+ * FTS5 index `<name>_search` (schema.ts), in the caller's transaction, and
+ * a trigger drops it with the record: the index never disagrees with the
+ * table. A search is one `rowid IN (...)` clause per word, beside the
  * owner scope, the filters and the keyset, so it combines with all three.
  */
 import type { DB, Statement } from "../db/index.ts";
@@ -91,10 +91,10 @@ export class RecordTable {
   }
 
   // Replaces the search row of the record at `rowid` with its searched fields' text, one per line.
-  #reindex(rowid: number | bigint, values: RecordValues | undefined): void {
+  #reindex(rowid: number | bigint, values: RecordValues): void {
     this.#prepare(`DELETE FROM ${this.#index} WHERE rowid = ?`).run(rowid);
     const body = this.#searched
-      .map((f) => values?.[f] ?? "")
+      .map((f) => values[f] ?? "")
       .filter((v) => v !== "")
       .join("\n");
     if (body !== "") this.#prepare(`INSERT INTO ${this.#index} (rowid, body) VALUES (?, ?)`).run(rowid, body);
@@ -150,10 +150,7 @@ export class RecordTable {
   /** Deletes `owner`'s record `id`; reports whether it existed. */
   delete(owner: string, id: string): boolean {
     const [where, params] = this.#owner(owner);
-    const row = this.#prepare(`DELETE FROM "${this.#spec.Name}" WHERE id = ?${where} RETURNING rowid`).get(id, ...params) as
-      { rowid: number } | undefined;
-    if (row !== undefined) this.#reindex(row.rowid, undefined);
-    return row !== undefined;
+    return this.#prepare(`DELETE FROM "${this.#spec.Name}" WHERE id = ?${where}`).run(id, ...params).changes === 1;
   }
 
   /** Returns one page of `owner`'s records and the keyset of the next page, if any. */

@@ -138,6 +138,19 @@ describe("Search", () => {
     assert.equal((app.db.prepare("SELECT count(*) AS n FROM trips_search").get() as { n: number }).n, 0, "nothing left in the index");
   });
 
+  it("drops a record's text from the index however the record is deleted, as lib/account deletes a person's rows", async (t) => {
+    const app = await start(t);
+    const ada = client(app, await app.signIn("ada@example.com"));
+    await ada.post("/trips", entry("Lisbon", { notes: "harbour" }));
+    const owner = (app.db.prepare("SELECT owner FROM trips").get() as { owner: string }).owner;
+    app.db.prepare("DELETE FROM trips WHERE owner = ?").run(owner);
+    assert.equal(
+      (app.db.prepare("SELECT count(*) AS n FROM trips_search").get() as { n: number }).n,
+      0,
+      "no text of a deleted record kept",
+    );
+  });
+
   it("combines with filters, sorting and keyset pages", async (t) => {
     const app = await start(t);
     const ada = client(app, await app.signIn("ada@example.com"));
@@ -173,7 +186,9 @@ describe("Search", () => {
     const ada = client(app, await app.signIn("ada@example.com"));
     const id = idOf((await ada.post("/trips", entry("Lisbon", { notes: "harbour", contact: "ops@quay.example" }))).location);
     // As a database from before search: the index and its steps gone, then the steps applied again at boot.
-    app.db.exec(`DROP TABLE trips_search; DELETE FROM latch_schema WHERE name LIKE 'resource/trips/%search%';`);
+    app.db.exec(
+      `DROP TABLE trips_search; DROP TRIGGER trips_search_delete; DELETE FROM latch_schema WHERE name LIKE 'resource/trips/%search%';`,
+    );
     const { applySchema } = await import("../../lib/db/index.ts");
     const applied = applySchema(app.db, resourceSchema(trips));
     assert.deepEqual(applied, [
