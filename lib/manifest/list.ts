@@ -28,6 +28,9 @@ export { LIST_PAGE_SIZE };
 /** The longest "contains" filter text. */
 export const FILTER_MAX_LENGTH: number = 200;
 
+/** The most words a search (`q`) may hold: each is one clause of the list's query. */
+export const SEARCH_MAX_WORDS: number = 8;
+
 const FIXED_SORTS = ["created_at", "updated_at", "id"];
 
 /** A list request, parsed. */
@@ -96,6 +99,12 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
     } else if (field.Choices?.some((c) => c.Value === text) === true) filters.push({ field: field.Name, equals: text });
     else errors.set(field.Name, { key: "resource.err.choice_invalid", args: {} });
   }
+  // The search box: at most FILTER_MAX_LENGTH characters and SEARCH_MAX_WORDS words, each found in any searched field.
+  const q = (params.get("q") ?? "").trim();
+  entered.set("q", q);
+  const search = q === "" ? [] : q.split(/\s+/u);
+  if (q.length > FILTER_MAX_LENGTH) errors.set("q", { key: "resource.err.too_long", args: { max: FILTER_MAX_LENGTH } });
+  else if (search.length > SEARCH_MAX_WORDS) errors.set("q", { key: "resource.err.search_words", args: { max: SEARCH_MAX_WORDS } });
   const sort = params.get("sort") ?? "created_at";
   if (!sortableColumns(spec).includes(sort)) return { bad: "unknown sort column" };
   const dir = params.get("dir") ?? (params.has("sort") ? "asc" : "desc");
@@ -103,7 +112,7 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
   const afterText = params.get("after");
   const after = afterText === null ? undefined : decodeCursor(afterText);
   if (afterText !== null && after === undefined) return { bad: "malformed page cursor" };
-  return { query: { filters, sort, desc: dir === "desc", after, limit: LIST_PAGE_SIZE }, entered, errors };
+  return { query: { filters, search, sort, desc: dir === "desc", after, limit: LIST_PAGE_SIZE }, entered, errors };
 }
 
 /** How a field filters the list: by text contained, by a range, by yes or no, or by one of its choices. */
@@ -187,23 +196,31 @@ function filterControl(req: IncomingMessage, field: Field, name: string, value: 
   return html`<input id="${id}" name="${name}" type="${type}"${mode} value="${value}"${aria}>`;
 }
 
+// The search box and the filters, one form, so a search keeps the filters and the sort and the reverse.
 function filtersHTML(req: IncomingMessage, spec: ResourceSpec, list: ListRequest): SafeHTML {
   const filters = spec.List.Filters ?? [];
-  if (filters.length === 0) return html``;
-  const one = (name: string, label: string, field: Field): SafeHTML => {
+  const one = (name: string, label: string, control: (aria: SafeHTML) => SafeHTML): SafeHTML => {
     const problem = list.errors.get(name);
     const aria = problem === undefined ? html`` : html` aria-invalid="true" aria-describedby="error-${name}"`;
     return html`<div class="field${problem === undefined ? "" : " invalid"}"><label for="filter-${name}">${label}</label>
-${filterControl(req, field, name, list.entered.get(name) ?? "", aria)}
+${control(aria)}
 ${problem === undefined ? "" : html`<p class="field-error" id="error-${name}" data-error-for="${name}" role="alert">${Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args)}</p>`}</div>`;
   };
+  const control = (field: Field, name: string) => (aria: SafeHTML) => filterControl(req, field, name, list.entered.get(name) ?? "", aria);
+  const params = queryParams(req);
+  const kept = ["sort", "dir"]
+    .filter((k) => params.has(k))
+    .map((k) => html`<input type="hidden" name="${k}" value="${params.get(k) ?? ""}">`);
   return html`<form class="filters row" method="get" action="${spec.Route}" role="search">
+${one("q", T(req, "resource.search"), (aria) => html`<input id="filter-q" name="q" type="search" value="${list.entered.get("q") ?? ""}" data-search${aria}>`)}
+${kept}
 ${filters.map((filter) => {
   const field = spec.Form.Fields.find((f) => f.Name === filter.Field);
   if (field === undefined) return "";
   const label = filter.Label === undefined ? T(req, field.Label) : T(req, filter.Label);
-  if (filterStyle(field) !== "range") return one(field.Name, label, field);
-  return html`${one(`${field.Name}_min`, Tf(req, "resource.filter.min", { label }), field)}${one(`${field.Name}_max`, Tf(req, "resource.filter.max", { label }), field)}`;
+  if (filterStyle(field) !== "range") return one(field.Name, label, control(field, field.Name));
+  const [min, max] = [`${field.Name}_min`, `${field.Name}_max`];
+  return html`${one(min, Tf(req, "resource.filter.min", { label }), control(field, min))}${one(max, Tf(req, "resource.filter.max", { label }), control(field, max))}`;
 })}
 <div class="row"><button type="submit">${T(req, "resource.filter")}</button> <a href="${spec.Route}">${T(req, "resource.filter.clear")}</a></div>
 </form>`;
@@ -220,7 +237,7 @@ export function listHTML(
   const params = queryParams(req);
   const columns = spec.List.Columns.filter((c) => !(c.Field === "owner" && spec.Scope === ScopeKind.UserScoped));
   const sortable = sortableColumns(spec);
-  const filtered = list.query.filters.length > 0;
+  const filtered = list.query.filters.length > 0 || list.query.search.length > 0;
   const header = (column: string, label: string | undefined): SafeHTML => {
     const text = columnLabel(req, spec, column, label);
     if (!sortable.includes(column)) return html`<th scope="col">${text}</th>`;
@@ -242,9 +259,11 @@ ${page.records.map(
     page.next === undefined
       ? ""
       : html`<p><a rel="next" href="${link(spec.Route, params, { after: encodeCursor(page.next) })}">${T(req, "resource.next")}</a></p>`;
+  // The export is the list as filtered, searched and sorted, every page of it.
+  const csv = link(`${spec.Route}.csv`, params, { after: undefined });
   return html`<h1>${T(req, `${spec.Name}.title`)}</h1>
 ${notice}
-<p><a class="button" href="${spec.Route}/new">${T(req, `${spec.Name}.new`)}</a></p>
+<p><a class="button" href="${spec.Route}/new">${T(req, `${spec.Name}.new`)}</a> <a href="${csv}" download data-export="csv">${T(req, "resource.export")}</a></p>
 ${filtersHTML(req, spec, list)}
 ${table}
 ${more}`;

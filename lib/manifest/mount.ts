@@ -4,7 +4,8 @@
  * its routes on the mux and its actions as tools in the registry. Nothing
  * is generated to disk, so nothing drifts from the manifest.
  *
- *   GET  <Route>              list (filters, sorting, keyset pages)
+ *   GET  <Route>              list (search `q`, filters, sorting, keyset pages)
+ *   GET  <Route>.csv          the list as CSV: every page, same query (csv.ts)
  *   GET  <Route>/new          create form
  *   POST <Route>              create            → 303 <Route>/<id>
  *   GET  <Route>/{id}         record and its edit form
@@ -36,9 +37,10 @@ import {
   type SafeHTML,
 } from "../http/index.ts";
 import { writeErrorPage, type ErrorPageTarget } from "../internal/index.ts";
-import { LocaleFrom, T } from "../i18n/index.ts";
+import { LocaleFrom, T, Tf } from "../i18n/index.ts";
 import type { Mux } from "../router/index.ts";
 import { PathValue } from "../router/index.ts";
+import { writeCSV } from "./csv.ts";
 import { ManifestError } from "./errors.ts";
 import { StoreKind } from "./kinds.ts";
 import { listHTML, parseListRequest } from "./list.ts";
@@ -195,6 +197,13 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
       body: listHTML(req, spec, parsed, page, done),
     });
   };
+  const exportCSV: HandlerFunc = async (req, res) => {
+    const parsed = parseListRequest(spec, queryParams(req), LocaleFrom(req));
+    if ("bad" in parsed) return refuse(req, res, 400, `export ${spec.Name}: ${parsed.bad}`);
+    for (const [name, problem] of parsed.errors)
+      return refuse(req, res, 400, `export ${spec.Name}: ${name}: ${Tf(req, problem.key, problem.args)}`);
+    await writeCSV(res, spec, store, owner(req), parsed.query);
+  };
   const blank: HandlerFunc = async (req, res) => {
     renderer(req);
     await show(req, res, newForm(req, { entered: new Map(), errors: noErrors }, 200));
@@ -280,6 +289,7 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
   // SPEC §4.2 (as for every mutating route): behind CSRF protection, here cross-origin refusal.
   const writing = options.mux.With(crossOriginProtection({ Origin: options.origin }), options.requireSession);
   reading.Handle(`GET ${route}`, list);
+  reading.Handle(`GET ${route}.csv`, exportCSV);
   reading.Handle(`GET ${route}/new`, blank);
   writing.Handle(`POST ${route}`, create);
   reading.Handle(`GET ${route}/{id}`, read);

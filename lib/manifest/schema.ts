@@ -66,6 +66,11 @@ export function sortExpression(spec: ResourceSpec, column: string): string {
   return `ifnull("${column}", ${typeof empty === "number" ? empty : "''"})`;
 }
 
+/** Reports whether `field`'s text is searched by a list's `q`: Text, Textarea, Email and URL. */
+export function isSearched(field: Field): boolean {
+  return field.Kind === Kind.Text || field.Kind === Kind.Textarea || field.Kind === Kind.Email || field.Kind === Kind.URL;
+}
+
 /**
  * Returns the schema steps of `spec` (validate it first): the table
  * `resource/<name>/001-table`, its list index, one
@@ -74,6 +79,16 @@ export function sortExpression(spec: ResourceSpec, column: string): string {
  * sorted by (besides created_at, which the list index covers): a page of a
  * sorted list then reads one page of the index, however many records its
  * owner holds (issue 27).
+ *
+ * The search index `resource/<name>/002-search` and one
+ * `resource/<name>/search-<field>` step per searched field follow, which
+ * index the records already there.
+ *
+ * The search index is an FTS5 table `<name>_search`, one row per record
+ * (its rowid is the record's), holding the searched fields' text, one per
+ * line; a trigger drops a deleted record's row. A field's step appends its text to the rows, so a step never
+ * changes when a field is added: a new field's step finds only empty
+ * values (ADD COLUMN) and the write paths index the rest (table.ts).
  */
 export function resourceSchema(spec: ResourceSpec): Step[] {
   const scoped = spec.Scope === ScopeKind.UserScoped;
@@ -95,6 +110,25 @@ CREATE INDEX "${spec.Name}_list" ON "${spec.Name}" (${scoped ? "owner, " : ""}cr
     steps.push({
       Name: `resource/${spec.Name}/sort-${column}`,
       SQL: `CREATE INDEX "${spec.Name}_sort_${column}" ON "${spec.Name}" (${scoped ? "owner, " : ""}${column === "id" ? "id" : `${sortExpression(spec, column)}, id`});`,
+    });
+  }
+  const index = `"${spec.Name}_search"`;
+  steps.push({
+    Name: `resource/${spec.Name}/002-search`,
+    // The trigram tokenizer splits no words, so it finds Chinese and Japanese as well as Latin, Cyrillic and Arabic (README "Search").
+    // A record's text leaves the index with the record, whoever deletes it (lib/account deletes a person's rows itself).
+    SQL: `CREATE VIRTUAL TABLE ${index} USING fts5(body, tokenize = 'trigram remove_diacritics 1');
+CREATE TRIGGER "${spec.Name}_search_delete" AFTER DELETE ON "${spec.Name}" BEGIN
+  DELETE FROM ${index} WHERE rowid = old.rowid;
+END;`,
+  });
+  for (const field of spec.Form.Fields.filter(isSearched)) {
+    const c = `"${field.Name}"`;
+    steps.push({
+      Name: `resource/${spec.Name}/search-${field.Name}`,
+      SQL: `INSERT OR REPLACE INTO ${index} (rowid, body)
+  SELECT r.rowid, coalesce((SELECT s.body || char(10) FROM ${index} s WHERE s.rowid = r.rowid), '') || r.${c}
+  FROM "${spec.Name}" r WHERE r.${c} <> '';`,
     });
   }
   return steps;

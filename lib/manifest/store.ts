@@ -60,7 +60,7 @@ export type UpdateOutcome =
   | { kind: "conflict"; current: StoredRecord; version: number; merged: RecordValues; conflicts: Map<string, FieldConflict> };
 
 /** What `RecordStore.list` takes for a query field it is not given. */
-const LIST_DEFAULTS: ListQuery = { filters: [], sort: "created_at", desc: true, after: undefined, limit: LIST_PAGE_SIZE };
+const LIST_DEFAULTS: ListQuery = { filters: [], search: [], sort: "created_at", desc: true, after: undefined, limit: LIST_PAGE_SIZE };
 
 /** A resource's records, scoped to their owner. */
 export interface RecordStore {

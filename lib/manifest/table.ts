@@ -10,10 +10,17 @@
  * rows after this one", stable while rows are added, with no OFFSET scan.
  * An empty amount or number sorts as the smallest value, an empty date
  * before every date.
+ *
+ * Search: every insert and update also writes the record's row of the
+ * FTS5 index `<name>_search` (schema.ts), in the caller's transaction, and
+ * a trigger drops it with the record: the index never disagrees with the
+ * table. A search is one `rowid IN (...)` clause per word, beside the
+ * owner scope, the filters and the keyset, so it combines with all three.
  */
 import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
+import { isSearched } from "./schema.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordValues } from "./values.ts";
 import { nullSort, sortExpression } from "./schema.ts";
@@ -35,6 +42,8 @@ export type ListFilter =
 /** What a list page asks for. */
 export interface ListQuery {
   filters: ListFilter[];
+  /** Words every record listed holds, in any searched field (case and accents aside); empty: no search. */
+  search: string[];
   /** A list column or fixed column name. */
   sort: string;
   desc: boolean;
@@ -52,6 +61,8 @@ export class RecordTable {
   readonly #spec: ResourceSpec;
   readonly #scoped: boolean;
   readonly #fields: string[];
+  readonly #searched: string[];
+  readonly #index: string;
   // Prepared statements by SQL text. The text is built from manifest names only (values are bound), so
   // there are finitely many (a list's: filters present × sort column × direction × first page or not).
   readonly #statements = new Map<string, Statement>();
@@ -62,6 +73,8 @@ export class RecordTable {
     this.#spec = spec;
     this.#scoped = spec.Scope === ScopeKind.UserScoped;
     this.#fields = spec.Form.Fields.map((f) => f.Name);
+    this.#searched = spec.Form.Fields.filter(isSearched).map((f) => f.Name);
+    this.#index = `"${spec.Name}_search"`;
   }
 
   // Prepared on first use, not at construction, so a store may be built before its schema is applied.
@@ -77,6 +90,16 @@ export class RecordTable {
   // "owner = ?" for a user-scoped resource, with its parameter; nothing otherwise.
   #owner(owner: string): [string, unknown[]] {
     return this.#scoped ? [" AND owner = ?", [owner]] : ["", []];
+  }
+
+  // Replaces the search row of the record at `rowid` with its searched fields' text, one per line.
+  #reindex(rowid: number | bigint, values: RecordValues): void {
+    this.#prepare(`DELETE FROM ${this.#index} WHERE rowid = ?`).run(rowid);
+    const body = this.#searched
+      .map((f) => values[f] ?? "")
+      .filter((v) => v !== "")
+      .join("\n");
+    if (body !== "") this.#prepare(`INSERT INTO ${this.#index} (rowid, body) VALUES (?, ?)`).run(rowid, body);
   }
 
   #toRecord(row: Record<string, unknown>): StoredRecord {
@@ -95,9 +118,10 @@ export class RecordTable {
       record.updated_at,
       ...this.#fields.map((f) => record.values[f] ?? null),
     ];
-    this.#prepare(
+    const { lastInsertRowid } = this.#prepare(
       `INSERT INTO "${this.#spec.Name}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
     ).run(...params);
+    this.#reindex(lastInsertRowid, record.values);
   }
 
   /** Returns `owner`'s record `id`, or undefined (unknown and foreign ids alike). */
@@ -118,9 +142,10 @@ export class RecordTable {
     const sets = this.#fields.map((f) => `"${f}" = ?`).join(", ");
     const guard = version === undefined ? "" : " AND updated_at = ?";
     const row = this.#prepare(
-      `UPDATE "${this.#spec.Name}" SET ${sets}, updated_at = max(?, updated_at + 1) WHERE id = ?${where}${guard} RETURNING updated_at`,
+      `UPDATE "${this.#spec.Name}" SET ${sets}, updated_at = max(?, updated_at + 1) WHERE id = ?${where}${guard} RETURNING rowid, updated_at`,
     ).get(...this.#fields.map((f) => values[f] ?? null), now, id, ...params, ...(version === undefined ? [] : [version])) as
-      { updated_at: number } | undefined;
+      { rowid: number; updated_at: number } | undefined;
+    if (row !== undefined) this.#reindex(row.rowid, values);
     return row?.updated_at;
   }
 
@@ -152,6 +177,16 @@ export class RecordTable {
       if (filter.max !== undefined) {
         clauses.push(`"${filter.field}" <= ?`);
         params.push(filter.max);
+      }
+    }
+    for (const word of query.search) {
+      // The trigram index answers words of 3 characters or more; a shorter one is looked for in each indexed text (README "Search").
+      if ([...word].length >= 3) {
+        clauses.push(`rowid IN (SELECT rowid FROM ${this.#index} WHERE ${this.#index} MATCH ?)`);
+        params.push(`"${word.replaceAll('"', '""')}"`);
+      } else {
+        clauses.push(`rowid IN (SELECT rowid FROM ${this.#index} WHERE body LIKE ? ESCAPE '\\')`);
+        params.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       }
     }
     const sortExpr = this.#sortExpression(query.sort);

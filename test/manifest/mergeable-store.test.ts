@@ -228,7 +228,7 @@ describe("Mergeable store", () => {
     const round = (): void => {
       const { id, version } = store.create(ada, { title: "t", body: "b" });
       store.update(ada, id, version, { title: "u" });
-      store.list(ada.owner, { filters: [], sort: "created_at", desc: true, after: undefined, limit: 20 });
+      store.list(ada.owner, { filters: [], search: [], sort: "created_at", desc: true, after: undefined, limit: 20 });
       store.delete(ada, id);
     };
     round();
