@@ -1,0 +1,201 @@
+/*
+ * Accessibility of every page a person sees (issue 26, "Pages"): the demo
+ * (`examples/demo`) and the starter's pages as the guide's application
+ * serves them (`examples/guide`), signed out and signed in, each in light
+ * and dark (`prefers-color-scheme`), in English and in Arabic (right to
+ * left), checked in headless Chromium by axe-core with the WCAG 2.1 A/AA
+ * rules (test/_support/axe.ts). A serious or critical violation anywhere
+ * fails the test, listed as rule, page and node.
+ *
+ * With SCREENSHOT_DIR set, each checked page is also written there as
+ * `<app>-<locale>-<scheme>-<name>.png` for a person to look at.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { axeViolations } from "../_support/axe.ts";
+import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page } from "../_support/browser.ts";
+import { mintTokenInBrowser, signInByLink, startDemo, startGuide, type Demo } from "../_support/demo.ts";
+import { sendRequest } from "../_support/http-client.ts";
+
+const SHOTS = process.env["SCREENSHOT_DIR"];
+const SCHEMES = ["light", "dark"] as const;
+const LOCALES = ["en", "ar"] as const;
+
+/** Checks pages of one application and remembers every failure as "rule (impact) on page: node". */
+class Checker {
+  readonly failures: string[] = [];
+  private readonly app: string;
+  private readonly page: Page;
+  private readonly origin: string;
+  constructor(app: string, page: Page, origin: string) {
+    this.app = app;
+    this.page = page;
+    this.origin = origin;
+  }
+
+  /** Loads `path` in each locale and scheme and checks it. */
+  async visit(name: string, path: string): Promise<void> {
+    for (const locale of LOCALES) {
+      const url = `${this.origin}${locale === "en" ? "" : `/${locale}`}${path}`;
+      for (const colorScheme of SCHEMES) {
+        await this.page.emulateMedia({ colorScheme });
+        await this.page.goto(url);
+        await this.check(`${locale}-${colorScheme}-${name}`, url);
+      }
+    }
+  }
+
+  /** Checks the page as it is now (reached by a form post), in each scheme. */
+  async here(name: string): Promise<void> {
+    for (const colorScheme of SCHEMES) {
+      await this.page.emulateMedia({ colorScheme });
+      await this.check(`en-${colorScheme}-${name}`, this.page.url());
+    }
+  }
+
+  private async check(label: string, url: string): Promise<void> {
+    if (SHOTS !== undefined) await this.page.screenshot({ path: join(SHOTS, `${this.app}-${label}.png`), fullPage: true });
+    for (const v of await axeViolations(this.page)) {
+      for (const node of v.nodes) this.failures.push(`${v.rule} (${v.impact}) on ${this.app} ${label} ${url}: ${node}`);
+    }
+  }
+
+  /** Fails with every violation found so far, and starts over. */
+  assertClean(): void {
+    const found = this.failures.splice(0);
+    assert.deepEqual(found, [], `${found.length} serious or critical WCAG 2.1 A/AA violations:\n${found.join("\n")}`);
+  }
+}
+
+const SIGNED_OUT: [string, string][] = [
+  ["home", "/"],
+  ["signin", "/signin"],
+  ["signin-sent", "/signin?sent=1"],
+  ["signin-rate", "/signin?err=rate"],
+  ["signin-address", "/signin?err=address"],
+  ["signin-expired", "/signin?err=expired"],
+  ["signin-code", "/signin?err=code"],
+  ["not-found", "/no/such/page"],
+];
+
+const SIGNED_IN: [string, string][] = [
+  ["home-in", "/"],
+  ["account", "/account"],
+  ["security", "/account/security"],
+  ["agents", "/account/agents"],
+  ["approvals", "/account/approvals"],
+  ["activity", "/account/activity"],
+  ["expenses", "/expenses"],
+  ["expenses-new", "/expenses/new"],
+];
+
+describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? false : "no system Chromium" }, () => {
+  let demo: Demo;
+  let browser: Browser;
+  let page: Page;
+  let checker: Checker;
+  before(async () => {
+    if (SHOTS !== undefined) mkdirSync(SHOTS, { recursive: true });
+    demo = await startDemo({ JOB_STEP_MS: "50" });
+    browser = await launchBrowser();
+    page = (await watchedPage(await browser.newContext())).page;
+    checker = new Checker("demo", page, demo.origin);
+  });
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  it("signed out: home, sign-in and its outcomes, the 404 and the error page", async () => {
+    for (const [name, path] of SIGNED_OUT) await checker.visit(name, path);
+    await checker.visit("error", "/demo/error");
+    checker.assertClean();
+  });
+
+  it("signed in: account, security, agents, approvals, activity, expenses, notes, a job, an approval", async () => {
+    await signInByLink(page, demo, "ada-a11y@example.com");
+    await page.waitForURL(`${demo.origin}/account`);
+    for (const [name, path] of SIGNED_IN) await checker.visit(name, path);
+    await checker.visit("notes", "/notes");
+    await checker.visit("notes-new", "/notes/new");
+
+    await page.goto(`${demo.origin}/expenses/new`);
+    await page.fill('input[name="label"]', "Train");
+    await page.fill('input[name="amount"]', "12.50");
+    await page.click('form[data-resource="expenses"] button[type="submit"]');
+    await page.waitForSelector("section[data-record-id]");
+    await checker.here("expense");
+    await checker.visit("expenses-one", "/expenses");
+
+    await page.goto(`${demo.origin}/account`);
+    await page.click('form[action="/jobs"] button[value="ok"]');
+    await page.waitForURL(/\/jobs\/[^/?]+$/);
+    await checker.visit("job", new URL(page.url()).pathname);
+
+    const token = await mintTokenInBrowser(page, demo, "claude", "write");
+    await checker.here("agents-token");
+    const held = await sendRequest(
+      demo.origin,
+      "POST",
+      "/api/tools/start_job",
+      {
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ kind: "ok", confirmed: true }),
+      },
+      demo.origin,
+    );
+    assert.equal(held.status, 202, held.body);
+    const approval = new URL((JSON.parse(held.body) as { approval_url: string }).approval_url).pathname;
+    await checker.visit("approval", approval);
+    await page.goto(`${demo.origin}${approval}`);
+    await page.click('button[data-approval="approve"]');
+    await page.waitForSelector("[data-outcome]");
+    await checker.here("approval-approved");
+    checker.assertClean();
+  });
+});
+
+describe(
+  "accessibility: the starter's pages in the guide's application (browser)",
+  { skip: hasChromium ? false : "no system Chromium" },
+  () => {
+    let app: Demo;
+    let browser: Browser;
+    let page: Page;
+    let checker: Checker;
+    before(async () => {
+      if (SHOTS !== undefined) mkdirSync(SHOTS, { recursive: true });
+      app = await startGuide({ JOB_STEP_MS: "50" });
+      browser = await launchBrowser();
+      page = (await watchedPage(await browser.newContext())).page;
+      await addVirtualAuthenticator(page);
+      checker = new Checker("starter", page, app.origin);
+    });
+    after(async () => {
+      await browser?.close();
+      await app?.close();
+    });
+
+    it("signed out: home, sign-in and its outcomes, the 404", async () => {
+      for (const [name, path] of SIGNED_OUT) await checker.visit(name, path);
+      checker.assertClean();
+    });
+
+    it("signed in: account, security, agents, approvals, expenses, a job, a new token, the confirm and step-up pages", async () => {
+      await signInByLink(page, app, "grace-a11y@example.com");
+      await page.waitForURL(`${app.origin}/account`);
+      for (const [name, path] of SIGNED_IN.filter(([n]) => n !== "activity")) await checker.visit(name, path);
+      await checker.visit("confirm", "/confirm");
+      await checker.visit("stepup", "/stepup?next=/account");
+      await page.goto(`${app.origin}/account`);
+      await page.click('form[action="/jobs"] button');
+      await page.waitForURL(/\/jobs\/[A-Za-z0-9_-]+$/);
+      await checker.visit("job", new URL(page.url()).pathname);
+      await mintTokenInBrowser(page, app, "writer", "write");
+      await checker.here("agents-token");
+      checker.assertClean();
+    });
+  },
+);
