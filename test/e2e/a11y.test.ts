@@ -69,6 +69,13 @@ class Checker {
   }
 }
 
+/** How many distinct lines the buttons of a record's card sit on. */
+async function buttonTops(page: Page): Promise<unknown> {
+  return page.evaluate(
+    `new Set([...document.querySelectorAll("section[data-record-id] button")].map((b) => Math.round(b.getBoundingClientRect().top))).size`,
+  );
+}
+
 const SIGNED_OUT: [string, string][] = [
   ["home", "/"],
   ["signin", "/signin"],
@@ -127,6 +134,11 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
     await page.click('form[data-resource="expenses"] button[type="submit"]');
     await page.waitForSelector("section[data-record-id]");
     await checker.here("expense");
+    // A record's Save and Delete sit on one line (the two forms of lib/manifest's record page), in both directions.
+    for (const prefix of ["", "/ar"]) {
+      await page.goto(`${demo.origin}${prefix}${new URL(page.url()).pathname}`);
+      assert.deepEqual(await buttonTops(page), 1, `Save and Delete on one line (${prefix || "/"})`);
+    }
     await checker.visit("expenses-one", "/expenses");
 
     await page.goto(`${demo.origin}/account`);
