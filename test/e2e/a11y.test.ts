@@ -76,6 +76,11 @@ async function buttonTops(page: Page): Promise<unknown> {
   );
 }
 
+/** The hrefs of the header's navigation. */
+async function navLinks(page: Page): Promise<unknown> {
+  return page.evaluate(`[...document.querySelectorAll("header nav a")].map((a) => a.getAttribute("href"))`);
+}
+
 const SIGNED_OUT: [string, string][] = [
   ["home", "/"],
   ["signin", "/signin"],
@@ -124,6 +129,21 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
   it("signed in: account, security, agents, approvals, activity, expenses, notes, a job, an approval", async () => {
     await signInByLink(page, demo, "ada-a11y@example.com");
     await page.waitForURL(`${demo.origin}/account`);
+    // Signed-in pages carry the demo's navigation in the header; the current page is marked.
+    for (const path of ["/account", "/expenses", "/account/agents"]) {
+      await page.goto(`${demo.origin}${path}`);
+      assert.deepEqual(await navLinks(page), [
+        "/account",
+        "/expenses",
+        "/notes",
+        "/account/agents",
+        "/account/activity",
+        "/account/security",
+      ]);
+      assert.equal(await page.getAttribute('header nav a[aria-current="page"]', "href"), path);
+    }
+    // The token page's Read/Write radios: a legend like a label, no browser-default fieldset border.
+    assert.equal(await page.evaluate(`getComputedStyle(document.querySelector("fieldset")).borderTopWidth`), "0px");
     for (const [name, path] of SIGNED_IN) await checker.visit(name, path);
     await checker.visit("notes", "/notes");
     await checker.visit("notes-new", "/notes/new");
@@ -191,6 +211,8 @@ describe(
     });
 
     it("signed out: home, sign-in and its outcomes, the 404", async () => {
+      await page.goto(`${app.origin}/signin`);
+      assert.deepEqual(await navLinks(page), [], "no navigation signed out");
       for (const [name, path] of SIGNED_OUT) await checker.visit(name, path);
       checker.assertClean();
     });
@@ -198,6 +220,10 @@ describe(
     it("signed in: account, security, agents, approvals, expenses, a job, a new token, the confirm and step-up pages", async () => {
       await signInByLink(page, app, "grace-a11y@example.com");
       await page.waitForURL(`${app.origin}/account`);
+      for (const path of ["/account", "/account/approvals"]) {
+        await page.goto(`${app.origin}${path}`);
+        assert.deepEqual(await navLinks(page), ["/account", "/account/agents", "/account/approvals"]);
+      }
       for (const [name, path] of SIGNED_IN.filter(([n]) => n !== "activity")) await checker.visit(name, path);
       await checker.visit("confirm", "/confirm");
       await checker.visit("stepup", "/stepup?next=/account");
