@@ -20,6 +20,8 @@ import { mintTokenInBrowser, signInByLink, startDemo, startGuide, type Demo } fr
 import { sendRequest } from "../_support/http-client.ts";
 
 const SHOTS = process.env["SCREENSHOT_DIR"];
+// Each of a job's 10 steps takes a minute, so its status page is checked while it runs (its progress bar and spinner).
+const JOB_STEP_MS = "60000";
 const SCHEMES = ["light", "dark"] as const;
 const LOCALES = ["en", "ar"] as const;
 
@@ -110,7 +112,7 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
   let checker: Checker;
   before(async () => {
     if (SHOTS !== undefined) mkdirSync(SHOTS, { recursive: true });
-    demo = await startDemo({ JOB_STEP_MS: "50" });
+    demo = await startDemo({ JOB_STEP_MS: JOB_STEP_MS });
     browser = await launchBrowser();
     page = (await watchedPage(await browser.newContext())).page;
     checker = new Checker("demo", page, demo.origin);
@@ -164,6 +166,7 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
     await page.goto(`${demo.origin}/account`);
     await page.click('form[action="/jobs"] button[value="ok"]');
     await page.waitForURL(/\/jobs\/[^/?]+$/);
+    await page.waitForSelector(".job-status");
     await checker.visit("job", new URL(page.url()).pathname);
 
     const token = await mintTokenInBrowser(page, demo, "claude", "write");
@@ -199,7 +202,7 @@ describe(
     let checker: Checker;
     before(async () => {
       if (SHOTS !== undefined) mkdirSync(SHOTS, { recursive: true });
-      app = await startGuide({ JOB_STEP_MS: "50" });
+      app = await startGuide({ JOB_STEP_MS: JOB_STEP_MS });
       browser = await launchBrowser();
       page = (await watchedPage(await browser.newContext())).page;
       await addVirtualAuthenticator(page);
@@ -230,6 +233,7 @@ describe(
       await page.goto(`${app.origin}/account`);
       await page.click('form[action="/jobs"] button');
       await page.waitForURL(/\/jobs\/[A-Za-z0-9_-]+$/);
+      await page.waitForSelector(".job-status");
       await checker.visit("job", new URL(page.url()).pathname);
       await mintTokenInBrowser(page, app, "writer", "write");
       await checker.here("agents-token");
