@@ -17,7 +17,7 @@ import { isResourceView, Kind, mountResource, Resource, ScopeKind, StoreKind } f
 import type { Mux } from "latch/router";
 import type { Signin } from "latch/signin";
 import { LOCALES_DIR } from "../starter/files.ts";
-import { render } from "../starter/pages/layout.ts";
+import { render, starterNav } from "../starter/pages/layout.ts";
 
 /** Expenses: one SQL table (Exclusive), each person sees only their own (UserScoped). */
 export const expenses: Resource = new Resource({
@@ -43,7 +43,7 @@ expenses.Validate(); // at import: a mistake in the declaration stops the app be
 export function renderResource(assets: Assets): RenderFunc {
   return (req, res, view, data) => {
     if (!isResourceView(data)) throw new Error(`guide: no view ${view}`);
-    render(req, res, assets, { title: data.Title, body: data.Body }, data.Status);
+    render(req, res, assets, { title: data.Title, body: data.Body, nav: starterNav(req) }, data.Status);
   };
 }
 

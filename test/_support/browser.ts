@@ -65,6 +65,8 @@ export interface Page {
   on(event: "response", listener: (response: PageResponse & { url(): string }) => void): void;
   context(): BrowserContext;
   setViewportSize(size: { width: number; height: number }): Promise<void>;
+  /** Emulates `prefers-color-scheme` for the page's next renders. */
+  emulateMedia(options: { colorScheme: "light" | "dark" }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,7 +81,8 @@ export interface BrowserContext {
 
 /** The slice of a playwright Browser the tests use. */
 export interface Browser {
-  newContext(options?: { javaScriptEnabled?: boolean }): Promise<BrowserContext>;
+  /** `locale` sets the context's Accept-Language and navigator.language. */
+  newContext(options?: { javaScriptEnabled?: boolean; locale?: string }): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 

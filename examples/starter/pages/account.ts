@@ -15,7 +15,7 @@ import { Icon } from "latch/icons";
 import type { Passkey } from "latch/passkey";
 import { From } from "latch/signin";
 import { passkeyButton } from "./confirm.ts";
-import { methodName, render } from "./layout.ts";
+import { methodName, render, starterNav } from "./layout.ts";
 
 function passkeyRows(req: IncomingMessage, keys: Passkey, subject: string): SafeHTML {
   const credentials = keys.Credentials(subject);
@@ -83,6 +83,7 @@ export function renderAccount(req: IncomingMessage, res: ServerResponse, assets:
   const who = From(req);
   if (who === undefined) throw new Error("account page without RequireSession");
   render(req, res, assets, {
+    nav: starterNav(req),
     title: T(req, "account.title"),
     scripts: ["passkey.js"],
     bodyAttrs: { "data-subject": who.Subject, "data-method": who.Method },

@@ -15,7 +15,7 @@ import type { Assets } from "latch/assets";
 import { html, type SafeHTML } from "latch/http";
 import { T } from "latch/i18n";
 import { Icon } from "latch/icons";
-import { render } from "./layout.ts";
+import { render, starterNav } from "./layout.ts";
 
 /** What a mint shows: the new token, this once, or why it was refused. */
 export type MintResult = { token: string } | { error: string; status: number };
@@ -63,6 +63,7 @@ export function agentsPage(
     res,
     assets,
     {
+      nav: starterNav(req),
       title: T(req, "starter.agents.title"),
       body: html`<h1>${T(req, "starter.agents.title")}</h1>
 ${notice}

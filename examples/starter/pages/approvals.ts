@@ -16,7 +16,7 @@ import type { Assets } from "latch/assets";
 import { html, type SafeHTML } from "latch/http";
 import { T, Tf } from "latch/i18n";
 import { Icon } from "latch/icons";
-import { render } from "./layout.ts";
+import { render, starterNav } from "./layout.ts";
 
 /** One request as the page shows it. */
 export interface ApprovalView {
@@ -77,6 +77,7 @@ function request(req: IncomingMessage, { approval, agent, confirm }: ApprovalVie
 /** Renders `views` (the pending list, or the one request a link named) at `now`. */
 export function approvalsPage(req: IncomingMessage, res: ServerResponse, assets: Assets, views: readonly ApprovalView[], now: Date): void {
   render(req, res, assets, {
+    nav: starterNav(req),
     title: T(req, "starter.approvals.title"),
     body: html`<h1>${Icon("alert")} ${T(req, "starter.approvals.title")}</h1>
 <p class="muted">${T(req, "starter.approvals.intro")}</p>

@@ -3,6 +3,9 @@
  * locale, one stylesheet, a one-row language menu (a <select> and a submit
  * button posting to /_locale: it works without JavaScript), and the
  * scripts a page asks for, all from /static (CSP script-src 'self').
+ * A signed-in page's header carries a navigation row (`Page.nav`, by
+ * default the account page; `starterNav` names the starter's own pages),
+ * the current page marked `aria-current="page"`.
  * `methodName` turns a session method ("magiclink+passkey") into words.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -10,6 +13,7 @@ import type { Assets } from "latch/assets";
 import { html, type SafeHTML } from "latch/http";
 import { Dir, LocaleFrom, LocaleItems, LocaleSwitchPath, T } from "latch/i18n";
 import { Icon } from "latch/icons";
+import { From } from "latch/signin";
 
 /** What a page puts into the shell. */
 export interface Page {
@@ -21,6 +25,32 @@ export interface Page {
   scripts?: string[];
   /** Extra <head> markup (the job page's no-script refresh). */
   head?: SafeHTML;
+  /** The header's navigation when signed in; by default the account page alone. */
+  nav?: readonly NavLink[];
+}
+
+/** A link of the signed-in navigation. */
+export interface NavLink {
+  href: string;
+  label: string;
+}
+
+/** The starter's signed-in pages: the account, the agent tokens, the approvals. */
+export function starterNav(req: IncomingMessage): NavLink[] {
+  return [
+    { href: "/account", label: T(req, "account.title") },
+    { href: "/account/agents", label: T(req, "starter.agents.title") },
+    { href: "/account/approvals", label: T(req, "starter.approvals.title") },
+  ];
+}
+
+function navigation(req: IncomingMessage, links: readonly NavLink[] | undefined): SafeHTML {
+  if (From(req) === undefined) return html``;
+  const path = (req.url ?? "/").split("?")[0];
+  const items = links ?? [{ href: "/account", label: T(req, "account.title") }];
+  return html`<nav class="site">${items.map(
+    (link) => html`<a href="${link.href}"${link.href === path ? html` aria-current="page"` : html``}>${link.label}</a>`,
+  )}</nav>`;
 }
 
 function languageMenu(req: IncomingMessage): SafeHTML {
@@ -52,7 +82,7 @@ ${page.head ?? html``}
 ${(page.scripts ?? []).map((name) => html`<script type="module" src="${assets.Path(name)}"></script>`)}
 </head>
 <body${attrs}>
-<header><a class="brand" href="/">${Icon("lock")} ${T(req, "starter.name")}</a>${languageMenu(req)}</header>
+<header><a class="brand" href="/">${Icon("lock")} ${T(req, "starter.name")}</a>${languageMenu(req)}${navigation(req, page.nav)}</header>
 <main>
 ${page.body}
 </main>
