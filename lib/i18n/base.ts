@@ -2,7 +2,7 @@
  * The framework's own catalogs: the messages of its sign-in, passkey, job
  * and error pages and of its emails, shipped as `catalogs/<code>.json` at
  * the package root. The compiled module sits in `dist/lib/i18n/`, so the
- * folder is three levels up. Files are read once, on first use; a missing
+ * folder is three levels up (two from the source, lib/i18n/). Files are read once, on first use; a missing
  * or broken shipped catalog is a packaging bug and throws.
  */
 import { fileURLToPath } from "node:url";
@@ -11,7 +11,10 @@ import { findDeclared } from "./locale-code.ts";
 import { matchLocale } from "./negotiate.ts";
 import type { Catalog } from "./types.ts";
 
-const CATALOG_DIR = new URL("../../../catalogs/", import.meta.url);
+// Compiled, this file is dist/lib/i18n/base.js (catalogs three levels up); run as
+// source (a source drop, docs/supply-chain.md#vendoring) it is lib/i18n/base.ts,
+// two levels up. The bundle rewrites import.meta.url to the compiled file's.
+const CATALOG_DIR = new URL(import.meta.url.endsWith(".ts") ? "../../catalogs/" : "../../../catalogs/", import.meta.url);
 
 /** The 12 locales the framework ships, English first. */
 const BASE_LOCALES: readonly string[] = Object.freeze(["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"]);
