@@ -397,6 +397,7 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
       return seeOther(res, `${config.StalePath ?? config.SigninPath}?next=${encodeURIComponent(back)}`);
     }
     if (!post) {
+      allowFormRedirect(res, request.redirectURI);
       return config.ConsentPage(req, res, {
         Client: { Name: request.client.Name, Host: request.client.Host },
         Access: request.access,
@@ -616,4 +617,25 @@ function required(form: URLSearchParams, name: string): string {
   const value = form.get(name) ?? "";
   if (value === "") throw new OAuthError("invalid_request", `${name} is required`);
   return value;
+}
+
+/**
+ * Adds the client's redirect URI to the page's `form-action` (CSP Level 3
+ * §6.4.1: browsers check form-action against the redirect that answers a
+ * form too), so Allow and Decline reach the client; the rest of the
+ * application's policy stays as it is.
+ */
+function allowFormRedirect(res: ServerResponse, redirectURI: string): void {
+  const csp = res.getHeader("Content-Security-Policy");
+  if (typeof csp !== "string") return;
+  const url = new URL(redirectURI);
+  // A web or loopback URI is allowed by its origin; a private-use scheme (RFC 8252 §7.1) by the scheme.
+  const source = url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
+  res.setHeader(
+    "Content-Security-Policy",
+    csp.replace(
+      /(^|;\s*)form-action ([^;]*)/,
+      (_all, before: string, sources: string) => `${before}form-action ${sources.trim()} ${source}`,
+    ),
+  );
 }

@@ -73,6 +73,16 @@ describe("GET /oauth/authorize", () => {
     assert.deepEqual(Object.fromEntries(consent.Fields), Object.fromEntries(requestParams({ scope: "read write" })));
   });
 
+  // CSP Level 3 §6.4.1: a browser applies form-action to the redirect answering the consent form, so the
+  // consent page's policy must allow the client's redirect URI, or Allow leads nowhere in any browser.
+  it("lets the consent form's redirect reach the client: form-action names the redirect URI's origin", async (t) => {
+    const app = await startOAuthApp(t);
+    const res = await app.authorize({});
+    const csp = String(res.headers["content-security-policy"] ?? "");
+    assert.match(csp, /form-action 'self' http:\/\/127\.0\.0\.1:33418(;|$)/);
+    assert.match(csp, /default-src 'self'/, "the rest of the policy stays");
+  });
+
   it("shows the person, never redirects, an unknown client or a redirect URI not the client's", async (t) => {
     const app = await startOAuthApp(t);
     for (const params of [
