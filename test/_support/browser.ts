@@ -65,6 +65,8 @@ export interface Page {
   on(event: "response", listener: (response: PageResponse & { url(): string }) => void): void;
   context(): BrowserContext;
   setViewportSize(size: { width: number; height: number }): Promise<void>;
+  /** Emulates the `prefers-color-scheme` media feature (light and dark screenshots). */
+  emulateMedia(options: { colorScheme: "light" | "dark" }): Promise<void>;
   close(): Promise<void>;
 }
 
