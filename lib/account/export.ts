@@ -16,6 +16,7 @@
 import type { ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
 import { auditStream } from "../events/index.ts";
+import { writeChunk } from "../internal/index.ts";
 import type { Tables } from "./tables.ts";
 
 /** Events read per query of an export: 500. */
@@ -32,23 +33,9 @@ function plain(row: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-// Resolves once `res` takes more (RFC 9110 leaves pacing to the transport; Node's `write` says when to wait).
-function write(res: ServerResponse, chunk: string): Promise<void> {
-  if (res.write(chunk) || res.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
-    };
-    res.on("drain", done);
-    res.on("close", done);
-  });
-}
-
 /** Writes `subject`'s export to `res` (status and headers already set by the caller), and ends it. */
 export async function writeExport(res: ServerResponse, db: DB, tables: Tables, subject: string, now: Date): Promise<void> {
-  await write(
+  await writeChunk(
     res,
     `{"format":${JSON.stringify(EXPORT_FORMAT)},"subject":${JSON.stringify(subject)},"exported_at":${JSON.stringify(now.toISOString())},"tables":{`,
   );
@@ -69,10 +56,10 @@ export async function writeExport(res: ServerResponse, db: DB, tables: Tables, s
   for (const [name, sql] of reads) {
     const rows = (db.prepare(sql).all(sql.includes("@s") ? { s: subject } : subject) as Record<string, unknown>[]).map(plain);
     if (res.destroyed) return;
-    await write(res, `${first ? "" : ","}${JSON.stringify(name)}:${JSON.stringify(rows)}`);
+    await writeChunk(res, `${first ? "" : ","}${JSON.stringify(name)}:${JSON.stringify(rows)}`);
     first = false;
   }
-  await write(res, '},"events":[');
+  await writeChunk(res, '},"events":[');
   if (tables.events) {
     const page = db.prepare(
       "SELECT * FROM events WHERE (stream = @stream OR subject = @subject) AND (stream, seq) > (@afterStream, @afterSeq) ORDER BY stream, seq LIMIT @limit",
@@ -93,7 +80,7 @@ export async function writeExport(res: ServerResponse, db: DB, tables: Tables, s
       }[];
       if (rows.length === 0 || res.destroyed) break;
       const text = rows.map((row) => JSON.stringify({ ...row, data: JSON.parse(row.data) as unknown })).join(",");
-      await write(res, separator + text);
+      await writeChunk(res, separator + text);
       separator = ",";
       const last = rows[rows.length - 1];
       if (last === undefined || rows.length < EXPORT_PAGE) break;

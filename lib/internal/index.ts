@@ -4,7 +4,7 @@ export { LatchCookie, readCookie, serializeCookie, appendSetCookie } from "./coo
 export { hasErrorCode } from "./error-code.ts";
 export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./option-checks.ts";
 export { requestTarget, mediaType, parseOrigin, crossOriginVerdict, originVerdict, clientAddress } from "./request.ts";
-export { writeText, writeErrorPage } from "./respond.ts";
+export { writeText, writeErrorPage, writeChunk } from "./respond.ts";
 export { equalSecret } from "./secret.ts";
 export { rememberNext, takeNext } from "./next-cookie.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";

@@ -47,3 +47,21 @@ export function writeErrorPage(
   target.ErrorPage(req, res, status, ref);
   if (!res.writableEnded) res.end();
 }
+
+/**
+ * Writes `chunk` to `res` and resolves once it takes more (Node's `write`
+ * says when to wait: a streamed export or CSV never holds more than the
+ * socket's buffer), or at once when the client has gone.
+ */
+export function writeChunk(res: ServerResponse, chunk: string): Promise<void> {
+  if (res.write(chunk) || res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}

@@ -16,6 +16,7 @@
  * a point, a yes/no as `true`/`false`, a date as ISO, the rest as stored.
  */
 import type { ServerResponse } from "node:http";
+import { writeChunk } from "../internal/index.ts";
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
@@ -45,19 +46,6 @@ function row(fields: string[]): string {
   return `${fields.join(",")}\r\n`;
 }
 
-function write(res: ServerResponse, chunk: string): Promise<void> {
-  if (res.write(chunk) || res.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
-    };
-    res.on("drain", done);
-    res.on("close", done);
-  });
-}
-
 /** Writes `owner`'s records of `spec` that `query` lists (all pages, `query.after` ignored) to `res` as CSV. */
 export async function writeCSV(
   res: ServerResponse,
@@ -83,12 +71,12 @@ export async function writeCSV(
     ]);
   res.setHeader("Content-Type", "text/csv; charset=utf-8; header=present");
   res.setHeader("Content-Disposition", `attachment; filename="${spec.Name}.csv"`);
-  await write(res, `\uFEFF${row(["id", ...fields.map((f) => f.Name), "created_at", "updated_at"])}`);
+  await writeChunk(res, `\uFEFF${row(["id", ...fields.map((f) => f.Name), "created_at", "updated_at"])}`);
   let after = undefined as ListQuery["after"];
   do {
     if (res.destroyed) return;
     const page = store.list(owner, { ...query, after, limit: CSV_CHUNK });
-    await write(res, page.records.map(line).join(""));
+    await writeChunk(res, page.records.map(line).join(""));
     after = page.next;
   } while (after !== undefined);
   res.end();
