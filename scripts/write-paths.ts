@@ -148,7 +148,6 @@ export const WRITE_PATHS: readonly WritePath[] = [
     event: { type: "agent.call_declined", actor: "human" },
     atomic: AGENT_ATOMIC,
   },
-  { name: "/", drive: (d) => d.post("/nowhere"), none: "the not-found page" },
   {
     name: "/mcp",
     drive: (d) => d.post("/mcp"),
@@ -302,6 +301,8 @@ export const WRITE_PATHS: readonly WritePath[] = [
   { name: "jobs: Registry.Start", via: "POST /jobs" },
   { name: "mail: Mailer.Send", none: "sends mail, changes no record" },
   { name: "manifest-conformance: ConformanceApp.signIn", none: "the conformance suite's own sign-in against a test app" },
+  { name: "manifest-conformance: CapturingMailer.Send", none: "keeps a test app's mail in memory, changes no record" },
+  { name: "manifest-conformance: startApp", none: "starts the application under test for the conformance suite" },
   { name: "passkey: create", none: "builds the passkey component" },
   { name: "passkey: Passkey.RegenerateRecoveryCodes", via: "POST /account/recovery-codes" },
   { name: "session: Sessions.create", via: "POST /account/sessions/revoke" },

@@ -219,6 +219,15 @@ export const PERSONLESS_TABLES: ReadonlySet<string> = new Set([
   "oauth_clients",
 ]);
 
+/**
+ * Whether `table` holds no person's row of its own: PERSONLESS_TABLES, and
+ * a resource's search index (`<name>_search` and its FTS5 shadow tables),
+ * keyed by the record's rowid, which a trigger empties with the record.
+ */
+export function holdsNoPerson(table: string): boolean {
+  return PERSONLESS_TABLES.has(table) || /_search(_(data|idx|content|docsize|config))?$/.test(table);
+}
+
 /** Every table of `db` with its columns, read from sqlite_master and table_info. */
 export function tablesOf(db: DB): { table: string; columns: string[] }[] {
   const tables = db
