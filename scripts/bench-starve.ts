@@ -28,12 +28,15 @@
  * (SIGUSR2) to collect its garbage and report `process.memoryUsage()`,
  * as it is told before the attack: RSS after that collection, and the
  * live heap (heapUsed + external) before and after, are the memory the
- * server holds, garbage apart.
+ * server holds, garbage apart. What RSS keeps above that is memory the C
+ * allocator (glibc malloc) has been given back but keeps for reuse; with
+ * `gdb` on the machine the bench then calls `malloc_trim(0)` in the server
+ * and reads RSS once more ("after trim"), which tells the two apart.
  * The bench process itself needs a file limit above 2,100.
  *
  * Usage: node dist/scripts/bench-starve.js [probe seconds, 20]   (prints JSON)
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
@@ -66,6 +69,8 @@ export interface StarveRun {
   /** RSS after the server collected its garbage, once the attackers closed. */
   rssAfterGcMB: number;
   /** heapUsed + external after a collection, before the attack and after it. */
+  /** RSS after glibc's malloc_trim(0), when gdb is there to call it. */
+  rssAfterTrimMB: number | undefined;
   liveBeforeMB: number;
   liveAfterMB: number;
   /** The server's longest event-loop delay while the probes ran (ms): its own stall, apart from the machine's load. */
@@ -169,6 +174,16 @@ function rssMB(pid: number | undefined): number {
     return Math.round((Number(kb) / 1024) * 10) / 10;
   } catch {
     return NaN;
+  }
+}
+
+// RSS after glibc's malloc_trim(0) in `pid` (gdb attaches, calls it, detaches); undefined without gdb.
+function rssAfterTrimMB(pid: number | undefined): number | undefined {
+  try {
+    execFileSync("gdb", ["-p", String(pid), "-batch", "-ex", "call (int) malloc_trim(0)"], { stdio: "ignore" });
+    return rssMB(pid);
+  } catch {
+    return undefined;
   }
 }
 
@@ -308,6 +323,7 @@ async function runAttack(attack: Attack, probeSeconds: number): Promise<StarveRu
     await sleep(SETTLE_SECONDS * 1000);
     const rssAfterMB = rssMB(child.pid);
     const after = await memory();
+    const rssAfterTrim = rssAfterTrimMB(child.pid);
     const round = (x: number | undefined): number | undefined => (x === undefined ? undefined : Math.round(x * 10) / 10);
     return {
       key: attack.key,
@@ -322,6 +338,7 @@ async function runAttack(attack: Attack, probeSeconds: number): Promise<StarveRu
       rssDuringMB,
       rssAfterMB,
       rssAfterGcMB: MB(after.rss),
+      rssAfterTrimMB: rssAfterTrim,
       liveBeforeMB: MB(before.heapUsed + before.external),
       liveAfterMB: MB(after.heapUsed + after.external),
       loopMaxMs,
@@ -342,11 +359,11 @@ export async function benchStarve(probeSeconds = 20, only?: string[]): Promise<S
 export function starveTable(runs: StarveRun[]): string {
   const lines = [
     `(j) GET /healthz probes from another address during each attack, the server under ulimit -n ${FILE_LIMIT} (scripts/bench-starve.ts)`,
-    `attack                                                    held  answered  within 1 s  p50 ms  max ms  loop max ms  RSS before  during  after  after GC MB  live before  after MB`,
+    `attack                                                    held  answered  within 1 s  p50 ms  max ms  loop max ms  RSS before  during  after  after GC MB  after trim  live before  after MB`,
   ];
   for (const r of runs)
     lines.push(
-      `(${r.key}) ${r.attack.padEnd(54)} ${String(r.held).padStart(5)} ${`${r.answered}/${r.probes}`.padStart(9)} ${`${r.withinDeadline}/${r.probes}`.padStart(11)} ${String(r.p50Ms ?? "-").padStart(7)} ${String(r.maxMs ?? "-").padStart(7)} ${String(r.loopMaxMs).padStart(12)} ${r.rssBeforeMB.toFixed(1).padStart(11)} ${r.rssDuringMB.toFixed(1).padStart(7)} ${r.rssAfterMB.toFixed(1).padStart(6)} ${r.rssAfterGcMB.toFixed(1).padStart(12)} ${r.liveBeforeMB.toFixed(1).padStart(12)} ${r.liveAfterMB.toFixed(1).padStart(9)}`,
+      `(${r.key}) ${r.attack.padEnd(54)} ${String(r.held).padStart(5)} ${`${r.answered}/${r.probes}`.padStart(9)} ${`${r.withinDeadline}/${r.probes}`.padStart(11)} ${String(r.p50Ms ?? "-").padStart(7)} ${String(r.maxMs ?? "-").padStart(7)} ${String(r.loopMaxMs).padStart(12)} ${r.rssBeforeMB.toFixed(1).padStart(11)} ${r.rssDuringMB.toFixed(1).padStart(7)} ${r.rssAfterMB.toFixed(1).padStart(6)} ${r.rssAfterGcMB.toFixed(1).padStart(12)} ${(r.rssAfterTrimMB?.toFixed(1) ?? "-").padStart(11)} ${r.liveBeforeMB.toFixed(1).padStart(12)} ${r.liveAfterMB.toFixed(1).padStart(9)}`,
     );
   return lines.join("\n");
 }
