@@ -121,6 +121,15 @@ describe("a background job's page in Arabic (browser)", { skip: hasChromium ? fa
     await page.waitForSelector(bar([10, 20, 30, 40, 50, 60, 70, 80, 90]));
     assert.equal(await page.textContent(".job-status strong"), "جارٍ العمل…");
     assert.equal(await page.getAttribute("progress", "aria-label"), "جارٍ العمل… demo");
+    // The job page carries the demo's navigation, as its other signed-in pages do.
+    assert.deepEqual(await page.evaluate(`[...document.querySelectorAll("header nav a")].map((a) => a.getAttribute("href"))`), [
+      "/account",
+      "/expenses",
+      "/notes",
+      "/account/agents",
+      "/account/activity",
+      "/account/security",
+    ]);
     assert.deepEqual(errors, []);
   });
 });

@@ -29,11 +29,11 @@ function inLocale(req: IncomingMessage, data: PageData): PageData {
   return { ...data, FragmentPath: prefix + data.FragmentPath, EventsPath: prefix + data.EventsPath };
 }
 
-/** The page renderers of the jobs handlers. */
-export function jobPages(assets: Assets): Pick<Config, "Render" | "RenderFragment"> {
+/** The page renderers of the jobs handlers; `shell` renders the page (an application's own layout, the starter's by default). */
+export function jobPages(assets: Assets, shell: typeof render = render): Pick<Config, "Render" | "RenderFragment"> {
   return {
     Render: (req, res, data) =>
-      render(req, res, assets, {
+      shell(req, res, assets, {
         title: T(req, "starter.jobs.title"),
         head: metaRefresh(data),
         scripts: ["jobs.js"],
