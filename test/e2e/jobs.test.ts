@@ -114,6 +114,8 @@ describe("a background job's page in Arabic (browser)", { skip: hasChromium ? fa
     await page.click('form[action="/jobs"] button[value="ok"]');
     await page.waitForURL(/\/jobs\/[^/?]+$/);
     const path = new URL(page.url()).pathname;
+    // The demo's job says "0/10" as it starts: the bar is there from the first render.
+    assert.notEqual(await page.getAttribute("progress", "value"), null);
     await page.goto(`${demo.origin}/ar${path}`);
     // The fragment and the stream carry the page's locale prefix, so an update reads as the page did.
     assert.equal(await page.getAttribute("[data-poll]", "data-poll"), `/ar${path}/fragment`);
