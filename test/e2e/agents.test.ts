@@ -167,6 +167,13 @@ describe("agents in the demo (browser)", { skip: hasChromium ? false : "no syste
     assert.equal(await page.textContent("button[data-copy]"), "Copied");
     assert.equal(await page.evaluate("navigator.clipboard.readText()"), token);
     assert.ok((await page.getAttribute("[data-agent-id]", "data-agent-name")) === "claude");
+    // A listed token's Revoke button ends its line (at the list item's end edge), not wrapped in after the dates.
+    assert.equal(
+      await page.evaluate(
+        `(() => { const li = document.querySelector("[data-agent-id]"); const b = li.querySelector("button"); return Math.round(li.getBoundingClientRect().right - b.getBoundingClientRect().right); })()`,
+      ),
+      0,
+    );
     // The token page says when the token expires: 90 days after its creation (lib/agent/README.md#tokens).
     const created = Date.parse((await page.getAttribute("[data-agent-id] time", "datetime")) ?? "");
     const expires = Date.parse((await page.getAttribute("[data-agent-id] [data-agent-expires]", "data-agent-expires")) ?? "");
