@@ -22,6 +22,7 @@ import { STATIC_DIR as STARTER_STATIC_DIR } from "../starter/files.ts";
 import { confirmPage, stepUpPage } from "../starter/pages/confirm.ts";
 import { errorPage, notFoundPage } from "../starter/pages/errors.ts";
 import { jobPages } from "../starter/pages/jobs.ts";
+import { render as renderDemo } from "./pages/layout.ts";
 import { signinPage } from "../starter/pages/signin.ts";
 import { undoPage } from "../starter/pages/account-life.ts";
 import { renderAccount } from "./pages/account.ts";
@@ -159,7 +160,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   });
   const jobHandlers = newHandlers({
     Jobs: jobs,
-    ...jobPages(assets),
+    ...jobPages(assets, renderDemo),
     Owner: (req) => From(req)?.Subject,
     ID: (req) => PathValue(req, "id"),
   });

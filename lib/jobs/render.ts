@@ -19,17 +19,19 @@ export type StatusLabels = Readonly<Record<Status, string>>;
 export const DEFAULT_STATUS_LABELS: StatusLabels = { running: "Running", done: "Done", failed: "Failed" };
 
 /**
- * Returns the progress as a percentage when the text starts with "n/m"
- * (0 <= n <= m, m > 0) or holds "nn%" (0 to 100), else `undefined`.
+ * Returns the progress as a percentage when the text starts with a
+ * fraction: "n/m" (0 <= n <= m, m > 0) or "p%" (0 to 100, decimals
+ * allowed), spaces allowed around "/" and before "%"; else `undefined`
+ * (README.md#progress).
  */
-export function progressPercent(progress: string): number | undefined {
+function progressPercent(progress: string): number | undefined {
   const ratio = /^\s*(\d{1,15})\s*\/\s*(\d{1,15})\b/.exec(progress);
   if (ratio !== null) {
     const n = Number(ratio[1]);
     const m = Number(ratio[2]);
     return m > 0 && n <= m ? Math.round((n / m) * 100) : undefined;
   }
-  const percent = /(\d{1,3}(?:\.\d+)?)\s*%/.exec(progress);
+  const percent = /^\s*(\d{1,3}(?:\.\d+)?)\s*%/.exec(progress);
   if (percent === null) return undefined;
   const value = Number(percent[1]);
   return value <= 100 ? Math.round(value) : undefined;
@@ -37,15 +39,16 @@ export function progressPercent(progress: string): number | undefined {
 
 /**
  * Renders the fragment: status word, job name, progress text, a
- * `<progress>` bar when `progressPercent` finds a value, and the error text
- * of a failed job. Every text is escaped.
+ * `<progress>` bar when the text starts with a fraction (named by the
+ * status word and the job name, as the line above it reads), and the error
+ * text of a failed job. Every text is escaped.
  */
 export function renderFragmentHTML(data: PageData, labels: StatusLabels = DEFAULT_STATUS_LABELS): SafeHTML {
   const job = data.Job;
   const percent = progressPercent(job.Progress);
   return html`<p class="job-status" data-status="${job.Status}"><strong>${labels[job.Status]}</strong> <span class="job-name">${job.Name}</span>${
     job.Progress === "" ? "" : html` <span class="job-progress">${job.Progress}</span>`
-  }</p>${percent === undefined ? "" : html`<progress max="100" value="${percent}">${percent}%</progress>`}${
+  }</p>${percent === undefined ? "" : html`<progress max="100" value="${percent}" aria-label="${labels[job.Status]} ${job.Name}">${percent}%</progress>`}${
     job.Status === Status.Failed ? html`<p class="job-error" role="alert">${job.Err}</p>` : ""
   }`;
 }

@@ -76,6 +76,8 @@ export interface BrowserContext {
   /** The context's cookies (names and values). */
   cookies(): Promise<{ name: string; value: string }[]>;
   newCDPSession(page: Page): Promise<CDPSession>;
+  /** Grants browser permissions (e.g. "clipboard-read") to pages of `origin`. */
+  grantPermissions(permissions: string[], options?: { origin?: string }): Promise<void>;
   close(): Promise<void>;
 }
 

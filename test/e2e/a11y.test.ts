@@ -83,6 +83,46 @@ async function navLinks(page: Page): Promise<unknown> {
   return page.evaluate(`[...document.querySelectorAll("header nav a")].map((a) => a.getAttribute("href"))`);
 }
 
+/**
+ * Registers an OAuth client (RFC 7591) with `origin` and returns the
+ * authorization request whose answer, for a signed-in person, is the
+ * consent page (write access: asked just after signing in, so fresh).
+ */
+async function consentPath(origin: string): Promise<string> {
+  const redirect = "http://127.0.0.1:33418/callback";
+  const registered = await sendRequest(
+    origin,
+    "POST",
+    "/oauth/register",
+    { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ client_name: "Desk Assistant", redirect_uris: [redirect] }) },
+    origin,
+  );
+  assert.equal(registered.status, 201, registered.body);
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: String(JSON.parse(registered.body).client_id),
+    redirect_uri: redirect,
+    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    code_challenge_method: "S256",
+    scope: "read write",
+    state: "a11y",
+  });
+  return `/oauth/authorize?${query.toString()}`;
+}
+
+/** Asks, as the agent holding `token`, for a write call (`tool` with `args`) and returns its approval page's path. */
+async function pendingApproval(origin: string, token: string, tool: string, args: Record<string, unknown>): Promise<string> {
+  const held = await sendRequest(
+    origin,
+    "POST",
+    `/api/tools/${tool}`,
+    { headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(args) },
+    origin,
+  );
+  assert.equal(held.status, 202, held.body);
+  return new URL((JSON.parse(held.body) as { approval_url: string }).approval_url).pathname;
+}
+
 const SIGNED_OUT: [string, string][] = [
   ["home", "/"],
   ["signin", "/signin"],
@@ -128,7 +168,7 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
     checker.assertClean();
   });
 
-  it("signed in: account, security, agents, approvals, activity, expenses, notes, a job, an approval", async () => {
+  it("signed in: account, security, agents, approvals, activity, expenses, notes, a job, an approval, the consent page", async () => {
     await signInByLink(page, demo, "ada-a11y@example.com");
     await page.waitForURL(`${demo.origin}/account`);
     // Signed-in pages carry the demo's navigation in the header; the current page is marked.
@@ -162,6 +202,15 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
       assert.deepEqual(await buttonTops(page), 1, `Save and Delete on one line (${prefix || "/"})`);
     }
     await checker.visit("expenses-one", "/expenses");
+    // The search box looks like the filters beside it (the starter's input style): as tall as the label filter.
+    assert.deepEqual(
+      await page.evaluate(
+        `["#filter-q", "#filter-label"].map((s) => Math.round(document.querySelector(s).getBoundingClientRect().height))`,
+      ),
+      await page.evaluate(
+        `["#filter-label", "#filter-label"].map((s) => Math.round(document.querySelector(s).getBoundingClientRect().height))`,
+      ),
+    );
 
     await page.goto(`${demo.origin}/account`);
     await page.click('form[action="/jobs"] button[value="ok"]');
@@ -171,19 +220,9 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
 
     const token = await mintTokenInBrowser(page, demo, "claude", "write");
     await checker.here("agents-token");
-    const held = await sendRequest(
-      demo.origin,
-      "POST",
-      "/api/tools/start_job",
-      {
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ kind: "ok", confirmed: true }),
-      },
-      demo.origin,
-    );
-    assert.equal(held.status, 202, held.body);
-    const approval = new URL((JSON.parse(held.body) as { approval_url: string }).approval_url).pathname;
+    const approval = await pendingApproval(demo.origin, token, "start_job", { kind: "ok", confirmed: true });
     await checker.visit("approval", approval);
+    await checker.visit("consent", await consentPath(demo.origin));
     await page.goto(`${demo.origin}${approval}`);
     await page.click('button[data-approval="approve"]');
     await page.waitForSelector("[data-outcome]");
@@ -220,7 +259,7 @@ describe(
       checker.assertClean();
     });
 
-    it("signed in: account, security, agents, approvals, expenses, a job, a new token, the confirm and step-up pages", async () => {
+    it("signed in: account, security, agents, approvals, expenses, a job, a new token, a pending approval, the confirm, step-up and consent pages", async () => {
       await signInByLink(page, app, "grace-a11y@example.com");
       await page.waitForURL(`${app.origin}/account`);
       for (const path of ["/account", "/account/approvals"]) {
@@ -235,8 +274,17 @@ describe(
       await page.waitForURL(/\/jobs\/[A-Za-z0-9_-]+$/);
       await page.waitForSelector(".job-status");
       await checker.visit("job", new URL(page.url()).pathname);
-      await mintTokenInBrowser(page, app, "writer", "write");
+      const token = await mintTokenInBrowser(page, app, "writer", "write");
       await checker.here("agents-token");
+      await pendingApproval(app.origin, token, "expenses_create", { label: "Train-ticket-".repeat(9), amount: "20.00" });
+      await checker.visit("approvals-pending", "/account/approvals");
+      await checker.visit("consent", await consentPath(app.origin));
+      // The consent card ends with its buttons, as far from its bottom edge as its first line is from its top.
+      const edges = (await page.evaluate(
+        `[document.querySelector("main .card"), document.querySelector("main .card > :first-child"), document.querySelector("[data-consent='deny']")].map((e) => e.getBoundingClientRect())`,
+      )) as { top: number; bottom: number }[];
+      const [card, first, deny] = edges.map((r) => ({ top: Math.round(r.top), bottom: Math.round(r.bottom) }));
+      assert.equal((card?.bottom ?? 0) - (deny?.bottom ?? 0), (first?.top ?? 0) - (card?.top ?? 0));
       checker.assertClean();
     });
   },

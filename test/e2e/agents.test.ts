@@ -67,6 +67,12 @@ describe("agents in the demo (HTTP)", () => {
     const token = agentTokenIn(minted.body);
     assert.ok(token !== undefined);
     assert.ok(minted.body.includes(`>${token}</code>`), "shown as text too");
+    // The copy button is hidden in the markup: without script it never shows, the token stays selectable text;
+    // its script is a file of the page's origin (CSP script-src 'self'), never inline.
+    assert.match(minted.body, /<button type="button" class="secondary" data-copy="agent-token" data-copied="Copied" hidden>Copy<\/button>/);
+    assert.match(minted.body, /<code id="agent-token" data-agent-token=/);
+    assert.match(minted.body, /<script type="module" src="\/static\/copy-[0-9a-f]{10}\.js"><\/script>/);
+    assert.doesNotMatch(minted.body, /<script>|onclick=/);
     const taken = await mint({ name: "reader", access: "write" });
     assert.equal(taken.status, 409);
     assert.match(taken.body, /already has this name/);
@@ -142,7 +148,9 @@ describe("agents in the demo (browser)", { skip: hasChromium ? false : "no syste
   });
 
   it("holds an agent's write call until the person approves it in the browser, then runs it exactly once", async () => {
-    const { page, errors } = await watchedPage(await browser.newContext());
+    const context = await browser.newContext();
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: demo.origin });
+    const { page, errors } = await watchedPage(context);
     await signInByLink(page, demo, "grace@example.com");
     await page.waitForURL(`${demo.origin}/account`);
     await page.click('a[href="/account/agents"]');
@@ -152,7 +160,20 @@ describe("agents in the demo (browser)", { skip: hasChromium ? false : "no syste
     await page.waitForSelector("[data-agent-token]");
     const token = (await page.getAttribute("[data-agent-token]", "data-agent-token")) ?? "";
     assert.equal(await page.textContent("code[data-agent-token]"), token);
+    // The copy button shows once its script runs, puts the token on the clipboard and says so.
+    assert.equal(await page.getAttribute("button[data-copy]", "hidden"), null);
+    await page.click("button[data-copy]");
+    await page.waitForSelector('button[data-copy][data-copy-state="copied"]');
+    assert.equal(await page.textContent("button[data-copy]"), "Copied");
+    assert.equal(await page.evaluate("navigator.clipboard.readText()"), token);
     assert.ok((await page.getAttribute("[data-agent-id]", "data-agent-name")) === "claude");
+    // A listed token's Revoke button ends its line (at the list item's end edge), not wrapped in after the dates.
+    assert.equal(
+      await page.evaluate(
+        `(() => { const li = document.querySelector("[data-agent-id]"); const b = li.querySelector("button"); return Math.round(li.getBoundingClientRect().right - b.getBoundingClientRect().right); })()`,
+      ),
+      0,
+    );
     // The token page says when the token expires: 90 days after its creation (lib/agent/README.md#tokens).
     const created = Date.parse((await page.getAttribute("[data-agent-id] time", "datetime")) ?? "");
     const expires = Date.parse((await page.getAttribute("[data-agent-id] [data-agent-expires]", "data-agent-expires")) ?? "");
@@ -168,7 +189,14 @@ describe("agents in the demo (browser)", { skip: hasChromium ? false : "no syste
 
     await page.goto(url);
     assert.equal(await page.textContent("[data-confirm]"), "Start a demo background job for you?");
-    assert.deepEqual(JSON.parse((await page.textContent("[data-arguments]")) ?? ""), { kind: "ok" });
+    // The arguments as a table (name, value, type), never raw JSON.
+    assert.deepEqual(
+      await page.evaluate(
+        `[...document.querySelectorAll("table[data-arguments] tbody tr")].map((tr) => [...tr.cells].map((c) => c.textContent))`,
+      ),
+      [["kind", "ok", "text"]],
+    );
+    assert.equal(await page.evaluate(`document.querySelectorAll("pre").length`), 0);
     await page.click('button[data-approval="approve"]');
     await page.waitForSelector('[data-outcome="approved"]');
 

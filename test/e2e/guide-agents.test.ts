@@ -43,6 +43,30 @@ describe("the guide's agent pages (HTTP)", () => {
     await app?.close();
   });
 
+  it("shows a new token with a copy button hidden until its script runs, in the person's language", async () => {
+    for (const [prefix, copy, copied] of [
+      ["", "Copy", "Copied"],
+      ["/ar", "نسخ", "تم النسخ"],
+    ] as const) {
+      const minted = await post(ada, `${prefix}/account/agents`, { name: `copy${prefix.slice(1)}`, access: "read" });
+      assert.equal(minted.status, 200);
+      const token = agentTokenIn(minted.body) ?? "";
+      assert.ok(minted.body.includes(`<code id="agent-token" data-agent-token="${token}">${token}</code>`));
+      assert.ok(
+        minted.body.includes(
+          `<button type="button" class="secondary" data-copy="agent-token" data-copied="${copied}" hidden>${copy}</button>`,
+        ),
+      );
+      assert.match(minted.body, /<script type="module" src="\/static\/copy-[0-9a-f]{10}\.js"><\/script>/);
+      const script = /src="(\/static\/copy-[0-9a-f]{10}\.js)"/.exec(minted.body)?.[1] ?? "";
+      const served = await get(ada, script);
+      assert.equal(served.status, 200);
+      assert.match(served.headers["content-type"] ?? "", /javascript/);
+    }
+    const listing = await get(ada, "/account/agents");
+    assert.doesNotMatch(listing.body, /data-copy|copy-[0-9a-f]{10}\.js/, "no button and no script without a token to copy");
+  });
+
   it("refuses a mint with an unknown access or a taken name on the page, with the reason and its 4xx", async () => {
     const bad = await post(ada, "/account/agents", { name: "x", access: "admin" });
     assert.equal(bad.status, 400);

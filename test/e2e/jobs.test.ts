@@ -53,7 +53,8 @@ describe("background jobs in the demo (browser)", { skip: hasChromium ? false : 
     await page.waitForSelector("body[data-subject]");
     assert.equal(page.url(), `${demo.origin}/account?job=done`);
     assert.ok(
-      visited.some((u) => u === `${statusPage}/events`),
+      // Under the page's locale, "/en" here (examples/starter/pages/jobs.ts).
+      visited.some((u) => u === `${demo.origin}/en${new URL(statusPage).pathname}/events`),
       "the page followed the event stream",
     );
     assert.equal(visited.filter((u) => u === statusPage).length, 1, "no reload of the status page");
@@ -88,5 +89,49 @@ describe("background jobs in the demo (browser)", { skip: hasChromium ? false : 
 
   it("logged no server error", () => {
     assert.deepEqual(demo.errorLogs(), []);
+  });
+});
+
+// Steps of 1.5 s: the page is opened again under /ar while the job still runs, and its first step's update arrives there.
+describe("a background job's page in Arabic (browser)", { skip: hasChromium ? false : "no system Chromium" }, () => {
+  let demo: Demo;
+  let browser: Browser;
+  before(async () => {
+    demo = await startDemo({ JOB_STEP_MS: "1500" });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  const bar = (values: number[]): string => `progress:is(${values.map((v) => `[value="${v}"]`).join(", ")})`;
+
+  it("keeps a page opened in Arabic in Arabic as its fragment is fetched again", async () => {
+    const { page, errors } = await watchedPage(await browser.newContext());
+    await signInByLink(page, demo, "khwarizmi@example.com");
+    await page.waitForURL(`${demo.origin}/account`);
+    await page.click('form[action="/jobs"] button[value="ok"]');
+    await page.waitForURL(/\/jobs\/[^/?]+$/);
+    const path = new URL(page.url()).pathname;
+    // The demo's job says "0/10" as it starts: the bar is there from the first render.
+    assert.notEqual(await page.getAttribute("progress", "value"), null);
+    await page.goto(`${demo.origin}/ar${path}`);
+    // The fragment and the stream carry the page's locale prefix, so an update reads as the page did.
+    assert.equal(await page.getAttribute("[data-poll]", "data-poll"), `/ar${path}/fragment`);
+    assert.equal(await page.getAttribute("[data-poll]", "data-poll-push"), `/ar${path}/events`);
+    await page.waitForSelector(bar([10, 20, 30, 40, 50, 60, 70, 80, 90]));
+    assert.equal(await page.textContent(".job-status strong"), "جارٍ العمل…");
+    assert.equal(await page.getAttribute("progress", "aria-label"), "جارٍ العمل… demo");
+    // The job page carries the demo's navigation, as its other signed-in pages do.
+    assert.deepEqual(await page.evaluate(`[...document.querySelectorAll("header nav a")].map((a) => a.getAttribute("href"))`), [
+      "/account",
+      "/expenses",
+      "/notes",
+      "/account/agents",
+      "/account/activity",
+      "/account/security",
+    ]);
+    assert.deepEqual(errors, []);
   });
 });

@@ -108,7 +108,7 @@ describe("newHandlers() routes", () => {
     assert.ok(running.body.includes(`data-poll-every="3"`));
     assert.ok(running.body.includes(`data-poll-push="/jobs/${job.ID}/events"`));
     assert.ok(running.body.includes(`<noscript><meta http-equiv="refresh" content="3"></noscript>`));
-    assert.ok(running.body.includes(`<progress max="100" value="75">`));
+    assert.ok(running.body.includes(`<progress max="100" value="75" aria-label="Running report">`));
     assert.ok(running.body.includes("3/4 &lt;b&gt;"), "progress text is escaped");
     finish();
     await settle();

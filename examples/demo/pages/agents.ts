@@ -2,7 +2,9 @@
  * The demo's agent pages: tokens (mint, shown once, list, revoke), the
  * approval page an agent's write call points its person to, and the
  * person's activity (their audit stream, actors in audit form). Contract
- * attributes the tests read: data-agent-token (the new token, once),
+ * attributes the tests read: data-agent-token (the new token, once, with
+ * the starter's Copy button, data-copy), data-arguments (the starter's
+ * table of an approval's arguments),
  * data-agent-id (each listed token), data-agent-client-host (an OAuth grant's client host), data-agent-expires (its expiry, ISO 8601), data-approval (approve/decline
  * buttons), data-actor / data-type / data-via (each activity entry; via is the transport of a tool call, "" for /api/tools),
  * data-activity ("own" or "agents", the two activity lists), data-agent-text (the only elements holding text an agent
@@ -15,6 +17,8 @@ import type { Event } from "../../../lib/events/index.ts";
 import { html, type SafeHTML } from "../../../lib/http/index.ts";
 import { T, Tf } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
+import { COPY_SCRIPT, newToken } from "../../starter/pages/agents.ts";
+import { argumentsTable } from "../../starter/pages/approvals.ts";
 import { render } from "./layout.ts";
 
 /** What a mint attempt shows: the new token (once), or the refusal. */
@@ -27,10 +31,10 @@ function when(date: Date): SafeHTML {
 function tokenList(req: IncomingMessage, tokens: readonly AgentTokenInfo[]): SafeHTML {
   if (tokens.length === 0) return html`<p class="muted">${T(req, "demo.agents.list_empty")}</p>`;
   return html`<ul class="agents">${tokens.map(
-    (t) => html`<li data-agent-id="${t.ID}" data-agent-name="${t.Name}" data-agent-access="${t.Access}">
+    (t) => html`<li data-agent-id="${t.ID}" data-agent-name="${t.Name}" data-agent-access="${t.Access}"><div>
   <strong>agent:${t.Name}</strong> · ${t.Access === "write" ? T(req, "demo.agents.write") : T(req, "demo.agents.read")}
   ${t.Client === undefined ? html`` : html`<span class="muted">${T(req, "demo.agents.client")}:</span> <span data-agent-text>${t.Client.Name}</span> · <code data-agent-client-host>${t.Client.Host}</code>`}
-  <span class="muted">${T(req, "demo.agents.created")} ${when(t.CreatedAt)} · <span data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "demo.agents.expires")} ${when(t.ExpiresAt)}</span> · ${t.LastUsedAt === undefined ? T(req, "demo.agents.never_used") : html`${T(req, "demo.agents.last_used")} ${when(t.LastUsedAt)}`}</span>
+  <span class="muted">${T(req, "demo.agents.created")} ${when(t.CreatedAt)} · <span data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "demo.agents.expires")} ${when(t.ExpiresAt)}</span> · ${t.LastUsedAt === undefined ? T(req, "demo.agents.never_used") : html`${T(req, "demo.agents.last_used")} ${when(t.LastUsedAt)}`}</span></div>
   <form class="inline" method="post" action="/account/agents/revoke"><input type="hidden" name="id" value="${t.ID}"><button class="danger" type="submit">${Icon("x")} ${T(req, "demo.agents.revoke")}</button></form>
 </li>`,
   )}</ul>`;
@@ -48,7 +52,7 @@ export function agentsPage(
     minted === undefined
       ? html``
       : "token" in minted
-        ? html`<section class="card notice ok" role="status"><p>${T(req, "demo.agents.shown_once")}</p><p><strong>agent:${minted.name}</strong></p><p><code data-agent-token="${minted.token}">${minted.token}</code></p></section>`
+        ? html`<section class="card notice ok" role="status"><p>${T(req, "demo.agents.shown_once")}</p><p><strong>agent:${minted.name}</strong></p>${newToken(req, minted.token)}</section>`
         : html`<p class="card notice bad" role="alert" data-error>${minted.error}</p>`;
   render(
     req,
@@ -56,6 +60,7 @@ export function agentsPage(
     assets,
     {
       title: T(req, "demo.agents.title"),
+      scripts: minted !== undefined && "token" in minted ? [COPY_SCRIPT] : [],
       body: html`<h1>${Icon("key")} ${T(req, "demo.agents.title")}</h1>
 ${notice}
 <section class="card">
@@ -104,7 +109,7 @@ ${outcome}
   <p>${Tf(req, "demo.approval.asks", { agent, tool: approval.Tool })}</p>
   <p><strong data-confirm>${def?.Tool.Confirm ?? ""}</strong></p>
   <h2>${T(req, "demo.approval.arguments")}</h2>
-  <pre data-arguments data-agent-text>${JSON.stringify(approval.Args, null, 2)}</pre>
+  ${argumentsTable(req, approval.Args)}
   ${
     open
       ? html`<form class="row" method="post" action="/account/approvals/${approval.ID}">

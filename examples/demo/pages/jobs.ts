@@ -15,6 +15,8 @@ const STEPS = 10;
 
 function demoJob(kind: "ok" | "fail", stepMs: number) {
   return async (signal: AbortSignal, progress: (text: string) => void): Promise<void> => {
+    // A fraction from the start, so the page shows its bar at once (lib/jobs/README.md#progress).
+    progress(`0/${STEPS}`);
     for (let i = 1; i <= STEPS; i++) {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, stepMs);

@@ -1,7 +1,8 @@
 /*
  * The agent-token page (behind RequireFreshSession): a form to mint a
  * token for a named agent, read or read-and-write (a fieldset of two
- * radios), the new token shown once (`data-agent-token`) or the refusal
+ * radios), the new token shown once (`data-agent-token`, with a Copy
+ * button, `data-copy`, shown by static/copy.js) or the refusal
  * (`data-error`), the address an MCP client connects to
  * (`data-mcp-url`), and the person's tokens (`data-agent-id`, with
  * `data-agent-access`), each with its access, its expiry ("expires on …",
@@ -16,6 +17,19 @@ import { html, type SafeHTML } from "latch/http";
 import { T } from "latch/i18n";
 import { Icon } from "latch/icons";
 import { render, starterNav } from "./layout.ts";
+
+/**
+ * A new token, shown once: the token as text (`data-agent-token`, id
+ * `agent-token`, selectable), and a Copy button (`data-copy`) that
+ * `static/copy.js` shows and wires; pass `COPY_SCRIPT` in the page's
+ * scripts. Without script the button stays hidden.
+ */
+export function newToken(req: IncomingMessage, token: string): SafeHTML {
+  return html`<p class="token"><code id="agent-token" data-agent-token="${token}">${token}</code> <button type="button" class="secondary" data-copy="agent-token" data-copied="${T(req, "starter.agents.copied")}" hidden>${T(req, "starter.agents.copy")}</button></p>`;
+}
+
+/** The script of the Copy button, an asset of the starter's static files. */
+export const COPY_SCRIPT = "copy.js";
 
 /** What a mint shows: the new token, this once, or why it was refused. */
 export type MintResult = { token: string } | { error: string; status: number };
@@ -56,7 +70,7 @@ export function agentsPage(
     minted === undefined
       ? html``
       : "token" in minted
-        ? html`<section class="notice ok" role="status"><p>${T(req, "starter.agents.shown_once")}</p><p><code data-agent-token="${minted.token}">${minted.token}</code></p></section>`
+        ? html`<section class="notice ok" role="status"><p>${T(req, "starter.agents.shown_once")}</p>${newToken(req, minted.token)}</section>`
         : html`<p class="notice bad" role="alert" data-error>${minted.error}</p>`;
   render(
     req,
@@ -65,6 +79,7 @@ export function agentsPage(
     {
       nav: starterNav(req),
       title: T(req, "starter.agents.title"),
+      scripts: minted !== undefined && "token" in minted ? [COPY_SCRIPT] : [],
       body: html`<h1>${T(req, "starter.agents.title")}</h1>
 ${notice}
 <form class="card" method="post" action="/account/agents">

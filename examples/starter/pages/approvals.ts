@@ -34,7 +34,8 @@ function typeName(req: IncomingMessage, value: string | number | boolean): strin
   return T(req, "starter.approvals.type_string");
 }
 
-function argumentsTable(req: IncomingMessage, args: Approval["Args"]): SafeHTML {
+/** The arguments of a request as a table (name, value, type), long values wrapped; the demo's approval page shows it too. */
+export function argumentsTable(req: IncomingMessage, args: Approval["Args"]): SafeHTML {
   const rows = Object.entries(args);
   if (rows.length === 0) return html`<p class="muted" data-arguments>${T(req, "starter.approvals.no_arguments")}</p>`;
   return html`<table class="arguments" data-arguments>

@@ -29,8 +29,8 @@ export function consentPage(req: IncomingMessage, res: ServerResponse, assets: A
   <p>${T(req, "starter.consent.resource")} <code data-consent-resource>${consent.Resource}</code></p>
   <form method="post" action="${consent.Action}">
     ${consent.Fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
-    <p><button type="submit" name="decision" value="allow" data-consent="allow">${Icon("check")} ${T(req, "starter.consent.allow")}</button>
-    <button class="secondary" type="submit" name="decision" value="deny" data-consent="deny">${Icon("x")} ${T(req, "starter.consent.decline")}</button></p>
+    <button type="submit" name="decision" value="allow" data-consent="allow">${Icon("check")} ${T(req, "starter.consent.allow")}</button>
+    <button class="secondary" type="submit" name="decision" value="deny" data-consent="deny">${Icon("x")} ${T(req, "starter.consent.decline")}</button>
   </form>
 </section>`,
   });
