@@ -38,8 +38,9 @@ function aborted(signal: AbortSignal): MailError {
 }
 
 function tlsOptions(host: string, extra: ConnectionOptions, pin: string | undefined): ConnectionOptions {
-  // RFC 6066 §3: SNI carries a host name, never an IP literal.
-  const options = isIP(host) === 0 ? { servername: host, ...extra } : { ...extra };
+  // RFC 6066 §3: SNI carries a host name, never an IP literal. RFC 6125 §6.2.1: an IP address is checked
+  // against the certificate's IP addresses; node:tls checks `host` (after STARTTLS it would check "localhost").
+  const options = isIP(host) === 0 ? { servername: host, ...extra } : { host, ...extra };
   // RFC 7469 §2.6 (pinning): a pinned certificate is verified by its fingerprint (checkPin), not by a CA.
   return pin === undefined ? options : { ...options, rejectUnauthorized: false };
 }

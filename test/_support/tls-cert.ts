@@ -23,8 +23,8 @@ export interface TestCert {
   sha256: string;
 }
 
-/** Makes a self-signed P-256 certificate valid for a day; removed after the test. */
-export function makeTestCert(t: TestContext, commonName = "localhost"): TestCert {
+/** Makes a self-signed P-256 certificate valid for a day, for the names `subjectAltName` lists; removed after the test. */
+export function makeTestCert(t: TestContext, commonName = "localhost", subjectAltName = "DNS:localhost,IP:127.0.0.1"): TestCert {
   const dir = mkdtempSync(join(tmpdir(), "latch-cert-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const keyFile = join(dir, "key.pem");
@@ -32,7 +32,7 @@ export function makeTestCert(t: TestContext, commonName = "localhost"): TestCert
   execFileSync(
     "openssl",
     ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1"]
-      .concat(["-subj", `/CN=${commonName}`, "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+      .concat(["-subj", `/CN=${commonName}`, "-addext", `subjectAltName=${subjectAltName}`])
       .concat(["-keyout", keyFile, "-out", certFile]),
     { stdio: "ignore" },
   );

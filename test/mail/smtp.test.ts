@@ -155,6 +155,24 @@ describe("NewSMTPMailer() trusting a server's own certificate, verification on",
     assert.equal((await srv.waitForMessage()).secure, true);
   });
 
+  // RFC 6125 §6.2.1, RFC 5280 §4.2.1.6: a server reached by its IP address is checked against the certificate's IP addresses.
+  it("checks a server reached by IP address against the certificate's IP addresses after STARTTLS", async (t) => {
+    const byAddress = makeTestCert(t, "mail.test", "DNS:mail.test,IP:127.0.0.1");
+    const srv = await startSMTPServer({ starttls: true, tls: byAddress });
+    t.after(() => srv.close());
+    await newSMTPMailer(`smtp://127.0.0.1:${srv.port}`, { caFile: byAddress.certFile }).Send(msg);
+    assert.equal((await srv.waitForMessage()).secure, true);
+
+    const byName = makeTestCert(t, "localhost", "DNS:localhost");
+    const named = await startSMTPServer({ starttls: true, tls: byName });
+    t.after(() => named.close());
+    await assert.rejects(newSMTPMailer(`smtp://127.0.0.1:${named.port}`, { caFile: byName.certFile }).Send(msg), {
+      code: "ERR_MAIL_CONNECT",
+      message: /^mail: TLS handshake with 127\.0\.0\.1 failed: the server's certificate is not trusted \(ERR_TLS_CERT_ALTNAME_INVALID\)/,
+    });
+    assert.equal(named.messages.length, 0);
+  });
+
   it("accepts it pinned by its SHA-256 fingerprint (certSHA256), with or without colons, any case", async (t) => {
     const cert = makeTestCert(t);
     const srv = await startSMTPServer({ starttls: true, tls: cert });
