@@ -14,6 +14,7 @@
  * it to max(now, previous + 1), so it strictly increases per record.
  */
 import type { Step } from "../db/index.ts";
+import { driftAdvice, historySteps } from "./history.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
 import { EMAIL_MAX_LENGTH, INTEGER_LIMIT, URL_MAX_LENGTH } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
@@ -92,19 +93,13 @@ export function isSearched(field: Field): boolean {
  */
 export function resourceSchema(spec: ResourceSpec): Step[] {
   const scoped = spec.Scope === ScopeKind.UserScoped;
-  const steps: Step[] = [
-    {
-      Name: `resource/${spec.Name}/001-table`,
-      SQL: `CREATE TABLE "${spec.Name}" (
-  id TEXT PRIMARY KEY,${scoped ? "\n  owner TEXT NOT NULL," : ""}
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
-) STRICT;
-CREATE INDEX "${spec.Name}_list" ON "${spec.Name}" (${scoped ? "owner, " : ""}created_at, id);`,
-    },
-  ];
+  const steps: Step[] = [{ Name: `resource/${spec.Name}/001-table`, SQL: `${createTableSQL(spec, spec.Name, [])}\n${listIndexSQL(spec)}` }];
   for (const field of spec.Form.Fields) {
-    steps.push({ Name: `resource/${spec.Name}/field-${field.Name}`, SQL: `ALTER TABLE "${spec.Name}" ADD COLUMN ${columnSQL(field)};` });
+    steps.push({
+      Name: `resource/${spec.Name}/field-${field.Name}`,
+      SQL: `ALTER TABLE "${spec.Name}" ADD COLUMN ${columnSQL(field)};`,
+      Changed: (db) => driftAdvice(db, spec, field, columnSQL),
+    });
   }
   for (const column of sortColumns(spec)) {
     steps.push({
@@ -122,7 +117,8 @@ CREATE TRIGGER "${spec.Name}_search_delete" AFTER DELETE ON "${spec.Name}" BEGIN
   DELETE FROM ${index} WHERE rowid = old.rowid;
 END;`,
   });
-  for (const field of spec.Form.Fields.filter(isSearched)) {
+  const searched = spec.Form.Fields.filter(isSearched);
+  for (const field of searched) {
     const c = `"${field.Name}"`;
     steps.push({
       Name: `resource/${spec.Name}/search-${field.Name}`,
@@ -131,7 +127,29 @@ END;`,
   FROM "${spec.Name}" r WHERE r.${c} <> '';`,
     });
   }
-  return steps;
+  const shape = {
+    steps,
+    createTable: (name: string) => createTableSQL(spec, name, spec.Form.Fields),
+    listIndex: listIndexSQL(spec),
+    searched: searched.map((f) => f.Name),
+  };
+  return [...historySteps(spec, shape), ...steps];
+}
+
+// The table's CREATE TABLE statement under `name`, with `fields`' columns inline (none: the first step's, as it was first applied).
+function createTableSQL(spec: ResourceSpec, name: string, fields: readonly Field[]): string {
+  const scoped = spec.Scope === ScopeKind.UserScoped;
+  const columns = fields.map((f) => `,\n  ${columnSQL(f)}`).join("");
+  return `CREATE TABLE "${name}" (
+  id TEXT PRIMARY KEY,${scoped ? "\n  owner TEXT NOT NULL," : ""}
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL${columns}
+) STRICT;`;
+}
+
+function listIndexSQL(spec: ResourceSpec): string {
+  const scoped = spec.Scope === ScopeKind.UserScoped;
+  return `CREATE INDEX "${spec.Name}_list" ON "${spec.Name}" (${scoped ? "owner, " : ""}created_at, id);`;
 }
 
 // The columns a list sorts by that the list index does not cover: the list's fields, updated_at and id.
