@@ -25,6 +25,8 @@ export interface Step {
    * their current form: each is recorded again with its current SQL when
    * the list holds it (and not run), forgotten when the list does not.
    * Only `SQL` is checksummed, so let it describe what `Run` does.
+   * Foreign keys are off while it runs and checked before the commit
+   * (SQLite's 12-step table rebuild, steps 1 and 10).
    */
   Run?: (db: DB, applied: ReadonlySet<string>) => readonly string[];
   /** The way forward when this step was applied with different SQL, appended to ERR_DB_STEP_CHANGED's message (e.g. the history entry to write). */
@@ -74,10 +76,17 @@ export function applySchema(db: DB, steps: readonly Step[]): string[] {
       }
       continue;
     }
+    // SQLite's 12-step table rebuild (lang_altertable.html#otheralter), step 1: a Run may drop and recreate a table that
+    // others reference, so foreign keys are off while it runs (DROP TABLE would otherwise delete, cascade or null the
+    // references) and checked before its commit (step 10). The pragma is a no-op inside a transaction, so it is set around it.
+    const keys = step.Run !== undefined && Number(db.pragma("foreign_keys", { simple: true })) === 1;
+    if (keys) db.pragma("foreign_keys = OFF");
     try {
       db.transaction(() => {
         db.exec(step.SQL);
         const redone = step.Run?.(db, new Set(names.all())) ?? [];
+        if (keys && (db.pragma("foreign_key_check") as unknown[]).length > 0)
+          throw new Error("a reference no longer finds its record (PRAGMA foreign_key_check)");
         const now = new Date().toISOString();
         record.run(step.Name, sum, now);
         for (const name of redone) {
@@ -91,6 +100,8 @@ export function applySchema(db: DB, steps: readonly Step[]): string[] {
       // The cause's message is the reason (a failed statement, or a rebuild naming the field and the fix).
       const reason = cause instanceof Error ? `: ${cause.message}` : "";
       throw new DBError("ERR_DB_STEP_FAILED", `apply schema: step ${step.Name} failed${reason}`, { cause });
+    } finally {
+      if (keys) db.pragma("foreign_keys = ON");
     }
     applied.push(step.Name);
   }

@@ -119,6 +119,36 @@ describe("ApplySchema()", () => {
     assert.deepEqual(tables(db), ["sessions"]);
   });
 
+  test("a Run rebuilding a referenced table keeps the references (foreign keys off) and is refused when it breaks one", (t) => {
+    const db = open(t, tempFile(t));
+    const tables: Step[] = [
+      { Name: "app/001", SQL: "CREATE TABLE parent (id TEXT PRIMARY KEY, x TEXT)" },
+      { Name: "app/002", SQL: "CREATE TABLE child (id TEXT PRIMARY KEY, parent TEXT REFERENCES parent (id) ON DELETE CASCADE)" },
+    ];
+    applySchema(db, tables);
+    db.exec("INSERT INTO parent VALUES ('p1', 'a'); INSERT INTO child VALUES ('c1', 'p1')");
+    const rebuild = (name: string, keep: string): Step => ({
+      Name: name,
+      SQL: "-- rebuilds parent",
+      Run: (handle) => {
+        handle.exec(`CREATE TABLE parent_new (id TEXT PRIMARY KEY, x TEXT NOT NULL);
+          INSERT INTO parent_new SELECT id, x FROM parent WHERE id = '${keep}';
+          DROP TABLE parent; ALTER TABLE parent_new RENAME TO parent;`);
+        return [];
+      },
+    });
+    applySchema(db, [...tables, rebuild("app/003", "p1")]);
+    assert.deepEqual(db.prepare("SELECT id, parent FROM child").all(), [{ id: "c1", parent: "p1" }]);
+    assert.equal(db.pragma("foreign_keys", { simple: true }), 1);
+    assertCode(
+      () => applySchema(db, [...tables, rebuild("app/004", "none")]),
+      "ERR_DB_STEP_FAILED",
+      /app\/004 failed: a reference no longer finds its record/,
+    );
+    assert.deepEqual(db.prepare("SELECT id FROM parent").pluck().all(), ["p1"]);
+    assert.equal(db.pragma("foreign_keys", { simple: true }), 1);
+  });
+
   test("a changed step's Changed says the way forward in the refusal", (t) => {
     const path = tempFile(t);
     applySchema(open(t, path), sessions);
