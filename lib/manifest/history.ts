@@ -259,47 +259,10 @@ function rebuild(
   }
   const columns = new Set(db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]);
   const sources = spec.Form.Fields.map((field) => source(spec, field, pending, columns));
-  const rows = db.prepare(`SELECT rowid AS rowid_, * FROM "${table}" ORDER BY rowid`).all() as Record<string, unknown>[];
+  const rows = db.prepare(`SELECT rowid AS latch_rowid, * FROM "${table}" ORDER BY rowid`).all() as Row[];
   const values = convert(table, sources, rows);
-
-  // SQLite's 12 steps; 1, 2, 10, 11 and 12 (foreign keys off, the transaction, the foreign key check) are applySchema's for a step with Run.
-  // 3: the indexes and triggers the manifest's steps did not make, recreated in 8 (its own are made as declared now).
-  const own = (name: string): boolean => name === `${table}_list` || name === `${table}_search_delete` || name.startsWith(`${table}_sort_`);
-  const others = (
-    db
-      .prepare(`SELECT name, sql FROM sqlite_schema WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL`)
-      .all(table) as {
-      name: string;
-      sql: string;
-    }[]
-  ).filter((o) => !own(o.name));
-  // 4, 5: the new table, every record copied with its rowid (the search index's key) and its converted values.
-  const fresh = `${table}_rebuild`;
-  db.exec(shape.createTable(fresh));
-  const fixed = [...columns].filter((c) => !spec.Form.Fields.some((f) => f.Name === c) && isFixed(c));
-  const names = ["rowid", ...fixed, ...spec.Form.Fields.map((f) => f.Name)];
-  const insert = db.prepare(
-    `INSERT INTO "${fresh}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
-  );
-  rows.forEach((row, i) => insert.run(row["rowid_"], ...fixed.map((c) => row[c]), ...(values[i] ?? [])));
-  // 6, 7: the old table goes (its indexes and its search trigger with it), the new one takes its name.
-  db.exec(`DROP TABLE "${table}"; ALTER TABLE "${fresh}" RENAME TO "${table}";`);
-  // 8: the indexes and the search index as declared now, then the others.
-  db.exec(shape.listIndex);
-  for (const step of shape.steps.filter((s) => /\/sort-[^/]+$/.test(s.Name))) db.exec(step.SQL);
-  db.exec(`DROP TABLE IF EXISTS "${table}_search";`);
-  const search = shape.steps.find((s) => s.Name.endsWith("/002-search"));
-  if (search !== undefined) db.exec(search.SQL);
-  const index = db.prepare(`INSERT INTO "${table}_search" (rowid, body) VALUES (?, ?)`);
-  const searchedAt = shape.searched.map((name) => spec.Form.Fields.findIndex((f) => f.Name === name));
-  rows.forEach((row, i) => {
-    const body = searchedAt
-      .map((at) => values[i]?.[at] ?? "")
-      .filter((v) => v !== "" && v !== null)
-      .join("\n");
-    if (body !== "") index.run(row["rowid_"], body);
-  });
-  for (const other of others) db.exec(other.sql);
+  replaceTable(db, spec, shape, columns, rows, values);
+  fillSearch(db, spec, shape, rows, values);
   // The ledger: every step of the table as declared now is done, the pending history too, and the steps of renamed or removed fields are forgotten.
   const gone = pending.flatMap((c) => ("Rename" in c ? [c.Rename.From] : "Remove" in c ? [c.Remove.Field] : []));
   return [
@@ -307,6 +270,56 @@ function rebuild(
     ...pending.map((c) => stepName(spec, c)),
     ...gone.flatMap((f) => ["field", "sort", "search"].map((k) => `resource/${table}/${k}-${f}`)),
   ];
+}
+
+/** A record as the rebuild reads it: its columns and its rowid (`latch_rowid`). */
+type Row = Record<string, unknown>;
+
+// SQLite's 12 steps, 3 to 8 (1, 2 and 10 to 12, foreign keys off, the transaction and the foreign key check, are applySchema's for a step with Run).
+function replaceTable(
+  db: DB,
+  spec: ResourceSpec,
+  shape: TableShape,
+  columns: ReadonlySet<string>,
+  rows: readonly Row[],
+  values: readonly FieldValue[][],
+): void {
+  const table = spec.Name;
+  // 3: the indexes and triggers the manifest's steps did not make, recreated in 8 (its own are made as declared now).
+  const own = (name: string): boolean => name === `${table}_list` || name === `${table}_search_delete` || name.startsWith(`${table}_sort_`);
+  const kept = db.prepare(`SELECT name, sql FROM sqlite_schema WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL`);
+  const others = (kept.all(table) as { name: string; sql: string }[]).filter((o) => !own(o.name));
+  // 4, 5: the new table, every record copied with its rowid (the search index's key) and its converted values.
+  const fresh = `${table}_rebuild`;
+  db.exec(shape.createTable(fresh));
+  const fixed = [...columns].filter((c) => isFixed(c) && !spec.Form.Fields.some((f) => f.Name === c));
+  const names = ["rowid", ...fixed, ...spec.Form.Fields.map((f) => f.Name)];
+  const insert = db.prepare(
+    `INSERT INTO "${fresh}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
+  );
+  rows.forEach((row, i) => insert.run(row["latch_rowid"], ...fixed.map((c) => row[c]), ...(values[i] ?? [])));
+  // 6, 7: the old table goes (its indexes and its search trigger with it), the new one takes its name.
+  db.exec(`DROP TABLE "${table}"; ALTER TABLE "${fresh}" RENAME TO "${table}";`);
+  // 8: the list and sort indexes as declared now, then the others.
+  db.exec(shape.listIndex);
+  for (const step of shape.steps.filter((s) => /\/sort-[^/]+$/.test(s.Name))) db.exec(step.SQL);
+  for (const other of others) db.exec(other.sql);
+}
+
+// The search index made as declared now (its FTS5 table and delete trigger) and filled as the write paths fill it (table.ts).
+function fillSearch(db: DB, spec: ResourceSpec, shape: TableShape, rows: readonly Row[], values: readonly FieldValue[][]): void {
+  db.exec(`DROP TABLE IF EXISTS "${spec.Name}_search";`);
+  const search = shape.steps.find((s) => s.Name.endsWith("/002-search"));
+  if (search !== undefined) db.exec(search.SQL);
+  const index = db.prepare(`INSERT INTO "${spec.Name}_search" (rowid, body) VALUES (?, ?)`);
+  const searchedAt = shape.searched.map((name) => spec.Form.Fields.findIndex((f) => f.Name === name));
+  rows.forEach((row, i) => {
+    const body = searchedAt
+      .map((at) => values[i]?.[at] ?? "")
+      .filter((v) => v !== "" && v !== null)
+      .join("\n");
+    if (body !== "") index.run(row["latch_rowid"], body);
+  });
 }
 
 function isFixed(column: string): boolean {
@@ -339,7 +352,7 @@ function source(spec: ResourceSpec, field: Field, pending: readonly Change[], co
 }
 
 // Every row's values in form order, converted; refuses the boot naming the first field whose values do not all convert.
-function convert(table: string, sources: readonly Source[], rows: readonly Record<string, unknown>[]): FieldValue[][] {
+function convert(table: string, sources: readonly Source[], rows: readonly Row[]): FieldValue[][] {
   const out: FieldValue[][] = rows.map(() => []);
   for (const src of sources) {
     let refused = 0;

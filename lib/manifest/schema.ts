@@ -5,9 +5,11 @@
  * the fixed columns; one step per field adds its column, so declaring a new
  * field is a new step, applied at the next boot to a table that already
  * holds records (SQLite's ADD COLUMN: existing rows get the column's
- * default, NULL or '' or 0, which every CHECK accepts), while changing a
- * declared field (its kind) changes that step's SQL and `applySchema`
- * refuses to boot (ERR_DB_STEP_CHANGED), naming the step. An Exclusive resource's table is the store; a Mergeable
+ * default, NULL or '' or 0, which every CHECK accepts). Changing a
+ * declared field's kind changes that step's SQL, which `applySchema`
+ * refuses (ERR_DB_STEP_CHANGED, naming the History entry to write):
+ * renames, kind changes and removals are the resource's `History`, steps
+ * of their own before these (history.ts). An Exclusive resource's table is the store; a Mergeable
  * resource's is the projection of its event streams, for lists and filters.
  *
  * `updated_at` doubles as an Exclusive record's version: every write sets
@@ -73,7 +75,8 @@ export function isSearched(field: Field): boolean {
 }
 
 /**
- * Returns the schema steps of `spec` (validate it first): the table
+ * Returns the schema steps of `spec` (validate it first): its history's
+ * `resource/<name>/history-<Step>` (history.ts), then the table
  * `resource/<name>/001-table`, its list index, one
  * `resource/<name>/field-<field>` step per field, and one
  * `resource/<name>/sort-<column>` index per list column a list may be
