@@ -11,7 +11,9 @@ import { describe, test, type TestContext } from "node:test";
 import { applySchema, type DB } from "../../lib/db/index.ts";
 import { Kind, Resource, ScopeKind, StoreKind, resourceSchema } from "../../lib/manifest/index.ts";
 import type { Change } from "../../lib/manifest/index.ts";
+import { CONVERSIONS, HISTORY_STEP_PATTERN } from "../../lib/manifest/history.ts";
 import { sortExpression } from "../../lib/manifest/schema.ts";
+import type { Field } from "../../lib/manifest/spec.ts";
 import { RecordTable, type ListQuery } from "../../lib/manifest/table.ts";
 import { assertCode, open, tempFile } from "../_support/db.ts";
 
@@ -243,5 +245,38 @@ describe("a resource's History", () => {
       Form: { Fields: [...after.Form.Fields, { Name: "legacy", Label: "Legacy", Kind: Kind.Integer }] },
     });
     assertCode(() => reused.Validate(), "ERR_MANIFEST_INVALID_HISTORY", /field "legacy": .*a removed name is not reused/);
+  });
+
+  test("a history Step is a-z 0-9 - of 1 to 63 characters", () => {
+    assert.equal(HISTORY_STEP_PATTERN.source, "^[a-z0-9][a-z0-9-]{0,62}$");
+    const named = (step: string): Resource => new Resource({ ...after, History: [{ ...history[0]!, Step: step }, ...history.slice(1)] });
+    named("a".repeat(63)).Validate();
+    assertCode(() => named("a".repeat(64)).Validate(), "ERR_MANIFEST_INVALID_HISTORY", /a history Step must match/);
+    assertCode(() => named("Note_Rename").Validate(), "ERR_MANIFEST_INVALID_HISTORY", /a history Step must match/);
+  });
+
+  test("the conversions: exact or refused, never rounded or cut", () => {
+    const field = (Kind_: Field["Kind"], more: Partial<Field> = {}): Field => ({ Name: "f", Label: "F", Kind: Kind_, ...more });
+    const run = (from: Field, to: Field, value: string | number | null): unknown =>
+      CONVERSIONS.get(`${from.Kind}→${to.Kind}`)?.(value, from, to);
+    assert.equal(CONVERSIONS.size, 17);
+    assert.deepEqual(run(field(Kind.Money, { Currency: "EUR" }), field(Kind.Integer), 1200), { value: 12 });
+    assert.deepEqual(run(field(Kind.Money, { Currency: "EUR" }), field(Kind.Integer), 1250), {
+      refused: "is not a whole amount (it has minor units)",
+    });
+    assert.deepEqual(run(field(Kind.Money, { Currency: "JPY" }), field(Kind.Integer), 1250), { value: 1250 });
+    assert.deepEqual(run(field(Kind.Money, { Currency: "EUR" }), field(Kind.Text), -1205), { value: "-12.05" });
+    assert.deepEqual(run(field(Kind.Integer), field(Kind.Money, { Currency: "EUR" }), 12), { value: 1200 });
+    assert.deepEqual(run(field(Kind.Integer), field(Kind.Money), 10 ** 13), { refused: "is beyond 999999999999999 minor units" });
+    assert.deepEqual(run(field(Kind.Textarea), field(Kind.Text), "two\nlines"), { refused: "holds a line break (Text is one line)" });
+    assert.deepEqual(run(field(Kind.Text), field(Kind.Textarea, { MaxLength: 3 }), "four"), { refused: "is longer than MaxLength 3" });
+    assert.deepEqual(run(field(Kind.Boolean), field(Kind.Text), 1), { value: "true" });
+    assert.deepEqual(run(field(Kind.Text), field(Kind.URL), "HTTPS://Example.com"), { value: "https://example.com/" });
+    assert.deepEqual(run(field(Kind.Text), field(Kind.URL), "javascript:alert(1)"), { refused: "is not an http or https address" });
+    assert.deepEqual(run(field(Kind.Text), field(Kind.Date), ""), { value: null });
+    assert.deepEqual(run(field(Kind.Text), field(Kind.Integer, { Max: 9 }), "10"), { refused: "is not a whole number within Min and Max" });
+    const choice = field(Kind.Choice, { Choices: [{ Value: "meals", Label: "Meals" }] });
+    assert.deepEqual(run(field(Kind.Text), choice, "meals"), { value: "meals" });
+    assert.deepEqual(run(field(Kind.Text), choice, "Meals"), { refused: "is not one of the Choices" });
   });
 });
