@@ -17,6 +17,20 @@ export interface Step {
   Name: string;
   /** The SQL to run once. Never edit it after release; add a new step. */
   SQL: string;
+  /**
+   * Work SQL alone cannot say (a table rebuild converting values in
+   * JavaScript: lib/manifest's field history), run after `SQL` in the
+   * step's transaction, given the names of the steps already applied. It
+   * returns the names of applied or later steps whose work it did in
+   * their current form: each is recorded again with its current SQL when
+   * the list holds it (and not run), forgotten when the list does not.
+   * Only `SQL` is checksummed, so let it describe what `Run` does.
+   * Foreign keys are off while it runs and checked before the commit
+   * (SQLite's 12-step table rebuild, steps 1 and 10).
+   */
+  Run?: (db: DB, applied: ReadonlySet<string>) => readonly string[];
+  /** The way forward when this step was applied with different SQL, appended to ERR_DB_STEP_CHANGED's message (e.g. the history entry to write). */
+  Changed?: (db: DB) => string;
 }
 
 /** Concatenates step lists in apply order, refusing duplicate names. */
@@ -48,23 +62,46 @@ export function applySchema(db: DB, steps: readonly Step[]): string[] {
     name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
   const recorded = db.prepare<[string], { checksum: string }>("SELECT checksum FROM latch_schema WHERE name = ?");
   const record = db.prepare("INSERT INTO latch_schema (name, checksum, applied_at) VALUES (?, ?, ?)");
+  const forget = db.prepare("DELETE FROM latch_schema WHERE name = ?");
+  const names = db.prepare<[], string>("SELECT name FROM latch_schema").pluck();
+  const byName = new Map(steps.map((s) => [s.Name, s]));
   const applied: string[] = [];
   for (const step of steps) {
     const sum = checksum(step.SQL);
     const row = recorded.get(step.Name);
     if (row !== undefined) {
       if (row.checksum !== sum) {
-        throw new DBError("ERR_DB_STEP_CHANGED", `apply schema: step ${step.Name} was applied with different SQL`);
+        const forward = step.Changed === undefined ? "" : `: ${step.Changed(db)}`;
+        throw new DBError("ERR_DB_STEP_CHANGED", `apply schema: step ${step.Name} was applied with different SQL${forward}`);
       }
       continue;
     }
+    // SQLite's 12-step table rebuild (lang_altertable.html#otheralter), step 1: a Run may drop and recreate a table that
+    // others reference, so foreign keys are off while it runs (DROP TABLE would otherwise delete, cascade or null the
+    // references) and checked before its commit (step 10). The pragma is a no-op inside a transaction, so it is set around it.
+    const keys = step.Run !== undefined && Number(db.pragma("foreign_keys", { simple: true })) === 1;
+    if (keys) db.pragma("foreign_keys = OFF");
     try {
       db.transaction(() => {
         db.exec(step.SQL);
-        record.run(step.Name, sum, new Date().toISOString());
+        const redone = step.Run?.(db, new Set(names.all())) ?? [];
+        if (keys && (db.pragma("foreign_key_check") as unknown[]).length > 0)
+          throw new Error("a reference no longer finds its record (PRAGMA foreign_key_check)");
+        const now = new Date().toISOString();
+        record.run(step.Name, sum, now);
+        for (const name of redone) {
+          if (name === step.Name) continue;
+          forget.run(name);
+          const current = byName.get(name);
+          if (current !== undefined) record.run(name, checksum(current.SQL), now);
+        }
       }).immediate();
     } catch (cause) {
-      throw new DBError("ERR_DB_STEP_FAILED", `apply schema: step ${step.Name} failed`, { cause });
+      // The cause's message is the reason (a failed statement, or a rebuild naming the field and the fix).
+      const reason = cause instanceof Error ? `: ${cause.message}` : "";
+      throw new DBError("ERR_DB_STEP_FAILED", `apply schema: step ${step.Name} failed${reason}`, { cause });
+    } finally {
+      if (keys) db.pragma("foreign_keys = ON");
     }
     applied.push(step.Name);
   }

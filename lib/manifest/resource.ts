@@ -6,7 +6,7 @@
  * (`validateResource`).
  */
 import type { ScopeKind, StoreKind } from "./kinds.ts";
-import type { Form, List, ResourceSpec } from "./spec.ts";
+import type { Change, Form, List, ResourceSpec } from "./spec.ts";
 import { validateResource } from "./validate.ts";
 
 /**
@@ -26,6 +26,7 @@ export class Resource implements ResourceSpec {
   readonly Scope: ScopeKind;
   readonly List: List;
   readonly Form: Form;
+  readonly History?: readonly Change[];
 
   constructor(spec: ResourceSpec) {
     this.Name = spec.Name;
@@ -34,6 +35,7 @@ export class Resource implements ResourceSpec {
     this.Scope = spec.Scope;
     this.List = spec.List;
     this.Form = spec.Form;
+    if (spec.History !== undefined) this.History = spec.History;
   }
 
   /**

@@ -5,15 +5,18 @@
  * the fixed columns; one step per field adds its column, so declaring a new
  * field is a new step, applied at the next boot to a table that already
  * holds records (SQLite's ADD COLUMN: existing rows get the column's
- * default, NULL or '' or 0, which every CHECK accepts), while changing a
- * declared field (its kind) changes that step's SQL and `applySchema`
- * refuses to boot (ERR_DB_STEP_CHANGED), naming the step. An Exclusive resource's table is the store; a Mergeable
+ * default, NULL or '' or 0, which every CHECK accepts). Changing a
+ * declared field's kind changes that step's SQL, which `applySchema`
+ * refuses (ERR_DB_STEP_CHANGED, naming the History entry to write):
+ * renames, kind changes and removals are the resource's `History`, steps
+ * of their own before these (history.ts). An Exclusive resource's table is the store; a Mergeable
  * resource's is the projection of its event streams, for lists and filters.
  *
  * `updated_at` doubles as an Exclusive record's version: every write sets
  * it to max(now, previous + 1), so it strictly increases per record.
  */
 import type { Step } from "../db/index.ts";
+import { driftAdvice, historySteps } from "./history.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
 import { EMAIL_MAX_LENGTH, INTEGER_LIMIT, URL_MAX_LENGTH } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
@@ -72,7 +75,8 @@ export function isSearched(field: Field): boolean {
 }
 
 /**
- * Returns the schema steps of `spec` (validate it first): the table
+ * Returns the schema steps of `spec` (validate it first): its history's
+ * `resource/<name>/history-<Step>` (history.ts), then the table
  * `resource/<name>/001-table`, its list index, one
  * `resource/<name>/field-<field>` step per field, and one
  * `resource/<name>/sort-<column>` index per list column a list may be
@@ -92,19 +96,13 @@ export function isSearched(field: Field): boolean {
  */
 export function resourceSchema(spec: ResourceSpec): Step[] {
   const scoped = spec.Scope === ScopeKind.UserScoped;
-  const steps: Step[] = [
-    {
-      Name: `resource/${spec.Name}/001-table`,
-      SQL: `CREATE TABLE "${spec.Name}" (
-  id TEXT PRIMARY KEY,${scoped ? "\n  owner TEXT NOT NULL," : ""}
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
-) STRICT;
-CREATE INDEX "${spec.Name}_list" ON "${spec.Name}" (${scoped ? "owner, " : ""}created_at, id);`,
-    },
-  ];
+  const steps: Step[] = [{ Name: `resource/${spec.Name}/001-table`, SQL: `${createTableSQL(spec, spec.Name, [])}\n${listIndexSQL(spec)}` }];
   for (const field of spec.Form.Fields) {
-    steps.push({ Name: `resource/${spec.Name}/field-${field.Name}`, SQL: `ALTER TABLE "${spec.Name}" ADD COLUMN ${columnSQL(field)};` });
+    steps.push({
+      Name: `resource/${spec.Name}/field-${field.Name}`,
+      SQL: `ALTER TABLE "${spec.Name}" ADD COLUMN ${columnSQL(field)};`,
+      Changed: (db) => driftAdvice(db, spec, field, columnSQL),
+    });
   }
   for (const column of sortColumns(spec)) {
     steps.push({
@@ -122,7 +120,8 @@ CREATE TRIGGER "${spec.Name}_search_delete" AFTER DELETE ON "${spec.Name}" BEGIN
   DELETE FROM ${index} WHERE rowid = old.rowid;
 END;`,
   });
-  for (const field of spec.Form.Fields.filter(isSearched)) {
+  const searched = spec.Form.Fields.filter(isSearched);
+  for (const field of searched) {
     const c = `"${field.Name}"`;
     steps.push({
       Name: `resource/${spec.Name}/search-${field.Name}`,
@@ -131,7 +130,29 @@ END;`,
   FROM "${spec.Name}" r WHERE r.${c} <> '';`,
     });
   }
-  return steps;
+  const shape = {
+    steps,
+    createTable: (name: string) => createTableSQL(spec, name, spec.Form.Fields),
+    listIndex: listIndexSQL(spec),
+    searched: searched.map((f) => f.Name),
+  };
+  return [...historySteps(spec, shape), ...steps];
+}
+
+// The table's CREATE TABLE statement under `name`, with `fields`' columns inline (none: the first step's, as it was first applied).
+function createTableSQL(spec: ResourceSpec, name: string, fields: readonly Field[]): string {
+  const scoped = spec.Scope === ScopeKind.UserScoped;
+  const columns = fields.map((f) => `,\n  ${columnSQL(f)}`).join("");
+  return `CREATE TABLE "${name}" (
+  id TEXT PRIMARY KEY,${scoped ? "\n  owner TEXT NOT NULL," : ""}
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL${columns}
+) STRICT;`;
+}
+
+function listIndexSQL(spec: ResourceSpec): string {
+  const scoped = spec.Scope === ScopeKind.UserScoped;
+  return `CREATE INDEX "${spec.Name}_list" ON "${spec.Name}" (${scoped ? "owner, " : ""}created_at, id);`;
 }
 
 // The columns a list sorts by that the list index does not cover: the list's fields, updated_at and id.

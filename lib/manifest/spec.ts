@@ -67,6 +67,27 @@ export interface Form {
   readonly Fields: readonly Field[];
 }
 
+/**
+ * One change of a field that adding cannot express, in a resource's
+ * `History` (latch's extension of the contract; README "Changing a
+ * field"): applied once at boot as the schema step
+ * `resource/<name>/history-<Step>`, in order, never edited once applied.
+ */
+export type Change =
+  /** The field `From` is now called `To` (its values kept). */
+  | { readonly Step: string; readonly Rename: { readonly From: string; readonly To: string } }
+  /**
+   * The field's kind changed from `From` to `To`, its values converted
+   * (README's table; a value that does not convert refuses the boot).
+   * `Currency`: the Money field's currency before a change from Money. @default "USD"
+   */
+  | {
+      readonly Step: string;
+      readonly Retype: { readonly Field: string; readonly From: Kind; readonly To: Kind; readonly Currency?: string };
+    }
+  /** The field is gone, its values with it. */
+  | { readonly Step: string; readonly Remove: { readonly Field: string } };
+
 /** A resource as written in a manifest. */
 export interface ResourceSpec {
   /** Lowercase SQL identifier, also the table or stream name. */
@@ -82,4 +103,6 @@ export interface ResourceSpec {
   readonly Scope: ScopeKind;
   readonly List: List;
   readonly Form: Form;
+  /** The renames, kind changes and removals of its fields, oldest first (latch's extension; README "Changing a field"). @default [] */
+  readonly History?: readonly Change[];
 }

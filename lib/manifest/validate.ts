@@ -8,6 +8,7 @@
 import { ManifestError, type ManifestErrorCode } from "./errors.ts";
 import { isKind, isScopeKind, isStoreKind, Kind, ScopeKind, StoreKind } from "./kinds.ts";
 import { MAX_EVENT_DATA } from "../events/index.ts";
+import { validateHistory } from "./history.ts";
 import { INTEGER_LIMIT } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { maxEventBytes } from "./values.ts";
@@ -38,7 +39,8 @@ export const MAX_LENGTH_LIMIT: number = 50_000;
  * or filters, an empty label, a column naming neither a field nor a fixed
  * column, a filter naming no field, a MaxLength out of range or a
  * Currency that Intl does not list, or not on a Money field
- * (`ERR_MANIFEST_INVALID_FIELD`).
+ * (`ERR_MANIFEST_INVALID_FIELD`), a History entry that does not fit the
+ * fields (`ERR_MANIFEST_INVALID_HISTORY`, history.ts).
  */
 export function validateResource(spec: ResourceSpec): void {
   const resource = typeof spec.Name === "string" ? spec.Name : "";
@@ -109,6 +111,7 @@ export function validateResource(spec: ResourceSpec): void {
     if (filters.has(filter.Field)) fail("ERR_MANIFEST_DUPLICATE_FILTER", "is filtered twice", filter.Field);
     filters.add(filter.Field);
   }
+  validateHistory(spec);
 }
 
 /**
