@@ -106,7 +106,9 @@ const HTTP_SERVERS: Server[] = [
   { label: "node:http+rawheaders", spec: { file: "dist/scripts/bench-servers/bare.js", args: ["rawheaders"] } },
   { label: "latch", spec: { file: "dist/scripts/bench-servers/latch.js", args: [] } },
   { label: "fastify", spec: { file: "bench/fastify.mjs", args: [] } },
+  { label: "fastify+headers", spec: { file: "bench/fastify.mjs", args: ["headers"] } },
   { label: "hono", spec: { file: "bench/hono.mjs", args: [] } },
+  { label: "hono+headers", spec: { file: "bench/hono.mjs", args: ["headers"] } },
   { label: "express", spec: { file: "bench/express.mjs", args: [] } },
 ];
 
@@ -243,7 +245,10 @@ function summary(results: Record<string, Row[]>, passkey: PasskeyBench[] | undef
   for (const s of SCENARIOS) {
     const rows = results[s.key];
     if (rows === undefined || (rps(rows, "node:http+headers") === 0 && rps(rows, "node:http+rawheaders") === 0)) continue;
-    const vs = ["hono", "express", "fastify"].map((f) => `latch / ${f} ${ratio(rps(rows, "latch"), rps(rows, f))}`).join(", ");
+    const vs = ["hono", "hono+headers", "express", "fastify", "fastify+headers"]
+      .filter((f) => rps(rows, f) > 0)
+      .map((f) => `latch / ${f} ${ratio(rps(rows, "latch"), rps(rows, f))}`)
+      .join(", ");
     const cpu = cpuRatio(rows, "latch", "node:http+headers");
     lines.push(`  ${s.key}: latch / bare+headers ${ratio(rps(rows, "latch"), rps(rows, "node:http+headers"))} (per CPU-s ${cpu}); ${vs}`);
     if (rps(rows, "node:http+rawheaders") > 0)
@@ -263,7 +268,7 @@ function summary(results: Record<string, Row[]>, passkey: PasskeyBench[] | undef
   if (b !== undefined) {
     for (const base of ["node:http+rawheaders", "node:http+headers"])
       if (rps(b, base) > 0) lines.push(target(`(b) latch / ${base.replace("node:http", "bare")}`, rps(b, "latch") / rps(b, base), 0.9));
-    for (const f of ["fastify", "hono", "express"])
+    for (const f of ["fastify", "fastify+headers", "hono", "hono+headers", "express"])
       if (rps(b, f) > 0) lines.push(target(`(b) latch / ${f} (ahead)`, rps(b, "latch") / rps(b, f), 1));
   }
   if (results["d"] !== undefined)
