@@ -66,7 +66,9 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
   const baseline = prepareBaseline(list);
   return function securityHeadersMiddleware(next: HandlerFunc): HandlerFunc {
     return function setSecurityHeaders(req, res) {
-      if (!(res instanceof BaselineResponse && res.holdBaseline(baseline))) for (const [name, value] of list) res.setHeader(name, value);
+      // Serve's responses hold the baseline until the write; any other response gets it now, one setHeader each.
+      const held = res instanceof BaselineResponse && res.holdBaseline(baseline);
+      if (!held) for (const [name, value] of list) res.setHeader(name, value);
       return next(req, res);
     };
   };
