@@ -103,9 +103,12 @@ function profileFlags(label: string): string[] {
 const HTTP_SERVERS: Server[] = [
   { label: "node:http", spec: { file: "dist/scripts/bench-servers/bare.js", args: ["plain"] } },
   { label: "node:http+headers", spec: { file: "dist/scripts/bench-servers/bare.js", args: ["headers"] } },
+  { label: "node:http+rawheaders", spec: { file: "dist/scripts/bench-servers/bare.js", args: ["rawheaders"] } },
   { label: "latch", spec: { file: "dist/scripts/bench-servers/latch.js", args: [] } },
   { label: "fastify", spec: { file: "bench/fastify.mjs", args: [] } },
+  { label: "fastify+headers", spec: { file: "bench/fastify.mjs", args: ["headers"] } },
   { label: "hono", spec: { file: "bench/hono.mjs", args: [] } },
+  { label: "hono+headers", spec: { file: "bench/hono.mjs", args: ["headers"] } },
   { label: "express", spec: { file: "bench/express.mjs", args: [] } },
 ];
 
@@ -241,10 +244,18 @@ function summary(results: Record<string, Row[]>, passkey: PasskeyBench[] | undef
   const lines = ["", "Ratios"];
   for (const s of SCENARIOS) {
     const rows = results[s.key];
-    if (rows === undefined || rps(rows, "node:http+headers") === 0) continue;
-    const vs = ["hono", "express", "fastify"].map((f) => `latch / ${f} ${ratio(rps(rows, "latch"), rps(rows, f))}`).join(", ");
+    if (rows === undefined || (rps(rows, "node:http+headers") === 0 && rps(rows, "node:http+rawheaders") === 0)) continue;
+    const vs = ["hono", "hono+headers", "express", "fastify", "fastify+headers"]
+      .filter((f) => rps(rows, f) > 0)
+      .map((f) => `latch / ${f} ${ratio(rps(rows, "latch"), rps(rows, f))}`)
+      .join(", ");
     const cpu = cpuRatio(rows, "latch", "node:http+headers");
     lines.push(`  ${s.key}: latch / bare+headers ${ratio(rps(rows, "latch"), rps(rows, "node:http+headers"))} (per CPU-s ${cpu}); ${vs}`);
+    if (rps(rows, "node:http+rawheaders") > 0)
+      lines.push(
+        `  ${s.key}: latch / bare+rawheaders ${ratio(rps(rows, "latch"), rps(rows, "node:http+rawheaders"))} ` +
+          `(per CPU-s ${cpuRatio(rows, "latch", "node:http+rawheaders")})`,
+      );
   }
   const d = results["d"];
   if (d !== undefined)
@@ -254,9 +265,10 @@ function summary(results: Record<string, Row[]>, passkey: PasskeyBench[] | undef
   for (const p of passkey ?? []) lines.push(`  e: ${p.alg} ours / node:crypto ${ratio(p.fullPerSec, p.nodePerSec)}`);
   lines.push("", "Targets");
   const b = results["b"];
-  if (b !== undefined && rps(b, "node:http+headers") > 0) {
-    lines.push(target("(b) latch / bare+headers", rps(b, "latch") / rps(b, "node:http+headers"), 0.9));
-    for (const f of ["fastify", "hono", "express"])
+  if (b !== undefined) {
+    for (const base of ["node:http+rawheaders", "node:http+headers"])
+      if (rps(b, base) > 0) lines.push(target(`(b) latch / ${base.replace("node:http", "bare")}`, rps(b, "latch") / rps(b, base), 0.9));
+    for (const f of ["fastify", "fastify+headers", "hono", "hono+headers", "express"])
       if (rps(b, f) > 0) lines.push(target(`(b) latch / ${f} (ahead)`, rps(b, "latch") / rps(b, f), 1));
   }
   if (results["d"] !== undefined)

@@ -1,10 +1,14 @@
 /*
- * Baseline security headers (SPEC §4.4), set before the application runs
- * so that its own `setHeader` or `removeHeader` wins. The set follows
+ * Baseline security headers (SPEC §4.4), in place before the application
+ * runs so that its own `setHeader` or `removeHeader` wins. The set follows
  * helmet's defaults, tightened where latch's own pages allow it (no inline
- * styles, no framing at all). Values are computed once, at boot.
+ * styles, no framing at all). Values are computed once, at boot. On the
+ * server `Serve` builds, the response holds them and writes them with the
+ * head (baseline-response.ts); on any other server they are set, one
+ * `setHeader` each.
  */
 import type { HandlerFunc, Middleware } from "../http/index.ts";
+import { BaselineResponse, prepareBaseline } from "./baseline-response.ts";
 
 /** Options of `securityHeaders`. */
 export interface SecurityHeadersOptions {
@@ -59,12 +63,12 @@ export function securityHeaderList(options: SecurityHeadersOptions = {}): [strin
 /** Returns the middleware setting the baseline security headers. */
 export function securityHeaders(options: SecurityHeadersOptions = {}): Middleware {
   const list = securityHeaderList(options);
-  // Parallel arrays and an indexed loop: this runs on every request.
-  const names = list.map(([name]) => name);
-  const values = list.map(([, value]) => value);
+  const baseline = prepareBaseline(list);
   return function securityHeadersMiddleware(next: HandlerFunc): HandlerFunc {
     return function setSecurityHeaders(req, res) {
-      for (let i = 0; i < names.length; i++) res.setHeader(names[i] ?? "", values[i] ?? "");
+      // Serve's responses hold the baseline until the write; any other response gets it now, one setHeader each.
+      const held = res instanceof BaselineResponse && res.holdBaseline(baseline);
+      if (!held) for (const [name, value] of list) res.setHeader(name, value);
       return next(req, res);
     };
   };

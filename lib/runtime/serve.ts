@@ -9,6 +9,7 @@
  */
 import { createServer } from "node:http";
 import type { Socket } from "node:net";
+import { BaselineResponse } from "./baseline-response.ts";
 import { defaultMaxConnections, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, limitConnections } from "./connection-limits.ts";
 import { Handler } from "./handler.ts";
 import { chooseListen, listenOn } from "./listen.ts";
@@ -42,6 +43,8 @@ export async function Serve(opts: Options): Promise<void> {
   const shutdown = new AbortController();
   const headersTimeout = opts.HeadersTimeout ?? DEFAULT_HEADERS_TIMEOUT;
   const server = createServer({
+    // The baseline security headers are written with the head, in one writeHead (baseline-response.ts).
+    ServerResponse: BaselineResponse,
     headersTimeout,
     // Node refuses a request timeout shorter than the headers timeout.
     requestTimeout: Math.max(REQUEST_TIMEOUT, headersTimeout),

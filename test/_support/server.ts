@@ -6,12 +6,15 @@
  * `listen` leaves closing to its caller (servers a harness owns).
  * `freePort` is a loopback port nothing listens on (bound, then released).
  * With `tls` (a key and certificate, `test-ca.ts`) it serves https instead.
+ * Its responses are latch's `BaselineResponse`, as on the server `Serve`
+ * builds, unless `response` names another class.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import { createServer as createTLSServer } from "node:https";
 import { createServer as createTCPServer, type AddressInfo, type Socket } from "node:net";
 import type { TestContext } from "node:test";
 import type { HandlerFunc } from "../../lib/http/index.ts";
+import { BaselineResponse } from "../../lib/runtime/baseline-response.ts";
 
 /** A listening server. */
 export interface Listening {
@@ -31,11 +34,15 @@ export interface ServerOptions {
   onConnection?: (socket: Socket) => void;
   /** Serve https with this key and certificate (PEM; `testCA()` gives one for localhost). */
   tls?: { key: string; cert: string };
+  /** The class of the server's responses: node:http's own `ServerResponse` for a server not built as `Serve` builds it. */
+  response?: typeof ServerResponse;
 }
 
 /** Serves `handler` (or, unset, nothing yet: add a "request" listener) on 127.0.0.1, port 0. */
 export async function listen(handler?: HandlerFunc, options: ServerOptions = {}): Promise<Listening> {
-  const server: Server = options.tls === undefined ? createServer() : createTLSServer(options.tls);
+  const response = options.response ?? BaselineResponse;
+  const server: Server =
+    options.tls === undefined ? createServer({ ServerResponse: response }) : createTLSServer({ ...options.tls, ServerResponse: response });
   if (handler !== undefined) {
     server.on("request", (req, res) => {
       const fail = (e: unknown): void => {
