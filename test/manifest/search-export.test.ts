@@ -7,6 +7,7 @@
  * UTF-8 with a byte order mark, formulas neutralised, streamed.
  */
 import assert from "node:assert/strict";
+import http from "node:http";
 import { describe, it, type TestContext } from "node:test";
 import { humanActor, ToolRegistry } from "../../lib/agent/index.ts";
 import * as events from "../../lib/events/index.ts";
@@ -261,6 +262,39 @@ describe("CSV export", () => {
     ).join("");
     assert.equal(Buffer.byteLength(res.body.slice(res.body.indexOf("\r\n") + 2)), Buffer.byteLength(expected));
     assert.equal(res.body.slice(res.body.indexOf("\r\n") + 2), expected);
+  });
+});
+
+describe("CSV export, streamed", () => {
+  it("sends its first rows before it reads the last ones: a record added while the download runs is in it", async (t) => {
+    const app = await start(t);
+    const jar = await app.signIn("ada@example.com");
+    const owner = (app.db.prepare("SELECT DISTINCT subject FROM sessions").get() as { subject: string } | undefined)?.subject ?? "";
+    // 10,000 records of 2,000 characters of notes: 20 MB, more than the socket buffers hold.
+    const notes = "n".repeat(2000);
+    const insert = app.db.prepare(
+      "INSERT INTO trips (id, owner, created_at, updated_at, title, notes, contact, amount, people) VALUES (?, ?, ?, ?, ?, ?, '', NULL, NULL)",
+    );
+    app.db.transaction(() => {
+      for (let i = 0; i < 10_000; i++) insert.run(`r${String(i).padStart(5, "0")}`, owner, i, i, `row ${i}`, notes);
+    })();
+    const { chunks, body } = await new Promise<{ chunks: number; body: string }>((resolve, reject) => {
+      const req = http.get(`${app.base}/trips.csv?sort=id&dir=asc`, { headers: { Cookie: jar.header() ?? "" } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on("data", (part: Buffer) => {
+          // The first bytes are here: a record sorted after every other one, added now, is in the export only if the rest is read later.
+          if (parts.length === 0) insert.run("r99999", owner, 1, 1, "added while downloading", "");
+          parts.push(part);
+        });
+        res.on("end", () => resolve({ chunks: parts.length, body: Buffer.concat(parts).toString("utf8") }));
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+    });
+    const lines = body.split("\r\n");
+    assert.equal(lines.length, 10_000 + 3, "header, every row, the one added, the final CRLF");
+    assert.match(lines[10_001] ?? "", /^r99999,added while downloading,/, "read after the first bytes were sent");
+    assert.ok(chunks > 10_000 / CSV_CHUNK, `arrived in many pieces (${chunks})`);
   });
 });
 
