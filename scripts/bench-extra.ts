@@ -11,6 +11,9 @@
  *       (bench-burst.ts)
  *   (j) no client starves the others: /healthz probes during six attacks on
  *       a server under a 1,024 file limit, and its RSS (bench-starve.ts)
+ *   (l) search of 10,000 records per person, median and p99, and a CSV
+ *       export of 10,000 rows streamed, its peak RSS growth (bench-search.ts;
+ *       (k) is `npm run bench:scale`)
  *
  * Each returns its printed table and its lines for the ratio summary.
  */
@@ -20,6 +23,7 @@ import { benchBurst, type BurstRun } from "./bench-burst.ts";
 import { benchCold, SHIPPED_DEMO, type ColdBench } from "./bench-cold.ts";
 import type { BenchResult } from "./bench-sse.ts";
 import { benchSlow, type SlowBench } from "./bench-slow.ts";
+import { searchSummary, searchTable, type SearchBench } from "./bench-search.ts";
 import { benchStarve, starveTable } from "./bench-starve.ts";
 
 /** What one scenario reports. */
@@ -173,4 +177,18 @@ export async function extraStarve(probeSeconds: number): Promise<ExtraResult> {
     return `${mark(share >= 0.95 && back)}  (j${r.key}) ${r.attack}: ${r.withinDeadline}/${r.probes} probes answered within 1 s (target >= 95%); RSS ${r.rssBeforeMB} -> ${r.rssDuringMB} -> ${r.rssAfterMB} MB (target: back within 10%)`;
   });
   return { key: "j", table: starveTable(runs), summary, raw: runs };
+}
+
+/** (l): bench-search.ts in its own process (--expose-gc, so its RSS is its own), `runs` searches a case. */
+export async function extraSearch(runs: number): Promise<ExtraResult> {
+  const child = spawn(process.execPath, ["--expose-gc", "dist/scripts/bench-search.js", String(runs), "--json"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  if (code !== 0) throw new Error(`bench-search exited ${code}`);
+  const result = JSON.parse(out) as SearchBench;
+  return { key: "l", table: searchTable(result), summary: searchSummary(result), raw: result };
 }

@@ -8,6 +8,8 @@
  *   (g) slow connections, 1,024 files  (h) cold start under socket activation
  *   (i) /healthz during a passkey burst (bench-extra.ts)
  *   (j) no client starves the others: six attacks under a 1,024 file limit
+ *   (l) search of 10,000 records per person, CSV of 10,000 rows streamed
+ *       ((k) is `npm run bench:scale`, its own run)
  *
  * Each server runs pinned to core 0 and the load generator to core 1; each
  * server gets a warm-up over all its scenarios' paths, then each scenario
@@ -17,7 +19,8 @@
  * BENCH_CONNECTIONS (100), BENCH_PIPELINING (1), BENCH_ONLY (e.g. "b,d"),
  * BENCH_SERVERS (labels, e.g. "latch,hono"), BENCH_PASSKEY_ITERATIONS (500),
  * BENCH_SSE_STREAMS (10000), BENCH_SSE_SECONDS (30), BENCH_COLD_RUNS (7),
- * BENCH_BURST_SECONDS (10), BENCH_STARVE_SECONDS (20), BENCH_PROFILE (a
+ * BENCH_BURST_SECONDS (10), BENCH_STARVE_SECONDS (20), BENCH_SEARCH_RUNS
+ * (200), BENCH_PROFILE (a
  * directory: profile every server with --cpu-prof and summarize),
  * BENCH_JSON (a file to write the raw results to), BENCH_NICE (a nice
  * level for the servers and the load generator, e.g. -10 as root on a
@@ -43,7 +46,7 @@ import {
 import type { PasskeyBench } from "./bench-passkey.ts";
 import { formatProfile, summarizeProfile } from "./bench-profile.ts";
 import { passkeyTable, perCPU, ratio, table, target, type Row } from "./bench-report.ts";
-import { extraBurst, extraCold, extraSlow, extraSSE, extraStarve, type ExtraResult } from "./bench-extra.ts";
+import { extraBurst, extraCold, extraSearch, extraSlow, extraSSE, extraStarve, type ExtraResult } from "./bench-extra.ts";
 import { HELLO_BODY } from "./bench-servers/routes.ts";
 import { BENCH_COOKIE, seedSessionDB } from "./bench-servers/session-db.ts";
 
@@ -59,7 +62,7 @@ const load: LoadOptions = {
   warmup: envNumber("BENCH_WARMUP", 3),
   slices: Math.max(1, Math.round(envNumber("BENCH_SLICES", 5))),
 };
-const only = new Set((process.env["BENCH_ONLY"] ?? "a,b,c,d,e,f,g,h,i,j").split(","));
+const only = new Set((process.env["BENCH_ONLY"] ?? "a,b,c,d,e,f,g,h,i,j,l").split(","));
 const serverFilter = process.env["BENCH_SERVERS"]?.split(",");
 const profileDir = process.env["BENCH_PROFILE"] === undefined ? undefined : resolve(process.env["BENCH_PROFILE"]);
 // --sse and BENCH_SSE=1 are kept from before (f) ran by default; they add (f) to a BENCH_ONLY list.
@@ -306,6 +309,7 @@ async function main(): Promise<void> {
   await step("h", "(h) cold start", () => extraCold(Math.max(1, Math.round(envNumber("BENCH_COLD_RUNS", 7)))));
   await step("i", "(i) passkey burst", () => extraBurst(envNumber("BENCH_BURST_SECONDS", 10)));
   await step("j", "(j) starvation attacks", () => extraStarve(envNumber("BENCH_STARVE_SECONDS", 20)));
+  await step("l", "(l) search and CSV export", () => extraSearch(Math.max(1, Math.round(envNumber("BENCH_SEARCH_RUNS", 200)))));
   for (const e of extra) print("\n" + e.table);
   print(summary(results, passkey));
   for (const e of extra) for (const line of e.summary) print(line);

@@ -5,7 +5,8 @@
  * `List.Filters` (see `filterStyle`): text-like fields by "contains"
  * (`<field>`); Money, Integer and Date by range (`<field>_min`,
  * `<field>_max`, both included; amounts and numbers read in the request's
- * locale, dates ISO as a date input sends them); Boolean by `yes`/`no` and
+ * locale, dates ISO as a date input sends them or in the locale's short
+ * notation); Boolean by `yes`/`no` and
  * Choice by one of its values (`<field>`). A filter value that does not parse is shown inline
  * and the page answers 400, listing nothing rather than something
  * unfiltered.
@@ -16,7 +17,7 @@ import { T, Tf } from "../i18n/index.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { currencyDigits, parseMoney } from "./money.ts";
-import { formatInteger, INTEGER_LIMIT, parseDate, parseInteger } from "./scalars.ts";
+import { formatInteger, INTEGER_LIMIT, parseInteger, parseLocalDate } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { LIST_PAGE_SIZE, type ListFilter, type ListQuery, type StoredRecord } from "./table.ts";
 import { currencyOf, type FieldProblem } from "./values.ts";
@@ -83,6 +84,8 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
         const bound = parseBound(field, text, locale);
         if ("key" in bound) errors.set(name, bound);
         else range[end] = bound.value;
+        // A date typed in the locale's notation goes back into the date input as the ISO it reads.
+        if (field.Kind === Kind.Date && !("key" in bound)) entered.set(name, String(bound.value));
       }
       if (range.min !== undefined || range.max !== undefined) filters.push({ field: field.Name, ...range });
       continue;
@@ -133,7 +136,10 @@ export function filterStyle(field: Field): "contains" | "range" | "yesno" | "cho
 
 // One end of a range filter: an amount or a whole number in the request's locale, or an ISO date.
 function parseBound(field: Field, text: string, locale: string): { value: number | string } | FieldProblem {
-  if (field.Kind === Kind.Date) return parseDate(text) === undefined ? { key: "resource.err.date_invalid", args: {} } : { value: text };
+  if (field.Kind === Kind.Date) {
+    const iso = parseLocalDate(text, locale);
+    return iso === undefined ? { key: "resource.err.date_invalid", args: {} } : { value: iso };
+  }
   if (field.Kind === Kind.Integer) {
     const whole = parseInteger(text, locale);
     if (whole.ok) return { value: whole.value };

@@ -6,6 +6,8 @@
  * A date is a calendar date, never an instant: it is stored as the ISO
  * text "YYYY-MM-DD" (what `<input type="date">` posts in every locale) and
  * formatted at UTC midnight in UTC, so no time zone can move it a day.
+ * Typed in a form, it is read in the locale's short notation too
+ * (`parseLocalDate`).
  * A whole number is read in the request's locale like an amount: the
  * locale's group separator between groups of three ("1.234" in German,
  * "1,234" in English), no decimals (an `<input type="number">` posts plain
@@ -38,6 +40,57 @@ export function parseDate(text: string): string | undefined {
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
   return text;
+}
+
+// Marks Intl puts around a date's separators in right-to-left locales (Arabic: "31‏/12‏/2026").
+const BIDI_MARKS = /[\u200e\u200f\u061c]/g;
+
+/**
+ * Returns the ISO date a person typed in `locale`, or undefined: ISO
+ * "YYYY-MM-DD" in every locale, or the locale's short numeric notation
+ * as Intl (CLDR) writes it, day and month of one or two digits and a
+ * year of four ("31.12.2026" de and ru, "31/12/2026" fr, "2026/12/31"
+ * ja, "2026. 12. 31." ko, Arabic-Indic digits as well). A notation that
+ * puts the month first (English, "12/31/2026") is not read: "01/04/2026"
+ * is 4 January to most of the world, and a wrong date stored is worse
+ * than a refusal. For form input and the list's date filters only: a
+ * date input posts ISO, a plain form or a browser without a date picker
+ * what the person typed; tools take ISO (their locale is English).
+ *
+ * @example
+ * parseLocalDate("31.12.2026", "de"); // "2026-12-31"
+ * parseLocalDate("12/31/2026", "en"); // undefined
+ */
+export function parseLocalDate(text: string, locale: string): string | undefined {
+  const typed = latinDigits(text).replace(BIDI_MARKS, "").trim();
+  const iso = parseDate(typed);
+  if (iso !== undefined) return iso;
+  const parts = new Intl.DateTimeFormat(locale, {
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    numberingSystem: "latn",
+    timeZone: "UTC",
+  })
+    .formatToParts(0)
+    .map((p) => ({ type: p.type, value: p.value.replace(BIDI_MARKS, "").trim() }));
+  const order = parts.filter((p) => p.type === "year" || p.type === "month" || p.type === "day").map((p) => p.type);
+  if (order.length !== 3 || order[0] === "month") return undefined;
+  // Each number as digits, each separator as written, spaces around it optional, a trailing one too ("2026. 12. 31.").
+  const last = parts.findLastIndex((p) => p.type !== "literal");
+  const pattern = parts
+    .map((p, i) => {
+      if (p.type === "year") return "([0-9]{4})";
+      if (p.type !== "literal") return "([0-9]{1,2})";
+      if (p.value === "") return "\\s+";
+      const separator = `\\s*${p.value.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\s*`;
+      return i > last ? `(?:${separator})?` : separator;
+    })
+    .join("");
+  const match = new RegExp(`^${pattern}$`).exec(typed);
+  if (match === null) return undefined;
+  const value = (type: string): string => match[order.indexOf(type as (typeof order)[number]) + 1] ?? "";
+  return parseDate(`${value("year")}-${value("month").padStart(2, "0")}-${value("day").padStart(2, "0")}`);
 }
 
 function daysIn(year: number, month: number): number {

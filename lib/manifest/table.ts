@@ -185,7 +185,7 @@ export class RecordTable {
         clauses.push(`rowid IN (SELECT rowid FROM ${this.#index} WHERE ${this.#index} MATCH ?)`);
         params.push(`"${word.replaceAll('"', '""')}"`);
       } else {
-        clauses.push(`rowid IN (SELECT rowid FROM ${this.#index} WHERE body LIKE ? ESCAPE '\\')`);
+        clauses.push(`(SELECT body FROM ${this.#index} WHERE rowid = "${this.#spec.Name}".rowid) LIKE ? ESCAPE '\\'`);
         params.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       }
     }

@@ -17,7 +17,7 @@ import { AgentError, defineAction, ToolRead, ToolWrite, type ToolArg, type ToolD
 import type { HandlerFunc } from "../http/index.ts";
 import { BaseCatalog, interpolate } from "../i18n/index.ts";
 import { Kind } from "./kinds.ts";
-import { filterStyle, LIST_PAGE_SIZE, parseListRequest } from "./list.ts";
+import { FILTER_MAX_LENGTH, filterStyle, LIST_PAGE_SIZE, parseListRequest, SEARCH_MAX_WORDS } from "./list.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
@@ -116,6 +116,11 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         Description: `Lists the person's ${title}, newest first, ${LIST_PAGE_SIZE} per page; pass "after" from the previous answer for the next page.`,
         Access: ToolRead,
         Args: [
+          {
+            Name: "q",
+            Type: "string",
+            Description: `Search: words separated by spaces, each found in any text field (case and accents aside), at most ${SEARCH_MAX_WORDS} words and ${FILTER_MAX_LENGTH} characters`,
+          },
           ...filterArgs,
           { Name: "sort", Type: "string", Description: "Column to sort by" },
           { Name: "dir", Type: "string", Description: '"asc" or "desc"' },

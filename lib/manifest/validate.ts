@@ -11,7 +11,10 @@ import { MAX_EVENT_DATA } from "../events/index.ts";
 import { validateHistory } from "./history.ts";
 import { INTEGER_LIMIT } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
-import { maxEventBytes } from "./values.ts";
+import { isNullable, maxEventBytes } from "./values.ts";
+
+/** The query parameters a list reads besides its filters' (list.ts): the search box, the sort, its direction, the page cursor. */
+const LIST_PARAMETERS: readonly string[] = ["q", "sort", "dir", "after"];
 
 /** Columns every generated store emits; no field may take these names. */
 export const FIXED_COLUMNS: readonly string[] = Object.freeze(["id", "created_at", "updated_at"]);
@@ -106,10 +109,25 @@ export function validateResource(spec: ResourceSpec): void {
     columns.add(column.Field);
   }
   const filters = new Set<string>();
+  // The list's query parameters: the search box, the sort and the page, then each filter's own.
+  const parameters = new Set(LIST_PARAMETERS);
   for (const filter of spec.List?.Filters ?? []) {
     if (!names.has(filter.Field)) fail("ERR_MANIFEST_UNKNOWN_FILTER", "filter names no field", filter.Field);
     if (filters.has(filter.Field)) fail("ERR_MANIFEST_DUPLICATE_FILTER", "is filtered twice", filter.Field);
     filters.add(filter.Field);
+    const kind = fields.find((f) => f.Name === filter.Field)?.Kind;
+    const own = kind !== undefined && isNullable(kind) ? [`${filter.Field}_min`, `${filter.Field}_max`] : [filter.Field];
+    for (const name of own) {
+      if (parameters.has(name)) {
+        const taken = LIST_PARAMETERS.includes(name) ? `${LIST_PARAMETERS.join(", ")} are the list's own` : "another filter's";
+        fail(
+          "ERR_MANIFEST_INVALID_FIELD",
+          `its filter's query parameter ${name} is taken (${taken}): filter another field or rename it`,
+          filter.Field,
+        );
+      }
+      parameters.add(name);
+    }
   }
   validateHistory(spec);
 }

@@ -4,7 +4,7 @@
  * (400), never passed to the store, so a client cannot set `owner`, `id`
  * or anything the manifest did not declare. Each value is then checked
  * against its field: required, single line for Text, length limits,
- * money and whole numbers parsed in the request's locale, and the other
+ * money, whole numbers and dates parsed in the request's locale, and the other
  * kinds' shapes (scalars.ts). Problems come back per field as
  * catalog keys, shown inline beside the input with the entered text kept.
  */
@@ -16,7 +16,7 @@ import {
   INTEGER_LIMIT,
   formatInteger,
   isEmail,
-  parseDate,
+  parseLocalDate,
   parseInteger,
   parseWebAddress,
   URL_MAX_LENGTH,
@@ -151,7 +151,10 @@ function parseField(field: Field, raw: string, locale: string): { value: FieldVa
     if (money.reason === "precision") return problem("resource.err.money_precision", { digits: currencyDigits(currency) });
     return problem(money.reason === "range" ? "resource.err.money_range" : "resource.err.money_invalid");
   }
-  if (field.Kind === Kind.Date) return parseDate(text) === undefined ? problem("resource.err.date_invalid") : { value: text };
+  if (field.Kind === Kind.Date) {
+    const iso = parseLocalDate(text, locale);
+    return iso === undefined ? problem("resource.err.date_invalid") : { value: iso };
+  }
   if (field.Kind === Kind.Integer) return parseWhole(field, text, locale);
   if (field.Kind === Kind.Choice) {
     return field.Choices?.some((c) => c.Value === text) === true ? { value: text } : problem("resource.err.choice_invalid");

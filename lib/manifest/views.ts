@@ -20,7 +20,7 @@ import { formatMoney, formatMoneyInput } from "./money.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import type { FieldConflict } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
-import { formatDate, formatInteger } from "./scalars.ts";
+import { formatDate, formatInteger, parseLocalDate } from "./scalars.ts";
 import { currencyOf, integerRange, maxLength, type FieldProblem } from "./values.ts";
 
 /** What a resource page hands to `Ctx.Render`: render `Body` inside the layout, titled `Title`, answering `Status`. */
@@ -132,7 +132,8 @@ function controlHTML(req: IncomingMessage, field: Field, id: string, value: stri
     case Kind.Money:
       return html`<span class="money"><input id="${id}" name="${name}" type="text" inputmode="decimal" autocomplete="off" value="${value}"${aria}> <span class="currency">${currencyOf(field)}</span></span>`;
     case Kind.Date:
-      return html`<input id="${id}" name="${name}" type="date" value="${value}"${aria}>`;
+      // A date typed in the locale's notation ("31.12.2026"), shown again beside another field's error, as the ISO a date input holds.
+      return html`<input id="${id}" name="${name}" type="date" value="${parseLocalDate(value, LocaleFrom(req)) ?? value}"${aria}>`;
     case Kind.Integer: {
       const { min, max } = integerRange(field);
       return html`<input id="${id}" name="${name}" type="number" step="1" min="${min}" max="${max}" inputmode="numeric" value="${value}"${aria}>`;

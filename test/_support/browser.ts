@@ -75,6 +75,8 @@ export interface BrowserContext {
   newPage(): Promise<Page>;
   /** The context's cookies (names and values). */
   cookies(): Promise<{ name: string; value: string }[]>;
+  /** Adds cookies, each for the origin `url` (a session signed in over HTTP). */
+  addCookies(cookies: { name: string; value: string; url: string }[]): Promise<void>;
   newCDPSession(page: Page): Promise<CDPSession>;
   /** Grants browser permissions (e.g. "clipboard-read") to pages of `origin`. */
   grantPermissions(permissions: string[], options?: { origin?: string }): Promise<void>;

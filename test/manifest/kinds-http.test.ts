@@ -104,8 +104,8 @@ describe("Field kinds through the pages", () => {
       site: "HTTPS://Example.com/lisbon",
     });
     assert.equal(lisbon.status, 303, lisbon.body);
-    // German notation: "1.234" is one thousand two hundred thirty-four; the unchecked box posts nothing.
-    const porto = await de.post("/trips", { title: "Porto", starts: "2026-12-31", people: "1.235", kind: "meals", contact: "", site: "" });
+    // German notation: "1.234" is one thousand two hundred thirty-four, "31.12.2026" a date (a form without a date picker); the unchecked box posts nothing.
+    const porto = await de.post("/trips", { title: "Porto", starts: "31.12.2026", people: "1.235", kind: "meals", contact: "", site: "" });
     assert.equal(porto.status, 303, porto.body);
     const faro = await en.post("/trips", { title: "Faro", starts: "", people: "3", booked: "on", kind: "meals", contact: "", site: "" });
     assert.equal(faro.status, 303, faro.body);
@@ -139,12 +139,15 @@ describe("Field kinds through the pages", () => {
 
     // Filters: date and number ranges (both ends included, numbers in the person's notation), yes/no, a choice, text in an address.
     assert.deepEqual(ids((await en.get("/trips?starts_min=2026-06-01&starts_max=2026-06-30")).body), [lisbonID]);
+    const juneDE = await de.get("/trips?starts_min=1.6.2026&starts_max=30.06.2026");
+    assert.deepEqual(ids(juneDE.body), [lisbonID], "a date range in German notation");
+    assert.match(juneDE.body, /name="starts_min" type="date" value="2026-06-01"/, "shown back as the date input's ISO");
     assert.deepEqual(ids((await de.get("/trips?people_min=1.000")).body).sort(), [lisbonID, portoID].sort());
     assert.deepEqual(ids((await en.get("/trips?people_max=3")).body), [faroID]);
     assert.deepEqual(ids((await en.get("/trips?booked=no")).body), [portoID]);
     assert.deepEqual(ids((await en.get("/trips?booked=yes&kind=meals")).body), [faroID]);
     assert.deepEqual(ids((await en.get("/trips?contact=ADA@")).body), [lisbonID]);
-    for (const bad of ["starts_min=31.12.2026", "people_min=1.5", "booked=maybe", "kind=shopping"]) {
+    for (const bad of ["starts_min=31.12.2026", "starts_max=12/31/2026", "people_min=1.5", "booked=maybe", "kind=shopping"]) {
       const res = await en.get(`/trips?${bad}`);
       assert.equal(res.status, 400, bad);
       assert.ok(res.body.includes(`data-error-for="${bad.split("=")[0]}"`), bad);
@@ -165,11 +168,15 @@ describe("Field kinds through the pages", () => {
     assert.match(page.body, /<option value="travel" selected>trips.kind.travel<\/option>/);
     assert.match(page.body, /<input id="field-contact" name="contact" type="email"/);
     assert.match(page.body, /<input id="field-site" name="site" type="url"[^>]*value="https:\/\/example.com\/lisbon"/);
-    // Edited in German: the box unchecked (absent), the number in German notation.
+    // A German date kept as ISO beside another field's error, so the date input shows it again.
+    const refused = await de.post(`/trips/${lisbonID}`, { version: versionOf(page.body), title: "Lisbon", starts: "2.6.2026", kind: "x" });
+    assert.equal(refused.status, 422);
+    assert.match(refused.body, /<input id="field-starts" name="starts" type="date" value="2026-06-02"/);
+    // Edited in German: the box unchecked (absent), the number and the date in German notation.
     const edited = await de.post(`/trips/${lisbonID}`, {
       version: versionOf(page.body),
       title: "Lisbon",
-      starts: "2026-06-02",
+      starts: "2.6.2026",
       people: "12.000",
       kind: "meals",
       contact: "ada@example.com",
@@ -212,7 +219,8 @@ describe("Field kinds through the pages", () => {
     const good = { title: "Oslo", starts: "2026-03-01", people: "2", booked: "1", kind: "travel", contact: "", site: "" };
     const cases: [string, string, string][] = [
       ["starts", "2026-02-30", "Geben Sie ein Datum ein"],
-      ["starts", "1.3.2026", "Geben Sie ein Datum ein"],
+      ["starts", "30.2.2026", "Geben Sie ein Datum ein"],
+      ["starts", "3/1/2026", "Geben Sie ein Datum ein"],
       ["people", "1,5", "Geben Sie eine ganze Zahl ein"],
       ["people", "0", "Geben Sie eine Zahl von 1 bis 100.000 ein."],
       ["people", "100.001", "Geben Sie eine Zahl von 1 bis 100.000 ein."],
@@ -308,6 +316,7 @@ describe("Field kinds through the tools, over the tools endpoint and MCP", () =>
     const bad: [string, unknown, RegExp][] = [
       ["starts", "2026-02-30", /^starts: Enter a date/],
       ["starts", "04/01/2026", /^starts: Enter a date/],
+      ["starts", "01.04.2026", /^starts: Enter a date/],
       ["people", 0, /^people: Enter a number from 1 to 100,000\.$/],
       ["kind", "shopping", /^kind: Choose one of the listed values\.$/],
       ["contact", "nobody", /^contact: Enter an email address/],

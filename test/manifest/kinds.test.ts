@@ -18,6 +18,7 @@ import {
   formatInteger,
   isEmail,
   parseDate,
+  parseLocalDate,
   parseInteger,
   parseWebAddress,
 } from "../../lib/manifest/scalars.ts";
@@ -104,15 +105,47 @@ describe("Date", () => {
     assert.equal(formatDate("2026-01-01", "ja"), "2026/01/01");
   });
 
-  it("stores the date as typed, empty as nothing, and refuses a date that does not exist (in every locale: a date input posts ISO)", () => {
+  it("reads ISO in every locale, and the locale's short notation unless it puts the month first", () => {
+    const read: [string, string, string | undefined][] = [
+      ["2026-12-31", "en", "2026-12-31"],
+      ["2026-12-31", "de", "2026-12-31"],
+      ["31.12.2026", "de", "2026-12-31"],
+      ["1.6.2026", "de", "2026-06-01"],
+      [" 01.06.2026 ", "de", "2026-06-01"],
+      ["31.12.2026", "ru", "2026-12-31"],
+      ["31/12/2026", "fr", "2026-12-31"],
+      ["31/12/2026", "pt-BR", "2026-12-31"],
+      ["2026/12/31", "ja", "2026-12-31"],
+      ["2026/12/31", "zh-CN", "2026-12-31"],
+      ["2026. 12. 31.", "ko", "2026-12-31"],
+      ["2026.12.31", "ko", "2026-12-31"],
+      ["٣١/١٢/٢٠٢٦", "ar", "2026-12-31"],
+      // English's short notation is month first: "01/04/2026" is 4 January to most of the world, so it is not read.
+      ["12/31/2026", "en", undefined],
+      ["31/12/2026", "en", undefined],
+      ["31/12/2026", "de", undefined],
+      ["31.12.2026", "fr", undefined],
+      ["31.12.26", "de", undefined],
+      ["30.02.2026", "de", undefined],
+      ["31.12.2026x", "de", undefined],
+      ["131.12.2026", "de", undefined],
+    ];
+    for (const [text, locale, iso] of read) assert.equal(parseLocalDate(text, locale), iso, `${text} (${locale})`);
+  });
+
+  it("stores the date as ISO, typed in the person's notation or ISO, empty as nothing, and refuses a date that does not exist", () => {
     const parsed = parse({ starts: "2026-06-01" }, "de");
     assert.ok(parsed.ok);
     assert.equal(parsed.values["starts"], "2026-06-01");
+    const german = parse({ starts: "01.06.2026" }, "de");
+    assert.ok(german.ok);
+    assert.equal(german.values["starts"], "2026-06-01");
     const empty = parse({ starts: "" });
     assert.ok(empty.ok);
     assert.equal(empty.values["starts"], null);
     assert.equal(problemOf({ starts: "2026-02-30" }, "starts"), "resource.err.date_invalid");
-    assert.equal(problemOf({ starts: "01.06.2026" }, "starts", "de"), "resource.err.date_invalid");
+    assert.equal(problemOf({ starts: "30.02.2026" }, "starts", "de"), "resource.err.date_invalid");
+    assert.equal(problemOf({ starts: "01.06.2026" }, "starts", "en"), "resource.err.date_invalid");
   });
 });
 

@@ -7,14 +7,16 @@
  * UTF-8 with a byte order mark, formulas neutralised, streamed.
  */
 import assert from "node:assert/strict";
+import http from "node:http";
 import { describe, it, type TestContext } from "node:test";
-import { ToolRegistry } from "../../lib/agent/index.ts";
+import { humanActor, ToolRegistry } from "../../lib/agent/index.ts";
 import * as events from "../../lib/events/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
 import { ctxFrom, type RenderFunc } from "../../lib/index.ts";
 import { Kind, Resource, ScopeKind, StoreKind, isResourceView, mountResource, resourceSchema } from "../../lib/manifest/index.ts";
 import { CSV_CHUNK, csvField } from "../../lib/manifest/csv.ts";
 import { FILTER_MAX_LENGTH, LIST_PAGE_SIZE, SEARCH_MAX_WORDS } from "../../lib/manifest/list.ts";
+import { SUBJECT, startTransportsApp } from "../_support/agent-transports.ts";
 import { startSigninApp, type CookieJar, type SigninApp } from "../_support/signin-app.ts";
 
 const fields = [
@@ -260,5 +262,100 @@ describe("CSV export", () => {
     ).join("");
     assert.equal(Buffer.byteLength(res.body.slice(res.body.indexOf("\r\n") + 2)), Buffer.byteLength(expected));
     assert.equal(res.body.slice(res.body.indexOf("\r\n") + 2), expected);
+  });
+});
+
+describe("CSV export, streamed", () => {
+  it("sends its first rows before it reads the last ones: a record added while the download runs is in it", async (t) => {
+    const app = await start(t);
+    const jar = await app.signIn("ada@example.com");
+    const owner = (app.db.prepare("SELECT DISTINCT subject FROM sessions").get() as { subject: string } | undefined)?.subject ?? "";
+    // 10,000 records of 2,000 characters of notes: 20 MB, more than the socket buffers hold.
+    const notes = "n".repeat(2000);
+    const insert = app.db.prepare(
+      "INSERT INTO trips (id, owner, created_at, updated_at, title, notes, contact, amount, people) VALUES (?, ?, ?, ?, ?, ?, '', NULL, NULL)",
+    );
+    app.db.transaction(() => {
+      for (let i = 0; i < 10_000; i++) insert.run(`r${String(i).padStart(5, "0")}`, owner, i, i, `row ${i}`, notes);
+    })();
+    const { chunks, body } = await new Promise<{ chunks: number; body: string }>((resolve, reject) => {
+      const req = http.get(`${app.base}/trips.csv?sort=id&dir=asc`, { headers: { Cookie: jar.header() ?? "" } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on("data", (part: Buffer) => {
+          // The first bytes are here: a record sorted after every other one, added now, is in the export only if the rest is read later.
+          if (parts.length === 0) insert.run("r99999", owner, 1, 1, "added while downloading", "");
+          parts.push(part);
+        });
+        res.on("end", () => resolve({ chunks: parts.length, body: Buffer.concat(parts).toString("utf8") }));
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+    });
+    const lines = body.split("\r\n");
+    assert.equal(lines.length, 10_000 + 3, "header, every row, the one added, the final CRLF");
+    assert.match(lines[10_001] ?? "", /^r99999,added while downloading,/, "read after the first bytes were sent");
+    assert.ok(chunks > 10_000 / CSV_CHUNK, `arrived in many pieces (${chunks})`);
+  });
+});
+
+describe("Search through the list tool", () => {
+  it("takes q as the list page does, over the tools endpoint and MCP: with a filter, a sort and the next page", async (t) => {
+    const app = await startTransportsApp(t, { resource: trips });
+    const store = app.mounted?.Store;
+    assert.ok(store !== undefined);
+    const add = (owner: string, title: string, amount: number, notes = ""): string =>
+      store.create({ owner, actor: humanActor() }, { title, notes, contact: "", amount, people: null }).id;
+    const wanted: string[] = [];
+    for (let i = 1; i <= LIST_PAGE_SIZE + 3; i++) {
+      wanted.push(add(SUBJECT, `report ${i}`, i * 100));
+      add(SUBJECT, `other ${i}`, i * 100);
+    }
+    const tokyo = add(SUBJECT, "出張", 100, "東京の会議");
+    add("bob@example.com", "report by bob", 5000);
+    const token = app.mint("read", "claude");
+
+    const listed = await app.mcp(token, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const tools = (
+      JSON.parse(listed.body) as { result: { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] } }
+    ).result.tools;
+    const q = tools.find((x) => x.name === "trips_list")?.inputSchema.properties["q"] as { type: string; description: string } | undefined;
+    assert.equal(q?.type, "string", "the JSON schema documents q");
+    assert.match(q?.description ?? "", new RegExp(`at most ${SEARCH_MAX_WORDS} words and ${FILTER_MAX_LENGTH} characters`));
+
+    type Page = { items: { id: string; title: string }[]; next: string | null };
+    const overHTTP = async (args: Record<string, unknown>): Promise<Page> => {
+      const res = await app.tools(token, "trips_list", args);
+      assert.equal(res.status, 200, res.body);
+      return (JSON.parse(res.body) as { result: Page }).result;
+    };
+    const overMCP = async (args: Record<string, unknown>): Promise<Page> => {
+      const answer = await app.mcpCall(token, "trips_list", args);
+      const result = answer["result"] as { isError?: boolean; content: { text: string }[] };
+      assert.notEqual(result.isError, true, JSON.stringify(answer));
+      return JSON.parse(result.content[0]?.text ?? "") as Page;
+    };
+    for (const call of [overHTTP, overMCP]) {
+      app.clock.advance(5000);
+      const first = await call({ q: "REPORT", amount_min: "3", sort: "amount", dir: "asc" });
+      assert.deepEqual(
+        first.items.map((r) => r.id),
+        wanted.slice(2, 2 + LIST_PAGE_SIZE),
+        "searched, filtered, sorted; never bob's",
+      );
+      assert.ok(first.next !== null);
+      const second = await call({ q: "REPORT", amount_min: "3", sort: "amount", dir: "asc", after: first.next });
+      assert.deepEqual(
+        second.items.map((r) => r.id),
+        wanted.slice(2 + LIST_PAGE_SIZE),
+      );
+      assert.deepEqual(
+        (await call({ q: "東京" })).items.map((r) => r.id),
+        [tokyo],
+        "a two-character CJK word",
+      );
+    }
+    const many = await app.tools(token, "trips_list", { q: Array.from({ length: SEARCH_MAX_WORDS + 1 }, (_, i) => `w${i}`).join(" ") });
+    assert.equal(many.status, 400);
+    assert.match(JSON.parse(many.body).error, new RegExp(`^q: Use at most ${SEARCH_MAX_WORDS} words\\.$`));
   });
 });

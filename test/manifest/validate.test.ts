@@ -204,6 +204,28 @@ describe("Resource.Validate()", () => {
       field: "title",
       want: "twice",
     },
+    {
+      name: "a filter whose query parameter the list reads itself (the search box q)",
+      spec: {
+        ...base,
+        List: { Columns: [], Filters: [{ Field: "q" }] },
+        Form: { Fields: [title, { Name: "q", Label: "Q", Kind: Kind.Text }] },
+      },
+      code: "ERR_MANIFEST_INVALID_FIELD",
+      field: "q",
+      want: "q, sort, dir, after",
+    },
+    {
+      name: "a filter whose query parameter is another filter's (a range's amount_min)",
+      spec: {
+        ...base,
+        List: { Columns: [], Filters: [{ Field: "amount" }, { Field: "amount_min" }] },
+        Form: { Fields: [amount, { Name: "amount_min", Label: "Least", Kind: Kind.Text }] },
+      },
+      code: "ERR_MANIFEST_INVALID_FIELD",
+      field: "amount_min",
+      want: "amount_min",
+    },
   ];
   for (const { name, spec, code, field, want } of cases) {
     it(`rejects ${name}`, () => assertManifest(spec, code, field, want));
