@@ -26,11 +26,9 @@
  * 10,000 streams more than a kilobyte).
  */
 import { type HandlerFunc } from "../http/index.ts";
-import { shutdownSignal, writeText } from "../internal/index.ts";
+import { encodeEvent, EventWriter, shutdownSignal, writeText } from "../internal/index.ts";
 import { destination, findJob, refuse, type ResolvedConfig } from "./config.ts";
-import { EventWriter } from "./event-writer.ts";
 import { Status, type Job } from "./job.ts";
-import { encodeEvent } from "./sse.ts";
 
 /** Returns the Events handler of a resolved config. */
 export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {

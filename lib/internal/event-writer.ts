@@ -18,7 +18,7 @@
  * one; a final event replaces any pending update and ends the stream.
  */
 import type { ServerResponse } from "node:http";
-import { holdsStream } from "../internal/index.ts";
+import { holdsStream } from "./stream-share.ts";
 import { encodeComment, encodeRetry } from "./sse.ts";
 
 /** Heartbeats written in one turn of the event loop; the rest wait for the next turn. */
