@@ -158,14 +158,13 @@ export function liveHandler(spec: ResourceSpec, feed: LiveFeed, person: (req: In
     // SPEC §2.5 UserScoped: a person hears of their own records only.
     const audience = spec.Scope === ScopeKind.UserScoped ? subject : "";
     const writer = new EventWriter(res, LIMITS);
-    const send = (c: Change): void =>
-      writer.update(
-        encodeEvent({
-          event: "change",
-          id: `${feed.boot}.${c.seq}`,
-          data: JSON.stringify({ id: c.id, change: c.change, version: c.version }),
-        }),
-      );
+    const encode = (c: Change): string =>
+      encodeEvent({
+        event: "change",
+        id: `${feed.boot}.${c.seq}`,
+        data: JSON.stringify({ id: c.id, change: c.change, version: c.version }),
+      });
+    const send = (c: Change): void => writer.update(encode(c));
     const stop = feed.listen(spec.Name, audience, send);
     const shutdown = shutdownSignal(req.socket);
     const forget = shutdown === undefined ? undefined : endOnShutdown(shutdown, writer);
@@ -176,7 +175,8 @@ export function liveHandler(spec: ResourceSpec, feed: LiveFeed, person: (req: In
     });
     const resumed = resume(req.headers["last-event-id"], feed, spec.Name, audience);
     if (resumed === undefined) writer.update(encodeEvent({ event: "reset", data: "{}" }));
-    else for (const c of resumed) send(c);
+    // One write: the writer keeps only the latest of writes it cannot flush, and a replay must arrive whole.
+    else if (resumed.length > 0) writer.update(resumed.map(encode).join(""));
     if (shutdown?.aborted === true) writer.end();
   };
 }

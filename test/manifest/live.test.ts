@@ -199,6 +199,24 @@ describe("GET <Route>/events", { timeout: 30_000 }, () => {
     assert.equal(data(await resumed.event(1))["id"], two);
     assert.equal((await stale.event(1)).type, "reset");
   });
+
+  it("replays at most the last 256 changes", async (t) => {
+    const app = await startTransportsApp(t, { mail: "smtp", resource: memos(ScopeKind.UserScoped) });
+    const ada = await app.signIn(SUBJECT);
+    const first = await open(app.base, ada);
+    store(app).create(as(SUBJECT), { title: "0" });
+    const seen = (await first.event(1)).lastEventId;
+    first.close();
+    for (let i = 1; i <= 256; i++) store(app).create(as(SUBJECT), { title: String(i) });
+    const full = await open(app.base, ada, { "Last-Event-ID": seen });
+    closeAll(t, [full]);
+    assert.equal((await full.event(256)).type, "change", "the 256 missed changes, all still kept");
+    assert.equal((await full.event(1)).type, "change");
+    store(app).create(as(SUBJECT), { title: "257" });
+    const beyond = await open(app.base, ada, { "Last-Event-ID": seen });
+    closeAll(t, [beyond]);
+    assert.equal((await beyond.event(1)).type, "reset", "one more, and the first missed change is forgotten");
+  });
 });
 
 describe("live pages' markup", () => {
