@@ -78,7 +78,7 @@ export const resourcesSchema: ReturnType<typeof resourceSchema> = [...resourceSc
 export function renderResource(assets: Assets): (req: IncomingMessage, res: ServerResponse, view: string, data: unknown) => void {
   return (req, res, view, data) => {
     if (!isResourceView(data)) throw new Error(`demo render: unknown view ${view}`);
-    render(req, res, assets, { title: data.Title, body: data.Body }, data.Status);
+    render(req, res, assets, { title: data.Title, body: data.Body, scripts: [...data.Scripts] }, data.Status);
   };
 }
 

@@ -43,7 +43,7 @@ expenses.Validate(); // at import: a mistake in the declaration stops the app be
 export function renderResource(assets: Assets): RenderFunc {
   return (req, res, view, data) => {
     if (!isResourceView(data)) throw new Error(`guide: no view ${view}`);
-    render(req, res, assets, { title: data.Title, body: data.Body, nav: starterNav(req) }, data.Status);
+    render(req, res, assets, { title: data.Title, body: data.Body, nav: starterNav(req), scripts: [...data.Scripts] }, data.Status);
   };
 }
 

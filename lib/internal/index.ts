@@ -9,6 +9,8 @@ export { equalSecret } from "./secret.ts";
 export { rememberNext, takeNext } from "./next-cookie.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
 export { bindStreamWatcher, holdsStream } from "./stream-share.ts";
+export { encodeEvent } from "./sse.ts";
+export { EventWriter, endOnShutdown } from "./event-writer.ts";
 export type { ErrorPageTarget } from "./respond.ts";
 export { needRoute, routeNeedsOf, bindRouteCheck, unroutedNeeds } from "./route-needs.ts";
 export type { RouteNeed } from "./route-needs.ts";

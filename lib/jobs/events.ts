@@ -26,11 +26,9 @@
  * 10,000 streams more than a kilobyte).
  */
 import { type HandlerFunc } from "../http/index.ts";
-import { shutdownSignal, writeText } from "../internal/index.ts";
+import { encodeEvent, endOnShutdown, EventWriter, shutdownSignal, writeText } from "../internal/index.ts";
 import { destination, findJob, refuse, type ResolvedConfig } from "./config.ts";
-import { EventWriter } from "./event-writer.ts";
 import { Status, type Job } from "./job.ts";
-import { encodeEvent } from "./sse.ts";
 
 /** Returns the Events handler of a resolved config. */
 export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
@@ -75,28 +73,6 @@ export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
     send(unsubscribe === undefined ? undefined : cfg.jobs.Get(job.ID, job.Owner));
     if (shutdown?.aborted === true) writer.end();
   };
-}
-
-const openByShutdown = new WeakMap<AbortSignal, Set<EventWriter>>();
-
-/** Ends `writer` when `shutdown` aborts; returns the function that lets it go. */
-function endOnShutdown(shutdown: AbortSignal, writer: EventWriter): () => void {
-  let open = openByShutdown.get(shutdown);
-  if (open === undefined) {
-    const writers = new Set<EventWriter>();
-    shutdown.addEventListener(
-      "abort",
-      () => {
-        for (const w of writers) w.end();
-      },
-      { once: true },
-    );
-    openByShutdown.set(shutdown, writers);
-    open = writers;
-  }
-  open.add(writer);
-  const writers = open;
-  return () => void writers.delete(writer);
 }
 
 function payload(cfg: ResolvedConfig, job: Job): string {

@@ -19,6 +19,7 @@ import type { FieldValue } from "./merge.ts";
 import { currencyDigits, parseMoney } from "./money.ts";
 import { formatInteger, INTEGER_LIMIT, parseInteger, parseLocalDate } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
+import { LIVE_POLL_SECONDS } from "./live.ts";
 import { LIST_PAGE_SIZE, type ListFilter, type ListQuery, type StoredRecord } from "./table.ts";
 import { currencyOf, type FieldProblem } from "./values.ts";
 import { cellHTML, displayValue, fixedValue } from "./views.ts";
@@ -271,6 +272,8 @@ ${page.records.map(
 ${notice}
 <p><a class="button" href="${spec.Route}/new">${T(req, `${spec.Name}.new`)}</a> <a href="${csv}" download data-export="csv">${T(req, "resource.export")}</a></p>
 ${filtersHTML(req, spec, list)}
+<div data-live="${spec.Route}/events" data-live-every="${LIVE_POLL_SECONDS}" data-live-list>
 ${table}
-${more}`;
+${more}
+</div>`;
 }

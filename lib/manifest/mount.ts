@@ -44,6 +44,7 @@ import { writeCSV } from "./csv.ts";
 import { ManifestError } from "./errors.ts";
 import { StoreKind } from "./kinds.ts";
 import { listHTML, parseListRequest } from "./list.ts";
+import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore } from "./live.ts";
 import type { Resource } from "./resource.ts";
 import { resourceSchema } from "./schema.ts";
 import { exclusiveStore, mergeableStore, type RecordStore } from "./store.ts";
@@ -108,10 +109,15 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   }
   const schema = resourceSchema(spec);
   applySchema(options.db, schema);
-  const store =
+  // Live pages: every write that lands tells the application's feed, whichever path made it (form, tool, MCP).
+  const feed = liveFeed(options.events);
+  const store = liveStore(
+    spec,
     spec.Store === StoreKind.Mergeable
       ? mergeableStore(options.db, spec, options.events, options.clock)
-      : exclusiveStore(options.db, spec, options.events, options.clock);
+      : exclusiveStore(options.db, spec, options.events, options.clock),
+    feed,
+  );
   const route = spec.Route;
 
   // SPEC §7: a generated action with nil Render answers a logged 500 (recoverPanics logs it with a reference).
@@ -122,7 +128,16 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   };
   const show = async (req: IncomingMessage, res: ServerResponse, page: Page): Promise<void> => {
     if (page.status !== 200) res.statusCode = page.status;
-    const view: ResourceView = { Resource: spec.Name, View: page.view, Title: page.title, Status: page.status, Body: page.body };
+    // The list and a record follow their changes (live.js); the new-record form has nothing to follow.
+    const scripts = page.view === "new" ? [] : ["live.js"];
+    const view: ResourceView = {
+      Resource: spec.Name,
+      View: page.view,
+      Title: page.title,
+      Status: page.status,
+      Body: page.body,
+      Scripts: scripts,
+    };
     await renderer(req)(req, res, `resource.${page.view}`, view);
   };
   // As the runtime's writeError (this module sits below the runtime, so both answer through lib/internal's writeErrorPage).
@@ -176,7 +191,8 @@ ${formHTML(req, spec, { ...state, action: route, submit: T(req, "resource.create
     body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
 <h1>${headingOf(req, stored)}</h1>
 ${notice}
-<section class="card" data-record-id="${id}">
+<section class="card" data-record-id="${id}" data-live="${route}/events" data-live-every="${LIVE_POLL_SECONDS}">
+${liveNoticesHTML(req, spec)}
 ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "resource.save") })}
 <form method="post" action="${route}/${id}/delete"><button class="danger" type="submit">${T(req, "resource.delete")}</button></form>
 </section>
@@ -293,6 +309,8 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
   reading.Handle(`GET ${route}/new`, blank);
   writing.Handle(`POST ${route}`, create);
   reading.Handle(`GET ${route}/{id}`, read);
+  // More specific than `{id}`, and no id is "events" (ids are 12 base64url characters).
+  reading.Handle(`GET ${route}/events`, liveHandler(spec, feed, owner));
   writing.Handle(`POST ${route}/{id}`, update);
   writing.Handle(`POST ${route}/{id}/delete`, remove);
 

@@ -32,6 +32,8 @@ export interface ResourceView {
   readonly Title: string;
   readonly Status: number;
   readonly Body: SafeHTML;
+  /** Asset names of the scripts the page needs (the layout loads them, `<script type="module">`): `live.js` on the list and record pages. */
+  readonly Scripts: readonly string[];
 }
 
 /** Reports whether `data` (what Render received) is a `ResourceView`. */

@@ -76,6 +76,8 @@ export interface TransportsAppOptions {
   wrap?: boolean;
   /** A resource to mount (routes and tools), for `SUBJECT`'s records. @default none */
   resource?: Resource;
+  /** "smtp" lets people sign in (`signIn`) through a real SMTP server. @default "log" */
+  mail?: "log" | "smtp";
 }
 
 /** Starts the application; it closes with the test. */
@@ -89,7 +91,7 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
     clock,
     origin: ORIGIN,
     crossOriginProtection: options.wrap !== false,
-    mail: "log",
+    mail: options.mail ?? "log",
     schema: [...events.Schema, ...agent.Schema],
     extend: (mux, auth, db, logger) => {
       const approvals = new Approvals(db, { Clock: clock });

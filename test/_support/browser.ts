@@ -55,6 +55,8 @@ export interface Page {
   selectOption(selector: string, value: string): Promise<string[]>;
   waitForURL(url: RegExp | string): Promise<void>;
   waitForSelector(selector: string): Promise<unknown>;
+  /** Handles the page's requests to `url` (a glob or RegExp), e.g. `route.abort()` to cut them. */
+  route(url: string | RegExp, handler: (route: { abort(): Promise<void> }) => unknown): Promise<void>;
   evaluate(expression: string): Promise<unknown>;
   getAttribute(selector: string, name: string): Promise<string | null>;
   textContent(selector: string): Promise<string | null>;

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Handler, Mux } from "../../lib/index.ts";
 import { ToolRegistry } from "../../lib/agent/index.ts";
-import { NewAssets } from "../../lib/assets/index.ts";
+import { CLIENT_DIR, NewAssets } from "../../lib/assets/index.ts";
 import { mergeSchemas } from "../../lib/db/index.ts";
 import { Schema as eventsSchema } from "../../lib/events/index.ts";
 import { crossOriginProtection } from "../../lib/http/index.ts";
@@ -33,7 +33,7 @@ const app: AppFactory = ({ Origin, Mailer }) => {
     DBPath: ":memory:",
     Schema: mergeSchemas(session.Schema, signin.Schema, eventsSchema),
     Wrap: (next) => crossOriginProtection({ Origin })(next),
-    Render: renderResource(NewAssets([STATIC_DIR])),
+    Render: renderResource(NewAssets([STATIC_DIR, CLIENT_DIR])), // as main.ts: the pages load live.js
     Router: (db) => {
       if (db === undefined) throw new Error("conformance: no database");
       const InstanceKey = "conformance-instance-key-0123456789abcdef";

@@ -18,7 +18,7 @@ import {
 } from "../../lib/runtime/connection-limits.ts";
 import { Serve, type Options } from "../../lib/index.ts";
 import { readBody, readForm, type HandlerFunc } from "../../lib/http/index.ts";
-import { EventWriter } from "../../lib/jobs/event-writer.ts";
+import { EventWriter } from "../../lib/internal/event-writer.ts";
 import { validateOptions } from "../../lib/runtime/options.ts";
 import { FakeClock } from "../_support/clock.ts";
 import { captureLog, fetchHTTP, type CapturedLog } from "../_support/http.ts";

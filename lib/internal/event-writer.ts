@@ -18,7 +18,7 @@
  * one; a final event replaces any pending update and ends the stream.
  */
 import type { ServerResponse } from "node:http";
-import { holdsStream } from "../internal/index.ts";
+import { holdsStream } from "./stream-share.ts";
 import { encodeComment, encodeRetry } from "./sse.ts";
 
 /** Heartbeats written in one turn of the event loop; the rest wait for the next turn. */
@@ -163,4 +163,31 @@ export class EventWriter {
     clearTimeout(this.#deadline);
     this.#onClose?.();
   }
+}
+
+const openByShutdown = new WeakMap<AbortSignal, Set<EventWriter>>();
+
+/**
+ * Ends `writer` when `shutdown` (the server's, `shutdownSignal`) aborts;
+ * returns the function that lets it go. The streams of one server share
+ * one listener: a listener per stream would cost each of 10,000 streams
+ * more than a kilobyte.
+ */
+export function endOnShutdown(shutdown: AbortSignal, writer: EventWriter): () => void {
+  let open = openByShutdown.get(shutdown);
+  if (open === undefined) {
+    const writers = new Set<EventWriter>();
+    shutdown.addEventListener(
+      "abort",
+      () => {
+        for (const w of writers) w.end();
+      },
+      { once: true },
+    );
+    openByShutdown.set(shutdown, writers);
+    open = writers;
+  }
+  open.add(writer);
+  const writers = open;
+  return () => void writers.delete(writer);
 }

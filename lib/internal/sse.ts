@@ -7,7 +7,6 @@
  * them with LF, §9.2.6), and an event name or id containing a line ending
  * would smuggle a field of its own: it is refused.
  */
-import { JobsError } from "./errors.ts";
 
 const LINE_END = /\r\n|\r|\n/;
 
@@ -23,8 +22,8 @@ export interface SSEMessage {
 
 /**
  * Encodes one event followed by the blank line that dispatches it. Throws
- * `JobsError` (`ERR_JOBS_INVALID_ARGUMENT`) when `event` or `id` holds CR,
- * LF or NUL.
+ * `TypeError` when `event` or `id` holds CR, LF or NUL: the callers' names
+ * and ids are the framework's own, so that is a bug, never bad input.
  */
 export function encodeEvent(message: SSEMessage): string {
   let out = "";
@@ -46,12 +45,12 @@ export function encodeComment(text: string): string {
 
 /** Encodes a `retry:` field: the reader's reconnection delay in ms (§9.2.6, ASCII digits only). */
 export function encodeRetry(ms: number): string {
-  if (!Number.isSafeInteger(ms) || ms < 0) throw new JobsError("ERR_JOBS_INVALID_ARGUMENT", "encode retry: must be a non-negative integer");
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new TypeError("encode retry: must be a non-negative integer");
   return `retry: ${ms}\n\n`;
 }
 
 function checkField(name: string, value: string): string {
   // WHATWG HTML §9.2.5: a CR or LF ends the field; §9.2.6: an id containing NUL is ignored.
-  if (/[\r\n\0]/.test(value)) throw new JobsError("ERR_JOBS_INVALID_ARGUMENT", `encode event: ${name} must not contain CR, LF or NUL`);
+  if (/[\r\n\0]/.test(value)) throw new TypeError(`encode event: ${name} must not contain CR, LF or NUL`);
   return value;
 }

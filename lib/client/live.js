@@ -1,0 +1,212 @@
+/*
+ * latch live pages shim: a resource's list and record pages follow the
+ * changes to their records (lib/manifest/README.md, "Live pages"). Served
+ * as a static file and loaded with <script src type=module> (no inline
+ * script, so CSP `script-src 'self'` holds); no dependencies. Without it
+ * the pages are plain and correct on reload.
+ *
+ * For each element carrying `data-live` (the resource's events path):
+ * - with EventSource, it follows the stream: a `change` event of the page's
+ *   record (`data-record-id`), or of any record on a list, fetches the page
+ *   again; a `reset` (the stream could not resume) does too. If the stream
+ *   fails before it opens (a 429, a blocked route), or fails
+ *   MAX_STREAM_ERRORS times in a row, it is closed and the shim fetches the
+ *   page every `data-live-every` seconds instead, for good;
+ * - a list (`data-live-list`) swaps in the fetched list's rows;
+ * - a record page copies the fetched values into its form when the form is
+ *   untouched (notice `updated`). When the person has edited it, nothing
+ *   they typed is overwritten and the form keeps the version it was
+ *   rendered from (notice `changed`): saving a Mergeable record merges the
+ *   two edits (the notice's `data-live-merge` button saves), saving an
+ *   Exclusive one answers 409 with both, and meanwhile the new values are
+ *   listed in `dl[data-live-current]`. A deleted record shows `deleted`.
+ * The element's `data-live-state` says how it follows: `streaming` once the
+ * stream is open, `polling` after the fallback.
+ */
+const MAX_STREAM_ERRORS = 3;
+const DEFAULT_POLL_SECONDS = 5;
+
+for (const element of document.querySelectorAll("[data-live]")) follow(element);
+
+/** Follows the changes one live element shows. */
+function follow(element) {
+  const streamURL = element.getAttribute("data-live");
+  const seconds = Number(element.getAttribute("data-live-every"));
+  const every = (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_POLL_SECONDS) * 1000;
+  const recordID = element.getAttribute("data-record-id");
+  const form = element.querySelector("form.resource-form");
+  let busy = false;
+  let again = false;
+  let over = false;
+  let timer = 0;
+  let source = null;
+  const merge = element.querySelector("[data-live-merge]");
+  if (merge !== null && form !== null) merge.addEventListener("click", () => form.requestSubmit());
+
+  function stop() {
+    over = true;
+    clearInterval(timer);
+    if (source !== null) source.close();
+  }
+
+  async function refresh() {
+    if (over) return;
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    try {
+      const res = await fetch(location.href, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } });
+      if (res.status === 404 && recordID !== null) {
+        show(element, "deleted");
+        return stop();
+      }
+      if (!res.ok || over) return;
+      const page = new DOMParser().parseFromString(await res.text(), "text/html");
+      if (recordID === null) swapList(element, page);
+      else if (form !== null) applyRecord(element, form, recordID, page);
+    } catch {
+      // A network hiccup: the next event or poll tries again.
+    } finally {
+      busy = false;
+      if (again && !over) {
+        again = false;
+        void refresh();
+      }
+    }
+  }
+
+  function poll() {
+    if (over || timer !== 0) return;
+    element.setAttribute("data-live-state", "polling");
+    timer = setInterval(refresh, every);
+  }
+
+  function stream() {
+    let opened = false;
+    let errors = 0;
+    source = new EventSource(streamURL);
+    source.addEventListener("open", () => {
+      opened = true;
+      errors = 0;
+      element.setAttribute("data-live-state", "streaming");
+    });
+    source.addEventListener("change", (event) => {
+      const change = readChange(event.data);
+      if (change === null || (recordID !== null && change.id !== recordID)) return;
+      if (recordID !== null && change.change === "deleted") {
+        show(element, "deleted");
+        return stop();
+      }
+      void refresh();
+    });
+    source.addEventListener("reset", () => void refresh());
+    source.addEventListener("error", () => {
+      errors++;
+      if (opened && errors < MAX_STREAM_ERRORS && source.readyState !== EventSource.CLOSED) return;
+      // The stream is refused (429: too many open), blocked or keeps failing: fetch the page on a timer instead.
+      source.close();
+      source = null;
+      poll();
+    });
+  }
+
+  if (typeof streamURL === "string" && streamURL !== "" && typeof EventSource === "function") stream();
+  else poll();
+}
+
+/** Replaces the list's rows (and its next-page link) with the fetched ones, when they differ. */
+function swapList(element, page) {
+  const fresh = page.querySelector("[data-live-list]");
+  if (fresh === null || fresh.innerHTML === element.innerHTML) return;
+  element.replaceChildren(...Array.from(fresh.childNodes));
+}
+
+/** Shows the fetched record in the form, or, when the person has edited it, tells them and keeps their input. */
+function applyRecord(element, form, recordID, page) {
+  const fresh = page.querySelector("section[data-record-id]");
+  const freshForm = fresh === null ? null : fresh.querySelector("form.resource-form");
+  if (fresh === null || freshForm === null || fresh.getAttribute("data-record-id") !== recordID) return;
+  const version = form.elements.namedItem("version");
+  const freshVersion = freshForm.elements.namedItem("version");
+  if (version === null || freshVersion === null || version.value === freshVersion.value) return;
+  if (isEdited(form)) {
+    // Never overwrite what the person typed; the form keeps its base version, so saving merges (Mergeable) or is refused with both (409).
+    listCurrent(element, freshForm);
+    return show(element, "changed");
+  }
+  for (const control of freshForm.elements) {
+    if (control.name === "") continue;
+    const mine = form.elements.namedItem(control.name);
+    if (mine !== null) copyValue(mine, control);
+  }
+  const heading = document.querySelector("h1");
+  const freshHeading = page.querySelector("h1");
+  if (heading !== null && freshHeading !== null) heading.textContent = freshHeading.textContent;
+  show(element, "updated");
+}
+
+/** Whether any field differs from the value the page was rendered (or last updated) with. */
+function isEdited(form) {
+  for (const control of form.elements) {
+    if (control.name === "" || control.name === "version" || control.type === "hidden") continue;
+    if (control.type === "checkbox") {
+      if (control.checked !== control.defaultChecked) return true;
+    } else if (control.tagName === "SELECT") {
+      const initial = Array.from(control.options).find((o) => o.defaultSelected) ?? control.options[0];
+      if (initial !== undefined && control.value !== initial.value) return true;
+    } else if ("defaultValue" in control && control.value !== control.defaultValue) return true;
+  }
+  return false;
+}
+
+/** Sets `mine` to `fresh`'s value, as its rendered value too, so it counts as untouched. */
+function copyValue(mine, fresh) {
+  if (mine.type === "checkbox") {
+    mine.defaultChecked = fresh.defaultChecked;
+    mine.checked = fresh.defaultChecked;
+  } else if (mine.tagName === "SELECT") {
+    for (const option of mine.options) option.defaultSelected = option.value === fresh.value;
+    mine.value = fresh.value;
+  } else if ("defaultValue" in mine) {
+    mine.defaultValue = fresh.defaultValue;
+    mine.value = fresh.defaultValue;
+  }
+}
+
+/** Lists the fetched values (label, value) in `dl[data-live-current]`, as text. */
+function listCurrent(element, freshForm) {
+  const list = element.querySelector("dl[data-live-current]");
+  if (list === null) return;
+  const items = [];
+  for (const field of freshForm.querySelectorAll(".field")) {
+    const label = field.querySelector("label");
+    const control = field.querySelector("[name]");
+    if (label === null || control === null) continue;
+    let value = control.value;
+    if (control.type === "checkbox") value = control.defaultChecked ? list.dataset.yes : list.dataset.no;
+    else if (control.tagName === "SELECT") value = control.selectedIndex >= 0 ? control.options[control.selectedIndex].text : "";
+    const term = document.createElement("dt");
+    term.textContent = label.textContent;
+    const detail = document.createElement("dd");
+    detail.setAttribute("data-live-current-for", control.name);
+    detail.textContent = value;
+    items.push(term, detail);
+  }
+  list.replaceChildren(...items);
+}
+
+/** Shows the notice `name` of a live record page and hides the others. */
+function show(element, name) {
+  for (const notice of element.querySelectorAll("[data-live-notice]")) notice.hidden = notice.getAttribute("data-live-notice") !== name;
+}
+
+function readChange(data) {
+  try {
+    const value = JSON.parse(data);
+    return value !== null && typeof value === "object" && typeof value.id === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}

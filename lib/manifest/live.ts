@@ -1,0 +1,207 @@
+/*
+ * Live pages: `GET <Route>/events`, a server-sent event stream of the
+ * changes to a resource's records, which `lib/client/live.js` follows on
+ * the list and record pages (README "Live pages").
+ *
+ * Every create, update and delete that lands goes through the mounted
+ * store, which tells the application's one `LiveFeed` (one per event
+ * store) once the write has committed. A stream hears the changes of its
+ * resource that its person may read: for a user-scoped resource their own
+ * records only (the writer's owner is the record's), for an unscoped one
+ * every record. An event carries no values, only
+ * `{"id","change","version"}`: the page fetches what it shows through the
+ * routes that already check the owner.
+ *
+ * Event ids are `<boot>.<seq>`, the feed's own counter, so a reconnecting
+ * browser's `Last-Event-ID` (WHATWG HTML §9.2.4) resumes from the feed's
+ * last `LIVE_BACKLOG` changes; an id from another boot or older than that
+ * gets one `reset` event instead, and the page fetches itself again.
+ *
+ * Streams share the limits of the jobs' streams (SPEC.md §6.1): a `: ping`
+ * every 15 s, `retry: 3000`, a 10 s write deadline, a 5-minute lifetime,
+ * the runtime's stream share of connections (`EventWriter`), and at most
+ * `LIVE_STREAMS_PER_PERSON` open at once per person across the
+ * application's resources: one more is 429 as for jobs, and the page polls.
+ */
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { EventStore } from "../events/index.ts";
+import { html, type HandlerFunc, type SafeHTML } from "../http/index.ts";
+import { T } from "../i18n/index.ts";
+import { encodeEvent, endOnShutdown, EventWriter, shutdownSignal, writeText } from "../internal/index.ts";
+import { ScopeKind, StoreKind } from "./kinds.ts";
+import type { ResourceSpec } from "./spec.ts";
+import type { RecordStore, Writer } from "./store.ts";
+
+/** Open live streams per person, across the application's resources (the jobs' `MaxStreamsPerOwner` is the same 10). */
+export const LIVE_STREAMS_PER_PERSON = 10;
+/** Seconds between fetches of a live page whose stream failed (or could not open). */
+export const LIVE_POLL_SECONDS = 5;
+/** Changes a feed keeps for `Last-Event-ID` resume. */
+export const LIVE_BACKLOG = 256;
+
+// SPEC.md §6.1, as the jobs' streams: heartbeat, write deadline, lifetime and reconnection delay, in ms.
+const LIMITS = { heartbeat: 15_000, writeTimeout: 10_000, lifetime: 5 * 60_000, retry: 3_000 };
+
+/** One change to a record, as a stream tells it. */
+interface Change {
+  seq: number;
+  resource: string;
+  /** The record's owner for a user-scoped resource; "" for an unscoped one (everyone hears it). */
+  audience: string;
+  id: string;
+  change: "created" | "updated" | "deleted";
+  version: number;
+}
+
+type Listener = (change: Change) => void;
+
+/** The changes of one application's records, in the order they committed, and who listens. */
+export class LiveFeed {
+  readonly boot: string = randomBytes(6).toString("base64url");
+  #seq = 0;
+  readonly #backlog: Change[] = [];
+  // resource → audience → listeners: a write reaches only the streams that may hear it.
+  readonly #listeners = new Map<string, Map<string, Set<Listener>>>();
+  readonly #open = new Map<string, number>();
+
+  publish(change: Omit<Change, "seq">): void {
+    const told: Change = { ...change, seq: ++this.#seq };
+    this.#backlog.push(told);
+    if (this.#backlog.length > LIVE_BACKLOG) this.#backlog.shift();
+    for (const listener of this.#listeners.get(told.resource)?.get(told.audience) ?? []) listener(told);
+  }
+
+  /** The changes after `seq` that `audience` hears, or undefined when the backlog no longer reaches back to it. */
+  since(seq: number, resource: string, audience: string): Change[] | undefined {
+    const oldest = this.#backlog[0]?.seq ?? this.#seq + 1;
+    if (seq > this.#seq || seq < oldest - 1) return undefined;
+    return this.#backlog.filter((c) => c.seq > seq && c.resource === resource && c.audience === audience);
+  }
+
+  listen(resource: string, audience: string, listener: Listener): () => void {
+    let byAudience = this.#listeners.get(resource);
+    if (byAudience === undefined) this.#listeners.set(resource, (byAudience = new Map()));
+    let set = byAudience.get(audience);
+    if (set === undefined) byAudience.set(audience, (set = new Set()));
+    set.add(listener);
+    const listeners = set;
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) byAudience.delete(audience);
+    };
+  }
+
+  /** Counts a stream of `person` in; false when they hold `LIVE_STREAMS_PER_PERSON` already. */
+  admit(person: string): boolean {
+    const open = this.#open.get(person) ?? 0;
+    if (open >= LIVE_STREAMS_PER_PERSON) return false;
+    this.#open.set(person, open + 1);
+    return true;
+  }
+
+  leave(person: string): void {
+    const left = (this.#open.get(person) ?? 1) - 1;
+    if (left === 0) this.#open.delete(person);
+    else this.#open.set(person, left);
+  }
+}
+
+const feeds = new WeakMap<EventStore, LiveFeed>();
+
+/** The feed of the application whose records `events` records: one per event store, shared by its resources. */
+export function liveFeed(events: EventStore): LiveFeed {
+  let feed = feeds.get(events);
+  if (feed === undefined) feeds.set(events, (feed = new LiveFeed()));
+  return feed;
+}
+
+/** Returns `store` telling `feed` of each create, update and delete once it has landed. */
+export function liveStore(spec: ResourceSpec, store: RecordStore, feed: LiveFeed): RecordStore {
+  const audience = (who: Writer): string => (spec.Scope === ScopeKind.UserScoped ? who.owner : "");
+  const tell = (who: Writer, id: string, change: Change["change"], version: number): void =>
+    feed.publish({ resource: spec.Name, audience: audience(who), id, change, version });
+  return Object.freeze({
+    ...store,
+    create(who, values) {
+      const created = store.create(who, values);
+      tell(who, created.id, "created", created.version);
+      return created;
+    },
+    update(who, id, version, mine) {
+      const outcome = store.update(who, id, version, mine);
+      if (outcome.kind === "ok") tell(who, id, "updated", outcome.version);
+      return outcome;
+    },
+    delete(who, id) {
+      const deleted = store.delete(who, id);
+      if (deleted) tell(who, id, "deleted", 0);
+      return deleted;
+    },
+  } satisfies RecordStore);
+}
+
+/** Returns the handler of `GET <Route>/events`; `person` is the session subject (the route sits behind the session gate). */
+export function liveHandler(spec: ResourceSpec, feed: LiveFeed, person: (req: IncomingMessage) => string): HandlerFunc {
+  return function liveEvents(req, res) {
+    const subject = person(req);
+    if (req.method === "HEAD") {
+      res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform" });
+      res.end();
+      return;
+    }
+    // OWASP ASVS 5.0 §13.1.3 (resource management): long-lived streams are bounded per person, as the jobs' are.
+    if (!feed.admit(subject)) {
+      res.setHeader("Cache-Control", "no-store");
+      return writeText(res, 429, "Too many open event streams.");
+    }
+    // SPEC §2.5 UserScoped: a person hears of their own records only.
+    const audience = spec.Scope === ScopeKind.UserScoped ? subject : "";
+    const writer = new EventWriter(res, LIMITS);
+    const encode = (c: Change): string =>
+      encodeEvent({
+        event: "change",
+        id: `${feed.boot}.${c.seq}`,
+        data: JSON.stringify({ id: c.id, change: c.change, version: c.version }),
+      });
+    const send = (c: Change): void => writer.update(encode(c));
+    const stop = feed.listen(spec.Name, audience, send);
+    const shutdown = shutdownSignal(req.socket);
+    const forget = shutdown === undefined ? undefined : endOnShutdown(shutdown, writer);
+    writer.onClose(() => {
+      forget?.();
+      stop();
+      feed.leave(subject);
+    });
+    const resumed = resume(req.headers["last-event-id"], feed, spec.Name, audience);
+    if (resumed === undefined) writer.update(encodeEvent({ event: "reset", data: "{}" }));
+    // One write: the writer keeps only the latest of writes it cannot flush, and a replay must arrive whole.
+    else if (resumed.length > 0) writer.update(resumed.map(encode).join(""));
+    if (shutdown?.aborted === true) writer.end();
+  };
+}
+
+/** The changes a reconnecting stream missed: none for a new one, undefined when they cannot be told (then `reset`). */
+function resume(header: string | string[] | undefined, feed: LiveFeed, resource: string, audience: string): Change[] | undefined {
+  if (header === undefined) return [];
+  const match = typeof header === "string" ? /^([A-Za-z0-9_-]+)\.([0-9]{1,15})$/.exec(header) : null;
+  if (match === null || match[1] !== feed.boot) return undefined;
+  return feed.since(Number(match[2]), resource, audience);
+}
+
+/**
+ * The notices of a live record page, hidden until `live.js` shows one: the
+ * record changed and the form showed it (`updated`); it changed while the
+ * form was being edited (`changed`: Mergeable offers the merge, which saving
+ * from the form's base version is; Exclusive lists the new values and keeps
+ * the input, and saving answers 409 as ever); it was deleted (`deleted`).
+ */
+export function liveNoticesHTML(req: IncomingMessage, spec: ResourceSpec): SafeHTML {
+  const changed =
+    spec.Store === StoreKind.Mergeable
+      ? html`<p>${T(req, "resource.live.changed_merge")}</p><p><button type="button" data-live-merge>${T(req, "resource.live.merge")}</button></p>`
+      : html`<p>${T(req, "resource.live.changed_kept")}</p><dl class="entered" data-live-current data-yes="${T(req, "resource.yes")}" data-no="${T(req, "resource.no")}"></dl>`;
+  return html`<div class="card notice ok" role="status" data-live-notice="updated" hidden><p>${T(req, "resource.live.updated")}</p></div>
+<div class="card notice bad" role="alert" data-live-notice="changed" hidden>${changed}</div>
+<div class="card notice bad" role="alert" data-live-notice="deleted" hidden><p>${T(req, "resource.live.deleted")}</p></div>`;
+}
