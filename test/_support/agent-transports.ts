@@ -76,6 +76,8 @@ export interface TransportsAppOptions {
   wrap?: boolean;
   /** A resource to mount (routes and tools), for `SUBJECT`'s records. @default none */
   resource?: Resource;
+  /** Resources mounted before `resource`: the targets of its Reference fields. @default none */
+  targets?: readonly Resource[];
 }
 
 /** Starts the application; it closes with the test. */
@@ -155,8 +157,8 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
         res.statusCode = 204;
         res.end();
       });
-      if (options.resource !== undefined) {
-        built.mounted = mountResource(options.resource, {
+      const mount = (resource: Resource): MountedResource =>
+        mountResource(resource, {
           db,
           mux,
           tools: registry,
@@ -166,7 +168,8 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
           ctxFrom,
           clock,
         });
-      }
+      for (const target of options.targets ?? []) mount(target);
+      if (options.resource !== undefined) built.mounted = mount(options.resource);
       built.tokens = tokens;
       built.events = store;
       built.approvals = approvals;

@@ -73,6 +73,7 @@ describe("Kind values", () => {
         Choice: "choice",
         Email: "email",
         URL: "url",
+        Reference: "reference",
       },
     );
   });
