@@ -46,17 +46,22 @@ export const expenses: Resource = new Resource({
   },
 });
 
-/** Notes: Mergeable, user-scoped; `title` (Text) and `body` (Textarea). */
+/** Notes: Mergeable, user-scoped; `title` (Text), `body` (Textarea) and `expense` (a Reference to one of the person's expenses). */
 export const notes: Resource = new Resource({
   Name: "notes",
   Route: "/notes",
   Store: StoreKind.Mergeable,
   Scope: ScopeKind.UserScoped,
-  List: { Columns: [{ Field: "title" }, { Field: "updated_at" }], Filters: [{ Field: "title" }] },
+  List: {
+    Columns: [{ Field: "title" }, { Field: "expense" }, { Field: "updated_at" }],
+    Filters: [{ Field: "title" }, { Field: "expense" }],
+  },
   Form: {
     Fields: [
       { Name: "title", Label: "notes.field.title", Kind: Kind.Text, Required: true },
       { Name: "body", Label: "notes.field.body", Kind: Kind.Textarea },
+      // Added later (an additive step): deleting the expense empties the field, an update of the note by whoever deleted it.
+      { Name: "expense", Label: "notes.field.expense", Kind: Kind.Reference, References: "expenses", OnDelete: "clear" },
     ],
   },
 });

@@ -24,9 +24,11 @@ export const Kind = {
   Email: "email",
   /** An http or https address, shown as a link. */
   URL: "url",
+  /** A record of the resource named by the field's `References`, stored as its id (latch's extension: lib/manifest/README.md "References"). */
+  Reference: "reference",
 } as const;
 
-/** A field kind: "text", "textarea", "money", "date", "integer", "boolean", "choice", "email" or "url". */
+/** A field kind: "text", "textarea", "money", "date", "integer", "boolean", "choice", "email", "url" or "reference". */
 export type Kind = (typeof Kind)[keyof typeof Kind];
 
 /** How a resource's records are stored. */

@@ -6,8 +6,8 @@
  * (`<field>`); Money, Integer and Date by range (`<field>_min`,
  * `<field>_max`, both included; amounts and numbers read in the request's
  * locale, dates ISO as a date input sends them or in the locale's short
- * notation); Boolean by `yes`/`no` and
- * Choice by one of its values (`<field>`). A filter value that does not parse is shown inline
+ * notation); Boolean by `yes`/`no`, Choice by one of its values and
+ * Reference by one record's id (`<field>`). A filter value that does not parse is shown inline
  * and the page answers 400, listing nothing rather than something
  * unfiltered.
  */
@@ -21,8 +21,9 @@ import { formatInteger, INTEGER_LIMIT, parseInteger, parseLocalDate } from "./sc
 import type { Field, ResourceSpec } from "./spec.ts";
 import { LIVE_POLL_SECONDS } from "./live.ts";
 import { LIST_PAGE_SIZE, type ListFilter, type ListQuery, type StoredRecord } from "./table.ts";
-import { currencyOf, type FieldProblem } from "./values.ts";
-import { cellHTML, displayValue, fixedValue } from "./views.ts";
+import type { ReferenceOption } from "./references.ts";
+import { currencyOf, REFERENCE_ID_PATTERN, type FieldProblem } from "./values.ts";
+import { cellHTML, displayValue, fixedValue, type ReferenceLink } from "./views.ts";
 
 /** Records per list page (declared beside the store's list query). */
 export { LIST_PAGE_SIZE };
@@ -97,6 +98,10 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
     if (style === "contains") {
       if (text.length > FILTER_MAX_LENGTH) errors.set(field.Name, { key: "resource.err.too_long", args: { max: FILTER_MAX_LENGTH } });
       else filters.push({ field: field.Name, contains: text });
+    } else if (style === "reference") {
+      // One record's id: a foreign or unknown one matches nothing of this person's (the owner scope is in the query).
+      if (REFERENCE_ID_PATTERN.test(text)) filters.push({ field: field.Name, equals: text });
+      else errors.set(field.Name, { key: "resource.err.reference_missing", args: {} });
     } else if (style === "yesno") {
       if (text === "yes" || text === "no") filters.push({ field: field.Name, equals: text === "yes" ? 1 : 0 });
       else errors.set(field.Name, { key: "resource.err.boolean_invalid", args: {} });
@@ -119,9 +124,11 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
   return { query: { filters, search, sort, desc: dir === "desc", after, limit: LIST_PAGE_SIZE }, entered, errors };
 }
 
-/** How a field filters the list: by text contained, by a range, by yes or no, or by one of its choices. */
-export function filterStyle(field: Field): "contains" | "range" | "yesno" | "choice" {
+/** How a field filters the list: by text contained, by a range, by yes or no, by one of its choices, or by the record it references. */
+export function filterStyle(field: Field): "contains" | "range" | "yesno" | "choice" | "reference" {
   switch (field.Kind) {
+    case Kind.Reference:
+      return "reference";
     case Kind.Money:
     case Kind.Integer:
     case Kind.Date:
@@ -164,12 +171,25 @@ function columnLabel(req: IncomingMessage, spec: ResourceSpec, column: string, l
   return field === undefined ? T(req, `resource.column.${column}`) : T(req, field.Label);
 }
 
-function cell(req: IncomingMessage, spec: ResourceSpec, column: string, record: StoredRecord, linked: boolean): SafeHTML {
+/** What a list needs of its Reference fields: each referenced record's link, and each filter's records to choose from. */
+export interface ListReferences {
+  link: ReferenceLink;
+  options: (field: Field) => readonly ReferenceOption[];
+}
+
+function cell(
+  req: IncomingMessage,
+  spec: ResourceSpec,
+  column: string,
+  record: StoredRecord,
+  linked: boolean,
+  refs?: ListReferences,
+): SafeHTML {
   const field = spec.Form.Fields.find((f) => f.Name === column);
   const value = field === undefined ? fixedValue(req, column, record) : displayValue(req, field, record.values[column] ?? null);
   // The first column links to the record (an address there is text: a link holds no link); the others show their kind.
   if (linked) return html`<a href="${spec.Route}/${record.id}">${value === "" ? record.id : value}</a>`;
-  return field === undefined ? html`${value}` : cellHTML(req, field, record.values[column] ?? null);
+  return field === undefined ? html`${value}` : cellHTML(req, field, record.values[column] ?? null, refs?.link);
 }
 
 function link(base: string, params: URLSearchParams, changes: Record<string, string | undefined>): string {
@@ -183,9 +203,21 @@ function link(base: string, params: URLSearchParams, changes: Record<string, str
 }
 
 // A filter's input: a date picker for dates, a select of "any" and the values for yes/no and choices, else text (amounts and numbers in the locale's notation).
-function filterControl(req: IncomingMessage, field: Field, name: string, value: string, aria: SafeHTML): SafeHTML {
+function filterControl(
+  req: IncomingMessage,
+  field: Field,
+  name: string,
+  value: string,
+  aria: SafeHTML,
+  records: readonly ReferenceOption[],
+): SafeHTML {
   const id = `filter-${name}`;
   const style = filterStyle(field);
+  if (style === "reference") {
+    return html`<select id="${id}" name="${name}"${aria}><option value="">${T(req, "resource.filter.any")}</option>${records.map(
+      (r) => html`<option value="${r.id}"${r.id === value ? html` selected` : ""}>${r.label}</option>`,
+    )}</select>`;
+  }
   if (style === "yesno" || style === "choice") {
     const options =
       style === "yesno"
@@ -204,7 +236,7 @@ function filterControl(req: IncomingMessage, field: Field, name: string, value: 
 }
 
 // The search box and the filters, one form, so a search keeps the filters and the sort and the reverse.
-function filtersHTML(req: IncomingMessage, spec: ResourceSpec, list: ListRequest): SafeHTML {
+function filtersHTML(req: IncomingMessage, spec: ResourceSpec, list: ListRequest, refs?: ListReferences): SafeHTML {
   const filters = spec.List.Filters ?? [];
   const one = (name: string, label: string, control: (aria: SafeHTML) => SafeHTML): SafeHTML => {
     const problem = list.errors.get(name);
@@ -213,7 +245,8 @@ function filtersHTML(req: IncomingMessage, spec: ResourceSpec, list: ListRequest
 ${control(aria)}
 ${problem === undefined ? "" : html`<p class="field-error" id="error-${name}" data-error-for="${name}" role="alert">${Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args)}</p>`}</div>`;
   };
-  const control = (field: Field, name: string) => (aria: SafeHTML) => filterControl(req, field, name, list.entered.get(name) ?? "", aria);
+  const control = (field: Field, name: string) => (aria: SafeHTML) =>
+    filterControl(req, field, name, list.entered.get(name) ?? "", aria, field.Kind === Kind.Reference ? (refs?.options(field) ?? []) : []);
   const params = queryParams(req);
   const kept = ["sort", "dir"]
     .filter((k) => params.has(k))
@@ -240,6 +273,7 @@ export function listHTML(
   list: ListRequest,
   page: { records: StoredRecord[]; next: [FieldValue, string] | undefined },
   notice: SafeHTML,
+  refs?: ListReferences,
 ): SafeHTML {
   const params = queryParams(req);
   const columns = spec.List.Columns.filter((c) => !(c.Field === "owner" && spec.Scope === ScopeKind.UserScoped));
@@ -259,7 +293,7 @@ export function listHTML(
       : html`<table data-resource="${spec.Name}"><thead><tr>${columns.map((c) => header(c.Field, c.Label))}</tr></thead><tbody>
 ${page.records.map(
   (record) =>
-    html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(req, spec, c.Field, record, n === 0)}</td>`)}</tr>`,
+    html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(req, spec, c.Field, record, n === 0, refs)}</td>`)}</tr>`,
 )}
 </tbody></table>`;
   const more =
@@ -271,7 +305,7 @@ ${page.records.map(
   return html`<h1>${T(req, `${spec.Name}.title`)}</h1>
 ${notice}
 <p><a class="button" href="${spec.Route}/new">${T(req, `${spec.Name}.new`)}</a> <a href="${csv}" download data-export="csv">${T(req, "resource.export")}</a></p>
-${filtersHTML(req, spec, list)}
+${filtersHTML(req, spec, list, refs)}
 <div data-live="${spec.Route}/events" data-live-every="${LIVE_POLL_SECONDS}" data-live-list>
 ${table}
 ${more}

@@ -43,11 +43,12 @@ import { PathValue } from "../router/index.ts";
 import { writeCSV } from "./csv.ts";
 import { ManifestError } from "./errors.ts";
 import { StoreKind } from "./kinds.ts";
-import { listHTML, parseListRequest } from "./list.ts";
+import { listHTML, parseListRequest, type ListReferences } from "./list.ts";
 import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore } from "./live.ts";
+import { RecordReferenced, ReferenceRefused, References } from "./references.ts";
 import type { Resource } from "./resource.ts";
 import { resourceSchema } from "./schema.ts";
-import { exclusiveStore, mergeableStore, type RecordStore } from "./store.ts";
+import { exclusiveStore, mergeableStore, type RecordStore, type UpdateOutcome } from "./store.ts";
 import { busyMessage, resourceTools } from "./tools.ts";
 import { parseValues, hasUndeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
 import { displayValue, enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
@@ -107,15 +108,19 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   if (options.events === undefined) {
     throw new ManifestError("ERR_MANIFEST_INVALID_FIELD", { resource: spec.Name }, "a resource needs MountOptions.events");
   }
+  // A Reference's target must be mounted before it on this database (references.ts).
+  const refs = new References(options.db, spec, options.events, options.clock);
   const schema = resourceSchema(spec);
   applySchema(options.db, schema);
   // Live pages: every write that lands tells the application's feed, whichever path made it (form, tool, MCP).
   const feed = liveFeed(options.events);
   const store = liveStore(
     spec,
-    spec.Store === StoreKind.Mergeable
-      ? mergeableStore(options.db, spec, options.events, options.clock)
-      : exclusiveStore(options.db, spec, options.events, options.clock),
+    refs.guard(
+      spec.Store === StoreKind.Mergeable
+        ? mergeableStore(options.db, spec, options.events, options.clock)
+        : exclusiveStore(options.db, spec, options.events, options.clock),
+    ),
     feed,
   );
   const route = spec.Route;
@@ -173,7 +178,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     status,
     body: html`<h1>${T(req, `${spec.Name}.new`)}</h1>
 ${state.errors.size > 0 ? noticeHTML(req, "invalid", false) : ""}
-${formHTML(req, spec, { ...state, action: route, submit: T(req, "resource.create") })}
+${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.entered), action: route, submit: T(req, "resource.create") })}
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
   });
   // A record's page, headed by its `stored` values (`headingOf`), under the resource's title.
@@ -193,7 +198,7 @@ ${formHTML(req, spec, { ...state, action: route, submit: T(req, "resource.create
 ${notice}
 <section class="card" data-record-id="${id}" data-live="${route}/events" data-live-every="${LIVE_POLL_SECONDS}">
 ${liveNoticesHTML(req, spec)}
-${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "resource.save") })}
+${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.entered), action: `${route}/${id}`, submit: T(req, "resource.save") })}
 <form method="post" action="${route}/${id}/delete"><button class="danger" type="submit">${T(req, "resource.delete")}</button></form>
 </section>
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
@@ -206,11 +211,18 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     const bad = parsed.errors.size > 0;
     const page = bad ? { records: [], next: undefined } : store.list(owner(req), parsed.query);
     const done = queryParams(req).has("deleted") ? noticeHTML(req, "deleted", true) : html``;
+    const links: ListReferences = {
+      link: (field, id) => {
+        const found = refs.find(owner(req), field, id);
+        return found === undefined ? undefined : { href: refs.href(field, id), label: found.label };
+      },
+      options: (field) => refs.options(owner(req), field, parsed.entered.get(field.Name) ?? ""),
+    };
     await show(req, res, {
       view: "list",
       title: T(req, `${spec.Name}.title`),
       status: bad ? 400 : 200,
-      body: listHTML(req, spec, parsed, page, done),
+      body: listHTML(req, spec, parsed, page, done, links),
     });
   };
   const exportCSV: HandlerFunc = async (req, res) => {
@@ -231,8 +243,15 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
       return refuse(req, res, 400, `create ${spec.Name}: a field is not declared or is repeated`);
     const values = parseValues(spec, entered(form), LocaleFrom(req));
     if (!values.ok) return show(req, res, newForm(req, { entered: entered(form), errors: values.errors }, 422));
-    const { id } = store.create(writer(req), values.values);
-    seeOther(res, `${route}/${id}`);
+    let created: { id: string };
+    try {
+      created = store.create(writer(req), values.values);
+    } catch (e) {
+      // A reference to a record that is unknown or someone else's: 422 beside the field, nothing stored (references.ts).
+      if (!(e instanceof ReferenceRefused)) throw e;
+      return show(req, res, newForm(req, { entered: entered(form), errors: e.problems }, 422));
+    }
+    seeOther(res, `${route}/${created.id}`);
   };
   const read: HandlerFunc = async (req, res) => {
     renderer(req);
@@ -262,7 +281,14 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
       const state = { entered: entered(form), errors: values.errors, version };
       return show(req, res, recordPage(req, id, existing.record.values, state, 422, noticeHTML(req, "invalid", false)));
     }
-    const outcome = store.update(who, id, version, values.values);
+    let outcome: UpdateOutcome;
+    try {
+      outcome = store.update(who, id, version, values.values);
+    } catch (e) {
+      if (!(e instanceof ReferenceRefused)) throw e;
+      const state = { entered: entered(form), errors: e.problems, version };
+      return show(req, res, recordPage(req, id, existing.record.values, state, 422, noticeHTML(req, "invalid", false)));
+    }
     switch (outcome.kind) {
       case "missing":
         return refuse(req, res, 404, `${spec.Name}: no such record`);
@@ -297,7 +323,21 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
     const form = await readForm(req);
     if (hasUndeclaredName({ ...spec, Form: { Fields: [] } }, form.keys(), ["version"]))
       return refuse(req, res, 400, `delete ${spec.Name}: unexpected field`);
-    if (!store.delete(writer(req), id)) return refuse(req, res, 404, `${spec.Name}: no such record`);
+    const who = writer(req);
+    let deleted: boolean;
+    try {
+      deleted = store.delete(who, id);
+    } catch (e) {
+      if (!(e instanceof RecordReferenced)) throw e;
+      // OnDelete "refuse": the record stays, and its page says which records refer to it (409, as a refused update).
+      const found = store.get(who.owner, id);
+      if (found === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
+      const stored = found.record.values;
+      const state = { entered: storedEntered(req, stored), errors: noErrors, version: found.version };
+      const which = html`<p><a href="${e.resource.Route}">${T(req, `${e.resource.Name}.title`)}</a></p>`;
+      return show(req, res, recordPage(req, id, stored, state, 409, noticeHTML(req, "referenced", false, which)));
+    }
+    if (!deleted) return refuse(req, res, 404, `${spec.Name}: no such record`);
     seeOther(res, `${route}?deleted=1`);
   };
 
@@ -314,7 +354,7 @@ ${formHTML(req, spec, { ...state, action: `${route}/${id}`, submit: T(req, "reso
   writing.Handle(`POST ${route}/{id}`, update);
   writing.Handle(`POST ${route}/{id}/delete`, remove);
 
-  const tools = resourceTools(spec, store, { list, read, create, update, delete: remove }, options.label);
+  const tools = resourceTools(spec, store, { list, read, create, update, delete: remove }, refs, options.label);
   for (const def of tools) options.tools.register(def);
   return Object.freeze({ Resource: resource, Schema: schema, Store: store, Tools: tools });
 }

@@ -47,6 +47,9 @@ export function columnSQL(field: Field): string {
       return `${c} TEXT NOT NULL DEFAULT '' CHECK (${c} = '' OR (length(${c}) <= ${EMAIL_MAX_LENGTH} AND ${c} GLOB '?*@?*'))`;
     case Kind.URL:
       return `${c} TEXT NOT NULL DEFAULT '' CHECK (${c} = '' OR (length(${c}) <= ${URL_MAX_LENGTH} AND (${c} GLOB 'http://?*' OR ${c} GLOB 'https://?*')))`;
+    case Kind.Reference:
+      // The referenced record's id (REFERENCE_ID_PATTERN); NULL when none. Which record it may be is checked on every write (references.ts).
+      return `${c} TEXT CHECK (${c} IS NULL OR (length(${c}) BETWEEN 1 AND 64 AND ${c} NOT GLOB '*[^A-Za-z0-9_-]*'))`;
     default:
       return `${c} TEXT NOT NULL DEFAULT ''`;
   }
@@ -59,7 +62,7 @@ const NULL_NUMBER = -1e18;
 export function nullSort(spec: ResourceSpec, column: string): number | string | undefined {
   const kind = spec.Form.Fields.find((f) => f.Name === column)?.Kind;
   if (kind === Kind.Money || kind === Kind.Integer) return NULL_NUMBER;
-  return kind === Kind.Date ? "" : undefined;
+  return kind === Kind.Date || kind === Kind.Reference ? "" : undefined;
 }
 
 /** What a list sorts by for `column` (its sort index is on the same expression): the column, an empty one as `nullSort` says. */
@@ -83,6 +86,9 @@ export function isSearched(field: Field): boolean {
  * sorted by (besides created_at, which the list index covers): a page of a
  * sorted list then reads one page of the index, however many records its
  * owner holds (issue 27).
+ *
+ * One `resource/<name>/reference-<field>` index per Reference field finds
+ * the records referring to one being deleted.
  *
  * The search index `resource/<name>/002-search` and one
  * `resource/<name>/search-<field>` step per searched field follow, which
@@ -108,6 +114,13 @@ export function resourceSchema(spec: ResourceSpec): Step[] {
     steps.push({
       Name: `resource/${spec.Name}/sort-${column}`,
       SQL: `CREATE INDEX "${spec.Name}_sort_${column}" ON "${spec.Name}" (${scoped ? "owner, " : ""}${column === "id" ? "id" : `${sortExpression(spec, column)}, id`});`,
+    });
+  }
+  // Deleting a record looks up the records referring to it: one index per Reference field.
+  for (const field of spec.Form.Fields.filter((f) => f.Kind === Kind.Reference)) {
+    steps.push({
+      Name: `resource/${spec.Name}/reference-${field.Name}`,
+      SQL: `CREATE INDEX "${spec.Name}_ref_${field.Name}" ON "${spec.Name}" ("${field.Name}");`,
     });
   }
   const index = `"${spec.Name}_search"`;

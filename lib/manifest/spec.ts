@@ -31,6 +31,17 @@ export interface Field {
    * `Label` is a catalog key, like the field's own.
    */
   readonly Choices?: readonly { readonly Value: string; readonly Label: string }[];
+  /**
+   * The resource a Reference field points to, by its `Name`: a record of
+   * it (the same person's, when both are user-scoped) is stored as its id.
+   */
+  readonly References?: string;
+  /**
+   * What deleting a referenced record does to a Reference field: "refuse"
+   * the delete while a record refers to it, or "clear" the field (set it
+   * empty, an update of the referring record). @default "refuse"
+   */
+  readonly OnDelete?: "refuse" | "clear";
 }
 
 /** One column of the list page. */

@@ -21,6 +21,7 @@ import { FILTER_MAX_LENGTH, filterStyle, LIST_PAGE_SIZE, parseListRequest, SEARC
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
+import { RecordReferenced, ReferenceRefused, type References } from "./references.ts";
 import type { RecordStore, UpdateOutcome } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
 import { currencyOf, integerRange, parseValues, type RecordValues } from "./values.ts";
@@ -40,7 +41,13 @@ export function busyMessage(resource: string, retryAfter: number): string {
 }
 
 /** Returns the five tools of `spec` over `store`, bound to the routes' `handlers`. */
-export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: Handlers, label?: (key: string) => string): ToolDef[] {
+export function resourceTools(
+  spec: ResourceSpec,
+  store: RecordStore,
+  handlers: Handlers,
+  refs: Pick<References, "problems" | "refusal">,
+  label?: (key: string) => string,
+): ToolDef[] {
   const english = BaseCatalog();
   const t = label ?? ((key: string): string => english[key] ?? key);
   const title = t(`${spec.Name}.title`);
@@ -71,6 +78,26 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
     // As the form: a value its field refuses is 422, naming the field and why.
     throw refused(422, `${field}: ${interpolate(t(problem.key), problem.args)}`);
   };
+  // As the form: a reference to a record that is unknown or someone else's is 422 naming the field (references.ts).
+  const ownReferences = (subject: string, values: RecordValues): RecordValues => {
+    const [[field, problem] = ["", { key: "", args: {} }]] = refs.problems(subject, values);
+    if (field !== "") throw refused(422, `${field}: ${interpolate(t(problem.key), problem.args)}`);
+    return values;
+  };
+  const referenced = (e: RecordReferenced): AgentError =>
+    refused(409, `delete ${spec.Name}: ${e.resource.Name} refer to this record (field ${e.field}); change or delete them first`);
+  // The store checks again in the write's transaction: the same refusals when a record changed since the check.
+  const refusing = <R>(write: () => R): R => {
+    try {
+      return write();
+    } catch (e) {
+      if (e instanceof ReferenceRefused) {
+        const [[field, problem] = ["", { key: "", args: {} }]] = e.problems;
+        throw refused(422, `${field}: ${interpolate(t(problem.key), problem.args)}`);
+      }
+      throw e instanceof RecordReferenced ? referenced(e) : e;
+    }
+  };
   const missing = (): AgentError => refused(404, `${spec.Name}: no such record`);
   const existing = (subject: string, args: ReadonlyMap<string, unknown>): string => {
     const recordID = String(args.get("id"));
@@ -97,6 +124,8 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         return [{ Name: field.Name, Type: "string", Enum: ["yes", "no"], Description: `Only records whose ${label} is yes, or no` }];
       case "choice":
         return [{ ...valueArg(field, t), Name: field.Name, Description: `Only records whose ${label} is this value` }];
+      case "reference":
+        return [{ ...valueArg(field, t), Name: field.Name, Description: `Only records whose ${label} is the record with this id` }];
       case "range":
         return ["min", "max"].map((end) => ({
           ...valueArg(field, t),
@@ -163,8 +192,8 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         Confirm: interpolate(t("resource.confirm.create"), { resource: title }),
         Args: fieldArgs(true),
       },
-      check: ({ Args }) => void checked(Args, false),
-      run: ({ Args, Subject, Actor }) => store.create({ owner: Subject, actor: Actor }, checked(Args, false)),
+      check: ({ Args, Subject }) => void ownReferences(Subject, checked(Args, false)),
+      run: ({ Args, Subject, Actor }) => refusing(() => store.create({ owner: Subject, actor: Actor }, checked(Args, false))),
     }),
     defineAction({
       name: `${spec.Name}_update`,
@@ -185,13 +214,13 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         const version = Number(Args.get("version"));
         const outcome = store.check(Subject, String(Args.get("id")), version);
         if (outcome.kind === "missing") throw missing();
-        checked(Args, true);
+        ownReferences(Subject, checked(Args, true));
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
       },
       run: ({ Args, Subject, Actor }) => {
         const recordID = existing(Subject, Args);
         const version = Number(Args.get("version"));
-        const outcome = store.update({ owner: Subject, actor: Actor }, recordID, version, checked(Args, true));
+        const outcome = refusing(() => store.update({ owner: Subject, actor: Actor }, recordID, version, checked(Args, true)));
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
         return { id: recordID, version: outcome.version };
       },
@@ -208,9 +237,12 @@ export function resourceTools(spec: ResourceSpec, store: RecordStore, handlers: 
         Destructive: true,
         Args: [id],
       },
-      check: ({ Args, Subject }) => void existing(Subject, Args),
+      check: ({ Args, Subject }) => {
+        const refusal = refs.refusal(existing(Subject, Args));
+        if (refusal !== undefined) throw referenced(refusal);
+      },
       run: ({ Args, Subject, Actor }) => {
-        if (!store.delete({ owner: Subject, actor: Actor }, String(Args.get("id")))) throw missing();
+        if (!refusing(() => store.delete({ owner: Subject, actor: Actor }, String(Args.get("id"))))) throw missing();
         return { deleted: true };
       },
     }),
@@ -240,6 +272,11 @@ export function valueArg(field: Field, t: (key: string) => string): Omit<ToolArg
       return { Type: "string", Format: "email", Description: `${label}: an email address` };
     case Kind.URL:
       return { Type: "string", Format: "uri", Description: `${label}: an http or https address` };
+    case Kind.Reference:
+      return {
+        Type: "string",
+        Description: `${label}: the id of one of the person's ${t(`${field.References ?? ""}.title`)} (from ${field.References ?? ""}_list), or "" for none`,
+      };
     default:
       return { Type: "string", Description: label };
   }

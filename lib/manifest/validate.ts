@@ -133,8 +133,9 @@ export function validateResource(spec: ResourceSpec): void {
 }
 
 /**
- * Checks every resource (`validateResource`) and that no two share a name
- * or a route (`ERR_MANIFEST_DUPLICATE_RESOURCE`, naming both).
+ * Checks every resource (`validateResource`), that no two share a name
+ * or a route (`ERR_MANIFEST_DUPLICATE_RESOURCE`, naming both), and what
+ * each Reference field points to (`validateReferences`).
  */
 export function validateResources(specs: readonly ResourceSpec[]): void {
   const byName = new Map<string, ResourceSpec>();
@@ -151,6 +152,7 @@ export function validateResources(specs: readonly ResourceSpec[]): void {
     byName.set(spec.Name, spec);
     byRoute.set(spec.Route, spec);
   }
+  for (const spec of specs) validateReferences(spec, (name) => byName.get(name));
 }
 
 /** The shape of a Choice field's stored value: a-z, 0-9, "_" or "-", 1 to 63 characters (the column's CHECK holds the same). */
@@ -171,6 +173,7 @@ function checkKindOptions(field: Field, fail: (reason: string) => never): void {
   if (field.Min !== undefined && field.Max !== undefined && field.Min > field.Max) fail("Min must not exceed Max");
   // An unchecked box is a value (no), so "required" could only mean "must be yes", which a form should say in words.
   if (field.Kind === Kind.Boolean && field.Required === true) fail("a Boolean field is never empty, so it cannot be Required");
+  checkReferenceOptions(field, fail);
   if (field.Kind !== Kind.Choice) {
     if (field.Choices !== undefined) fail("Choices are for Choice fields");
     return;
@@ -187,6 +190,43 @@ function checkKindOptions(field: Field, fail: (reason: string) => never): void {
     if (values.has(choice.Value)) fail(`choice ${choice.Value} is declared twice`);
     values.add(choice.Value);
     if (typeof choice.Label !== "string" || choice.Label.trim() === "") fail(`choice ${choice.Value} has an empty Label`);
+  }
+}
+
+// A Reference names its target resource and what deleting a referenced record does; the target itself is checked
+// among the resources (validateResources, and mountResource on the resources mounted before it).
+function checkReferenceOptions(field: Field, fail: (reason: string) => never): void {
+  if (field.Kind !== Kind.Reference) {
+    if (field.References !== undefined || field.OnDelete !== undefined) fail("References and OnDelete are for Reference fields");
+    return;
+  }
+  if (typeof field.References !== "string" || !NAME_PATTERN.test(field.References)) {
+    fail("a Reference field needs References: the Name of the resource it points to");
+  }
+  if (field.OnDelete !== undefined && field.OnDelete !== "refuse" && field.OnDelete !== "clear")
+    fail('OnDelete must be "refuse" or "clear"');
+}
+
+/**
+ * Checks what a Reference field of `spec` points to, given the resources
+ * known by name (those of one manifest, or those mounted on one database):
+ * the target is known, is not `spec` itself, and is not user-scoped when
+ * `spec` is unscoped (a record everyone sees cannot point to one person's
+ * records). Throws `ERR_MANIFEST_INVALID_FIELD` naming the resource and field.
+ */
+export function validateReferences(spec: ResourceSpec, known: (name: string) => ResourceSpec | undefined): void {
+  for (const field of spec.Form.Fields) {
+    if (field.Kind !== Kind.Reference || field.References === undefined) continue;
+    const fail = (reason: string): never => {
+      throw new ManifestError("ERR_MANIFEST_INVALID_FIELD", { resource: spec.Name, field: field.Name }, reason);
+    };
+    if (field.References === spec.Name) fail("a resource cannot reference its own records");
+    const target = known(field.References);
+    if (target === undefined) fail(`references ${field.References}, which is not declared (or not mounted before it on this database)`);
+    // docs/spec.md §2.5 UserScoped: one person's records are seen only by that person, so an unscoped record cannot point to one.
+    if (spec.Scope === ScopeKind.Unscoped && target?.Scope === ScopeKind.UserScoped) {
+      fail(`an Unscoped resource cannot reference ${field.References}, which is UserScoped (whose record would everyone see?)`);
+    }
   }
 }
 

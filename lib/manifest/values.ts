@@ -32,6 +32,9 @@ export const TEXTAREA_MAX_LENGTH: number = 2000;
 /** Default currency of a Money field. */
 export const DEFAULT_CURRENCY: string = "USD";
 
+/** The shape of a Reference field's value: a record id (`A-Z a-z 0-9 _ -`, 1 to 64; latch's ids are 12); the column's CHECK holds the same. */
+export const REFERENCE_ID_PATTERN: RegExp = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** A record's field values by field name. */
 export type RecordValues = Record<string, FieldValue>;
 
@@ -58,7 +61,7 @@ export function integerRange(field: Field): { min: number; max: number } {
 
 /** Reports whether `kind` stores a number or NULL (Money, Integer) or a date or NULL (Date): an empty value is NULL. */
 export function isNullable(kind: Kind): boolean {
-  return kind === Kind.Money || kind === Kind.Integer || kind === Kind.Date;
+  return kind === Kind.Money || kind === Kind.Integer || kind === Kind.Date || kind === Kind.Reference;
 }
 
 /**
@@ -80,6 +83,8 @@ export function maxValueBytes(field: Field): number {
       return 12;
     case Kind.Choice:
       return 3 * 63 + 2;
+    case Kind.Reference:
+      return 64 + 2;
     default:
       return 3 * maxLength(field) + 2;
   }
@@ -159,6 +164,8 @@ function parseField(field: Field, raw: string, locale: string): { value: FieldVa
   if (field.Kind === Kind.Choice) {
     return field.Choices?.some((c) => c.Value === text) === true ? { value: text } : problem("resource.err.choice_invalid");
   }
+  // The record it names is checked when it is written, in the write's transaction (references.ts); here only the shape of an id.
+  if (field.Kind === Kind.Reference) return REFERENCE_ID_PATTERN.test(text) ? { value: text } : problem("resource.err.reference_missing");
   if (field.Kind === Kind.Email) {
     if (text.length > EMAIL_MAX_LENGTH) return problem("resource.err.too_long", { max: EMAIL_MAX_LENGTH });
     return isEmail(text) ? { value: text } : problem("resource.err.email_invalid");

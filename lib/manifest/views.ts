@@ -9,7 +9,9 @@
  *
  * Stable hooks for tests and scripts: `data-resource`, `data-record-id`,
  * `data-empty`, `data-error-for="<field>"`, `data-outcome="saved|deleted|
- * stale|conflict|invalid"`, `data-conflict="<field>"`.
+ * stale|conflict|invalid|referenced"`, `data-conflict="<field>"`,
+ * `data-reference` (a Reference field's select, naming its target, and
+ * its link in a list, naming the field).
  */
 import type { IncomingMessage } from "node:http";
 import { html, type SafeHTML } from "../http/index.ts";
@@ -18,6 +20,7 @@ import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMoney, formatMoneyInput } from "./money.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
+import type { ReferenceOption } from "./references.ts";
 import type { FieldConflict } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
 import { formatDate, formatInteger, parseLocalDate } from "./scalars.ts";
@@ -56,8 +59,16 @@ export function displayValue(req: IncomingMessage, field: Field | undefined, val
   return String(value);
 }
 
-/** Returns the value of `field` as a list cell: a URL as a link that tells the linked site nothing (rel="noopener noreferrer"). */
-export function cellHTML(req: IncomingMessage, field: Field, value: FieldValue): SafeHTML {
+/** A referenced record as a list shows it: a link to its page, labelled; undefined when it is not found. */
+export type ReferenceLink = (field: Field, id: string) => { href: string; label: string } | undefined;
+
+/**
+ * Returns the value of `field` as a list cell: a URL as a link that tells the linked site nothing (rel="noopener noreferrer"),
+ * a reference as a link to the record it points to (`link`), else the value as shown.
+ */
+export function cellHTML(req: IncomingMessage, field: Field, value: FieldValue, link?: ReferenceLink): SafeHTML {
+  const target = field.Kind === Kind.Reference && typeof value === "string" ? link?.(field, value) : undefined;
+  if (target !== undefined) return html`<a href="${target.href}" data-reference="${field.Name}">${target.label}</a>`;
   // Only http(s) addresses are stored (parseWebAddress, ASVS 5.0 §1.2.2); the linked page gets no window.opener and no Referer (HTML §4.6.6).
   if (field.Kind === Kind.URL && typeof value === "string" && value !== "") {
     return html`<a href="${value}" rel="noopener noreferrer">${value}</a>`;
@@ -96,6 +107,8 @@ export interface FormState {
   /** The version the form is rendered from; absent on the create form. */
   version?: number;
   conflicts?: ReadonlyMap<string, FieldConflict>;
+  /** The records each Reference field's select offers (references.ts). */
+  options?: ReadonlyMap<string, readonly ReferenceOption[]>;
   submit: string;
 }
 
@@ -107,7 +120,7 @@ function input(req: IncomingMessage, field: Field, state: FormState): SafeHTML {
     .filter((x) => x !== "")
     .join(" ");
   const aria = html`${problem === undefined ? "" : html` aria-invalid="true"`}${described === "" ? "" : html` aria-describedby="${described}"`}${field.Required === true ? html` required` : ""}`;
-  const control = controlHTML(req, field, id, value, aria);
+  const control = controlHTML(req, field, id, value, aria, state.options?.get(field.Name) ?? []);
   const conflict = state.conflicts?.get(field.Name);
   return html`<div class="field${problem === undefined ? "" : " invalid"}">
   <label for="${id}">${T(req, field.Label)}</label>
@@ -126,7 +139,14 @@ function input(req: IncomingMessage, field: Field, state: FormState): SafeHTML {
 }
 
 // The native input of each kind: the browser's own date picker, number pad, checkbox, select, and email and URL checks.
-function controlHTML(req: IncomingMessage, field: Field, id: string, value: string, aria: SafeHTML): SafeHTML {
+function controlHTML(
+  req: IncomingMessage,
+  field: Field,
+  id: string,
+  value: string,
+  aria: SafeHTML,
+  options: readonly ReferenceOption[],
+): SafeHTML {
   const name = field.Name;
   switch (field.Kind) {
     case Kind.Textarea:
@@ -145,6 +165,11 @@ function controlHTML(req: IncomingMessage, field: Field, id: string, value: stri
     case Kind.Choice:
       return html`<select id="${id}" name="${name}"${aria}><option value=""></option>${(field.Choices ?? []).map(
         (c) => html`<option value="${c.Value}"${c.Value === value ? html` selected` : ""}>${T(req, c.Label)}</option>`,
+      )}</select>`;
+    case Kind.Reference:
+      // The person's records of the target, newest first (REFERENCE_OPTIONS_LIMIT); labels are data, never catalog keys.
+      return html`<select id="${id}" name="${name}" data-reference="${field.References ?? ""}"${aria}><option value=""></option>${options.map(
+        (o) => html`<option value="${o.id}"${o.id === value ? html` selected` : ""}>${o.label}</option>`,
       )}</select>`;
     case Kind.Email:
       return html`<input id="${id}" name="${name}" type="email" dir="ltr" maxlength="${maxLength(field)}" value="${value}"${aria}>`;

@@ -78,6 +78,8 @@ export interface TransportsAppOptions {
   resource?: Resource;
   /** "smtp" lets people sign in (`signIn`) through a real SMTP server. @default "log" */
   mail?: "log" | "smtp";
+  /** Resources mounted before `resource`: the targets of its Reference fields. @default none */
+  targets?: readonly Resource[];
 }
 
 /** Starts the application; it closes with the test. */
@@ -157,8 +159,8 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
         res.statusCode = 204;
         res.end();
       });
-      if (options.resource !== undefined) {
-        built.mounted = mountResource(options.resource, {
+      const mount = (resource: Resource): MountedResource =>
+        mountResource(resource, {
           db,
           mux,
           tools: registry,
@@ -168,7 +170,8 @@ export async function startTransportsApp(t: TestContext, options: TransportsAppO
           ctxFrom,
           clock,
         });
-      }
+      for (const target of options.targets ?? []) mount(target);
+      if (options.resource !== undefined) built.mounted = mount(options.resource);
       built.tokens = tokens;
       built.events = store;
       built.approvals = approvals;

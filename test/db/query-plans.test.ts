@@ -138,6 +138,12 @@ describe("query plans on request paths", () => {
     ]) {
       assert.equal((await send("GET", page, { jar })).status, 200, page);
     }
+    // A note referencing an expense: its select, its link and filter, and the expense's delete clearing the reference.
+    assert.equal((await send("POST", "/notes", { jar, form: { title: "receipt", body: "", expense: record } })).status, 303);
+    for (const page of ["/notes/new", "/notes", `/notes?expense=${record}`]) {
+      assert.equal((await send("GET", page, { jar })).status, 200, page);
+    }
+    assert.equal((await send("POST", `/expenses/${record}/delete`, { jar, form: {} })).status, 303);
     assert.equal((await send("GET", "/account/activity", { jar })).status, 200);
     const call = (tool: string, args: unknown): Promise<TestResponse> =>
       send("POST", `/api/tools/${tool}`, {

@@ -74,6 +74,7 @@ describe("Kind values", () => {
         Choice: "choice",
         Email: "email",
         URL: "url",
+        Reference: "reference",
       },
     );
   });

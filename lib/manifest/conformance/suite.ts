@@ -93,12 +93,15 @@ function sampleValue(field: Field, tag: string): string {
       return "conformance@example.com";
     case Kind.URL:
       return "https://example.com/conformance";
+    case Kind.Reference:
+      // No record of the target exists in the suite's database; a reference is optional unless Required.
+      return "";
     default:
       return `${tag} text`;
   }
 }
 
-/** Values each field must refuse with 422: a day that does not exist, a number past its bounds, an unlisted choice, a scheme other than http(s). */
+/** Values each field must refuse with 422: a day that does not exist, a number past its bounds, an unlisted choice, a scheme other than http(s), a record that does not exist. */
 function refusedValues(field: Field): string[] {
   const { min, max } = integerRange(field);
   switch (field.Kind) {
@@ -114,6 +117,8 @@ function refusedValues(field: Field): string[] {
       return ["nobody", "nobody@"];
     case Kind.URL:
       return ["javascript:alert(1)", "ftp://example.com/", "example.com"];
+    case Kind.Reference:
+      return ["no-such-record", "not an id"];
     default:
       return [];
   }

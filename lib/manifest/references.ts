@@ -1,0 +1,280 @@
+/*
+ * References (issue 25): a Reference field holds the id of a record of the
+ * resource its `References` names (the target). latch's extension of the
+ * contract (docs/spec.md §2.5, README "References").
+ *
+ * - **Which records.** When both resources are user-scoped, only the
+ *   writer's own records of the target; when the target is unscoped, any
+ *   of its records. An unscoped resource cannot reference a user-scoped one
+ *   (`validateReferences`). Every create and update checks each reference
+ *   it writes with one `SELECT` on the target (`owner = ?` when scoped) in
+ *   the write's own transaction, whatever path it came by (form, tool, MCP):
+ *   an id that is unknown or someone else's is the same 422 naming the
+ *   field, and nothing is stored. The form is never trusted.
+ * - **Deleting a referenced record** (`OnDelete`): "refuse" (the default)
+ *   refuses while any record refers to it (`RecordReferenced`; 409), and
+ *   "clear" sets the referring field to NULL in the delete's transaction,
+ *   each an update of the referring record with its event and the
+ *   deleter's actor, as any update (lib/events README "a write and its
+ *   event"). These statements cross owners on purpose: a reference to an
+ *   unscoped record may be anyone's.
+ *
+ * A resource learns of the resources mounted before it on the same
+ * database from a registry kept per `DB` handle: the target must be
+ * mounted first, and a delete looks up, when it runs, every resource
+ * mounted since that refers to it.
+ */
+import type { DB, Statement } from "../db/index.ts";
+import type { EventStore } from "../events/index.ts";
+import { systemClock, type Clock } from "../http/index.ts";
+import { Kind, ScopeKind, StoreKind } from "./kinds.ts";
+import type { Field, ResourceSpec } from "./spec.ts";
+import type { RecordStore, Writer } from "./store.ts";
+import { validateReferences } from "./validate.ts";
+import type { FieldProblem, RecordValues } from "./values.ts";
+
+/** The most records a Reference field's select offers: the target's newest (the current one is added when older). */
+export const REFERENCE_OPTIONS_LIMIT: number = 200;
+
+/** One record a Reference field may point to, as its select shows it. */
+export interface ReferenceOption {
+  id: string;
+  /** The target record's first Text field, else its id. */
+  label: string;
+}
+
+/** A write named a record its Reference field may not point to: unknown, or another person's. Nothing was stored. */
+export class ReferenceRefused extends Error {
+  /** The problem of each field at fault. */
+  readonly problems: ReadonlyMap<string, FieldProblem>;
+
+  constructor(problems: ReadonlyMap<string, FieldProblem>) {
+    super(`reference refused: ${[...problems.keys()].join(", ")}`);
+    this.problems = problems;
+  }
+}
+
+/** A delete was refused: records of `resource` refer to the record through `field` (OnDelete "refuse"). Nothing was deleted. */
+export class RecordReferenced extends Error {
+  /** The referring resource. */
+  readonly resource: ResourceSpec;
+  /** Its Reference field. */
+  readonly field: string;
+
+  constructor(resource: ResourceSpec, field: string) {
+    super(`${resource.Name} refer to this record (field ${field}); change or delete them first`);
+    this.resource = resource;
+    this.field = field;
+  }
+}
+
+interface Mounted {
+  spec: ResourceSpec;
+  events: EventStore;
+  clock: Clock;
+}
+
+// The resources mounted on each database, by name: a reference's target, and a target's referrers.
+const MOUNTED = new WeakMap<DB, Map<string, Mounted>>();
+
+const MISSING: FieldProblem = { key: "resource.err.reference_missing", args: {} };
+
+/** The Reference fields of one resource and the resources referring to it, over one database. */
+export class References {
+  readonly #db: DB;
+  readonly #spec: ResourceSpec;
+  readonly #mounted: Map<string, Mounted>;
+  readonly #statements = new Map<string, Statement>();
+
+  /**
+   * Registers `spec` on `db` (validated), after checking each of its
+   * Reference fields against the resources mounted before it
+   * (`validateReferences`: `ERR_MANIFEST_INVALID_FIELD` naming the field).
+   */
+  constructor(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock) {
+    let mounted = MOUNTED.get(db);
+    if (mounted === undefined) {
+      mounted = new Map();
+      MOUNTED.set(db, mounted);
+    }
+    const known = mounted;
+    validateReferences(spec, (name) => known.get(name)?.spec);
+    this.#db = db;
+    this.#spec = spec;
+    this.#mounted = mounted;
+    mounted.set(spec.Name, { spec, events, clock });
+  }
+
+  #prepare(sql: string): Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #target(field: Field): ResourceSpec {
+    const target = this.#mounted.get(field.References ?? "")?.spec;
+    if (target === undefined) throw new Error(`resource ${this.#spec.Name} field ${field.Name}: its target is not mounted`);
+    return target;
+  }
+
+  // "id, <first Text field> AS label FROM <target>", and the owner clause when the target is user-scoped.
+  #select(target: ResourceSpec): { from: string; scoped: boolean } {
+    const label = target.Form.Fields.find((f) => f.Kind === Kind.Text)?.Name;
+    return {
+      from: `id, ${label === undefined ? "id" : `"${label}"`} AS label FROM "${target.Name}"`,
+      scoped: target.Scope === ScopeKind.UserScoped,
+    };
+  }
+
+  /** Returns the record `id` of `field`'s target that `owner` may point to, with its label, or undefined (unknown and foreign alike). */
+  find(owner: string, field: Field, id: string): ReferenceOption | undefined {
+    const { from, scoped } = this.#select(this.#target(field));
+    const row = this.#prepare(`SELECT ${from} WHERE id = ?${scoped ? " AND owner = ?" : ""}`).get(id, ...(scoped ? [owner] : [])) as
+      { id: string; label: string } | undefined;
+    return row === undefined ? undefined : { id: row.id, label: row.label === "" ? row.id : row.label };
+  }
+
+  /**
+   * Returns the records a select of `field` offers `owner`: the target's
+   * newest `REFERENCE_OPTIONS_LIMIT`, and `current` (the stored value)
+   * when it is older.
+   */
+  options(owner: string, field: Field, current: string): ReferenceOption[] {
+    const { from, scoped } = this.#select(this.#target(field));
+    const rows = this.#prepare(`SELECT ${from}${scoped ? " WHERE owner = ?" : ""} ORDER BY created_at DESC, id DESC LIMIT ?`).all(
+      ...(scoped ? [owner] : []),
+      REFERENCE_OPTIONS_LIMIT,
+    ) as { id: string; label: string }[];
+    const options = rows.map((r) => ({ id: r.id, label: r.label === "" ? r.id : r.label }));
+    const older = current === "" || options.some((o) => o.id === current) ? undefined : this.find(owner, field, current);
+    return older === undefined ? options : [...options, older];
+  }
+
+  /** Returns the options of each Reference field of the form, `entered` holding the values shown. */
+  formOptions(owner: string, entered: ReadonlyMap<string, string>): Map<string, ReferenceOption[]> {
+    return new Map(this.#fields().map((f) => [f.Name, this.options(owner, f, entered.get(f.Name) ?? "")]));
+  }
+
+  /** Returns the route of the record `id` of `field`'s target. */
+  href(field: Field, id: string): string {
+    return `${this.#target(field).Route}/${id}`;
+  }
+
+  #fields(): Field[] {
+    return this.#spec.Form.Fields.filter((f) => f.Kind === Kind.Reference);
+  }
+
+  /**
+   * Returns the problem of each Reference field in `values` naming a record
+   * `owner` may not point to (unknown, or another person's): the same
+   * problem for both, so a reply tells nothing of others' records.
+   */
+  problems(owner: string, values: RecordValues): Map<string, FieldProblem> {
+    const problems = new Map<string, FieldProblem>();
+    for (const field of this.#fields()) {
+      const id = values[field.Name];
+      if (typeof id === "string" && this.find(owner, field, id) === undefined) problems.set(field.Name, MISSING);
+    }
+    return problems;
+  }
+
+  // The Reference fields of every resource mounted on this database that point to this one.
+  #referrers(): { mounted: Mounted; field: Field }[] {
+    return [...this.#mounted.values()].flatMap((mounted) =>
+      mounted.spec.Form.Fields.filter((f) => f.Kind === Kind.Reference && f.References === this.#spec.Name).map((field) => ({
+        mounted,
+        field,
+      })),
+    );
+  }
+
+  /** Returns the first referring resource and field that refuses the deletion of record `id` while a record refers to it. */
+  refusal(id: string): RecordReferenced | undefined {
+    for (const { mounted, field } of this.#referrers()) {
+      if (field.OnDelete === "clear") continue;
+      if (this.#prepare(`SELECT 1 FROM "${mounted.spec.Name}" WHERE "${field.Name}" = ? LIMIT 1`).get(id) !== undefined) {
+        return new RecordReferenced(mounted.spec, field.Name);
+      }
+    }
+    return undefined;
+  }
+
+  // Sets every field that refers to record `id` with OnDelete "clear" to NULL: an update of each record, with its event.
+  #clear(who: Writer, id: string): void {
+    for (const { mounted, field } of this.#referrers()) {
+      if (field.OnDelete !== "clear") continue;
+      const { spec, events, clock } = mounted;
+      const owner = spec.Scope === ScopeKind.UserScoped ? "owner" : "NULL";
+      const rows = this.#prepare(`SELECT id, ${owner} AS owner FROM "${spec.Name}" WHERE "${field.Name}" = ?`).all(id) as {
+        id: string;
+        owner: string | null;
+      }[];
+      for (const row of rows) {
+        const stream = `${spec.Name}:${row.id}`;
+        const head = events.version(stream);
+        // As the referring resource's store writes an update: Exclusive names the fields changed, Mergeable the values and those they replaced.
+        const data =
+          spec.Store === StoreKind.Mergeable
+            ? { base: head, values: { [field.Name]: null }, before: { [field.Name]: id } }
+            : { fields: [field.Name] };
+        const event = events.append({
+          Stream: stream,
+          Expected: head,
+          Type: `${spec.Name}.updated`,
+          Data: data,
+          Actor: who.actor,
+          Subject: row.owner ?? who.owner,
+        });
+        const now = spec.Store === StoreKind.Mergeable ? event.At.getTime() : clock.now().getTime();
+        this.#prepare(`UPDATE "${spec.Name}" SET "${field.Name}" = NULL, updated_at = max(?, updated_at + 1) WHERE id = ?`).run(
+          now,
+          row.id,
+        );
+      }
+    }
+  }
+
+  /**
+   * Returns `store` with its writes checked: a create or update naming a
+   * record its Reference field may not point to throws `ReferenceRefused`,
+   * a delete of a record referred to by a "refuse" field throws
+   * `RecordReferenced`, and a delete clears the "clear" fields referring to
+   * it; each in the write's transaction, so all of it lands or none does.
+   */
+  guard(store: RecordStore): RecordStore {
+    const refuse = (owner: string, values: RecordValues): void => {
+      const problems = this.problems(owner, values);
+      if (problems.size > 0) throw new ReferenceRefused(problems);
+    };
+    return {
+      ...store,
+      create: (who, values) =>
+        this.#db
+          .transaction(() => {
+            refuse(who.owner, values);
+            return store.create(who, values);
+          })
+          .immediate(),
+      update: (who, id, version, mine) =>
+        this.#db
+          .transaction(() => {
+            refuse(who.owner, mine);
+            return store.update(who, id, version, mine);
+          })
+          .immediate(),
+      delete: (who, id) =>
+        this.#db
+          .transaction(() => {
+            if (store.get(who.owner, id) === undefined) return false;
+            const refused = this.refusal(id);
+            if (refused !== undefined) throw refused;
+            this.#clear(who, id);
+            return store.delete(who, id);
+          })
+          .immediate(),
+    };
+  }
+}
