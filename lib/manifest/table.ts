@@ -180,12 +180,13 @@ export class RecordTable {
       }
     }
     for (const word of query.search) {
-      // The trigram index answers words of 3 characters or more; a shorter one is looked for in each indexed text (README "Search").
+      // The trigram index answers words of 3 characters or more; a shorter one is looked for in the text of each of the
+      // owner's records in the list's order, by rowid (README "Search"): never in every person's text (issue 27).
       if ([...word].length >= 3) {
         clauses.push(`rowid IN (SELECT rowid FROM ${this.#index} WHERE ${this.#index} MATCH ?)`);
         params.push(`"${word.replaceAll('"', '""')}"`);
       } else {
-        clauses.push(`rowid IN (SELECT rowid FROM ${this.#index} WHERE body LIKE ? ESCAPE '\\')`);
+        clauses.push(`EXISTS (SELECT 1 FROM ${this.#index} s WHERE s.rowid = "${this.#spec.Name}".rowid AND s.body LIKE ? ESCAPE '\\')`);
         params.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       }
     }
