@@ -195,8 +195,11 @@ export class RecordTable {
     // Sorted by id, the keyset is the id alone: a repeated ORDER BY term would make SQLite sort outside the index.
     const byID = query.sort === "id";
     if (query.after !== undefined) {
-      clauses.push(byID ? `id ${query.desc ? "<" : ">"} ?` : `(${sortExpr}, id) ${query.desc ? "<" : ">"} (?, ?)`);
-      params.push(...(byID ? [query.after[1]] : [query.after[0], query.after[1]]));
+      const op = query.desc ? "<" : ">";
+      // Not the row value `(expr, id) < (?, ?)`: SQLite bounds an expression index (ifnull(...)) by a plain comparison only,
+      // and without the bound page 500 read every row before it (issue 27; the query-plan test asserts the bound).
+      clauses.push(byID ? `id ${op} ?` : `${sortExpr} ${op}= ? AND (${sortExpr} ${op} ? OR id ${op} ?)`);
+      params.push(...(byID ? [query.after[1]] : [query.after[0], query.after[0], query.after[1]]));
     }
     const where = clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
     const rows = this.#prepare(

@@ -134,6 +134,8 @@ describe("query plans on request paths", () => {
       `/expenses?sort=label&dir=asc&after=${after}`,
       "/expenses?sort=updated_at&amount_min=1",
       "/expenses?sort=id",
+      // A keyset page along an expression index (an amount can be empty): the cursor must bound the index, not filter it.
+      `/expenses?amount_min=0.01&sort=amount&dir=desc&after=${Buffer.from(JSON.stringify([300, record])).toString("base64url")}`,
       // Search: a word of three characters or more through the trigram index, a shorter one looked for in the person's rows.
       "/expenses?q=lunch",
       "/expenses?q=lu&sort=amount",
@@ -174,6 +176,14 @@ describe("query plans on request paths", () => {
       [],
     );
     // All of a person's matching rows sorted before the first page is read.
+    // A keyset page (`after`) seeks to its cursor in the sort index: a plan bounded by the owner alone reads every row before it.
+    const unbounded = statements.filter(
+      (s) => / OR id [<>] \?|\) [<>] \(\?, \?\)/.test(s.sql) && s.steps.some((step) => /\(owner=\?\)$/.test(step)),
+    );
+    assert.deepEqual(
+      unbounded.map((s) => s.sql),
+      [],
+    );
     const sorting = statements.filter((s) => !BOUNDED_SORTS.has(s.sql) && s.steps.some((step) => step.startsWith("USE TEMP B-TREE")));
     assert.deepEqual(
       sorting.map((s) => s.sql),
