@@ -47,13 +47,14 @@ export interface ColdBench {
 }
 
 /** A server to start: its script (relative to the repository) and node's options before it. */
-interface ColdServer {
+export interface ColdServer {
   label: string;
   script: string;
   nodeFlags: string[];
 }
 
-function servers(): ColdServer[] {
+/** The servers (h) starts: a bare node:http server, examples/minimal, the demo as `npm start` runs it and as shipped. */
+export function coldServers(): ColdServer[] {
   const shipped = shippedDemo();
   return [
     { label: "node:http", script: "dist/scripts/bench-servers/cold-bare.js", nodeFlags: [] },
@@ -122,6 +123,11 @@ async function once(server: ColdServer, state: string, activated: boolean): Prom
   }
 }
 
+/** One cold start of `server` on the state directory `state`, in ms (bench-scale's cold start with a 1 GB database). */
+export async function coldStart(server: ColdServer, state: string): Promise<number> {
+  return once(server, state, spawnSync("systemd-socket-activate", ["--version"]).error === undefined);
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? 0;
@@ -130,7 +136,7 @@ function median(xs: number[]): number {
 /** Runs every server `runs` times (after one unmeasured start each) and returns the timings. */
 export async function benchCold(runs = 7): Promise<ColdBench> {
   const activated = spawnSync("systemd-socket-activate", ["--version"]).error === undefined;
-  const list = servers();
+  const list = coldServers();
   const states = list.map(() => mkdtempSync(join(tmpdir(), "latch-cold-")));
   try {
     const times: number[][] = list.map(() => []);

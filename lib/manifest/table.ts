@@ -180,12 +180,13 @@ export class RecordTable {
       }
     }
     for (const word of query.search) {
-      // The trigram index answers words of 3 characters or more; a shorter one is looked for in each indexed text (README "Search").
+      // The trigram index answers words of 3 characters or more; a shorter one is looked for in the text of each of the
+      // owner's records in the list's order, by rowid (README "Search"): never in every person's text (issue 27).
       if ([...word].length >= 3) {
         clauses.push(`rowid IN (SELECT rowid FROM ${this.#index} WHERE ${this.#index} MATCH ?)`);
         params.push(`"${word.replaceAll('"', '""')}"`);
       } else {
-        clauses.push(`(SELECT body FROM ${this.#index} WHERE rowid = "${this.#spec.Name}".rowid) LIKE ? ESCAPE '\\'`);
+        clauses.push(`EXISTS (SELECT 1 FROM ${this.#index} s WHERE s.rowid = "${this.#spec.Name}".rowid AND s.body LIKE ? ESCAPE '\\')`);
         params.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       }
     }
@@ -194,8 +195,11 @@ export class RecordTable {
     // Sorted by id, the keyset is the id alone: a repeated ORDER BY term would make SQLite sort outside the index.
     const byID = query.sort === "id";
     if (query.after !== undefined) {
-      clauses.push(byID ? `id ${query.desc ? "<" : ">"} ?` : `(${sortExpr}, id) ${query.desc ? "<" : ">"} (?, ?)`);
-      params.push(...(byID ? [query.after[1]] : [query.after[0], query.after[1]]));
+      const op = query.desc ? "<" : ">";
+      // Not the row value `(expr, id) < (?, ?)`: SQLite bounds an expression index (ifnull(...)) by a plain comparison only,
+      // and without the bound page 500 read every row before it (issue 27; the query-plan test asserts the bound).
+      clauses.push(byID ? `id ${op} ?` : `${sortExpr} ${op}= ? AND (${sortExpr} ${op} ? OR id ${op} ?)`);
+      params.push(...(byID ? [query.after[1]] : [query.after[0], query.after[0], query.after[1]]));
     }
     const where = clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
     const rows = this.#prepare(

@@ -65,8 +65,11 @@ export const METHOD_KEYMAIL: string = "keymail";
 /** Session method of the emailed code typed into the asking browser. */
 export const METHOD_EMAIL_CODE: string = "emailcode";
 
-/** Rows one step of `Sweep` deletes from a table: 1,000 sessions took 145-225 ms on the loaded 2-core machine, so 200 is about 30 ms (BENCHMARKS.md (k)). */
-const SWEEP_STEP = 200;
+/**
+ * Rows one step of `Sweep` deletes from a table: over 10⁶ expired rows of each kind (a 765 MB database) a step of 200
+ * took 115 ms on average on the loaded 2-core machine, so 50 keeps a step under 50 ms (BENCHMARKS.md (k), items 2-6).
+ */
+const SWEEP_STEP = 50;
 
 /** A link `IssueLink` made: what to email, and how to void it. */
 export interface IssuedLink {

@@ -134,6 +134,11 @@ describe("query plans on request paths", () => {
       `/expenses?sort=label&dir=asc&after=${after}`,
       "/expenses?sort=updated_at&amount_min=1",
       "/expenses?sort=id",
+      // A keyset page along an expression index (an amount can be empty): the cursor must bound the index, not filter it.
+      `/expenses?amount_min=0.01&sort=amount&dir=desc&after=${Buffer.from(JSON.stringify([300, record])).toString("base64url")}`,
+      // Search: a word of three characters or more through the trigram index, a shorter one looked for in the person's rows.
+      "/expenses?q=lunch",
+      "/expenses?q=lu&sort=amount",
       `/expenses/${record}`,
     ]) {
       assert.equal((await send("GET", page, { jar })).status, 200, page);
@@ -167,13 +172,24 @@ describe("query plans on request paths", () => {
 
     assert.ok(executed.size > 20, `recorded ${executed.size} statements`);
     const statements = [...executed.values()].map((e) => ({ sql: oneLine(e.sql), steps: plan(db, e) }));
-    // A whole table read: `SCAN t` with no index (a constant row or a virtual table is no table).
-    const scanning = statements.filter((s) => !BOUNDED_SCANS.has(s.sql) && s.steps.some((step) => /^SCAN (?!CONSTANT ROW)\S+$/.test(step)));
+    // A whole table read: `SCAN t` with no index (a constant row is no table), or a virtual table (a search index) read with
+    // no constraint: `INDEX 0:` with nothing after the colon (`M1` is a MATCH, `=` a rowid).
+    const scanning = statements.filter(
+      (s) => !BOUNDED_SCANS.has(s.sql) && s.steps.some((step) => /^SCAN (?!CONSTANT ROW)\S+( VIRTUAL TABLE INDEX \d+:)?$/.test(step)),
+    );
     assert.deepEqual(
       scanning.map((s) => s.sql),
       [],
     );
     // All of a person's matching rows sorted before the first page is read.
+    // A keyset page (`after`) seeks to its cursor in the sort index: a plan bounded by the owner alone reads every row before it.
+    const unbounded = statements.filter(
+      (s) => / OR id [<>] \?|\) [<>] \(\?, \?\)/.test(s.sql) && s.steps.some((step) => /\(owner=\?\)$/.test(step)),
+    );
+    assert.deepEqual(
+      unbounded.map((s) => s.sql),
+      [],
+    );
     const sorting = statements.filter((s) => !BOUNDED_SORTS.has(s.sql) && s.steps.some((step) => step.startsWith("USE TEMP B-TREE")));
     assert.deepEqual(
       sorting.map((s) => s.sql),
