@@ -35,6 +35,7 @@ import { mountMCP } from "./mcp.ts";
 import { consentPage } from "./pages/connect.ts";
 import { activityPage, agentsPage, approvalPage } from "./pages/agents.ts";
 import { startDemoJob, startJob } from "./pages/jobs.ts";
+import { sweepUntil } from "./sweeps.ts";
 
 /** How many of the latest audit events /account/activity shows in each list: the person's own, their agents'. */
 const ACTIVITY_SHOWN = 100;
@@ -55,6 +56,8 @@ export interface AgentsDeps {
   freshFor: number;
   /** The job status page (the human route of `job_status`). */
   jobStatusPage: HandlerFunc;
+  /** Aborts when the application stops: the sweeps end with it. */
+  stopped: AbortSignal;
 }
 
 /** The kind of job `start_job` asks for: "ok" (the default) or "fail"; anything else is refused (400). */
@@ -139,14 +142,10 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
     ErrorPage: (req, res, status, message) => writeError(req, res, status, message),
   });
   // Lapsed approvals, and the authorization server's codes, tokens of ended grants and unused registrations.
-  const sweep = setInterval(
-    () => {
-      approvals.sweep(new Date());
-      oauth.Sweep(new Date());
-    },
-    10 * 60 * 1000,
-  );
-  sweep.unref();
+  sweepUntil(deps.stopped, () => {
+    approvals.sweep(new Date());
+    oauth.Sweep(new Date());
+  });
   // Every path under /oauth/ and /.well-known/ answers JSON, never the HTML 404 page (the MCP metadata routes stay more specific).
   mux.With(auth.LoadSession).Handle("/oauth/", oauth.Handler);
   mux.Handle("/.well-known/", oauth.WellKnown);

@@ -28,6 +28,7 @@ import { undoPage } from "../starter/pages/account-life.ts";
 import { renderAccount } from "./pages/account.ts";
 import { homePage } from "./pages/home.ts";
 import { mountAgents } from "./agents.ts";
+import { sweepUntil } from "./sweeps.ts";
 import * as account from "../../lib/account/index.ts";
 import * as agent from "../../lib/agent/index.ts";
 import * as oauth from "../../lib/oauth/index.ts";
@@ -61,10 +62,11 @@ export interface AppOptions {
 /** Builds the demo's runtime options (everything except listen address and database path). */
 export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions = {}): Options & { cleanup: () => void } {
   const jobs = new Registry(logger);
+  const stopped = new AbortController(); // the sweeps end with the application (sweeps.ts)
   const assets = NewAssets([STARTER_STATIC_DIR, STATIC_DIR, CLIENT_DIR]);
   const csp = config.oidcIssuer === undefined ? undefined : cspWithIssuer(config.oidcIssuer, config.origin);
   return {
-    Router: (db) => buildRouter(db, config, logger, jobs, assets, app),
+    Router: (db) => buildRouter(db, config, logger, jobs, assets, app, stopped.signal),
     ErrorPage: (req, res, status, ref) => errorPage(req, res, assets, status, ref),
     Render: renderResource(assets),
     Assets: assets,
@@ -76,9 +78,12 @@ export function demoOptions(config: DemoConfig, logger: Logger, app: AppOptions 
     Origin: config.origin,
     Logger: logger,
     ...(csp !== undefined && { CSP: csp }),
-    Stop: [jobs],
+    Stop: [jobs, { Shutdown: () => stopped.abort() }],
     ...(config.litestreamSocket !== undefined && { Durable: { socket: config.litestreamSocket } }),
-    cleanup: () => jobs.Shutdown(),
+    cleanup: () => {
+      stopped.abort();
+      jobs.Shutdown();
+    },
   };
 }
 
@@ -89,7 +94,15 @@ function cspWithIssuer(issuer: string, origin: string): string {
   return origin.startsWith("https://") ? `${csp}; upgrade-insecure-requests` : csp;
 }
 
-function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, jobs: Registry, assets: Assets, app: AppOptions): Mux {
+function buildRouter(
+  db: DB | undefined,
+  config: DemoConfig,
+  logger: Logger,
+  jobs: Registry,
+  assets: Assets,
+  app: AppOptions,
+  stopped: AbortSignal,
+): Mux {
   if (db === undefined) throw new Error("demo: the runtime opened no database");
   const smtp = {
     logger,
@@ -217,6 +230,7 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
     stepMs: app.jobStepMs ?? config.jobStepMs,
     freshFor: config.freshFor,
     jobStatusPage: jobHandlers.StatusPage,
+    stopped,
   });
   mountResources({ db, mux, events, tools, origin: config.origin, requireSession: auth.RequireSession, localeDir: LOCALE_DIR });
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
@@ -226,15 +240,11 @@ function buildRouter(db: DB | undefined, config: DemoConfig, logger: Logger, job
   mux.Handle("GET /demo/error", () => {
     throw new Error("demo: this page fails on purpose to show the error page");
   });
-  const sweep = setInterval(
-    () => {
-      const now = new Date();
-      auth.Sweep(now).catch((error: unknown) => logger.error("sweep failed", { error }));
-      passkey.Sweep(db, now);
-      settings.Sweep(now);
-    },
-    10 * 60 * 1000,
-  );
-  sweep.unref();
+  sweepUntil(stopped, () => {
+    const now = new Date();
+    auth.Sweep(now).catch((error: unknown) => logger.error("sweep failed", { error }));
+    passkey.Sweep(db, now);
+    settings.Sweep(now);
+  });
   return mux;
 }
