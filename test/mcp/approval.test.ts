@@ -48,7 +48,8 @@ describe("MCP endpoint of the demo (browser approval)", { skip: hasChromium ? fa
 
     await page.goto(first.url);
     assert.equal(await page.textContent("[data-confirm]"), "Start a demo background job for you?");
-    assert.deepEqual(JSON.parse((await page.textContent("[data-arguments]")) ?? ""), { kind: "ok" });
+    const argumentRows = `[...document.querySelectorAll("[data-arguments] [data-argument]")].map((row) => [row.dataset.argument, row.querySelector("td.value").textContent])`;
+    assert.deepEqual(Object.fromEntries((await page.evaluate(argumentRows)) as [string, string][]), { kind: "ok" });
     await page.click('button[data-approval="approve"]');
     await page.waitForSelector('[data-outcome="approved"]');
 
