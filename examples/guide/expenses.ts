@@ -1,9 +1,10 @@
 /*
- * Step 6 of docs/guide.md: a resource from the manifest. `expenses` is
- * declared once (a label, an amount in euros and the day, each person's own) and
- * mounted at boot: its table, its list, form and record pages under
- * `/expenses`, and its five tools in the same registry as the agent's
- * `job_status`. Its pages render through `renderResource` (the app's
+ * Step 6 of docs/guide.md: resources from the manifest. `expenses` is
+ * declared once (a label, an amount in euros, the day and the project it
+ * belongs to, each person's own) and mounted at boot: its table, its list,
+ * form and record pages under `/expenses`, and its five tools in the same
+ * registry as the agent's `job_status`. `projects` (a name) is mounted the
+ * same way, first: an expense's `project` refers to one of them. Its pages render through `renderResource` (the app's
  * `Options.Render`) in the starter's layout; its words are in the
  * starter's catalogs.
  */
@@ -19,6 +20,17 @@ import type { Signin } from "latch/signin";
 import { LOCALES_DIR } from "../starter/files.ts";
 import { render, starterNav } from "../starter/pages/layout.ts";
 
+/** Projects: what an expense can belong to; each person names their own. */
+export const projects: Resource = new Resource({
+  Name: "projects",
+  Route: "/projects",
+  Store: StoreKind.Exclusive,
+  Scope: ScopeKind.UserScoped,
+  List: { Columns: [{ Field: "name" }, { Field: "created_at" }], Filters: [{ Field: "name" }] },
+  Form: { Fields: [{ Name: "name", Label: "projects.field.name", Kind: Kind.Text, Required: true, MaxLength: 120 }] },
+});
+projects.Validate();
+
 /** Expenses: one SQL table (Exclusive), each person sees only their own (UserScoped). */
 export const expenses: Resource = new Resource({
   Name: "expenses",
@@ -26,14 +38,16 @@ export const expenses: Resource = new Resource({
   Store: StoreKind.Exclusive,
   Scope: ScopeKind.UserScoped,
   List: {
-    Columns: [{ Field: "label" }, { Field: "amount" }, { Field: "spent_on" }, { Field: "created_at" }],
-    Filters: [{ Field: "label" }, { Field: "spent_on" }],
+    Columns: [{ Field: "label" }, { Field: "amount" }, { Field: "spent_on" }, { Field: "project" }, { Field: "created_at" }],
+    Filters: [{ Field: "label" }, { Field: "spent_on" }, { Field: "project" }],
   },
   Form: {
     Fields: [
       { Name: "label", Label: "expenses.field.label", Kind: Kind.Text, Required: true, MaxLength: 120 },
       { Name: "amount", Label: "expenses.field.amount", Kind: Kind.Money, Required: true, Currency: "EUR" },
       { Name: "spent_on", Label: "expenses.field.spent_on", Kind: Kind.Date },
+      // One of the person's own projects, checked in SQL on every write; deleting the project clears it.
+      { Name: "project", Label: "expenses.field.project", Kind: Kind.Reference, References: "projects", OnDelete: "clear" },
     ],
   },
 });
@@ -57,17 +71,20 @@ export interface ExpensesDeps {
   Origin: string;
 }
 
-/** Mounts `/expenses` (six routes) and the `expenses_*` tools. */
+/** Mounts `/projects` and `/expenses` (six routes each) and their tools, projects first: a reference's target is mounted before it. */
 export function mountExpenses({ db, mux, tools, auth, Origin }: ExpensesDeps): void {
   const english = NewLocales(["en"], "en", undefined, LOCALES_DIR); // tool descriptions, in the app's default language
-  mountResource(expenses, {
-    db,
-    mux,
-    tools,
-    events: new EventStore(db), // every change is an event with its actor: the person's, or the agent's
-    origin: Origin,
-    requireSession: auth.RequireSession,
-    ctxFrom,
-    label: (key) => english.T("en", key),
-  });
+  const events = new EventStore(db); // every change is an event with its actor: the person's, or the agent's
+  for (const resource of [projects, expenses]) {
+    mountResource(resource, {
+      db,
+      mux,
+      tools,
+      events,
+      origin: Origin,
+      requireSession: auth.RequireSession,
+      ctxFrom,
+      label: (key) => english.T("en", key),
+    });
+  }
 }

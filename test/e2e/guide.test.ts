@@ -4,8 +4,8 @@
  * server, headless Chromium with a virtual authenticator. One person walks
  * the guide's steps in order: emailed-link sign-in, a first passkey and the
  * recovery codes it leads to, a link sign-in confirmed by the passkey, a job
- * to its end, an agent token whose tool call reads that job, and an expense
- * created through the resource's form, seen in its list and through the
+ * to its end, an agent token whose tool call reads that job, a project and
+ * an expense that refers to it created through the resources' forms, seen in its list and through the
  * same agent's `expenses_list` tool, then a write token whose
  * `expenses_create` call waits on the approval page until the person
  * approves it, and runs once.
@@ -160,7 +160,13 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     assert.equal(refused.status, 401);
   });
 
-  it("step 6: creates an expense through the resource's form and sees it in the list, and through the agent's tool", async () => {
+  it("step 6: creates an expense for a project through the resource's form and sees it in the list, and through the agent's tool", async () => {
+    await page.goto(`${app.origin}/projects/new`);
+    assert.equal(await page.textContent('label[for="field-name"]'), "Name");
+    await page.fill("#field-name", "Conference");
+    await page.click('form[action="/projects"] button[type="submit"]');
+    await page.waitForURL(/\/projects\/[A-Za-z0-9_-]+$/);
+    const project = page.url().split("/").at(-1) ?? "";
     await page.goto(`${app.origin}/expenses`);
     assert.equal(await page.textContent("h1"), "Expenses");
     await page.waitForSelector("[data-empty]");
@@ -170,6 +176,8 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     await page.fill("#field-label", "Train to the conference");
     await page.fill("#field-amount", "1,234.50");
     await page.fill("#field-spent_on", "2026-11-26");
+    assert.equal(await page.textContent('label[for="field-project"]'), "Project");
+    await page.selectOption("#field-project", project);
     await page.click('form[action="/expenses"] button[type="submit"]');
     await page.waitForURL(/\/expenses\/[A-Za-z0-9_-]+$/);
     const id = page.url().split("/").at(-1) ?? "";
@@ -178,7 +186,8 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     await page.waitForURL(`${app.origin}/expenses`);
     const row = `tr[data-record-id="${id}"]`;
     await page.waitForSelector(row);
-    assert.match((await page.textContent(row)) ?? "", /Train to the conference.*€1,234\.50.*Nov 26, 2026/s);
+    assert.match((await page.textContent(row)) ?? "", /Train to the conference.*€1,234\.50.*Nov 26, 2026.*Conference/s);
+    assert.equal(await page.getAttribute(`${row} a[data-reference]`, "href"), `/projects/${project}`);
     await shoot(page, app.origin, "expenses", "/expenses");
     await shoot(page, app.origin, "expense", `/expenses/${id}`);
 
@@ -190,8 +199,8 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     assert.equal(call.status, 200, call.body);
     const { items } = (JSON.parse(call.body ?? "") as { result: { items: Record<string, unknown>[] } }).result;
     assert.deepEqual(
-      items.map((item) => [item["id"], item["label"], item["amount"], item["spent_on"]]),
-      [[id, "Train to the conference", "1234.50", "2026-11-26"]],
+      items.map((item) => [item["id"], item["label"], item["amount"], item["spent_on"], item["project"]]),
+      [[id, "Train to the conference", "1234.50", "2026-11-26", project]],
     );
   });
 

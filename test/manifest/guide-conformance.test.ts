@@ -1,6 +1,6 @@
 /*
  * The conformance suite (`latch/manifest/conformance`) on the guide's own
- * resource, as docs/guide.md step 6 tells an application to run it: an
+ * resources (`projects`, and `expenses` that refers to it), as docs/guide.md step 6 tells an application to run it: an
  * app factory builds the application the way the guide's main.ts does (the
  * runtime's Handler, emailed-link sign-in, the guide's `mountExpenses` and
  * `renderResource` in the starter's layout) with the suite's capturing
@@ -19,7 +19,7 @@ import { BaseLocales } from "../../lib/i18n/index.ts";
 import { describeResourceConformance, startApp, type AppFactory } from "../../lib/manifest/conformance/index.ts";
 import * as session from "../../lib/session/index.ts";
 import * as signin from "../../lib/signin/index.ts";
-import { expenses, mountExpenses, renderResource } from "../../examples/guide/expenses.ts";
+import { expenses, mountExpenses, projects, renderResource } from "../../examples/guide/expenses.ts";
 import { LOCALES_DIR, STATIC_DIR } from "../../examples/starter/files.ts";
 
 const catalogs = new Map(
@@ -48,4 +48,5 @@ const app: AppFactory = ({ Origin, Mailer }) => {
   return { Handler: handler, Tools: tools, Catalogs: catalogs, Close: close };
 };
 
+describeResourceConformance(projects, () => startApp(app));
 describeResourceConformance(expenses, () => startApp(app));
