@@ -47,6 +47,7 @@ import { Handler } from "../lib/index.ts";
 import { HashToken, NewToken } from "../lib/session/index.ts";
 import * as signin from "../lib/signin/index.ts";
 import { demoOptions } from "../examples/demo/app.ts";
+import { loadConfig } from "../examples/demo/config.ts";
 import { copyClientScripts } from "../test/_support/demo.ts";
 import { listen } from "../test/_support/server.ts";
 import { SHIPPED_DEMO, coldStart, coldServers } from "./bench-cold.ts";
@@ -74,23 +75,16 @@ async function serve(dir: string): Promise<Served> {
   const listening = await listen();
   const origin = `http://localhost:${listening.port}`;
   const quiet = new Writable({ write: (_c, _e, done) => done() });
-  const { cleanup, ...options } = demoOptions(
-    {
-      addr: undefined,
-      origin,
-      stateDir: dir,
-      instanceKey: "bench-scale-instance-key-not-secret",
-      smtpURL: undefined,
-      smtpCA: undefined,
-      smtpCertSHA256: undefined,
-      mailFrom: "demo@localhost",
-      oidcIssuer: undefined,
-      litestreamSocket: undefined,
-      freshFor: 3_600_000,
-      jobStepMs: 50,
-    },
-    newLogger({ stream: quiet }),
-  );
+  const logger = newLogger({ stream: quiet });
+  const env = {
+    STATE_DIRECTORY: dir,
+    ORIGIN: origin,
+    INSTANCE_KEY: "bench-scale-instance-key-not-secret",
+    MAIL_FROM: "demo@localhost",
+    JOB_STEP_MS: "50",
+    FRESH_SECONDS: "3600",
+  };
+  const { cleanup, ...options } = demoOptions(loadConfig(env, logger), logger);
   const [handler, close] = Handler({ ...options, DB: db });
   (listening.server as Server).on("request", (req, res) => void handler(req, res));
   // A signed-in person: a session row as sign-in writes it, and its cookie.

@@ -11,12 +11,14 @@
  * not recorded.
  */
 import assert from "node:assert/strict";
+import { dirname } from "node:path";
 import { Writable } from "node:stream";
 import { describe, it } from "node:test";
 import { OpenDB, type DB } from "../../lib/db/index.ts";
 import { newLogger } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
 import { demoOptions } from "../../examples/demo/app.ts";
+import { loadConfig } from "../../examples/demo/config.ts";
 import { tempFile } from "./../_support/db.ts";
 import { copyClientScripts, isSigninMail } from "../_support/demo.ts";
 import { CookieJar, sendRequest, type TestResponse } from "../_support/http-client.ts";
@@ -83,29 +85,22 @@ describe("query plans on request paths", () => {
     t.after(() => smtp.close());
     const served = await startServer(t);
     const origin = `http://localhost:${served.port}`;
-    const db = OpenDB(tempFile(t));
+    const path = tempFile(t);
+    const db = OpenDB(path);
     t.after(() => db.close());
     let serving = false;
     const executed = recordStatements(db, () => serving);
     const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
     const logger = newLogger({ stream: quiet });
-    const { cleanup, ...options } = demoOptions(
-      {
-        addr: undefined,
-        origin,
-        stateDir: "",
-        instanceKey: "query-plan-instance-key-not-secret",
-        smtpURL: `smtp://127.0.0.1:${smtp.port}`,
-        smtpCA: undefined,
-        smtpCertSHA256: undefined,
-        mailFrom: "demo@localhost",
-        oidcIssuer: undefined,
-        litestreamSocket: undefined,
-        freshFor: 300_000,
-        jobStepMs: 50,
-      },
-      logger,
-    );
+    const env = {
+      STATE_DIRECTORY: dirname(path),
+      ORIGIN: origin,
+      INSTANCE_KEY: "query-plan-instance-key-not-secret",
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      MAIL_FROM: "demo@localhost",
+      JOB_STEP_MS: "50",
+    };
+    const { cleanup, ...options } = demoOptions(loadConfig(env, logger), logger);
     t.after(cleanup);
     const [handler, close] = Handler({ ...options, DB: db });
     t.after(close);
