@@ -31,6 +31,12 @@
  * same process (requests at BENCH_RATE per second, default 200, for
  * BENCH_SECONDS, default 3, after a 1-second warm-up; latency from a
  * request's send to its last byte). Results: BENCHMARKS.md "(k) Scale".
+ *
+ * BENCH_SCALE_DIVISOR (default 1) divides every size and seeding count
+ * (the sizes above, the other people's records, BENCH_SWEEP_ROWS,
+ * BENCH_EVENTS, BENCH_COLD_BYTES; at least one of each): 100 runs every
+ * scenario to its table in seconds, for a quick look at a change; the rows
+ * then name the sizes seeded. The 1,000 people stay 1,000.
  */
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -46,6 +52,7 @@ import { newLogger } from "../lib/http/index.ts";
 import { Handler } from "../lib/index.ts";
 import { HashToken, NewToken } from "../lib/session/index.ts";
 import * as signin from "../lib/signin/index.ts";
+import { LIST_PAGE_SIZE } from "../lib/manifest/list.ts";
 import { demoOptions } from "../examples/demo/app.ts";
 import { loadConfig } from "../examples/demo/config.ts";
 import { copyClientScripts } from "../test/_support/demo.ts";
@@ -55,8 +62,13 @@ import { SHIPPED_DEMO, coldStart, coldServers } from "./bench-cold.ts";
 const RATE = Number(process.env["BENCH_RATE"] ?? 200);
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 3);
 const SUBJECT = "ada@example.com";
+/** What every size and seeding count is divided by (BENCH_SCALE_DIVISOR, default 1). */
+const DIVISOR = Number(process.env["BENCH_SCALE_DIVISOR"] ?? 1);
+if (!Number.isSafeInteger(DIVISOR) || DIVISOR < 1) throw new Error("bench-scale: BENCH_SCALE_DIVISOR must be a whole number of at least 1");
+/** `n` divided by DIVISOR, at least 1. */
+const scaled = (n: number): number => Math.max(1, Math.round(n / DIVISOR));
 /** Expired rows of each kind the sweep scenario deletes (BENCH_SWEEP_ROWS, default 10⁶). */
-const SWEEP_ROWS = Number(process.env["BENCH_SWEEP_ROWS"] ?? 1_000_000);
+const SWEEP_ROWS = scaled(Number(process.env["BENCH_SWEEP_ROWS"] ?? 1_000_000));
 
 /** A demo served on a database file. */
 interface Served {
@@ -148,6 +160,8 @@ interface Req {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Names the answer in the status counts from its status and body (a refusal inside a 200); default: the status. */
+  judge?: (status: number, body: string) => string;
 }
 
 /** Median and p99 latency in ms, and the status codes seen. */
@@ -159,39 +173,48 @@ interface Point {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 32 });
 
-function once(base: string, r: Req): Promise<[number, number]> {
+function once(base: string, r: Req): Promise<[string, number]> {
   const start = process.hrtime.bigint();
   return new Promise((resolve) => {
     const req = request(base + r.path, { method: r.method, headers: r.headers, agent }, (res) => {
-      res.resume();
-      res.on("end", () => resolve([res.statusCode ?? 0, Number(process.hrtime.bigint() - start) / 1e6]));
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => void (r.judge === undefined || chunks.push(c)));
+      res.on("end", () => {
+        const status = res.statusCode ?? 0;
+        const name = r.judge === undefined ? String(status) : r.judge(status, Buffer.concat(chunks).toString());
+        resolve([name, Number(process.hrtime.bigint() - start) / 1e6]);
+      });
     });
     // A failed request (a kept-alive socket the server closed during seeding) counts as status 0.
-    req.on("error", () => resolve([0, Number(process.hrtime.bigint() - start) / 1e6]));
+    req.on("error", () => resolve(["0", Number(process.hrtime.bigint() - start) / 1e6]));
     req.end(r.body);
   });
 }
 
-/** Sends `make(i)` at RATE per second for `seconds`, not waiting for answers (an open loop). */
-async function load(base: string, make: (i: number) => Req, seconds: number): Promise<Point> {
-  const total = Math.round(RATE * seconds);
-  const started = performance.now();
-  const pending: Promise<[number, number]>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await sleep(wait);
-    pending.push(once(base, make(i)));
-  }
-  const results = await Promise.all(pending);
+/** Median and p99 of the answers' times, and how many of each status. */
+function summarize(results: [string, number][]): Point {
   const times = results.map(([, ms]) => ms).sort((a, b) => a - b);
-  const statuses = new Map<number, number>();
+  const statuses = new Map<string, number>();
   for (const [status] of results) statuses.set(status, (statuses.get(status) ?? 0) + 1);
   return {
     p50: times[Math.floor(times.length * 0.5)] ?? 0,
     p99: times[Math.floor(times.length * 0.99)] ?? 0,
     statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(" "),
   };
+}
+
+/** Sends `make(i)` at RATE per second for `seconds`, not waiting for answers (an open loop). */
+async function load(base: string, make: (i: number) => Req, seconds: number): Promise<Point> {
+  const total = Math.round(RATE * seconds);
+  const started = performance.now();
+  const pending: Promise<[string, number]>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    pending.push(once(base, make(i)));
+  }
+  return summarize(await Promise.all(pending));
 }
 
 async function measure(base: string, make: (i: number) => Req): Promise<Point> {
@@ -204,16 +227,9 @@ const SEQUENTIAL = Number(process.env["BENCH_SEQUENTIAL"] ?? 10);
 
 async function sequential(base: string, make: (i: number) => Req): Promise<Point> {
   await once(base, make(0));
-  const results: [number, number][] = [];
+  const results: [string, number][] = [];
   for (let i = 0; i < SEQUENTIAL; i++) results.push(await once(base, make(i)));
-  const times = results.map(([, ms]) => ms).sort((a, b) => a - b);
-  const statuses = new Map<number, number>();
-  for (const [status] of results) statuses.set(status, (statuses.get(status) ?? 0) + 1);
-  return {
-    p50: times[Math.floor(times.length * 0.5)] ?? 0,
-    p99: times[Math.floor(times.length * 0.99)] ?? 0,
-    statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(" "),
-  };
+  return summarize(results);
 }
 
 /** One request's points across the sizes, printed as a table row with the largest/smallest ratios. */
@@ -240,11 +256,20 @@ async function timed(label: string, fn: () => void): Promise<void> {
   console.log(`  seeded ${label} in ${((performance.now() - start) / 1000).toFixed(1)} s`);
 }
 
-const SIZES: [string, number][] = [
-  ["10³", 1_000],
-  ["10⁵", 100_000],
-  ["10⁶", 1_000_000],
-];
+/** `n` as a power of ten where it is one (10⁵), else in digits. */
+function sizeLabel(n: number): string {
+  const exponent = Math.log10(n);
+  if (!Number.isInteger(exponent)) return n.toLocaleString("en-US");
+  return `10${[...String(exponent)].map((d) => "⁰¹²³⁴⁵⁶⁷⁸⁹"[Number(d)]).join("")}`;
+}
+
+/** Sizes as [label, rows], each divided by DIVISOR. */
+function sizes(...ns: number[]): [string, number][] {
+  return ns.map((n) => [sizeLabel(scaled(n)), scaled(n)]);
+}
+
+const SIZES = sizes(1_000, 100_000, 1_000_000);
+const LARGEST = SIZES[SIZES.length - 1]?.[1] ?? 0;
 
 async function sessions(dir: string): Promise<void> {
   const s = await serve(dir);
@@ -253,7 +278,7 @@ async function sessions(dir: string): Promise<void> {
   for (const [label, size] of SIZES) {
     await timed(`${size - have} live sessions`, () => seedSessions(s.db, size - have, false));
     have = size;
-    if (size === 1_000_000) await timed("10⁶ expired sessions", () => seedSessions(s.db, 1_000_000, true));
+    if (size === LARGEST) await timed(`${size} expired sessions`, () => seedSessions(s.db, size, true));
     s.db.pragma("wal_checkpoint(TRUNCATE)");
     console.log(`  ${label}: ${mb(s.path)}`);
     points.push([label, await measure(s.base, () => ({ method: "GET", path: "/api/whoami", headers: { cookie: s.cookie } }))]);
@@ -356,14 +381,20 @@ const UUID = `substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14,
 
 /** Other people's expenses: 999 people of 901 records each (900,099 rows), each person's rows in a run. */
 const OTHERS = 999;
-const EACH = 901;
+const EACH = scaled(901);
+
+/** A word in 1 of every OTHERS_WORD_EVERY labels of other people's records and 1 of every OWN_WORD_EVERY of the person's. */
+const WORD = "taxi";
+const OTHERS_WORD_EVERY = 2;
+const OWN_WORD_EVERY = 1000;
 
 /**
  * Inserts `count` expenses of `owner` (SQL over `i`, with `ownerParams`) with created_at
- * `newest - i`, and their search rows as the write path makes them (the
- * label, the one searched field), in one transaction.
+ * `newest - i`, labels "item <i mod 997>" and WORD in one label of every
+ * `wordEvery` (the first included), and their search rows as the write path
+ * makes them (the label, the one searched field), in one transaction.
  */
-function seedExpenses(db: DB, count: number, owner: string, ownerParams: unknown[], newest: number): void {
+function seedExpenses(db: DB, count: number, owner: string, ownerParams: unknown[], newest: number, wordEvery: number): void {
   const last = (db.prepare("SELECT ifnull(max(rowid), 0) AS n FROM expenses").get() as { n: number }).n;
   bigCache(db, () =>
     db.transaction(() => {
@@ -371,10 +402,12 @@ function seedExpenses(db: DB, count: number, owner: string, ownerParams: unknown
         db,
         count,
         `${UUIDS} INSERT INTO expenses (id, owner, created_at, updated_at, label, amount)
-       SELECT ${UUID}, ${owner}, ? - i, ? - i, 'item ' || (i % 997), (i * 7919) % 100000 FROM u ORDER BY i`,
+       SELECT ${UUID}, ${owner}, ? - i, ? - i, 'item ' || (i % 997) || CASE WHEN i % ? = 0 THEN ' ${WORD}' ELSE '' END,
+              (i * 7919) % 100000 FROM u ORDER BY i`,
         ...ownerParams,
         newest,
         newest,
+        wordEvery,
       );
       db.prepare("INSERT INTO expenses_search (rowid, body) SELECT rowid, label FROM expenses WHERE rowid > ?").run(last);
     })(),
@@ -388,7 +421,8 @@ function seedExpenses(db: DB, count: number, owner: string, ownerParams: unknown
  */
 function plainList(db: DB): (req: IncomingMessage, res: ServerResponse) => void {
   const token = db.prepare("SELECT subject FROM agent_tokens WHERE revoked_at IS NULL AND token_hash = ? AND expires_at > ?");
-  const page = db.prepare("SELECT * FROM expenses WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT 51");
+  // The tool's page: LIST_PAGE_SIZE records and the next page's keyset.
+  const page = db.prepare("SELECT * FROM expenses WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT ?");
   return (req, res) => {
     req.resume();
     req.on("end", () => {
@@ -398,8 +432,10 @@ function plainList(db: DB): (req: IncomingMessage, res: ServerResponse) => void 
         res.writeHead(401).end();
         return;
       }
-      const items = page.all(row.subject) as { id: string }[];
-      const body = JSON.stringify({ items: items.slice(0, 50), next: items.length > 50 ? items[49]?.id : null });
+      const items = page.all(row.subject, LIST_PAGE_SIZE + 1) as { id: string; created_at: number }[];
+      const last = items.length > LIST_PAGE_SIZE ? items[LIST_PAGE_SIZE - 1] : undefined;
+      const next = last === undefined ? null : Buffer.from(JSON.stringify([last.created_at, last.id])).toString("base64url");
+      const body = JSON.stringify({ items: items.slice(0, LIST_PAGE_SIZE), next });
       res.writeHead(200, { "content-type": "application/json" }).end(body);
     });
   };
@@ -409,24 +445,23 @@ async function resources(dir: string): Promise<void> {
   const s = await serve(dir);
   const now = Date.now();
   await timed(`${OTHERS * EACH} expenses of ${OTHERS} other people and their search rows`, () => {
-    seedExpenses(s.db, OTHERS * EACH, `'person' || (i / ${EACH}) || '@example.com'`, [], now);
+    seedExpenses(s.db, OTHERS * EACH, `'person' || (i / ${EACH}) || '@example.com'`, [], now, OTHERS_WORD_EVERY);
   });
-  const minted = await mintToken(s);
-  const bearer = { authorization: `Bearer ${minted}`, "content-type": "application/json", origin: s.origin };
+  const bearer = (token: string): Record<string, string> => ({
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    origin: s.origin,
+  });
   const plain = await listen();
   (plain.server as Server).on("request", plainList(s.db));
-  const sizes: [string, number][] = [
-    ["10²", 100],
-    ["10⁴", 10_000],
-    ["10⁵", 100_000],
-  ];
+  const owned = sizes(100, 10_000, 100_000);
   const byRequest = new Map<string, [string, Point][]>();
   const add = (label: string, size: string, p: Point): void => void byRequest.set(label, [...(byRequest.get(label) ?? []), [size, p]]);
   let have = 0;
-  for (const [label, size] of sizes) {
+  for (const [label, size] of owned) {
     // The person's newest records are the latest inserted: created_at above everyone's.
     await timed(`${size - have} of ${SUBJECT}'s expenses and their search rows`, () =>
-      seedExpenses(s.db, size - have, "?", [SUBJECT], now + size),
+      seedExpenses(s.db, size - have, "?", [SUBJECT], now + size, OWN_WORD_EVERY),
     );
     have = size;
     s.db.pragma("wal_checkpoint(TRUNCATE)");
@@ -466,17 +501,24 @@ async function resources(dir: string): Promise<void> {
     add(
       `search q=item (every record matches; ${SEQUENTIAL} one after another)`,
       label,
-      await sequential(s.base, () => ({ method: "GET", path: "/expenses?q=item", headers: cookie })),
+      await sequential(s.base, () => ({ method: "GET", path: "/expenses?q=item", headers: cookie, judge: found })),
     );
     add(
       "search q=421 (1 record in 997 matches)",
       label,
-      await measure(s.base, () => ({ method: "GET", path: "/expenses?q=421", headers: cookie })),
+      await measure(s.base, () => ({ method: "GET", path: "/expenses?q=421", headers: cookie, judge: found })),
+    );
+    // A word in half of everyone else's records and 1 in 1,000 of the person's: does one person's search pay for
+    // everyone's text? Measured one after another, as q=item.
+    add(
+      `search q=${WORD} (in 1 of ${OTHERS_WORD_EVERY} of others' records, 1 of ${OWN_WORD_EVERY} of the person's; ${SEQUENTIAL} one after another)`,
+      label,
+      await sequential(s.base, () => ({ method: "GET", path: `/expenses?q=${WORD}`, headers: cookie, judge: found })),
     );
     add(
       `search q=42 (under three characters: 1 record in 50; ${SEQUENTIAL} one after another)`,
       label,
-      await sequential(s.base, () => ({ method: "GET", path: "/expenses?q=42", headers: cookie })),
+      await sequential(s.base, () => ({ method: "GET", path: "/expenses?q=42", headers: cookie, judge: found })),
     );
     add("record page", label, await measure(s.base, () => ({ method: "GET", path: `/expenses/${record}`, headers: cookie })));
     add(
@@ -489,16 +531,25 @@ async function resources(dir: string): Promise<void> {
         body: `label=bench+${i}&amount=1.00`,
       })),
     );
-    // Agents (item 5): the same newest page as a plain handler, over POST /api/tools and over MCP tools/call.
+    // Agents (item 5): the same newest page as a plain handler, over POST /api/tools and over MCP tools/call, each
+    // request with a token of its own (tokenPool), so no answer is the rate limit's refusal.
+    const perPoint = Math.round(RATE) + Math.round(RATE * SECONDS);
+    const fresh = tokenPool(s.db, 3 * perPoint);
     add(
       "agents: plain node:http handler, same reads",
       label,
-      await measure(plain.base, () => ({ method: "POST", path: "/", headers: bearer, body: "{}" })),
+      await measure(plain.base, () => ({ method: "POST", path: "/", headers: bearer(fresh()), body: "{}" })),
     );
     add(
       "agents: POST /api/tools/expenses_list",
       label,
-      await measure(s.base, () => ({ method: "POST", path: "/api/tools/expenses_list", headers: bearer, body: "{}" })),
+      await measure(s.base, () => ({
+        method: "POST",
+        path: "/api/tools/expenses_list",
+        headers: bearer(fresh()),
+        body: "{}",
+        judge: (status, body) => (status === 200 && "result" in JSON.parse(body) ? "200" : String(status)),
+      })),
     );
     add(
       "agents: MCP tools/call expenses_list",
@@ -506,8 +557,9 @@ async function resources(dir: string): Promise<void> {
       await measure(s.base, (i) => ({
         method: "POST",
         path: "/mcp",
-        headers: { ...bearer, accept: "application/json, text/event-stream" },
+        headers: { ...bearer(fresh()), accept: "application/json, text/event-stream" },
         body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "expenses_list", arguments: {} } }),
+        judge: judgeRPC,
       })),
     );
   }
@@ -516,7 +568,10 @@ async function resources(dir: string): Promise<void> {
   for (const name of ["agents: POST /api/tools/expenses_list", "agents: MCP tools/call expenses_list"]) {
     const cells = (byRequest.get(name) ?? []).map(([size, p], i) => {
       const base = plainPoints[i]?.[1];
-      return base === undefined ? "" : `${size}: ${(p.p50 / base.p50).toFixed(2)}× / ${(p.p99 / base.p99).toFixed(2)}×`;
+      if (base === undefined) return "";
+      // A ratio means the cost of the same work only when every answer on both sides was a 200 with the page.
+      const served = [p, base].every((point) => /^200×\d+$/.test(point.statuses));
+      return `${size}: ${(p.p50 / base.p50).toFixed(2)}× / ${(p.p99 / base.p99).toFixed(2)}×${served ? "" : " (not every answer a 200: no ratio of costs)"}`;
     });
     const line = `| agents | ${name} ÷ plain handler (median / p99) | ${cells.join(" · ")} | |`;
     rows.push(line);
@@ -526,27 +581,54 @@ async function resources(dir: string): Promise<void> {
   await s.close();
 }
 
-/** Mints a read token on /account/agents as the signed-in person and returns it. */
-async function mintToken(s: Served): Promise<string> {
-  const tokenPage = await once(s.base, { method: "GET", path: "/account/agents", headers: { cookie: s.cookie } });
-  if (tokenPage[0] !== 200) throw new Error(`bench: /account/agents answered ${tokenPage[0]}`);
-  return new Promise<string>((resolve, reject) => {
-    const req = request(
-      `${s.base}/account/agents`,
-      { method: "POST", agent, headers: { cookie: s.cookie, origin: s.origin, "content-type": "application/x-www-form-urlencoded" } },
-      (res) => {
-        let body = "";
-        res.on("data", (c: Buffer) => (body += c.toString()));
-        res.on("end", () => resolve(/data-agent-token="([A-Za-z0-9_-]+)"/.exec(body)?.[1] ?? ""));
-      },
-    );
-    req.on("error", reject);
-    req.end("name=bench&access=read");
-  });
+/**
+ * Inserts `count` read tokens of the signed-in person, rows as
+ * `AgentTokens.mint` writes them, and returns a function handing out each
+ * token once. A token's rate limit (lib/agent/rate.ts: 60 calls a minute, 20
+ * at once, per token) stays as shipped; a token called once is never
+ * refused, so the agents' rows measure the tool call and not the refusal.
+ * A person may mint at most MAX_AGENT_TOKENS (20) live tokens; the pool
+ * holds more (up to 3 · 4 · BENCH_RATE), which nothing on the call path
+ * sees: a token is found by its hash.
+ */
+function tokenPool(db: DB, count: number): () => string {
+  const insert = db.prepare(
+    `INSERT INTO agent_tokens (id, token_hash, subject, name, access, created_at, expires_at)
+     VALUES (?, ?, ?, ?, 'read', ?, ?)`,
+  );
+  const now = Date.now();
+  const tokens: string[] = [];
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const token = NewToken();
+      const id = randomUUID();
+      insert.run(id, HashToken(token), SUBJECT, `bench-${id}`, now, now + 86_400_000);
+      tokens.push(token);
+    }
+  })();
+  let next = 0;
+  return () => {
+    const token = tokens[next++];
+    if (token === undefined) throw new Error(`bench: the pool of ${count} agent tokens is spent`);
+    return token;
+  };
+}
+
+/** Names a list page's answer by its status and the records it shows: a search finds the person's records. */
+function found(status: number, body: string): string {
+  return `${status} (${body.split("<tr data-record-id=").length - 1} shown)`;
+}
+
+/** Names an MCP answer: "200" for a tool's result, else the JSON-RPC error or the refusal inside the result. */
+function judgeRPC(status: number, body: string): string {
+  if (status !== 200) return String(status);
+  const answer = JSON.parse(body) as { error?: { code: number }; result?: { isError?: boolean } };
+  if (answer.error !== undefined) return `200 JSON-RPC error ${answer.error.code}`;
+  return answer.result?.isError === true ? "200 isError" : "200";
 }
 
 /** Events in all (BENCH_EVENTS, default 10⁷): the person's stream grows to 10⁶, the rest are others' streams of 100. */
-const EVENTS_TOTAL = Number(process.env["BENCH_EVENTS"] ?? 10_000_000);
+const EVENTS_TOTAL = scaled(Number(process.env["BENCH_EVENTS"] ?? 10_000_000));
 
 /**
  * Inserts `count` events of others' streams, 100 a stream, numbered from
@@ -604,7 +686,7 @@ async function events(dir: string): Promise<void> {
   const s = await serve(dir);
   const now = Date.now();
   const stream = auditStream(SUBJECT);
-  const others = EVENTS_TOTAL - 1_000_000;
+  const others = EVENTS_TOTAL - LARGEST;
   await timed(`${others} events in ${others / 100} other streams`, () => seedOthersEvents(s.db, 0, others, now));
   const store = new EventStore(s.db);
   const activity: [string, Point][] = [];
@@ -640,7 +722,7 @@ function perMillion(path: string, rows: number): string {
 }
 
 /** Database size for the cold start (BENCH_COLD_BYTES, default 1 GB). */
-const COLD_BYTES = Number(process.env["BENCH_COLD_BYTES"] ?? 1e9);
+const COLD_BYTES = scaled(Number(process.env["BENCH_COLD_BYTES"] ?? 1e9));
 
 /**
  * The shipped unit's cold start (scripts/bench-cold.ts) with a 1 GB
@@ -660,10 +742,10 @@ async function cold(dir: string): Promise<void> {
   let events = 0;
   await timed(`events until the file holds ${(COLD_BYTES / 1e9).toFixed(1)} GB`, () => {
     while (statSync(join(full, "demo.db")).size < COLD_BYTES) {
-      seedOthersEvents(db, events, 1_000_000, now);
-      events += 1_000_000;
+      seedOthersEvents(db, events, scaled(1_000_000), now);
+      events += scaled(1_000_000);
       db.pragma("wal_checkpoint(TRUNCATE)");
-      if (events >= 50_000_000) break;
+      if (events >= scaled(50_000_000)) break;
     }
   });
   db.close();
@@ -686,7 +768,7 @@ async function cold(dir: string): Promise<void> {
 
 const SCENARIOS: Record<string, (dir: string) => Promise<void>> = { sessions, signin: signinScenario, sweep, resources, events, cold };
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(SCENARIOS);
-console.log(`bench-scale: Node ${process.version}, ${RATE} req/s for ${SECONDS} s per point`);
+console.log(`bench-scale: Node ${process.version}, ${RATE} req/s for ${SECONDS} s per point, sizes divided by ${DIVISOR}`);
 for (const name of chosen) {
   const run = SCENARIOS[name];
   if (run === undefined) throw new Error(`bench-scale: unknown scenario ${name} (${Object.keys(SCENARIOS).join(", ")})`);
