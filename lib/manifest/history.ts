@@ -22,10 +22,11 @@
  */
 import type { DB, Step } from "../db/index.ts";
 import { ManifestError } from "./errors.ts";
-import { Kind, StoreKind } from "./kinds.ts";
+import { Kind, ScopeKind, StoreKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { currencyDigits, MONEY_MAX_MINOR } from "./money.ts";
 import { isEmail, parseDate, parseWebAddress } from "./scalars.ts";
+import { searchRow } from "./search.ts";
 import type { Change, Field, ResourceSpec } from "./spec.ts";
 import { currencyOf, DEFAULT_CURRENCY, integerRange, isNullable, maxLength } from "./values.ts";
 
@@ -313,12 +314,13 @@ function fillSearch(db: DB, spec: ResourceSpec, shape: TableShape, rows: readonl
   if (search !== undefined) db.exec(search.SQL);
   const index = db.prepare(`INSERT INTO "${spec.Name}_search" (rowid, body) VALUES (?, ?)`);
   const searchedAt = shape.searched.map((name) => spec.Form.Fields.findIndex((f) => f.Name === name));
+  const scoped = spec.Scope === ScopeKind.UserScoped;
   rows.forEach((row, i) => {
-    const body = searchedAt
-      .map((at) => values[i]?.[at] ?? "")
-      .filter((v) => v !== "" && v !== null)
-      .join("\n");
-    if (body !== "") index.run(row["latch_rowid"], body);
+    const body = searchRow(
+      scoped ? String(row["owner"]) : undefined,
+      searchedAt.map((at) => values[i]?.[at] ?? null),
+    );
+    if (body !== undefined) index.run(row["latch_rowid"], body);
   });
 }
 

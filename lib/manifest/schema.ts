@@ -15,9 +15,10 @@
  * `updated_at` doubles as an Exclusive record's version: every write sets
  * it to max(now, previous + 1), so it strictly increases per record.
  */
-import type { Step } from "../db/index.ts";
+import type { DB, Step } from "../db/index.ts";
 import { driftAdvice, historySteps } from "./history.ts";
 import { Kind, ScopeKind } from "./kinds.ts";
+import { searchRow } from "./search.ts";
 import { EMAIL_MAX_LENGTH, INTEGER_LIMIT, URL_MAX_LENGTH } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 
@@ -143,6 +144,16 @@ END;`,
   FROM "${spec.Name}" r WHERE r.${c} <> '';`,
     });
   }
+  if (scoped) {
+    steps.push({
+      Name: `resource/${spec.Name}/003-search-owner`,
+      SQL: `-- Every record of "${spec.Name}" gets its row of ${index}, starting with its owner's tag (search.ts searchRow).`,
+      Run: (db) => {
+        tagSearchRows(db, spec, index);
+        return [];
+      },
+    });
+  }
   const shape = {
     steps,
     createTable: (name: string) => createTableSQL(spec, name, spec.Form.Fields),
@@ -150,6 +161,22 @@ END;`,
     searched: searched.map((f) => f.Name),
   };
   return [...historySteps(spec, shape), ...steps];
+}
+
+// Rewrites every record's search row as searchRow makes it: its owner's tag, then the text already indexed; in batches by
+// rowid, since a statement being read cannot be written beside (a few hundred MB for 10⁶ records read at once).
+function tagSearchRows(db: DB, spec: ResourceSpec, index: string): void {
+  const batch = db.prepare(
+    `SELECT r.rowid AS latch_rowid, r.owner, s.body FROM "${spec.Name}" r LEFT JOIN ${index} s ON s.rowid = r.rowid
+WHERE r.rowid > ? ORDER BY r.rowid LIMIT 10000`,
+  );
+  const write = db.prepare(`INSERT OR REPLACE INTO ${index} (rowid, body) VALUES (?, ?)`);
+  for (let after = 0; ;) {
+    const rows = batch.all(after) as { latch_rowid: number; owner: string; body: string | null }[];
+    if (rows.length === 0) return;
+    for (const row of rows) write.run(row.latch_rowid, searchRow(row.owner, [row.body]));
+    after = rows[rows.length - 1]!.latch_rowid;
+  }
 }
 
 // The table's CREATE TABLE statement under `name`, with `fields`' columns inline (none: the first step's, as it was first applied).

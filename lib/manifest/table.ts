@@ -14,13 +14,14 @@
  * Search: every insert and update also writes the record's row of the
  * FTS5 index `<name>_search` (schema.ts), in the caller's transaction, and
  * a trigger drops it with the record: the index never disagrees with the
- * table. A search is one `rowid IN (...)` clause per word, beside the
- * owner scope, the filters and the keyset, so it combines with all three.
+ * table. A search runs beside the owner scope, the filters and the keyset
+ * in every statement (#search), so it combines with all three.
  */
 import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { isSearched } from "./schema.ts";
+import { ownerTag, searchRow } from "./search.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordValues } from "./values.ts";
 import { nullSort, sortExpression } from "./schema.ts";
@@ -50,6 +51,20 @@ export interface ListQuery {
   /** The keyset of the last row of the previous page. */
   after: [FieldValue, string] | undefined;
   limit: number;
+}
+
+/** A row as SQLite returns it. */
+type Row = Record<string, unknown>;
+
+/**
+ * How many pages' worth of rows a search reads in the list's order before it asks the index for the owner's matches
+ * instead (#search): a word held by at least one row in SEARCH_WALK fills its page that way.
+ */
+const SEARCH_WALK = 4;
+
+// " WHERE a AND b", or nothing.
+function where(clauses: readonly string[]): string {
+  return clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
 }
 
 /** Records per list page. */
@@ -92,17 +107,17 @@ export class RecordTable {
     return this.#scoped ? [" AND owner = ?", [owner]] : ["", []];
   }
 
-  // Replaces the search row of the record at `rowid` with its searched fields' text, one per line.
-  #reindex(rowid: number | bigint, values: RecordValues): void {
+  // Replaces the search row of `owner`'s record at `rowid` (search.ts).
+  #reindex(owner: string, rowid: number | bigint, values: RecordValues): void {
     this.#prepare(`DELETE FROM ${this.#index} WHERE rowid = ?`).run(rowid);
-    const body = this.#searched
-      .map((f) => values[f] ?? "")
-      .filter((v) => v !== "")
-      .join("\n");
-    if (body !== "") this.#prepare(`INSERT INTO ${this.#index} (rowid, body) VALUES (?, ?)`).run(rowid, body);
+    const body = searchRow(
+      this.#scoped ? owner : undefined,
+      this.#searched.map((f) => values[f] ?? null),
+    );
+    if (body !== undefined) this.#prepare(`INSERT INTO ${this.#index} (rowid, body) VALUES (?, ?)`).run(rowid, body);
   }
 
-  #toRecord(row: Record<string, unknown>): StoredRecord {
+  #toRecord(row: Row): StoredRecord {
     const values: RecordValues = {};
     for (const name of this.#fields) values[name] = (row[name] ?? null) as FieldValue;
     return { id: String(row["id"]), created_at: Number(row["created_at"]), updated_at: Number(row["updated_at"]), values };
@@ -121,7 +136,7 @@ export class RecordTable {
     const { lastInsertRowid } = this.#prepare(
       `INSERT INTO "${this.#spec.Name}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
     ).run(...params);
-    this.#reindex(lastInsertRowid, record.values);
+    this.#reindex(owner, lastInsertRowid, record.values);
   }
 
   /** Returns `owner`'s record `id`, or undefined (unknown and foreign ids alike). */
@@ -145,7 +160,7 @@ export class RecordTable {
       `UPDATE "${this.#spec.Name}" SET ${sets}, updated_at = max(?, updated_at + 1) WHERE id = ?${where}${guard} RETURNING rowid, updated_at`,
     ).get(...this.#fields.map((f) => values[f] ?? null), now, id, ...params, ...(version === undefined ? [] : [version])) as
       { rowid: number; updated_at: number } | undefined;
-    if (row !== undefined) this.#reindex(row.rowid, values);
+    if (row !== undefined) this.#reindex(owner, row.rowid, values);
     return row?.updated_at;
   }
 
@@ -179,12 +194,12 @@ export class RecordTable {
         params.push(filter.max);
       }
     }
+    const words: string[] = [];
     for (const word of query.search) {
-      // The trigram index answers words of 3 characters or more; a shorter one is looked for in the text of each of the
-      // owner's records in the list's order, by rowid (README "Search"): never in every person's text (issue 27).
+      // The trigram index answers words of 3 characters or more (#search); a shorter one is looked for in the text of each of
+      // the owner's records in the list's order, by rowid (README "Search"): never in every person's text (issue 27).
       if ([...word].length >= 3) {
-        clauses.push(`rowid IN (SELECT rowid FROM ${this.#index} WHERE ${this.#index} MATCH ?)`);
-        params.push(`"${word.replaceAll('"', '""')}"`);
+        words.push(`"${word.replaceAll('"', '""')}"`);
       } else {
         clauses.push(`EXISTS (SELECT 1 FROM ${this.#index} s WHERE s.rowid = "${this.#spec.Name}".rowid AND s.body LIKE ? ESCAPE '\\')`);
         params.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
@@ -201,15 +216,42 @@ export class RecordTable {
       clauses.push(byID ? `id ${op} ?` : `${sortExpr} ${op}= ? AND (${sortExpr} ${op} ? OR id ${op} ?)`);
       params.push(...(byID ? [query.after[1]] : [query.after[0], query.after[0], query.after[1]]));
     }
-    const where = clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
-    const rows = this.#prepare(
-      `SELECT * FROM "${this.#spec.Name}"${where} ORDER BY ${byID ? "" : `${sortExpr} ${dir}, `}id ${dir} LIMIT ?`,
-    ).all(...params, query.limit + 1) as Record<string, unknown>[];
+    const order = `ORDER BY ${byID ? "" : `${sortExpr} ${dir}, `}id ${dir}`;
+    const rows =
+      words.length === 0
+        ? (this.#prepare(`SELECT * FROM "${this.#spec.Name}"${where(clauses)} ${order} LIMIT ?`).all(...params, query.limit + 1) as Row[])
+        : this.#search(owner, clauses, params, order, words.join(" AND "), query.limit + 1);
     const records = rows.slice(0, query.limit).map((r) => this.#toRecord(r));
     const last = records[records.length - 1];
     const next: [FieldValue, string] | undefined =
       rows.length > query.limit && last !== undefined ? [this.#sortValue(query.sort, last), last.id] : undefined;
     return { records, next };
+  }
+
+  /**
+   * The first `want` rows, in `order`, of those `clauses` select whose search row matches `match`, read one of two ways
+   * (README "Search"), so that neither reads every person's matches of a common word (issue 27):
+   * - the rows in the list's order, each looked up in the index, while the page fills within SEARCH_WALK pages' rows: a
+   *   word that many of the rows hold costs a page, whoever else holds it;
+   * - else the index's matches among the owner's rows alone (`"<owner's tag>" AND <words>`, search.ts), then ordered: a word
+   *   few of the rows hold costs its matches among them.
+   */
+  #search(owner: string, clauses: readonly string[], params: readonly unknown[], order: string, match: string, want: number): Row[] {
+    const table = `"${this.#spec.Name}"`;
+    const budget = want * SEARCH_WALK;
+    const walked = this.#prepare(
+      `SELECT * FROM (SELECT rowid AS latch_rowid, * FROM ${table}${where(clauses)} ${order} LIMIT ?) AS r
+WHERE EXISTS (SELECT 1 FROM ${this.#index} WHERE ${this.#index}.rowid = r.latch_rowid AND ${this.#index} MATCH ?) ${order} LIMIT ?`,
+    ).all(...params, budget, match, want) as Row[];
+    if (walked.length === want) return walked;
+    const read = this.#prepare(`SELECT count(*) FROM (SELECT 1 FROM ${table}${where(clauses)} LIMIT ?)`)
+      .pluck()
+      .get(...params, budget);
+    // Fewer rows than the walk could read: it read them all, and found every match.
+    if (Number(read) < budget) return walked;
+    const scoped = this.#scoped ? `"${ownerTag(owner)}" AND ${match}` : match;
+    const matches = `rowid IN (SELECT rowid FROM ${this.#index} WHERE ${this.#index} MATCH ?)`;
+    return this.#prepare(`SELECT * FROM ${table}${where([...clauses, matches])} ${order} LIMIT ?`).all(...params, scoped, want) as Row[];
   }
 
   // What an empty (NULL) value sorts as, for a column that can hold one: below every number, or before every date.
