@@ -25,8 +25,9 @@
  *              database beside an empty one (needs `npm run build`'s bundle)
  *
  * Seeding runs inside SQLite: one INSERT … SELECT from a recursive CTE per
- * batch, in one transaction, search rows with their records; each seeding
- * reports its time.
+ * batch, in one transaction, search rows with their records (each
+ * starting with its owner's tag, as the write path writes it); each
+ * seeding reports its time.
  * Each point also reports the database file's size. The client is in the
  * same process (requests at BENCH_RATE per second, default 200, for
  * BENCH_SECONDS, default 3, after a 1-second warm-up; latency from a
@@ -53,6 +54,7 @@ import { Handler } from "../lib/index.ts";
 import { HashToken, NewToken } from "../lib/session/index.ts";
 import * as signin from "../lib/signin/index.ts";
 import { LIST_PAGE_SIZE } from "../lib/manifest/list.ts";
+import { ownerTag, searchRow } from "../lib/manifest/search.ts";
 import { demoOptions } from "../examples/demo/app.ts";
 import { loadConfig } from "../examples/demo/config.ts";
 import { copyClientScripts } from "../test/_support/demo.ts";
@@ -392,10 +394,20 @@ const OWN_WORD_EVERY = 1000;
  * Inserts `count` expenses of `owner` (SQL over `i`, with `ownerParams`) with created_at
  * `newest - i`, labels "item <i mod 997>" and WORD in one label of every
  * `wordEvery` (the first included), and their search rows as the write path
- * makes them (the label, the one searched field), in one transaction.
+ * makes them (searchRow: the owner's tag, then the label, the one searched
+ * field), in one transaction. `owners` lists every owner `owner` names.
  */
-function seedExpenses(db: DB, count: number, owner: string, ownerParams: unknown[], newest: number, wordEvery: number): void {
+function seedExpenses(
+  db: DB,
+  count: number,
+  owner: string,
+  ownerParams: unknown[],
+  owners: readonly string[],
+  newest: number,
+  wordEvery: number,
+): void {
   const last = (db.prepare("SELECT ifnull(max(rowid), 0) AS n FROM expenses").get() as { n: number }).n;
+  tagOwners(db, owners);
   bigCache(db, () =>
     db.transaction(() => {
       seedRange(
@@ -409,9 +421,32 @@ function seedExpenses(db: DB, count: number, owner: string, ownerParams: unknown
         newest,
         wordEvery,
       );
-      db.prepare("INSERT INTO expenses_search (rowid, body) SELECT rowid, label FROM expenses WHERE rowid > ?").run(last);
+      // searchRow(owner, [label]): the tag, and the label on the next line when it is not empty.
+      const indexed = db
+        .prepare(
+          `INSERT INTO expenses_search (rowid, body)
+           SELECT e.rowid, t.tag || CASE WHEN ifnull(e.label, '') = '' THEN '' ELSE char(10) || e.label END
+           FROM expenses e JOIN temp.owner_tags t ON t.owner = e.owner WHERE e.rowid > ?`,
+        )
+        .run(last).changes;
+      if (indexed !== count) throw new Error(`bench: ${count} expenses seeded, ${indexed} search rows (an owner without a tag)`);
     })(),
   );
+  const seeded = db
+    .prepare("SELECT e.owner, e.label, s.body FROM expenses e JOIN expenses_search s ON s.rowid = e.rowid WHERE e.rowid = ?")
+    .get(last + 1) as { owner: string; label: string; body: string };
+  if (seeded.body !== searchRow(seeded.owner, [seeded.label])) throw new Error("bench: a seeded search row differs from searchRow's");
+}
+
+/**
+ * Writes the search tag (ownerTag) of each of `owners` into the temp
+ * table owner_tags, computed here once an owner, for the seeding's
+ * INSERT … SELECT to join.
+ */
+function tagOwners(db: DB, owners: readonly string[]): void {
+  db.exec("CREATE TEMP TABLE IF NOT EXISTS owner_tags (owner TEXT PRIMARY KEY, tag TEXT NOT NULL)");
+  const insert = db.prepare("INSERT OR IGNORE INTO temp.owner_tags (owner, tag) VALUES (?, ?)");
+  db.transaction(() => owners.forEach((o) => insert.run(o, ownerTag(o))))();
 }
 
 /**
@@ -445,7 +480,8 @@ async function resources(dir: string): Promise<void> {
   const s = await serve(dir);
   const now = Date.now();
   await timed(`${OTHERS * EACH} expenses of ${OTHERS} other people and their search rows`, () => {
-    seedExpenses(s.db, OTHERS * EACH, `'person' || (i / ${EACH}) || '@example.com'`, [], now, OTHERS_WORD_EVERY);
+    const others = Array.from({ length: OTHERS }, (_, n) => `person${n}@example.com`);
+    seedExpenses(s.db, OTHERS * EACH, `'person' || (i / ${EACH}) || '@example.com'`, [], others, now, OTHERS_WORD_EVERY);
   });
   const bearer = (token: string): Record<string, string> => ({
     authorization: `Bearer ${token}`,
@@ -461,7 +497,7 @@ async function resources(dir: string): Promise<void> {
   for (const [label, size] of owned) {
     // The person's newest records are the latest inserted: created_at above everyone's.
     await timed(`${size - have} of ${SUBJECT}'s expenses and their search rows`, () =>
-      seedExpenses(s.db, size - have, "?", [SUBJECT], now + size, OWN_WORD_EVERY),
+      seedExpenses(s.db, size - have, "?", [SUBJECT], [SUBJECT], now + size, OWN_WORD_EVERY),
     );
     have = size;
     s.db.pragma("wal_checkpoint(TRUNCATE)");
