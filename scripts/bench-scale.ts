@@ -14,10 +14,14 @@
  *              rate rows: total time and the event loop's longest wait
  *   resources  one person owning 10²/10⁴/10⁵ expenses among 10⁶ rows of
  *              1,000 people: list page 1 (and page 500 where it exists)
- *              with a filter and a sort, a contains filter, search (q),
- *              record page, create; and the agents' comparison: the same
- *              newest page from a plain node:http handler, over
- *              POST /api/tools/expenses_list and over MCP tools/call
+ *              with a filter and a sort, a contains filter, search (q:
+ *              a word in every record, a rare one, a short one, and one in
+ *              half of others' records but few of the person's), record
+ *              page, create; and the agents' comparison: the same newest
+ *              page from a plain node:http handler, over
+ *              POST /api/tools/expenses_list and over MCP tools/call, each
+ *              request with a token of its own (tokenPool), every answer
+ *              counted by its status and, for MCP, its body
  *   events     /account/activity, EventStore.latest and appendAudit with
  *              10³/10⁵/10⁶ events in the person's stream and BENCH_EVENTS
  *              (10⁷) in all
