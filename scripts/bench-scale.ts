@@ -588,7 +588,7 @@ async function resources(dir: string): Promise<void> {
         path: "/api/tools/expenses_list",
         headers: bearer(fresh()),
         body: "{}",
-        judge: (status, body) => (status === 200 && "result" in JSON.parse(body) ? "200" : String(status)),
+        judge: (status, body) => (status !== 200 ? String(status) : "result" in JSON.parse(body) ? "200" : "200 without a result"),
       })),
     );
     add(
