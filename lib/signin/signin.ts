@@ -492,22 +492,28 @@ export class Signin {
   }
 
   /**
-   * Deletes expired links, sessions and rate-limit events, in steps of at
-   * most `SWEEP_STEP` rows a table (each its own short transaction), the
-   * event loop free between steps: a million expired rows never hold a
-   * request back for long (issue 27). The first step runs before it returns.
+   * Deletes expired links, sessions and rate-limit events, one table after
+   * another, in steps of at most `SWEEP_STEP` rows (each its own short
+   * transaction), the event loop turning after every step: a million
+   * expired rows never hold a request back for long (issue 27). The first
+   * step runs before it returns.
    */
   async Sweep(now: Date): Promise<SweepResult> {
     const total: SweepResult = { Links: 0, Sessions: 0, RateEvents: 0 };
-    for (;;) {
-      const links = this.#links.Sweep(now, SWEEP_STEP);
-      const sessions = this.#sessions.Sweep(now, SWEEP_STEP);
-      const events = this.#rate.Sweep(now, SWEEP_STEP);
-      total.Links += links;
-      total.Sessions += sessions;
-      total.RateEvents += events;
-      if (Math.max(links, sessions, events) < SWEEP_STEP) return total;
-      await setImmediate();
+    const steps: [keyof SweepResult, () => number][] = [
+      ["Links", () => this.#links.Sweep(now, SWEEP_STEP)],
+      ["Sessions", () => this.#sessions.Sweep(now, SWEEP_STEP)],
+      ["RateEvents", () => this.#rate.Sweep(now, SWEEP_STEP)],
+    ];
+    let stepped = false;
+    for (const [kind, step] of steps) {
+      // A step that deleted fewer rows than it could found the last of its table.
+      for (let deleted = SWEEP_STEP; deleted === SWEEP_STEP; stepped = true) {
+        if (stepped) await setImmediate();
+        deleted = step();
+        total[kind] += deleted;
+      }
     }
+    return total;
   }
 }

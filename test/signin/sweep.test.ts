@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { setImmediate } from "node:timers/promises";
 import { DEFAULT_IDLE_TIMEOUT } from "../../lib/session/store.ts";
 import { DEFAULT_RATE_LIMITS, HashToken, NewToken } from "../../lib/signin/index.ts";
 import { count, startSigninApp } from "../_support/signin-app.ts";
@@ -89,10 +90,15 @@ describe("Signin Sweep()", () => {
       }
     })();
 
+    const counts = (): number[] => [count(app.db, "signin_links"), count(app.db, "sessions"), count(app.db, "signin_rate_events")];
     const sweeping = app.auth.Sweep(app.clock.now());
-    // The first step has run, the rest waits for the event loop.
-    assert.deepEqual([count(app.db, "signin_links"), count(app.db, "sessions"), count(app.db, "signin_rate_events")], [1, 1, 1]);
+    // The first step has run, the rest waits for the event loop, which turns after every step.
+    assert.deepEqual(counts(), [1, 51, 51]);
+    await setImmediate();
+    assert.deepEqual(counts(), [0, 51, 51], "the links' last step");
+    await setImmediate();
+    assert.deepEqual(counts(), [0, 1, 51], "then the sessions' first");
     assert.deepEqual(await sweeping, { Links: 51, Sessions: 51, RateEvents: 51 });
-    assert.deepEqual([count(app.db, "signin_links"), count(app.db, "sessions"), count(app.db, "signin_rate_events")], [0, 0, 0]);
+    assert.deepEqual(counts(), [0, 0, 0]);
   });
 });
