@@ -51,7 +51,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { checkpointInBackground, OpenDB, type DB } from "../lib/db/index.ts";
+import { OpenDB, type DB } from "../lib/db/index.ts";
 import { EventStore, auditStream } from "../lib/events/index.ts";
 import { newLogger } from "../lib/http/index.ts";
 import { Handler } from "../lib/index.ts";
@@ -104,8 +104,6 @@ async function serve(dir: string): Promise<Served> {
   };
   const { cleanup, ...options } = demoOptions(loadConfig(env, logger), logger);
   const [handler, close] = Handler({ ...options, DB: db });
-  // As the shipped demo's database (Options.DBPath) is: checkpointed from a worker thread.
-  const stopCheckpoints = checkpointInBackground(db);
   (listening.server as Server).on("request", (req, res) => void handler(req, res));
   // A signed-in person: a session row as sign-in writes it, and its cookie.
   const token = NewToken();
@@ -123,7 +121,6 @@ async function serve(dir: string): Promise<Served> {
       await listening.close();
       cleanup();
       close();
-      stopCheckpoints();
       db.close();
     },
   };
@@ -347,16 +344,12 @@ async function sweep(dir: string): Promise<void> {
     SignedInPath: "/account",
     Logger: newLogger({ stream: new Writable({ write: (_c, _e, d) => d() }) }),
   });
-  // The seeding's log is not Sweep's to copy; from here on the database is checkpointed as the runtime's is, from a worker.
-  db.pragma("wal_checkpoint(TRUNCATE)");
-  const stopCheckpoints = checkpointInBackground(db);
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const start = performance.now();
   const swept = await auth.Sweep(new Date());
   const total = performance.now() - start;
   delay.disable();
-  stopCheckpoints();
   const line = `| sweep | Sweep over ${SWEEP_ROWS} expired sessions, links and rate rows each | ${JSON.stringify(swept)} in ${(total / 1000).toFixed(1)} s; longest event-loop wait ${(delay.max / 1e6).toFixed(1)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms | |`;
   rows.push(line);
   console.log(line);

@@ -4,6 +4,5 @@ export { applySchema, mergeSchemas } from "./schema.ts";
 export { applyMigrations } from "./migrations.ts";
 export { awaitDurable, setDurable } from "./durable.ts";
 export { requireTables } from "./tables.ts";
-export { checkpointInBackground } from "./checkpoint.ts";
 export type { DB, Statement, Transaction } from "./handle.ts";
 export type { Step } from "./schema.ts";

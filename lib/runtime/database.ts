@@ -3,12 +3,10 @@
  * `DBPath` is set (the runtime then owns the handle and closes it), else use
  * the application's `DB`; then apply the older migrations and the schema
  * steps, in that order; then bind the durability barrier (`Options.Durable`).
- * A handle the runtime owns is checkpointed from a worker thread while it is
- * open (lib/db checkpoint.ts: a checkpoint never holds the event loop).
  */
 import { resolve } from "node:path";
-import { applyMigrations, applySchema, checkpointInBackground, OpenDB, setDurable, type DB } from "../db/index.ts";
-import { HTTPError, type Logger } from "../http/index.ts";
+import { applyMigrations, applySchema, OpenDB, setDurable, type DB } from "../db/index.ts";
+import { HTTPError } from "../http/index.ts";
 import type { Options } from "./options.ts";
 
 /** The database a process runs on, and how to let go of it. */
@@ -24,7 +22,7 @@ export interface BootedDB {
  * `HTTPError` ERR_HTTP_INVALID_OPTIONS when migrations are given without a
  * database, and any database error; a handle it opened is closed first.
  */
-export function bootDatabase(opts: Options, logger: Logger): BootedDB {
+export function bootDatabase(opts: Options): BootedDB {
   const owned = opts.DBPath ? OpenDB(opts.DBPath) : undefined;
   const db = owned ?? opts.DB;
   const close = (): void => {
@@ -48,15 +46,5 @@ export function bootDatabase(opts: Options, logger: Logger): BootedDB {
     close();
     throw err;
   }
-  if (owned === undefined) return { db, close };
-  const stopCheckpoints = checkpointInBackground(owned, (error) =>
-    logger.warn("database checkpoints are back on the event loop: the checkpoint worker stopped", { error }),
-  );
-  return {
-    db,
-    close: () => {
-      stopCheckpoints();
-      close();
-    },
-  };
+  return { db, close };
 }

@@ -38,7 +38,7 @@ const LOCALE_SWITCH_PATH = "/_locale";
 export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => void] {
   validateOptions(opts);
   const logger = opts.Logger ?? newLogger();
-  const { db, close: cleanup } = bootDatabase(opts, logger);
+  const { db, close: cleanup } = bootDatabase(opts);
   try {
     const routes = opts.Mux ?? opts.Router?.(db);
     if (routes === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "options: Router returned nothing");

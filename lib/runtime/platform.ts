@@ -128,7 +128,7 @@ async function runSidecar(opts: Options): Promise<void> {
   const onSignal = (): void => stop.abort();
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
-  const { db, close } = bootDatabase(opts, logger);
+  const { db, close } = bootDatabase(opts);
   try {
     logger.info("sidecar started");
     while (!stop.signal.aborted) {

@@ -49,14 +49,12 @@ describe("the bundled demo (dist/bundle/demo.js)", () => {
       "../lib/assets/assets.js",
       "../examples/demo/app.js",
       "../lib/webauthn/signature-verifier.js",
-      "../lib/db/checkpoint.js",
     ]) {
       assert.ok(own.includes(module), `${module} not among ${own.join(", ")}`);
     }
     for (const module of own) assert.ok(existsSync(new URL(module, BUNDLE)), module);
-    // The signature and checkpoint workers are loaded by URL from their module's own directory, unbundled.
+    // The signature worker is loaded by URL from the verifier's own directory, unbundled.
     assert.ok(existsSync(new URL("../lib/webauthn/signature-worker.js", BUNDLE)));
-    assert.ok(existsSync(new URL("../lib/db/checkpoint-worker.js", BUNDLE)));
   });
 
   it("keeps V8's young generation small, as main.ts does (examples/demo/young-generation.ts)", () => {
