@@ -494,9 +494,9 @@ export class Signin {
   /**
    * Deletes expired links, sessions and rate-limit events, one table after
    * another, in steps of at most `SWEEP_STEP` rows (each its own short
-   * transaction), the event loop turning after every step: a million
-   * expired rows never hold a request back for long (issue 27). The first
-   * step runs before it returns.
+   * transaction, its pages then checkpointed), the event loop turning
+   * after every step: a million expired rows never hold a request back for
+   * long (issue 27). The first step runs before it returns.
    */
   async Sweep(now: Date): Promise<SweepResult> {
     const total: SweepResult = { Links: 0, Sessions: 0, RateEvents: 0 };
@@ -512,6 +512,11 @@ export class Signin {
         if (stepped) await setImmediate();
         deleted = step();
         total[kind] += deleted;
+        // Each step copies what it wrote into the database file itself. Left to SQLite, the commit that finds the log past
+        // 1,000 pages copies them all at once: 35-80 ms of the event loop every few steps, and over 10⁶ rows up to 1 s
+        // (BENCHMARKS.md (k)). A PASSIVE checkpoint waits for no one; with none of Sweep's pages left, no request's commit
+        // copies them either.
+        this.#config.DB.pragma("wal_checkpoint(PASSIVE)");
       }
     }
     return total;
