@@ -66,10 +66,11 @@ export const METHOD_KEYMAIL: string = "keymail";
 export const METHOD_EMAIL_CODE: string = "emailcode";
 
 /**
- * Rows one step of `Sweep` deletes from a table: over 10⁶ expired rows of each kind (a 765 MB database) a step of 200
- * took 115 ms on average on the loaded 2-core machine, so 50 keeps a step under 50 ms (BENCHMARKS.md (k), items 2-6).
+ * Rows one step of `Sweep` deletes from a table. Over 10⁶ expired rows of each kind (a 765 MB database, the sessions'
+ * random token hashes touching six B-trees at random pages) a step of 50 and its checkpoint held the event loop up to
+ * 51 ms on a quiet machine, p99 14 ms: 25 keeps a step well under the 50 ms issue 27 allows (BENCHMARKS.md (k)).
  */
-const SWEEP_STEP = 50;
+const SWEEP_STEP = 25;
 
 /** A link `IssueLink` made: what to email, and how to void it. */
 export interface IssuedLink {

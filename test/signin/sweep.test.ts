@@ -73,7 +73,7 @@ describe("Signin Sweep()", () => {
     assert.equal(count(app.db, "sessions"), 0);
   });
 
-  it("deletes in steps of 50 rows a table, each its own short transaction, the event loop free between steps", async (t) => {
+  it("deletes in steps of 25 rows a table, each its own short transaction, the event loop free between steps", async (t) => {
     const app = await startSigninApp(t);
     const now = app.clock.now().getTime();
     const longest = Math.max(DEFAULT_RATE_LIMITS.PerAddress.Window, DEFAULT_RATE_LIMITS.PerIP.Window, DEFAULT_RATE_LIMITS.Global.Window);
@@ -85,7 +85,7 @@ describe("Signin Sweep()", () => {
     );
     const event = app.db.prepare("INSERT INTO signin_rate_events (bucket, at) VALUES ('ip:203.0.113.9', ?)");
     app.db.transaction(() => {
-      for (let n = 0; n < 51; n++) {
+      for (let n = 0; n < 26; n++) {
         link.run(`expired-${n}`, now - 1);
         session.run(`expired-${n}`, now, now);
         event.run(now - longest - 1);
@@ -95,12 +95,12 @@ describe("Signin Sweep()", () => {
     const counts = (): number[] => [count(app.db, "signin_links"), count(app.db, "sessions"), count(app.db, "signin_rate_events")];
     const sweeping = app.auth.Sweep(app.clock.now());
     // The first step has run, the rest waits for the event loop, which turns after every step.
-    assert.deepEqual(counts(), [1, 51, 51]);
+    assert.deepEqual(counts(), [1, 26, 26]);
     await setImmediate();
-    assert.deepEqual(counts(), [0, 51, 51], "the links' last step");
+    assert.deepEqual(counts(), [0, 26, 26], "the links' last step");
     await setImmediate();
-    assert.deepEqual(counts(), [0, 1, 51], "then the sessions' first");
-    assert.deepEqual(await sweeping, { Links: 51, Sessions: 51, RateEvents: 51 });
+    assert.deepEqual(counts(), [0, 1, 26], "then the sessions' first");
+    assert.deepEqual(await sweeping, { Links: 26, Sessions: 26, RateEvents: 26 });
     assert.deepEqual(counts(), [0, 0, 0]);
   });
 
@@ -110,17 +110,17 @@ describe("Signin Sweep()", () => {
       "INSERT INTO signin_links (token_hash, purpose, address, expires_at) VALUES (?, 'signin', 'x@example.com', ?)",
     );
     app.db.transaction(() => {
-      for (let n = 0; n < 51; n++) link.run(`expired-${n}`, app.clock.now().getTime() - 1);
+      for (let n = 0; n < 26; n++) link.run(`expired-${n}`, app.clock.now().getTime() - 1);
     })();
     app.db.pragma("wal_checkpoint(TRUNCATE)");
     const sweeping = app.auth.Sweep(app.clock.now());
-    // The database file without its log (a copy: SQLite finds no log beside it) already lacks the first step's 50 links.
+    // The database file without its log (a copy: SQLite finds no log beside it) already lacks the first step's 25 links.
     const copy = `${app.dbPath}.copy`;
     copyFileSync(app.dbPath, copy);
     t.after(() => rmSync(copy, { force: true }));
     const file = new Database(copy, { readonly: true });
     assert.equal(file.prepare("SELECT count(*) FROM signin_links").pluck().get(), 1);
     file.close();
-    assert.deepEqual(await sweeping, { Links: 51, Sessions: 0, RateEvents: 0 });
+    assert.deepEqual(await sweeping, { Links: 26, Sessions: 0, RateEvents: 0 });
   });
 });
