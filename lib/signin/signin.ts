@@ -68,7 +68,7 @@ export const METHOD_EMAIL_CODE: string = "emailcode";
 /**
  * Rows one step of `Sweep` deletes from a table. Over 10⁶ expired rows of each kind (a 765 MB database, the sessions'
  * random token hashes touching six B-trees at random pages) a step of 50 and its checkpoint held the event loop up to
- * 51 ms on a quiet machine, p99 14 ms: 25 keeps a step well under the 50 ms issue 27 allows (BENCHMARKS.md (k)).
+ * 51 ms on a quiet machine, p99 14 ms; a step of 25 up to 30 ms, p99 9 ms, under the 50 ms issue 27 allows (BENCHMARKS.md (k)).
  */
 const SWEEP_STEP = 25;
 
