@@ -9,6 +9,7 @@
  * between groups of three digits, so "12.34" in German (where "." groups)
  * is refused rather than read as 1234.
  */
+import { numberFormat } from "./intl.ts";
 
 /** The largest absolute amount stored, in minor units (below 2^53, so exact). */
 export const MONEY_MAX_MINOR: number = 999_999_999_999_999;
@@ -18,12 +19,12 @@ export type ParsedMoney = { ok: true; minor: number } | { ok: false; reason: "in
 
 /** Returns how many decimals `currency` has (its ISO 4217 minor unit, as Intl knows it). */
 export function currencyDigits(currency: string): number {
-  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return numberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
 /** Returns the decimal and group separators `locale` writes numbers with (Latin digits). */
 export function numberSeparators(locale: string): { decimal: string; group: string } {
-  const parts = new Intl.NumberFormat(locale, { numberingSystem: "latn" }).formatToParts(12345.6);
+  const parts = numberFormat(locale, { numberingSystem: "latn" }).formatToParts(12345.6);
   return {
     decimal: parts.find((p) => p.type === "decimal")?.value ?? ".",
     group: parts.find((p) => p.type === "group")?.value ?? ",",
@@ -93,13 +94,13 @@ export function formatMinor(minor: number, currency: string): string {
 
 /** Formats `minor` units for display in `locale`, with the currency: 123456 USD, "de" → "1.234,56 $". */
 export function formatMoney(minor: number, locale: string, currency: string): string {
-  return new Intl.NumberFormat(locale, { style: "currency", currency, numberingSystem: "latn" }).format(decimalString(minor, currency));
+  return numberFormat(locale, { style: "currency", currency, numberingSystem: "latn" }).format(decimalString(minor, currency));
 }
 
 /** Formats `minor` units as `locale` writes them in an input, without the currency: 123456, "de" → "1.234,56". */
 export function formatMoneyInput(minor: number, locale: string, currency: string): string {
   const digits = currencyDigits(currency);
-  return new Intl.NumberFormat(locale, { numberingSystem: "latn", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+  return numberFormat(locale, { numberingSystem: "latn", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
     decimalString(minor, currency),
   );
 }

@@ -14,6 +14,7 @@
  * digits, which every locale reads).
  */
 import { groupedDigits, latinDigits, numberSeparators } from "./money.ts";
+import { numberFormat, dateTimeFormat } from "./intl.ts";
 
 /** The largest absolute whole number an Integer field holds: 2^53 - 1, exact in JSON and JavaScript. */
 export const INTEGER_LIMIT: number = Number.MAX_SAFE_INTEGER;
@@ -65,7 +66,7 @@ export function parseLocalDate(text: string, locale: string): string | undefined
   const typed = latinDigits(text).replace(BIDI_MARKS, "").trim();
   const iso = parseDate(typed);
   if (iso !== undefined) return iso;
-  const parts = new Intl.DateTimeFormat(locale, {
+  const parts = dateTimeFormat(locale, {
     year: "numeric",
     month: "2-digit",
     day: "2-digit",
@@ -100,7 +101,7 @@ function daysIn(year: number, month: number): number {
 
 /** Formats an ISO date for display in `locale`: "2026-12-31", "de" → "31.12.2026". */
 export function formatDate(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${iso}T00:00:00Z`));
+  return dateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${iso}T00:00:00Z`));
 }
 
 /** The outcome of `parseInteger`. */
@@ -127,7 +128,7 @@ export function parseInteger(text: string, locale: string): ParsedInteger {
 
 /** Formats a whole number for display in `locale` (Latin digits, as amounts): 1234, "de" → "1.234". */
 export function formatInteger(value: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { numberingSystem: "latn", maximumFractionDigits: 0 }).format(value);
+  return numberFormat(locale, { numberingSystem: "latn", maximumFractionDigits: 0 }).format(value);
 }
 
 // HTML §4.10.5.1.5 "valid e-mail address": exactly what <input type="email"> lets through.

@@ -25,6 +25,7 @@ import type { FieldConflict } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
 import { formatDate, formatInteger, parseLocalDate } from "./scalars.ts";
 import { currencyOf, integerRange, maxLength, type FieldProblem } from "./values.ts";
+import { dateTimeFormat } from "./intl.ts";
 
 /** What a resource page hands to `Ctx.Render`: render `Body` inside the layout, titled `Title`, answering `Status`. */
 export interface ResourceView {
@@ -87,9 +88,7 @@ export function inputValue(req: IncomingMessage, field: Field, value: FieldValue
 /** Returns a fixed column's value as shown (times in the request's locale). */
 export function fixedValue(req: IncomingMessage, column: string, record: StoredRecord): string {
   if (column === "created_at" || column === "updated_at") {
-    return new Intl.DateTimeFormat(LocaleFrom(req), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(
-      new Date(record[column]),
-    );
+    return dateTimeFormat(LocaleFrom(req), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(record[column]));
   }
   return column === "id" ? record.id : "";
 }

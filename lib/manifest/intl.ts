@@ -1,0 +1,37 @@
+/*
+ * Intl formatters, made once per locale and options and then kept (issue 27).
+ * Building one costs tens of microseconds, and a list page built a new one
+ * for every amount and date it showed: in a profile of the scale bench on
+ * Node 26, formatting took more time than the searches (BENCHMARKS.md (k)).
+ * A formatter is immutable. The keys are few: the application's locales,
+ * its resources' currencies and the option sets of this module's callers.
+ * Past FORMATTERS_KEPT (a caller passing something unbounded) the cache
+ * starts again rather than grow.
+ */
+
+/** Formatters kept of each kind before the cache starts again. */
+const FORMATTERS_KEPT = 256;
+
+const numbers = new Map<string, Intl.NumberFormat>();
+const dates = new Map<string, Intl.DateTimeFormat>();
+
+/** Returns `new Intl.NumberFormat(locale, options)`, made once. */
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  return kept(numbers, locale, options, () => new Intl.NumberFormat(locale, options));
+}
+
+/** Returns `new Intl.DateTimeFormat(locale, options)`, made once. */
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return kept(dates, locale, options, () => new Intl.DateTimeFormat(locale, options));
+}
+
+function kept<F>(cache: Map<string, F>, locale: string, options: object, make: () => F): F {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = cache.get(key);
+  if (format === undefined) {
+    if (cache.size >= FORMATTERS_KEPT) cache.clear();
+    format = make();
+    cache.set(key, format);
+  }
+  return format;
+}
