@@ -5,17 +5,18 @@
  * person who minted the token; any other request is a human, whose subject
  * is their session's. Every reader asks this one binding: `actorFrom`
  * for `Ctx.Actor`, `callerFrom` (tools-http.ts) for a tool call and its
- * audit event. It lives in a WeakMap written only by this module's token
+ * audit event. It lives in a request slot written only by this module's token
  * check, against the application's `AgentTokens`, so no header, cookie,
  * body field or application code can make a request an agent or change
  * which person an agent acts for.
  */
 import type { IncomingMessage } from "node:http";
+import { requestSlot } from "../internal/index.ts";
 import { currentSession } from "../session/index.ts";
 import { agentActor, humanActor, type Actor } from "./actor.ts";
 import type { AgentTokens, TokenGrant } from "./tokens.ts";
 
-const grants = new WeakMap<IncomingMessage, TokenGrant>();
+const grants = requestSlot<TokenGrant>();
 
 /** Returns the grant of the request's verified agent token, or undefined. */
 export function grantFrom(req: IncomingMessage): TokenGrant | undefined {

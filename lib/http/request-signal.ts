@@ -12,14 +12,14 @@
  * fires it as soon as a request body has been read, while the response goes
  * on. The end of the response is observed on Node's documented
  * `http.server.response.finish` diagnostics channel, subscribed to on the
- * first call; from then on each finished response costs one WeakMap lookup.
+ * first call; from then on each finished response costs one lookup.
  */
 import { subscribe } from "node:diagnostics_channel";
 import { IncomingMessage } from "node:http";
-import { shutdownSignal } from "../internal/index.ts";
+import { requestSlot, shutdownSignal } from "../internal/index.ts";
 
-const requestSignals = new WeakMap<IncomingMessage, AbortSignal>();
-const releases = new WeakMap<IncomingMessage, () => void>();
+const requestSignals = requestSlot<AbortSignal>();
+const releases = requestSlot<() => void>();
 let watching = false;
 
 /**
@@ -39,7 +39,7 @@ export function requestSignal(req: IncomingMessage): AbortSignal {
     return controller.signal;
   }
   const release = (): void => {
-    releases.delete(req);
+    releases.set(req, undefined);
     socket.off("close", abort);
     shutdown?.removeEventListener("abort", abort);
   };

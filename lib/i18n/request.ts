@@ -2,10 +2,11 @@
  * Per-request locale state. The Locales middleware records, for each
  * request it sees, the locale set, the resolved code and the path after the
  * locale prefix was removed; the accessors below read it back (DESIGN.md:
- * per-request values live in a WeakMap keyed by the request). A request the
+ * per-request values, kept in a lib/internal request slot). A request the
  * middleware never saw is English with the framework catalog alone.
  */
 import type { IncomingMessage } from "node:http";
+import { requestSlot } from "../internal/index.ts";
 import { englishCatalog } from "./base.ts";
 import { candidateKeys, interpolate } from "./interpolate.ts";
 import type { LocaleItem, LocaleSet, MessageArgs } from "./types.ts";
@@ -21,7 +22,7 @@ export interface RequestLocale {
   path: string;
 }
 
-const state = new WeakMap<IncomingMessage, RequestLocale>();
+const state = requestSlot<RequestLocale>();
 
 /** The locale of a request no Locales middleware has seen. */
 const FRAMEWORK_DEFAULT = "en";

@@ -2,22 +2,26 @@
  * Middleware composition, done once when a route is registered, never per
  * request. The list is applied outer-first: `With(a, b).Handle(p, h)` runs
  * a, then b, then h. Between two layers sits a guard that refuses a second
- * call of `next` for the same request; it remembers requests in a WeakSet
- * of its own, so no closure or array is created per request.
+ * call of `next` for the same request; the guards a request has passed are
+ * kept in one request slot (lib/internal), so no closure is created per
+ * request and a request makes no binding of its own per layer.
  */
-import type { IncomingMessage } from "node:http";
 import type { HandlerFunc, Middleware } from "../http/index.ts";
+import { requestSlot } from "../internal/index.ts";
 import { RouterError } from "./errors.ts";
 
+const passed = requestSlot<HandlerFunc[]>();
+
 function guardOnce(inner: HandlerFunc, layer: number): HandlerFunc {
-  const called = new WeakSet<IncomingMessage>();
-  return function nextOnce(req, res) {
-    if (called.has(req)) {
+  const nextOnce: HandlerFunc = (req, res) => {
+    const guards = passed.get(req);
+    if (guards === undefined) passed.set(req, [nextOnce]);
+    else if (guards.includes(nextOnce)) {
       throw new RouterError("ERR_ROUTER_NEXT_TWICE", `middleware: next() called twice (middleware ${layer} of the chain)`);
-    }
-    called.add(req);
+    } else guards.push(nextOnce);
     return inner(req, res);
   };
+  return nextOnce;
 }
 
 /**

@@ -1,10 +1,11 @@
 /*
- * Per-request routing results, kept in a WeakMap keyed by the request
+ * Per-request routing results, kept in a lib/internal request slot
  * (DESIGN.md: per-request values are read by accessors, Node's objects are
  * never patched). One entry per routed request holds the matched pattern
  * and the wildcard values, in the order of the pattern's names.
  */
 import type { IncomingMessage } from "node:http";
+import { requestSlot } from "../internal/index.ts";
 
 interface MatchInfo {
   pattern: string;
@@ -12,7 +13,7 @@ interface MatchInfo {
   values: string[];
 }
 
-const matches = new WeakMap<IncomingMessage, MatchInfo>();
+const matches = requestSlot<MatchInfo>();
 
 /** Records the routing result of `req` (used by `Mux.ServeHTTP`). */
 export function setMatch(req: IncomingMessage, pattern: string, names: readonly string[], values: string[]): void {
