@@ -10,7 +10,7 @@
  *
  *   node:http+headers     the baseline, one setHeader each, then as node:http
  *   node:http+rawheaders  one writeHead(status, raw) with a prepared array
- *   latch                 Handler({ Mux }) on a BaselineResponse (Serve's server)
+ *   latch                 Handler({ Mux }) on Serve's request and response classes
  *   latch (setHeader)     Handler({ Mux }) on node:http's ServerResponse
  *
  * Usage: node dist/scripts/bench-write.js [iterations, 300000] [rounds, 3]
@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { discardLogger, type HandlerFunc } from "../lib/http/index.ts";
 import { Handler } from "../lib/index.ts";
 import { Mux, PathValue } from "../lib/router/index.ts";
-import { BaselineResponse } from "../lib/runtime/baseline-response.ts";
+import { SERVE_CLASSES } from "../lib/runtime/serve.ts";
 import { securityHeaderList } from "../lib/runtime/security-headers.ts";
 import { otherBody, ROUTES, userBody } from "./bench-servers/routes.ts";
 
@@ -74,13 +74,13 @@ function handlerFor(way: Way): HandlerFunc {
 
 /** Answers one request the way `way` does; the response keeps what it would have written. */
 function answer(way: Way, handler: HandlerFunc, socket: Socket): ServerResponse {
-  const req = new IncomingMessage(socket);
+  const req = way === "latch" ? new SERVE_CLASSES.IncomingMessage(socket) : new IncomingMessage(socket);
   req.method = "GET";
   req.url = "/users/42";
   req.headers = { host: "127.0.0.1" };
   req.httpVersionMajor = 1;
   req.httpVersionMinor = 1;
-  const res = way === "latch" ? new BaselineResponse(req) : new ServerResponse(req);
+  const res = way === "latch" ? new SERVE_CLASSES.ServerResponse(req) : new ServerResponse(req);
   res.shouldKeepAlive = true;
   void handler(req, res);
   return res;

@@ -7,7 +7,7 @@ export { requestTarget, mediaType, parseOrigin, crossOriginVerdict, originVerdic
 export { writeText, writeErrorPage, writeChunk } from "./respond.ts";
 export { equalSecret } from "./secret.ts";
 export { rememberNext, takeNext } from "./next-cookie.ts";
-export { requestSlot } from "./request-slot.ts";
+export { requestSlot, SlottedRequest } from "./request-slot.ts";
 export type { RequestSlot } from "./request-slot.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
 export { bindStreamWatcher, holdsStream } from "./stream-share.ts";

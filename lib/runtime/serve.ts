@@ -14,8 +14,21 @@ import { defaultMaxConnections, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, limitConnect
 import { Handler } from "./handler.ts";
 import { chooseListen, listenOn } from "./listen.ts";
 import { newLogger, systemClock } from "../http/index.ts";
-import { bindShutdownSignal } from "../internal/index.ts";
+import { bindShutdownSignal, SlottedRequest } from "../internal/index.ts";
 import type { Options } from "./options.ts";
+
+/**
+ * The request and response classes of `Serve`'s server (`createServer`'s
+ * options): each request holds its per-request values itself, without a
+ * WeakMap entry (lib/internal request-slot.ts), and each response writes the
+ * baseline security headers with the head, in one `writeHead`
+ * (baseline-response.ts). The test server and the benchmarks build theirs
+ * with the same two.
+ */
+export const SERVE_CLASSES: { IncomingMessage: typeof SlottedRequest; ServerResponse: typeof BaselineResponse } = {
+  IncomingMessage: SlottedRequest,
+  ServerResponse: BaselineResponse,
+};
 
 /** Milliseconds in-flight requests get after a shutdown signal. */
 export const DEFAULT_SHUTDOWN_GRACE: number = 10_000;
@@ -43,8 +56,7 @@ export async function Serve(opts: Options): Promise<void> {
   const shutdown = new AbortController();
   const headersTimeout = opts.HeadersTimeout ?? DEFAULT_HEADERS_TIMEOUT;
   const server = createServer({
-    // The baseline security headers are written with the head, in one writeHead (baseline-response.ts).
-    ServerResponse: BaselineResponse,
+    ...SERVE_CLASSES,
     headersTimeout,
     // Node refuses a request timeout shorter than the headers timeout.
     requestTimeout: Math.max(REQUEST_TIMEOUT, headersTimeout),

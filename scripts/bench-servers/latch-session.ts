@@ -3,8 +3,8 @@
  * whose `GET /me` sits behind the sign-in component's `RequireSession`
  * (cookie -> HashToken -> one indexed SELECT on `sessions`, with
  * `last_seen` written at most every 5 minutes), answering the session's
- * subject as JSON. The server is built as `Serve` builds it (its responses
- * a `BaselineResponse`) without `Serve`'s connection caps.
+ * subject as JSON. The server is built as `Serve` builds it
+ * (`SERVE_CLASSES`) without `Serve`'s connection caps.
  *
  * Usage: node dist/scripts/bench-servers/latch-session.js <db path>
  */
@@ -14,7 +14,7 @@ import { OpenDB } from "../../lib/db/index.ts";
 import { discardLogger } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
 import { Mux } from "../../lib/router/index.ts";
-import { BaselineResponse } from "../../lib/runtime/baseline-response.ts";
+import { SERVE_CLASSES } from "../../lib/runtime/serve.ts";
 import { currentSession } from "../../lib/session/index.ts";
 import { create } from "../../lib/signin/index.ts";
 import { announce } from "./routes.ts";
@@ -38,6 +38,6 @@ mux.With(auth.RequireSession).Handle(`GET ${ME_PATH}`, (req, res) => {
   res.end(meBody(session?.Subject ?? "", session?.Method ?? ""));
 });
 const [handler] = Handler({ Mux: mux, DB: db, Logger: discardLogger });
-const server = createServer({ ServerResponse: BaselineResponse }, handler);
+const server = createServer(SERVE_CLASSES, handler);
 server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => announce((server.address() as AddressInfo).port));

@@ -2,8 +2,9 @@
  * latch's full stack: `Handler({ Mux })` (panic recovery, security
  * headers, chrome probes, then the router) over a `Mux` holding the
  * benchmark application's 50 routes plus `GET /{$}`, on a server built as
- * `Serve` builds it (its responses a `BaselineResponse`, which writes the
- * security headers with the head) without `Serve`'s connection caps.
+ * `Serve` builds it (`SERVE_CLASSES`: requests that hold their own
+ * per-request values, responses that write the security headers with the
+ * head) without `Serve`'s connection caps.
  *
  * Usage: node dist/scripts/bench-servers/latch.js
  */
@@ -12,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import { discardLogger, type HandlerFunc } from "../../lib/http/index.ts";
 import { Handler } from "../../lib/index.ts";
 import { Mux, PathValue } from "../../lib/router/index.ts";
-import { BaselineResponse } from "../../lib/runtime/baseline-response.ts";
+import { SERVE_CLASSES } from "../../lib/runtime/serve.ts";
 import { announce, HELLO_BODY, otherBody, ROUTES, userBody } from "./routes.ts";
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
@@ -36,6 +37,6 @@ function benchMux(): Mux {
 }
 
 const [handler] = Handler({ Mux: benchMux(), Logger: discardLogger });
-const server = createServer({ ServerResponse: BaselineResponse }, handler);
+const server = createServer(SERVE_CLASSES, handler);
 server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => announce((server.address() as AddressInfo).port));

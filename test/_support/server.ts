@@ -6,15 +6,15 @@
  * `listen` leaves closing to its caller (servers a harness owns).
  * `freePort` is a loopback port nothing listens on (bound, then released).
  * With `tls` (a key and certificate, `test-ca.ts`) it serves https instead.
- * Its responses are latch's `BaselineResponse`, as on the server `Serve`
- * builds, unless `response` names another class.
+ * Its requests and responses are of `Serve`'s classes (`SERVE_CLASSES`),
+ * unless `response` names another response class.
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { createServer as createTLSServer } from "node:https";
 import { createServer as createTCPServer, type AddressInfo, type Socket } from "node:net";
 import type { TestContext } from "node:test";
 import type { HandlerFunc } from "../../lib/http/index.ts";
-import { BaselineResponse } from "../../lib/runtime/baseline-response.ts";
+import { SERVE_CLASSES } from "../../lib/runtime/serve.ts";
 
 /** A listening server. */
 export interface Listening {
@@ -40,9 +40,8 @@ export interface ServerOptions {
 
 /** Serves `handler` (or, unset, nothing yet: add a "request" listener) on 127.0.0.1, port 0. */
 export async function listen(handler?: HandlerFunc, options: ServerOptions = {}): Promise<Listening> {
-  const response = options.response ?? BaselineResponse;
-  const server: Server =
-    options.tls === undefined ? createServer({ ServerResponse: response }) : createTLSServer({ ...options.tls, ServerResponse: response });
+  const classes = { ...SERVE_CLASSES, ServerResponse: options.response ?? SERVE_CLASSES.ServerResponse };
+  const server: Server = options.tls === undefined ? createServer(classes) : createTLSServer({ ...options.tls, ...classes });
   if (handler !== undefined) {
     server.on("request", (req, res) => {
       const fail = (e: unknown): void => {

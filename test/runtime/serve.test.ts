@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { DB } from "../../lib/db/index.ts";
 import { requestSignal } from "../../lib/http/index.ts";
+import { SlottedRequest } from "../../lib/internal/index.ts";
+import { BaselineResponse } from "../../lib/runtime/baseline-response.ts";
 import { DEFAULT_SHUTDOWN_GRACE } from "../../lib/runtime/serve.ts";
 import { Serve } from "../../lib/index.ts";
 import { captureLog, fetchHTTP, spawnChild, supportScript, type LogLine } from "../_support/http.ts";
@@ -70,8 +72,9 @@ describe("Serve() shutdown", () => {
       ShutdownGrace: NO_GRACE_NEEDED,
       Router: (handle) => {
         db = handle;
-        return (_req, res) => {
-          res.end(String(handle?.open));
+        return (req, res) => {
+          // Serve's own classes (SERVE_CLASSES): requests that hold their values, responses that hold the baseline.
+          res.end(`${String(handle?.open)} ${req instanceof SlottedRequest} ${res instanceof BaselineResponse}`);
         };
       },
     });
@@ -80,7 +83,7 @@ describe("Serve() shutdown", () => {
     const agent = new Agent({ keepAlive: true });
     t.after(() => agent.destroy());
     const reply = await fetchHTTP(port, "/", { agent });
-    assert.equal(reply.body, "true");
+    assert.equal(reply.body, "true true true");
     assert.equal((await fetchHTTP(port, "/healthz")).status, 200);
     assert.equal(db?.open, true);
     stop.abort();
