@@ -95,7 +95,10 @@ export class Sessions {
     this.#idle = options.IdleTimeout ?? DEFAULT_IDLE_TIMEOUT;
     this.#touchEvery = options.TouchInterval ?? DEFAULT_TOUCH_INTERVAL;
     this.#cookie = new LatchCookie(SESSION_COOKIE, options.Origin);
-    this.#get = db.prepare<[string], Row>("SELECT * FROM sessions WHERE token_hash = ?");
+    // Every column but the key the caller already holds.
+    this.#get = db.prepare<[string], Omit<Row, "token_hash">>(
+      "SELECT subject, method, auth_time, created_at, last_seen, expires_at, public_id, device FROM sessions WHERE token_hash = ?",
+    );
     this.#insert = db.prepare(
       "INSERT INTO sessions (token_hash, subject, method, auth_time, created_at, last_seen, expires_at, public_id, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
@@ -145,7 +148,7 @@ export class Sessions {
       this.#touch.run(now, hash);
       row.last_seen = now;
     }
-    return toSession(row);
+    return toSession(hash, row);
   }
 
   /**
@@ -163,8 +166,7 @@ export class Sessions {
     const device = describeUserAgent(req.headers["user-agent"]);
     this.#insert.run(hash, identity.Subject, identity.Method, identity.AuthTime.getTime(), now, now, expires, publicID, device);
     appendSetCookie(res, this.#cookie.set(token, this.#ttl / 1000));
-    const session = toSession({
-      token_hash: hash,
+    const session = toSession(hash, {
       subject: identity.Subject,
       method: identity.Method,
       auth_time: identity.AuthTime.getTime(),
@@ -252,9 +254,9 @@ export class Sessions {
   }
 }
 
-function toSession(row: Row): Session {
+function toSession(hash: string, row: Omit<Row, "token_hash">): Session {
   return {
-    ID: row.token_hash,
+    ID: hash,
     Subject: row.subject,
     Method: row.method,
     AuthTime: new Date(row.auth_time),
