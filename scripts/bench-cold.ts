@@ -27,7 +27,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { ROOT } from "./bench-load.ts";
+import { median, ROOT } from "./bench-load.ts";
 import { shippedDemo } from "./bench-unit.ts";
 
 /** Cold starts of one server, in ms. */
@@ -126,11 +126,6 @@ async function once(server: ColdServer, state: string, activated: boolean): Prom
 /** One cold start of `server` on the state directory `state`, in ms (bench-scale's cold start with a 1 GB database). */
 export async function coldStart(server: ColdServer, state: string): Promise<number> {
   return once(server, state, spawnSync("systemd-socket-activate", ["--version"]).error === undefined);
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
 }
 
 /** Runs every server `runs` times (after one unmeasured start each) and returns the timings. */

@@ -162,7 +162,14 @@ export async function measure(
   };
 }
 
-function median(values: number[]): number {
+/** The number in environment variable `name`, or `fallback` when it is unset or not a number >= 0. */
+export function envNumber(name: string, fallback: number): number {
+  const v = Number(process.env[name] ?? "");
+  return process.env[name] !== undefined && Number.isFinite(v) && v >= 0 ? v : fallback;
+}
+
+/** The median of `values` (the mean of the middle two for an even count). */
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;

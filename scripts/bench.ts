@@ -32,6 +32,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import {
   combine,
+  envNumber,
   measure,
   pinned,
   probe,
@@ -49,11 +50,6 @@ import { passkeyTable, perCPU, ratio, table, target, type Row } from "./bench-re
 import { extraBurst, extraCold, extraSearch, extraSlow, extraSSE, extraStarve, type ExtraResult } from "./bench-extra.ts";
 import { HELLO_BODY } from "./bench-servers/routes.ts";
 import { BENCH_COOKIE, seedSessionDB } from "./bench-servers/session-db.ts";
-
-function envNumber(name: string, fallback: number): number {
-  const v = Number(process.env[name] ?? "");
-  return process.env[name] !== undefined && Number.isFinite(v) && v >= 0 ? v : fallback;
-}
 
 const load: LoadOptions = {
   connections: envNumber("BENCH_CONNECTIONS", 100),
