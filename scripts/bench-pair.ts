@@ -9,7 +9,9 @@
  * resolve a change of 2-3% on the 2-core machine where (d) moves ±8% from
  * run to run (BENCHMARKS.md, "(d): one home for a request's values").
  *
- * The first server is the reference; by default (d)'s two, bare-lookup and
+ * A first round, run and discarded, lets the servers settle after a warm-up
+ * each took alone (its ratios were 0.6-0.9 of the later rounds'). The first
+ * server is the reference; by default (d)'s two, bare-lookup and
  * latch. Any other server script taking the database path (another build's
  * `latch-session.js`, to compare two commits) can be named instead.
  *
@@ -37,8 +39,9 @@ try {
   for (const file of files) servers.push(await startServer({ file, args: [db] }));
   await Promise.all(servers.map((s) => warm(s, [ME_PATH], load.warmup, load, headers)));
   const costs: number[][] = servers.map(() => []);
-  for (let round = 0; round < rounds; round++) {
+  for (let round = -1; round < rounds; round++) {
     const runs = await Promise.all(servers.map((s) => measure(s, ME_PATH, seconds, load, 2, headers)));
+    if (round < 0) continue;
     for (const [i, m] of runs.entries()) {
       if (m.bad > 0 || m.serverCPU === undefined) throw new Error(`bench-pair: ${files[i]}: ${m.bad} bad answers, cpu ${m.serverCPU}`);
       costs[i]?.push((1e6 * m.serverCPU) / m.rps);
