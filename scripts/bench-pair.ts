@@ -9,8 +9,8 @@
  * resolve a change of 2-3% on the 2-core machine where (d) moves ±8% from
  * run to run (BENCHMARKS.md, "(d): one home for a request's values").
  *
- * A first round, run and discarded, lets the servers settle after a warm-up
- * each took alone (its ratios were 0.6-0.9 of the later rounds'). The first
+ * A first round, run and discarded, lets the servers settle after their
+ * warm-up (its ratios were 0.6-0.9 of the later rounds'). The first
  * server is the reference; by default (d)'s two, bare-lookup and
  * latch. Any other server script taking the database path (another build's
  * `latch-session.js`, to compare two commits) can be named instead.
