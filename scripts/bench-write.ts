@@ -74,13 +74,14 @@ function handlerFor(way: Way): HandlerFunc {
 
 /** Answers one request the way `way` does; the response keeps what it would have written. */
 function answer(way: Way, handler: HandlerFunc, socket: Socket): ServerResponse {
-  const req = way === "latch" ? new SERVE_CLASSES.IncomingMessage(socket) : new IncomingMessage(socket);
+  const classes = way === "latch" ? SERVE_CLASSES : { IncomingMessage, ServerResponse };
+  const req = new classes.IncomingMessage(socket);
   req.method = "GET";
   req.url = "/users/42";
   req.headers = { host: "127.0.0.1" };
   req.httpVersionMajor = 1;
   req.httpVersionMinor = 1;
-  const res = way === "latch" ? new SERVE_CLASSES.ServerResponse(req) : new ServerResponse(req);
+  const res = new classes.ServerResponse(req);
   res.shouldKeepAlive = true;
   void handler(req, res);
   return res;
