@@ -8,7 +8,6 @@ export { writeText, writeErrorPage, writeChunk } from "./respond.ts";
 export { equalSecret } from "./secret.ts";
 export { rememberNext, takeNext } from "./next-cookie.ts";
 export { requestSlot, SlottedRequest } from "./request-slot.ts";
-export type { RequestSlot } from "./request-slot.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
 export { bindStreamWatcher, holdsStream } from "./stream-share.ts";
 export { encodeEvent } from "./sse.ts";
