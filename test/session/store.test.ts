@@ -93,16 +93,21 @@ describe("Sessions", () => {
     const start = s.clock.now().getTime();
     const cookie = create(s);
     const seen: number[] = [];
+    const told: number[] = [];
     for (let i = 0; i < 12; i++) {
       s.clock.advance(MINUTE);
-      assert.ok(s.sessions.read(exchange(cookie).req));
+      const session = s.sessions.read(exchange(cookie).req);
+      assert.ok(session);
       seen.push((lastSeen(s) ?? 0) - start);
+      told.push(session.LastSeen.getTime() - start);
     }
     // Reads at minutes 1..12: written at 5 and 10 only.
     assert.deepEqual(
       seen.map((ms) => ms / MINUTE),
       [0, 0, 0, 0, 5, 5, 5, 5, 5, 10, 10, 10],
     );
+    // The session each read returns says what the row says.
+    assert.deepEqual(told, seen);
   });
 
   it("rolls the idle timeout on use and ends an idle session", (t) => {
