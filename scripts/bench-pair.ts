@@ -1,22 +1,27 @@
 /*
- * The servers of (d) side by side: all of them pinned to core 0 at once,
+ * The servers of (d), or of (b), side by side: all of them pinned to core 0 at once,
  * each loaded by its own autocannon (all on core 1) with the same
  * connections, for the same seconds. Each one's cost is its server CPU time
  * per answered request; what a shared machine does to the core in those
  * seconds (another guest, a frequency change) falls on every server alike,
  * so the ratio of two costs in one round moves far less than the ratio of
- * throughputs measured one after the other, as (d) measures them. It can
- * resolve a change of 2-3% on the 2-core machine where (d) moves ±8% from
+ * throughputs measured one after the other, as (b) and (d) measure them. It
+ * can resolve a change of 2-3% on the 2-core machine where (d) moves ±8% from
  * run to run (BENCHMARKS.md, "(d): one home for a request's values").
  *
  * A first round, run and discarded, lets the servers settle after their
  * warm-up (its ratios were 0.6-0.9 of the later rounds'). The first
- * server is the reference; by default (d)'s two, bare-lookup and
- * latch. Any other server script taking the database path (another build's
- * `latch-session.js`, to compare two commits) can be named instead.
+ * server is the reference.
+ *
+ * `BENCH_ONLY=d` (the default): `GET /me` with the session cookie, by default
+ * on bare-lookup and latch. Any other server script taking the database path
+ * (another build's `latch-session.js`, to compare two commits) can be named
+ * instead. `BENCH_ONLY=b`: `GET /users/42`, by default on node:http+rawheaders,
+ * latch, fastify+headers and hono+headers; a server is named as
+ * `file[:argument]`.
  *
  * Usage: node dist/scripts/bench-pair.js [rounds] [server.js ...]
- *   BENCH_DURATION (s a round, 4), BENCH_CONNECTIONS (per server, 50)
+ *   BENCH_ONLY (b or d, d), BENCH_DURATION (s a round, 4), BENCH_CONNECTIONS (per server, 50)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +29,16 @@ import { join } from "node:path";
 import { envNumber, median, measure, startServer, warm, type LoadOptions, type RunningServer } from "./bench-load.ts";
 import { BENCH_COOKIE, ME_PATH, seedSessionDB } from "./bench-servers/session-db.ts";
 
-const DEFAULT_SERVERS = ["dist/scripts/bench-servers/bare-session.js", "dist/scripts/bench-servers/latch-session.js"];
+const routed = process.env["BENCH_ONLY"] === "b";
+const DEFAULT_SERVERS = routed
+  ? [
+      "dist/scripts/bench-servers/bare.js:rawheaders",
+      "dist/scripts/bench-servers/latch.js",
+      "bench/fastify.mjs:headers",
+      "bench/hono.mjs:headers",
+    ]
+  : ["dist/scripts/bench-servers/bare-session.js", "dist/scripts/bench-servers/latch-session.js"];
+const path = routed ? "/users/42" : ME_PATH;
 
 const rounds = Math.max(1, Math.round(Number(process.argv[2] ?? 6)) || 6);
 const files = process.argv.length > 3 ? process.argv.slice(3) : DEFAULT_SERVERS;
@@ -35,12 +49,17 @@ const dir = mkdtempSync(join(tmpdir(), "latch-pair-"));
 const servers: RunningServer[] = [];
 try {
   const db = join(dir, "bench.db");
-  const headers = { Cookie: `theme=dark; ${BENCH_COOKIE}=${seedSessionDB(db, "bench@example.com")}; lang=en` };
-  for (const file of files) servers.push(await startServer({ file, args: [db] }));
-  await Promise.all(servers.map((s) => warm(s, [ME_PATH], load.warmup, load, headers)));
+  const headers: Record<string, string> = routed
+    ? {}
+    : { Cookie: `theme=dark; ${BENCH_COOKIE}=${seedSessionDB(db, "bench@example.com")}; lang=en` };
+  for (const name of files) {
+    const [file = name, argument] = routed ? name.split(":") : [name];
+    servers.push(await startServer({ file, args: routed ? (argument === undefined ? [] : [argument]) : [db] }));
+  }
+  await Promise.all(servers.map((s) => warm(s, [path], load.warmup, load, headers)));
   const costs: number[][] = servers.map(() => []);
   for (let round = -1; round < rounds; round++) {
-    const runs = await Promise.all(servers.map((s) => measure(s, ME_PATH, seconds, load, 2, headers)));
+    const runs = await Promise.all(servers.map((s) => measure(s, path, seconds, load, 2, headers)));
     if (round < 0) continue;
     for (const [i, m] of runs.entries()) {
       if (m.bad > 0 || m.serverCPU === undefined) throw new Error(`bench-pair: ${files[i]}: ${m.bad} bad answers, cpu ${m.serverCPU}`);
