@@ -1,6 +1,6 @@
 /*
- * The servers of (d), or of (b), side by side: all of them pinned to core 0 at once,
- * each loaded by its own autocannon (all on core 1) with the same
+ * The servers of (d), or of (b), side by side: all of them pinned to core 0
+ * at once, each loaded by its own autocannon (all on core 1) with the same
  * connections, for the same seconds. Each one's cost is its server CPU time
  * per answered request; what a shared machine does to the core in those
  * seconds (another guest, a frequency change) falls on every server alike,
@@ -26,7 +26,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { envNumber, median, measure, startServer, warm, type LoadOptions, type RunningServer } from "./bench-load.ts";
+import { envNumber, median, measure, startServer, warm, type LoadOptions, type RunningServer, type ServerSpec } from "./bench-load.ts";
 import { BENCH_COOKIE, ME_PATH, seedSessionDB } from "./bench-servers/session-db.ts";
 
 const routed = process.env["BENCH_ONLY"] === "b";
@@ -45,6 +45,13 @@ const files = process.argv.length > 3 ? process.argv.slice(3) : DEFAULT_SERVERS;
 const seconds = envNumber("BENCH_DURATION", 4);
 const load: LoadOptions = { connections: envNumber("BENCH_CONNECTIONS", 50), pipelining: 1, duration: seconds, warmup: 3, slices: 1 };
 
+/** How to start the server named `name`: (d)'s take the database path, (b)'s their `:argument`. */
+function serverSpec(name: string, db: string): ServerSpec {
+  if (!routed) return { file: name, args: [db] };
+  const [file = name, argument] = name.split(":");
+  return { file, args: argument === undefined ? [] : [argument] };
+}
+
 const dir = mkdtempSync(join(tmpdir(), "latch-pair-"));
 const servers: RunningServer[] = [];
 try {
@@ -52,10 +59,7 @@ try {
   const headers: Record<string, string> = routed
     ? {}
     : { Cookie: `theme=dark; ${BENCH_COOKIE}=${seedSessionDB(db, "bench@example.com")}; lang=en` };
-  for (const name of files) {
-    const [file = name, argument] = routed ? name.split(":") : [name];
-    servers.push(await startServer({ file, args: routed ? (argument === undefined ? [] : [argument]) : [db] }));
-  }
+  for (const name of files) servers.push(await startServer(serverSpec(name, db)));
   await Promise.all(servers.map((s) => warm(s, [path], load.warmup, load, headers)));
   const costs: number[][] = servers.map(() => []);
   for (let round = -1; round < rounds; round++) {
