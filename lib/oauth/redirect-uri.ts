@@ -12,7 +12,9 @@
  *     (RFC 8252 §7.1), which also keeps out javascript:, data: and file:.
  * A requested URI matches a declared one exactly, as strings (RFC 9700
  * §4.1.1, CIMD §4.5), except that a loopback one matches with any port
- * (RFC 8252 §7.3: the port is picked when the client starts).
+ * (RFC 8252 §7.3: the port is picked when the client starts). A port,
+ * declared or requested, is 1-65535 (`PORT_RANGE`): 0 names no port a
+ * client listens on, and a URL parser refuses one above 65535.
  */
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "[::1]", "localhost"]);
@@ -20,8 +22,17 @@ const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "[::1]", "loca
 // RFC 8252 §7.1: a private-use scheme holds a period (a domain name reversed).
 const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+$/;
 
-// A loopback redirect URI split around its port: scheme and host, then path and query.
-const LOOPBACK_URI = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::\d{1,5})?([/?].*)?$/;
+// A loopback redirect URI split around its port: scheme and host, the port's digits, then path and query.
+const LOOPBACK_URI = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::(\d{1,5}))?([/?].*)?$/;
+
+// The digits of an explicit port in a URI with an authority (`scheme://host:port`), whatever their value.
+const EXPLICIT_PORT = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i;
+
+// The ports a redirect URI may name: 1-65535 (RFC 6335 §6; port 0 is reserved, and no URL has a larger one).
+const PORT_RANGE = { Min: 1, Max: 65535 } as const;
+
+// Whether `digits` (a port as written) is within PORT_RANGE.
+const portInRange = (digits: string): boolean => Number(digits) >= PORT_RANGE.Min && Number(digits) <= PORT_RANGE.Max;
 
 /**
  * Reports what is wrong with `uri` as a redirect URI a client declares, or
@@ -30,6 +41,9 @@ const LOOPBACK_URI = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::\d{1,5})?([/
 export function redirectURIProblem(uri: string): string | undefined {
   // STYLE §10: no controls or spaces; a URL parser would drop some silently, and exact matching needs the bytes.
   if (/[\u0000-\u0020\u007f]/.test(uri)) return "holds a space or a control character";
+  const port = EXPLICIT_PORT.exec(uri)?.[1];
+  // RFC 6335 §6: ports are 1-65535; a redirect to another fails only after the grant would be made.
+  if (port !== undefined && !portInRange(port)) return `has a port outside ${PORT_RANGE.Min}-${PORT_RANGE.Max}`;
   const url = URL.parse(uri);
   if (url === null) return "is not an absolute URI";
   // RFC 6749 §3.1.2: the redirection endpoint URI MUST NOT include a fragment.
@@ -57,10 +71,11 @@ export function matchesRedirectURI(declared: readonly string[], uri: string): bo
   return wanted !== undefined && declared.some((d) => portless(d) === wanted);
 }
 
-// A loopback http URI without its port, or undefined for any other.
+// A loopback http URI without its port, or undefined for any other (one whose port is outside PORT_RANGE included).
 function portless(uri: string): string | undefined {
   const m = LOOPBACK_URI.exec(uri);
-  return m === null ? undefined : `http://${m[1] ?? ""}${m[2] ?? ""}`;
+  if (m === null || (m[2] !== undefined && !portInRange(m[2]))) return undefined;
+  return `http://${m[1] ?? ""}${m[3] ?? ""}`;
 }
 
 /**

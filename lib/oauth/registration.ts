@@ -14,7 +14,9 @@
  *     authorization_code (default ["authorization_code"]); `response_types`
  *     is ["code"] (RFC 7591 §2.1 pairs the two);
  *   - `client_name` is optional text for the consent page, at most
- *     MAX_CLIENT_NAME_LENGTH characters, without control characters.
+ *     MAX_CLIENT_NAME_LENGTH characters, without control characters and
+ *     without invisible formatting characters (`INVISIBLE_FORMAT`): a bidi
+ *     override in a name could reorder the host shown beside it.
  * Other fields are ignored (RFC 7591 §2: the server ignores what it does not
  * understand) and not echoed. Refusals name the field and the reason, never
  * the client's own text: RFC 6749 §5.2 allows only printable ASCII without
@@ -26,6 +28,18 @@ import { redirectURIProblem } from "./redirect-uri.ts";
 
 /** The longest `client_name` accepted, in characters (it is shown on the consent page). */
 export const MAX_CLIENT_NAME_LENGTH: number = 100;
+
+/**
+ * The invisible formatting characters refused in `client_name`: every
+ * character of General_Category Cf, which includes the bidi controls of
+ * UAX #9 §2 (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), the
+ * zero-width space U+200B, U+2060-U+2064, U+FEFF, U+180E, the soft hyphen
+ * and the tag characters, except U+200C and U+200D (ZWNJ, ZWJ): Persian,
+ * Indic scripts and emoji sequences need them and they reorder nothing
+ * (UAX #31 §2.3 allows them in context; UTS #39 §3.1 keeps the other
+ * default-ignorable characters out of identifiers).
+ */
+export const INVISIBLE_FORMAT: RegExp = /(?![\u200c\u200d])\p{Cf}/u;
 
 /** The grant types a client may register (OAuth 2.1: the code flow and refreshing its tokens). */
 export const GRANT_TYPES: readonly string[] = ["authorization_code", "refresh_token"];
@@ -81,6 +95,9 @@ export function parseClientFields(doc: unknown): ClientFieldsResult {
     if ([...name].length > MAX_CLIENT_NAME_LENGTH) return metadata(`client_name must be at most ${MAX_CLIENT_NAME_LENGTH} characters`);
     // STYLE §10: text that reaches HTML and logs holds no control characters.
     if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) return metadata("client_name holds a control character");
+    // UAX #9 §2, UTS #39 §3.1, OWASP ASVS 5.0 §2.2.1: the name is shown beside the host the person checks; nothing in it may reorder or hide text.
+    if (INVISIBLE_FORMAT.test(name))
+      return metadata("client_name holds an invisible formatting character (a bidi control, a zero-width or other format character)");
   }
   return { ok: true, fields: { redirectURIs, clientName: name, grantTypes: [...new Set(grantTypes)] } };
 }

@@ -72,6 +72,7 @@ describe("fetchClientMetadata()", () => {
       Name: "Example Agent",
       Host: "localhost",
       RedirectURIs: ["http://127.0.0.1:3000/callback", "https://agent.example/cb"],
+      GrantTypes: ["authorization_code"],
     });
     assert.equal(maxAge, 120_000);
   });
@@ -202,6 +203,16 @@ describe("fetchClientMetadata()", () => {
       name: "no client_name",
       serve: json((url) => ({ client_id: url, redirect_uris: ["https://agent.example/cb"] })),
       message: /has no client_name/,
+    },
+    {
+      name: "a client_name holding a right-to-left override (UAX #9 §2)",
+      serve: json((url) => ({ ...(good(url) as object), client_name: "Claude Desktop\u202e" })),
+      message: /the metadata document: client_name holds an invisible formatting character/,
+    },
+    {
+      name: "a loopback redirect URI on port 65536",
+      serve: json((url) => ({ ...(good(url) as object), redirect_uris: ["http://127.0.0.1:65536/callback"] })),
+      message: /redirect_uris\[0\] has a port outside 1-65535/,
     },
   ];
   for (const row of documents) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { OAuthError } from "../../lib/oauth/errors.ts";
 import { matchesRedirectURI, redirectHosts, redirectURIProblem } from "../../lib/oauth/redirect-uri.ts";
-import { MAX_CLIENT_NAME_LENGTH, parseRegistration } from "../../lib/oauth/registration.ts";
+import { INVISIBLE_FORMAT, MAX_CLIENT_NAME_LENGTH, parseClientFields, parseRegistration } from "../../lib/oauth/registration.ts";
 
 describe("redirectURIProblem()", () => {
   const accepted = [
@@ -14,6 +14,9 @@ describe("redirectURIProblem()", () => {
     "http://localhost:6274/oauth/callback",
     "com.example.app:/oauth2redirect",
     "com.example.app:///cb",
+    "http://127.0.0.1:1/callback",
+    "http://localhost:65535/callback",
+    "https://app.example.com:65535/cb",
   ];
   for (const uri of accepted) test(`accepts ${uri}`, () => assert.equal(redirectURIProblem(uri), undefined));
 
@@ -29,6 +32,12 @@ describe("redirectURIProblem()", () => {
     { uri: "myapp:/cb", want: /neither https/ },
     { uri: "https://app.example.com/cb\n", want: /control character/ },
     { uri: "https://app.example.com/a b", want: /space/ },
+    // RFC 6335 §6: a port is 1-65535.
+    { uri: "http://127.0.0.1:0/callback", want: /port outside 1-65535/ },
+    { uri: "http://localhost:65536/callback", want: /port outside 1-65535/ },
+    { uri: "http://[::1]:99999/callback", want: /port outside 1-65535/ },
+    { uri: "https://app.example.com:0/cb", want: /port outside 1-65535/ },
+    { uri: "https://app.example.com:123456/cb", want: /port outside 1-65535/ },
   ];
   for (const { uri, want } of refused) test(`refuses ${JSON.stringify(uri)}`, () => assert.match(redirectURIProblem(uri) ?? "", want));
 });
@@ -52,6 +61,12 @@ describe("matchesRedirectURI()", () => {
     { uri: "https://127.0.0.1:3000/callback", want: false },
     { uri: "com.example.app:/cb", want: true },
     { uri: "com.example.app:/cb2", want: false },
+    // A loopback port is any of 1-65535, never beyond (RFC 6335 §6).
+    { uri: "http://127.0.0.1:1/callback", want: true },
+    { uri: "http://127.0.0.1:65535/callback", want: true },
+    { uri: "http://127.0.0.1:0/callback", want: false },
+    { uri: "http://127.0.0.1:65536/callback", want: false },
+    { uri: "http://127.0.0.1:99999/callback", want: false },
   ];
   for (const { uri, want } of rows)
     test(`${uri} ${want ? "matches" : "does not match"}`, () => assert.equal(matchesRedirectURI(declared, uri), want));
@@ -174,4 +189,42 @@ describe("parseRegistration()", () => {
       );
     });
   }
+});
+
+describe("client_name: no bidi control or other invisible formatting character (UAX #9 §2, UTS #39 §3.1)", () => {
+  const base = { redirect_uris: ["https://a.example/cb"] };
+  // UAX #9 §2's controls, then the other invisible format characters INVISIBLE_FORMAT names.
+  const refused = [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069].concat([
+    0x200b, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff, 0x180e, 0x00ad, 0xe0001, 0xe0041,
+  ]);
+  for (const cp of refused) {
+    const hex = `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+    test(`refuses ${hex} with invalid_client_metadata naming client_name, for a registration and a document alike`, () => {
+      const name = `Claude Desktop${String.fromCodePoint(cp)}`;
+      assert.throws(
+        () => parseRegistration({ ...base, client_name: name }),
+        (e: unknown) => {
+          assert.ok(e instanceof OAuthError);
+          assert.equal(e.code, "invalid_client_metadata");
+          assert.equal(
+            e.message,
+            "register: client_name holds an invisible formatting character (a bidi control, a zero-width or other format character)",
+          );
+          return true;
+        },
+      );
+      const doc = parseClientFields({ ...base, client_name: name });
+      assert.equal(
+        doc.ok ? "accepted" : doc.reason,
+        "client_name holds an invisible formatting character (a bidi control, a zero-width or other format character)",
+      );
+    });
+  }
+
+  test("accepts ZWNJ and ZWJ (Persian, Indic scripts, emoji sequences) and right-to-left letters", () => {
+    for (const name of ["می\u200cخواهم", "क्\u200dष", "Agent \u{1F469}\u200d\u{1F4BB}", "مساعد", "עוזר Desktop"]) {
+      assert.equal(INVISIBLE_FORMAT.test(name), false, name);
+      assert.equal(parseRegistration({ ...base, client_name: name }).clientName, name);
+    }
+  });
 });
