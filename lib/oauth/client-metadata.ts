@@ -136,6 +136,7 @@ export function parseDocument(clientId: string, body: Buffer): OAuthClient {
     // CIMD §6.4: the person is shown the client_id's host; "localhost" for one on this machine.
     Host: isLoopbackName(host) ? "localhost" : host,
     RedirectURIs: fields.fields.redirectURIs,
+    GrantTypes: fields.fields.grantTypes,
   };
 }
 

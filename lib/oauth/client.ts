@@ -15,4 +15,10 @@ export interface OAuthClient {
   readonly Host: string;
   /** Redirect URIs, matched exactly (RFC 8252 §7.3: a loopback one with any port). */
   readonly RedirectURIs: readonly string[];
+  /**
+   * The grant types it registered (RFC 7591 §2 `grant_types`): always
+   * "authorization_code"; "refresh_token" when it may refresh, else the
+   * token endpoint hands it no refresh token.
+   */
+  readonly GrantTypes: readonly string[];
 }

@@ -281,8 +281,19 @@ class RegistrationLimited extends OAuthError {
 }
 
 function registeredClient(row: ClientRow): OAuthClient {
-  const uris: unknown = JSON.parse(row.redirect_uris);
-  const redirectURIs = Array.isArray(uris) ? uris.filter((u): u is string => typeof u === "string") : [];
+  const redirectURIs = storedList(row.redirect_uris);
   const host = redirectHosts(redirectURIs);
-  return { ClientID: row.client_id, Name: row.client_name ?? host, Host: host, RedirectURIs: redirectURIs };
+  return {
+    ClientID: row.client_id,
+    Name: row.client_name ?? host,
+    Host: host,
+    RedirectURIs: redirectURIs,
+    GrantTypes: storedList(row.grant_types),
+  };
+}
+
+// The strings of a JSON array column.
+function storedList(column: string): string[] {
+  const list: unknown = JSON.parse(column);
+  return Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : [];
 }

@@ -24,7 +24,6 @@
  * token revokes the grant (OAuth 2.1 §4.1.3, §4.3.1), which ends every
  * token it issued within one request.
  */
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AgentTokens } from "../agent/index.ts";
 import type { DB } from "../db/index.ts";
@@ -41,28 +40,19 @@ import {
   type HandlerFunc,
   type RandomReader,
 } from "../http/index.ts";
-import {
-  countProblem,
-  crossOriginVerdict,
-  equalSecret,
-  mediaType,
-  needRoute,
-  parseOrigin,
-  rememberNext,
-  requestTarget,
-  writeText,
-} from "../internal/index.ts";
+import { countProblem, crossOriginVerdict, needRoute, parseOrigin, rememberNext, requestTarget, writeText } from "../internal/index.ts";
 import { HashToken, NewToken, type Sessions } from "../session/index.ts";
 import type { OAuthClient } from "./client.ts";
 import { OAuthClients } from "./clients.ts";
 import { OAuthError } from "./errors.ts";
 import { METADATA_PATHS, OAUTH_PATHS, OAUTH_SCOPES, authorizationServerMetadata } from "./metadata.ts";
+import { redirectURIProblem } from "./redirect-uri.ts";
+import { answerJSONErrors, newTokenEndpoints } from "./token-endpoint.ts";
 
 /** How long an authorization code lives: 60 seconds (OAuth 2.1 §4.1.2: short, at most 10 minutes). */
 export const OAUTH_CODE_TTL: number = 60 * 1000;
 
-/** How long an access token lives: one hour; the client refreshes it. */
-export const OAUTH_ACCESS_TOKEN_TTL: number = 60 * 60 * 1000;
+export { OAUTH_ACCESS_TOKEN_TTL } from "./token-endpoint.ts";
 
 /** How recently a person must have signed in to allow write access: 5 minutes, as the token pages ask. */
 export const OAUTH_WRITE_FRESH_FOR: number = 5 * 60 * 1000;
@@ -168,8 +158,7 @@ interface AuthorizationRequest {
   fields: [string, string][];
 }
 
-/** RFC 7636 §4.1: a verifier is 43-128 unreserved characters; an S256 challenge is 43 base64url ones. */
-const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+/** RFC 7636 §4.1: an S256 challenge is 43 base64url characters. */
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 /** The request parameters echoed through the consent form. */
@@ -251,51 +240,11 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
     `DELETE FROM agent_access_tokens WHERE rowid IN (SELECT a.rowid FROM agent_access_tokens a JOIN agent_tokens t ON t.id = a.token_id
      WHERE a.expires_at <= @now OR ${ended} LIMIT @batch)`,
   );
-  const spendCode = db.prepare<[number, string]>("UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL");
-  const findCode = db.prepare<
-    [string],
-    { token_id: string; client_id: string; redirect_uri: string; challenge: string; resource: string; expires_at: number; access: string }
-  >(
-    `SELECT c.token_id, c.client_id, c.redirect_uri, c.challenge, c.resource, c.expires_at, t.access
-     FROM oauth_codes c JOIN agent_tokens t ON t.id = c.token_id WHERE c.code_hash = ?`,
-  );
-  const insertRefresh = db.prepare(
-    "INSERT INTO oauth_refresh_tokens (token_hash, token_id, resource, created_at) VALUES (@token_hash, @token_id, @resource, @created_at)",
-  );
-  const findRefresh = db.prepare<
-    [string],
-    { token_id: string; resource: string; used_at: number | null; client_id: string | null; access: string }
-  >(
-    `SELECT r.token_id, r.resource, r.used_at, t.client_id, t.access FROM oauth_refresh_tokens r JOIN agent_tokens t ON t.id = r.token_id
-     WHERE r.token_hash = ?`,
-  );
-  const spendRefresh = db.prepare<[number, string]>("UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL");
-  const grantSubject = db.prepare<[string], { subject: string }>("SELECT subject FROM agent_tokens WHERE id = ?");
-  const dropAccess = db.prepare<[string, string]>(
-    `DELETE FROM agent_access_tokens WHERE token_hash = ?
-     AND token_id IN (SELECT id FROM agent_tokens WHERE client_id = ?)`,
-  );
-
-  /** Ends grant `id`: its access tokens stop at the next request, its refresh tokens at the next use (audited as a revocation). */
-  const dropRefresh = db.prepare<[string]>("DELETE FROM oauth_refresh_tokens WHERE token_id = ?");
-  const dropCodes = db.prepare<[string]>("DELETE FROM oauth_codes WHERE token_id = ?");
-  const endGrant = (id: string): void => {
-    const subject = grantSubject.get(id)?.subject;
-    if (subject !== undefined) tokens.revoke(subject, id);
-    // Nothing of an ended family stays: a token of it presented again is unknown, refused all the same.
-    dropRefresh.run(id);
-    dropCodes.run(id);
-  };
+  const { token, revoke } = newTokenEndpoints({ DB: db, Tokens: tokens, Clients: clients, Clock: clock, Random: random });
 
   const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string): void => {
     if (config.ErrorPage !== undefined) return config.ErrorPage(req, res, status, message);
     writeText(res, status, message);
-  };
-
-  /** Answers a token or revocation endpoint error: RFC 6749 §5.2 JSON, never cached. */
-  const tokenError = (res: ServerResponse, err: OAuthError): void => {
-    res.setHeader("Pragma", "no-cache");
-    writeJSON(res, err.status, err.toJSON());
   };
 
   /** Redirects an authorization response to the client (RFC 6749 §4.1.2, RFC 9207 §2: with iss). */
@@ -337,7 +286,8 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
     }
     const redirectURI = params.get("redirect_uri") ?? "";
     // OAuth 2.1 §4.1.1, RFC 9700 §2.1: the redirect URI is compared exactly with a registered one, never guessed.
-    if (redirectURI === "" || !clients.redirectAllowed(client, redirectURI)) {
+    // RFC 6335 §6 (a port within 1-65535) too, whatever the directory says: the redirect must be possible before a grant is made.
+    if (redirectURI === "" || redirectURIProblem(redirectURI) !== undefined || !clients.redirectAllowed(client, redirectURI)) {
       return { ok: false, shown: "authorization request: redirect_uri is not one of the client's" };
     }
     const state = params.get("state") ?? undefined;
@@ -446,108 +396,6 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
     }
   }
 
-  /** Issues an access token and a fresh refresh token of grant `id` (RFC 6749 §5.1). */
-  function issue(id: string, resource: string, access: string): Record<string, unknown> {
-    const issued = tokens.issueAccessToken(id, resource, OAUTH_ACCESS_TOKEN_TTL);
-    if (issued === undefined) throw new OAuthError("invalid_grant", "the grant has been revoked or has expired");
-    const refresh = NewToken(random);
-    insertRefresh.run({ token_hash: HashToken(refresh), token_id: id, resource, created_at: clock.now().getTime() });
-    return {
-      access_token: issued.Token,
-      token_type: "Bearer",
-      expires_in: OAUTH_ACCESS_TOKEN_TTL / 1000,
-      refresh_token: refresh,
-      scope: access === "write" ? "read write" : "read",
-    };
-  }
-
-  function exchangeCode(form: URLSearchParams): Record<string, unknown> {
-    const code = required(form, "code");
-    const clientID = required(form, "client_id");
-    const verifier = required(form, "code_verifier");
-    const redirectURI = required(form, "redirect_uri");
-    const hash = HashToken(code);
-    const row = findCode.get(hash);
-    if (row === undefined) throw new OAuthError("invalid_grant", "unknown or expired code");
-    // OAuth 2.1 §4.1.3: a code is used once; a second use revokes what the first issued.
-    if (spendCode.run(clock.now().getTime(), hash).changes !== 1) {
-      endGrant(row.token_id);
-      throw new OAuthError("invalid_grant", "code already used; the grant it issued is revoked");
-    }
-    if (row.expires_at <= clock.now().getTime()) throw new OAuthError("invalid_grant", "unknown or expired code");
-    if (row.client_id !== clientID) throw new OAuthError("invalid_grant", "code was issued to another client");
-    if (row.redirect_uri !== redirectURI) throw new OAuthError("invalid_grant", "redirect_uri differs from the authorization request's");
-    // RFC 7636 §4.6: BASE64URL(SHA256(verifier)) equals the challenge, compared in constant time.
-    const computed = createHash("sha256").update(verifier).digest("base64url");
-    if (!VERIFIER.test(verifier) || !equalSecret(computed, row.challenge)) {
-      throw new OAuthError("invalid_grant", "code_verifier does not match the code_challenge");
-    }
-    const resource = form.get("resource");
-    if (resource !== null && URL.parse(resource)?.href !== row.resource) {
-      throw new OAuthError("invalid_target", "resource differs from the authorization request's");
-    }
-    clients.touch?.(clientID);
-    return issue(row.token_id, row.resource, row.access);
-  }
-
-  function refresh(form: URLSearchParams): Record<string, unknown> {
-    const token = required(form, "refresh_token");
-    const clientID = required(form, "client_id");
-    const hash = HashToken(token);
-    const row = findRefresh.get(hash);
-    if (row === undefined || row.client_id !== clientID) throw new OAuthError("invalid_grant", "unknown refresh token");
-    // OAuth 2.1 §4.3.1, RFC 9700 §4.14.2: refresh tokens rotate; an old one presented again revokes the whole grant.
-    if (spendRefresh.run(clock.now().getTime(), hash).changes !== 1) {
-      endGrant(row.token_id);
-      throw new OAuthError("invalid_grant", "refresh token already used; the grant is revoked");
-    }
-    const resource = form.get("resource");
-    if (resource !== null && URL.parse(resource)?.href !== row.resource) {
-      throw new OAuthError("invalid_target", "resource differs from the grant's");
-    }
-    const scopes = (form.get("scope") ?? "").split(" ").filter((s) => s !== "");
-    if (scopes.some((s) => !OAUTH_SCOPES.includes(s)) || (row.access === "read" && scopes.includes("write"))) {
-      throw new OAuthError("invalid_scope", "scope exceeds the grant");
-    }
-    clients.touch?.(clientID);
-    return issue(row.token_id, row.resource, row.access);
-  }
-
-  async function token(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    try {
-      const form = await tokenForm(req);
-      const grantType = required(form, "grant_type");
-      let body: Record<string, unknown>;
-      if (grantType === "authorization_code") body = exchangeCode(form);
-      else if (grantType === "refresh_token") body = refresh(form);
-      else throw new OAuthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
-      res.setHeader("Pragma", "no-cache");
-      writeJSON(res, 200, body);
-    } catch (err) {
-      if (!(err instanceof OAuthError)) throw err;
-      tokenError(res, err);
-    }
-  }
-
-  async function revoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    try {
-      const form = await tokenForm(req);
-      const token = required(form, "token");
-      const clientID = required(form, "client_id");
-      const hash = HashToken(token);
-      const row = findRefresh.get(hash);
-      // RFC 7009 §2.1: revoking a refresh token ends its grant; an access token ends alone.
-      if (row !== undefined && row.client_id === clientID) endGrant(row.token_id);
-      else dropAccess.run(hash, clientID);
-      // RFC 7009 §2.2: 200 also for a token unknown or already revoked: its state is not disclosed.
-      res.setHeader("Pragma", "no-cache");
-      writeJSON(res, 200, {});
-    } catch (err) {
-      if (!(err instanceof OAuthError)) throw err;
-      tokenError(res, err);
-    }
-  }
-
   const notFound = (res: ServerResponse): void =>
     writeJSON(res, 404, new OAuthError("invalid_request", "no such OAuth or well-known endpoint", 404).toJSON());
 
@@ -567,7 +415,8 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
       res.setHeader("Allow", "POST");
       return writeJSON(res, 405, new OAuthError("invalid_request", "method not allowed: use POST", 405).toJSON());
     }
-    return endpoint(req, res);
+    // RFC 6749 §5.2, RFC 7591 §3.2.2: a client reads every refusal of these endpoints as JSON, an oversized body's too.
+    return answerJSONErrors(endpoint)(req, res);
   };
 
   // The pages a person without a (fresh enough) session is sent to are the application's: the runtime warns at boot when unrouted.
@@ -597,26 +446,6 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
   };
 
   return Object.freeze({ Handler, WellKnown, Issuer: issuer, Resources: Object.freeze(resources), Scopes: OAUTH_SCOPES, Sweep });
-}
-
-/** Reads a token or revocation request: form-encoded (RFC 6749 §4.1.3, RFC 7009 §2.1), else invalid_request. */
-async function tokenForm(req: IncomingMessage): Promise<URLSearchParams> {
-  if (mediaType(req) !== "application/x-www-form-urlencoded") {
-    throw new OAuthError("invalid_request", "send application/x-www-form-urlencoded");
-  }
-  const form = await readForm(req);
-  for (const name of new Set(form.keys())) {
-    // RFC 6749 §3.2: parameters must not be included more than once.
-    if (form.getAll(name).length > 1) throw new OAuthError("invalid_request", `${name} given twice`);
-  }
-  return form;
-}
-
-/** Returns form field `name`, or throws invalid_request naming it. */
-function required(form: URLSearchParams, name: string): string {
-  const value = form.get(name) ?? "";
-  if (value === "") throw new OAuthError("invalid_request", `${name} is required`);
-  return value;
 }
 
 /**

@@ -4,7 +4,7 @@
  * oauth schemas, agent tokens with their event store, the tools endpoint
  * (counter_add: write; counter_get: read) and the authorization server,
  * whose consent page answers the `Consent` as JSON. Clients come from a
- * two-client directory (the real client directory is lib/oauth's).
+ * three-client directory (the real client directory is lib/oauth's).
  */
 import { createHash } from "node:crypto";
 import type { TestContext } from "node:test";
@@ -25,6 +25,7 @@ import { EventStore } from "../../lib/events/index.ts";
 import { writeJSON } from "../../lib/http/index.ts";
 import * as oauth from "../../lib/oauth/index.ts";
 import { OAuthError, newOAuthServer, type OAuthClient } from "../../lib/oauth/index.ts";
+import { matchesRedirectURI } from "../../lib/oauth/redirect-uri.ts";
 import { FakeClock } from "../_support/clock.ts";
 import { CookieJar, startSigninApp, type SigninApp, type TestResponse } from "../_support/signin-app.ts";
 
@@ -38,6 +39,7 @@ export const CLIENT: OAuthClient = Object.freeze({
   Name: "Claude Desktop",
   Host: "client.example",
   RedirectURIs: ["http://127.0.0.1:33418/callback"],
+  GrantTypes: ["authorization_code", "refresh_token"],
 });
 
 /** Another client, for codes presented by the wrong one. */
@@ -46,6 +48,16 @@ export const OTHER: OAuthClient = Object.freeze({
   Name: "Other",
   Host: "other.example",
   RedirectURIs: ["https://other.example/cb"],
+  GrantTypes: ["authorization_code", "refresh_token"],
+});
+
+/** A registered client without the refresh_token grant type (RFC 7591 §2's default). */
+export const ACCESS_ONLY: OAuthClient = Object.freeze({
+  ClientID: "access-only-client",
+  Name: "Access Only",
+  Host: "localhost",
+  RedirectURIs: ["http://127.0.0.1/cb"],
+  GrantTypes: ["authorization_code"],
 });
 
 export const VERIFIER: string = "v".repeat(43) + "-verifier_0123456789";
@@ -98,11 +110,12 @@ export async function startOAuthApp(t: TestContext): Promise<OAuthApp> {
   const built: { tokens?: AgentTokens; events?: EventStore; server?: ReturnType<typeof newOAuthServer> } = {};
   const directory = {
     resolve: async (id: string): Promise<OAuthClient> => {
-      const client = [CLIENT, OTHER].find((c) => c.ClientID === id);
+      const client = [CLIENT, OTHER, ACCESS_ONLY].find((c) => c.ClientID === id);
       if (client === undefined) throw new OAuthError("invalid_client", "unknown client_id");
       return client;
     },
-    redirectAllowed: (client: OAuthClient, uri: string) => client.RedirectURIs.includes(uri),
+    // As latch's own directory matches: exactly, a loopback URI with any port (RFC 8252 §7.3).
+    redirectAllowed: (client: OAuthClient, uri: string) => matchesRedirectURI(client.RedirectURIs, uri),
   };
   const app = await startSigninApp(t, {
     clock,

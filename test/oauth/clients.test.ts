@@ -78,6 +78,7 @@ describe("OAuthClients.resolve(): metadata documents", () => {
       Name: "Agent /a.json",
       Host: "localhost",
       RedirectURIs: ["http://127.0.0.1/cb"],
+      GrantTypes: ["authorization_code"],
     });
   });
 
@@ -153,6 +154,7 @@ describe("OAuthClients.redirectAllowed()", () => {
       Name: "x",
       Host: "localhost",
       RedirectURIs: ["http://127.0.0.1:3000/cb", "https://a.example/cb"],
+      GrantTypes: ["authorization_code"],
     };
     assert.equal(clients.redirectAllowed(client, "https://a.example/cb"), true);
     assert.equal(clients.redirectAllowed(client, "http://127.0.0.1:49152/cb"), true);
@@ -206,6 +208,7 @@ describe("OAuthClients.handleRegister()", () => {
       Name: "Claude Code",
       Host: "localhost",
       RedirectURIs: ["http://localhost:53682/callback"],
+      GrantTypes: ["authorization_code", "refresh_token"],
     });
     assert.deepEqual(db.prepare("SELECT registered_by FROM oauth_clients").all(), [{ registered_by: "203.0.113.7" }]);
   });

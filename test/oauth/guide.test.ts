@@ -39,7 +39,12 @@ describe("the guide's application connects an MCP client by OAuth", () => {
       "/oauth/register",
       {
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ client_name: "Desk <Assistant>", redirect_uris: [REDIRECT] }),
+        // As MCP clients register (the official SDK's hosts too): refreshing included.
+        body: JSON.stringify({
+          client_name: "Desk <Assistant>",
+          redirect_uris: [REDIRECT],
+          grant_types: ["authorization_code", "refresh_token"],
+        }),
       },
       app.origin,
     );
