@@ -11,8 +11,8 @@
  *                                          consent page
  *                   POST /oauth/authorize  the consent page's decision
  *                   POST /oauth/token      codes and refresh tokens for
- *                                          access tokens
- *                   POST /oauth/revoke     RFC 7009
+ *                                          access tokens (token-endpoint.ts)
+ *                   POST /oauth/revoke     RFC 7009 (token-endpoint.ts)
  *                   POST /oauth/register   the client directory's (RFC 7591)
  *                   anything else          a JSON 404
  *
