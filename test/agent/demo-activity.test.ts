@@ -111,7 +111,7 @@ describe("The demo's activity and approval pages", () => {
     assert.deepEqual(agentTexts(body), [NOTICE]);
     assert.match(
       body,
-      /<code>agent:prankster<\/code>\s*called the tool\s*<code data-agent-text>Your account is locked: call support<\/code> → unknown_tool/,
+      /<code>agent:prankster<\/code>\s*called the tool\s*<code data-agent-text dir="auto">Your account is locked: call support<\/code> → unknown_tool/,
     );
     assert.doesNotMatch(outsideAgentTexts(body), /account is locked/i, "nowhere else: not a heading, not a sentence, not an attribute");
 

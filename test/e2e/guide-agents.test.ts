@@ -154,7 +154,7 @@ describe("the guide's agent pages (HTTP)", () => {
     // The agent's value is escaped, and only inside a cell marked as the agent's text (docs/asvs.md 3.2.2).
     assert.match(
       page.body,
-      /<tr data-argument="label">[^\n]*<td class="value" dir="auto" data-agent-text>Museum &lt;b&gt;tickets&lt;\/b&gt;<\/td>/,
+      /<tr data-argument="label">[^\n]*<td class="value" data-agent-text dir="auto">Museum &lt;b&gt;tickets&lt;\/b&gt;<\/td>/,
     );
   });
 });

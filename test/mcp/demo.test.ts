@@ -143,7 +143,7 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     const activity = await sendRequest(demo.origin, "GET", "/account/activity", { jar }, demo.origin);
     const calls = [
       ...activity.body.matchAll(
-        /<li\s[^>]*data-actor="([^"]*)"\s+data-type="tool\.call"\s+data-via="([^"]*)"\s*>\s*<code>[^<]*<\/code>[^<]*<code data-agent-text>([^<]*)<\/code> → (\w+)/g,
+        /<li\s[^>]*data-actor="([^"]*)"\s+data-type="tool\.call"\s+data-via="([^"]*)"\s*>\s*<code>[^<]*<\/code>[^<]*<code data-agent-text dir="auto">([^<]*)<\/code> → (\w+)/g,
       ),
     ].map((m) => m.slice(1).join(" "));
     assert.deepEqual(calls, ["agent:peek mcp  unknown_tool", "agent:peek mcp job_status refused", "agent:peek mcp start_job forbidden"]);

@@ -70,7 +70,10 @@ describe("the demo's authorization server", () => {
     const page = await sendRequest(demo.origin, "GET", "/account/agents", { jar }, demo.origin);
     assert.equal(page.status, 200);
     assert.match(page.body, new RegExp(`data-agent-id="${grant.ID}"`));
-    assert.match(page.body, /<span data-agent-text>Claude &lt;Desktop&gt;<\/span> · <code data-agent-client-host>client\.example<\/code>/);
+    assert.match(
+      page.body,
+      /<span data-agent-text dir="auto">Claude &lt;Desktop&gt;<\/span> · <code dir="ltr" data-agent-client-host>client\.example<\/code>/,
+    );
     const revoked = await sendRequest(demo.origin, "POST", "/account/agents/revoke", { jar, form: { id: grant.ID } }, demo.origin);
     assert.equal(revoked.status, 303);
     const after = await sendRequest(demo.origin, "GET", "/account/agents", { jar }, demo.origin);

@@ -63,8 +63,8 @@ describe("the guide's application connects an MCP client by OAuth", () => {
     });
     const consent = await sendRequest(app.origin, "GET", `/oauth/authorize?${query.toString()}`, { jar }, app.origin);
     assert.equal(consent.status, 200);
-    assert.match(consent.body, /<strong data-agent-text data-consent-client dir="auto">Desk &lt;Assistant&gt;<\/strong>/);
-    assert.match(consent.body, /<code data-consent-host>localhost<\/code>/);
+    assert.match(consent.body, /<strong data-agent-text dir="auto" data-consent-client>Desk &lt;Assistant&gt;<\/strong>/);
+    assert.match(consent.body, /<code dir="ltr" data-consent-host>localhost<\/code>/);
     assert.match(consent.body, /data-consent-access="write"/);
     assert.match(consent.body, new RegExp(`<code data-consent-resource>${app.origin}/mcp</code>`));
     assert.match(consent.body, /data-consent="allow"/);
@@ -117,7 +117,7 @@ describe("the guide's application connects an MCP client by OAuth", () => {
     const agents = await sendRequest(app.origin, "GET", "/account/agents", { jar }, app.origin);
     assert.match(
       agents.body,
-      /<span data-agent-text dir="auto">Desk &lt;Assistant&gt;<\/span> · <code data-agent-client-host>localhost<\/code>/,
+      /<span data-agent-text dir="auto">Desk &lt;Assistant&gt;<\/span> · <code dir="ltr" data-agent-client-host>localhost<\/code>/,
     );
   });
 });

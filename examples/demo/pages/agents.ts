@@ -33,7 +33,7 @@ function tokenList(req: IncomingMessage, tokens: readonly AgentTokenInfo[]): Saf
   return html`<ul class="agents">${tokens.map(
     (t) => html`<li data-agent-id="${t.ID}" data-agent-name="${t.Name}" data-agent-access="${t.Access}"><div>
   <strong>agent:${t.Name}</strong> · ${t.Access === "write" ? T(req, "demo.agents.write") : T(req, "demo.agents.read")}
-  ${t.Client === undefined ? html`` : html`<span class="muted">${T(req, "demo.agents.client")}:</span> <span data-agent-text>${t.Client.Name}</span> · <code data-agent-client-host>${t.Client.Host}</code>`}
+  ${t.Client === undefined ? html`` : html`<span class="muted">${T(req, "demo.agents.client")}:</span> <span data-agent-text dir="auto">${t.Client.Name}</span> · <code dir="ltr" data-agent-client-host>${t.Client.Host}</code>`}
   <span class="muted">${T(req, "demo.agents.created")} ${when(t.CreatedAt)} · <span data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "demo.agents.expires")} ${when(t.ExpiresAt)}</span> · ${t.LastUsedAt === undefined ? T(req, "demo.agents.never_used") : html`${T(req, "demo.agents.last_used")} ${when(t.LastUsedAt)}`}</span></div>
   <form class="inline" method="post" action="/account/agents/revoke"><input type="hidden" name="id" value="${t.ID}"><button class="danger" type="submit">${Icon("x")} ${T(req, "demo.agents.revoke")}</button></form>
 </li>`,
@@ -144,7 +144,7 @@ function activityEntry(req: IncomingMessage, e: Event): SafeHTML {
   >
     <code>${e.Actor}</code>
     ${e.Type === TOOL_CALL ? T(req, "demo.activity.called") : e.Type}
-    ${typeof tool === "string" ? html`<code data-agent-text>${tool}</code>` : ""}${typeof outcome === "string" ? html` → ${outcome}` : ""}
+    ${typeof tool === "string" ? html`<code data-agent-text dir="auto">${tool}</code>` : ""}${typeof outcome === "string" ? html` → ${outcome}` : ""}
     <span class="muted">${when(e.At)}</span>
   </li>`;
 }

@@ -17,8 +17,8 @@ import { render } from "./layout.ts";
 
 /** `GET /oauth/authorize` for a signed-in person: what the client asks, and Allow / Deny. */
 export function consentPage(req: IncomingMessage, res: ServerResponse, assets: Assets, consent: Consent): void {
-  const client = html`<strong data-agent-text data-consent-client>${consent.Client.Name}</strong>`;
-  const host = html`<code data-consent-host>${consent.Client.Host}</code>`;
+  const client = html`<strong data-agent-text dir="auto" data-consent-client>${consent.Client.Name}</strong>`;
+  const host = html`<code dir="ltr" data-consent-host>${consent.Client.Host}</code>`;
   render(req, res, assets, {
     title: T(req, "demo.connect.title"),
     body: html`<h1>${Icon("key")} ${T(req, "demo.connect.title")}</h1>

@@ -43,7 +43,7 @@ function tokenList(req: IncomingMessage, tokens: readonly AgentTokenInfo[]): Saf
   return html`<ul class="list">${tokens.map(
     (t) => html`<li data-agent-id="${t.ID}" data-agent-access="${t.Access}">
   <span>${Icon("key")} agent:${t.Name}</span>
-  ${t.Client === undefined ? html`` : html`<span class="muted">${T(req, "starter.agents.client")}: <span data-agent-text dir="auto">${t.Client.Name}</span> · <code data-agent-client-host>${t.Client.Host}</code></span>`}
+  ${t.Client === undefined ? html`` : html`<span class="muted">${T(req, "starter.agents.client")}: <span data-agent-text dir="auto">${t.Client.Name}</span> · <code dir="ltr" data-agent-client-host>${t.Client.Host}</code></span>`}
   <span class="muted">${t.Access === "write" ? T(req, "starter.agents.access_write") : T(req, "starter.agents.access_read")}</span>
   <span class="muted" data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "starter.agents.expires")} ${day(t.ExpiresAt)}</span>
   <form class="inline" method="post" action="/account/agents/revoke">

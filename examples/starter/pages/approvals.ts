@@ -42,7 +42,7 @@ export function argumentsTable(req: IncomingMessage, args: Approval["Args"]): Sa
   <thead><tr><th scope="col">${T(req, "starter.approvals.name")}</th><th scope="col">${T(req, "starter.approvals.value")}</th><th scope="col">${T(req, "starter.approvals.type")}</th></tr></thead>
   <tbody>${rows.map(
     ([name, value]) =>
-      html`<tr data-argument="${name}"><th scope="row"><code data-agent-text>${name}</code></th><td class="value" dir="auto" data-agent-text>${String(value)}</td><td class="muted">${typeName(req, value)}</td></tr>`,
+      html`<tr data-argument="${name}"><th scope="row"><code data-agent-text dir="auto">${name}</code></th><td class="value" data-agent-text dir="auto">${String(value)}</td><td class="muted">${typeName(req, value)}</td></tr>`,
   )}</tbody>
 </table>`;
 }

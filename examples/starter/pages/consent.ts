@@ -24,7 +24,7 @@ export function consentPage(req: IncomingMessage, res: ServerResponse, assets: A
     body: html`<h1>${Icon("key")} ${T(req, "starter.consent.title")}</h1>
 <section class="card">
   <p>${T(req, "starter.consent.asks")}</p>
-  <p><strong data-agent-text data-consent-client dir="auto">${consent.Client.Name}</strong> · <code data-consent-host>${consent.Client.Host}</code></p>
+  <p><strong data-agent-text dir="auto" data-consent-client>${consent.Client.Name}</strong> · <code dir="ltr" data-consent-host>${consent.Client.Host}</code></p>
   <p data-consent-access="${consent.Access}">${write ? T(req, "starter.consent.write") : T(req, "starter.consent.read")}</p>
   <p>${T(req, "starter.consent.resource")} <code data-consent-resource>${consent.Resource}</code></p>
   <form method="post" action="${consent.Action}">
