@@ -96,7 +96,9 @@ export class Records {
     for (const t of this.#tables.latch) {
       if (t.endOnUndo === undefined) continue;
       const { set, live } = t.endOnUndo;
-      ended += this.#db.prepare(`UPDATE ${q(t.table)} SET ${set} WHERE ${q(t.column)} = @subject AND ${live}`).run({ subject, now }).changes;
+      ended += this.#db
+        .prepare(`UPDATE ${q(t.table)} SET ${set} WHERE ${q(t.column)} = @subject AND ${live}`)
+        .run({ subject, now }).changes;
     }
     return ended;
   }

@@ -213,7 +213,9 @@ export class ToolInvoker {
   // Appends a "tool.call" event, in one transaction with the check that the caller's credential still acts for the
   // subject; undefined, nothing appended, when it does not (the subject's stream was moved or deleted meanwhile).
   #audit(caller: Caller, name: string, argsHash: string, outcome: string, approval: string | null, started?: number): Event | undefined {
-    return this.#config.Events.transaction(() => (caller.StillHeld?.() === false ? undefined : this.#append(caller, name, argsHash, outcome, approval, started)));
+    return this.#config.Events.transaction(() =>
+      caller.StillHeld?.() === false ? undefined : this.#append(caller, name, argsHash, outcome, approval, started),
+    );
   }
 
   #append(caller: Caller, name: string, argsHash: string, outcome: string, approval: string | null, started?: number): Event {

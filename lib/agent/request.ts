@@ -69,4 +69,3 @@ export async function verifyBearer(req: IncomingMessage, tokens: AgentTokens, re
   bindCredentialCheck(req, (_req, subject) => subject === grant.Subject && tokens.list(subject).some((t) => t.ID === grant.TokenID), true);
   return grant;
 }
-

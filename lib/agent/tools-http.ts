@@ -202,7 +202,8 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
     if (input === undefined) return;
     const outcome = await config.Invoker.call(caller, PathValue(req, "name") ?? "", input);
     // RFC 6750 §3.1: a token that ended while its call ran is answered as a revoked one; a session's end as no session.
-    if (outcome.kind === "unauthorized") return unauthorized(res, caller.Grant === undefined ? 'Bearer realm="api"' : INVALID_TOKEN_CHALLENGE);
+    if (outcome.kind === "unauthorized")
+      return unauthorized(res, caller.Grant === undefined ? 'Bearer realm="api"' : INVALID_TOKEN_CHALLENGE);
     answer(res, outcome, config);
   };
 
