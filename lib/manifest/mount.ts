@@ -48,7 +48,7 @@ import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore } 
 import { RecordReferenced, ReferenceRefused, References } from "./references.ts";
 import type { Resource } from "./resource.ts";
 import { resourceSchema } from "./schema.ts";
-import { exclusiveStore, mergeableStore, type RecordStore, type UpdateOutcome } from "./store.ts";
+import { exclusiveStore, mergeableStore, type RecordStore, type UpdateOutcome, type Writer } from "./store.ts";
 import { busyMessage, resourceTools } from "./tools.ts";
 import { parseValues, hasUndeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
 import { displayValue, enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
@@ -90,6 +90,12 @@ export interface MountedResource {
 }
 
 type Page = { view: ResourceView["View"]; title: string; status: number; body: SafeHTML };
+
+// The writer of a form's write: its session is asked again inside the write's transaction (store.ts `holding`), so a
+// change of address or a deletion since commits nothing (lib/account README, "Writes in flight").
+function formWriter(req: IncomingMessage, subject: string): Writer & { actor: Actor } {
+  return { owner: subject, actor: actorFrom(req), stillHeld: () => credentialHeld(req, subject) };
+}
 
 /**
  * Mounts `resource` (validated here) on `options.mux`: applies its schema,
@@ -160,12 +166,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     return subject;
   };
   // SPEC §2.3: the change is attributed to whoever made the request: the person, or an agent whose token the app's gate verified.
-  // Its session is asked again inside the write's transaction (store.ts `holding`): a change of address or a deletion since
-  // commits nothing (lib/account README, "Writes in flight").
-  const writer = (req: IncomingMessage): { owner: string; actor: Actor; stillHeld: () => boolean } => {
-    const subject = owner(req);
-    return { owner: subject, actor: actorFrom(req), stillHeld: () => credentialHeld(req, subject) };
-  };
+  const writer = (req: IncomingMessage): Writer & { actor: Actor } => formWriter(req, owner(req));
   // A write whose session ended while it ran is answered by the app's session gate, as an expired session is (the
   // failed check unbound the request's session): a redirect to sign in, or 401.
   const ended = (req: IncomingMessage, res: ServerResponse): void | Promise<void> =>
