@@ -117,9 +117,10 @@ export class Account {
       dropPending: db.prepare("DELETE FROM account_address_changes WHERE subject = ? AND new_address = ?"),
       sweepPending: db.prepare("DELETE FROM account_address_changes WHERE expires_at <= ?"),
       putReversal: db.prepare("INSERT INTO account_reversals (token_hash, subject, sealed_previous, expires_at) VALUES (?, ?, ?, ?)"),
-      takeReversal: db.prepare<[string], { subject: string; sealed_previous: string; expires_at: number }>(
-        "DELETE FROM account_reversals WHERE token_hash = ? RETURNING subject, sealed_previous, expires_at",
+      findReversal: db.prepare<[string], { subject: string; sealed_previous: string; expires_at: number }>(
+        "SELECT subject, sealed_previous, expires_at FROM account_reversals WHERE token_hash = ?",
       ),
+      dropReversal: db.prepare("DELETE FROM account_reversals WHERE token_hash = ?"),
       dropReversals: db.prepare("DELETE FROM account_reversals WHERE subject = ?"),
       sweepReversals: db.prepare("DELETE FROM account_reversals WHERE expires_at <= ?"),
     };
@@ -243,29 +244,40 @@ export class Account {
    * `POST`, form field `token`: the single-use link of the old address's
    * notice (posted from the application's page at `ReversePath`, so a
    * scanner following the link changes nothing). Within `ReverseWindow`
-   * the account moves back to the old address and every session of it
-   * ends; `?account=reversed`, else `?account=reverse_failed`.
+   * the account moves back to the old address, merged with whatever was
+   * made there since (README, "Undo"), and everything that acts for either
+   * address ends: sessions, agent tokens, OAuth grants, unanswered
+   * approvals. `?account=reversed`, else `?account=reverse_failed`, which
+   * spends nothing.
    */
   readonly Reverse: HandlerFunc = async (req, res) => {
     const form = await readForm(req);
     const token = form.get("token") ?? "";
     const signin = this.#config.SigninPath;
-    const done = this.#atomically(() => {
-      const hash = HashToken(token);
-      const row = token === "" ? undefined : this.#sql.takeReversal.get(hash);
-      if (row === undefined || row.expires_at <= this.#now()) return false;
-      const previous = unseal(this.#sealKey, hash, row.sealed_previous);
-      if (previous === undefined || this.#records.isAccount(previous)) return false;
-      this.#records.move(row.subject, previous);
-      this.#sql.dropReversals.run(previous);
-      const ended = this.#sessions.RevokeAll(previous);
-      this.#emit(req, { Kind: "address_change_reversed", Subject: previous, Count: ended });
-      return true;
-    });
-    if (!done) return this.#outcome(res, signin, "account=reverse_failed");
+    if (!this.#atomically(() => this.#reverse(req, token))) return this.#outcome(res, signin, "account=reverse_failed");
     await awaitDurable(this.#config.DB);
     this.#outcome(res, signin, "account=reversed");
   };
+
+  // Inside one transaction: every check first, so a refusal spends nothing; the link is taken only when the undo goes through.
+  #reverse(req: IncomingMessage, token: string): boolean {
+    if (token === "") return false;
+    const hash = HashToken(token);
+    const row = this.#sql.findReversal.get(hash);
+    if (row === undefined || row.expires_at <= this.#now()) return false;
+    const previous = unseal(this.#sealKey, hash, row.sealed_previous);
+    if (previous === undefined) return false;
+    this.#sql.dropReversal.run(hash);
+    // OWASP ASVS 5.0 §7.4.3 (terminate all active sessions after a change of credentials): whoever changed the address
+    // may hold sessions, tokens or grants of either address (minted after the change, or a sign-in at the old one).
+    const ended = this.#sessions.RevokeAll(row.subject) + (previous === row.subject ? 0 : this.#sessions.RevokeAll(previous));
+    for (const subject of new Set([row.subject, previous])) this.#records.endAccess(subject, this.#now());
+    // The old address's inbox received the link, and only its holder can have made an account there since: merged.
+    if (previous !== row.subject) this.#records.move(row.subject, previous, true);
+    this.#sql.dropReversals.run(previous);
+    this.#emit(req, { Kind: "address_change_reversed", Subject: previous, Count: ended });
+    return true;
+  }
 
   /**
    * `GET` (behind RequireFreshSession): the person's export, one JSON

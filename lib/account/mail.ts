@@ -38,12 +38,17 @@ export function requestedMessage(req: IncomingMessage, m: { from: string; to: st
   ]);
 }
 
-/** To the old address once the change is made: the single-use link that reverses it. */
+/**
+ * To the old address once the change is made: the single-use link that
+ * reverses it, and what to do first (the link; signing in again at the old
+ * address opens an empty account, which the undo merges: README, "Undo").
+ */
 export function changedMessage(
   req: IncomingMessage,
   m: { from: string; to: string; address: string; link: string; days: number },
 ): Message {
   return message(m.from, m.to, T(req, "mail.address.changed.subject"), [
     Tf(req, "mail.address.changed.body", { address: m.address, link: m.link, days: m.days }),
+    T(req, "mail.address.changed.advice"),
   ]);
 }

@@ -63,20 +63,44 @@ export class Records {
    * one), the subject of the person's events elsewhere, and the sign-in
    * rate buckets keyed by the address. Pending things of the old address
    * (sign-in links, passkey half-sessions, address changes) are deleted.
+   *
+   * `merge` (an undo, whose `to` may hold an account made since): where a
+   * row of `from` and a row of `to` can exist only once (a primary key or
+   * unique index: the sign-in record, the WebAuthn user handle, a known
+   * device), the row of `from` is kept and the other deleted (SQLite
+   * `UPDATE OR REPLACE`); every other row of `to` stays, joined by `from`'s.
    */
-  move(from: string, to: string): void {
+  move(from: string, to: string, merge = false): void {
+    const update = merge ? "UPDATE OR REPLACE" : "UPDATE";
     for (const t of this.#tables.latch) {
       if (t.onMove === "drop") {
         this.#db.prepare(`DELETE FROM ${q(t.table)} WHERE ${q(t.column)} = ?`).run(from);
         continue;
       }
       if (t.dropOnMove !== undefined) this.#db.prepare(`DELETE FROM ${q(t.table)} WHERE ${q(t.column)} = ? AND ${t.dropOnMove}`).run(from);
-      this.#db.prepare(`UPDATE ${q(t.table)} SET ${q(t.column)} = ? WHERE ${q(t.column)} = ?`).run(to, from);
+      this.#db.prepare(`${update} ${q(t.table)} SET ${q(t.column)} = ? WHERE ${q(t.column)} = ?`).run(to, from);
     }
     for (const t of this.#tables.owned)
-      this.#db.prepare(`UPDATE ${q(t.Table)} SET ${q(t.Column)} = ? WHERE ${q(t.Column)} = ?`).run(to, from);
+      this.#db.prepare(`${update} ${q(t.Table)} SET ${q(t.Column)} = ? WHERE ${q(t.Column)} = ?`).run(to, from);
     if (this.#tables.events) this.#moveEvents(from, to);
     if (this.#tables.rate) this.#moveBuckets(from, to);
+  }
+
+  /**
+   * Ends what acts for `subject` besides sessions, by each table's
+   * `endOnUndo` rule: agent tokens and OAuth grants revoked, unanswered
+   * and unspent approvals declined. Returns how many rows it changed.
+   */
+  endAccess(subject: string, now: number): number {
+    let ended = 0;
+    for (const t of this.#tables.latch) {
+      if (t.endOnUndo === undefined) continue;
+      const { set, live } = t.endOnUndo;
+      ended += this.#db
+        .prepare(`UPDATE ${q(t.table)} SET ${set} WHERE ${q(t.column)} = @subject AND ${live}`)
+        .run({ subject, now }).changes;
+    }
+    return ended;
   }
 
   #moveEvents(from: string, to: string): void {

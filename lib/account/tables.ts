@@ -45,6 +45,13 @@ export interface LatchTable {
   exported: readonly string[];
   /** Rows here make the address an account (a change of address to it is refused). */
   account: boolean;
+  /**
+   * How an undo of a change ends what the row lets act for the person
+   * (account README, "Undo"): an SQL `SET` list and the condition of a row
+   * still in force; `@now` is the time of the undo. Sessions end through
+   * `Sessions.RevokeAll`.
+   */
+  endOnUndo?: { set: string; live: string };
 }
 
 /**
@@ -84,6 +91,8 @@ export const LATCH_TABLES: readonly LatchTable[] = [
     onMove: "move",
     exported: ["id", "token_id", "tool", "args", "status", "created_at", "expires_at"],
     account: true,
+    // A request not yet answered, or an approval not yet spent, by a token the undo revokes.
+    endOnUndo: { set: "status = 'declined', expires_at = @now", live: "status IN ('pending', 'approved')" },
   },
   {
     table: "agent_tokens",
@@ -91,6 +100,8 @@ export const LATCH_TABLES: readonly LatchTable[] = [
     onMove: "move",
     exported: ["id", "name", "access", "created_at", "last_used_at", "revoked_at", "expires_at"],
     account: true,
+    // Pasted tokens and OAuth grants alike: a grant's access and refresh tokens stop with it (lib/agent, lib/oauth).
+    endOnUndo: { set: "revoked_at = @now", live: "revoked_at IS NULL" },
   },
   // Security notices (lib/signin): queued ones go to the address the account has when they are sent; known devices follow the person.
   { table: "signin_notices", column: "subject", onMove: "move", exported: ["kind", "at", "device"], account: false },

@@ -19,6 +19,14 @@ export interface ToolInvocation {
   readonly Actor: Actor;
   /** The person the call acts for; scope every read and write to it. */
   readonly Subject: string;
+  /**
+   * Reports whether the session or token of the call still acts for
+   * `Subject`. A tool that writes after awaiting anything asks it inside
+   * its write's transaction and commits nothing when it is false (a
+   * resource's tools do: lib/manifest); absent when the transport
+   * authenticated nothing latch can ask again.
+   */
+  readonly StillHeld?: (() => boolean) | undefined;
 }
 
 /** Performs a tool call and returns a JSON-serializable result. A latch error with a 4xx status is the caller's refusal. */

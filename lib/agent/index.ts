@@ -11,7 +11,7 @@ export { ToolCallLimiter, limiterFor } from "./rate.ts";
 export { newToolsAPI, checkApprovalLink, callerFrom, approvalURL, readCallBody, APPROVAL_INSTRUCTION } from "./tools-http.ts";
 export { actorFrom, subjectFrom, verifyBearer } from "./request.ts";
 export { Schema } from "./schema.ts";
-export { AgentError, isAgentError } from "./errors.ts";
+export { AgentError, isAgentError, credentialEnded, isCredentialEnded } from "./errors.ts";
 export type { Tool, ToolArg } from "./tool.ts";
 export type { ToolDef } from "./action.ts";
 export type { AgentTokenInfo, TokenGrant } from "./tokens.ts";

@@ -25,6 +25,13 @@
  *      token's public id (`token_id`, for an agent caller) and `via`, the
  *      transport, when the caller names one.
  *
+ * Every transaction of a call (the approval spent with its "started"
+ * event, each audit event, and a resource's write inside `Run`) first asks
+ * the caller's `StillHeld`: when the session or token the call came with
+ * no longer acts for its subject (a change of address or a deletion
+ * since), it commits nothing and the call is answered "unauthorized", as
+ * an expired token is (lib/account README, "Writes in flight").
+ *
  * A write call is on record before it runs (a tool may change what no
  * transaction holds, such as starting a job): the approval spent or
  * requested and a "tool.call" event with outcome "started" commit in one
@@ -44,6 +51,7 @@ import type { ToolDef, ToolInvocation } from "./action.ts";
 import type { Actor } from "./actor.ts";
 import type { ApprovalBinding, Approvals } from "./approvals.ts";
 import { canonicalArgs, hashToolArgs, parseToolArgs } from "./call.ts";
+import { isCredentialEnded } from "./errors.ts";
 import type { ToolRegistry } from "./registry.ts";
 import type { TokenGrant } from "./tokens.ts";
 
@@ -56,6 +64,8 @@ export interface Caller {
   readonly Grant?: TokenGrant | undefined;
   /** The transport the call came over when not the tools endpoint, e.g. "mcp"; recorded in the audit event as `via`. */
   readonly Via?: string | undefined;
+  /** Whether the session or token of the call still acts for `Subject` (`ToolInvocation.StillHeld`); absent: not asked. */
+  readonly StillHeld?: (() => boolean) | undefined;
 }
 
 /** The outcome of a tool call. */
@@ -66,9 +76,13 @@ export type CallOutcome =
   | { kind: "invalid"; field: string; reason: string }
   | { kind: "approval_required"; approval: string }
   | { kind: "refused"; status: number; reason: string }
-  | { kind: "failed"; ref: string };
+  | { kind: "failed"; ref: string }
+  /** The caller's session or token ended while the call ran (a change of address, a deletion): nothing of it committed. */
+  | { kind: "unauthorized" };
 
-type StepOutcome = { kind: "done"; result: unknown } | Extract<CallOutcome, { kind: "refused" | "failed" }>;
+type StepOutcome = { kind: "done"; result: unknown } | Extract<CallOutcome, { kind: "refused" | "failed" | "unauthorized" }>;
+
+const UNAUTHORIZED: CallOutcome = Object.freeze({ kind: "unauthorized" });
 
 /** What `ToolInvoker` needs. */
 export interface ToolInvokerConfig {
@@ -112,7 +126,7 @@ export class ToolInvoker {
     const parsed = parseToolArgs(def, input);
     if (!parsed.ok) return this.#refuse(caller, name, { kind: "invalid", field: parsed.field, reason: parsed.reason });
     const argsHash = hashToolArgs(parsed.args);
-    const invocation = { Args: parsed.args, Actor: caller.Actor, Subject: caller.Subject };
+    const invocation = { Args: parsed.args, Actor: caller.Actor, Subject: caller.Subject, StillHeld: caller.StillHeld };
     const check = def.Check;
     if (check !== undefined) {
       // A call that cannot run is refused before its person is asked or an approval is spent.
@@ -122,8 +136,7 @@ export class ToolInvoker {
     if (def.Tool.Access === ToolRead) {
       // A read observes only: its one event follows the run.
       const outcome = await this.#run(caller, def, invocation, undefined);
-      this.#audit(caller, name, argsHash, outcome.kind, null);
-      return outcome;
+      return this.#audit(caller, name, argsHash, outcome.kind, null) === undefined ? UNAUTHORIZED : outcome;
     }
     // SPEC §6.2: a write call is on record before it runs. The approval spent (or requested) and the
     // call's event commit together, or neither does and nothing runs (lib/events README "A write and its event").
@@ -131,7 +144,7 @@ export class ToolInvoker {
     if ("kind" in begun) return begun;
     const outcome = await this.#run(caller, def, invocation, begun.approval);
     try {
-      this.#audit(caller, name, argsHash, outcome.kind, begun.approval ?? null, begun.started);
+      if (this.#audit(caller, name, argsHash, outcome.kind, begun.approval ?? null, begun.started) === undefined) return UNAUTHORIZED;
     } catch (err) {
       // The effect happened and its "started" event names it: the caller is told the outcome, not a 500.
       this.#config.Logger.error("tool call outcome not recorded", { ref: NewRef(), tool: name, started: begun.started, error: err });
@@ -140,8 +153,7 @@ export class ToolInvoker {
   }
 
   #refuse(caller: Caller, name: string, outcome: CallOutcome, argsHash = ""): CallOutcome {
-    this.#audit(caller, name, argsHash, outcome.kind, null);
-    return outcome;
+    return this.#audit(caller, name, argsHash, outcome.kind, null) === undefined ? UNAUTHORIZED : outcome;
   }
 
   // Inside the transaction of `call`: spends the approval an agent's write call needs, or requests one.
@@ -151,6 +163,8 @@ export class ToolInvoker {
     args: ReadonlyMap<string, string | number | boolean>,
     argsHash: string,
   ): CallOutcome | { approval: string | undefined; started: number } {
+    // Checked first, in this transaction: a token or session ended since the call began spends no approval.
+    if (caller.StillHeld?.() === false) return UNAUTHORIZED;
     let approval: string | undefined;
     // SPEC §2.3: ToolWrite requires an explicitly confirmed call; for an agent only its person's approval counts.
     if (caller.Grant !== undefined) {
@@ -162,7 +176,8 @@ export class ToolInvoker {
         return held;
       }
     }
-    return { approval, started: this.#audit(caller, def.Name, argsHash, TOOL_CALL_STARTED, approval ?? null).Seq };
+    const started = this.#audit(caller, def.Name, argsHash, TOOL_CALL_STARTED, approval ?? null);
+    return started === undefined ? UNAUTHORIZED : { approval, started: started.Seq };
   }
 
   #request(binding: ApprovalBinding, args: ReadonlyMap<string, string | number | boolean>): CallOutcome {
@@ -184,6 +199,8 @@ export class ToolInvoker {
     try {
       return { kind: "done", result: await perform() };
     } catch (err) {
+      // A write inside the tool found the caller's credential ended (lib/manifest's store): answered as an expired token.
+      if (isCredentialEnded(err)) return { kind: "unauthorized" };
       if (isLatchError(err) && typeof err.status === "number" && err.status >= 400 && err.status < 500) {
         return { kind: "refused", status: err.status, reason: err.message };
       }
@@ -193,7 +210,15 @@ export class ToolInvoker {
     }
   }
 
-  #audit(caller: Caller, name: string, argsHash: string, outcome: string, approval: string | null, started?: number): Event {
+  // Appends a "tool.call" event, in one transaction with the check that the caller's credential still acts for the
+  // subject; undefined, nothing appended, when it does not (the subject's stream was moved or deleted meanwhile).
+  #audit(caller: Caller, name: string, argsHash: string, outcome: string, approval: string | null, started?: number): Event | undefined {
+    return this.#config.Events.transaction(() =>
+      caller.StillHeld?.() === false ? undefined : this.#append(caller, name, argsHash, outcome, approval, started),
+    );
+  }
+
+  #append(caller: Caller, name: string, argsHash: string, outcome: string, approval: string | null, started?: number): Event {
     return this.#config.Events.appendAudit({
       Type: TOOL_CALL_EVENT,
       Actor: caller.Actor,

@@ -11,7 +11,7 @@
  * which person an agent acts for.
  */
 import type { IncomingMessage } from "node:http";
-import { requestSlot } from "../internal/index.ts";
+import { bindCredentialCheck, requestSlot } from "../internal/index.ts";
 import { currentSession } from "../session/index.ts";
 import { agentActor, humanActor, type Actor } from "./actor.ts";
 import type { AgentTokens, TokenGrant } from "./tokens.ts";
@@ -64,5 +64,8 @@ export async function verifyBearer(req: IncomingMessage, tokens: AgentTokens, re
   const grant = token === "" ? undefined : await tokens.verify(token, resource);
   if (grant === undefined) return "invalid";
   grants.set(req, grant);
+  // A call that commits later asks again whether the token still acts for its person (lib/internal credential.ts):
+  // still live (not revoked by a change of address, a deletion or its person), for the same subject.
+  bindCredentialCheck(req, (_req, subject) => subject === grant.Subject && tokens.list(subject).some((t) => t.ID === grant.TokenID), true);
   return grant;
 }

@@ -17,7 +17,8 @@
  * URL in Location (an agent's write call awaiting its person's approval);
  * 400 {error, field, reason}; 403; 404; a tool's own 4xx; 500 {error, ref};
  * 429 {error} with `Retry-After` for an agent token past its rate (rate.ts),
- * checked before the body is read.
+ * checked before the body is read; 401 as for a revoked token when the
+ * caller's token or session ended while the call ran (nothing committed).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -30,7 +31,7 @@ import {
   type HandlerFunc,
   type Middleware,
 } from "../http/index.ts";
-import { needRoute, parseOrigin } from "../internal/index.ts";
+import { credentialHeld, needRoute, parseOrigin } from "../internal/index.ts";
 import { PathValue } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";
@@ -82,11 +83,14 @@ function unauthorized(res: ServerResponse, challenge: string): void {
  * accepted (request.ts), else the human of the request's session;
  * undefined when neither. Both agent transports ask it; `via` names the
  * transport when it is not the tools endpoint (the audit event's `via`).
+ * Its `StillHeld` asks again whether the request's token or session acts
+ * for that subject (lib/internal credential.ts).
  */
 export function callerFrom(req: IncomingMessage, via?: string): Caller | undefined {
   const subject = subjectFrom(req);
   if (subject === undefined) return undefined;
-  return { Actor: actorFrom(req), Subject: subject, Grant: grantFrom(req), ...(via !== undefined && { Via: via }) };
+  const stillHeld = (): boolean => credentialHeld(req, subject);
+  return { Actor: actorFrom(req), Subject: subject, Grant: grantFrom(req), StillHeld: stillHeld, ...(via !== undefined && { Via: via }) };
 }
 
 /**
@@ -197,6 +201,9 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
     const input = await readCallBody(req, res, readJSON, (message) => ({ error: message }));
     if (input === undefined) return;
     const outcome = await config.Invoker.call(caller, PathValue(req, "name") ?? "", input);
+    // RFC 6750 §3.1: a token that ended while its call ran is answered as a revoked one; a session's end as no session.
+    if (outcome.kind === "unauthorized")
+      return unauthorized(res, caller.Grant === undefined ? 'Bearer realm="api"' : INVALID_TOKEN_CHALLENGE);
     answer(res, outcome, config);
   };
 
@@ -205,7 +212,7 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
   return { Authenticate, List, Call };
 }
 
-function answer(res: ServerResponse, outcome: CallOutcome, config: ToolsAPIConfig): void {
+function answer(res: ServerResponse, outcome: Exclude<CallOutcome, { kind: "unauthorized" }>, config: ToolsAPIConfig): void {
   switch (outcome.kind) {
     case "ok":
       return writeJSON(res, 200, { result: outcome.result });

@@ -8,6 +8,8 @@ export { writeText, writeErrorPage, writeChunk } from "./respond.ts";
 export { equalSecret } from "./secret.ts";
 export { rememberNext, takeNext } from "./next-cookie.ts";
 export { requestSlot, SlottedRequest } from "./request-slot.ts";
+export { bindCredentialCheck, credentialHeld } from "./credential.ts";
+export type { CredentialCheck } from "./credential.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
 export { bindStreamWatcher, holdsStream } from "./stream-share.ts";
 export { encodeEvent } from "./sse.ts";

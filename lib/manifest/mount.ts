@@ -20,7 +20,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ToolDef, ToolRegistry } from "../agent/index.ts";
-import { actorFrom, subjectFrom, type Actor } from "../agent/index.ts";
+import { actorFrom, isCredentialEnded, subjectFrom, type Actor } from "../agent/index.ts";
 import { applySchema, type DB, type Step } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import {
@@ -36,7 +36,7 @@ import {
   type Middleware,
   type SafeHTML,
 } from "../http/index.ts";
-import { writeErrorPage, type ErrorPageTarget } from "../internal/index.ts";
+import { credentialHeld, writeErrorPage, type ErrorPageTarget } from "../internal/index.ts";
 import { LocaleFrom, T, Tf } from "../i18n/index.ts";
 import type { Mux } from "../router/index.ts";
 import { PathValue } from "../router/index.ts";
@@ -48,7 +48,7 @@ import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore } 
 import { RecordReferenced, ReferenceRefused, References } from "./references.ts";
 import type { Resource } from "./resource.ts";
 import { resourceSchema } from "./schema.ts";
-import { exclusiveStore, mergeableStore, type RecordStore, type UpdateOutcome } from "./store.ts";
+import { exclusiveStore, mergeableStore, type RecordStore, type UpdateOutcome, type Writer } from "./store.ts";
 import { busyMessage, resourceTools } from "./tools.ts";
 import { parseValues, hasUndeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
 import { displayValue, enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
@@ -90,6 +90,12 @@ export interface MountedResource {
 }
 
 type Page = { view: ResourceView["View"]; title: string; status: number; body: SafeHTML };
+
+// The writer of a form's write: its session is asked again inside the write's transaction (store.ts `holding`), so a
+// change of address or a deletion since commits nothing (lib/account README, "Writes in flight").
+function formWriter(req: IncomingMessage, subject: string): Writer & { actor: Actor } {
+  return { owner: subject, actor: actorFrom(req), stillHeld: () => credentialHeld(req, subject) };
+}
 
 /**
  * Mounts `resource` (validated here) on `options.mux`: applies its schema,
@@ -160,7 +166,11 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     return subject;
   };
   // SPEC §2.3: the change is attributed to whoever made the request: the person, or an agent whose token the app's gate verified.
-  const writer = (req: IncomingMessage): { owner: string; actor: Actor } => ({ owner: owner(req), actor: actorFrom(req) });
+  const writer = (req: IncomingMessage): Writer & { actor: Actor } => formWriter(req, owner(req));
+  // A write whose session ended while it ran is answered by the app's session gate, as an expired session is (the
+  // failed check unbound the request's session): a redirect to sign in, or 401.
+  const ended = (req: IncomingMessage, res: ServerResponse): void | Promise<void> =>
+    options.requireSession(() => refuse(req, res, 401, "unauthorized: sign in again"))(req, res);
   const entered = (form: URLSearchParams): Map<string, string> => new Map(spec.Form.Fields.map((f) => [f.Name, form.get(f.Name) ?? ""]));
   const storedEntered = (req: IncomingMessage, values: RecordValues): Map<string, string> =>
     new Map(spec.Form.Fields.map((f) => [f.Name, inputValue(req, f, values[f.Name] ?? null)]));
@@ -247,6 +257,7 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
     try {
       created = store.create(writer(req), values.values);
     } catch (e) {
+      if (isCredentialEnded(e)) return ended(req, res);
       // A reference to a record that is unknown or someone else's: 422 beside the field, nothing stored (references.ts).
       if (!(e instanceof ReferenceRefused)) throw e;
       return show(req, res, newForm(req, { entered: entered(form), errors: e.problems }, 422));
@@ -285,6 +296,7 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
     try {
       outcome = store.update(who, id, version, values.values);
     } catch (e) {
+      if (isCredentialEnded(e)) return ended(req, res);
       if (!(e instanceof ReferenceRefused)) throw e;
       const state = { entered: entered(form), errors: e.problems, version };
       return show(req, res, recordPage(req, id, existing.record.values, state, 422, noticeHTML(req, "invalid", false)));
@@ -328,6 +340,7 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
     try {
       deleted = store.delete(who, id);
     } catch (e) {
+      if (isCredentialEnded(e)) return ended(req, res);
       if (!(e instanceof RecordReferenced)) throw e;
       // OnDelete "refuse": the record stays, and its page says which records refer to it (409, as a refused update).
       const found = store.get(who.owner, id);

@@ -23,6 +23,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { DB } from "../db/index.ts";
+import { credentialEnded } from "../agent/index.ts";
 import { type ActorLike, type EventStore } from "../events/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { MergeRate, mergeField, needsLineMerge, type FieldValue } from "./merge.ts";
@@ -41,6 +42,22 @@ export const MERGE_MAX_BEHIND: number = 100;
 export interface Writer {
   owner: string;
   actor: ActorLike;
+  /**
+   * Whether the session or token the write came with still acts for
+   * `owner`, asked first in the write's transaction (lib/internal
+   * credential.ts); absent: not asked.
+   */
+  stillHeld?: (() => boolean) | undefined;
+}
+
+/**
+ * Throws `ERR_AGENT_CREDENTIAL_ENDED` when `who`'s session or token no
+ * longer acts for its owner: a write authenticated before a change of
+ * address or a deletion commits nothing after it (lib/account README,
+ * "Writes in flight"). Called first inside each write's transaction.
+ */
+function holding(who: Writer, what: string): void {
+  if (who.stillHeld?.() === false) throw credentialEnded(what);
 }
 
 /** A conflicting field of a Mergeable update: the value submitted and the value stored meanwhile. */
@@ -133,6 +150,7 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
     create(who, values) {
       return db
         .transaction(() => {
+          holding(who, `create ${spec.Name}`);
           const now = clock.now().getTime();
           const id = newID();
           table.insert(who.owner, { id, created_at: now, updated_at: now, values });
@@ -144,6 +162,7 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
     update(who, id, version, mine) {
       return db
         .transaction((): UpdateOutcome => {
+          holding(who, `update ${spec.Name}`);
           const admitted = admit(who.owner, id, version);
           if (admitted.kind !== "admitted") return admitted;
           const current = admitted.current;
@@ -158,6 +177,7 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
     delete(who, id) {
       return db
         .transaction(() => {
+          holding(who, `delete ${spec.Name}`);
           if (!table.delete(who.owner, id)) return false;
           record(who, id, "deleted");
           return true;
@@ -208,6 +228,7 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
     create(who, values) {
       return db
         .transaction(() => {
+          holding(who, `create ${spec.Name}`);
           const id = newID();
           const event = events.append({
             Stream: stream(id),
@@ -225,6 +246,7 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
     update(who, id, version, mine) {
       return db
         .transaction((): UpdateOutcome => {
+          holding(who, `update ${spec.Name}`);
           const admitted = admit(who.owner, id, version);
           if (admitted.kind !== "admitted") return admitted;
           const { current, head } = admitted;
@@ -277,6 +299,7 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
     delete(who, id) {
       return db
         .transaction(() => {
+          holding(who, `delete ${spec.Name}`);
           if (table.get(who.owner, id) === undefined) return false;
           const head = events.version(stream(id));
           events.append({

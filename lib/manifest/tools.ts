@@ -193,7 +193,8 @@ export function resourceTools(
         Args: fieldArgs(true),
       },
       check: ({ Args, Subject }) => void ownReferences(Subject, checked(Args, false)),
-      run: ({ Args, Subject, Actor }) => refusing(() => store.create({ owner: Subject, actor: Actor }, checked(Args, false))),
+      run: ({ Args, Subject, Actor, StillHeld }) =>
+        refusing(() => store.create({ owner: Subject, actor: Actor, stillHeld: StillHeld }, checked(Args, false))),
     }),
     defineAction({
       name: `${spec.Name}_update`,
@@ -217,10 +218,11 @@ export function resourceTools(
         ownReferences(Subject, checked(Args, true));
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
       },
-      run: ({ Args, Subject, Actor }) => {
+      run: ({ Args, Subject, Actor, StillHeld }) => {
         const recordID = existing(Subject, Args);
         const version = Number(Args.get("version"));
-        const outcome = refusing(() => store.update({ owner: Subject, actor: Actor }, recordID, version, checked(Args, true)));
+        const who = { owner: Subject, actor: Actor, stillHeld: StillHeld };
+        const outcome = refusing(() => store.update(who, recordID, version, checked(Args, true)));
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
         return { id: recordID, version: outcome.version };
       },
@@ -241,8 +243,8 @@ export function resourceTools(
         const refusal = refs.refusal(existing(Subject, Args));
         if (refusal !== undefined) throw referenced(refusal);
       },
-      run: ({ Args, Subject, Actor }) => {
-        if (!refusing(() => store.delete({ owner: Subject, actor: Actor }, String(Args.get("id"))))) throw missing();
+      run: ({ Args, Subject, Actor, StillHeld }) => {
+        if (!refusing(() => store.delete({ owner: Subject, actor: Actor, stillHeld: StillHeld }, String(Args.get("id"))))) throw missing();
         return { deleted: true };
       },
     }),

@@ -187,12 +187,15 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
         return empty(res, 202);
       case "request": {
         const answer = await dispatch(message.method, message.params, grant, caller, session, res);
+        // RFC 6750 §3.1: a token that ended while its call ran is answered as a revoked one.
+        if ("ended" in answer) return challenge(res, "invalid_token");
         return writeJSON(res, 200, "error" in answer ? errorMessage(message.id, answer.error) : resultMessage(message.id, answer.result));
       }
     }
   }
 
-  type Answer = { result: unknown } | { error: RPCError };
+  // `ended`: the token ended while the call ran (a change of address, a deletion); nothing of it committed.
+  type Answer = { result: unknown } | { error: RPCError } | { ended: true };
 
   async function dispatch(
     method: string,
@@ -261,6 +264,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     const outcome = await config.Invoker.call(caller, name, params["arguments"] ?? {});
     if (outcome.kind === "unknown_tool")
       return { error: { code: JSONRPC_ERRORS.InvalidParams, message: `unknown tool: ${name.slice(0, 64)}` } };
+    if (outcome.kind === "unauthorized") return { ended: true };
     if (outcome.kind !== "approval_required") return { result: outcomeResult(outcome) };
     const url = approvalURL(config, outcome.approval);
     if (session?.URLElicitation === true) {

@@ -66,13 +66,13 @@ export function textResult(text: string, isError: boolean, structured?: unknown)
 }
 
 /**
- * Returns the `tools/call` result of every outcome but `unknown_tool` and
- * `approval_required`, which the endpoint answers itself. Refusals are tool
+ * Returns the `tools/call` result of every outcome but `unknown_tool`,
+ * `approval_required` and `unauthorized`, which the endpoint answers itself. Refusals are tool
  * errors (MCP 2025-11-25 moved argument errors there, so a model can
  * correct its call), never protocol errors.
  */
 export function outcomeResult(
-  outcome: Exclude<CallOutcome, { kind: "unknown_tool" } | { kind: "approval_required" }>,
+  outcome: Exclude<CallOutcome, { kind: "unknown_tool" } | { kind: "approval_required" } | { kind: "unauthorized" }>,
 ): Record<string, unknown> {
   switch (outcome.kind) {
     case "ok": {

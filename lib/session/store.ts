@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { requireTables, type DB } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
-import { LatchCookie, appendSetCookie } from "../internal/index.ts";
+import { LatchCookie, appendSetCookie, bindCredentialCheck, type CredentialCheck } from "../internal/index.ts";
 import { setCurrentSession, lookedUp } from "./current.ts";
 import type { Identity, Session } from "./session.ts";
 import { HashToken, NewToken } from "./token.ts";
@@ -99,6 +99,7 @@ export class Sessions {
   readonly #revokeAll;
   readonly #onRevokeAll: ((subject: string) => unknown)[] = [];
   readonly #endAll: (subject: string) => number;
+  readonly #holds: CredentialCheck;
 
   constructor(db: DB, options: SessionsOptions) {
     requireTables(db, "sessions", "session.Schema", ["sessions"]);
@@ -137,6 +138,14 @@ export class Sessions {
     // Two statements, each along its own index: one with OR would gather every matching row before its LIMIT.
     this.#sweepExpired = db.prepare("DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE expires_at <= ? LIMIT ?)");
     this.#sweepIdle = db.prepare("DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE last_seen <= ? LIMIT ?)");
+    // Asked inside a write's transaction (lib/internal credential.ts): the row of the request's token still names `subject`.
+    // When it does not, the request's session is unbound too, so the session gate answers it as it answers an expired one.
+    this.#holds = (req, subject) => {
+      const id = lookedUp(req)?.ID;
+      if (id !== undefined && this.#get.get(id)?.[0] === subject) return true;
+      setCurrentSession(req, null);
+      return false;
+    };
   }
 
   /** The session cookie's name. */
@@ -154,6 +163,8 @@ export class Sessions {
     const token = this.#cookie.read(req.headers.cookie);
     const session = token === undefined ? undefined : this.#lookup(HashToken(token));
     setCurrentSession(req, session ?? null);
+    // A write that commits later asks again whether this session still acts for its subject (account README, "Writes in flight").
+    if (session !== undefined) bindCredentialCheck(req, this.#holds, false);
     return session;
   }
 
@@ -188,6 +199,7 @@ export class Sessions {
     appendSetCookie(res, this.#cookie.set(token, this.#ttl / 1000));
     const session = toSession(hash, [identity.Subject, identity.Method, identity.AuthTime.getTime(), now, now, expires, publicID, device]);
     setCurrentSession(req, session);
+    bindCredentialCheck(req, this.#holds, false);
     return session;
   }
 

@@ -8,6 +8,10 @@
 import type { TestContext } from "node:test";
 import * as account from "../../lib/account/index.ts";
 import type { DB } from "../../lib/db/index.ts";
+import type { Logger } from "../../lib/http/index.ts";
+import type { RenderFunc } from "../../lib/index.ts";
+import type { Mux } from "../../lib/router/index.ts";
+import type { Signin } from "../../lib/signin/index.ts";
 import { newSMTPMailer } from "../../lib/mail/index.ts";
 import { auditAuthEvents } from "../../lib/agent/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
@@ -16,7 +20,9 @@ import * as passkey from "../../lib/passkey/index.ts";
 import { schema as demoSchema } from "../../examples/demo/app.ts";
 import { accountTables } from "../../examples/demo/resources.ts";
 import { FakeClock } from "../_support/clock.ts";
-import { startSigninApp, type SigninApp } from "../_support/signin-app.ts";
+import assert from "node:assert/strict";
+import type { CookieJar } from "../_support/http-client.ts";
+import { extractCode, startSigninApp, type SigninApp } from "../_support/signin-app.ts";
 
 /** The routes of the account suites. */
 export const ROUTES = {
@@ -37,12 +43,20 @@ export interface AccountApp extends SigninApp {
 /** Starts the application (a real SMTP server receives its mail). */
 export async function startAccountApp(
   t: TestContext,
-  options: { reverseWindow?: number; accountMailURL?: string } = {},
+  options: {
+    reverseWindow?: number;
+    accountMailURL?: string;
+    /** The runtime's `Render` (a resource's form needs one). */
+    render?: RenderFunc;
+    /** Mounts more of the application (agents, resources: race-app.ts) on the same database, event store and clock. */
+    extend?: (mux: Mux, auth: Signin, db: DB, logger: Logger, events: EventStore, clock: FakeClock) => void;
+  } = {},
 ): Promise<AccountApp> {
   const clock = new FakeClock(new Date("2026-03-01T09:00:00Z"));
   let events: EventStore | undefined;
   const app = await startSigninApp(t, {
     clock,
+    ...(options.render !== undefined && { render: options.render }),
     schema: demoSchema.filter((step) => !step.Name.startsWith("session/") && !step.Name.startsWith("signin/")),
     extend: (mux, auth, db, logger, mailer) => {
       const keys = passkey.create({
@@ -84,6 +98,7 @@ export async function startAccountApp(
       mux.Handle(`POST ${ROUTES.undo}`, component.Reverse);
       fresh.Handle(`GET ${ROUTES.export}`, component.Export);
       fresh.Handle(`POST ${ROUTES.delete}`, component.Delete);
+      options.extend?.(mux, auth, db, logger, events, clock);
     },
   });
   return { ...app, store: new PasskeyStore(app.db, clock), events: events ?? new EventStore(app.db, { Clock: clock }) };
@@ -261,4 +276,32 @@ export function rowsWith(db: DB, needle: string): string[] {
       rows.push(`${table} ${JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString("hex") : v))}`);
   }
   return rows.sort();
+}
+
+/** The confirming link of the new address's mail. */
+export const confirmLink: RegExp = /https?:\/\/\S+\/account\/address\/confirm\?token=[A-Za-z0-9_-]+/;
+/** The undo link of the old address's notice; group 1 is its token. */
+export const undoLink: RegExp = /https?:\/\/\S+\/account\/address\/undo\?token=([A-Za-z0-9_-]+)/;
+
+/** Waits for a mail to `address` among those delivered after the `after`-th; returns its text. */
+export async function mailTo(app: AccountApp, address: string, after: number): Promise<string> {
+  const smtp = app.smtp;
+  if (smtp === undefined) throw new Error("no SMTP server");
+  const m = await smtp.waitForMessage((msg) => smtp.messages.indexOf(msg) >= after && msg.to.includes(address));
+  return m.parsed.text ?? "";
+}
+
+/** Asks, from `jar` (signed in as `from`), to move to `to`; returns the new address's link and code and the old address's notice. */
+export async function askChange(
+  app: AccountApp,
+  jar: CookieJar,
+  to: string,
+  from: string,
+): Promise<{ confirm: string; code: string; notice: string }> {
+  const before = app.smtp?.messages.length ?? 0;
+  const asked = await app.request("POST", ROUTES.change, { jar, form: { email: to } });
+  assert.equal(asked.location, "/account/security?address=sent");
+  const text = await mailTo(app, to, before);
+  const notice = await mailTo(app, from, before);
+  return { confirm: confirmLink.exec(text)?.[0] ?? "", code: extractCode(text), notice };
 }

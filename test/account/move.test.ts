@@ -11,37 +11,25 @@ import { MAX_PENDING_CHANGES } from "../../lib/account/account.ts";
 import { LINK_TTL } from "../../lib/signin/index.ts";
 import { auditStream } from "../../lib/events/index.ts";
 import type { CookieJar } from "../_support/http-client.ts";
-import { extractCode } from "../_support/signin-app.ts";
 import { startSMTPServer } from "../_support/smtp-server.ts";
-import { holdsNoPerson, ROUTES, rowsWith, scan, seed, startAccountApp, tablesOf, type AccountApp } from "./harness.ts";
+import {
+  askChange,
+  confirmLink,
+  holdsNoPerson,
+  mailTo,
+  ROUTES,
+  rowsWith,
+  scan,
+  seed,
+  startAccountApp,
+  tablesOf,
+  undoLink,
+  type AccountApp,
+} from "./harness.ts";
 
 const ADA = "ada@example.com";
 const BOB = "bob@example.org";
 const NEW = "ada.lovelace@example.net";
-
-const confirmLink = /https?:\/\/\S+\/account\/address\/confirm\?token=[A-Za-z0-9_-]+/;
-const undoLink = /https?:\/\/\S+\/account\/address\/undo\?token=([A-Za-z0-9_-]+)/;
-
-async function mailTo(app: AccountApp, address: string, after: number): Promise<string> {
-  const smtp = app.smtp;
-  if (smtp === undefined) throw new Error("no SMTP server");
-  const m = await smtp.waitForMessage((msg) => smtp.messages.indexOf(msg) >= after && msg.to.includes(address));
-  return m.parsed.text ?? "";
-}
-
-async function askChange(
-  app: AccountApp,
-  jar: CookieJar,
-  to: string,
-  from = ADA,
-): Promise<{ confirm: string; code: string; notice: string }> {
-  const before = app.smtp?.messages.length ?? 0;
-  const asked = await app.request("POST", ROUTES.change, { jar, form: { email: to } });
-  assert.equal(asked.location, "/account/security?address=sent");
-  const text = await mailTo(app, to, before);
-  const notice = await mailTo(app, from, before);
-  return { confirm: confirmLink.exec(text)?.[0] ?? "", code: extractCode(text), notice };
-}
 
 async function twoPeople(
   t: Parameters<typeof startAccountApp>[0],
@@ -74,7 +62,7 @@ describe("account: change of address", () => {
     const seeded = seed(app, ADA, "a");
     seed(app, BOB, "b");
     const bobBefore = rowsWith(app.db, BOB);
-    const { confirm, notice } = await askChange(app, ada, NEW);
+    const { confirm, notice } = await askChange(app, ada, NEW, ADA);
     assert.match(notice, new RegExp(NEW.replace(/\./g, "\\.")), "the old address is told which address is asked");
     assert.doesNotMatch(notice, confirmLink, "the old address never gets the confirming link");
     const audited = app.events.version(auditStream(ADA));
@@ -103,7 +91,7 @@ describe("account: change of address", () => {
   it("a change whose audit event cannot be written does not happen: everything stays under the old address", async (t) => {
     const { app, ada } = await twoPeople(t);
     seed(app, ADA, "a");
-    const { code } = await askChange(app, ada, NEW);
+    const { code } = await askChange(app, ada, NEW, ADA);
     const before = rowsWith(app.db, ADA);
     app.db.exec(
       "CREATE TEMP TRIGGER refuse_events BEFORE INSERT ON main.events BEGIN SELECT RAISE(ABORT, 'injected: database or disk is full'); END",
@@ -123,7 +111,7 @@ describe("account: change of address", () => {
 
   it("refuses a second use of the link and of the code", async (t) => {
     const { app, ada } = await twoPeople(t);
-    const { confirm, code } = await askChange(app, ada, NEW);
+    const { confirm, code } = await askChange(app, ada, NEW, ADA);
     assert.equal((await app.request("POST", ROUTES.code, { jar: ada, form: { code } })).location, "/account/security?address=changed");
     assert.equal((await app.request("GET", confirm, { jar: ada })).location, "/account/security?address=link");
     assert.equal((await app.request("POST", ROUTES.code, { jar: ada, form: { code } })).location, "/account/security?address=link");
@@ -131,7 +119,7 @@ describe("account: change of address", () => {
 
   it("a sign-in link of the new address, in the asking browser, confirms no change", async (t) => {
     const { app, ada } = await twoPeople(t);
-    const { confirm } = await askChange(app, ada, NEW);
+    const { confirm } = await askChange(app, ada, NEW, ADA);
     const before = app.smtp?.messages.length ?? 0;
     await app.request("POST", "/signin", { jar: ada, form: { email: NEW } });
     const token = /\/auth\/verify\?token=([A-Za-z0-9_-]+)/.exec(await mailTo(app, NEW, before))?.[1] ?? "";
@@ -147,7 +135,7 @@ describe("account: change of address", () => {
 
   it("a link opened in another browser spends nothing", async (t) => {
     const { app, ada, bob } = await twoPeople(t);
-    const { confirm } = await askChange(app, ada, NEW);
+    const { confirm } = await askChange(app, ada, NEW, ADA);
     assert.equal((await app.request("GET", confirm, { jar: bob, unbound: true })).location, "/account/security?address=link");
     assert.equal((await app.request("GET", confirm, { jar: ada })).location, "/account/security?address=changed");
   });
@@ -173,7 +161,7 @@ describe("account: change of address", () => {
     seed(app, ADA, "a");
     seed(app, BOB, "b");
     const bobBefore = rowsWith(app.db, BOB);
-    const { confirm } = await askChange(app, ada, NEW);
+    const { confirm } = await askChange(app, ada, NEW, ADA);
     const before = app.smtp?.messages.length ?? 0;
     await app.request("GET", confirm, { jar: ada });
     const token = undoLink.exec(await mailTo(app, ADA, before))?.[1] ?? "";
@@ -201,7 +189,7 @@ describe("account: change of address", () => {
 
   it("the reversal link expires after the window", async (t) => {
     const { app, ada } = await twoPeople(t);
-    const { confirm } = await askChange(app, ada, NEW);
+    const { confirm } = await askChange(app, ada, NEW, ADA);
     const before = app.smtp?.messages.length ?? 0;
     await app.request("GET", confirm, { jar: ada });
     const token = undoLink.exec(await mailTo(app, ADA, before))?.[1] ?? "";
@@ -213,12 +201,12 @@ describe("account: change of address", () => {
   it("keeps at most MAX_PENDING_CHANGES (3) changes waiting per person; an expired one frees its place", async (t) => {
     const { app, ada } = await twoPeople(t);
     assert.equal(MAX_PENDING_CHANGES, 3);
-    for (let i = 0; i < MAX_PENDING_CHANGES; i++) await askChange(app, ada, `ada.${i}@example.net`);
+    for (let i = 0; i < MAX_PENDING_CHANGES; i++) await askChange(app, ada, `ada.${i}@example.net`, ADA);
     const refused = await app.request("POST", ROUTES.change, { jar: ada, form: { email: "ada.more@example.net" } });
     assert.equal(refused.location, "/account/security?address=busy");
     app.clock.advance(LINK_TTL);
     const fresh = await app.signIn(ADA); // asking needs a fresh session; the first is 10 minutes old
-    await askChange(app, fresh, "ada.more@example.net");
+    await askChange(app, fresh, "ada.more@example.net", ADA);
   });
 
   it("answers a request to an account's address as to a free one: same outcome, same cookies, same count against the limit", async (t) => {

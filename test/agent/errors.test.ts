@@ -4,7 +4,7 @@ import { AgentError, isAgentError } from "../../lib/agent/index.ts";
 import { AGENT_ERROR_CODES } from "../../lib/agent/errors.ts";
 
 describe("AGENT_ERROR_CODES", () => {
-  it("pins the number of codes", () => assert.equal(Object.keys(AGENT_ERROR_CODES).length, 11));
+  it("pins the number of codes", () => assert.equal(Object.keys(AGENT_ERROR_CODES).length, 12));
   it("has each key equal to its code", () => {
     for (const [key, value] of Object.entries(AGENT_ERROR_CODES)) assert.equal(key, value);
   });
