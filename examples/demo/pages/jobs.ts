@@ -55,6 +55,8 @@ export function startJob(invoker: ToolInvoker, assets: Assets): HandlerFunc {
     if (caller === undefined) throw new Error("POST /jobs without RequireSession");
     const outcome = await invoker.call(caller, "start_job", { kind });
     if (outcome.kind === "ok") return seeOther(res, (outcome.result as { location: string }).location);
+    // The session ended while the call was under way (a change of address, a deletion): answered as an expired session.
+    if (outcome.kind === "unauthorized") return seeOther(res, "/signin");
     if (outcome.kind === "refused" && outcome.status === 429) {
       return render(
         req,
