@@ -16,11 +16,20 @@ declare global {
   type HeadersInit = ConstructorParameters<typeof Headers>[0];
 }
 
-/** Connects an SDK client to `demo`'s /mcp (or any app's at its origin) with `token`, declaring `capabilities`; it closes with `t`. */
-export async function connectMCP(demo: Pick<Demo, "origin">, token: string, capabilities: ClientCapabilities = {}): Promise<Client> {
+/**
+ * Connects an SDK client to `demo`'s /mcp (or any app's at its origin) with `token`, declaring `capabilities`; the
+ * caller closes it. The transport fetches with `fetchWith` when given (a test reading the answers the SDK got).
+ */
+export async function connectMCP(
+  demo: Pick<Demo, "origin">,
+  token: string,
+  capabilities: ClientCapabilities = {},
+  fetchWith?: typeof fetch,
+): Promise<Client> {
   const client = new Client({ name: "latch-test-agent", version: "1.0.0" }, { capabilities });
   const transport = new StreamableHTTPClientTransport(new URL("/mcp", demo.origin), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    ...(fetchWith !== undefined && { fetch: fetchWith }),
   });
   await client.connect(transport);
   return client;

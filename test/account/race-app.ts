@@ -2,7 +2,8 @@
  * The account suites' application with what a write in flight needs
  * (issue 36): the demo's `expenses` resource mounted behind the session
  * gate, agent tokens wired to the sessions (as the demo), approvals, the
- * tools endpoint `POST /api/tools/{name}`, and one write tool of the
+ * tools endpoint `POST /api/tools/{name}` and the MCP endpoint `/mcp`
+ * (both on one invoker, as the demo), and one write tool of the
  * test's own, `expenses_gated`, whose run waits for the test before it
  * writes through the resource's store. Requests can be held open: the
  * head and part of the body sent, the rest when the test says.
@@ -13,6 +14,7 @@ import { AgentTokens, Approvals, ToolInvoker, ToolRegistry, ToolWrite, defineAct
 import type { Middleware } from "../../lib/http/index.ts";
 import { ctxFrom } from "../../lib/index.ts";
 import { mountResource } from "../../lib/manifest/index.ts";
+import { newMCPServer } from "../../lib/mcp/index.ts";
 import { expenses } from "../../examples/demo/resources.ts";
 import type { CookieJar } from "../_support/http-client.ts";
 import { startAccountApp, type AccountApp } from "./harness.ts";
@@ -93,7 +95,9 @@ export async function startRaceApp(t: TestContext): Promise<RaceApp> {
                 label: "late",
                 amount: 100,
                 spent_on: null,
-                category: null,
+                // An unchosen Choice is "", as a form stores it (its column is NOT NULL): null failed every run, so the
+                // tool never wrote and the races held without the re-check (mcp-race.test.ts's control catches that).
+                category: "",
               },
             );
           },
@@ -108,6 +112,15 @@ export async function startRaceApp(t: TestContext): Promise<RaceApp> {
         ApprovalPath: "/approvals",
       });
       mux.With(api.Authenticate).Handle("POST /api/tools/{name}", api.Call);
+      const mcp = newMCPServer({
+        Invoker: invoker,
+        Tokens: tokens,
+        Origin: "http://localhost",
+        ApprovalPath: "/approvals",
+        Name: "race",
+        Version: "1.0.0",
+      });
+      mux.Handle("/mcp", mcp.Handler);
       built.tokens = tokens;
       built.approvals = approvals;
     },
