@@ -62,3 +62,23 @@ export function moduleImports(libDir: string): Map<string, string[]> {
   for (const e of crossModuleEdges(libDir)) out.set(e.from, (out.get(e.from) ?? new Set()).add(e.to));
   return new Map([...out].map(([from, to]) => [from, [...to].sort()]));
 }
+
+const NAMED_IMPORT = /(?:^|\n)\s*import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*"([^"]+)"/g;
+
+/** Returns, per module, the names its files import from `module`'s index.ts (`import { a, type B as C }` gives a, B). */
+export function namesImportedFrom(libDir: string, module: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const file of sourceFiles(libDir)) {
+    const from = moduleOf(libDir, file);
+    if (from === module) continue;
+    for (const match of readFileSync(file, "utf8").matchAll(NAMED_IMPORT)) {
+      const specifier = match[2] ?? "";
+      if (!specifier.startsWith(".") || relative(libDir, resolve(dirname(file), specifier)) !== join(module, "index.ts")) continue;
+      for (const item of (match[1] ?? "").split(",")) {
+        const name = item.replace(/^\s*type\s+/, "").split(/\s+as\s+/)[0]?.trim() ?? "";
+        if (name !== "") out.set(from, (out.get(from) ?? new Set()).add(name));
+      }
+    }
+  }
+  return out;
+}
