@@ -75,7 +75,11 @@ export function namesImportedFrom(libDir: string, module: string): Map<string, S
       const specifier = match[2] ?? "";
       if (!specifier.startsWith(".") || relative(libDir, resolve(dirname(file), specifier)) !== join(module, "index.ts")) continue;
       for (const item of (match[1] ?? "").split(",")) {
-        const name = item.replace(/^\s*type\s+/, "").split(/\s+as\s+/)[0]?.trim() ?? "";
+        const name =
+          item
+            .replace(/^\s*type\s+/, "")
+            .split(/\s+as\s+/)[0]
+            ?.trim() ?? "";
         if (name !== "") out.set(from, (out.get(from) ?? new Set()).add(name));
       }
     }

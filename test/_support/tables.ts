@@ -23,4 +23,3 @@ export function tableOwners(libDir: string): Map<string, string[]> {
   }
   return new Map([...out].map(([module, tables]) => [module, [...tables].sort()]));
 }
-

@@ -64,7 +64,12 @@ const ONE_PLACE = [
   { row: "LatchCookie", claim: /The one home of those attributes/, code: /SameSite=|HttpOnly/, home: "lib/internal/cookie.ts" },
   { row: "requestTarget", claim: /the one rule behind `crossOriginProtection`/, code: /sec-fetch-site/i, home: "lib/internal/request.ts" },
   { row: "clientKey", claim: /its \/64/, code: /::\/64/, home: "lib/internal/client-key.ts" },
-  { row: "equalSecret", claim: /where every secret given as a string is compared/, code: /timingSafeEqual\(/, home: "lib/internal/secret.ts" },
+  {
+    row: "equalSecret",
+    claim: /where every secret given as a string is compared/,
+    code: /timingSafeEqual\(/,
+    home: "lib/internal/secret.ts",
+  },
 ] as const;
 
 describe("lib/internal/README.md", () => {
@@ -85,7 +90,8 @@ describe("lib/internal/README.md", () => {
       // "every `errors.ts` but X": the modules with an errors.ts, X left out.
       const every = /^every `errors\.ts`(?: but (\w+))?/.exec(row.usedBy);
       const stated = every === null ? statedUsers(row.usedBy) : [...withErrors].filter((m) => m !== every[1]).sort();
-      if (users.sort().join(" ") !== stated.join(" ")) wrong.push(`${row.names.join(", ")}: the README says ${stated.join(", ")}, imported by ${users.join(", ")}`);
+      if (users.sort().join(" ") !== stated.join(" "))
+        wrong.push(`${row.names.join(", ")}: the README says ${stated.join(", ")}, imported by ${users.join(", ")}`);
     }
     assert.deepEqual(wrong, []);
   });

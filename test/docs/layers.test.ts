@@ -93,8 +93,14 @@ describe("docs/handbook.md's layer table", () => {
         // The column leaves lib/internal out (every module may import it); http's row names it as its only import.
         const leftOut = (m: string): boolean => module === "internal" || m !== "internal";
         const imports = (actual.get(module) ?? []).filter(leftOut);
-        const said = row.imports === "Node only" ? [] : row.imports === "re-exports only" ? ["(re-exports only)"] : [...row.imports].filter(leftOut).sort();
-        if (said.join(" ") !== imports.join(" ")) wrong.push(`${module}: the handbook says ${said.join(", ") || "Node only"}, the code imports ${imports.join(", ") || "nothing"}`);
+        const said =
+          row.imports === "Node only"
+            ? []
+            : row.imports === "re-exports only"
+              ? ["(re-exports only)"]
+              : [...row.imports].filter(leftOut).sort();
+        if (said.join(" ") !== imports.join(" "))
+          wrong.push(`${module}: the handbook says ${said.join(", ") || "Node only"}, the code imports ${imports.join(", ") || "nothing"}`);
       }
     }
     assert.deepEqual(wrong, []);
@@ -107,7 +113,8 @@ describe("docs/handbook.md's layer table", () => {
       if (row === undefined || module === "") continue;
       for (const to of imports) {
         const target = rowOf.get(to);
-        if (target === undefined || target.index >= row.index) upward.push(`${module} imports ${to}, in a row ${target === undefined ? "nowhere" : "not above"}`);
+        if (target === undefined || target.index >= row.index)
+          upward.push(`${module} imports ${to}, in a row ${target === undefined ? "nowhere" : "not above"}`);
       }
     }
     assert.deepEqual(upward, []);

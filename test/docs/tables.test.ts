@@ -30,12 +30,10 @@ const NOT_YET: Record<string, string> = {
 export function tableLines(markdown: string): string[] {
   const row = /^\|\s*([^|`]*\btables?\b[^|`]*)\|([^|]*)\|\s*$/i;
   const line = /^([\w ,]*\btables\b[\w ,]*):\s*(.*)$/i;
-  return markdown
-    .split("\n")
-    .flatMap((text) => {
-      const m = row.exec(text) ?? line.exec(text);
-      return m === null ? [] : [m[2] ?? ""];
-    });
+  return markdown.split("\n").flatMap((text) => {
+    const m = row.exec(text) ?? line.exec(text);
+    return m === null ? [] : [m[2] ?? ""];
+  });
 }
 
 /** Returns the table names a statement claims: backticked lowercase names outside parentheses, before the first ";". */
