@@ -11,8 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { namesImportedFrom } from "../_support/imports.ts";
-import { ROOT, listFiles, readRepoFile } from "../_support/docs.ts";
-import { leadingNames } from "./layers.test.ts";
+import { ROOT, leadingNames, listFiles, readRepoFile } from "../_support/docs.ts";
 
 const README = "lib/internal/README.md";
 

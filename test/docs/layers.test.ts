@@ -12,7 +12,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { moduleImports } from "../_support/imports.ts";
-import { ROOT, listFiles, readRepoFile } from "../_support/docs.ts";
+import { ROOT, leadingNames, listFiles, readRepoFile } from "../_support/docs.ts";
 
 /** One row of the layer table: its position, the modules it names ("" for lib/index.ts) and what it says they import. */
 interface LayerRow {
@@ -20,22 +20,6 @@ interface LayerRow {
   modules: string[];
   imports: string[] | "Node only" | "re-exports only";
   line: string;
-}
-
-/** Returns the backticked names a table cell starts with, as a comma-separated list (`a`, `b` (…) gives a, b). */
-export function leadingNames(cell: string): string[] {
-  const out: string[] = [];
-  let rest = cell.trim();
-  for (;;) {
-    const name = /^`([^`]+)`/.exec(rest);
-    if (name === null) break;
-    out.push(name[1] ?? "");
-    rest = rest.slice(name[0].length);
-    const comma = /^,\s*(?=`)/.exec(rest);
-    if (comma === null) break;
-    rest = rest.slice(comma[0].length);
-  }
-  return out;
 }
 
 /** Reads the rows of the table headed `| Layer | Module | Imports |`. */

@@ -27,7 +27,7 @@ const NOT_YET: Record<string, string> = {
 };
 
 /** Returns the lines of a README that state tables (see the header). */
-export function tableLines(markdown: string): string[] {
+function tableLines(markdown: string): string[] {
   const row = /^\|\s*([^|`]*\btables?\b[^|`]*)\|([^|]*)\|\s*$/i;
   const line = /^([\w ,]*\btables\b[\w ,]*):\s*(.*)$/i;
   return markdown.split("\n").flatMap((text) => {
@@ -37,7 +37,7 @@ export function tableLines(markdown: string): string[] {
 }
 
 /** Returns the table names a statement claims: backticked lowercase names outside parentheses, before the first ";". */
-export function claimedTables(statement: string): string[] {
+function claimedTables(statement: string): string[] {
   let depth = 0;
   let outside = "";
   for (const ch of statement) {
