@@ -6,7 +6,7 @@
  * node's own start, the module graph, the database and schema, catalogs,
  * assets, prepared statements. Servers: a bare node:http server
  * (scripts/bench-servers/cold-bare.ts), examples/minimal, the demo as
- * `npm start` runs it (220 module files) and the demo as its unit ships it
+ * `npm start` runs it (about 270 module files) and the demo as its unit ships it
  * (one bundled file, scripts/bundle.ts, under the unit's node flags), each
  * started `runs` times in turn (interleaved), the state directory kept
  * between runs (a restart, not a first install). Reported: the median and

@@ -7,7 +7,7 @@
  * lines, so a link can be clicked rather than unescaped from JSON. Every
  * latch component logs through a `Logger`, so an application replaces it in
  * one place. Attributes named like secrets are never passed here; callers
- * redact before logging (DESIGN.md: never log a secret).
+ * redact before logging (docs/design.md §5: secrets are never logged).
  */
 import type { Writable } from "node:stream";
 

@@ -1,7 +1,8 @@
 /*
  * The two shapes every part of latch is written against. A handler takes
- * Node's own request and response objects (DESIGN.md: `(req, res)` order);
- * a middleware wraps one handler in another.
+ * Node's own request and response objects, in Node's `(req, res)` order
+ * (docs/spec.md, the idiom table); a middleware wraps one handler in
+ * another.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 

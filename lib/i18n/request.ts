@@ -1,8 +1,8 @@
 /*
  * Per-request locale state. The Locales middleware records, for each
  * request it sees, the locale set, the resolved code and the path after the
- * locale prefix was removed; the accessors below read it back (DESIGN.md:
- * per-request values, kept in a lib/internal request slot). A request the
+ * locale prefix was removed; the accessors below read it back (docs/design.md
+ * §3: per-request values, kept in a lib/internal request slot). A request the
  * middleware never saw is English with the framework catalog alone.
  */
 import type { IncomingMessage } from "node:http";

@@ -1,6 +1,6 @@
 /*
  * Per-request routing results, kept in a lib/internal request slot
- * (DESIGN.md: per-request values are read by accessors, Node's objects are
+ * (docs/design.md §3: per-request values are read by accessors, Node's objects are
  * never patched). One entry per routed request holds the matched pattern
  * and the wildcard values, in the order of the pattern's names.
  */

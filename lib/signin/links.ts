@@ -132,7 +132,7 @@ export class Links {
         const rows = this.#ofBinding
           .all(bindingHash, purpose, this.#clock.now().getTime())
           .filter((row) => !misses.codeLocked(row.address, bindingHash));
-        // DESIGN.md (secrets compared in constant time): every candidate is compared, no early exit at a match.
+        // docs/design.md §5 (secrets compared in constant time): every candidate is compared, no early exit at a match.
         let match: Row | undefined;
         for (const row of rows) if (equalSecret(hashCode(this.#key, row.token_hash, code), row.code_hash)) match = row;
         if (match !== undefined && this.#take.get(match.token_hash) !== undefined) return { ok: true, address: match.address };

@@ -121,3 +121,19 @@ export function codesIn(markdown: string): string[] {
   for (const m of markdown.matchAll(/^\|\s*`(ERR_[A-Z0-9_]+)`\s*\|/gm)) out.push(m[1] ?? "");
   return out;
 }
+
+/** Returns the backticked names a table cell starts with, as a comma-separated list (`a`, `b` (…) gives a, b). */
+export function leadingNames(cell: string): string[] {
+  const out: string[] = [];
+  let rest = cell.trim();
+  for (;;) {
+    const name = /^`([^`]+)`/.exec(rest);
+    if (name === null) break;
+    out.push(name[1] ?? "");
+    rest = rest.slice(name[0].length);
+    const comma = /^,\s*(?=`)/.exec(rest);
+    if (comma === null) break;
+    rest = rest.slice(comma[0].length);
+  }
+  return out;
+}

@@ -8,62 +8,14 @@
  * base of the other.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { crossModuleEdges, importEdges, type Edge } from "../_support/imports.ts";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-
-/** One module-to-module import found in the sources. */
-interface Edge {
-  from: string;
-  to: string;
-  file: string;
-  target: string;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
-
-/** The module a lib/ file belongs to: its first folder, or "" for lib/index.ts. */
-function moduleOf(libDir: string, file: string): string {
-  const parts = relative(libDir, file).split(sep);
-  return parts.length > 1 ? (parts[0] ?? "") : "";
-}
-
-const SPECIFIER = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"([^"]+)"/g;
-
-/** Collects every relative import of lib/ (type-only ones too), with the module of each end. */
-function importEdges(libDir: string): Edge[] {
-  const edges: Edge[] = [];
-  for (const file of sourceFiles(libDir)) {
-    const source = readFileSync(file, "utf8");
-    for (const match of source.matchAll(SPECIFIER)) {
-      const specifier = match[1] ?? "";
-      if (!specifier.startsWith(".")) continue;
-      const target = resolve(dirname(file), specifier);
-      edges.push({
-        from: moduleOf(libDir, file),
-        to: moduleOf(libDir, target),
-        file: relative(libDir, file),
-        target: relative(libDir, target),
-      });
-    }
-  }
-  return edges;
-}
-
-/** Collects every relative import of lib/ that crosses a module boundary. */
-function crossModuleEdges(libDir: string): Edge[] {
-  return importEdges(libDir).filter((e) => e.from !== e.to);
-}
 
 /** Imports that reach into another module past its index.ts. */
 function bypasses(edges: readonly Edge[]): string[] {

@@ -1,5 +1,5 @@
 /*
- * The pending blob's cookie. Its name is `framework_oidc` (DESIGN.md: the
+ * The pending blob's cookie. Its name is `framework_oidc` (docs/design.md §4: the
  * framework's own name is the word "framework" on the wire), prefixed
  * `__Host-` on https origins so no sibling subdomain can set or shadow it
  * (RFC 6265bis §4.1.3.2: __Host- requires Secure, Path=/ and no Domain).

@@ -63,7 +63,7 @@ export function openBlob(key: Buffer, sealed: string, now: Date): OpenResult {
   const got = Buffer.from(tag, "base64url");
   // Re-encoding catches non-canonical base64url (stray low bits in the last character).
   if (got.toString("base64url") !== tag) return { ok: false, reason: "bad_mac" };
-  // Compare MACs in constant time (DESIGN.md: secrets are compared with timingSafeEqual).
+  // Compare MACs in constant time (docs/design.md §5: secrets are compared in constant time).
   if (got.length !== want.length || !timingSafeEqual(got, want)) return { ok: false, reason: "bad_mac" };
   let parsed: unknown;
   try {
