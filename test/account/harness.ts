@@ -8,6 +8,8 @@
 import type { TestContext } from "node:test";
 import * as account from "../../lib/account/index.ts";
 import type { DB } from "../../lib/db/index.ts";
+import type { Mux } from "../../lib/router/index.ts";
+import type { Signin } from "../../lib/signin/index.ts";
 import { newSMTPMailer } from "../../lib/mail/index.ts";
 import { auditAuthEvents } from "../../lib/agent/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
@@ -37,7 +39,12 @@ export interface AccountApp extends SigninApp {
 /** Starts the application (a real SMTP server receives its mail). */
 export async function startAccountApp(
   t: TestContext,
-  options: { reverseWindow?: number; accountMailURL?: string } = {},
+  options: {
+    reverseWindow?: number;
+    accountMailURL?: string;
+    /** Mounts more of the suite's routes (the demo's resources...) beside the account's. */
+    extend?: (mux: Mux, auth: Signin, db: DB, events: EventStore) => void;
+  } = {},
 ): Promise<AccountApp> {
   const clock = new FakeClock(new Date("2026-03-01T09:00:00Z"));
   let events: EventStore | undefined;
@@ -84,6 +91,7 @@ export async function startAccountApp(
       mux.Handle(`POST ${ROUTES.undo}`, component.Reverse);
       fresh.Handle(`GET ${ROUTES.export}`, component.Export);
       fresh.Handle(`POST ${ROUTES.delete}`, component.Delete);
+      options.extend?.(mux, auth, db, events);
     },
   });
   return { ...app, store: new PasskeyStore(app.db, clock), events: events ?? new EventStore(app.db, { Clock: clock }) };
