@@ -4,18 +4,19 @@
  * memory (issue 36: whole tables read with `.all()` and stringified in one
  * piece froze the server).
  *
- * Each table, the events too, is read in keyset pages (by rowid, or by the
- * primary key of a WITHOUT ROWID table): at most EXPORT_PAGE rows, cut
- * short once the page's text reaches DOWNLOAD_PIECE characters. A page is
+ * Each table, the events too, is read in keyset pages (by its primary key,
+ * else by rowid): at most EXPORT_PAGE rows, cut short once the page's text
+ * reaches DOWNLOAD_PIECE characters. A page is
  * read with `.iterate()` and the iterator closed before its text is
  * written: a statement is never left open across the wait for the socket
  * to drain, since the application's one database handle would be busy for
  * every other request meanwhile. When the client is gone, or takes nothing
  * for DOWNLOAD_WRITE_TIMEOUT, the export stops and reads nothing more.
  *
- * Not a snapshot: each page sees the database as it is when it is read. A
- * row is written at most once, in key order; one added or changed behind
- * the pages already read is not in the export, one added ahead of them is.
+ * Not a snapshot: each page sees the database as it is when it is read.
+ * Rows come in key order, each once unless its key changes meanwhile; one
+ * added or changed behind the pages already read is not in the export,
+ * one added ahead of them is.
  *
  *   { "format": "latch.account-export.v1", "subject": ..., "exported_at": ...,
  *     "tables": { "<table>": [row, ...], ... }, "events": [event, ...] }
@@ -120,8 +121,8 @@ interface Pages {
 
 function pagesOf(db: DB, read: Read): Pages {
   // Keyed by the primary key (lib/manifest's resources have an index on owner and id, so a page is a range of it), else by rowid.
-  const primary = (db.prepare("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk").all(read.table) as { name: string }[]).map((c) =>
-    q(c.name),
+  const primary = (db.prepare("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk").all(read.table) as { name: string }[]).map(
+    (c) => q(c.name),
   );
   const keys = primary.length > 0 ? primary : ["rowid"];
   const select = `SELECT ${keys.map((k, i) => `${k} AS ${q(keyName(i))}`).join(", ")}, ${read.columns} FROM ${q(read.table)} WHERE (${read.where})`;
@@ -135,7 +136,11 @@ function pagesOf(db: DB, read: Read): Pages {
 }
 
 // One page: its rows' JSON joined by commas, and the key to read on from, or undefined after the last row.
-function readPage(pages: Pages, params: Record<string, string>, after: unknown[] | undefined): { text: string; next: unknown[] | undefined } {
+function readPage(
+  pages: Pages,
+  params: Record<string, string>,
+  after: unknown[] | undefined,
+): { text: string; next: unknown[] | undefined } {
   const statement = after === undefined ? pages.first : pages.next;
   const bound: Record<string, unknown> = { ...params };
   after?.forEach((value, i) => (bound[`k${i}`] = value));

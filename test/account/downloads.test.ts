@@ -30,7 +30,15 @@ async function start(t: TestContext): Promise<AccountApp> {
     extend: (mux, auth, db, events) => {
       // A note references an expense: expenses are mounted first.
       for (const resource of [expenses, notes]) {
-        mountResource(resource, { db, mux, tools: new ToolRegistry(), events, origin: "http://localhost", requireSession: auth.RequireSession, ctxFrom });
+        mountResource(resource, {
+          db,
+          mux,
+          tools: new ToolRegistry(),
+          events,
+          origin: "http://localhost",
+          requireSession: auth.RequireSession,
+          ctxFrom,
+        });
       }
     },
   });
@@ -153,7 +161,10 @@ describe("downloads per person", () => {
     assert.equal((await app.request("GET", CSV, { jar: ada })).status, 429);
     const [slowCSV, slowJSON] = [dechunk(await csv.read()), dechunk(await json.read())];
     assert.equal(await onceReleased(app, ada, ROUTES.export), 200, "both ended: released");
-    const [fastCSV, fastJSON] = [(await app.request("GET", CSV, { jar: ada })).body, (await app.request("GET", ROUTES.export, { jar: ada })).body];
+    const [fastCSV, fastJSON] = [
+      (await app.request("GET", CSV, { jar: ada })).body,
+      (await app.request("GET", ROUTES.export, { jar: ada })).body,
+    ];
     assert.equal(slowCSV.split("\r\n").length, NOTES + 2, "header, every note, the final CRLF");
     assert.equal(slowCSV, fastCSV, "the same bytes as a client that reads at once");
     assert.equal(slowJSON, fastJSON);
