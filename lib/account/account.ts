@@ -28,6 +28,7 @@ import { LINK_TTL, normalizeAddress, type Signin } from "../signin/index.ts";
 import { newLogMailer, type Mailer, type Message } from "../mail/index.ts";
 import { HashToken, NewToken, authEventEmitter, type AuthEventEmitter, type Sessions } from "../session/index.ts";
 import type { Config } from "./config.ts";
+import { admitDownload, MAX_DOWNLOADS_PER_PERSON } from "../internal/index.ts";
 import { AccountError } from "./errors.ts";
 import { writeExport } from "./export.ts";
 import { changedMessage, confirmMessage, requestedMessage, takenMessage } from "./mail.ts";
@@ -281,11 +282,19 @@ export class Account {
 
   /**
    * `GET` (behind RequireFreshSession): the person's export, one JSON
-   * document (export.ts), streamed as an attachment.
+   * document (export.ts), streamed as an attachment. Past
+   * MAX_DOWNLOADS_PER_PERSON running downloads it throws AccountError
+   * ERR_ACCOUNT_DOWNLOADS_BUSY (status 429, `Retry-After` set).
    */
   readonly Export: HandlerFunc = async (req, res) => {
     const session = this.#sessions.read(req);
     if (session === undefined) return this.#outcome(res, this.#config.SigninPath, "account=signin");
+    // OWASP ASVS 5.0 §13.1.3: a person's downloads, exports and CSV together, are bounded; the runtime renders the 429 (Retry-After kept).
+    if (!admitDownload(this.#config.DB, session.Subject, res)) {
+      throw new AccountError("ERR_ACCOUNT_DOWNLOADS_BUSY", `account export: ${MAX_DOWNLOADS_PER_PERSON} downloads running already`, {
+        status: 429,
+      });
+    }
     res.statusCode = 200;
     res.setHeader("Content-Type", "application/json; charset=utf-8");
     res.setHeader("Content-Disposition", 'attachment; filename="account.json"');

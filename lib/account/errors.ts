@@ -5,6 +5,7 @@ import { hasErrorCode } from "../internal/index.ts";
 /** The account module's error codes, each equal to its key. */
 export const ACCOUNT_ERROR_CODES = {
   ERR_ACCOUNT_INVALID_CONFIG: "ERR_ACCOUNT_INVALID_CONFIG",
+  ERR_ACCOUNT_DOWNLOADS_BUSY: "ERR_ACCOUNT_DOWNLOADS_BUSY",
 } as const;
 
 /** An account error code. */

@@ -1,8 +1,22 @@
 /*
  * The export: one JSON document of everything the database holds about a
- * person, written to the response piece by piece (a table at a time, the
- * events EXPORT_PAGE at a time, waiting for the socket to drain between
- * pieces), never built whole in memory.
+ * person, written to the response piece by piece, never built whole in
+ * memory (issue 36: whole tables read with `.all()` and stringified in one
+ * piece froze the server).
+ *
+ * Each table, the events too, is read in keyset pages (by its primary key,
+ * else by rowid): at most EXPORT_PAGE rows, cut short once the page's text
+ * reaches DOWNLOAD_PIECE characters. A page is
+ * read with `.iterate()` and the iterator closed before its text is
+ * written: a statement is never left open across the wait for the socket
+ * to drain, since the application's one database handle would be busy for
+ * every other request meanwhile. When the client is gone, or takes nothing
+ * for DOWNLOAD_WRITE_TIMEOUT, the export stops and reads nothing more.
+ *
+ * Not a snapshot: each page sees the database as it is when it is read.
+ * Rows come in key order, each once unless its key changes meanwhile; one
+ * added or changed behind the pages already read is not in the export,
+ * one added ahead of them is.
  *
  *   { "format": "latch.account-export.v1", "subject": ..., "exported_at": ...,
  *     "tables": { "<table>": [row, ...], ... }, "events": [event, ...] }
@@ -14,12 +28,12 @@
  * subject is the person, with `data` as the JSON object it is.
  */
 import type { ServerResponse } from "node:http";
-import type { DB } from "../db/index.ts";
+import type { DB, Statement } from "../db/index.ts";
 import { auditStream } from "../events/index.ts";
-import { writeChunk } from "../internal/index.ts";
+import { DOWNLOAD_PIECE, endChunks, writeChunk } from "../internal/index.ts";
 import type { Tables } from "./tables.ts";
 
-/** Events read per query of an export: 500. */
+/** Rows read per query of an export, at most: 500 (fewer once they reach `DOWNLOAD_PIECE` characters). */
 export const EXPORT_PAGE: number = 500;
 
 /** The export's format name. */
@@ -27,65 +41,122 @@ export const EXPORT_FORMAT = "latch.account-export.v1";
 
 const q = (name: string): string => `"${name}"`;
 
-function plain(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) out[key] = Buffer.isBuffer(value) ? value.toString("base64url") : value;
-  return out;
+/** One table's rows of the person: `SELECT columns FROM table WHERE where`, `@s` the subject, `@stream` their audit stream. */
+interface Read {
+  table: string;
+  columns: string;
+  where: string;
+  /** A row as the document shows it (the events' `data` parsed). */
+  shape?: (row: Record<string, unknown>) => unknown;
 }
 
 /** Writes `subject`'s export to `res` (status and headers already set by the caller), and ends it. */
 export async function writeExport(res: ServerResponse, db: DB, tables: Tables, subject: string, now: Date): Promise<void> {
-  await writeChunk(
-    res,
-    `{"format":${JSON.stringify(EXPORT_FORMAT)},"subject":${JSON.stringify(subject)},"exported_at":${JSON.stringify(now.toISOString())},"tables":{`,
-  );
-  const reads: [string, string][] = [
-    ...tables.latch.map((t): [string, string] => [
-      t.table,
-      `SELECT ${t.exported.length === 0 ? "1 AS present" : t.exported.map(q).join(", ")} FROM ${q(t.table)} WHERE ${q(t.column)} = ?`,
-    ]),
-    ...tables.owned.map((t): [string, string] => [t.Table, `SELECT * FROM ${q(t.Table)} WHERE ${q(t.Column)} = ?`]),
+  const params = { s: subject, stream: auditStream(subject) };
+  let open = `{"format":${JSON.stringify(EXPORT_FORMAT)},"subject":${JSON.stringify(subject)},"exported_at":${JSON.stringify(now.toISOString())},"tables":{`;
+  const reads: Read[] = [
+    ...tables.latch.map((t) => ({
+      table: t.table,
+      columns: t.exported.length === 0 ? "1 AS present" : t.exported.map(q).join(", "),
+      where: `${q(t.column)} = @s`,
+    })),
+    ...tables.owned.map((t) => ({ table: t.Table, columns: "*", where: `${q(t.Column)} = @s` })),
   ];
   if (tables.rate) {
-    reads.push([
-      "signin_rate_events",
-      "SELECT bucket, at FROM signin_rate_events WHERE bucket = 'addr:' || @s OR bucket = 'code:' || @s OR substr(bucket, 1, length(@s) + 6) = 'code:' || @s || ':'",
-    ]);
+    reads.push({
+      table: "signin_rate_events",
+      columns: "bucket, at",
+      where: "bucket = 'addr:' || @s OR bucket = 'code:' || @s OR substr(bucket, 1, length(@s) + 6) = 'code:' || @s || ':'",
+    });
   }
-  let first = true;
-  for (const [name, sql] of reads) {
-    const rows = (db.prepare(sql).all(sql.includes("@s") ? { s: subject } : subject) as Record<string, unknown>[]).map(plain);
-    if (res.destroyed) return;
-    await writeChunk(res, `${first ? "" : ","}${JSON.stringify(name)}:${JSON.stringify(rows)}`);
-    first = false;
+  for (const [i, read] of reads.entries()) {
+    if (!(await writeRows(res, db, read, params, `${open}${i === 0 ? "" : ","}${JSON.stringify(read.table)}:[`, "]"))) return;
+    open = "";
   }
-  await writeChunk(res, '},"events":[');
   if (tables.events) {
-    const page = db.prepare(
-      "SELECT * FROM events WHERE (stream = @stream OR subject = @subject) AND (stream, seq) > (@afterStream, @afterSeq) ORDER BY stream, seq LIMIT @limit",
-    );
-    let after: { stream: string; seq: number } = { stream: "", seq: 0 };
-    let separator = "";
-    for (;;) {
-      const rows = page.all({
-        stream: auditStream(subject),
-        subject,
-        afterStream: after.stream,
-        afterSeq: after.seq,
-        limit: EXPORT_PAGE,
-      }) as {
-        stream: string;
-        seq: number;
-        data: string;
-      }[];
-      if (rows.length === 0 || res.destroyed) break;
-      const text = rows.map((row) => JSON.stringify({ ...row, data: JSON.parse(row.data) as unknown })).join(",");
-      await writeChunk(res, separator + text);
-      separator = ",";
-      const last = rows[rows.length - 1];
-      if (last === undefined || rows.length < EXPORT_PAGE) break;
-      after = { stream: last.stream, seq: last.seq };
-    }
+    const events: Read = {
+      table: "events",
+      columns: "*",
+      where: "stream = @stream OR subject = @s",
+      shape: (row) => ({ ...row, data: JSON.parse(String(row["data"])) as unknown }),
+    };
+    if (!(await writeRows(res, db, events, params, `${open}},"events":[`, ""))) return;
+  } else if (!(await writeChunk(res, `${open}},"events":[`))) return;
+  await endChunks(res, "]}\n");
+}
+
+// Writes `before`, the rows of `read` as JSON values separated by commas, page by page, then `after`; false when the client is gone.
+async function writeRows(
+  res: ServerResponse,
+  db: DB,
+  read: Read,
+  params: Record<string, string>,
+  before: string,
+  after: string,
+): Promise<boolean> {
+  const pages = pagesOf(db, read);
+  let text = before;
+  let key: unknown[] | undefined;
+  for (let first = true; first || key !== undefined; first = false) {
+    const page = readPage(pages, params, key);
+    text += (first || page.text === "" ? "" : ",") + page.text;
+    key = page.next;
+    if (key === undefined) text += after;
+    if (!(await writeChunk(res, text))) return false;
+    text = "";
   }
-  res.end("]}\n");
+  return true;
+}
+
+// The names the page key is selected under, first in each row: with a space, so no plain column name is one of them.
+const keyName = (i: number): string => `latch key ${i}`;
+
+/** A read's two statements: the first page, and the next ones after a key. */
+interface Pages {
+  first: Statement<object, Record<string, unknown>>;
+  next: Statement<object, Record<string, unknown>>;
+  keys: number;
+  shape: (row: Record<string, unknown>) => unknown;
+}
+
+function pagesOf(db: DB, read: Read): Pages {
+  // Keyed by the primary key (lib/manifest's resources have an index on owner and id, so a page is a range of it), else by rowid.
+  const primary = (db.prepare("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk").all(read.table) as { name: string }[]).map(
+    (c) => q(c.name),
+  );
+  const keys = primary.length > 0 ? primary : ["rowid"];
+  const select = `SELECT ${keys.map((k, i) => `${k} AS ${q(keyName(i))}`).join(", ")}, ${read.columns} FROM ${q(read.table)} WHERE (${read.where})`;
+  const order = `ORDER BY ${keys.join(", ")} LIMIT ${EXPORT_PAGE}`;
+  return {
+    first: db.prepare(`${select} ${order}`),
+    next: db.prepare(`${select} AND (${keys.join(", ")}) > (${keys.map((_, i) => `@k${i}`).join(", ")}) ${order}`),
+    keys: keys.length,
+    shape: read.shape ?? ((row) => row),
+  };
+}
+
+// One page: its rows' JSON joined by commas, and the key to read on from, or undefined after the last row.
+function readPage(
+  pages: Pages,
+  params: Record<string, string>,
+  after: unknown[] | undefined,
+): { text: string; next: unknown[] | undefined } {
+  const statement = after === undefined ? pages.first : pages.next;
+  const bound: Record<string, unknown> = { ...params };
+  after?.forEach((value, i) => (bound[`k${i}`] = value));
+  let text = "";
+  let rows = 0;
+  let last: unknown[] = [];
+  // The iterator is closed (by the loop's end, or the return that cuts the page) before anything is awaited.
+  for (const selected of statement.iterate(bound)) {
+    const row: Record<string, unknown> = {};
+    last = [];
+    for (const [name, value] of Object.entries(selected)) {
+      if (last.length < pages.keys) last.push(value);
+      else row[name] = Buffer.isBuffer(value) ? value.toString("base64url") : value;
+    }
+    text += (rows++ === 0 ? "" : ",") + JSON.stringify(pages.shape(row));
+    if (text.length >= DOWNLOAD_PIECE) return { text, next: last };
+  }
+  return { text, next: rows === EXPORT_PAGE ? last : undefined };
 }

@@ -4,7 +4,8 @@ export { LatchCookie, readCookie, serializeCookie, appendSetCookie } from "./coo
 export { hasErrorCode } from "./error-code.ts";
 export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./option-checks.ts";
 export { requestTarget, mediaType, parseOrigin, crossOriginVerdict, originVerdict, clientAddress } from "./request.ts";
-export { writeText, writeErrorPage, writeChunk } from "./respond.ts";
+export { writeText, writeErrorPage, writeChunk, endChunks, DOWNLOAD_WRITE_TIMEOUT } from "./respond.ts";
+export { admitDownload, MAX_DOWNLOADS_PER_PERSON, DOWNLOAD_RETRY_AFTER, DOWNLOAD_PIECE } from "./download-share.ts";
 export { equalSecret } from "./secret.ts";
 export { rememberNext, takeNext } from "./next-cookie.ts";
 export { requestSlot, SlottedRequest } from "./request-slot.ts";

@@ -49,19 +49,49 @@ export function writeErrorPage(
 }
 
 /**
+ * How long a download waits for the client to take its bytes (Node's
+ * `drain`, or the last ones' `finish`) before the connection is destroyed:
+ * 30 s. A client that stops reading holds no handler, socket or buffered
+ * page longer than that (issue 36: unread downloads pinned 2 GB). A slow
+ * link still moving bytes never waits that long for a socket buffer.
+ */
+export const DOWNLOAD_WRITE_TIMEOUT: number = 30_000;
+
+/**
  * Writes `chunk` to `res` and resolves once it takes more (Node's `write`
  * says when to wait: a streamed export or CSV never holds more than the
- * socket's buffer), or at once when the client has gone.
+ * socket's buffer): true then, false when the client has gone, the socket
+ * closed or errored, or `drain` did not come within `timeout` ms (the
+ * connection is then destroyed). A download loop stops at false and reads
+ * nothing more.
  */
-export function writeChunk(res: ServerResponse, chunk: string): Promise<void> {
-  if (res.write(chunk) || res.destroyed) return Promise.resolve();
+export async function writeChunk(res: ServerResponse, chunk: string, timeout: number = DOWNLOAD_WRITE_TIMEOUT): Promise<boolean> {
+  if (res.destroyed) return false;
+  if (!res.write(chunk)) await settled(res, "drain", timeout);
+  return !res.destroyed;
+}
+
+/** Ends `res` with `last`, and destroys it when the client has not taken every byte within `timeout` ms. */
+export async function endChunks(res: ServerResponse, last: string, timeout: number = DOWNLOAD_WRITE_TIMEOUT): Promise<void> {
+  if (res.destroyed) return;
+  const finished = settled(res, "finish", timeout);
+  res.end(last);
+  await finished;
+}
+
+// Resolves on `event`, or when `res` closes or errors; destroys `res` past `timeout` ms (one deadline for every wait of a download).
+function settled(res: ServerResponse, event: "drain" | "finish", timeout: number): Promise<void> {
   return new Promise((resolve) => {
+    const deadline = setTimeout(() => res.destroy(), timeout);
     const done = (): void => {
-      res.off("drain", done);
+      clearTimeout(deadline);
+      res.off(event, done);
       res.off("close", done);
+      res.off("error", done);
       resolve();
     };
-    res.on("drain", done);
+    res.on(event, done);
     res.on("close", done);
+    res.on("error", done);
   });
 }

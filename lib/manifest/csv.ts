@@ -4,41 +4,65 @@
  * its pages, as RFC 4180 text in UTF-8 with a byte order mark, so a
  * spreadsheet opens it in the right encoding.
  *
- * Streamed: the records are read CSV_CHUNK at a time with the list's
- * keyset (table.ts), each chunk written before the next is read, waiting
- * for the socket to drain whenever the response's buffer is full. Never
- * all rows in memory, and never a statement left open across a wait: the
- * application has one database handle, and an open iterator would hold
- * it busy for every other request until the download ends.
+ * Streamed: the records are read a page at a time (`csvPage`: CSV_CHUNK,
+ * fewer for long records) with the list's keyset (table.ts), each page
+ * written before the next is read, waiting for the socket to drain
+ * whenever the response's buffer is full. Never all rows in memory, and
+ * never a statement left open across a wait: the application has one
+ * database handle, and an open iterator would hold it busy for every
+ * other request until the download ends. A client that takes nothing for
+ * DOWNLOAD_WRITE_TIMEOUT is cut, and the download stops reading.
  *
  * Columns: `id`, each field by its name, `created_at`, `updated_at`
  * (ISO 8601). Values as a tool returns them: an amount as a decimal with
  * a point, a yes/no as `true`/`false`, a date as ISO, the rest as stored.
  */
 import type { ServerResponse } from "node:http";
-import { writeChunk } from "../internal/index.ts";
+import { DOWNLOAD_PIECE, endChunks, writeChunk } from "../internal/index.ts";
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordStore } from "./store.ts";
 import type { ListQuery, StoredRecord } from "./table.ts";
-import { currencyOf } from "./values.ts";
+import { currencyOf, maxValueBytes } from "./values.ts";
 
-/** Records read per query of an export. */
+/** Records read per query of an export, at most: 500 (fewer when a record may be long: `csvPage`). */
 export const CSV_CHUNK: number = 500;
 
 /**
- * Returns `text` as one CSV field. OWASP "CSV Injection"
- * (https://owasp.org/www-community/attacks/CSV_Injection): a text starting
- * with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to a
- * spreadsheet, so it gets a leading `'` and opens as text. RFC 4180 §2:
- * a field holding a quote, a comma or a line break is quoted, its quotes
- * doubled.
+ * The rule for formulas: OWASP "CSV Injection"
+ * (https://owasp.org/www-community/attacks/CSV_Injection) and ASVS 5.0
+ * §1.2.10. A spreadsheet reads a cell starting with `=`, `+`, `-`, `@`, a
+ * tab, a carriage return or a NUL as a formula. A cell starts at the
+ * start of a field, and, for a spreadsheet that splits there (on `;` in
+ * locales with a decimal comma, on a tab, on a line break when pasted, on
+ * `,` when it ignores quotes), after each separator inside the field: so
+ * each such character in either place gets a `'` before it, and reads as
+ * text. `x;=1+1` is written `"x;'=1+1"`, `a,=1` is `"a,'=1"`.
+ */
+const FORMULA_START = /(^|[,;\t\r\n])(?=[=+\-@\t\r\0])/g;
+
+/**
+ * Returns `text` as one CSV field, formulas neutralised (`FORMULA_START`)
+ * unless it is a `number` latch wrote. RFC 4180 §2: a field holding a
+ * quote, a comma or a line break is quoted, its quotes doubled; so is
+ * one holding a `;` or a tab, the separators of other spreadsheets, so
+ * it stays one cell whichever a reader splits on.
  */
 export function csvField(text: string, number = false): string {
-  const safe = !number && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  const safe = number ? text : text.replace(FORMULA_START, "$1'");
+  return /[",;\t\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/**
+ * Records read per query of `spec`'s export: CSV_CHUNK, or fewer when
+ * that many of its longest records would pass DOWNLOAD_PIECE characters,
+ * so no page holds the event loop long.
+ */
+export function csvPage(spec: ResourceSpec): number {
+  const longest = spec.Form.Fields.reduce((n, f) => n + maxValueBytes(f) + 1, 64);
+  return Math.max(1, Math.min(CSV_CHUNK, Math.floor(DOWNLOAD_PIECE / longest)));
 }
 
 // RFC 4180 §2: records end with CRLF.
@@ -71,13 +95,14 @@ export async function writeCSV(
     ]);
   res.setHeader("Content-Type", "text/csv; charset=utf-8; header=present");
   res.setHeader("Content-Disposition", `attachment; filename="${spec.Name}.csv"`);
-  await writeChunk(res, `\uFEFF${row(["id", ...fields.map((f) => f.Name), "created_at", "updated_at"])}`);
+  if (!(await writeChunk(res, `\uFEFF${row(["id", ...fields.map((f) => f.Name), "created_at", "updated_at"])}`))) return;
+  const limit = csvPage(spec);
   let after = undefined as ListQuery["after"];
   do {
-    if (res.destroyed) return;
-    const page = store.list(owner, { ...query, after, limit: CSV_CHUNK });
-    await writeChunk(res, page.records.map(line).join(""));
+    const page = store.list(owner, { ...query, after, limit });
+    // The client gone, or taking nothing for DOWNLOAD_WRITE_TIMEOUT: nothing more is read.
+    if (!(await writeChunk(res, page.records.map(line).join("")))) return;
     after = page.next;
   } while (after !== undefined);
-  res.end();
+  await endChunks(res, "");
 }

@@ -36,7 +36,7 @@ import {
   type Middleware,
   type SafeHTML,
 } from "../http/index.ts";
-import { credentialHeld, writeErrorPage, type ErrorPageTarget } from "../internal/index.ts";
+import { admitDownload, credentialHeld, MAX_DOWNLOADS_PER_PERSON, writeErrorPage, type ErrorPageTarget } from "../internal/index.ts";
 import { LocaleFrom, T, Tf } from "../i18n/index.ts";
 import type { Mux } from "../router/index.ts";
 import { PathValue } from "../router/index.ts";
@@ -240,6 +240,9 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
     if ("bad" in parsed) return refuse(req, res, 400, `export ${spec.Name}: ${parsed.bad}`);
     for (const [name, problem] of parsed.errors)
       return refuse(req, res, 400, `export ${spec.Name}: ${name}: ${Tf(req, problem.key, problem.args)}`);
+    // OWASP ASVS 5.0 §13.1.3: a person's downloads, exports and CSV together, are bounded (429 with Retry-After past them).
+    if (!admitDownload(options.db, owner(req), res))
+      return refuse(req, res, 429, `export ${spec.Name}: ${MAX_DOWNLOADS_PER_PERSON} downloads running already`);
     await writeCSV(res, spec, store, owner(req), parsed.query);
   };
   const blank: HandlerFunc = async (req, res) => {

@@ -1,0 +1,59 @@
+/*
+ * The downloads one person may have running at once, shared by every
+ * component that streams a download (the account's export, a resource's
+ * CSV): OWASP ASVS 5.0 §13.1.3 (resource management) and issue 36, where
+ * ten concurrent exports of one account left 1 probe of 14 answered.
+ *
+ * A download is counted from its admission until its response closes,
+ * however it closes: written to the end, failed (a throw cuts the
+ * response), cut at the write deadline (`DOWNLOAD_WRITE_TIMEOUT`), or left
+ * by the client. The count lives per application, keyed by the database
+ * handle its components share, and per person, keyed by the session's
+ * subject. It is memory only: a restart forgets it, as it ends every
+ * download.
+ */
+import type { ServerResponse } from "node:http";
+
+/** Downloads one person may have running at once, exports and CSV together: 2. */
+export const MAX_DOWNLOADS_PER_PERSON: number = 2;
+
+/** The `Retry-After` of a download refused for that limit, in whole seconds (RFC 9110 §10.2.3): 5. */
+export const DOWNLOAD_RETRY_AFTER: number = 5;
+
+/**
+ * Characters of text a download reads and writes in one piece, at most
+ * (a page is cut short when its rows reach it): 256 Ki. Such a piece
+ * takes about a millisecond to read and serialise on one core, so a
+ * download never holds the event loop long (lib/account/README.md,
+ * "Export", has the measurement).
+ */
+export const DOWNLOAD_PIECE: number = 256 * 1024;
+
+const running = new WeakMap<object, Map<string, number>>();
+
+/**
+ * Counts a download of `person` in the application whose database handle
+ * is `app` until `res` closes, and returns true; or, when the person has
+ * `MAX_DOWNLOADS_PER_PERSON` running already, sets `Retry-After` on `res`
+ * and returns false: the caller answers 429 its module's way.
+ */
+export function admitDownload(app: object, person: string, res: ServerResponse): boolean {
+  let open = running.get(app);
+  if (open === undefined) running.set(app, (open = new Map()));
+  const count = open.get(person) ?? 0;
+  if (count >= MAX_DOWNLOADS_PER_PERSON) {
+    // RFC 6585 §4: a 429 may say when to come back; RFC 9110 §10.2.3: in whole seconds.
+    res.setHeader("Retry-After", String(DOWNLOAD_RETRY_AFTER));
+    return false;
+  }
+  // A client gone before its download began is not counted: its response closed already, and would never release the count.
+  if (res.closed) return true;
+  open.set(person, count + 1);
+  const people = open;
+  res.once("close", () => {
+    const left = (people.get(person) ?? 1) - 1;
+    if (left === 0) people.delete(person);
+    else people.set(person, left);
+  });
+  return true;
+}
