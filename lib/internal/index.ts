@@ -10,6 +10,8 @@ export { rememberNext, takeNext } from "./next-cookie.ts";
 export { requestSlot, SlottedRequest } from "./request-slot.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
 export { bindStreamWatcher, holdsStream } from "./stream-share.ts";
+export { bindWaitWatcher, waitOutside } from "./waiting.ts";
+export { OUTBOUND_FILES, takeOutbound, outboundInFlight } from "./outbound.ts";
 export { encodeEvent } from "./sse.ts";
 export { EventWriter, endOnShutdown } from "./event-writer.ts";
 export type { ErrorPageTarget } from "./respond.ts";
