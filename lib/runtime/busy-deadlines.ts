@@ -37,12 +37,31 @@ export interface WriteWindow {
  */
 export function checkWrites(socket: Socket, window: WriteWindow | undefined, at: number): WriteWindow | undefined | "stalled" {
   if (socket.writableLength === 0) return undefined;
-  // bytesWritten counts the bytes still buffered; less those, what the kernel has taken.
-  const taken = socket.bytesWritten - socket.writableLength;
+  const taken = bytesTaken(socket);
   if (window === undefined) return { since: at, taken };
   const elapsed = at - window.since;
   if (elapsed < WRITE_WINDOW) return window;
   // OWASP ASVS 5.0 §13.1.3 (resource management): a response its client does not read may not hold memory and a connection.
   if (taken - window.taken < (elapsed / 1000) * MIN_WRITE_RATE) return "stalled";
   return { since: at, taken };
+}
+
+/**
+ * The bytes of `socket`'s writes the kernel has taken. `bytesWritten` counts
+ * what is still pending too, and `writableLength` counts a write as pending
+ * until all of it is sent: node:net hands a large write (`res.end(body)`) to
+ * libuv whole, and libuv sends it as the client reads. What libuv has left of
+ * the write in flight (`writeQueueSize` of the socket's handle, beside the
+ * write's length in the stream's state) tells how far it got; both are
+ * Node's own fields, not documented API, so without them the count is of
+ * completed writes only (a client that reads is then cut only during a write
+ * larger than a window's MIN_WRITE_RATE).
+ */
+export function bytesTaken(socket: Socket): number {
+  const completed = socket.bytesWritten - socket.writableLength;
+  const handle = (socket as { _handle?: { writeQueueSize?: unknown } | null })._handle;
+  const state = (socket as { _writableState?: { writing?: unknown; writelen?: unknown } })._writableState;
+  const left = handle?.writeQueueSize;
+  if (state?.writing !== true || typeof state.writelen !== "number" || typeof left !== "number") return completed;
+  return completed + Math.max(0, state.writelen - left);
 }

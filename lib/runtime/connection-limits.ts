@@ -374,7 +374,8 @@ class Limiter {
       else {
         this.#warn("connection cut", "response not read");
         this.#forget(socket);
-        socket.destroy();
+        // A reset, not a close: the kernel drops what it still holds for the client instead of trying to deliver it.
+        socket.resetAndDestroy();
       }
     }
   }
