@@ -81,7 +81,7 @@ const CLIENT_ID_BYTES = 16;
 
 /** Options of `OAuthClients`. */
 export interface OAuthClientsOptions {
-  /** The application's origin (`Options.Origin`); a loopback one is development, where documents may be fetched from this machine. */
+  /** The application's origin (`Options.Origin`); a loopback one is development, where a request that arrived over loopback may name a document on this machine. */
   Origin: string;
   /** The client's address behind a proxy, for the registration limit. @default the socket's peer */
   ClientIP?: (req: IncomingMessage) => string;
