@@ -9,6 +9,17 @@
  *   (d) 1,000 job event streams from 100 accounts (10 each, an address each)
  *   (e) 2,000 idle keep-alive connections from 2,000 addresses
  *   (f) 50 form bodies sent in 20,000 one-byte segments each
+ *   (g) 900 `GET /oauth/authorize` from 22 addresses naming client metadata
+ *       documents that never arrive, each a URL of its own (issue 36)
+ *   (h) the same, all naming one shared URL
+ *   (i) 900 `GET /download` (1 MiB each) from 22 addresses, never read
+ *
+ * The documents of (g) and (h) are served by the attackers' process: an
+ * http server on loopback that accepts and never answers (the server runs
+ * with a loopback origin and the attackers come over loopback, so it
+ * fetches from this machine, as the demo's defaults let it). The server's
+ * open file descriptors (/proc/<pid>/fd) are counted with its RSS; the
+ * highest is reported.
  *
  * Attackers bind 127.x.y.z with `localAddress` (all of 127/8 is loopback on
  * Linux) and open their connection again a second after the server closes
@@ -37,7 +48,9 @@
  * Usage: node dist/scripts/bench-starve.js [probe seconds, 20]   (prints JSON)
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -75,6 +88,8 @@ export interface StarveRun {
   liveAfterMB: number;
   /** The server's longest event-loop delay while the probes ran (ms): its own stall, apart from the machine's load. */
   loopMaxMs: number;
+  /** The most file descriptors the server held during the attack. */
+  fdsMax: number;
 }
 
 interface Memory {
@@ -122,7 +137,17 @@ const segments: Attacker = (socket) => {
   step();
 };
 
-/** The attacks (a)-(f). */
+// The port of the attackers' own never-answering document server (--besiege mode), and a counter for distinct URLs.
+let hangingPort = 0;
+let documentsNamed = 0;
+const authorize = (path: string): string =>
+  `GET /oauth/authorize?client_id=${encodeURIComponent(`http://localhost:${hangingPort}${path}`)} HTTP/1.1\r\nHost: localhost\r\n\r\n`;
+const unread: Attacker = (socket) => {
+  socket.pause();
+  socket.write("GET /download HTTP/1.1\r\nHost: localhost\r\n\r\n");
+};
+
+/** The attacks (a)-(i). */
 export const ATTACKS: Attack[] = [
   {
     key: "a",
@@ -166,7 +191,36 @@ export const ATTACKS: Attack[] = [
     address: (i) => host(i, 6),
     attacker: () => segments,
   },
+  {
+    key: "g",
+    title: "900 hanging client metadata documents, distinct URLs",
+    count: 900,
+    address: (i) => host(i % 22, 7),
+    attacker: () => (socket) => socket.write(authorize(`/doc/${documentsNamed++}`)),
+  },
+  {
+    key: "h",
+    title: "900 hanging client metadata documents, one URL",
+    count: 900,
+    address: (i) => host(i % 22, 8),
+    attacker: () => (socket) => socket.write(authorize("/doc/shared")),
+  },
+  {
+    key: "i",
+    title: "900 unread 1 MiB downloads from 22 addresses",
+    count: 900,
+    address: (i) => host(i % 22, 9),
+    attacker: () => unread,
+  },
 ];
+
+function fds(pid: number | undefined): number {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return NaN;
+  }
+}
 
 function rssMB(pid: number | undefined): number {
   try {
@@ -308,7 +362,11 @@ async function runAttack(attack: Attack, probeSeconds: number): Promise<StarveRu
     await sleep(3_000);
     const held = siege.open();
     let rssDuringMB = rssMB(child.pid);
-    const sampling = setInterval(() => (rssDuringMB = Math.max(rssDuringMB, rssMB(child.pid))), 1000);
+    let fdsMax = fds(child.pid);
+    const sampling = setInterval(() => {
+      rssDuringMB = Math.max(rssDuringMB, rssMB(child.pid));
+      fdsMax = Math.max(fdsMax, fds(child.pid));
+    }, 1000);
     await loopDelay();
     const pending: Promise<number | undefined>[] = [];
     for (let t = 0; t < probeSeconds * 1000; t += PROBE_EVERY_MS) {
@@ -342,6 +400,7 @@ async function runAttack(attack: Attack, probeSeconds: number): Promise<StarveRu
       liveBeforeMB: MB(before.heapUsed + before.external),
       liveAfterMB: MB(after.heapUsed + after.external),
       loopMaxMs,
+      fdsMax,
     };
   } finally {
     child.kill("SIGKILL");
@@ -359,11 +418,11 @@ export async function benchStarve(probeSeconds = 20, only?: string[]): Promise<S
 export function starveTable(runs: StarveRun[]): string {
   const lines = [
     `(j) GET /healthz probes from another address during each attack, the server under ulimit -n ${FILE_LIMIT} (scripts/bench-starve.ts)`,
-    `attack                                                    held  answered  within 1 s  p50 ms  max ms  loop max ms  RSS before  during  after  after GC MB  after trim  live before  after MB`,
+    `attack                                                    held  answered  within 1 s  p50 ms  max ms  loop max ms  fds max  RSS before  during  after  after GC MB  after trim  live before  after MB`,
   ];
   for (const r of runs)
     lines.push(
-      `(${r.key}) ${r.attack.padEnd(54)} ${String(r.held).padStart(5)} ${`${r.answered}/${r.probes}`.padStart(9)} ${`${r.withinDeadline}/${r.probes}`.padStart(11)} ${String(r.p50Ms ?? "-").padStart(7)} ${String(r.maxMs ?? "-").padStart(7)} ${String(r.loopMaxMs).padStart(12)} ${r.rssBeforeMB.toFixed(1).padStart(11)} ${r.rssDuringMB.toFixed(1).padStart(7)} ${r.rssAfterMB.toFixed(1).padStart(6)} ${r.rssAfterGcMB.toFixed(1).padStart(12)} ${(r.rssAfterTrimMB?.toFixed(1) ?? "-").padStart(11)} ${r.liveBeforeMB.toFixed(1).padStart(12)} ${r.liveAfterMB.toFixed(1).padStart(9)}`,
+      `(${r.key}) ${r.attack.padEnd(54)} ${String(r.held).padStart(5)} ${`${r.answered}/${r.probes}`.padStart(9)} ${`${r.withinDeadline}/${r.probes}`.padStart(11)} ${String(r.p50Ms ?? "-").padStart(7)} ${String(r.maxMs ?? "-").padStart(7)} ${String(r.loopMaxMs).padStart(12)} ${String(r.fdsMax).padStart(8)} ${r.rssBeforeMB.toFixed(1).padStart(11)} ${r.rssDuringMB.toFixed(1).padStart(7)} ${r.rssAfterMB.toFixed(1).padStart(6)} ${r.rssAfterGcMB.toFixed(1).padStart(12)} ${(r.rssAfterTrimMB?.toFixed(1) ?? "-").padStart(11)} ${r.liveBeforeMB.toFixed(1).padStart(12)} ${r.liveAfterMB.toFixed(1).padStart(9)}`,
     );
   return lines.join("\n");
 }
@@ -371,6 +430,9 @@ export function starveTable(runs: StarveRun[]): string {
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "--besiege") {
   const attack = ATTACKS.find((a) => a.key === process.argv[4]);
   if (attack === undefined) throw new Error(`no attack ${process.argv[4]}`);
+  const documents = createServer(() => {});
+  await new Promise<void>((resolve) => documents.listen(0, "127.0.0.1", resolve));
+  hangingPort = (documents.address() as AddressInfo).port;
   const siege = besiege(Number(process.argv[3]), attack);
   setInterval(() => process.stdout.write(JSON.stringify({ held: siege.open() }) + "\n"), 250);
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {

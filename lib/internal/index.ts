@@ -13,6 +13,8 @@ export { bindCredentialCheck, credentialHeld } from "./credential.ts";
 export type { CredentialCheck } from "./credential.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
 export { bindStreamWatcher, holdsStream } from "./stream-share.ts";
+export { bindWaitWatcher, waitOutside } from "./waiting.ts";
+export { OUTBOUND_FILES, takeOutbound, outboundInFlight } from "./outbound.ts";
 export { encodeEvent } from "./sse.ts";
 export { EventWriter, endOnShutdown } from "./event-writer.ts";
 export type { ErrorPageTarget } from "./respond.ts";

@@ -90,7 +90,7 @@ export function clientIDURLProblem(clientId: string, allowLoopback: boolean): st
 export async function fetchClientMetadata(clientId: string, options: MetadataFetchOptions = {}): Promise<FetchedMetadata> {
   const allowLoopback = options.allowLoopback ?? false;
   const problem = clientIDURLProblem(clientId, allowLoopback);
-  if (problem !== undefined) throw refused(`client_id ${problem}`);
+  if (problem !== undefined) throw metadataRefused(`client_id ${problem}`);
   const url = new URL(clientId);
   const timeout = options.timeout ?? METADATA_FETCH_TIMEOUT;
   const deadline = new AbortController();
@@ -101,13 +101,13 @@ export async function fetchClientMetadata(clientId: string, options: MetadataFet
     // CIMD §4.3: a failed fetch aborts the request; a redirect is an unchecked new URL, never followed.
     if (res.status !== 200) {
       const redirect = res.status >= 300 && res.status < 400 ? " (redirects are not followed)" : "";
-      throw refused(`the metadata document answered ${res.status}${redirect}`);
+      throw metadataRefused(`the metadata document answered ${res.status}${redirect}`);
     }
     return { client: parseDocument(clientId, res.body), maxAge: res.maxAge };
   } catch (e) {
     if (e instanceof OAuthError) throw e;
-    if (deadline.signal.aborted) throw refused(`the metadata document did not arrive within ${timeout} ms`);
-    throw refused(`the metadata document could not be fetched (${errorCode(e)})`);
+    if (deadline.signal.aborted) throw metadataRefused(`the metadata document did not arrive within ${timeout} ms`);
+    throw metadataRefused(`the metadata document could not be fetched (${errorCode(e)})`);
   } finally {
     clearTimeout(timer);
   }
@@ -119,16 +119,16 @@ export function parseDocument(clientId: string, body: Buffer): OAuthClient {
   try {
     doc = JSON.parse(body.toString("utf8"));
   } catch {
-    throw refused("the metadata document is not JSON");
+    throw metadataRefused("the metadata document is not JSON");
   }
-  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw refused("the metadata document is not a JSON object");
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw metadataRefused("the metadata document is not a JSON object");
   const id: unknown = Object.getOwnPropertyDescriptor(doc, "client_id")?.value;
   // CIMD §4.1: client_id MUST match the document's URL (simple string comparison, RFC 3986 §6.2.1).
-  if (id !== clientId) throw refused("the metadata document's client_id is not its URL");
+  if (id !== clientId) throw metadataRefused("the metadata document's client_id is not its URL");
   const fields = parseClientFields(doc);
-  if (!fields.ok) throw refused(`the metadata document: ${fields.reason}`);
+  if (!fields.ok) throw metadataRefused(`the metadata document: ${fields.reason}`);
   // MCP 2025-11-25 authorization, "Client ID Metadata Documents": client_name is required.
-  if (fields.fields.clientName === undefined) throw refused("the metadata document has no client_name");
+  if (fields.fields.clientName === undefined) throw metadataRefused("the metadata document has no client_name");
   const host = new URL(clientId).hostname;
   return {
     ClientID: clientId,
@@ -155,9 +155,12 @@ export function cacheMaxAge(header: string | undefined): number | undefined {
   return maxAge === undefined ? undefined : Number(maxAge) * 1000;
 }
 
-// RFC 6749 §5.2: the description is printable ASCII without double quote or
-// backslash; it names what was refused, never the client's own text.
-function refused(reason: string): OAuthError {
+/**
+ * The refusal of a metadata document, `OAuthError` "invalid_client". RFC
+ * 6749 §5.2: the description is printable ASCII without double quote or
+ * backslash; it names what was refused, never the client's own text.
+ */
+export function metadataRefused(reason: string): OAuthError {
   return new OAuthError("invalid_client", `client metadata: ${reason}`);
 }
 
@@ -182,11 +185,11 @@ async function publicAddress(hostname: string, allowLoopback: boolean, signal: A
     const range = specialUseRange(address);
     // CIMD §6.5, RFC 6890: no special-use address; loopback only while latch itself runs on loopback.
     if (range !== undefined && !(allowLoopback && range === "loopback")) {
-      throw refused(`the client_id's host resolves to a ${range} address, which latch does not fetch from`);
+      throw metadataRefused(`the client_id's host resolves to a ${range} address, which latch does not fetch from`);
     }
   }
   const first = addresses[0];
-  if (first === undefined) throw refused("the client_id's host has no address");
+  if (first === undefined) throw metadataRefused("the client_id's host has no address");
   return first;
 }
 
@@ -230,7 +233,7 @@ function get(
       const maxAge = cacheMaxAge(res.headers["cache-control"]);
       if (Number(res.headers["content-length"] ?? "0") > MAX_METADATA_BYTES) {
         res.destroy();
-        reject(refused(`the metadata document is larger than ${MAX_METADATA_BYTES} bytes`));
+        reject(metadataRefused(`the metadata document is larger than ${MAX_METADATA_BYTES} bytes`));
         return;
       }
       const chunks: Buffer[] = [];
@@ -239,7 +242,7 @@ function get(
         size += chunk.length;
         if (size > MAX_METADATA_BYTES) {
           res.destroy();
-          reject(refused(`the metadata document is larger than ${MAX_METADATA_BYTES} bytes`));
+          reject(metadataRefused(`the metadata document is larger than ${MAX_METADATA_BYTES} bytes`));
           return;
         }
         chunks.push(chunk);

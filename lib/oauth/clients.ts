@@ -5,9 +5,15 @@
  *     METADATA_CACHE_ENTRIES documents (the least recently used goes), each
  *     for its `Cache-Control: max-age` up to METADATA_CACHE_MAX_AGE, or
  *     METADATA_CACHE_DEFAULT_AGE when the answer does not say, never when it
- *     says no-store or no-cache (CIMD §4.4: within the server's bounds;
- *     refusals are never cached). Fetches of one URL at the same time share
- *     one request;
+ *     says no-store or no-cache, and a refusal or failed fetch for
+ *     METADATA_REFUSAL_CACHE_AGE, at most METADATA_REFUSAL_CACHE_ENTRIES
+ *     (CIMD §4.4: within the server's bounds). Fetches of one URL at the
+ *     same time share one request; at most METADATA_FETCHES_PER_CLIENT run
+ *     at once for one client address and OUTBOUND_FILES (lib/internal) in
+ *     the process, past which a request is refused at once (429, 503); the
+ *     request waiting on a fetch is marked waiting (`waitOutside`), so the
+ *     connection limits bound it. Loopback documents are fetched only for a
+ *     loopback `Origin` and a request that arrived over loopback;
  *   - any other `client_id` is an RFC 7591 registration, a row of
  *     `oauth_clients` (`POST /oauth/register`, `handleRegister`).
  * Registrations are limited per client address (REGISTRATION_LIMIT, by
@@ -28,10 +34,17 @@ import {
   type HandlerFunc,
   type RandomReader,
 } from "../http/index.ts";
-import { clientAddress, clientKey, durationProblem, parseOrigin } from "../internal/index.ts";
+import { clientAddress, clientKey, durationProblem, parseOrigin, takeOutbound, waitOutside } from "../internal/index.ts";
 import type { OAuthClient } from "./client.ts";
-import { fetchClientMetadata, MAX_METADATA_BYTES, type MetadataFetchOptions } from "./client-metadata.ts";
-import { OAuthError } from "./errors.ts";
+import {
+  clientIDURLProblem,
+  fetchClientMetadata,
+  MAX_METADATA_BYTES,
+  METADATA_FETCH_TIMEOUT,
+  metadataRefused,
+  type MetadataFetchOptions,
+} from "./client-metadata.ts";
+import { OAuthError, OAuthRetryLater } from "./errors.ts";
 import { matchesRedirectURI, redirectHosts } from "./redirect-uri.ts";
 import { parseRegistration } from "./registration.ts";
 import { isLoopbackAddress } from "./special-address.ts";
@@ -48,6 +61,15 @@ export const METADATA_CACHE_MAX_AGE: number = 60 * MINUTE;
 /** How long a metadata document whose answer gives no `max-age` is cached: 5 minutes. */
 export const METADATA_CACHE_DEFAULT_AGE: number = 5 * MINUTE;
 
+/** How long a refused or failed metadata document fetch is remembered (its refusal answered again without a fetch): 1 minute. */
+export const METADATA_REFUSAL_CACHE_AGE: number = MINUTE;
+
+/** How many refusals of metadata documents are remembered at most: 1,000. */
+export const METADATA_REFUSAL_CACHE_ENTRIES: number = 1000;
+
+/** Metadata documents fetched at once for one client address (`clientKey`): 2. The process-wide bound is OUTBOUND_FILES (lib/internal). */
+export const METADATA_FETCHES_PER_CLIENT: number = 2;
+
 /** Registrations one client address may make: 10 an hour. */
 export const REGISTRATION_LIMIT: { readonly Max: number; readonly Window: number } = Object.freeze({ Max: 10, Window: 60 * MINUTE });
 
@@ -59,7 +81,7 @@ const CLIENT_ID_BYTES = 16;
 
 /** Options of `OAuthClients`. */
 export interface OAuthClientsOptions {
-  /** The application's origin (`Options.Origin`); a loopback one is development, where documents may be fetched from this machine. */
+  /** The application's origin (`Options.Origin`); a loopback one is development, where a request that arrived over loopback may name a document on this machine. */
   Origin: string;
   /** The client's address behind a proxy, for the registration limit. @default the socket's peer */
   ClientIP?: (req: IncomingMessage) => string;
@@ -98,13 +120,20 @@ interface Cached {
   until: number;
 }
 
+interface Refusal {
+  error: OAuthError;
+  until: number;
+}
+
 /** The clients of latch's authorization server: metadata documents and registrations. */
 export class OAuthClients {
   readonly #clock: Clock;
   readonly #random: RandomReader;
   readonly #clientIP: ((req: IncomingMessage) => string) | undefined;
   readonly #fetch: MetadataFetchOptions;
+  readonly #loopbackOrigin: boolean;
   readonly #cache = new Map<string, Cached>();
+  readonly #refusals = new Map<string, Refusal>();
   readonly #inflight = new Map<string, Promise<OAuthClient>>();
   readonly #row: Statement<[string], ClientRow>;
   readonly #insert: Statement;
@@ -127,9 +156,9 @@ export class OAuthClients {
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? cryptoRandom;
     this.#clientIP = options.ClientIP;
+    // CIMD §6.5: loopback only when the authorization server itself runs on loopback: its origin, and the request (arrivedOverLoopback).
+    this.#loopbackOrigin = host === "localhost" || isLoopbackAddress(host);
     this.#fetch = {
-      // CIMD §6.5: loopback only when the authorization server itself runs on loopback.
-      allowLoopback: host === "localhost" || isLoopbackAddress(host),
       ...(options.ca === undefined ? {} : { ca: options.ca }),
       ...(options.fetchTimeout === undefined ? {} : { timeout: options.fetchTimeout }),
     };
@@ -147,12 +176,15 @@ export class OAuthClients {
 
   /**
    * Returns the client `clientId` names: a URL's metadata document (cached),
-   * or a live registration. Throws `OAuthError` "invalid_client" for an
-   * unknown or expired registration and for a document refused
-   * (`fetchClientMetadata` says why).
+   * or a live registration. `req`, the request asking, is the client the
+   * fetch counts for (METADATA_FETCHES_PER_CLIENT) and whose connection is
+   * marked waiting while it runs; without it, loopback documents are
+   * refused. Throws `OAuthError` "invalid_client" for an unknown or expired
+   * registration and for a document refused (`fetchClientMetadata` says
+   * why), `OAuthRetryLater` (429, 503) past the fetch bounds.
    */
-  async resolve(clientId: string): Promise<OAuthClient> {
-    if (/^https?:/i.test(clientId)) return this.#document(clientId);
+  async resolve(clientId: string, req?: IncomingMessage): Promise<OAuthClient> {
+    if (/^https?:/i.test(clientId)) return this.#document(clientId, req);
     const row = this.#row.get(clientId);
     // RFC 6749 §5.2 invalid_client: unknown, or unused for REGISTRATION_IDLE_TTL.
     if (row === undefined || row.last_used_at <= this.#clock.now().getTime() - REGISTRATION_IDLE_TTL) {
@@ -221,7 +253,7 @@ export class OAuthClients {
       writeJSON(res, 201, this.register(body, address === undefined || address === "" ? undefined : clientKey(address)));
     } catch (e) {
       if (!(e instanceof OAuthError)) throw e;
-      if (e instanceof RegistrationLimited) res.setHeader("Retry-After", String(e.retryAfter));
+      if (e instanceof OAuthRetryLater) res.setHeader("Retry-After", String(e.retryAfter));
       writeJSON(res, e.status, e.toJSON());
     }
   };
@@ -236,47 +268,105 @@ export class OAuthClients {
     return this.#sweep.run(this.#clock.now().getTime() - REGISTRATION_IDLE_TTL).changes;
   }
 
-  // The metadata document's client: cached, joined to a fetch under way, or fetched.
-  #document(clientId: string): Promise<OAuthClient> {
+  // The metadata document's client: cached (or its refusal), joined to a fetch under way, or fetched, within the outbound bounds.
+  #document(clientId: string, req: IncomingMessage | undefined): Promise<OAuthClient> {
+    const allowLoopback = this.#loopbackOrigin && req !== undefined && arrivedOverLoopback(req);
+    const problem = clientIDURLProblem(clientId, allowLoopback);
+    if (problem !== undefined) return Promise.reject(metadataRefused(`client_id ${problem}`));
+    // A document fetched for a loopback request is not what a request from elsewhere may see.
+    const key = allowLoopback ? `loopback ${clientId}` : clientId;
     const now = this.#clock.now().getTime();
-    const hit = this.#cache.get(clientId);
-    if (hit !== undefined) {
-      this.#cache.delete(clientId);
-      if (hit.until > now) {
-        this.#cache.set(clientId, hit);
-        return Promise.resolve(hit.client);
-      }
-    }
-    const pending = this.#inflight.get(clientId);
-    if (pending !== undefined) return pending;
-    const fetched = fetchClientMetadata(clientId, this.#fetch)
-      .then(({ client, maxAge }) => {
-        const age = Math.min(maxAge ?? METADATA_CACHE_DEFAULT_AGE, METADATA_CACHE_MAX_AGE);
-        if (age > 0) this.#remember(clientId, { client, until: this.#clock.now().getTime() + age });
-        return client;
-      })
-      .finally(() => this.#inflight.delete(clientId));
-    this.#inflight.set(clientId, fetched);
-    return fetched;
+    const hit = recall(this.#cache, key, now);
+    if (hit !== undefined) return Promise.resolve(hit.client);
+    // CIMD §4.4 lets the server cache within its own bounds: a refusal costs its URL one fetch per METADATA_REFUSAL_CACHE_AGE.
+    const refusal = recall(this.#refusals, key, now);
+    if (refusal !== undefined) return Promise.reject(refusal.error);
+    const pending = this.#inflight.get(key);
+    if (pending !== undefined) return req === undefined ? pending : waitOutside(req, pending);
+    const fetched = this.#fetchOnce(clientId, key, allowLoopback, req);
+    return req === undefined ? fetched : waitOutside(req, fetched);
   }
 
-  #remember(clientId: string, entry: Cached): void {
-    this.#cache.delete(clientId);
-    this.#cache.set(clientId, entry);
-    // A Map iterates in insertion order, and a hit re-inserts: the first key is the least recently used.
-    for (const oldest of this.#cache.keys()) {
-      if (this.#cache.size <= METADATA_CACHE_ENTRIES) break;
-      this.#cache.delete(oldest);
-    }
+  // Fetches `clientId` once for `key`, holding one of the process's outbound connections for the requester's address.
+  #fetchOnce(clientId: string, key: string, allowLoopback: boolean, req: IncomingMessage | undefined): Promise<OAuthClient> {
+    const address = req === undefined ? undefined : clientAddress(req, this.#clientIP);
+    const release = takeOutbound(address === undefined || address === "" ? undefined : clientKey(address), METADATA_FETCHES_PER_CLIENT);
+    // OWASP ASVS 5.0 §13.1.3, MCP 2025-11-25 authorization (Authorization Server Abuse Protection): fetches for
+    // unauthenticated requests are bounded per client and in total, refused at once past the bound, never queued.
+    if (release === "client" || release === "total") return Promise.reject(new FetchesBusy(release, this.#fetch.timeout));
+    const fetched = fetchClientMetadata(clientId, { ...this.#fetch, allowLoopback })
+      .then(
+        ({ client, maxAge }) => {
+          const age = Math.min(maxAge ?? METADATA_CACHE_DEFAULT_AGE, METADATA_CACHE_MAX_AGE);
+          if (age > 0) remember(this.#cache, key, { client, until: this.#clock.now().getTime() + age }, METADATA_CACHE_ENTRIES);
+          return client;
+        },
+        (error: unknown) => {
+          if (error instanceof OAuthError) {
+            const until = this.#clock.now().getTime() + METADATA_REFUSAL_CACHE_AGE;
+            remember(this.#refusals, key, { error, until }, METADATA_REFUSAL_CACHE_ENTRIES);
+          }
+          throw error;
+        },
+      )
+      .finally(() => {
+        release();
+        this.#inflight.delete(key);
+      });
+    this.#inflight.set(key, fetched);
+    return fetched;
+  }
+}
+
+/**
+ * Reports whether `req` provably came from this machine to this machine: it
+ * arrived on a loopback address of the server from a loopback peer. A
+ * request from another machine never arrives on a loopback address,
+ * whatever address the server listens on (all interfaces included).
+ */
+function arrivedOverLoopback(req: IncomingMessage): boolean {
+  const { localAddress, remoteAddress } = req.socket;
+  return localAddress !== undefined && remoteAddress !== undefined && isLoopbackAddress(localAddress) && isLoopbackAddress(remoteAddress);
+}
+
+// The live entry of `key` in an LRU cache, moved to the most recent end; an expired entry is dropped.
+function recall<V extends { until: number }>(cache: Map<string, V>, key: string, now: number): V | undefined {
+  const hit = cache.get(key);
+  if (hit === undefined) return undefined;
+  cache.delete(key);
+  if (hit.until <= now) return undefined;
+  cache.set(key, hit);
+  return hit;
+}
+
+// Puts `entry` in an LRU cache of at most `max` entries.
+function remember<V>(cache: Map<string, V>, key: string, entry: V, max: number): void {
+  cache.delete(key);
+  cache.set(key, entry);
+  // A Map iterates in insertion order, and a hit re-inserts: the first key is the least recently used.
+  for (const oldest of cache.keys()) {
+    if (cache.size <= max) break;
+    cache.delete(oldest);
+  }
+}
+
+/** Past the outbound bounds: 429 for the requester's own share, 503 when the whole process is at OUTBOUND_FILES; both with `Retry-After`. */
+class FetchesBusy extends OAuthRetryLater {
+  constructor(bound: "client" | "total", timeout: number | undefined) {
+    const why =
+      bound === "client"
+        ? `at most ${METADATA_FETCHES_PER_CLIENT} metadata documents are fetched at once for one address`
+        : "too many metadata documents are being fetched";
+    // A slot frees within one fetch's time limit.
+    const retryAfter = Math.ceil((timeout ?? METADATA_FETCH_TIMEOUT) / 1000);
+    super(`client metadata: ${why}; try again in ${retryAfter} s`, bound === "client" ? 429 : 503, retryAfter);
   }
 }
 
 /** The registration limit's refusal: 429 with the seconds until a registration frees room. */
-class RegistrationLimited extends OAuthError {
-  readonly retryAfter: number;
+class RegistrationLimited extends OAuthRetryLater {
   constructor(retryAfter: number) {
-    super("temporarily_unavailable", `register: at most ${REGISTRATION_LIMIT.Max} registrations an hour from one address`, 429);
-    this.retryAfter = retryAfter;
+    super(`register: at most ${REGISTRATION_LIMIT.Max} registrations an hour from one address`, 429, retryAfter);
   }
 }
 

@@ -42,6 +42,15 @@ export class OAuthError extends Error {
   }
 }
 
+/** An `OAuthError` "temporarily_unavailable" (429 or 503) whose answer carries `Retry-After`: seconds until room is expected. */
+export class OAuthRetryLater extends OAuthError {
+  readonly retryAfter: number;
+  constructor(description: string, status: 429 | 503, retryAfter: number) {
+    super("temporarily_unavailable", description, status);
+    this.retryAfter = retryAfter;
+  }
+}
+
 /** Reports whether `err` is an `OAuthError`. */
 export function isOAuthError(err: unknown): err is OAuthError {
   return err instanceof OAuthError;

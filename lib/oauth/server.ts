@@ -44,7 +44,7 @@ import { countProblem, crossOriginVerdict, needRoute, parseOrigin, rememberNext,
 import { HashToken, NewToken, type Sessions } from "../session/index.ts";
 import type { OAuthClient } from "./client.ts";
 import { OAuthClients } from "./clients.ts";
-import { OAuthError } from "./errors.ts";
+import { OAuthError, OAuthRetryLater } from "./errors.ts";
 import { METADATA_PATHS, OAUTH_PATHS, OAUTH_SCOPES, authorizationServerMetadata } from "./metadata.ts";
 import { redirectURIProblem } from "./redirect-uri.ts";
 import { answerJSONErrors, newTokenEndpoints } from "./token-endpoint.ts";
@@ -65,8 +65,11 @@ export const MAX_OAUTH_PARAM: number = 2048;
 
 /** Where clients are found: latch/oauth's `OAuthClients`, or any directory of the same two methods. */
 export interface ClientDirectory {
-  /** The client of `clientId`; rejects with `OAuthError` invalid_client when there is none. */
-  resolve(clientId: string): Promise<OAuthClient>;
+  /**
+   * The client of `clientId`; rejects with `OAuthError` invalid_client when there is none. `req` is the
+   * authorization request asking: whom a fetch counts for, and whether it came over loopback.
+   */
+  resolve(clientId: string, req?: IncomingMessage): Promise<OAuthClient>;
   /** Whether `uri` is one of `client`'s redirect URIs (exactly; RFC 8252 loopback with any port). */
   redirectAllowed(client: OAuthClient, uri: string): boolean;
   /** `POST /oauth/register` (RFC 7591); without it the server offers no registration endpoint. */
@@ -266,9 +269,10 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
    */
   async function validate(
     params: URLSearchParams,
+    req: IncomingMessage,
   ): Promise<
     | { ok: true; request: AuthorizationRequest }
-    | { ok: false; shown: string }
+    | { ok: false; shown: string; status?: number; retryAfter?: number }
     | { ok: false; redirect: AuthorizationRequest; error: OAuthError }
   > {
     for (const name of REQUEST_FIELDS) {
@@ -279,8 +283,11 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
     if (clientID === "") return { ok: false, shown: "authorization request: client_id missing" };
     let client: OAuthClient;
     try {
-      client = await clients.resolve(clientID);
+      client = await clients.resolve(clientID, req);
     } catch (err) {
+      // RFC 6585 §4, RFC 9110 §15.6.4: past the directory's fetch bounds, 429 or 503 with Retry-After.
+      if (err instanceof OAuthRetryLater)
+        return { ok: false, shown: `authorization request: ${err.message}`, status: err.status, retryAfter: err.retryAfter };
       if (err instanceof OAuthError) return { ok: false, shown: `authorization request: ${err.message}` };
       throw err;
     }
@@ -326,9 +333,12 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
       return refuse(req, res, 403, "403 forbidden: cross-origin request refused");
     }
     const params = post ? await readForm(req) : queryParams(req);
-    const outcome = await validate(params);
+    const outcome = await validate(params, req);
     if (!outcome.ok) {
-      if ("shown" in outcome) return refuse(req, res, 400, `400 ${outcome.shown}`);
+      if ("shown" in outcome) {
+        if (outcome.retryAfter !== undefined) res.setHeader("Retry-After", String(outcome.retryAfter));
+        return refuse(req, res, outcome.status ?? 400, `${outcome.status ?? 400} ${outcome.shown}`);
+      }
       return redirectTo(res, outcome.redirect, outcome.error.toJSON());
     }
     const request = outcome.request;

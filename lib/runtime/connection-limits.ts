@@ -10,16 +10,25 @@
  *   before its first request head is complete (a slow-header client), and
  *   between keep-alive requests. It is *uploading* while its request's body
  *   is still arriving, and *streaming* once its response is an event stream.
- * - At `MaxConnections`, a new connection evicts whichever is nearer its
+ * - At `MaxConnections`, a new connection evicts whichever is nearest its
  *   deadline: the connection idle longest (its head is due HeadersTimeout
- *   after it became idle; it loses nothing), or the upload nearest its body
- *   deadline (it reads a 503). Only when every connection is handling a
- *   request whose body has arrived is the newcomer refused with a 503.
+ *   after it became idle; it loses nothing), the upload nearest its body
+ *   deadline or the oldest waiting request (either reads a 503). Only when
+ *   every connection is handling a request whose body has arrived and that
+ *   waits on nothing outside is the newcomer refused with a 503.
  * - A request body has BODY_GRACE, then one more second for every
  *   MIN_BODY_RATE bytes received; an upload past that deadline reads a 408
  *   and is closed (the check runs every `sweep`).
  * - Event streams hold at most STREAM_SHARE of `MaxConnections`; one more
  *   ends the oldest stream (its browser reconnects after `retry:`).
+ * - A request *waiting* on something outside (a fetch: lib/internal
+ *   waiting.ts marks it) is evictable at the cap like an upload (its
+ *   deadline: WAIT_DEADLINE after its wait began), waiting requests hold at
+ *   most WAIT_SHARE of `MaxConnections` (one more cuts the oldest, a 503),
+ *   and one past WAIT_DEADLINE reads a 504 at the next sweep.
+ * - A response with bytes pending must have its client take MIN_WRITE_RATE
+ *   bytes a second over each WRITE_WINDOW, or the sweep closes its
+ *   connection (busy-deadlines.ts).
  * - A client (`clientKey`: an IPv4 address, or an IPv6 /64) at
  *   `MaxConnectionsPerClient` open connections is refused with a 503.
  *   Unix-socket connections carry no address and only count toward the total.
@@ -28,7 +37,8 @@ import { readFileSync } from "node:fs";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Clock, HandlerFunc, Logger } from "../http/index.ts";
-import { bindStreamWatcher, clientKey } from "../internal/index.ts";
+import { bindStreamWatcher, bindWaitWatcher, clientKey } from "../internal/index.ts";
+import { checkWrites, WAIT_DEADLINE, WAIT_SHARE, WAITED_TOO_LONG, type WriteWindow } from "./busy-deadlines.ts";
 
 /** File descriptors kept free of connections: the database and its WAL, logs, the listener, workers. */
 export const RESERVED_FILES: number = 128;
@@ -101,13 +111,19 @@ interface Conn {
   /** The socket's `bytesRead` when the connection last became idle. */
   read: number;
   upload: Upload | undefined;
+  /** Waits under way (lib/internal waiting.ts); the connection is in the waiting class while above 0. */
+  waits: number;
+  /** When its current wait began (ms on the clock): it is due WAIT_DEADLINE later. */
+  waitSince: number;
+  /** The window in which its response has had bytes pending (busy-deadlines.ts). */
+  write: WriteWindow | undefined;
 }
 
 /** Connection limits installed on one server. */
 export interface ConnectionLimits {
   /** Wraps the request handler: marks the connection busy for the request's life; drops requests of refused connections. */
   guard(handler: HandlerFunc): HandlerFunc;
-  /** Cuts every upload past its body deadline; `Serve` calls it every second. */
+  /** Cuts every upload, wait and unread response past its deadline; `Serve` calls it every second. */
   sweep(): void;
   /** Open connections counted now. */
   open(): number;
@@ -123,150 +139,250 @@ export interface Caps {
 
 /** Installs the limits on `server`'s "connection" event. */
 export function limitConnections(server: Server, caps: Caps, logger: Logger, clock: Clock): ConnectionLimits {
-  const { max, perClient } = caps;
-  const maxStreams = Math.max(1, Math.floor(max * STREAM_SHARE));
-  const conns = new Map<Socket, Conn>();
+  const limiter = new Limiter(caps, logger, clock);
+  server.on("connection", (socket: Socket) => limiter.accept(socket));
+  return {
+    guard: (handler) => limiter.guard(handler),
+    sweep: () => limiter.sweep(),
+    open: () => limiter.open(),
+  };
+}
+
+/** The connections of one server and the classes they are in. */
+class Limiter {
+  readonly #caps: Caps;
+  readonly #clock: Clock;
+  readonly #maxStreams: number;
+  readonly #maxWaiting: number;
+  readonly #warn: (msg: string, reason: string) => void;
+  readonly #conns = new Map<Socket, Conn>();
   // Idle connections in the order they became idle: the first is the longest idle.
-  const idle = new Set<Socket>();
-  const uploads = new Set<Socket>();
+  readonly #idle = new Set<Socket>();
+  readonly #uploads = new Set<Socket>();
   // Streams in the order they began: the first is the oldest.
-  const streams = new Set<Socket>();
-  const perClientCount = new Map<string, number>();
-  const warn = throttledWarn(logger, { max, perClient, maxStreams });
-  const now = (): number => clock.now().getTime();
+  readonly #streams = new Set<Socket>();
+  // Waiting requests in the order their wait began: the first is the oldest, nearest WAIT_DEADLINE.
+  readonly #waiting = new Set<Socket>();
+  readonly #perClient = new Map<string, number>();
 
-  const refuse = (socket: Socket, why: string): void => {
-    warn("connection refused", why);
-    socket.end(REFUSAL);
-    socket.setTimeout(1_000, () => socket.destroy());
-  };
+  constructor(caps: Caps, logger: Logger, clock: Clock) {
+    this.#caps = caps;
+    this.#clock = clock;
+    this.#maxStreams = Math.max(1, Math.floor(caps.max * STREAM_SHARE));
+    this.#maxWaiting = Math.max(1, Math.floor(caps.max * WAIT_SHARE));
+    this.#warn = throttledWarn(logger, {
+      max: caps.max,
+      perClient: caps.perClient,
+      maxStreams: this.#maxStreams,
+      maxWaiting: this.#maxWaiting,
+    });
+  }
 
-  // Closes a connection handling a request: `answer` when its response has not begun, then at once.
-  const cut = (socket: Socket, answer: string, why: string): void => {
-    warn("connection cut", why);
-    const res = conns.get(socket)?.upload?.res;
-    forget(socket);
-    if (res !== undefined && !res.headersSent) socket.write(answer);
-    socket.destroy();
-  };
+  #now(): number {
+    return this.#clock.now().getTime();
+  }
 
-  server.on("connection", (socket: Socket) => {
+  accept(socket: Socket): void {
     const client = socket.remoteAddress === undefined ? undefined : clientKey(socket.remoteAddress);
     // OWASP ASVS 5.0 §13.1.3 (resource management, HTTP connections): one client may not hold more than its share.
-    if (client !== undefined && (perClientCount.get(client) ?? 0) >= perClient) return refuse(socket, "per-client limit");
-    if (conns.size >= max) {
-      const at = now();
-      const idler = longestIdle(at);
-      const uploader = nearestDeadline(at);
-      if (idler === undefined && uploader === undefined) return refuse(socket, "connection limit");
-      // The one nearer its deadline goes; on a tie the idle one, whose going loses no work.
-      if (idler !== undefined && idler.left <= (uploader?.left ?? Infinity)) {
-        forget(idler.socket);
-        idler.socket.destroy();
-      } else if (uploader !== undefined) {
-        cut(uploader.socket, REFUSAL, "connection limit: slowest upload evicted");
-      }
-    }
-    conns.set(socket, { client, busy: 0, idleSince: now(), read: 0, upload: undefined });
-    idle.add(socket);
-    if (client !== undefined) perClientCount.set(client, (perClientCount.get(client) ?? 0) + 1);
-    bindStreamWatcher(socket, () => startStream(socket));
-    socket.once("close", () => forget(socket));
-  });
+    if (client !== undefined && (this.#perClient.get(client) ?? 0) >= this.#caps.perClient) return this.#refuse(socket, "per-client limit");
+    if (this.#conns.size >= this.#caps.max && !this.#evictOne()) return this.#refuse(socket, "connection limit");
+    this.#conns.set(socket, {
+      client,
+      busy: 0,
+      idleSince: this.#now(),
+      read: 0,
+      upload: undefined,
+      waits: 0,
+      waitSince: 0,
+      write: undefined,
+    });
+    this.#idle.add(socket);
+    if (client !== undefined) this.#perClient.set(client, (this.#perClient.get(client) ?? 0) + 1);
+    bindStreamWatcher(socket, () => this.#startStream(socket));
+    bindWaitWatcher(socket, (waiting) => this.#wait(socket, waiting));
+    socket.once("close", () => this.#forget(socket));
+  }
 
-  function forget(socket: Socket): void {
-    const conn = conns.get(socket);
+  // Makes room for a newcomer at the cap: whichever connection is nearest its own deadline goes. False when none may.
+  #evictOne(): boolean {
+    const at = this.#now();
+    const candidates = [
+      { kind: "idle", ...this.#longestIdle(at) },
+      { kind: "upload", ...this.#nearestUpload(at) },
+      { kind: "waiting", ...this.#oldestWaiting(at) },
+    ].filter((c): c is { kind: string; socket: Socket; left: number } => c.socket !== undefined);
+    // The one nearest its deadline; on a tie the earlier kind: an idle connection, whose going loses no work.
+    const victim = candidates.reduce<(typeof candidates)[number] | undefined>(
+      (a, c) => (a === undefined || c.left < a.left ? c : a),
+      undefined,
+    );
+    if (victim === undefined) return false;
+    if (victim.kind === "idle") {
+      this.#forget(victim.socket);
+      victim.socket.destroy();
+    } else {
+      this.#cut(
+        victim.socket,
+        REFUSAL,
+        `connection limit: ${victim.kind === "upload" ? "slowest upload" : "oldest waiting request"} evicted`,
+      );
+    }
+    return true;
+  }
+
+  #refuse(socket: Socket, why: string): void {
+    this.#warn("connection refused", why);
+    socket.end(REFUSAL);
+    socket.setTimeout(1_000, () => socket.destroy());
+  }
+
+  // Closes a connection handling a request: `answer` when its response has not begun, then at once.
+  #cut(socket: Socket, answer: string, why: string): void {
+    this.#warn("connection cut", why);
+    const res = this.#conns.get(socket)?.upload?.res;
+    this.#forget(socket);
+    if (res !== undefined && !res.headersSent) socket.write(answer);
+    socket.destroy();
+  }
+
+  #forget(socket: Socket): void {
+    const conn = this.#conns.get(socket);
     if (conn === undefined) return;
-    conns.delete(socket);
-    idle.delete(socket);
-    uploads.delete(socket);
-    streams.delete(socket);
+    this.#conns.delete(socket);
+    this.#idle.delete(socket);
+    this.#uploads.delete(socket);
+    this.#streams.delete(socket);
+    this.#waiting.delete(socket);
     if (conn.client === undefined) return;
-    const n = (perClientCount.get(conn.client) ?? 1) - 1;
-    if (n === 0) perClientCount.delete(conn.client);
-    else perClientCount.set(conn.client, n);
+    const n = (this.#perClient.get(conn.client) ?? 1) - 1;
+    if (n === 0) this.#perClient.delete(conn.client);
+    else this.#perClient.set(conn.client, n);
   }
 
   // Milliseconds left before an upload's body deadline: BODY_GRACE, plus a second per MIN_BODY_RATE bytes of the request received.
-  function timeLeft(socket: Socket, upload: Upload, at: number): number {
+  #uploadLeft(socket: Socket, upload: Upload, at: number): number {
     return BODY_GRACE + ((socket.bytesRead - upload.read) / MIN_BODY_RATE) * 1000 - (at - upload.since);
   }
 
   // The connection idle longest, and the milliseconds left before its head is due.
-  function longestIdle(at: number): { socket: Socket; left: number } | undefined {
-    const socket = idle.values().next().value;
-    const conn = socket === undefined ? undefined : conns.get(socket);
-    if (socket === undefined || conn === undefined) return undefined;
-    return { socket, left: caps.headersTimeout - (at - conn.idleSince) };
+  #longestIdle(at: number): { socket?: Socket; left?: number } {
+    const socket = this.#idle.values().next().value;
+    const conn = socket === undefined ? undefined : this.#conns.get(socket);
+    if (socket === undefined || conn === undefined) return {};
+    return { socket, left: this.#caps.headersTimeout - (at - conn.idleSince) };
   }
 
   // The upload with the least time left (the slowest reader for its age), forgetting those whose body has arrived.
-  function nearestDeadline(at: number): { socket: Socket; left: number } | undefined {
+  #nearestUpload(at: number): { socket?: Socket; left?: number } {
     let nearest: { socket: Socket; left: number } | undefined;
-    for (const socket of uploads) {
-      const upload = conns.get(socket)?.upload;
+    for (const socket of this.#uploads) {
+      const upload = this.#conns.get(socket)?.upload;
       if (upload === undefined || upload.req.complete) {
-        uploads.delete(socket);
+        this.#uploads.delete(socket);
         continue;
       }
-      const left = timeLeft(socket, upload, at);
+      const left = this.#uploadLeft(socket, upload, at);
       if (nearest === undefined || left < nearest.left) nearest = { socket, left };
     }
-    return nearest;
+    return nearest ?? {};
   }
 
-  function startStream(socket: Socket): void {
-    if (!conns.has(socket)) return;
-    streams.add(socket);
-    if (streams.size <= maxStreams) return;
-    const oldest = streams.values().next().value;
+  // The request waiting longest, and the milliseconds left before WAIT_DEADLINE.
+  #oldestWaiting(at: number): { socket?: Socket; left?: number } {
+    const socket = this.#waiting.values().next().value;
+    const conn = socket === undefined ? undefined : this.#conns.get(socket);
+    if (socket === undefined || conn === undefined) return {};
+    return { socket, left: WAIT_DEADLINE - (at - conn.waitSince) };
+  }
+
+  #startStream(socket: Socket): void {
+    if (!this.#conns.has(socket)) return;
+    this.#streams.add(socket);
+    if (this.#streams.size <= this.#maxStreams) return;
+    const oldest = this.#streams.values().next().value;
     if (oldest === undefined) return;
-    warn("connection cut", "stream share: oldest stream ended");
-    forget(oldest);
+    this.#warn("connection cut", "stream share: oldest stream ended");
+    this.#forget(oldest);
     oldest.destroy();
   }
 
-  return {
-    guard(handler: HandlerFunc): HandlerFunc {
-      return function limitedRequest(req: IncomingMessage, res: ServerResponse) {
-        const socket = req.socket;
-        const conn = conns.get(socket);
-        // A refused (or evicted) connection never reaches the application.
-        if (conn === undefined) {
-          socket.destroy();
-          return;
-        }
-        conn.busy++;
-        idle.delete(socket);
-        // Until its body has arrived (`req.complete`, read when it matters), the request is an upload.
-        const upload: Upload = { req, res, since: now(), read: conn.read };
-        conn.upload = upload;
-        uploads.add(socket);
-        res.once("close", () => {
-          if (conn.upload === upload) {
-            conn.upload = undefined;
-            uploads.delete(socket);
-          }
-          streams.delete(socket);
-          if (--conn.busy > 0 || !conns.has(socket)) return;
-          conn.read = socket.bytesRead;
-          conn.idleSince = now();
-          idle.add(socket);
-        });
-        return handler(req, res);
-      };
-    },
-    sweep(): void {
-      const at = now();
-      for (const socket of uploads) {
-        const upload = conns.get(socket)?.upload;
-        if (upload === undefined || upload.req.complete) uploads.delete(socket);
-        // OWASP ASVS 5.0 §13.1.3 (resource management): a body trickling in below the rate floor is cut.
-        else if (timeLeft(socket, upload, at) < 0) cut(socket, BODY_TOO_SLOW, "request body too slow");
+  // A request on `socket` begins or ends a wait on something outside (lib/internal waiting.ts).
+  #wait(socket: Socket, waiting: boolean): void {
+    const conn = this.#conns.get(socket);
+    if (conn === undefined) return;
+    if (!waiting) {
+      conn.waits = Math.max(0, conn.waits - 1);
+      if (conn.waits === 0) this.#waiting.delete(socket);
+      return;
+    }
+    if (conn.waits++ > 0) return;
+    conn.waitSince = this.#now();
+    this.#waiting.add(socket);
+    if (this.#waiting.size <= this.#maxWaiting) return;
+    const oldest = this.#waiting.values().next().value;
+    // OWASP ASVS 5.0 §13.1.3 (resource management): requests waiting on others hold at most WAIT_SHARE of the cap.
+    if (oldest !== undefined) this.#cut(oldest, REFUSAL, "wait share: oldest waiting request cut");
+  }
+
+  guard(handler: HandlerFunc): HandlerFunc {
+    return (req: IncomingMessage, res: ServerResponse) => {
+      const socket = req.socket;
+      const conn = this.#conns.get(socket);
+      // A refused (or evicted) connection never reaches the application.
+      if (conn === undefined) {
+        socket.destroy();
+        return;
       }
-    },
-    open: () => conns.size,
-  };
+      conn.busy++;
+      this.#idle.delete(socket);
+      // Until its body has arrived (`req.complete`, read when it matters), the request is an upload.
+      const upload: Upload = { req, res, since: this.#now(), read: conn.read };
+      conn.upload = upload;
+      this.#uploads.add(socket);
+      res.once("close", () => {
+        if (conn.upload === upload) {
+          conn.upload = undefined;
+          this.#uploads.delete(socket);
+        }
+        this.#streams.delete(socket);
+        if (--conn.busy > 0 || !this.#conns.has(socket)) return;
+        conn.read = socket.bytesRead;
+        conn.idleSince = this.#now();
+        this.#idle.add(socket);
+      });
+      return handler(req, res);
+    };
+  }
+
+  sweep(): void {
+    const at = this.#now();
+    for (const socket of this.#uploads) {
+      const upload = this.#conns.get(socket)?.upload;
+      if (upload === undefined || upload.req.complete) this.#uploads.delete(socket);
+      // OWASP ASVS 5.0 §13.1.3 (resource management): a body trickling in below the rate floor is cut.
+      else if (this.#uploadLeft(socket, upload, at) < 0) this.#cut(socket, BODY_TOO_SLOW, "request body too slow");
+    }
+    for (const socket of this.#waiting) {
+      // OWASP ASVS 5.0 §13.1.3: a wait on another server has a deadline; the oldest comes first, so the loop stops at the first in time.
+      if (at - (this.#conns.get(socket)?.waitSince ?? at) < WAIT_DEADLINE) break;
+      this.#cut(socket, WAITED_TOO_LONG, "waited too long");
+    }
+    for (const [socket, conn] of this.#conns) {
+      const write = checkWrites(socket, conn.write, at);
+      if (write !== "stalled") conn.write = write;
+      else {
+        this.#warn("connection cut", "response not read");
+        this.#forget(socket);
+        // A reset, not a close: the kernel drops what it still holds for the client instead of trying to deliver it.
+        socket.resetAndDestroy();
+      }
+    }
+  }
+
+  open(): number {
+    return this.#conns.size;
+  }
 }
 
 /** Logs `msg` at most once per WARN_EVERY for each reason, with how many happened since the last line. */

@@ -5,7 +5,10 @@
  * runtime's probe, `SELECT 1`), a form post like the demo's
  * `POST /signin` (`readForm`, 64 KiB limit, then a 303), and job event
  * streams (`latch/jobs` `Events`, 10 per owner) for 100 accounts, each
- * with one running job. The account is read from an `X-Account` header
+ * with one running job; `GET /oauth/authorize?client_id=` resolving a
+ * client metadata document as the authorization server does (latch/oauth's
+ * clients, a loopback origin as the demo's), and `GET /download`, a 1 MiB
+ * answer built per request. The account is read from an `X-Account` header
  * (`account-0` .. `account-99`): sign-in is not what is measured, and a
  * signed-in attacker holds the same streams.
  *
@@ -26,6 +29,10 @@ import { Writable } from "node:stream";
 import { discardLogger, newLogger, readForm } from "../../lib/http/index.ts";
 import { newHandlers, Registry } from "../../lib/jobs/index.ts";
 import { Serve } from "../../lib/index.ts";
+import { applySchema, OpenDB } from "../../lib/db/index.ts";
+import { OAuthError } from "../../lib/oauth/index.ts";
+import { ClientsSchema } from "../../lib/oauth/clients-schema.ts";
+import { OAuthClients } from "../../lib/oauth/clients.ts";
 import { announce } from "./routes.ts";
 
 /** Accounts holding streams. */
@@ -52,7 +59,29 @@ const h = newHandlers({
   StreamLifetime: HOUR,
 });
 
+// The demo's OAuth clients (a loopback origin, as the demo's default): `GET /oauth/authorize` resolves `client_id` first, as the server does.
+const clientsDB = OpenDB(join(mkdtempSync(join(tmpdir(), "latch-starve-clients-")), "clients.db"));
+applySchema(clientsDB, ClientsSchema);
+const clients = new OAuthClients(clientsDB, { Origin: "http://localhost:8080" });
+
+/** Bytes of one download: a response built per request, as an export is. */
+export const DOWNLOAD_BYTES: number = 1024 * 1024;
+
 async function mux(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method === "GET" && req.url?.startsWith("/oauth/authorize?") === true) {
+    const id = new URLSearchParams(req.url.slice(req.url.indexOf("?") + 1)).get("client_id") ?? "";
+    try {
+      res.end((await clients.resolve(id, req)).Name);
+    } catch (e) {
+      if (!(e instanceof OAuthError)) throw e;
+      res.writeHead(e.status).end(e.message);
+    }
+    return;
+  }
+  if (req.method === "GET" && req.url === "/download") {
+    res.writeHead(200, { "Content-Type": "text/csv" }).end(Buffer.alloc(DOWNLOAD_BYTES, "a,b\n"));
+    return;
+  }
   if (req.method === "POST" && req.url === "/signin") {
     await readForm(req);
     res.writeHead(303, { Location: "/" }).end();

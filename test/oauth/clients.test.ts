@@ -19,6 +19,7 @@ import { open } from "../_support/db.ts";
 import { fetchHTTP } from "../_support/http.ts";
 import { startServer } from "../_support/server.ts";
 import { testCA } from "../_support/test-ca.ts";
+import { arrivedRequest } from "../_support/arrived.ts";
 
 const MINUTE = 60 * 1000;
 const DAY = 24 * 60 * MINUTE;
@@ -71,8 +72,9 @@ async function invalidClient(promise: Promise<unknown>, message: RegExp): Promis
 describe("OAuthClients.resolve(): metadata documents", () => {
   test("fetches a URL client_id's document and shows its host, localhost on this machine", async (t) => {
     const { clients } = setup(t);
+    const local = await arrivedRequest(t);
     const docs = await documents(t);
-    const client = await clients.resolve(docs.url("/a.json"));
+    const client = await clients.resolve(docs.url("/a.json"), local);
     assert.deepEqual(client, {
       ClientID: docs.url("/a.json"),
       Name: "Agent /a.json",
@@ -84,50 +86,55 @@ describe("OAuthClients.resolve(): metadata documents", () => {
 
   test("refuses this machine's documents when latch's own origin is not loopback", async (t) => {
     const { clients } = setup(t, { Origin: "https://app.example.com" });
+    const local = await arrivedRequest(t);
     const docs = await documents(t);
-    await invalidClient(clients.resolve(docs.url("/a.json")), /resolves to a loopback address/);
-    await invalidClient(clients.resolve("http://agent.example/client.json"), /must be an https URL/);
+    await invalidClient(clients.resolve(docs.url("/a.json"), local), /resolves to a loopback address/);
+    await invalidClient(clients.resolve("http://agent.example/client.json", local), /must be an https URL/);
     assert.equal(docs.hits.size, 0);
   });
 
   test(`caches a document ${METADATA_CACHE_DEFAULT_AGE / MINUTE} minutes when its answer does not say`, async (t) => {
     assert.equal(METADATA_CACHE_DEFAULT_AGE, 5 * MINUTE);
     const { clients, clock } = setup(t);
+    const local = await arrivedRequest(t);
     const docs = await documents(t);
-    await clients.resolve(docs.url("/a.json"));
+    await clients.resolve(docs.url("/a.json"), local);
     clock.advance(METADATA_CACHE_DEFAULT_AGE - 1);
-    await clients.resolve(docs.url("/a.json"));
+    await clients.resolve(docs.url("/a.json"), local);
     assert.equal(docs.hits.get("/a.json"), 1);
     clock.advance(1);
-    await clients.resolve(docs.url("/a.json"));
+    await clients.resolve(docs.url("/a.json"), local);
     assert.equal(docs.hits.get("/a.json"), 2);
   });
 
   test(`honours max-age up to ${METADATA_CACHE_MAX_AGE / MINUTE} minutes`, async (t) => {
     assert.equal(METADATA_CACHE_MAX_AGE, 60 * MINUTE);
     const { clients, clock } = setup(t);
+    const local = await arrivedRequest(t);
     const docs = await documents(t, { "cache-control": "max-age=86400" });
-    await clients.resolve(docs.url("/a.json"));
+    await clients.resolve(docs.url("/a.json"), local);
     clock.advance(METADATA_CACHE_MAX_AGE - 1);
-    await clients.resolve(docs.url("/a.json"));
+    await clients.resolve(docs.url("/a.json"), local);
     assert.equal(docs.hits.get("/a.json"), 1);
     clock.advance(1);
-    await clients.resolve(docs.url("/a.json"));
+    await clients.resolve(docs.url("/a.json"), local);
     assert.equal(docs.hits.get("/a.json"), 2);
   });
 
-  test("does not cache a document served no-store, nor a refusal", async (t) => {
+  test("does not cache a document served no-store", async (t) => {
     const { clients } = setup(t);
+    const local = await arrivedRequest(t);
     const docs = await documents(t, { "cache-control": "no-store" });
-    await clients.resolve(docs.url("/a.json"));
-    await clients.resolve(docs.url("/a.json"));
+    await clients.resolve(docs.url("/a.json"), local);
+    await clients.resolve(docs.url("/a.json"), local);
     assert.equal(docs.hits.get("/a.json"), 2);
   });
 
   test("one fetch serves requests for the same document made at the same time", async (t) => {
     const { clients } = setup(t);
+    const local = await arrivedRequest(t);
     const docs = await documents(t);
-    const all = await Promise.all([1, 2, 3].map(() => clients.resolve(docs.url("/a.json"))));
+    const all = await Promise.all([1, 2, 3].map(() => clients.resolve(docs.url("/a.json"), local)));
     assert.equal(all.length, 3);
     assert.equal(docs.hits.get("/a.json"), 1);
   });
@@ -135,13 +142,14 @@ describe("OAuthClients.resolve(): metadata documents", () => {
   test(`keeps at most ${METADATA_CACHE_ENTRIES} documents, dropping the least recently used`, async (t) => {
     assert.equal(METADATA_CACHE_ENTRIES, 100);
     const { clients } = setup(t);
+    const local = await arrivedRequest(t);
     const docs = await documents(t);
-    for (let i = 0; i < METADATA_CACHE_ENTRIES; i++) await clients.resolve(docs.url(`/c/${i}`));
-    await clients.resolve(docs.url("/c/0")); // used again: /c/1 is now the least recently used
-    await clients.resolve(docs.url(`/c/${METADATA_CACHE_ENTRIES}`)); // one more: /c/1 goes
-    await clients.resolve(docs.url("/c/0"));
-    await clients.resolve(docs.url("/c/2"));
-    await clients.resolve(docs.url("/c/1"));
+    for (let i = 0; i < METADATA_CACHE_ENTRIES; i++) await clients.resolve(docs.url(`/c/${i}`), local);
+    await clients.resolve(docs.url("/c/0"), local); // used again: /c/1 is now the least recently used
+    await clients.resolve(docs.url(`/c/${METADATA_CACHE_ENTRIES}`), local); // one more: /c/1 goes
+    await clients.resolve(docs.url("/c/0"), local);
+    await clients.resolve(docs.url("/c/2"), local);
+    await clients.resolve(docs.url("/c/1"), local);
     assert.deepEqual([docs.hits.get("/c/0"), docs.hits.get("/c/2"), docs.hits.get("/c/1")], [1, 1, 2]);
   });
 });

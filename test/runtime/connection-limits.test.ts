@@ -16,6 +16,16 @@ import {
   STREAM_SHARE,
   type ConnectionLimits,
 } from "../../lib/runtime/connection-limits.ts";
+import {
+  bytesTaken,
+  checkWrites,
+  MIN_WRITE_RATE,
+  WAIT_DEADLINE,
+  WAIT_SHARE,
+  WAITED_TOO_LONG,
+  WRITE_WINDOW,
+} from "../../lib/runtime/busy-deadlines.ts";
+import { waitOutside } from "../../lib/internal/waiting.ts";
 import { Serve, type Options } from "../../lib/index.ts";
 import { readBody, readForm, type HandlerFunc } from "../../lib/http/index.ts";
 import { EventWriter } from "../../lib/internal/event-writer.ts";
@@ -54,6 +64,10 @@ describe("Serve() connection limits", () => {
     assert.equal(BODY_GRACE, 10_000);
     assert.equal(MIN_BODY_RATE, 500);
     assert.equal(STREAM_SHARE, 0.5);
+    assert.equal(WAIT_SHARE, 0.25);
+    assert.equal(WAIT_DEADLINE, 10_000);
+    assert.equal(WRITE_WINDOW, 10_000);
+    assert.equal(MIN_WRITE_RATE, 500);
     assert.equal(DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 64);
     assert.equal(RESERVED_FILES, 128);
     assert.equal(FALLBACK_FILE_LIMIT, 1024);
@@ -63,7 +77,7 @@ describe("Serve() connection limits", () => {
   });
 
   test("the 503 and the 408 a connection reads before it closes declare their bodies' exact length", () => {
-    for (const answer of [REFUSAL, BODY_TOO_SLOW]) {
+    for (const answer of [REFUSAL, BODY_TOO_SLOW, WAITED_TOO_LONG]) {
       const [head = "", body = ""] = answer.split("\r\n\r\n");
       assert.equal(Number(/\r\nContent-Length: (\d+)/.exec(head)?.[1]), Buffer.byteLength(body), head);
     }
@@ -335,6 +349,144 @@ describe("limitConnections(): uploads and streams", () => {
     );
     assert.equal((await fetchHTTP(port, "/healthz", { localAddress: "127.0.0.35" })).status, 200);
     for (const s of streams) s.socket.destroy();
+  });
+});
+
+describe("limitConnections(): waiting requests and unread responses", () => {
+  async function limitedServer(
+    t: TestContext,
+    max: number,
+    clock: FakeClock,
+    handler: HandlerFunc,
+  ): Promise<{ port: number; limits: ConnectionLimits; sockets: Socket[] }> {
+    const sockets: Socket[] = [];
+    const served = await startServer(t, undefined, { onConnection: (s) => void sockets.push(s) });
+    const limits = limitConnections(served.server, { max, perClient: 64, headersTimeout: 10_000 }, captureLog().logger, clock);
+    served.server.on("request", limits.guard(handler));
+    return { port: served.port, limits, sockets };
+  }
+  const never = new Promise<void>(() => {});
+  let entered = 0;
+  const waiter: HandlerFunc = async (req, res) => {
+    entered++;
+    if (req.url === "/wait") await waitOutside(req, never);
+    if (req.url === "/work") await never;
+    res.end("ok");
+  };
+  const until = async (ready: () => boolean): Promise<void> => {
+    while (!ready()) await new Promise((resolve) => setTimeout(resolve, 2));
+  };
+
+  test("waiting requests hold at most WAIT_SHARE of the cap: one more cuts the oldest with a 503", async (t) => {
+    const clock = new FakeClock();
+    // A cap of 8: two may wait.
+    const { port } = await limitedServer(t, 8, clock, waiter);
+    entered = 0;
+    const waits = [];
+    for (let i = 0; i < 3; i++) {
+      waits.push(openRaw(port, `127.0.50.${i + 1}`, "GET /wait HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+      await until(() => entered === i + 1);
+    }
+    await waits[0]?.closed;
+    assert.equal(waits[0]?.text(), REFUSAL);
+    assert.deepEqual(
+      waits.map((w) => w.socket.destroyed),
+      [true, false, false],
+    );
+    for (const w of waits) w.socket.destroy();
+  });
+
+  test("at the cap, a probe evicts the oldest waiting request (503) when every other connection is at work", async (t) => {
+    const clock = new FakeClock();
+    const { port } = await limitedServer(t, 4, clock, waiter);
+    entered = 0;
+    const waiting = openRaw(port, "127.0.51.1", "GET /wait HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    await until(() => entered === 1);
+    const working = [2, 3, 4].map((i) => openRaw(port, `127.0.51.${i}`, "GET /work HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+    await until(() => entered === 4);
+    clock.advance(1);
+    assert.equal((await fetchHTTP(port, "/healthz", { localAddress: "127.0.51.9" })).status, 200);
+    await waiting.closed;
+    assert.equal(waiting.text(), REFUSAL);
+    assert.deepEqual(
+      working.map((w) => w.socket.destroyed),
+      [false, false, false],
+    );
+    for (const w of working) w.socket.destroy();
+  });
+
+  test("a request waiting past WAIT_DEADLINE reads a 504 at the next sweep", async (t) => {
+    const clock = new FakeClock();
+    const { port, limits } = await limitedServer(t, 8, clock, waiter);
+    entered = 0;
+    const waiting = openRaw(port, "127.0.52.1", "GET /wait HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    await until(() => entered === 1);
+    clock.advance(WAIT_DEADLINE - 1);
+    limits.sweep();
+    assert.equal(waiting.socket.destroyed, false);
+    clock.advance(1);
+    limits.sweep();
+    await waiting.closed;
+    assert.equal(waiting.text(), WAITED_TOO_LONG);
+    assert.equal(limits.open(), 0);
+  });
+
+  test("a response its client stops reading is closed after WRITE_WINDOW; reading on buys one window, not more", async (t) => {
+    const clock = new FakeClock();
+    const body = Buffer.alloc(64 * 1024 * 1024, "x");
+    const { port, limits, sockets } = await limitedServer(t, 8, clock, (_req, res) => void res.end(body));
+    const client = openRaw(port, "127.0.53.1", "GET /big HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    client.socket.pause();
+    const server = (): Socket | undefined => sockets[0];
+    const taken = (): number => {
+      const socket = server();
+      return socket === undefined ? 0 : bytesTaken(socket);
+    };
+    // Until the kernel's buffers are full and the server's socket takes nothing more.
+    let last = -1;
+    for (let still = 0; still < 20; still = taken() === last && taken() > 0 ? still + 1 : 0) {
+      last = taken();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    limits.sweep();
+    // The client reads on (2 MiB: the kernel reopens its window only after whole segments are read), then stops again:
+    // that window passes with more than MIN_WRITE_RATE taken, the next one does not.
+    let read = 0;
+    await new Promise<void>((resolve) => {
+      const reader = (chunk: string): void => {
+        read += chunk.length;
+        if (read < 2 * 1024 * 1024) return;
+        client.socket.pause();
+        client.socket.off("data", reader);
+        resolve();
+      };
+      client.socket.on("data", reader);
+      client.socket.resume();
+    });
+    await until(() => taken() >= last + (WRITE_WINDOW / 1000) * MIN_WRITE_RATE);
+    clock.advance(WRITE_WINDOW);
+    limits.sweep();
+    assert.equal(server()?.destroyed, false);
+    clock.advance(WRITE_WINDOW - 1);
+    limits.sweep();
+    assert.equal(server()?.destroyed, false);
+    clock.advance(1);
+    limits.sweep();
+    assert.equal(server()?.destroyed, true);
+    assert.equal(limits.open(), 0);
+    // The connection was reset: the client, reading again, gets the end of it rather than the rest of the body.
+    client.socket.resume();
+    await client.closed;
+    assert.ok(read + client.text().length < body.length);
+  });
+
+  test("checkWrites(): nothing pending is no window; below MIN_WRITE_RATE over a whole window is stalled", () => {
+    const socket = (pending: number, written: number) => ({ writableLength: pending, bytesWritten: written }) as unknown as Socket;
+    assert.equal(checkWrites(socket(0, 100), { since: 0, taken: 0 }, 50_000), undefined);
+    assert.deepEqual(checkWrites(socket(10, 110), undefined, 7), { since: 7, taken: 100 });
+    const rate = (WRITE_WINDOW / 1000) * MIN_WRITE_RATE;
+    assert.deepEqual(checkWrites(socket(10, 10 + rate), { since: 0, taken: 0 }, WRITE_WINDOW), { since: WRITE_WINDOW, taken: rate });
+    assert.equal(checkWrites(socket(10, 10 + rate - 1), { since: 0, taken: 0 }, WRITE_WINDOW), "stalled");
   });
 });
 

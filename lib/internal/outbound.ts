@@ -1,0 +1,44 @@
+/*
+ * The outbound connections requests make the process open on their behalf
+ * (today the client metadata documents of lib/oauth, fetched for anyone who
+ * names one): every one is a file descriptor, so their number is bounded
+ * for the whole process, inside the descriptors the runtime keeps free of
+ * connections (`RESERVED_FILES`, lib/runtime/README.md "Connections"), and
+ * per client (`clientKey`), so that one client cannot take them all. Past
+ * either bound a request is refused at once, never queued.
+ */
+
+/** Outbound connections open at once for requests, in the whole process: 32 of the runtime's 128 reserved files. */
+export const OUTBOUND_FILES: number = 32;
+
+let total = 0;
+const perClient = new Map<string, number>();
+
+/**
+ * Takes one outbound connection for `client` (a `clientKey`, undefined when
+ * unknown: counted in the total only), allowed `maxPerClient` at once.
+ * Returns the function that gives it back (call it once the connection is
+ * closed or the fetch has failed), or which bound refused it.
+ */
+export function takeOutbound(client: string | undefined, maxPerClient: number): (() => void) | "client" | "total" {
+  const mine = client === undefined ? 0 : (perClient.get(client) ?? 0);
+  if (client !== undefined && mine >= maxPerClient) return "client";
+  if (total >= OUTBOUND_FILES) return "total";
+  total++;
+  if (client !== undefined) perClient.set(client, mine + 1);
+  let given = false;
+  return () => {
+    if (given) return;
+    given = true;
+    total--;
+    if (client === undefined) return;
+    const left = (perClient.get(client) ?? 1) - 1;
+    if (left === 0) perClient.delete(client);
+    else perClient.set(client, left);
+  };
+}
+
+/** Outbound connections taken now, in the whole process. */
+export function outboundInFlight(): number {
+  return total;
+}

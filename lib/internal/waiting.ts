@@ -1,0 +1,36 @@
+/*
+ * How a request whose handler waits on something outside the process (a
+ * fetch of another server's document, later a lock or a slow consumer)
+ * tells `Serve`'s connection limits that its connection is *waiting*,
+ * without importing the runtime: `Serve` binds a watcher to each
+ * connection it accepts, and the waiting code wraps its wait in
+ * `waitOutside`. Waiting connections count against the wait share of the
+ * cap, have a deadline and may be evicted at the cap (lib/runtime/README.md,
+ * "Connections"). Outside `Serve` nothing is bound and the wait is just
+ * awaited. The same pattern as the stream mark (stream-share.ts).
+ */
+import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
+
+const watchers = new WeakMap<Socket, (waiting: boolean) => void>();
+
+/** Binds the function told when a request on `socket` begins (true) and ends (false) a wait; called by `Serve`. */
+export function bindWaitWatcher(socket: Socket, onWait: (waiting: boolean) => void): void {
+  watchers.set(socket, onWait);
+}
+
+/**
+ * Awaits `wait` with `req`'s connection marked waiting, whichever way it
+ * settles. The limits may cut the connection meanwhile (past the share, the
+ * deadline, or evicted at the cap): the wait still settles, and what the
+ * handler then writes goes nowhere.
+ */
+export async function waitOutside<T>(req: IncomingMessage, wait: Promise<T>): Promise<T> {
+  const watcher = watchers.get(req.socket);
+  watcher?.(true);
+  try {
+    return await wait;
+  } finally {
+    watcher?.(false);
+  }
+}
