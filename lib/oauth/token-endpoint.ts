@@ -34,8 +34,8 @@ const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 export interface TokenEndpointConfig {
   DB: DB;
   Tokens: AgentTokens;
-  /** The client directory's `resolve` and optional `touch`. */
-  Clients: { resolve(clientId: string): Promise<OAuthClient>; touch?(clientId: string): void };
+  /** The client directory's `resolve` (given the request: a fetch counts for its client, loopback only over loopback) and optional `touch`. */
+  Clients: { resolve(clientId: string, req?: IncomingMessage): Promise<OAuthClient>; touch?(clientId: string): void };
   Clock: Clock;
   Random: RandomReader;
 }
@@ -86,7 +86,8 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
   };
 
   /** Whether `clientID`, as its directory knows it now, registered the refresh_token grant type. */
-  const mayRefresh = async (clientID: string): Promise<boolean> => (await clients.resolve(clientID)).GrantTypes.includes("refresh_token");
+  const mayRefresh = async (clientID: string, req: IncomingMessage): Promise<boolean> =>
+    (await clients.resolve(clientID, req)).GrantTypes.includes("refresh_token");
 
   /** Issues an access token of grant `id` (RFC 6749 §5.1), and a fresh refresh token when `refreshable`. */
   function issue(id: string, resource: string, access: string, refreshable: boolean): Record<string, unknown> {
@@ -105,7 +106,7 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
     };
   }
 
-  async function exchangeCode(form: URLSearchParams): Promise<Record<string, unknown>> {
+  async function exchangeCode(form: URLSearchParams, req: IncomingMessage): Promise<Record<string, unknown>> {
     const code = required(form, "code");
     const clientID = required(form, "client_id");
     const verifier = required(form, "code_verifier");
@@ -125,7 +126,7 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
     if (resource !== null && URL.parse(resource)?.href !== row.resource) {
       throw new OAuthError("invalid_target", "resource differs from the authorization request's");
     }
-    const refreshable = await mayRefresh(clientID);
+    const refreshable = await mayRefresh(clientID, req);
     // OAuth 2.1 §4.1.3: a code is used once; a second use, by whoever holds its verifier, revokes what the first issued.
     if (spendCode.run(clock.now().getTime(), hash).changes !== 1) {
       endGrant(row.token_id);
@@ -136,14 +137,14 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
     return issue(row.token_id, row.resource, row.access, refreshable);
   }
 
-  async function refresh(form: URLSearchParams): Promise<Record<string, unknown>> {
+  async function refresh(form: URLSearchParams, req: IncomingMessage): Promise<Record<string, unknown>> {
     const token = required(form, "refresh_token");
     const clientID = required(form, "client_id");
     const hash = HashToken(token);
     const row = findRefresh.get(hash);
     if (row === undefined || row.client_id !== clientID) throw new OAuthError("invalid_grant", "unknown refresh token");
     // RFC 6749 §5.2 unauthorized_client, OWASP ASVS 5.0 §10.4.4: only a client registered with the refresh_token grant type refreshes.
-    if (!(await mayRefresh(clientID))) {
+    if (!(await mayRefresh(clientID, req))) {
       throw new OAuthError("unauthorized_client", "the client is not registered for the refresh_token grant type");
     }
     const resource = form.get("resource");
@@ -167,8 +168,8 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
     const form = await tokenForm(req);
     const grantType = required(form, "grant_type");
     let body: Record<string, unknown>;
-    if (grantType === "authorization_code") body = await exchangeCode(form);
-    else if (grantType === "refresh_token") body = await refresh(form);
+    if (grantType === "authorization_code") body = await exchangeCode(form, req);
+    else if (grantType === "refresh_token") body = await refresh(form, req);
     else throw new OAuthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
     res.setHeader("Pragma", "no-cache");
     writeJSON(res, 200, body);
