@@ -7,7 +7,7 @@
  * so the ratio of two costs in one round moves far less than the ratio of
  * throughputs measured one after the other, as (b) and (d) measure them. It
  * can resolve a change of 2-3% on the 2-core machine where (d) moves ±8% from
- * run to run (BENCHMARKS.md, "(d): one home for a request's values").
+ * run to run (BENCHMARKS.md, "(d) An authenticated request").
  *
  * A first round, run and discarded, lets the servers settle after their
  * warm-up (its ratios were 0.6-0.9 of the later rounds'). The first

@@ -35,7 +35,7 @@
  * Each point also reports the database file's size. The client is in the
  * same process (requests at BENCH_RATE per second, default 200, for
  * BENCH_SECONDS, default 3, after a 1-second warm-up; latency from a
- * request's send to its last byte). Results: BENCHMARKS.md "(k) Scale".
+ * request's send to its last byte). Results: BENCHMARKS.md "(k) Scale: cost as the data grows".
  *
  * BENCH_SCALE_DIVISOR (default 1) divides every size and seeding count
  * (the sizes above, the other people's records, BENCH_SWEEP_ROWS,

@@ -6,7 +6,7 @@
  * Node's parser, the socket and the system calls are left out: they are
  * the same for every server. Each way runs in its own process, so none
  * warms the code another runs. On a machine shared with other work this
- * moves far less than req/s (BENCHMARKS.md, issue 27 item 7).
+ * moves far less than req/s (BENCHMARKS.md, (b)).
  *
  *   node:http+headers     the baseline, one setHeader each, then as node:http
  *   node:http+rawheaders  one writeHead(status, raw) with a prepared array

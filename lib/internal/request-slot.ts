@@ -15,8 +15,7 @@
  * table the garbage collector then visits as an ephemeron), and an
  * authenticated request used to make three, one per module (the route
  * match, the chain's guard and the session). The field made latch's
- * authenticated request about 6% cheaper (BENCHMARKS.md, "(d): one home for
- * a request's values").
+ * authenticated request about 6% cheaper (BENCHMARKS.md, "What moved (d)").
  */
 import { IncomingMessage } from "node:http";
 

@@ -111,8 +111,7 @@ export class Sessions {
     // Every column but the key the caller already holds. It runs on every
     // authenticated request, so its row comes back as an array (raw mode):
     // better-sqlite3 builds an object row name by name into a dictionary-mode
-    // object, which cost 4-5% of the whole request (BENCHMARKS.md, "(d): the
-    // session row as an array").
+    // object, which cost 4-5% of the whole request (BENCHMARKS.md, "What moved (d)").
     this.#get = db
       .prepare<[string], LiveColumns>(
         "SELECT subject, method, auth_time, created_at, last_seen, expires_at, public_id, device FROM sessions WHERE token_hash = ?",
