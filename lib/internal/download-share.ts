@@ -13,6 +13,7 @@
  * download.
  */
 import type { ServerResponse } from "node:http";
+import { PersonCount } from "./person-count.ts";
 
 /** Downloads one person may have running at once, exports and CSV together: 2. */
 export const MAX_DOWNLOADS_PER_PERSON: number = 2;
@@ -29,7 +30,7 @@ export const DOWNLOAD_RETRY_AFTER: number = 5;
  */
 export const DOWNLOAD_PIECE: number = 256 * 1024;
 
-const running = new WeakMap<object, Map<string, number>>();
+const running = new WeakMap<object, PersonCount>();
 
 /**
  * Counts a download of `person` in the application whose database handle
@@ -39,21 +40,9 @@ const running = new WeakMap<object, Map<string, number>>();
  */
 export function admitDownload(app: object, person: string, res: ServerResponse): boolean {
   let open = running.get(app);
-  if (open === undefined) running.set(app, (open = new Map()));
-  const count = open.get(person) ?? 0;
-  if (count >= MAX_DOWNLOADS_PER_PERSON) {
-    // RFC 6585 §4: a 429 may say when to come back; RFC 9110 §10.2.3: in whole seconds.
-    res.setHeader("Retry-After", String(DOWNLOAD_RETRY_AFTER));
-    return false;
-  }
-  // A client gone before its download began is not counted: its response closed already, and would never release the count.
-  if (res.closed) return true;
-  open.set(person, count + 1);
-  const people = open;
-  res.once("close", () => {
-    const left = (people.get(person) ?? 1) - 1;
-    if (left === 0) people.delete(person);
-    else people.set(person, left);
-  });
-  return true;
+  if (open === undefined) running.set(app, (open = new PersonCount(MAX_DOWNLOADS_PER_PERSON)));
+  if (open.admit(person, res)) return true;
+  // RFC 6585 §4: a 429 may say when to come back; RFC 9110 §10.2.3: in whole seconds.
+  res.setHeader("Retry-After", String(DOWNLOAD_RETRY_AFTER));
+  return false;
 }
