@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { join, sep } from "node:path";
+import { join, posix, sep } from "node:path";
 import { createRequire } from "node:module";
 import { contentTypeFor } from "./content-type.ts";
 import { AssetsError } from "./errors.ts";
@@ -65,7 +65,7 @@ export function fingerprintURL(name: string, hash: string): string {
  * two roots hold the same name, or a symlink leads outside its root.
  */
 export function loadEntries(roots: readonly string[]): Map<string, Entry> {
-  const entries = new Map<string, Entry>();
+  const files = new Map<string, Buffer>();
   const origin = new Map<string, string>();
   for (const root of roots) {
     let realRoot: string;
@@ -81,10 +81,53 @@ export function loadEntries(roots: readonly string[]): Map<string, Entry> {
         throw new AssetsError("ERR_ASSETS_DUPLICATE_NAME", `load assets: ${name} is in both ${previous} and ${root}`);
       }
       origin.set(name, root);
-      entries.set(name, buildEntry(name, readFileSync(file)));
+      files.set(name, readFileSync(file));
     }
   }
+  const entries = new Map<string, Entry>();
+  const linking = new Set<string>();
+  const entryOf = (name: string, body: Buffer): Entry => {
+    let entry = entries.get(name);
+    if (entry !== undefined) return entry;
+    if (linking.has(name))
+      throw new AssetsError("ERR_ASSETS_IMPORT_CYCLE", `load assets: ${name} imports itself through ${[...linking].join(", ")}`);
+    linking.add(name);
+    entry = buildEntry(name, name.endsWith(".js") ? linkImports(name, body, files, entryOf) : body);
+    linking.delete(name);
+    entries.set(name, entry);
+    return entry;
+  };
+  for (const [name, body] of files) entryOf(name, body);
   return entries;
+}
+
+// A script's static import of a relative path: `import … from "./x.js"`, `export … from "../x.js"`, `import "./x.js"`.
+const RELATIVE_IMPORT = /(\b(?:from|import)\s*)(["'])(\.\.?\/[^"'\s]+)\2/g;
+
+/**
+ * Points a script's relative imports of other assets at their fingerprinted
+ * names (`./stream.js` → `./stream-<hash>.js`), so a module loaded from its
+ * fingerprinted URL finds what it imports and the set needs no build step;
+ * the importer's hash then covers what it imports. An import naming no
+ * asset is left as written.
+ */
+function linkImports(
+  name: string,
+  body: Buffer,
+  files: ReadonlyMap<string, Buffer>,
+  entryOf: (name: string, body: Buffer) => Entry,
+): Buffer {
+  const base = name.slice(0, name.lastIndexOf("/") + 1);
+  let linked = false;
+  const text = body.toString("utf8").replace(RELATIVE_IMPORT, (whole, keyword: string, quote: string, specifier: string) => {
+    const target = posix.normalize(base + specifier);
+    const imported = files.get(target);
+    if (imported === undefined) return whole;
+    const url = entryOf(target, imported).url;
+    linked = true;
+    return `${keyword}${quote}${specifier.slice(0, specifier.lastIndexOf("/") + 1)}${url.slice(url.lastIndexOf("/") + 1)}${quote}`;
+  });
+  return linked ? Buffer.from(text, "utf8") : body;
 }
 
 function* walk(realRoot: string, dir: string, prefix: string, seen: Set<string>): Generator<[string, string]> {
