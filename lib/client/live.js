@@ -2,16 +2,17 @@
  * latch live pages shim: a resource's list and record pages follow the
  * changes to their records (lib/manifest/README.md, "Live pages"). Served
  * as a static file and loaded with <script src type=module> (no inline
- * script, so CSP `script-src 'self'` holds); no dependencies. Without it
- * the pages are plain and correct on reload.
+ * script, so CSP `script-src 'self'` holds); it imports stream.js, which
+ * follows the stream or polls. Without it the pages are plain and correct
+ * on reload.
  *
  * For each element carrying `data-live` (the resource's events path):
  * - with EventSource, it follows the stream: a `change` event of the page's
  *   record (`data-record-id`), or of any record on a list, fetches the page
  *   again; a `reset` (the stream could not resume) does too. If the stream
- *   fails before it opens (a 429, a blocked route), or fails
- *   MAX_STREAM_ERRORS times in a row, it is closed and the shim fetches the
- *   page every `data-live-every` seconds instead, for good;
+ *   fails before it opens (a 429, a blocked route), or keeps failing, the
+ *   shim fetches the page every `data-live-every` seconds instead, for good
+ *   (stream.js);
  * - a list (`data-live-list`) swaps in the fetched list's rows;
  * - a record page copies the fetched values into its form when the form is
  *   untouched (notice `updated`). When the person has edited it, nothing
@@ -23,97 +24,46 @@
  * The element's `data-live-state` says how it follows: `streaming` once the
  * stream is open, `polling` after the fallback.
  */
-const MAX_STREAM_ERRORS = 3;
+import { eventData, everyMs, follow } from "./stream.js";
+
 const DEFAULT_POLL_SECONDS = 5;
 
-for (const element of document.querySelectorAll("[data-live]")) follow(element);
+for (const element of document.querySelectorAll("[data-live]")) watch(element);
 
 /** Follows the changes one live element shows. */
-function follow(element) {
-  const streamURL = element.getAttribute("data-live");
-  const seconds = Number(element.getAttribute("data-live-every"));
-  const every = (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_POLL_SECONDS) * 1000;
+function watch(element) {
   const recordID = element.getAttribute("data-record-id");
   const form = element.querySelector("form.resource-form");
-  let busy = false;
-  let again = false;
-  let over = false;
-  let timer = 0;
-  let source = null;
   const merge = element.querySelector("[data-live-merge]");
   if (merge !== null && form !== null) merge.addEventListener("click", () => form.requestSubmit());
+  const live = follow({
+    stream: element.getAttribute("data-live"),
+    every: everyMs(element.getAttribute("data-live-every"), DEFAULT_POLL_SECONDS),
+    refresh,
+    on: { change, reset: () => void live.refresh() },
+    state: (name) => element.setAttribute("data-live-state", name),
+  });
 
-  function stop() {
-    over = true;
-    clearInterval(timer);
-    if (source !== null) source.close();
+  function change(event) {
+    const told = eventData(event);
+    if (told === null || typeof told.id !== "string" || (recordID !== null && told.id !== recordID)) return;
+    if (recordID !== null && told.change === "deleted") return gone();
+    void live.refresh();
+  }
+
+  function gone() {
+    show(element, "deleted");
+    live.stop();
   }
 
   async function refresh() {
-    if (over) return;
-    if (busy) {
-      again = true;
-      return;
-    }
-    busy = true;
-    try {
-      const res = await fetch(location.href, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } });
-      if (res.status === 404 && recordID !== null) {
-        show(element, "deleted");
-        return stop();
-      }
-      if (!res.ok || over) return;
-      const page = new DOMParser().parseFromString(await res.text(), "text/html");
-      if (recordID === null) swapList(element, page);
-      else if (form !== null) applyRecord(element, form, recordID, page);
-    } catch {
-      // A network hiccup: the next event or poll tries again.
-    } finally {
-      busy = false;
-      if (again && !over) {
-        again = false;
-        void refresh();
-      }
-    }
+    const res = await fetch(location.href, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } });
+    if (res.status === 404 && recordID !== null) return gone();
+    if (!res.ok || live.stopped()) return;
+    const page = new DOMParser().parseFromString(await res.text(), "text/html");
+    if (recordID === null) swapList(element, page);
+    else if (form !== null) applyRecord(element, form, recordID, page);
   }
-
-  function poll() {
-    if (over || timer !== 0) return;
-    element.setAttribute("data-live-state", "polling");
-    timer = setInterval(refresh, every);
-  }
-
-  function stream() {
-    let opened = false;
-    let errors = 0;
-    source = new EventSource(streamURL);
-    source.addEventListener("open", () => {
-      opened = true;
-      errors = 0;
-      element.setAttribute("data-live-state", "streaming");
-    });
-    source.addEventListener("change", (event) => {
-      const change = readChange(event.data);
-      if (change === null || (recordID !== null && change.id !== recordID)) return;
-      if (recordID !== null && change.change === "deleted") {
-        show(element, "deleted");
-        return stop();
-      }
-      void refresh();
-    });
-    source.addEventListener("reset", () => void refresh());
-    source.addEventListener("error", () => {
-      errors++;
-      if (opened && errors < MAX_STREAM_ERRORS && source.readyState !== EventSource.CLOSED) return;
-      // The stream is refused (429: too many open), blocked or keeps failing: fetch the page on a timer instead.
-      source.close();
-      source = null;
-      poll();
-    });
-  }
-
-  if (typeof streamURL === "string" && streamURL !== "" && typeof EventSource === "function") stream();
-  else poll();
 }
 
 /** Replaces the list's rows (and its next-page link) with the fetched ones, when they differ. */
@@ -200,13 +150,4 @@ function listCurrent(element, freshForm) {
 /** Shows the notice `name` of a live record page and hides the others. */
 function show(element, name) {
   for (const notice of element.querySelectorAll("[data-live-notice]")) notice.hidden = notice.getAttribute("data-live-notice") !== name;
-}
-
-function readChange(data) {
-  try {
-    const value = JSON.parse(data);
-    return value !== null && typeof value === "object" && typeof value.id === "string" ? value : null;
-  } catch {
-    return null;
-  }
 }

@@ -24,21 +24,21 @@ import { PersonCount } from "./person-count.ts";
 import { writeText } from "./respond.ts";
 import { shutdownSignal } from "./shutdown-signal.ts";
 
-/** Interval of `: ping` heartbeats: 15 seconds (SPEC.md §6.1, §8), in ms. */
-export const HEARTBEAT_INTERVAL = 15000;
+/** Interval of `: ping` heartbeats: 15 seconds (SPEC.md §6.1, §8), in ms; the jobs' public `HEARTBEAT_INTERVAL`. */
+export const STREAM_HEARTBEAT = 15000;
 /** Per-write deadline of an event stream: 10 seconds, in ms. */
-export const WRITE_TIMEOUT = 10000;
+export const STREAM_WRITE_TIMEOUT = 10000;
 /** Bounded lifetime of one event stream: 5 minutes, in ms. */
 export const STREAM_LIFETIME: number = 5 * 60 * 1000;
 /** Reconnection delay sent to the browser as `retry:`: 3 seconds, in ms. */
 export const STREAM_RETRY = 3000;
 /** Open event streams per person: a browser holds at most 6 connections per host, so 10 covers two devices. */
-export const MAX_STREAMS_PER_OWNER = 10;
+export const MAX_STREAMS_PER_PERSON = 10;
 
 /** The limits of SPEC.md §6.1 as `EventWriter` takes them. */
 export const STREAM_LIMITS: StreamLimits = Object.freeze({
-  heartbeat: HEARTBEAT_INTERVAL,
-  writeTimeout: WRITE_TIMEOUT,
+  heartbeat: STREAM_HEARTBEAT,
+  writeTimeout: STREAM_WRITE_TIMEOUT,
   lifetime: STREAM_LIFETIME,
   retry: STREAM_RETRY,
 });
@@ -57,7 +57,7 @@ export class EventStreams {
   readonly #open: PersonCount;
   readonly #limits: StreamLimits;
 
-  constructor(limits: StreamLimits = STREAM_LIMITS, max: number = MAX_STREAMS_PER_OWNER) {
+  constructor(limits: StreamLimits = STREAM_LIMITS, max: number = MAX_STREAMS_PER_PERSON) {
     this.#limits = limits;
     this.#open = new PersonCount(max);
   }

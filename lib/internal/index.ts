@@ -14,7 +14,7 @@ export type { CredentialCheck } from "./credential.ts";
 export { bindShutdownSignal, shutdownSignal } from "./shutdown-signal.ts";
 export { bindStreamWatcher, holdsStream } from "./stream-share.ts";
 export { encodeEvent } from "./sse.ts";
-export { EventStreams, HEARTBEAT_INTERVAL, WRITE_TIMEOUT, STREAM_LIFETIME, STREAM_RETRY, MAX_STREAMS_PER_OWNER } from "./event-stream.ts";
+export { EventStreams, STREAM_LIMITS, STREAM_HEARTBEAT, MAX_STREAMS_PER_PERSON } from "./event-stream.ts";
 export type { ErrorPageTarget } from "./respond.ts";
 export { needRoute, routeNeedsOf, bindRouteCheck, unroutedNeeds } from "./route-needs.ts";
 export type { RouteNeed } from "./route-needs.ts";

@@ -8,12 +8,10 @@ import {
   countProblem,
   durationProblem,
   EventStreams,
-  HEARTBEAT_INTERVAL,
-  MAX_STREAMS_PER_OWNER,
+  MAX_STREAMS_PER_PERSON,
   positiveProblem,
-  STREAM_LIFETIME,
-  STREAM_RETRY,
-  WRITE_TIMEOUT,
+  STREAM_HEARTBEAT,
+  STREAM_LIMITS,
   writeText,
 } from "../internal/index.ts";
 import { currentSession } from "../session/index.ts";
@@ -82,8 +80,8 @@ export interface Config {
   MaxStreamsPerOwner?: number;
 }
 
-/** Interval of `: ping` heartbeats (SPEC.md §8), one for every event stream of latch. */
-export { HEARTBEAT_INTERVAL } from "../internal/index.ts";
+/** Interval of `: ping` heartbeats: 15 seconds (SPEC.md §8), in ms; every event stream of latch keeps it. */
+export const HEARTBEAT_INTERVAL: 15000 = STREAM_HEARTBEAT;
 /** Seconds between fragment polls. */
 export const DEFAULT_POLL_SECONDS = 2;
 
@@ -122,11 +120,11 @@ export function resolveConfig(config: Config): ResolvedConfig {
     streams: new EventStreams(
       {
         heartbeat: checked("HeartbeatInterval", config.HeartbeatInterval ?? HEARTBEAT_INTERVAL, durationProblem),
-        writeTimeout: checked("WriteTimeout", config.WriteTimeout ?? WRITE_TIMEOUT, durationProblem),
-        lifetime: checked("StreamLifetime", config.StreamLifetime ?? STREAM_LIFETIME, durationProblem),
-        retry: checked("StreamRetry", config.StreamRetry ?? STREAM_RETRY, durationProblem),
+        writeTimeout: checked("WriteTimeout", config.WriteTimeout ?? STREAM_LIMITS.writeTimeout, durationProblem),
+        lifetime: checked("StreamLifetime", config.StreamLifetime ?? STREAM_LIMITS.lifetime, durationProblem),
+        retry: checked("StreamRetry", config.StreamRetry ?? STREAM_LIMITS.retry, durationProblem),
       },
-      checked("MaxStreamsPerOwner", config.MaxStreamsPerOwner ?? MAX_STREAMS_PER_OWNER, countProblem),
+      checked("MaxStreamsPerOwner", config.MaxStreamsPerOwner ?? MAX_STREAMS_PER_PERSON, countProblem),
     ),
   };
 }

@@ -7,8 +7,14 @@
 import assert from "node:assert/strict";
 import { request, type IncomingMessage } from "node:http";
 import { describe, it } from "node:test";
-import { EventStreams, MAX_STREAMS_PER_OWNER, STREAM_LIFETIME, STREAM_RETRY, WRITE_TIMEOUT } from "../../lib/internal/index.ts";
-import { HEARTBEAT_INTERVAL } from "../../lib/jobs/index.ts";
+import {
+  EventStreams,
+  MAX_STREAMS_PER_PERSON,
+  STREAM_HEARTBEAT,
+  STREAM_LIFETIME,
+  STREAM_RETRY,
+  STREAM_WRITE_TIMEOUT,
+} from "../../lib/internal/event-stream.ts";
 import { startServer } from "../_support/server.ts";
 
 /** Opens `path` with `method`; resolves with the response once its head arrives. */
@@ -23,7 +29,7 @@ function open(base: string, method: string, person: string): Promise<IncomingMes
 describe("EventStreams", () => {
   it("keeps SPEC.md §6.1's limits: 15 s ping, 10 s write deadline, 5-minute life, retry 3000, 10 per person", () => {
     assert.deepEqual(
-      [HEARTBEAT_INTERVAL, WRITE_TIMEOUT, STREAM_LIFETIME, STREAM_RETRY, MAX_STREAMS_PER_OWNER],
+      [STREAM_HEARTBEAT, STREAM_WRITE_TIMEOUT, STREAM_LIFETIME, STREAM_RETRY, MAX_STREAMS_PER_PERSON],
       [15_000, 10_000, 300_000, 3_000, 10],
     );
   });
