@@ -46,10 +46,8 @@ export interface Assets {
  * `ERR_ASSETS_INVALID_NAME` (a name outside A-Z a-z 0-9 . _ -),
  * `ERR_ASSETS_DUPLICATE_NAME` (same name in two directories),
  * `ERR_ASSETS_OUTSIDE_ROOT` (a symlink leading out of its directory),
- * `ERR_ASSETS_IMPORT_CYCLE` (scripts importing each other in a circle).
- * A script's relative imports of other assets (`import … from "./x.js"`)
- * are pointed at their fingerprinted names, so modules import each other
- * without a build step.
+ * `ERR_ASSETS_IMPORT_CYCLE` (scripts importing each other in a circle; a
+ * script's relative imports of assets are linked to their fingerprints).
  *
  * @example
  * const assets = NewAssets([fileURLToPath(new URL("./public/", import.meta.url)), CLIENT_DIR]);

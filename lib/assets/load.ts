@@ -86,48 +86,39 @@ export function loadEntries(roots: readonly string[]): Map<string, Entry> {
   }
   const entries = new Map<string, Entry>();
   const linking = new Set<string>();
-  const entryOf = (name: string, body: Buffer): Entry => {
-    let entry = entries.get(name);
-    if (entry !== undefined) return entry;
+  const entryOf = (name: string): Entry | undefined => {
+    const body = files.get(name);
+    if (body === undefined || entries.has(name)) return entries.get(name);
+    // A fingerprint cannot cover itself: scripts importing each other in a circle cannot be linked.
     if (linking.has(name))
       throw new AssetsError("ERR_ASSETS_IMPORT_CYCLE", `load assets: ${name} imports itself through ${[...linking].join(", ")}`);
     linking.add(name);
-    entry = buildEntry(name, name.endsWith(".js") ? linkImports(name, body, files, entryOf) : body);
+    entries.set(name, buildEntry(name, name.endsWith(".js") ? linkImports(name, body, entryOf) : body));
     linking.delete(name);
-    entries.set(name, entry);
-    return entry;
+    return entries.get(name);
   };
-  for (const [name, body] of files) entryOf(name, body);
+  for (const name of files.keys()) entryOf(name);
   return entries;
 }
 
 // A script's static import of a relative path: `import … from "./x.js"`, `export … from "../x.js"`, `import "./x.js"`.
-const RELATIVE_IMPORT = /(\b(?:from|import)\s*)(["'])(\.\.?\/[^"'\s]+)\2/g;
+const RELATIVE_IMPORT = /(\b(?:from|import)\s*["'])(\.\.?\/[^"'\s]+)(["'])/g;
 
 /**
- * Points a script's relative imports of other assets at their fingerprinted
- * names (`./stream.js` → `./stream-<hash>.js`), so a module loaded from its
- * fingerprinted URL finds what it imports and the set needs no build step;
- * the importer's hash then covers what it imports. An import naming no
- * asset is left as written.
+ * Points a script's relative imports of assets at their fingerprinted names
+ * (`./stream.js` → `./stream-<hash>.js`): no build step, and its own hash
+ * covers them. An import naming no asset is left as written.
  */
-function linkImports(
-  name: string,
-  body: Buffer,
-  files: ReadonlyMap<string, Buffer>,
-  entryOf: (name: string, body: Buffer) => Entry,
-): Buffer {
+function linkImports(name: string, body: Buffer, entryOf: (name: string) => Entry | undefined): Buffer {
   const base = name.slice(0, name.lastIndexOf("/") + 1);
-  let linked = false;
-  const text = body.toString("utf8").replace(RELATIVE_IMPORT, (whole, keyword: string, quote: string, specifier: string) => {
-    const target = posix.normalize(base + specifier);
-    const imported = files.get(target);
-    if (imported === undefined) return whole;
-    const url = entryOf(target, imported).url;
-    linked = true;
-    return `${keyword}${quote}${specifier.slice(0, specifier.lastIndexOf("/") + 1)}${url.slice(url.lastIndexOf("/") + 1)}${quote}`;
+  const text = body.toString("utf8");
+  const linked = text.replace(RELATIVE_IMPORT, (whole, head: string, specifier: string, tail: string) => {
+    const url = entryOf(posix.normalize(base + specifier))?.url;
+    return url === undefined
+      ? whole
+      : head + specifier.slice(0, specifier.lastIndexOf("/") + 1) + url.slice(url.lastIndexOf("/") + 1) + tail;
   });
-  return linked ? Buffer.from(text, "utf8") : body;
+  return linked === text ? body : Buffer.from(linked, "utf8");
 }
 
 function* walk(realRoot: string, dir: string, prefix: string, seen: Set<string>): Generator<[string, string]> {

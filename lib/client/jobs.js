@@ -1,22 +1,17 @@
 /*
- * latch jobs shim: progressive enhancement of a job status page
- * (SPEC.md §4.3, §6.1). Served as a static file and loaded with
- * <script src type=module> (no inline script, so CSP `script-src 'self'`
- * holds); it imports stream.js, which follows the stream or polls.
+ * latch jobs shim: progressive enhancement of a job status page (SPEC.md
+ * §4.3, §6.1); loaded with <script src type=module>, no inline script (CSP
+ * `script-src 'self'`).
  *
- * For each element carrying `data-poll` (the fragment path):
- * - with `data-poll-push` (the events path) and EventSource available, it
- *   follows the stream: `update` refetches the fragment, `done` goes to the
- *   event's `location`, `gone` reloads the page. If the stream fails before
- *   it opens, or keeps failing, the shim falls back to timer polling for
- *   good (stream.js);
- * - otherwise it polls the fragment every `data-poll-every` seconds and
- *   swaps the response into the element.
- * A fragment answer of 204 carries `Framework-Location`: the shim goes
- * there. A 401 or 404 reloads the page, which then shows the server's answer.
- * The no-script meta refresh is removed so the page does not also reload.
+ * For each element carrying `data-poll` (the fragment path), it follows
+ * `data-poll-push` (the events path) or polls the fragment every
+ * `data-poll-every` seconds (stream.js): `update` refetches the fragment,
+ * `done` goes to the event's `location`, `gone` reloads the page. A
+ * fragment answer of 204 carries `Framework-Location`: the shim goes there.
+ * A 401 or 404 reloads the page, which then shows the server's answer. The
+ * no-script meta refresh is removed so the page does not also reload.
  */
-import { eventData, everyMs, follow } from "./stream.js";
+import { follow } from "./stream.js";
 
 const DEFAULT_POLL_SECONDS = 2;
 
@@ -28,11 +23,12 @@ function watch(element) {
   const fragmentURL = element.getAttribute("data-poll");
   const job = follow({
     stream: element.getAttribute("data-poll-push"),
-    every: everyMs(element.getAttribute("data-poll-every"), DEFAULT_POLL_SECONDS),
+    seconds: element.getAttribute("data-poll-every"),
+    fallback: DEFAULT_POLL_SECONDS,
     refresh,
     on: {
       update: () => void job.refresh(),
-      done: (event) => finish(eventData(event)?.location),
+      done: (data) => finish(data?.location),
       gone: () => finish(null),
     },
   });

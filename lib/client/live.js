@@ -1,30 +1,22 @@
 /*
  * latch live pages shim: a resource's list and record pages follow the
- * changes to their records (lib/manifest/README.md, "Live pages"). Served
- * as a static file and loaded with <script src type=module> (no inline
- * script, so CSP `script-src 'self'` holds); it imports stream.js, which
- * follows the stream or polls. Without it the pages are plain and correct
- * on reload.
+ * changes to their records (lib/manifest/README.md, "Live pages"); loaded
+ * with <script src type=module>, no inline script (CSP `script-src 'self'`).
+ * Without it the pages are plain and correct on reload.
  *
- * For each element carrying `data-live` (the resource's events path):
- * - with EventSource, it follows the stream: a `change` event of the page's
- *   record (`data-record-id`), or of any record on a list, fetches the page
- *   again; a `reset` (the stream could not resume) does too. If the stream
- *   fails before it opens (a 429, a blocked route), or keeps failing, the
- *   shim fetches the page every `data-live-every` seconds instead, for good
- *   (stream.js);
- * - a list (`data-live-list`) swaps in the fetched list's rows;
- * - a record page copies the fetched values into its form when the form is
- *   untouched (notice `updated`). When the person has edited it, nothing
- *   they typed is overwritten and the form keeps the version it was
- *   rendered from (notice `changed`): saving a Mergeable record merges the
- *   two edits (the notice's `data-live-merge` button saves), saving an
- *   Exclusive one answers 409 with both, and meanwhile the new values are
- *   listed in `dl[data-live-current]`. A deleted record shows `deleted`.
- * The element's `data-live-state` says how it follows: `streaming` once the
- * stream is open, `polling` after the fallback.
+ * For each element carrying `data-live` (the resource's events path), it
+ * follows the stream or polls every `data-live-every` seconds (stream.js,
+ * which sets `data-live-state`): a `change` of the page's record
+ * (`data-record-id`), or of any record on a list, or a `reset` (the stream
+ * could not resume) fetches the page again. A list (`data-live-list`)
+ * swaps in the fetched rows; a record page copies the fetched values into
+ * an untouched form (notice `updated`). An edited form is never
+ * overwritten and keeps the version it was rendered from (notice
+ * `changed`): saving merges a Mergeable record (`data-live-merge` saves),
+ * an Exclusive one answers 409 with both, and the new values are listed in
+ * `dl[data-live-current]`. A deleted record shows `deleted`.
  */
-import { eventData, everyMs, follow } from "./stream.js";
+import { follow } from "./stream.js";
 
 const DEFAULT_POLL_SECONDS = 5;
 
@@ -38,14 +30,14 @@ function watch(element) {
   if (merge !== null && form !== null) merge.addEventListener("click", () => form.requestSubmit());
   const live = follow({
     stream: element.getAttribute("data-live"),
-    every: everyMs(element.getAttribute("data-live-every"), DEFAULT_POLL_SECONDS),
+    seconds: element.getAttribute("data-live-every"),
+    fallback: DEFAULT_POLL_SECONDS,
     refresh,
     on: { change, reset: () => void live.refresh() },
     state: (name) => element.setAttribute("data-live-state", name),
   });
 
-  function change(event) {
-    const told = eventData(event);
+  function change(told) {
     if (told === null || typeof told.id !== "string" || (recordID !== null && told.id !== recordID)) return;
     if (recordID !== null && told.change === "deleted") return gone();
     void live.refresh();

@@ -1,25 +1,23 @@
 /*
- * latch stream-or-poll: how a page follows what changes on the server
- * (SPEC.md §6.1), shared by jobs.js and live.js, which import it (the
- * assets module points `./stream.js` at its fingerprinted name). No
- * dependencies; the page stays correct without it.
- *
- * With a stream URL and EventSource available, it follows the stream: the
- * browser reconnects after the server's `retry:` delay on its own. If the
- * stream fails before it opens (a 429: too many open; a blocked route), or
- * fails MAX_STREAM_ERRORS times in a row, it is closed and the page is
- * refreshed on a timer instead, for good. Refreshes never overlap: one
- * asked for while another runs follows it once.
+ * latch stream-or-poll (SPEC.md §6.1), imported by jobs.js and live.js (the
+ * assets module points `./stream.js` at its fingerprinted name). With a
+ * stream URL and EventSource, it follows the stream (the browser reconnects
+ * after the server's `retry:`); if the stream fails before it opens (a 429,
+ * a blocked route) or MAX_STREAM_ERRORS times in a row, it is closed and
+ * the page is refreshed on a timer instead, for good. Refreshes never
+ * overlap: one asked for while another runs follows it once.
  */
 const MAX_STREAM_ERRORS = 3;
 
 /**
- * Follows a server's changes. `refresh` fetches and shows the current
- * state; `on` maps the stream's event names to their handlers; `state`,
- * when given, is told "streaming" once the stream opens and "polling" at
- * the fallback. Returns `refresh` (coalesced), `stop` and `stopped`.
+ * Follows a server's changes: `refresh` shows the current state (every
+ * `seconds`, else `fallback`, when polling); `on` maps event names to
+ * handlers of their JSON data (or null); `state` hears "streaming" and
+ * "polling". Returns `refresh` (coalesced), `stop` and `stopped`.
  */
-export function follow({ stream, every, refresh, on, state }) {
+export function follow({ stream, seconds, fallback, refresh, on, state }) {
+  const given = Number(seconds);
+  const every = (Number.isFinite(given) && given > 0 ? given : fallback) * 1000;
   let timer = 0;
   let source = null;
   let busy = false;
@@ -67,7 +65,7 @@ export function follow({ stream, every, refresh, on, state }) {
       errors = 0;
       state?.("streaming");
     });
-    for (const [name, handle] of Object.entries(on)) source.addEventListener(name, handle);
+    for (const [name, handle] of Object.entries(on)) source.addEventListener(name, (event) => handle(eventData(event)));
     source.addEventListener("error", () => {
       errors++;
       if (opened && errors < MAX_STREAM_ERRORS && source.readyState !== EventSource.CLOSED) return;
@@ -83,14 +81,8 @@ export function follow({ stream, every, refresh, on, state }) {
   return { refresh: update, stop, stopped: () => over };
 }
 
-/** The polling interval in ms: the attribute's seconds when positive, else `fallback` seconds. */
-export function everyMs(attribute, fallback) {
-  const seconds = Number(attribute);
-  return (Number.isFinite(seconds) && seconds > 0 ? seconds : fallback) * 1000;
-}
-
 /** An event's JSON data as an object, or null. */
-export function eventData(event) {
+function eventData(event) {
   try {
     const value = JSON.parse(event.data);
     return value !== null && typeof value === "object" ? value : null;

@@ -7,12 +7,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   countProblem,
   durationProblem,
-  EventStreams,
-  MAX_STREAMS_PER_PERSON,
+  eventStreams,
   positiveProblem,
-  STREAM_HEARTBEAT,
   STREAM_LIMITS,
   writeText,
+  type ServeStream,
 } from "../internal/index.ts";
 import { currentSession } from "../session/index.ts";
 import { JobsError } from "./errors.ts";
@@ -81,7 +80,7 @@ export interface Config {
 }
 
 /** Interval of `: ping` heartbeats: 15 seconds (SPEC.md §8), in ms; every event stream of latch keeps it. */
-export const HEARTBEAT_INTERVAL: 15000 = STREAM_HEARTBEAT;
+export const HEARTBEAT_INTERVAL: 15000 = STREAM_LIMITS.heartbeat;
 /** Seconds between fragment polls. */
 export const DEFAULT_POLL_SECONDS = 2;
 
@@ -95,7 +94,7 @@ export interface ResolvedConfig {
   readonly basePath: string;
   readonly pollSeconds: number;
   /** The Events handler's streams, counted per owner. */
-  readonly streams: EventStreams;
+  readonly streams: ServeStream;
 }
 
 /** Validates `config` and applies defaults; throws `JobsError` (`ERR_JOBS_INVALID_CONFIG`) naming the first bad field. */
@@ -117,15 +116,13 @@ export function resolveConfig(config: Config): ResolvedConfig {
     id: config.ID ?? ((req) => idFromPath(req, basePrefix)),
     basePath,
     pollSeconds: checked("PollSeconds", config.PollSeconds ?? DEFAULT_POLL_SECONDS, positiveProblem),
-    streams: new EventStreams(
-      {
-        heartbeat: checked("HeartbeatInterval", config.HeartbeatInterval ?? HEARTBEAT_INTERVAL, durationProblem),
-        writeTimeout: checked("WriteTimeout", config.WriteTimeout ?? STREAM_LIMITS.writeTimeout, durationProblem),
-        lifetime: checked("StreamLifetime", config.StreamLifetime ?? STREAM_LIMITS.lifetime, durationProblem),
-        retry: checked("StreamRetry", config.StreamRetry ?? STREAM_LIMITS.retry, durationProblem),
-      },
-      checked("MaxStreamsPerOwner", config.MaxStreamsPerOwner ?? MAX_STREAMS_PER_PERSON, countProblem),
-    ),
+    streams: eventStreams({
+      heartbeat: checked("HeartbeatInterval", config.HeartbeatInterval ?? HEARTBEAT_INTERVAL, durationProblem),
+      writeTimeout: checked("WriteTimeout", config.WriteTimeout ?? STREAM_LIMITS.writeTimeout, durationProblem),
+      lifetime: checked("StreamLifetime", config.StreamLifetime ?? STREAM_LIMITS.lifetime, durationProblem),
+      retry: checked("StreamRetry", config.StreamRetry ?? STREAM_LIMITS.retry, durationProblem),
+      perPerson: checked("MaxStreamsPerOwner", config.MaxStreamsPerOwner ?? STREAM_LIMITS.perPerson, countProblem),
+    }),
   };
 }
 

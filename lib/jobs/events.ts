@@ -12,10 +12,8 @@
  * JSON: `{"status","progress","location"}` plus `"err"` for a failed job,
  * where `location` is where the browser should go once the job is over.
  *
- * The stream itself is latch's one event-stream endpoint (`EventStreams`,
- * lib/internal): HEAD, at most `MaxStreamsPerOwner` streams per owner (one
- * more is 429 with `Retry-After`, and the browser module keeps polling the
- * fragment), the limits of §6.1, and the end on server shutdown.
+ * The stream is latch's one event-stream endpoint (`eventStreams`): HEAD,
+ * `MaxStreamsPerOwner` (one more: 429), §6.1's limits, shutdown.
  */
 import { type HandlerFunc } from "../http/index.ts";
 import { encodeEvent } from "../internal/index.ts";
@@ -28,7 +26,7 @@ export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
     const found = findJob(cfg, req);
     if (found.job === undefined) return refuse(res, found.status);
     const job = found.job;
-    cfg.streams.serve(req, res, found.owner, (writer) => {
+    cfg.streams(req, res, found.owner, (writer) => {
       const send = (current: Job | undefined): void => {
         if (current === undefined) writer.final(encodeEvent({ event: "gone", data: JSON.stringify({ status: "gone" }) }));
         else if (current.Status === Status.Running) writer.update(encodeEvent({ event: "update", data: payload(cfg, current) }));

@@ -17,19 +17,16 @@
  * last `LIVE_BACKLOG` changes; an id from another boot or older than that
  * gets one `reset` event instead, and the page fetches itself again.
  *
- * A stream is latch's one event-stream endpoint (`EventStreams`,
- * lib/internal), as the jobs' is, with the same limits (SPEC.md §6.1): a
- * `: ping` every 15 s, `retry: 3000`, a 10 s write deadline, a 5-minute
- * lifetime, the runtime's stream share of connections, and at most 10 open
- * at once per person across the application's resources (one feed's
- * `streams`): one more is 429 as for jobs, and the page polls.
+ * A stream is latch's one event-stream endpoint (`eventStreams`), as the
+ * jobs' is, with its limits (SPEC.md §6.1); the 10 per person count across
+ * the application's resources (one feed's `streams`).
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { EventStore } from "../events/index.ts";
 import { html, type HandlerFunc, type SafeHTML } from "../http/index.ts";
 import { T } from "../i18n/index.ts";
-import { encodeEvent, EventStreams } from "../internal/index.ts";
+import { encodeEvent, eventStreams, type ServeStream } from "../internal/index.ts";
 import { ScopeKind, StoreKind } from "./kinds.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordStore, Writer } from "./store.ts";
@@ -60,7 +57,7 @@ export class LiveFeed {
   // resource → audience → listeners: a write reaches only the streams that may hear it.
   readonly #listeners = new Map<string, Map<string, Set<Listener>>>();
   /** The live streams of the application's resources, counted per person together. */
-  readonly streams: EventStreams = new EventStreams();
+  readonly streams: ServeStream = eventStreams();
 
   publish(change: Omit<Change, "seq">): void {
     const told: Change = { ...change, seq: ++this.#seq };
@@ -130,7 +127,7 @@ export function liveHandler(spec: ResourceSpec, feed: LiveFeed, person: (req: In
     const subject = person(req);
     // SPEC §2.5 UserScoped: a person hears of their own records only.
     const audience = spec.Scope === ScopeKind.UserScoped ? subject : "";
-    feed.streams.serve(req, res, subject, (writer) => {
+    feed.streams(req, res, subject, (writer) => {
       const encode = (c: Change): string =>
         encodeEvent({
           event: "change",

@@ -65,7 +65,7 @@ const ONE_PLACE = [
   { row: "requestTarget", claim: /the one rule behind `crossOriginProtection`/, code: /sec-fetch-site/i, home: "lib/internal/request.ts" },
   { row: "clientKey", claim: /its \/64/, code: /::\/64/, home: "lib/internal/client-key.ts" },
   {
-    row: "EventStreams",
+    row: "eventStreams",
     claim: /The one event-stream endpoint/,
     code: /new (EventWriter|EventSource)\(/,
     home: "lib/internal/event-stream.ts",

@@ -1,5 +1,5 @@
 /*
- * The one event-stream endpoint (`EventStreams`, lib/internal/event-stream.ts)
+ * The one event-stream endpoint (`eventStreams`, lib/internal/event-stream.ts)
  * on a real server: HEAD, the per-person count and its 429, and letting go
  * of what a stream follows when it closes. The jobs' and the live pages'
  * streams go through it (test/jobs/events.test.ts, test/manifest/live.test.ts).
@@ -7,14 +7,7 @@
 import assert from "node:assert/strict";
 import { request, type IncomingMessage } from "node:http";
 import { describe, it } from "node:test";
-import {
-  EventStreams,
-  MAX_STREAMS_PER_PERSON,
-  STREAM_HEARTBEAT,
-  STREAM_LIFETIME,
-  STREAM_RETRY,
-  STREAM_WRITE_TIMEOUT,
-} from "../../lib/internal/event-stream.ts";
+import { eventStreams, STREAM_LIMITS } from "../../lib/internal/index.ts";
 import { startServer } from "../_support/server.ts";
 
 /** Opens `path` with `method`; resolves with the response once its head arrives. */
@@ -26,21 +19,18 @@ function open(base: string, method: string, person: string): Promise<IncomingMes
   });
 }
 
-describe("EventStreams", () => {
+describe("eventStreams", () => {
   it("keeps SPEC.md §6.1's limits: 15 s ping, 10 s write deadline, 5-minute life, retry 3000, 10 per person", () => {
-    assert.deepEqual(
-      [STREAM_HEARTBEAT, STREAM_WRITE_TIMEOUT, STREAM_LIFETIME, STREAM_RETRY, MAX_STREAMS_PER_PERSON],
-      [15_000, 10_000, 300_000, 3_000, 10],
-    );
+    assert.deepEqual({ ...STREAM_LIMITS }, { heartbeat: 15_000, writeTimeout: 10_000, lifetime: 300_000, retry: 3_000, perPerson: 10 });
   });
 
-  it("answers HEAD with the stream's headers and no body, holding no place; past `max` a GET is 429 with Retry-After in whole seconds", async (t) => {
+  it("answers HEAD with the stream's headers and no body, holding no place; past `perPerson` a GET is 429 with Retry-After in whole seconds", async (t) => {
     // 1,500 ms of retry is 2 whole seconds of Retry-After (RFC 9110 §10.2.3), rounded up.
-    const streams = new EventStreams({ heartbeat: 60_000, writeTimeout: 60_000, lifetime: 60_000, retry: 1_500 }, 1);
+    const streams = eventStreams({ heartbeat: 60_000, writeTimeout: 60_000, lifetime: 60_000, retry: 1_500, perPerson: 1 });
     let following = 0;
     let unfollowed = 0;
     const { base } = await startServer(t, (req, res) =>
-      streams.serve(req, res, String(req.headers["x-person"]), (writer) => {
+      streams(req, res, String(req.headers["x-person"]), (writer) => {
         following++;
         writer.update("event: hello\ndata: {}\n\n");
         return () => unfollowed++;
