@@ -45,7 +45,9 @@ export interface Assets {
  * Throws `AssetsError`: `ERR_ASSETS_READ` (unreadable directory),
  * `ERR_ASSETS_INVALID_NAME` (a name outside A-Z a-z 0-9 . _ -),
  * `ERR_ASSETS_DUPLICATE_NAME` (same name in two directories),
- * `ERR_ASSETS_OUTSIDE_ROOT` (a symlink leading out of its directory).
+ * `ERR_ASSETS_OUTSIDE_ROOT` (a symlink leading out of its directory),
+ * `ERR_ASSETS_IMPORT_CYCLE` (scripts importing each other in a circle; a
+ * script's relative imports of assets are linked to their fingerprints).
  *
  * @example
  * const assets = NewAssets([fileURLToPath(new URL("./public/", import.meta.url)), CLIENT_DIR]);

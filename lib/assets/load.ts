@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { join, sep } from "node:path";
+import { join, posix, sep } from "node:path";
 import { createRequire } from "node:module";
 import { contentTypeFor } from "./content-type.ts";
 import { AssetsError } from "./errors.ts";
@@ -65,7 +65,7 @@ export function fingerprintURL(name: string, hash: string): string {
  * two roots hold the same name, or a symlink leads outside its root.
  */
 export function loadEntries(roots: readonly string[]): Map<string, Entry> {
-  const entries = new Map<string, Entry>();
+  const files = new Map<string, Buffer>();
   const origin = new Map<string, string>();
   for (const root of roots) {
     let realRoot: string;
@@ -81,10 +81,44 @@ export function loadEntries(roots: readonly string[]): Map<string, Entry> {
         throw new AssetsError("ERR_ASSETS_DUPLICATE_NAME", `load assets: ${name} is in both ${previous} and ${root}`);
       }
       origin.set(name, root);
-      entries.set(name, buildEntry(name, readFileSync(file)));
+      files.set(name, readFileSync(file));
     }
   }
+  const entries = new Map<string, Entry>();
+  const linking = new Set<string>();
+  const entryOf = (name: string): Entry | undefined => {
+    const body = files.get(name);
+    if (body === undefined || entries.has(name)) return entries.get(name);
+    // A fingerprint cannot cover itself: scripts importing each other in a circle cannot be linked.
+    if (linking.has(name))
+      throw new AssetsError("ERR_ASSETS_IMPORT_CYCLE", `load assets: ${name} imports itself through ${[...linking].join(", ")}`);
+    linking.add(name);
+    entries.set(name, buildEntry(name, name.endsWith(".js") ? linkImports(name, body, entryOf) : body));
+    linking.delete(name);
+    return entries.get(name);
+  };
+  for (const name of files.keys()) entryOf(name);
   return entries;
+}
+
+// A script's static import of a relative path: `import … from "./x.js"`, `export … from "../x.js"`, `import "./x.js"`.
+const RELATIVE_IMPORT = /(\b(?:from|import)\s*["'])(\.\.?\/[^"'\s]+)(["'])/g;
+
+/**
+ * Points a script's relative imports of assets at their fingerprinted names
+ * (`./stream.js` → `./stream-<hash>.js`): no build step, and its own hash
+ * covers them. An import naming no asset is left as written.
+ */
+function linkImports(name: string, body: Buffer, entryOf: (name: string) => Entry | undefined): Buffer {
+  const base = name.slice(0, name.lastIndexOf("/") + 1);
+  const text = body.toString("utf8");
+  const linked = text.replace(RELATIVE_IMPORT, (whole, head: string, specifier: string, tail: string) => {
+    const url = entryOf(posix.normalize(base + specifier))?.url;
+    return url === undefined
+      ? whole
+      : head + specifier.slice(0, specifier.lastIndexOf("/") + 1) + url.slice(url.lastIndexOf("/") + 1) + tail;
+  });
+  return linked === text ? body : Buffer.from(linked, "utf8");
 }
 
 function* walk(realRoot: string, dir: string, prefix: string, seen: Set<string>): Generator<[string, string]> {

@@ -1,119 +1,61 @@
 /*
  * latch live pages shim: a resource's list and record pages follow the
- * changes to their records (lib/manifest/README.md, "Live pages"). Served
- * as a static file and loaded with <script src type=module> (no inline
- * script, so CSP `script-src 'self'` holds); no dependencies. Without it
- * the pages are plain and correct on reload.
+ * changes to their records (lib/manifest/README.md, "Live pages"); loaded
+ * with <script src type=module>, no inline script (CSP `script-src 'self'`).
+ * Without it the pages are plain and correct on reload.
  *
- * For each element carrying `data-live` (the resource's events path):
- * - with EventSource, it follows the stream: a `change` event of the page's
- *   record (`data-record-id`), or of any record on a list, fetches the page
- *   again; a `reset` (the stream could not resume) does too. If the stream
- *   fails before it opens (a 429, a blocked route), or fails
- *   MAX_STREAM_ERRORS times in a row, it is closed and the shim fetches the
- *   page every `data-live-every` seconds instead, for good;
- * - a list (`data-live-list`) swaps in the fetched list's rows;
- * - a record page copies the fetched values into its form when the form is
- *   untouched (notice `updated`). When the person has edited it, nothing
- *   they typed is overwritten and the form keeps the version it was
- *   rendered from (notice `changed`): saving a Mergeable record merges the
- *   two edits (the notice's `data-live-merge` button saves), saving an
- *   Exclusive one answers 409 with both, and meanwhile the new values are
- *   listed in `dl[data-live-current]`. A deleted record shows `deleted`.
- * The element's `data-live-state` says how it follows: `streaming` once the
- * stream is open, `polling` after the fallback.
+ * For each element carrying `data-live` (the resource's events path), it
+ * follows the stream or polls every `data-live-every` seconds (stream.js,
+ * which sets `data-live-state`): a `change` of the page's record
+ * (`data-record-id`), or of any record on a list, or a `reset` (the stream
+ * could not resume) fetches the page again. A list (`data-live-list`)
+ * swaps in the fetched rows; a record page copies the fetched values into
+ * an untouched form (notice `updated`). An edited form is never
+ * overwritten and keeps the version it was rendered from (notice
+ * `changed`): saving merges a Mergeable record (`data-live-merge` saves),
+ * an Exclusive one answers 409 with both, and the new values are listed in
+ * `dl[data-live-current]`. A deleted record shows `deleted`.
  */
-const MAX_STREAM_ERRORS = 3;
+import { follow } from "./stream.js";
+
 const DEFAULT_POLL_SECONDS = 5;
 
-for (const element of document.querySelectorAll("[data-live]")) follow(element);
+for (const element of document.querySelectorAll("[data-live]")) watch(element);
 
 /** Follows the changes one live element shows. */
-function follow(element) {
-  const streamURL = element.getAttribute("data-live");
-  const seconds = Number(element.getAttribute("data-live-every"));
-  const every = (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_POLL_SECONDS) * 1000;
+function watch(element) {
   const recordID = element.getAttribute("data-record-id");
   const form = element.querySelector("form.resource-form");
-  let busy = false;
-  let again = false;
-  let over = false;
-  let timer = 0;
-  let source = null;
   const merge = element.querySelector("[data-live-merge]");
   if (merge !== null && form !== null) merge.addEventListener("click", () => form.requestSubmit());
+  const live = follow({
+    stream: element.getAttribute("data-live"),
+    seconds: element.getAttribute("data-live-every"),
+    fallback: DEFAULT_POLL_SECONDS,
+    refresh,
+    on: { change, reset: () => void live.refresh() },
+    state: (name) => element.setAttribute("data-live-state", name),
+  });
 
-  function stop() {
-    over = true;
-    clearInterval(timer);
-    if (source !== null) source.close();
+  function change(told) {
+    if (told === null || typeof told.id !== "string" || (recordID !== null && told.id !== recordID)) return;
+    if (recordID !== null && told.change === "deleted") return gone();
+    void live.refresh();
+  }
+
+  function gone() {
+    show(element, "deleted");
+    live.stop();
   }
 
   async function refresh() {
-    if (over) return;
-    if (busy) {
-      again = true;
-      return;
-    }
-    busy = true;
-    try {
-      const res = await fetch(location.href, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } });
-      if (res.status === 404 && recordID !== null) {
-        show(element, "deleted");
-        return stop();
-      }
-      if (!res.ok || over) return;
-      const page = new DOMParser().parseFromString(await res.text(), "text/html");
-      if (recordID === null) swapList(element, page);
-      else if (form !== null) applyRecord(element, form, recordID, page);
-    } catch {
-      // A network hiccup: the next event or poll tries again.
-    } finally {
-      busy = false;
-      if (again && !over) {
-        again = false;
-        void refresh();
-      }
-    }
+    const res = await fetch(location.href, { credentials: "same-origin", cache: "no-store", headers: { Accept: "text/html" } });
+    if (res.status === 404 && recordID !== null) return gone();
+    if (!res.ok || live.stopped()) return;
+    const page = new DOMParser().parseFromString(await res.text(), "text/html");
+    if (recordID === null) swapList(element, page);
+    else if (form !== null) applyRecord(element, form, recordID, page);
   }
-
-  function poll() {
-    if (over || timer !== 0) return;
-    element.setAttribute("data-live-state", "polling");
-    timer = setInterval(refresh, every);
-  }
-
-  function stream() {
-    let opened = false;
-    let errors = 0;
-    source = new EventSource(streamURL);
-    source.addEventListener("open", () => {
-      opened = true;
-      errors = 0;
-      element.setAttribute("data-live-state", "streaming");
-    });
-    source.addEventListener("change", (event) => {
-      const change = readChange(event.data);
-      if (change === null || (recordID !== null && change.id !== recordID)) return;
-      if (recordID !== null && change.change === "deleted") {
-        show(element, "deleted");
-        return stop();
-      }
-      void refresh();
-    });
-    source.addEventListener("reset", () => void refresh());
-    source.addEventListener("error", () => {
-      errors++;
-      if (opened && errors < MAX_STREAM_ERRORS && source.readyState !== EventSource.CLOSED) return;
-      // The stream is refused (429: too many open), blocked or keeps failing: fetch the page on a timer instead.
-      source.close();
-      source = null;
-      poll();
-    });
-  }
-
-  if (typeof streamURL === "string" && streamURL !== "" && typeof EventSource === "function") stream();
-  else poll();
 }
 
 /** Replaces the list's rows (and its next-page link) with the fetched ones, when they differ. */
@@ -200,13 +142,4 @@ function listCurrent(element, freshForm) {
 /** Shows the notice `name` of a live record page and hides the others. */
 function show(element, name) {
   for (const notice of element.querySelectorAll("[data-live-notice]")) notice.hidden = notice.getAttribute("data-live-notice") !== name;
-}
-
-function readChange(data) {
-  try {
-    const value = JSON.parse(data);
-    return value !== null && typeof value === "object" && typeof value.id === "string" ? value : null;
-  } catch {
-    return null;
-  }
 }

@@ -4,15 +4,12 @@
  * CSV): OWASP ASVS 5.0 §13.1.3 (resource management) and issue 36, where
  * ten concurrent exports of one account left 1 probe of 14 answered.
  *
- * A download is counted from its admission until its response closes,
- * however it closes: written to the end, failed (a throw cuts the
- * response), cut at the write deadline (`DOWNLOAD_WRITE_TIMEOUT`), or left
- * by the client. The count lives per application, keyed by the database
- * handle its components share, and per person, keyed by the session's
- * subject. It is memory only: a restart forgets it, as it ends every
- * download.
+ * A download is counted (`personCount`) until its response closes,
+ * however it closes, per application (keyed by the database handle its
+ * components share) and per person (the session's subject).
  */
 import type { ServerResponse } from "node:http";
+import { personCount } from "./person-count.ts";
 
 /** Downloads one person may have running at once, exports and CSV together: 2. */
 export const MAX_DOWNLOADS_PER_PERSON: number = 2;
@@ -29,7 +26,7 @@ export const DOWNLOAD_RETRY_AFTER: number = 5;
  */
 export const DOWNLOAD_PIECE: number = 256 * 1024;
 
-const running = new WeakMap<object, Map<string, number>>();
+const running = new WeakMap<object, ReturnType<typeof personCount>>();
 
 /**
  * Counts a download of `person` in the application whose database handle
@@ -38,22 +35,10 @@ const running = new WeakMap<object, Map<string, number>>();
  * and returns false: the caller answers 429 its module's way.
  */
 export function admitDownload(app: object, person: string, res: ServerResponse): boolean {
-  let open = running.get(app);
-  if (open === undefined) running.set(app, (open = new Map()));
-  const count = open.get(person) ?? 0;
-  if (count >= MAX_DOWNLOADS_PER_PERSON) {
-    // RFC 6585 §4: a 429 may say when to come back; RFC 9110 §10.2.3: in whole seconds.
-    res.setHeader("Retry-After", String(DOWNLOAD_RETRY_AFTER));
-    return false;
-  }
-  // A client gone before its download began is not counted: its response closed already, and would never release the count.
-  if (res.closed) return true;
-  open.set(person, count + 1);
-  const people = open;
-  res.once("close", () => {
-    const left = (people.get(person) ?? 1) - 1;
-    if (left === 0) people.delete(person);
-    else people.set(person, left);
-  });
-  return true;
+  let admit = running.get(app);
+  if (admit === undefined) running.set(app, (admit = personCount(MAX_DOWNLOADS_PER_PERSON)));
+  if (admit(person, res)) return true;
+  // RFC 6585 §4: a 429 may say when to come back; RFC 9110 §10.2.3: in whole seconds.
+  res.setHeader("Retry-After", String(DOWNLOAD_RETRY_AFTER));
+  return false;
 }

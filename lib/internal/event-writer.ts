@@ -26,6 +26,13 @@ export const PING_BATCH = 128;
 
 const PING = encodeComment("ping");
 
+/** The headers of an event stream (and of its HEAD answer). */
+export const STREAM_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+};
+
 /** Limits of one stream, in ms. */
 export interface StreamLimits {
   heartbeat: number;
@@ -77,11 +84,7 @@ export class EventWriter {
   constructor(res: ServerResponse, limits: StreamLimits) {
     this.#res = res;
     this.#writeTimeout = limits.writeTimeout;
-    res.writeHead(200, {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      "X-Accel-Buffering": "no",
-    });
+    res.writeHead(200, STREAM_HEADERS);
     // Under `Serve`, streams count against a share of the connection cap; past it, the oldest ends.
     holdsStream(res);
     this.#heartbeat = setInterval(() => EventWriter.#queuePing(this), limits.heartbeat);
@@ -163,31 +166,4 @@ export class EventWriter {
     clearTimeout(this.#deadline);
     this.#onClose?.();
   }
-}
-
-const openByShutdown = new WeakMap<AbortSignal, Set<EventWriter>>();
-
-/**
- * Ends `writer` when `shutdown` (the server's, `shutdownSignal`) aborts;
- * returns the function that lets it go. The streams of one server share
- * one listener: a listener per stream would cost each of 10,000 streams
- * more than a kilobyte.
- */
-export function endOnShutdown(shutdown: AbortSignal, writer: EventWriter): () => void {
-  let open = openByShutdown.get(shutdown);
-  if (open === undefined) {
-    const writers = new Set<EventWriter>();
-    shutdown.addEventListener(
-      "abort",
-      () => {
-        for (const w of writers) w.end();
-      },
-      { once: true },
-    );
-    openByShutdown.set(shutdown, writers);
-    open = writers;
-  }
-  open.add(writer);
-  const writers = open;
-  return () => void writers.delete(writer);
 }

@@ -4,7 +4,15 @@
  * of a request, and the paths and destination a page or stream refers to.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { countProblem, durationProblem, positiveProblem, writeText } from "../internal/index.ts";
+import {
+  countProblem,
+  durationProblem,
+  eventStreams,
+  positiveProblem,
+  STREAM_LIMITS,
+  writeText,
+  type ServeStream,
+} from "../internal/index.ts";
 import { currentSession } from "../session/index.ts";
 import { JobsError } from "./errors.ts";
 import { Status, type Job } from "./job.ts";
@@ -71,18 +79,10 @@ export interface Config {
   MaxStreamsPerOwner?: number;
 }
 
+/** Interval of `: ping` heartbeats: 15 seconds (SPEC.md §8), in ms; every event stream of latch keeps it. */
+export const HEARTBEAT_INTERVAL: 15000 = STREAM_LIMITS.heartbeat;
 /** Seconds between fragment polls. */
 export const DEFAULT_POLL_SECONDS = 2;
-/** Interval of `: ping` heartbeats: 15 seconds (SPEC.md §8), in ms. */
-export const HEARTBEAT_INTERVAL = 15000;
-/** Per-write deadline of the event stream: 10 seconds, in ms. */
-export const WRITE_TIMEOUT = 10000;
-/** Bounded lifetime of one event stream: 5 minutes, in ms. */
-export const STREAM_LIFETIME: number = 5 * 60 * 1000;
-/** Reconnection delay sent to the browser as `retry:`: 3 seconds, in ms. */
-export const STREAM_RETRY = 3000;
-/** Open event streams per owner: a browser holds at most 6 connections per host, so 10 covers two devices. */
-export const MAX_STREAMS_PER_OWNER = 10;
 
 /** A config with every default applied. */
 export interface ResolvedConfig {
@@ -93,13 +93,8 @@ export interface ResolvedConfig {
   readonly id: (req: IncomingMessage) => string | undefined;
   readonly basePath: string;
   readonly pollSeconds: number;
-  readonly heartbeat: number;
-  readonly writeTimeout: number;
-  readonly lifetime: number;
-  readonly retry: number;
-  readonly maxStreams: number;
-  /** Open event streams per owner, counted by the Events handler. */
-  readonly streams: Map<string, number>;
+  /** The Events handler's streams, counted per owner. */
+  readonly streams: ServeStream;
 }
 
 /** Validates `config` and applies defaults; throws `JobsError` (`ERR_JOBS_INVALID_CONFIG`) naming the first bad field. */
@@ -121,12 +116,13 @@ export function resolveConfig(config: Config): ResolvedConfig {
     id: config.ID ?? ((req) => idFromPath(req, basePrefix)),
     basePath,
     pollSeconds: checked("PollSeconds", config.PollSeconds ?? DEFAULT_POLL_SECONDS, positiveProblem),
-    heartbeat: checked("HeartbeatInterval", config.HeartbeatInterval ?? HEARTBEAT_INTERVAL, durationProblem),
-    writeTimeout: checked("WriteTimeout", config.WriteTimeout ?? WRITE_TIMEOUT, durationProblem),
-    lifetime: checked("StreamLifetime", config.StreamLifetime ?? STREAM_LIFETIME, durationProblem),
-    retry: checked("StreamRetry", config.StreamRetry ?? STREAM_RETRY, durationProblem),
-    maxStreams: checked("MaxStreamsPerOwner", config.MaxStreamsPerOwner ?? MAX_STREAMS_PER_OWNER, countProblem),
-    streams: new Map(),
+    streams: eventStreams({
+      heartbeat: checked("HeartbeatInterval", config.HeartbeatInterval ?? HEARTBEAT_INTERVAL, durationProblem),
+      writeTimeout: checked("WriteTimeout", config.WriteTimeout ?? STREAM_LIMITS.writeTimeout, durationProblem),
+      lifetime: checked("StreamLifetime", config.StreamLifetime ?? STREAM_LIMITS.lifetime, durationProblem),
+      retry: checked("StreamRetry", config.StreamRetry ?? STREAM_LIMITS.retry, durationProblem),
+      perPerson: checked("MaxStreamsPerOwner", config.MaxStreamsPerOwner ?? STREAM_LIMITS.perPerson, countProblem),
+    }),
   };
 }
 

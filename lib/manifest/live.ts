@@ -17,31 +17,24 @@
  * last `LIVE_BACKLOG` changes; an id from another boot or older than that
  * gets one `reset` event instead, and the page fetches itself again.
  *
- * Streams share the limits of the jobs' streams (SPEC.md §6.1): a `: ping`
- * every 15 s, `retry: 3000`, a 10 s write deadline, a 5-minute lifetime,
- * the runtime's stream share of connections (`EventWriter`), and at most
- * `LIVE_STREAMS_PER_PERSON` open at once per person across the
- * application's resources: one more is 429 as for jobs, and the page polls.
+ * A stream is latch's one event-stream endpoint (`eventStreams`), as the
+ * jobs' is, with its limits (SPEC.md §6.1); the 10 per person count across
+ * the application's resources (one feed's `streams`).
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { EventStore } from "../events/index.ts";
 import { html, type HandlerFunc, type SafeHTML } from "../http/index.ts";
 import { T } from "../i18n/index.ts";
-import { encodeEvent, endOnShutdown, EventWriter, shutdownSignal, writeText } from "../internal/index.ts";
+import { encodeEvent, eventStreams, type ServeStream } from "../internal/index.ts";
 import { ScopeKind, StoreKind } from "./kinds.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordStore, Writer } from "./store.ts";
 
-/** Open live streams per person, across the application's resources (the jobs' `MaxStreamsPerOwner` is the same 10). */
-export const LIVE_STREAMS_PER_PERSON = 10;
 /** Seconds between fetches of a live page whose stream failed (or could not open). */
 export const LIVE_POLL_SECONDS = 5;
 /** Changes a feed keeps for `Last-Event-ID` resume. */
 export const LIVE_BACKLOG = 256;
-
-// SPEC.md §6.1, as the jobs' streams: heartbeat, write deadline, lifetime and reconnection delay, in ms.
-const LIMITS = { heartbeat: 15_000, writeTimeout: 10_000, lifetime: 5 * 60_000, retry: 3_000 };
 
 /** One change to a record, as a stream tells it. */
 interface Change {
@@ -63,7 +56,8 @@ export class LiveFeed {
   readonly #backlog: Change[] = [];
   // resource → audience → listeners: a write reaches only the streams that may hear it.
   readonly #listeners = new Map<string, Map<string, Set<Listener>>>();
-  readonly #open = new Map<string, number>();
+  /** The live streams of the application's resources, counted per person together. */
+  readonly streams: ServeStream = eventStreams();
 
   publish(change: Omit<Change, "seq">): void {
     const told: Change = { ...change, seq: ++this.#seq };
@@ -90,20 +84,6 @@ export class LiveFeed {
       listeners.delete(listener);
       if (listeners.size === 0) byAudience.delete(audience);
     };
-  }
-
-  /** Counts a stream of `person` in; false when they hold `LIVE_STREAMS_PER_PERSON` already. */
-  admit(person: string): boolean {
-    const open = this.#open.get(person) ?? 0;
-    if (open >= LIVE_STREAMS_PER_PERSON) return false;
-    this.#open.set(person, open + 1);
-    return true;
-  }
-
-  leave(person: string): void {
-    const left = (this.#open.get(person) ?? 1) - 1;
-    if (left === 0) this.#open.delete(person);
-    else this.#open.set(person, left);
   }
 }
 
@@ -145,39 +125,22 @@ export function liveStore(spec: ResourceSpec, store: RecordStore, feed: LiveFeed
 export function liveHandler(spec: ResourceSpec, feed: LiveFeed, person: (req: IncomingMessage) => string): HandlerFunc {
   return function liveEvents(req, res) {
     const subject = person(req);
-    if (req.method === "HEAD") {
-      res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform" });
-      res.end();
-      return;
-    }
-    // OWASP ASVS 5.0 §13.1.3 (resource management): long-lived streams are bounded per person, as the jobs' are.
-    if (!feed.admit(subject)) {
-      res.setHeader("Cache-Control", "no-store");
-      return writeText(res, 429, "Too many open event streams.");
-    }
     // SPEC §2.5 UserScoped: a person hears of their own records only.
     const audience = spec.Scope === ScopeKind.UserScoped ? subject : "";
-    const writer = new EventWriter(res, LIMITS);
-    const encode = (c: Change): string =>
-      encodeEvent({
-        event: "change",
-        id: `${feed.boot}.${c.seq}`,
-        data: JSON.stringify({ id: c.id, change: c.change, version: c.version }),
-      });
-    const send = (c: Change): void => writer.update(encode(c));
-    const stop = feed.listen(spec.Name, audience, send);
-    const shutdown = shutdownSignal(req.socket);
-    const forget = shutdown === undefined ? undefined : endOnShutdown(shutdown, writer);
-    writer.onClose(() => {
-      forget?.();
-      stop();
-      feed.leave(subject);
+    feed.streams(req, res, subject, (writer) => {
+      const encode = (c: Change): string =>
+        encodeEvent({
+          event: "change",
+          id: `${feed.boot}.${c.seq}`,
+          data: JSON.stringify({ id: c.id, change: c.change, version: c.version }),
+        });
+      const stop = feed.listen(spec.Name, audience, (c) => writer.update(encode(c)));
+      const resumed = resume(req.headers["last-event-id"], feed, spec.Name, audience);
+      if (resumed === undefined) writer.update(encodeEvent({ event: "reset", data: "{}" }));
+      // One write: the writer keeps only the latest of writes it cannot flush, and a replay must arrive whole.
+      else if (resumed.length > 0) writer.update(resumed.map(encode).join(""));
+      return stop;
     });
-    const resumed = resume(req.headers["last-event-id"], feed, spec.Name, audience);
-    if (resumed === undefined) writer.update(encodeEvent({ event: "reset", data: "{}" }));
-    // One write: the writer keeps only the latest of writes it cannot flush, and a replay must arrive whole.
-    else if (resumed.length > 0) writer.update(resumed.map(encode).join(""));
-    if (shutdown?.aborted === true) writer.end();
   };
 }
 

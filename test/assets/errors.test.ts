@@ -5,7 +5,7 @@ import { LatchError } from "../../lib/http/index.ts";
 
 describe("ASSETS_ERROR_CODES", () => {
   it("pins the number of codes", () => {
-    assert.equal(Object.keys(ASSETS_ERROR_CODES).length, 5);
+    assert.equal(Object.keys(ASSETS_ERROR_CODES).length, 6);
   });
   it("has each key equal to its code", () => {
     for (const [key, value] of Object.entries(ASSETS_ERROR_CODES)) assert.equal(key, value);

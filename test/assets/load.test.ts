@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join, sep } from "node:path";
 import type { AssetsErrorCode } from "../../lib/assets/errors.ts";
 import { CLIENT_DIR, NewAssets } from "../../lib/assets/index.ts";
-import { fingerprintURL, hashBytes, HASH_LENGTH } from "../../lib/assets/load.ts";
+import { fingerprintURL, hashBytes, HASH_LENGTH, loadEntries } from "../../lib/assets/load.ts";
 import { FIXTURES } from "./support.ts";
 
 function tempDir(t: TestContext): string {
@@ -59,6 +59,33 @@ describe("NewAssets()", () => {
     const second = NewAssets(dir);
     assert.notEqual(second.Path("a.css"), first.Path("a.css"));
     assert.equal(second.Path("b.css"), first.Path("b.css"));
+  });
+
+  it("points a script's relative imports of other assets at their fingerprinted names, so its own hash covers them", (t) => {
+    const dir = tempDir(t);
+    mkdirSync(join(dir, "lib"));
+    writeFileSync(join(dir, "lib/stream.js"), "export const one = 1;\n");
+    const page = `import { one } from "../lib/stream.js";\nexport { one } from '../lib/stream.js';\nimport "./missing.js";\n`;
+    mkdirSync(join(dir, "app"));
+    writeFileSync(join(dir, "app/page.js"), page);
+    const served = (): string => {
+      const entry = loadEntries([dir]).get("app/page.js");
+      return entry?.variants().get("identity")?.body.toString() ?? "";
+    };
+    const stream = NewAssets(dir).Path("lib/stream.js");
+    const linked = page.replaceAll("../lib/stream.js", `../lib/${stream.split("/").pop() ?? ""}`);
+    assert.equal(served(), linked, "both imports linked; one naming no asset left as written");
+    assert.equal(NewAssets(dir).Path("app/page.js"), `/static/app/page-${hashBytes(Buffer.from(linked))}.js`);
+    const before = NewAssets(dir).Path("app/page.js");
+    writeFileSync(join(dir, "lib/stream.js"), "export const one = 2;\n");
+    assert.notEqual(NewAssets(dir).Path("app/page.js"), before, "a new import is a new URL of the importer");
+  });
+
+  it("throws ERR_ASSETS_IMPORT_CYCLE for scripts that import each other", (t) => {
+    const dir = tempDir(t);
+    writeFileSync(join(dir, "a.js"), 'import "./b.js";\n');
+    writeFileSync(join(dir, "b.js"), 'import "./a.js";\n');
+    assertCode(() => NewAssets(dir), "ERR_ASSETS_IMPORT_CYCLE", "a.js imports itself");
   });
 
   it("names nested files by their relative path", () => {

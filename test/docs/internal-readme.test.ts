@@ -2,7 +2,8 @@
  * lib/internal/README.md's table is read from the code: each row's "Used by"
  * cell names exactly the modules that import the row's names, and each
  * claim that a file is the one place of a mechanism (cookie attributes,
- * Fetch Metadata, the /64 client key, constant-time comparison) holds:
+ * Fetch Metadata, the /64 client key, constant-time comparison, the event
+ * stream) holds:
  * the mechanism appears in code nowhere but in its home and in the files
  * the row itself names as the exceptions. A row that starts claiming "the
  * one" place must get its check here.
@@ -63,6 +64,12 @@ const ONE_PLACE = [
   { row: "LatchCookie", claim: /The one home of those attributes/, code: /SameSite=|HttpOnly/, home: "lib/internal/cookie.ts" },
   { row: "requestTarget", claim: /the one rule behind `crossOriginProtection`/, code: /sec-fetch-site/i, home: "lib/internal/request.ts" },
   { row: "clientKey", claim: /its \/64/, code: /::\/64/, home: "lib/internal/client-key.ts" },
+  {
+    row: "eventStreams",
+    claim: /The one event-stream endpoint/,
+    code: /new (EventWriter|EventSource)\(/,
+    home: "lib/internal/event-stream.ts",
+  },
   {
     row: "equalSecret",
     claim: /where every secret given as a string is compared/,

@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { discardLogger } from "../../lib/http/index.ts";
 import { Serve } from "../../lib/index.ts";
-import { STREAM_LIFETIME, STREAM_RETRY, WRITE_TIMEOUT } from "../../lib/jobs/config.ts";
+import { STREAM_LIMITS } from "../../lib/internal/index.ts";
+
+const { lifetime: STREAM_LIFETIME, retry: STREAM_RETRY, writeTimeout: WRITE_TIMEOUT } = STREAM_LIMITS;
 import { HEARTBEAT_INTERVAL, newHandlers, Registry } from "../../lib/jobs/index.ts";
 import { captureLog, fetchHTTP } from "../_support/http.ts";
 import { SSEParser } from "../_support/sse.ts";

@@ -151,8 +151,9 @@ describe("newHandlers().Events with the default config: 10 open streams per owne
     }
     const refused = await fetchAs(`${srv.base}/jobs/${jobs[0]}/events`, "alice");
     assert.deepEqual(
-      [refused.status, refused.body, refused.headers["content-type"], refused.headers["cache-control"]],
-      [429, "Too many open event streams.\n", "text/plain; charset=utf-8", "no-store"],
+      [refused.status, refused.body, refused.headers["content-type"], refused.headers["cache-control"], refused.headers["retry-after"]],
+      // RFC 9110 §10.2.3: Retry-After in whole seconds, the stream's own `retry: 3000`.
+      [429, "Too many open event streams.\n", "text/plain; charset=utf-8", "no-store", "3"],
     );
     const bobJob = srv.jobs.Start("bob", "c", never).ID;
     const bob = await openStream(`${srv.base}/jobs/${bobJob}/events`, "bob");

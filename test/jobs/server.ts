@@ -5,7 +5,6 @@
 import { readFileSync } from "node:fs";
 import { get, type IncomingMessage, type ServerResponse } from "node:http";
 import type { TestContext } from "node:test";
-import { fileURLToPath } from "node:url";
 import { discardLogger, html } from "../../lib/http/index.ts";
 import { metaRefresh, newHandlers, Registry, renderFragmentHTML, renderStatusHTML, type Config } from "../../lib/jobs/index.ts";
 import type { RegistryOptions } from "../../lib/jobs/registry.ts";
@@ -35,11 +34,11 @@ export interface ServerOptions {
   session?: boolean;
 }
 
-const shimPath = fileURLToPath(new URL("../../../lib/client/jobs.js", import.meta.url));
+const clientDir = new URL("../../../lib/client/", import.meta.url);
 
 /**
  * Starts a server with the job handlers on 127.0.0.1:0, plus the browser
- * shim at /static/jobs.js and a landing page at /landing; closes in `t.after`.
+ * shim at /static/jobs.js (and stream.js) and a landing page at /landing; closes in `t.after`.
  */
 export async function startServer(t: TestContext, config: Partial<Config> = {}, options: ServerOptions = {}): Promise<TestServer> {
   const jobs = new Registry(discardLogger, options.registry ?? {});
@@ -67,9 +66,10 @@ export async function startServer(t: TestContext, config: Partial<Config> = {}, 
       responses.push(res);
       if (options.session === true) bindSession(req, ownerHeader(req));
       const path = (req.url ?? "").split("?")[0] ?? "";
-      if (path === "/static/jobs.js") {
+      // The shim and the module it imports (`./stream.js`), as written: no fingerprints here.
+      if (path === "/static/jobs.js" || path === "/static/stream.js") {
         res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8" });
-        res.end(readFileSync(shimPath));
+        res.end(readFileSync(new URL(path.slice("/static/".length), clientDir)));
         return;
       }
       if (path === "/landing") {

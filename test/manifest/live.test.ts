@@ -163,6 +163,7 @@ describe("GET <Route>/events", { timeout: 30_000 }, () => {
     const refused = await app.request("GET", "/memos/events", { jar: ada });
     assert.equal(refused.status, 429);
     assert.equal(refused.body.trim(), "Too many open event streams.");
+    assert.equal(refused.headers["retry-after"], "3", "RFC 9110 §10.2.3: whole seconds, the stream's own retry: 3000");
     // Another person is not counted against Ada.
     const bobs = await open(app.base, await app.signIn("bob@example.com"));
     streams.push(bobs);

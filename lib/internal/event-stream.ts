@@ -1,0 +1,73 @@
+/*
+ * The one event-stream endpoint of latch (the jobs' `GET /jobs/{id}/events`,
+ * a resource's `GET <Route>/events`) and its limits (SPEC.md §6.1, §8). The
+ * caller finds who asks and what they follow; `eventStreams` answers the rest: HEAD;
+ * at most `perPerson` streams per person, one more refused with 429 (refusing the
+ * newcomer, not ending the oldest, keeps open streams steady and never sets
+ * two tabs evicting each other; the browser polls instead); the stream
+ * (`EventWriter`); its end on server shutdown, so `Serve` need not wait out
+ * its grace period. A stream's close lets go of its count and what it follows.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { EventWriter, STREAM_HEADERS, type StreamLimits } from "./event-writer.ts";
+import { personCount } from "./person-count.ts";
+import { writeText } from "./respond.ts";
+import { shutdownSignal } from "./shutdown-signal.ts";
+
+/**
+ * SPEC.md §6.1's limits, in ms: a `: ping` every 15 s (the jobs' `HEARTBEAT_INTERVAL`), a 10 s write deadline, a 5-minute lifetime,
+ * `retry: 3000`; and 10 open streams per person (a browser holds at most 6 connections per host, so 10 covers two devices).
+ */
+export const STREAM_LIMITS = { heartbeat: 15_000, writeTimeout: 10_000, lifetime: 300_000, retry: 3_000, perPerson: 10 } as const;
+
+/** Subscribes `writer` to what a stream follows, writes what the browser sees first, and returns how to unsubscribe. */
+export type FollowFunc = (writer: EventWriter) => (() => void) | undefined;
+
+/** Answers a request for the stream of `person`, which `follow` feeds: HEAD, 429, or the stream. */
+export type ServeStream = (req: IncomingMessage, res: ServerResponse, person: string, follow: FollowFunc) => void;
+
+/** Returns the endpoint of event streams counted together (at most `limits.perPerson` per person) under `limits`. */
+export function eventStreams(limits: StreamLimits & { perPerson: number } = STREAM_LIMITS): ServeStream {
+  const admit = personCount(limits.perPerson);
+  return (req, res, person, follow) => {
+    if (req.method === "HEAD") {
+      res.writeHead(200, STREAM_HEADERS).end();
+      return;
+    }
+    // OWASP ASVS 5.0 §13.1.3 (resource management): long-lived streams are bounded per person.
+    if (!admit(person, res)) {
+      res.setHeader("Cache-Control", "no-store");
+      // RFC 6585 §4: a 429 may say when to come back; RFC 9110 §10.2.3: in whole seconds (a stream's own `retry:`).
+      res.setHeader("Retry-After", String(Math.ceil(limits.retry / 1000)));
+      return writeText(res, 429, "Too many open event streams.");
+    }
+    const writer = new EventWriter(res, limits);
+    const shutdown = shutdownSignal(req.socket);
+    const forget = shutdown === undefined ? undefined : endOnShutdown(shutdown, writer);
+    let unfollow: (() => void) | undefined;
+    writer.onClose(() => {
+      forget?.();
+      unfollow?.();
+    });
+    unfollow = follow(writer);
+    if (shutdown?.aborted === true) writer.end();
+  };
+}
+
+const openByShutdown = new WeakMap<AbortSignal, Set<EventWriter>>();
+
+/**
+ * Ends `writer` when `shutdown` (the server's, `shutdownSignal`) aborts;
+ * returns the function that lets it go. The streams of one server share
+ * one listener: a listener per stream would cost each of 10,000 streams
+ * more than a kilobyte.
+ */
+function endOnShutdown(shutdown: AbortSignal, writer: EventWriter): () => void {
+  const open = openByShutdown.get(shutdown) ?? new Set<EventWriter>();
+  if (!openByShutdown.has(shutdown)) {
+    openByShutdown.set(shutdown, open);
+    shutdown.addEventListener("abort", () => open.forEach((w) => w.end()), { once: true });
+  }
+  open.add(writer);
+  return () => void open.delete(writer);
+}
