@@ -18,7 +18,7 @@
  * and provider traffic a client can cause; attempts refused by a limit
  * are not counted.
  */
-import type { DB } from "../db/index.ts";
+import { SWEEP_STEP, type DB } from "../db/index.ts";
 import type { Clock } from "../http/index.ts";
 
 /** One sliding window: at most `Max` sends within `Window` ms. */
@@ -166,8 +166,8 @@ export class RateLimiter {
     this.#record.run(codeBucket(address, bindingHash), now);
   }
 
-  /** Deletes events older than the longest window, at most `limit` of them (unset: all); returns how many. */
-  Sweep(now: Date, limit: number = -1): number {
+  /** Deletes at most `limit` events older than the longest window (one step of `sweepInSteps`); returns how many. */
+  Sweep(now: Date, limit: number = SWEEP_STEP): number {
     const longest = Math.max(this.#limits.PerAddress.Window, this.#limits.PerIP.Window, this.#limits.Global.Window, CODE_MISS_LIMIT.Window);
     return this.#sweep.run(now.getTime() - longest, limit).changes;
   }
