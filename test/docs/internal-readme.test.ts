@@ -64,6 +64,12 @@ const ONE_PLACE = [
   { row: "requestTarget", claim: /the one rule behind `crossOriginProtection`/, code: /sec-fetch-site/i, home: "lib/internal/request.ts" },
   { row: "clientKey", claim: /its \/64/, code: /::\/64/, home: "lib/internal/client-key.ts" },
   {
+    row: "ownField",
+    claim: /The one reader of a field of untrusted JSON/,
+    code: /getOwnPropertyDescriptor\(/,
+    home: "lib/internal/own-field.ts",
+  },
+  {
     row: "equalSecret",
     claim: /where every secret given as a string is compared/,
     code: /timingSafeEqual\(/,
