@@ -142,9 +142,9 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
     ErrorPage: (req, res, status, message) => writeError(req, res, status, message),
   });
   // Lapsed approvals, and the authorization server's codes, tokens of ended grants and unused registrations.
-  sweepUntil(deps.stopped, () => {
-    approvals.sweep(new Date());
-    oauth.Sweep(new Date());
+  sweepUntil(deps.stopped, deps.logger, async () => {
+    await approvals.sweep(new Date());
+    await oauth.Sweep(new Date());
   });
   // Every path under /oauth/ and /.well-known/ answers JSON, never the HTML 404 page (the MCP metadata routes stay more specific).
   mux.With(auth.LoadSession).Handle("/oauth/", oauth.Handler);

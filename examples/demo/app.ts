@@ -240,11 +240,11 @@ function buildRouter(
   mux.Handle("GET /demo/error", () => {
     throw new Error("demo: this page fails on purpose to show the error page");
   });
-  sweepUntil(stopped, () => {
+  sweepUntil(stopped, logger, async () => {
     const now = new Date();
-    auth.Sweep(now).catch((error: unknown) => logger.error("sweep failed", { error }));
-    passkey.Sweep(db, now);
-    settings.Sweep(now);
+    await auth.Sweep(now);
+    await passkey.Sweep(db, now);
+    await settings.Sweep(now);
   });
   return mux;
 }

@@ -5,13 +5,17 @@
  * rest (`Options.Stop`) and an embedding's `cleanup` does too; a sweep
  * firing on a closed database throws out of a timer and ends the process.
  */
+import type { Logger } from "../../lib/http/index.ts";
 
 /** How often the sweeps run. */
 export const SWEEP_EVERY_MS: number = 10 * 60 * 1000;
 
-/** Runs `sweep` every SWEEP_EVERY_MS until `stopped` aborts; the timer never keeps the process alive. */
-export function sweepUntil(stopped: AbortSignal, sweep: () => void): void {
-  const timer = setInterval(sweep, SWEEP_EVERY_MS);
+/**
+ * Runs `sweep` every SWEEP_EVERY_MS until `stopped` aborts, logging a failure; the timer never keeps the process
+ * alive. Each component's `Sweep` deletes in bounded steps and leaves the event loop to requests between them.
+ */
+export function sweepUntil(stopped: AbortSignal, logger: Logger, sweep: () => Promise<unknown>): void {
+  const timer = setInterval(() => sweep().catch((error: unknown) => logger.error("sweep failed", { error })), SWEEP_EVERY_MS);
   timer.unref();
   stopped.addEventListener("abort", () => clearInterval(timer), { once: true });
 }

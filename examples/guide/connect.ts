@@ -44,7 +44,7 @@ export interface ConnectDeps {
 /** What connecting gives back: the authorization server's housekeeping, for the sweep in main.ts. */
 export interface Connected {
   /** Deletes lapsed codes and tokens, those of ended grants, and registrations unused (latch/oauth `Sweep`). */
-  sweep(now: Date): void;
+  sweep(now: Date): Promise<unknown>;
 }
 
 /** Mounts the OAuth server, `/mcp` with its metadata, and the approval pages. */
@@ -107,5 +107,5 @@ export function mountConnect({ db, mux, auth, fresh, agents, tools, assets, Orig
     if (!decided.ok && decided.reason === "unknown") return writeError(req, res, 404, "approval: no such request");
     seeOther(res, `/account/approvals/${id}`); // the page says the outcome, also of one decided or lapsed meanwhile
   });
-  return { sweep: (now) => void oauth.Sweep(now) };
+  return { sweep: (now) => oauth.Sweep(now) };
 }

@@ -134,10 +134,14 @@ await Run({
 
     const sweep = setInterval(
       () => {
-        auth.Sweep(new Date()).catch((error: unknown) => logger.error("sweep failed", { error }));
-        passkey.Sweep(db, new Date());
-        agents.approvals.sweep(new Date());
-        connected.sweep(new Date());
+        // One after another: each deletes in bounded steps, leaving the event loop to requests between them.
+        const sweeps = async (now: Date): Promise<void> => {
+          await auth.Sweep(now);
+          await passkey.Sweep(db, now);
+          await agents.approvals.sweep(now);
+          await connected.sweep(now);
+        };
+        sweeps(new Date()).catch((error: unknown) => logger.error("sweep failed", { error }));
       },
       10 * 60 * 1000,
     );

@@ -12,7 +12,7 @@
  * reverses it for `ReverseWindow`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { awaitDurable } from "../db/index.ts";
+import { awaitDurable, sweepInSteps } from "../db/index.ts";
 import {
   NewRef,
   newLogger,
@@ -116,14 +116,18 @@ export class Account {
         "DELETE FROM account_address_changes WHERE subject = ? AND new_address = ? AND expires_at > ? RETURNING 1 AS n",
       ),
       dropPending: db.prepare("DELETE FROM account_address_changes WHERE subject = ? AND new_address = ?"),
-      sweepPending: db.prepare("DELETE FROM account_address_changes WHERE expires_at <= ?"),
+      sweepPending: db.prepare(
+        "DELETE FROM account_address_changes WHERE rowid IN (SELECT rowid FROM account_address_changes WHERE expires_at <= ? LIMIT ?)",
+      ),
       putReversal: db.prepare("INSERT INTO account_reversals (token_hash, subject, sealed_previous, expires_at) VALUES (?, ?, ?, ?)"),
       findReversal: db.prepare<[string], { subject: string; sealed_previous: string; expires_at: number }>(
         "SELECT subject, sealed_previous, expires_at FROM account_reversals WHERE token_hash = ?",
       ),
       dropReversal: db.prepare("DELETE FROM account_reversals WHERE token_hash = ?"),
       dropReversals: db.prepare("DELETE FROM account_reversals WHERE subject = ?"),
-      sweepReversals: db.prepare("DELETE FROM account_reversals WHERE expires_at <= ?"),
+      sweepReversals: db.prepare(
+        "DELETE FROM account_reversals WHERE rowid IN (SELECT rowid FROM account_reversals WHERE expires_at <= ? LIMIT ?)",
+      ),
     };
   }
 
@@ -167,7 +171,6 @@ export class Account {
     if (address === undefined || address === session.Subject) return this.#outcome(res, path, "address=invalid");
     const now = this.#now();
     // OWASP ASVS 5.0 §2.4.1: a person cannot flood an inbox with confirmations; a few at once, each LINK_TTL long.
-    this.#sql.sweepPending.run(now);
     if ((this.#sql.pending.get(session.Subject, now)?.n ?? 0) >= MAX_PENDING_CHANGES) return this.#outcome(res, path, "address=busy");
     const minutes = Math.round(LINK_TTL / 60000);
     // Whether the address is an account shows in no part of the answer: the same binding cookie, the same
@@ -333,9 +336,13 @@ export class Account {
     this.#outcome(res, this.#config.SigninPath, "account=deleted");
   };
 
-  /** Deletes expired waiting changes and reversal links; returns how many. */
-  Sweep(now: Date): number {
+  /** Deletes expired waiting changes and reversal links in `sweepInSteps`' bounded steps; resolves with how many. */
+  async Sweep(now: Date): Promise<number> {
     const t = now.getTime();
-    return this.#sql.sweepPending.run(t).changes + this.#sql.sweepReversals.run(t).changes;
+    const { pending, reversals } = await sweepInSteps(this.#config.DB, {
+      pending: (limit) => this.#sql.sweepPending.run(t, limit).changes,
+      reversals: (limit) => this.#sql.sweepReversals.run(t, limit).changes,
+    });
+    return pending + reversals;
   }
 }

@@ -35,4 +35,10 @@ CREATE INDEX account_reversals_subject ON account_reversals (subject);`,
     Name: "account/002-events-subject",
     SQL: "CREATE INDEX account_events_subject ON events (subject);",
   },
+  {
+    // The sweep's steps pick expired rows along these indexes (lib/db sweepInSteps), not by scanning the tables.
+    Name: "account/003-sweep-expiry",
+    SQL: `CREATE INDEX account_address_changes_expires_at ON account_address_changes (expires_at);
+CREATE INDEX account_reversals_expires_at ON account_reversals (expires_at);`,
+  },
 ];

@@ -13,7 +13,7 @@
  * replacing an older one the person may be reading. Given the `Events`
  * store, a decision commits with its audit event.
  */
-import { requireTables, type DB, type Statement } from "../db/index.ts";
+import { requireTables, sweepInSteps, type DB, type Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
 import { humanActor } from "./actor.ts";
@@ -118,7 +118,7 @@ export class Approvals {
   readonly #awaiting: Statement<[string, number], Row>;
   readonly #decide: Statement<[string, number, string]>;
   readonly #consume: Statement<[string, string, string, string, number], { id: string }>;
-  readonly #sweep: Statement<[number]>;
+  readonly #sweep: Statement<[number, number]>;
 
   constructor(db: DB, options: ApprovalsOptions = {}) {
     requireTables(db, "agent approvals", "agent.Schema", ["agent_approvals"]);
@@ -145,7 +145,9 @@ export class Approvals {
          SELECT id FROM agent_approvals WHERE ${binding} AND status = 'approved' AND expires_at > ? LIMIT 1
        ) RETURNING id`,
     );
-    this.#sweep = db.prepare("DELETE FROM agent_approvals WHERE expires_at <= ?");
+    this.#sweep = db.prepare(
+      "DELETE FROM agent_approvals WHERE rowid IN (SELECT rowid FROM agent_approvals WHERE expires_at <= ? LIMIT ?)",
+    );
   }
 
   /**
@@ -241,10 +243,12 @@ export class Approvals {
   /**
    * Deletes every request and approval no longer valid at `now` (lapsed,
    * expired, and decided or spent ones past their validity) and returns how
-   * many. The audit stream keeps the record of each call.
+   * many, in `sweepInSteps`' bounded steps. The audit stream keeps the
+   * record of each call.
    */
-  sweep(now: Date): number {
-    return this.#sweep.run(now.getTime()).changes;
+  async sweep(now: Date): Promise<number> {
+    const t = now.getTime();
+    return (await sweepInSteps(this.#db, { approvals: (limit) => this.#sweep.run(t, limit).changes })).approvals;
   }
 
   /** Spends one live approval matching `binding` and returns its id, or undefined when there is none. */

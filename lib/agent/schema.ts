@@ -60,4 +60,9 @@ CREATE TABLE agent_access_tokens (
 ) STRICT;
 CREATE INDEX agent_access_tokens_grant ON agent_access_tokens (token_id);`,
   },
+  {
+    // The sweep's steps pick expired approvals along this index (lib/db sweepInSteps), not by scanning the table.
+    Name: "agent/005-approvals-expiry",
+    SQL: "CREATE INDEX agent_approvals_expires_at ON agent_approvals (expires_at);",
+  },
 ];

@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isLocalPath, readForm, isLatchError, type HandlerFunc } from "../http/index.ts";
-import { crossOriginVerdict, appendSetCookie, serializeCookie } from "../internal/index.ts";
+import { crossOriginVerdict, appendSetCookie, serializeCookie, writeText } from "../internal/index.ts";
 import { findDeclared } from "./locale-code.ts";
 import { splitLocalePrefix } from "./prefix.ts";
 import { LocaleCookie, type LocaleSet } from "./types.ts";
@@ -29,8 +29,8 @@ export function safeNext(next: string | null): string {
 }
 
 function plain(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
-  res.end(`${message}\n`);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  writeText(res, status, message);
 }
 
 /** Builds the switch handler of a locale set. */

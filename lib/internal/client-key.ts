@@ -1,7 +1,9 @@
 /*
  * The client an address counts for, the one key every per-client limit
- * shares: the connection limits (lib/runtime) and the OAuth registration
- * limit (lib/oauth).
+ * shares: the connection limits (lib/runtime), the OAuth registration
+ * limit (lib/oauth) and sign-in's per-client limit (lib/signin). Sign-in's
+ * rows written before issue 37 keyed by a copy that agreed on every address
+ * but odd spellings; a key that changed only starts its window afresh.
  */
 
 /**

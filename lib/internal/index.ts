@@ -7,6 +7,7 @@ export { requestTarget, mediaType, parseOrigin, crossOriginVerdict, originVerdic
 export { writeText, writeErrorPage, writeChunk, endChunks, DOWNLOAD_WRITE_TIMEOUT } from "./respond.ts";
 export { admitDownload, MAX_DOWNLOADS_PER_PERSON, DOWNLOAD_RETRY_AFTER, DOWNLOAD_PIECE } from "./download-share.ts";
 export { equalSecret } from "./secret.ts";
+export { ownField } from "./own-field.ts";
 export { rememberNext, takeNext } from "./next-cookie.ts";
 export { requestSlot, SlottedRequest } from "./request-slot.ts";
 export { bindCredentialCheck, credentialHeld } from "./credential.ts";

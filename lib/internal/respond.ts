@@ -8,7 +8,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 /** Where `writeErrorPage` answers: the app's error page (the runtime's `Ctx.ErrorPage`) and the logger for its reference. */
 export interface ErrorPageTarget {
   readonly ErrorPage?: ((req: IncomingMessage, res: ServerResponse, status: number, ref: string) => void) | undefined;
-  readonly Logger?: { info(msg: string, attrs?: Readonly<Record<string, unknown>>): void } | undefined;
+  readonly Logger?:
+    | {
+        info(msg: string, attrs?: Readonly<Record<string, unknown>>): void;
+        error(msg: string, attrs?: Readonly<Record<string, unknown>>): void;
+      }
+    | undefined;
 }
 
 /**
@@ -27,12 +32,13 @@ export function writeText(res: ServerResponse, status: number, text: string, opt
 }
 
 /**
- * Answers an error `status` through `target.ErrorPage` with `ref` (a fresh
- * `NewRef()`), logged next to `message` (SPEC §2.2 ErrorPage), or, when there
- * is no error page (nil is legal), as the plain text `message`. `message`
+ * The one error answer: an error `status` through `target.ErrorPage` with
+ * `ref` (a fresh `NewRef()`), logged next to `message` and `logged` (SPEC
+ * §2.2 ErrorPage), or, when there is no error page (nil is legal) or it
+ * throws before its first byte, as the plain text `message`. `message`
  * reaches the client only in the plain-text answer; keep secrets and raw
- * client input out of it. The runtime's `writeError` and lib/manifest's
- * refusals both answer through it.
+ * client input out of it. The runtime's `writeError`, its panic recovery and
+ * lib/manifest's refusals all answer through it.
  */
 export function writeErrorPage(
   req: IncomingMessage,
@@ -41,11 +47,22 @@ export function writeErrorPage(
   message: string,
   target: ErrorPageTarget | undefined,
   ref: string,
+  logged: Readonly<Record<string, unknown>> = {},
 ): void {
-  if (target?.ErrorPage === undefined) return writeText(res, status, message);
-  target.Logger?.info("error page", { ref, status, reason: message, path: (req.url ?? "").split("?")[0] });
-  target.ErrorPage(req, res, status, ref);
-  if (!res.writableEnded) res.end();
+  // A body not all arrived (refused by a reader, or never read) is not read on: the answer closes the connection (lib/runtime/README.md#connections).
+  if (!req.complete) res.setHeader("Connection", "close");
+  if (target?.ErrorPage !== undefined) {
+    target.Logger?.info("error page", { ref, status, reason: message, path: (req.url ?? "").split("?")[0], ...logged });
+    try {
+      target.ErrorPage(req, res, status, ref);
+      if (!res.writableEnded) res.end();
+      return;
+    } catch (pageErr) {
+      target.Logger?.error("error page failed", { ref, error: pageErr });
+      if (res.headersSent) return void res.destroy();
+    }
+  }
+  writeText(res, status, message);
 }
 
 /**

@@ -32,6 +32,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import type { OAuthClient } from "./client.ts";
+import { ownField } from "../internal/index.ts";
 import { OAuthError } from "./errors.ts";
 import { parseClientFields } from "./registration.ts";
 import { isLoopbackAddress, specialUseRange } from "./special-address.ts";
@@ -122,7 +123,7 @@ export function parseDocument(clientId: string, body: Buffer): OAuthClient {
     throw metadataRefused("the metadata document is not JSON");
   }
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw metadataRefused("the metadata document is not a JSON object");
-  const id: unknown = Object.getOwnPropertyDescriptor(doc, "client_id")?.value;
+  const id = ownField(doc, "client_id");
   // CIMD §4.1: client_id MUST match the document's URL (simple string comparison, RFC 3986 §6.2.1).
   if (id !== clientId) throw metadataRefused("the metadata document's client_id is not its URL");
   const fields = parseClientFields(doc);

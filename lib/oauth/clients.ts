@@ -22,7 +22,7 @@
  * registration no longer resolves, and `sweep` deletes it.
  */
 import type { IncomingMessage } from "node:http";
-import type { DB, Statement } from "../db/index.ts";
+import { SWEEP_STEP, type DB, type Statement } from "../db/index.ts";
 import {
   cryptoRandom,
   HTTPError,
@@ -171,7 +171,7 @@ export class OAuthClients {
       "SELECT issued_at FROM oauth_clients WHERE registered_by = ? AND issued_at > ? ORDER BY issued_at LIMIT 1 OFFSET ?",
     );
     this.#touch = db.prepare("UPDATE oauth_clients SET last_used_at = ? WHERE client_id = ?");
-    this.#sweep = db.prepare("DELETE FROM oauth_clients WHERE last_used_at <= ?");
+    this.#sweep = db.prepare("DELETE FROM oauth_clients WHERE rowid IN (SELECT rowid FROM oauth_clients WHERE last_used_at <= ? LIMIT ?)");
   }
 
   /**
@@ -263,9 +263,9 @@ export class OAuthClients {
     this.#touch.run(this.#clock.now().getTime(), clientId);
   }
 
-  /** Deletes registrations unused for REGISTRATION_IDLE_TTL; returns how many. */
-  sweep(): number {
-    return this.#sweep.run(this.#clock.now().getTime() - REGISTRATION_IDLE_TTL).changes;
+  /** Deletes at most `limit` registrations unused for REGISTRATION_IDLE_TTL (one step of `sweepInSteps`); returns how many. */
+  sweep(limit: number = SWEEP_STEP): number {
+    return this.#sweep.run(this.#clock.now().getTime() - REGISTRATION_IDLE_TTL, limit).changes;
   }
 
   // The metadata document's client: cached (or its refusal), joined to a fetch under way, or fetched, within the outbound bounds.

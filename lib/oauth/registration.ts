@@ -23,6 +23,7 @@
  * double quote and backslash in an error description, and STYLE §6 no raw
  * input in a message.
  */
+import { ownField } from "../internal/index.ts";
 import { OAuthError } from "./errors.ts";
 import { redirectURIProblem } from "./redirect-uri.ts";
 
@@ -60,7 +61,7 @@ export type ClientFieldsResult =
 export function parseClientFields(doc: unknown): ClientFieldsResult {
   const metadata = (reason: string): ClientFieldsResult => ({ ok: false, code: "invalid_client_metadata", reason });
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return metadata("the metadata must be a JSON object");
-  const uris = field(doc, "redirect_uris");
+  const uris = ownField(doc, "redirect_uris");
   if (!Array.isArray(uris) || uris.length === 0) {
     return { ok: false, code: "invalid_redirect_uri", reason: "redirect_uris must be a non-empty array of URIs" };
   }
@@ -72,7 +73,7 @@ export function parseClientFields(doc: unknown): ClientFieldsResult {
     if (problem !== undefined) return { ok: false, code: "invalid_redirect_uri", reason: `redirect_uris[${i}] ${problem}` };
     redirectURIs.push(uri);
   }
-  const method = field(doc, "token_endpoint_auth_method") ?? "none";
+  const method = ownField(doc, "token_endpoint_auth_method") ?? "none";
   // CIMD §4.1: no method based on a shared secret; latch registers public clients only (OAuth 2.1 §2.1).
   if (method !== "none") {
     return metadata(
@@ -89,7 +90,7 @@ export function parseClientFields(doc: unknown): ClientFieldsResult {
   const responseTypes = stringList(doc, "response_types", ["code"]);
   // RFC 7591 §2.1: the authorization_code grant goes with the "code" response type, and latch has no other.
   if (responseTypes === undefined || !responseTypes.every((r) => r === "code")) return metadata(`response_types must be ['code']`);
-  const name = field(doc, "client_name");
+  const name = ownField(doc, "client_name");
   if (name !== undefined) {
     if (typeof name !== "string" || name.trim() === "") return metadata("client_name must be a non-empty string");
     if ([...name].length > MAX_CLIENT_NAME_LENGTH) return metadata(`client_name must be at most ${MAX_CLIENT_NAME_LENGTH} characters`);
@@ -102,14 +103,9 @@ export function parseClientFields(doc: unknown): ClientFieldsResult {
   return { ok: true, fields: { redirectURIs, clientName: name, grantTypes: [...new Set(grantTypes)] } };
 }
 
-// The value of `doc`'s own field `key`, undefined when absent.
-function field(doc: object, key: string): unknown {
-  return Object.getOwnPropertyDescriptor(doc, key)?.value;
-}
-
 // A non-empty array of strings under `key`, `fallback` when absent, undefined when malformed.
 function stringList(doc: object, key: string, fallback: string[]): string[] | undefined {
-  const value = field(doc, key) ?? fallback;
+  const value = ownField(doc, key) ?? fallback;
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const list: string[] = [];
   for (const item of value) {

@@ -26,7 +26,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AgentTokens } from "../agent/index.ts";
-import type { DB } from "../db/index.ts";
+import { sweepInSteps, type DB } from "../db/index.ts";
 import {
   HTTPError,
   cryptoRandom,
@@ -57,9 +57,6 @@ export { OAUTH_ACCESS_TOKEN_TTL } from "./token-endpoint.ts";
 /** How recently a person must have signed in to allow write access: 5 minutes, as the token pages ask. */
 export const OAUTH_WRITE_FRESH_FOR: number = 5 * 60 * 1000;
 
-/** The most rows of each table one `Sweep` deletes: its pause stays short, the next call takes the rest. */
-export const OAUTH_SWEEP_BATCH: number = 10_000;
-
 /** The longest authorization request parameter accepted (a `state`, a redirect URI), in characters. */
 export const MAX_OAUTH_PARAM: number = 2048;
 
@@ -76,8 +73,8 @@ export interface ClientDirectory {
   handleRegister?: HandlerFunc;
   /** Called when the client is issued tokens: a registration in use does not expire. */
   touch?(clientId: string): void;
-  /** Called by `Sweep`: deletes the registrations that no longer resolve; returns how many. */
-  sweep?(): number;
+  /** Called by `Sweep`, one step of `sweepInSteps` (lib/db): deletes at most `limit` registrations that no longer resolve; returns how many. */
+  sweep?(limit: number): number;
 }
 
 /** What the consent page shows and posts back: the application renders it, latch decides. */
@@ -141,13 +138,13 @@ export interface OAuthServer {
   /** The scopes, for `scopes_supported` of the resource metadata. */
   Scopes: readonly string[];
   /**
-   * Deletes what can no longer be used, at most OAUTH_SWEEP_BATCH rows of
-   * each table: codes lapsed or of an ended grant, the refresh and access
+   * Deletes what can no longer be used, in `sweepInSteps`' bounded steps
+   * (lib/db), one table after another: codes lapsed or of an ended grant, the refresh and access
    * tokens of grants revoked or expired, access tokens expired, and the
    * client directory's unused registrations. Call it on the application's
-   * sweep interval, with sign-in's `Sweep`. Returns what it deleted.
+   * sweep interval, with sign-in's `Sweep`. Resolves with what it deleted.
    */
-  Sweep(now: Date): { Codes: number; RefreshTokens: number; AccessTokens: number; Clients: number };
+  Sweep(now: Date): Promise<{ Codes: number; RefreshTokens: number; AccessTokens: number; Clients: number }>;
 }
 
 /** A validated authorization request. */
@@ -445,14 +442,14 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
     writeJSON(res, 200, metadata);
   };
 
-  const Sweep = (now: Date): { Codes: number; RefreshTokens: number; AccessTokens: number; Clients: number } => {
-    const bound = { now: now.getTime(), batch: OAUTH_SWEEP_BATCH };
-    return {
-      Codes: sweepCodes.run(bound).changes,
-      RefreshTokens: sweepRefresh.run(bound).changes,
-      AccessTokens: sweepAccess.run(bound).changes,
-      Clients: clients.sweep?.() ?? 0,
-    };
+  const Sweep = (now: Date): Promise<{ Codes: number; RefreshTokens: number; AccessTokens: number; Clients: number }> => {
+    const at = now.getTime();
+    return sweepInSteps(db, {
+      Codes: (batch) => sweepCodes.run({ now: at, batch }).changes,
+      RefreshTokens: (batch) => sweepRefresh.run({ now: at, batch }).changes,
+      AccessTokens: (batch) => sweepAccess.run({ now: at, batch }).changes,
+      Clients: (batch) => clients.sweep?.(batch) ?? 0,
+    });
   };
 
   return Object.freeze({ Handler, WellKnown, Issuer: issuer, Resources: Object.freeze(resources), Scopes: OAUTH_SCOPES, Sweep });

@@ -7,7 +7,7 @@
  * Time comes from the injected clock, randomness from the injected reader.
  * Recovery codes are stored salted with a random salt per set (secrets.ts).
  */
-import type { DB, Transaction } from "../db/index.ts";
+import { sweepInSteps, type DB, type Transaction } from "../db/index.ts";
 import { cryptoRandom, systemClock } from "../http/index.ts";
 import type { Clock, RandomReader } from "../http/index.ts";
 import { PasskeyError } from "../webauthn/index.ts";
@@ -97,8 +97,12 @@ function prepareStatements(db: DB) {
     codeSalts: db.prepare<[string], { salt: string }>("SELECT DISTINCT salt FROM passkey_recovery_codes WHERE subject = ?"),
     countCodes: db.prepare("SELECT COUNT(*) AS n FROM passkey_recovery_codes WHERE subject = ?"),
     takeCode: db.prepare("DELETE FROM passkey_recovery_codes WHERE subject = ? AND code_hash = ? RETURNING 1"),
-    sweepChallenges: db.prepare("DELETE FROM passkey_challenges WHERE expires_at <= ?"),
-    sweepPending: db.prepare("DELETE FROM passkey_pending WHERE expires_at <= ?"),
+    sweepChallenges: db.prepare(
+      "DELETE FROM passkey_challenges WHERE rowid IN (SELECT rowid FROM passkey_challenges WHERE expires_at <= ? LIMIT ?)",
+    ),
+    sweepPending: db.prepare(
+      "DELETE FROM passkey_pending WHERE rowid IN (SELECT rowid FROM passkey_pending WHERE expires_at <= ? LIMIT ?)",
+    ),
   };
 }
 
@@ -112,12 +116,14 @@ function prepareStatements(db: DB) {
  * const challenge = store.createChallenge("stepup", sessionTokenHash);
  */
 export class PasskeyStore {
+  readonly #db: DB;
   readonly #clock: Clock;
   readonly #random: RandomReader;
   readonly #sql: ReturnType<typeof prepareStatements>;
   readonly #replaceCodes: Transaction<(subject: string, salt: string, hashes: readonly string[], now: number) => void>;
 
   constructor(db: DB, clock: Clock, options: PasskeyStoreOptions = {}) {
+    this.#db = db;
     this.#clock = clock;
     this.#random = options.random ?? cryptoRandom;
     const sql = prepareStatements(db);
@@ -256,19 +262,23 @@ export class PasskeyStore {
       .some(({ salt }) => this.#sql.takeCode.get(subject, hashRecoveryCode(salt, subject, code)) !== undefined);
   }
 
-  /** Deletes expired challenges and pending half-sessions (never credentials or recovery codes); returns how many. */
-  sweep(now: Date): number {
+  /** Deletes expired challenges and pending half-sessions (never credentials or recovery codes) in `sweepInSteps`' steps; resolves with how many. */
+  async sweep(now: Date): Promise<number> {
     const t = now.getTime();
-    return this.#sql.sweepChallenges.run(t).changes + this.#sql.sweepPending.run(t).changes;
+    const { challenges, pending } = await sweepInSteps(this.#db, {
+      challenges: (limit) => this.#sql.sweepChallenges.run(t, limit).changes,
+      pending: (limit) => this.#sql.sweepPending.run(t, limit).changes,
+    });
+    return challenges + pending;
   }
 }
 
 /**
  * Deletes expired passkey challenges and pending half-sessions as of `now`
- * (SPEC §2.7 `Sweep(db, now)`); returns how many rows. The SQL has one home,
+ * (SPEC §2.7 `Sweep(db, now)`) in bounded steps; resolves with how many rows. The SQL has one home,
  * `PasskeyStore.sweep`; a sweep runs every few minutes, so preparing a store
  * per call costs nothing worth caching.
  */
-export function Sweep(db: DB, now: Date): number {
+export function Sweep(db: DB, now: Date): Promise<number> {
   return new PasskeyStore(db, systemClock).sweep(now);
 }

@@ -19,7 +19,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isAbortHandler, isLatchError, NewRef, type HandlerFunc, type LatchError, type Logger, type Middleware } from "../http/index.ts";
-import { writeText as writePlain } from "../internal/index.ts";
+import { writeErrorPage } from "../internal/index.ts";
 import type { ErrorPageFunc } from "./options.ts";
 
 /** The plain-text body of a 500 when no `ErrorPage` is set (SPEC §7). */
@@ -62,8 +62,10 @@ function handlePanic(err: unknown, req: IncomingMessage, res: ServerResponse, lo
     if (req.complete && !req.readableEnded) req.resume();
     dropBodyHeaders(res);
     // SPEC §2.2, §7: the application's ErrorPage words every error it renders (ErrOwnerBusy's too); the log keeps latch's.
-    if (errorPage !== undefined) logger.info("error page", { ...where, status: err.status, code: err.code, reason: err.message });
-    answer(req, res, logger, errorPage, err.status, ref, err.message);
+    writeErrorPage(req, res, err.status, err.message, { ErrorPage: errorPage, Logger: logger }, ref, {
+      method: req.method,
+      code: err.code,
+    });
     return;
   }
   if (res.headersSent || res.writableEnded) {
@@ -75,35 +77,14 @@ function handlePanic(err: unknown, req: IncomingMessage, res: ServerResponse, lo
   const status = unavailable ? 503 : 500;
   logger.error(unavailable ? "unavailable" : "panic", { ...where, error: err });
   dropBodyHeaders(res);
-  answer(req, res, logger, errorPage, status, ref, `${unavailable ? PLAIN_503 : PLAIN_500}\nReference: ${ref}`);
-}
-
-// Renders `status` through the application's ErrorPage, or, when there is none or it throws, the plain text.
-function answer(
-  req: IncomingMessage,
-  res: ServerResponse,
-  logger: Logger,
-  errorPage: ErrorPageFunc | undefined,
-  status: number,
-  ref: string,
-  plain: string,
-): void {
-  // A body not all arrived (refused by a reader, or never read) is not read on: the answer closes the connection (lib/runtime/README.md#connections).
-  if (!req.complete) res.setHeader("Connection", "close");
-  if (errorPage !== undefined) {
-    try {
-      errorPage(req, res, status, ref);
-      if (!res.writableEnded) res.end();
-      return;
-    } catch (pageErr) {
-      logger.error("error page failed", { ref, error: pageErr });
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-    }
-  }
-  writePlain(res, status, plain);
+  writeErrorPage(
+    req,
+    res,
+    status,
+    `${unavailable ? PLAIN_503 : PLAIN_500}\nReference: ${ref}`,
+    { ErrorPage: errorPage, Logger: logger },
+    ref,
+  );
 }
 
 // SPEC §4.4: recovery sits outside the security headers, so an error answer

@@ -13,7 +13,7 @@
  * subject's own session (every query also filters by subject).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { requireTables, type DB } from "../db/index.ts";
+import { requireTables, SWEEP_STEP, type DB } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { LatchCookie, appendSetCookie, bindCredentialCheck, type CredentialCheck } from "../internal/index.ts";
 import { setCurrentSession, lookedUp } from "./current.ts";
@@ -262,12 +262,12 @@ export class Sessions {
     this.#onRevokeAll.push(hook);
   }
 
-  /** Deletes expired and idle sessions, at most `limit` of them (unset: all); returns how many. */
-  Sweep(now: Date, limit: number = -1): number {
+  /** Deletes at most `limit` expired and idle sessions (one step of `sweepInSteps`, lib/db); returns how many. */
+  Sweep(now: Date, limit: number = SWEEP_STEP): number {
     const t = now.getTime();
     const expired = this.#sweepExpired.run(t, limit).changes;
-    if (limit >= 0 && expired >= limit) return expired;
-    return expired + this.#sweepIdle.run(t - this.#idle, limit < 0 ? -1 : limit - expired).changes;
+    if (expired >= limit) return expired;
+    return expired + this.#sweepIdle.run(t - this.#idle, limit - expired).changes;
   }
 
   #deleteCurrent(req: IncomingMessage): void {

@@ -13,7 +13,7 @@
  * takes no more codes for that address (rate.ts CODE_MISS_LIMIT); its links
  * are kept, and another browser's are never touched.
  */
-import type { DB } from "../db/index.ts";
+import { SWEEP_STEP, type DB } from "../db/index.ts";
 import { type Clock } from "../http/index.ts";
 import { equalSecret } from "../internal/index.ts";
 import { HashToken, NewToken } from "../session/index.ts";
@@ -155,8 +155,8 @@ export class Links {
     this.#delete.run(hash);
   }
 
-  /** Deletes expired links; returns how many. */
-  Sweep(now: Date, limit: number = -1): number {
+  /** Deletes at most `limit` expired links (one step of `sweepInSteps`); returns how many. */
+  Sweep(now: Date, limit: number = SWEEP_STEP): number {
     return this.#sweep.run(now.getTime(), limit).changes;
   }
 }

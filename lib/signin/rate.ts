@@ -18,7 +18,8 @@
  * and provider traffic a client can cause; attempts refused by a limit
  * are not counted.
  */
-import type { DB } from "../db/index.ts";
+import { SWEEP_STEP, type DB } from "../db/index.ts";
+import { clientKey } from "../internal/index.ts";
 import type { Clock } from "../http/index.ts";
 
 /** One sliding window: at most `Max` sends within `Window` ms. */
@@ -45,26 +46,6 @@ export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({
   PerIP: Object.freeze({ Max: 20, Window: 60 * MINUTE }),
   Global: Object.freeze({ Max: 500, Window: 60 * MINUTE }),
 });
-
-/**
- * Returns the bucket of a client address: IPv4 addresses (also IPv4-mapped
- * IPv6) as they are, IPv6 addresses by their /64, the smallest prefix a
- * single subscriber is routinely given (RFC 6177 §3), so one client cannot
- * rotate through its own /64 to escape the limit.
- */
-export function clientBucket(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped?.[1] !== undefined) return mapped[1];
-  if (!ip.includes(":")) return ip;
-  const [head = "", tail = ""] = ip.toLowerCase().split("%")[0]?.split("::") ?? [];
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === "" ? [] : tail.split(":");
-  const groups = ip.includes("::") ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ""))
-    .join(":")}::/64`;
-}
 
 /**
  * Wrong sign-in codes one address may collect, over all its links and
@@ -130,7 +111,7 @@ export class RateLimiter {
     const checks: [string, RateWindow, RateLimitName][] = [[`addr:${addressBucket(address)}`, this.#limits.PerAddress, "address"]];
     // Without a peer address (a unix socket and no ClientIP) there is no per-client
     // bucket: one shared "unknown" bucket would let any client lock everyone out.
-    if (ip !== undefined && ip !== "") checks.push([`ip:${clientBucket(ip)}`, this.#limits.PerIP, "client"]);
+    if (ip !== undefined && ip !== "") checks.push([`ip:${clientKey(ip)}`, this.#limits.PerIP, "client"]);
     // OWASP ASVS 5.0 §6.1.1: anti-automation that an attacker cannot turn into a lockout of known accounts.
     if (!returning) checks.push(["global", this.#limits.Global, "global"]);
     return this.#db
@@ -166,8 +147,8 @@ export class RateLimiter {
     this.#record.run(codeBucket(address, bindingHash), now);
   }
 
-  /** Deletes events older than the longest window, at most `limit` of them (unset: all); returns how many. */
-  Sweep(now: Date, limit: number = -1): number {
+  /** Deletes at most `limit` events older than the longest window (one step of `sweepInSteps`); returns how many. */
+  Sweep(now: Date, limit: number = SWEEP_STEP): number {
     const longest = Math.max(this.#limits.PerAddress.Window, this.#limits.PerIP.Window, this.#limits.Global.Window, CODE_MISS_LIMIT.Window);
     return this.#sweep.run(now.getTime() - longest, limit).changes;
   }

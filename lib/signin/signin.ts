@@ -16,8 +16,7 @@
  * next `Begin` skip the provider), and latch's `code` (a code refused).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { setImmediate } from "node:timers/promises";
-import { awaitDurable, requireTables } from "../db/index.ts";
+import { awaitDurable, requireTables, sweepInSteps } from "../db/index.ts";
 import {
   newLogger,
   NewRef,
@@ -64,13 +63,6 @@ export const METHOD_MAGICLINK: string = "magiclink";
 export const METHOD_KEYMAIL: string = "keymail";
 /** Session method of the emailed code typed into the asking browser. */
 export const METHOD_EMAIL_CODE: string = "emailcode";
-
-/**
- * Rows one step of `Sweep` deletes from a table. Over 10⁶ expired rows of each kind (a 765 MB database, the sessions'
- * random token hashes touching six B-trees at random pages) a step of 50 and its checkpoint held the event loop up to
- * 51 ms on a quiet machine, p99 14 ms; a step of 25 up to 30 ms, p99 9 ms, under the 50 ms issue 27 allows (BENCHMARKS.md (k)).
- */
-const SWEEP_STEP = 25;
 
 /** A link `IssueLink` made: what to email, and how to void it. */
 export interface IssuedLink {
@@ -494,32 +486,15 @@ export class Signin {
 
   /**
    * Deletes expired links, sessions and rate-limit events, one table after
-   * another, in steps of at most `SWEEP_STEP` rows (each its own short
-   * transaction, its pages then checkpointed), the event loop turning
-   * after every step: a million expired rows never hold a request back for
-   * long (issue 27). The first step runs before it returns.
+   * another, in `sweepInSteps`' bounded steps (lib/db): a million expired
+   * rows never hold a request back for long (issue 27). The first step runs
+   * before it returns.
    */
-  async Sweep(now: Date): Promise<SweepResult> {
-    const total: SweepResult = { Links: 0, Sessions: 0, RateEvents: 0 };
-    const steps: [keyof SweepResult, () => number][] = [
-      ["Links", () => this.#links.Sweep(now, SWEEP_STEP)],
-      ["Sessions", () => this.#sessions.Sweep(now, SWEEP_STEP)],
-      ["RateEvents", () => this.#rate.Sweep(now, SWEEP_STEP)],
-    ];
-    let stepped = false;
-    for (const [kind, step] of steps) {
-      // A step that deleted fewer rows than it could found the last of its table.
-      for (let deleted = SWEEP_STEP; deleted === SWEEP_STEP; stepped = true) {
-        if (stepped) await setImmediate();
-        deleted = step();
-        total[kind] += deleted;
-        // Each step copies what it wrote into the database file itself. Left to SQLite, the commit that finds the log past
-        // 1,000 pages copies them all at once: 35-80 ms of the event loop every few steps, and over 10⁶ rows up to 1 s
-        // (BENCHMARKS.md (k)). A PASSIVE checkpoint waits for no one; with none of Sweep's pages left, no request's commit
-        // copies them either.
-        this.#config.DB.pragma("wal_checkpoint(PASSIVE)");
-      }
-    }
-    return total;
+  Sweep(now: Date): Promise<SweepResult> {
+    return sweepInSteps(this.#config.DB, {
+      Links: (limit) => this.#links.Sweep(now, limit),
+      Sessions: (limit) => this.#sessions.Sweep(now, limit),
+      RateEvents: (limit) => this.#rate.Sweep(now, limit),
+    });
   }
 }

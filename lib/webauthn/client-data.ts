@@ -7,7 +7,7 @@
  * as exact strings against the configured list: no normalisation, no
  * wildcard, no subdomain matching.
  */
-import { equalSecret } from "../internal/index.ts";
+import { equalSecret, ownField } from "../internal/index.ts";
 import { encodeBase64url } from "./base64url.ts";
 import { ceremonyError } from "./errors.ts";
 
@@ -91,11 +91,9 @@ export function parseClientData(bytes: Uint8Array, ceremony: Ceremony): ClientDa
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw ceremonyError("ERR_PASSKEY_MALFORMED_CLIENT_DATA", step, "clientDataJSON is not an object");
   }
-  const type = "type" in value ? value.type : undefined;
-  const challenge = "challenge" in value ? value.challenge : undefined;
-  const origin = "origin" in value ? value.origin : undefined;
-  const crossOrigin = "crossOrigin" in value ? value.crossOrigin : undefined;
-  const topOrigin = "topOrigin" in value ? value.topOrigin : undefined;
+  const [type, challenge, origin, crossOrigin, topOrigin] = ["type", "challenge", "origin", "crossOrigin", "topOrigin"].map((name) =>
+    ownField(value, name),
+  );
   if (typeof type !== "string" || typeof challenge !== "string" || typeof origin !== "string") {
     throw ceremonyError("ERR_PASSKEY_MALFORMED_CLIENT_DATA", step, "type, challenge and origin must be strings");
   }

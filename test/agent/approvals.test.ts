@@ -124,13 +124,13 @@ describe("Approvals", () => {
     assert.notEqual(approvals.request(binding, {}).ID, pending.ID, "a new request replaces the lapsed one");
   });
 
-  it("sweeps what is no longer valid and keeps what is", (t) => {
+  it("sweeps what is no longer valid and keeps what is", async (t) => {
     const { db, approvals, binding, clock } = approvalStore(t);
     const old = approvals.request(binding, { n: 1 });
     approvals.decide(old.ID, binding.Subject, "approve");
     clock.advance(5 * 60 * 1000);
     const live = approvals.request(binding, { n: 2 });
-    assert.equal(approvals.sweep(clock.now()), 1);
+    assert.equal(await approvals.sweep(clock.now()), 1);
     assert.equal(approvals.get(old.ID, binding.Subject), undefined);
     assert.equal(approvals.get(live.ID, binding.Subject)?.Status, "pending");
     assert.equal(count(db, "agent_approvals"), 1);

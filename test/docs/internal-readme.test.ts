@@ -63,12 +63,24 @@ function filesWhoseCodeMatches(pattern: RegExp): string[] {
 const ONE_PLACE = [
   { row: "LatchCookie", claim: /The one home of those attributes/, code: /SameSite=|HttpOnly/, home: "lib/internal/cookie.ts" },
   { row: "requestTarget", claim: /the one rule behind `crossOriginProtection`/, code: /sec-fetch-site/i, home: "lib/internal/request.ts" },
+  {
+    row: "writeErrorPage",
+    claim: /The one error answer/,
+    code: /ErrorPage\(req, res, status, (ref|message)\)/,
+    home: "lib/internal/respond.ts",
+  },
   { row: "clientKey", claim: /its \/64/, code: /::\/64/, home: "lib/internal/client-key.ts" },
   {
     row: "eventStreams",
     claim: /The one event-stream endpoint/,
     code: /new (EventWriter|EventSource)\(/,
     home: "lib/internal/event-stream.ts",
+  },
+  {
+    row: "ownField",
+    claim: /The one reader of a field of untrusted JSON/,
+    code: /getOwnPropertyDescriptor\(/,
+    home: "lib/internal/own-field.ts",
   },
   {
     row: "equalSecret",

@@ -41,6 +41,8 @@ describe("Locales.SwitchHandler", () => {
       assert.equal(reply.status, 400, code);
       assert.equal(reply.headers["set-cookie"], undefined);
       assert.match(reply.body, /unknown locale/);
+      // Every plain-text refusal is lib/internal's writeText: its length says where the answer ends (RFC 9112 §6.3).
+      assert.equal(reply.headers["content-length"], String(Buffer.byteLength(reply.body)));
     }
     const missing = await postForm(base, { next: "/" });
     assert.equal(missing.status, 400);

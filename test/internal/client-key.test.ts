@@ -22,4 +22,16 @@ describe("clientKey()", () => {
     assert.equal(clientKey("2001:db8:1:2:3:4:198.51.100.1"), "2001:db8:1:2::/64");
     assert.notEqual(clientKey("2001:db8:1:2::1"), clientKey("2001:db8:1:3::1"));
   });
+
+  // Sign-in's per-client limit keys by clientKey too (it had its own copy, clientBucket, until issue 37): its rows.
+  const rows: { ip: string; want: string }[] = [
+    { ip: "203.0.113.7", want: "203.0.113.7" },
+    { ip: "::ffff:203.0.113.7", want: "203.0.113.7" },
+    { ip: "2001:db8:1:2:3:4:5:6", want: "2001:db8:1:2::/64" },
+    { ip: "2001:db8:1:2::7", want: "2001:db8:1:2::/64" },
+    { ip: "2001:0DB8:0001:0002:ffff::", want: "2001:db8:1:2::/64" },
+    { ip: "2001:db8::", want: "2001:db8:0:0::/64" },
+    { ip: "fe80::1%eth0", want: "fe80:0:0:0::/64" },
+  ];
+  for (const { ip, want } of rows) test(`puts ${ip} in ${want}`, () => assert.equal(clientKey(ip), want));
 });

@@ -315,7 +315,7 @@ describe("OAuthClients registrations expire unused", () => {
     clock.advance(1);
     await invalidClient(clients.resolve(idle), /unknown client_id/);
     assert.equal((await clients.resolve(kept)).ClientID, kept);
-    assert.equal(clients.sweep(), 1);
+    assert.equal(clients.sweep(1), 1);
     assert.deepEqual(db.prepare("SELECT client_id FROM oauth_clients").all(), [{ client_id: kept }]);
     clock.advance(REGISTRATION_IDLE_TTL);
     assert.equal(clients.sweep(), 1);

@@ -5,18 +5,19 @@
  * or expired, access tokens expired or of an ended grant, and
  * registrations unused for REGISTRATION_IDLE_TTL. Live grants keep
  * everything, spent refresh tokens included (a replay must still be
- * recognised). Each call deletes at most OAUTH_SWEEP_BATCH rows a table.
+ * recognised). Each call deletes in lib/db's bounded steps.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { setImmediate } from "node:timers/promises";
 import * as agent from "../../lib/agent/index.ts";
 import { AgentTokens } from "../../lib/agent/index.ts";
 import { AGENT_TOKEN_TTL } from "../../lib/agent/tokens.ts";
-import { applySchema } from "../../lib/db/index.ts";
+import { applySchema, SWEEP_STEP } from "../../lib/db/index.ts";
 import * as events from "../../lib/events/index.ts";
 import { REGISTRATION_IDLE_TTL } from "../../lib/oauth/clients.ts";
 import * as oauth from "../../lib/oauth/index.ts";
-import { OAUTH_ACCESS_TOKEN_TTL, OAUTH_CODE_TTL, OAUTH_SWEEP_BATCH } from "../../lib/oauth/server.ts";
+import { OAUTH_ACCESS_TOKEN_TTL, OAUTH_CODE_TTL } from "../../lib/oauth/server.ts";
 import * as session from "../../lib/session/index.ts";
 import { FakeClock } from "../_support/clock.ts";
 import { open } from "../_support/db.ts";
@@ -41,7 +42,7 @@ describe("OAuth server Sweep", () => {
     const live = await connect(app);
     await app.allow(); // a code never exchanged, of a third grant
     assert.ok(app.tokens.revoke("ada@example.com", revoked.id));
-    const result = app.server.Sweep(app.clock.now());
+    const result = await app.server.Sweep(app.clock.now());
     assert.equal(count(app, "oauth_refresh_tokens", revoked.id), 0);
     assert.equal(count(app, "agent_access_tokens", revoked.id), 0);
     assert.equal(count(app, "oauth_codes", revoked.id), 0);
@@ -55,9 +56,9 @@ describe("OAuth server Sweep", () => {
     const app = await startOAuthApp(t);
     const live = await connect(app);
     app.clock.advance(OAUTH_CODE_TTL - 1);
-    assert.equal(app.server.Sweep(app.clock.now()).Codes, 0);
+    assert.equal((await app.server.Sweep(app.clock.now())).Codes, 0);
     app.clock.advance(1);
-    assert.equal(app.server.Sweep(app.clock.now()).Codes, 1);
+    assert.equal((await app.server.Sweep(app.clock.now())).Codes, 1);
     const refreshed = await app.post("/oauth/token", {
       grant_type: "refresh_token",
       refresh_token: live.refresh,
@@ -65,9 +66,9 @@ describe("OAuth server Sweep", () => {
     });
     assert.equal(refreshed.status, 200);
     app.clock.advance(OAUTH_ACCESS_TOKEN_TTL - OAUTH_CODE_TTL - 1);
-    assert.equal(app.server.Sweep(app.clock.now()).AccessTokens, 0);
+    assert.equal((await app.server.Sweep(app.clock.now())).AccessTokens, 0);
     app.clock.advance(1);
-    assert.equal(app.server.Sweep(app.clock.now()).AccessTokens, 1, "the first access token expired; the refreshed one lives");
+    assert.equal((await app.server.Sweep(app.clock.now())).AccessTokens, 1, "the first access token expired; the refreshed one lives");
     assert.equal(count(app, "oauth_refresh_tokens", live.id), 2);
   });
 
@@ -80,27 +81,34 @@ describe("OAuth server Sweep", () => {
       client_id: "https://client.example/oauth/metadata.json",
     });
     app.clock.advance(AGENT_TOKEN_TTL - 1);
-    app.server.Sweep(app.clock.now());
+    await app.server.Sweep(app.clock.now());
     assert.equal(count(app, "oauth_refresh_tokens", grant.id), 2);
     app.clock.advance(1);
-    assert.deepEqual(app.server.Sweep(app.clock.now()), { Codes: 0, RefreshTokens: 2, AccessTokens: 0, Clients: 0 });
+    assert.deepEqual(await app.server.Sweep(app.clock.now()), { Codes: 0, RefreshTokens: 2, AccessTokens: 0, Clients: 0 });
     assert.equal(count(app, "oauth_refresh_tokens", grant.id), 0);
   });
 
-  test(`deletes at most ${OAUTH_SWEEP_BATCH} rows of a table a call; the next call takes the rest`, async (t) => {
-    assert.equal(OAUTH_SWEEP_BATCH, 10_000);
+  test(`deletes a table in steps of ${SWEEP_STEP} rows (lib/db sweepInSteps) until none is left`, async (t) => {
     const app = await startOAuthApp(t);
     const grant = await connect(app);
     const insert = app.db.prepare("INSERT INTO agent_access_tokens (token_hash, token_id, resource, expires_at) VALUES (?, ?, ?, ?)");
     app.db.transaction(() => {
-      for (let i = 0; i < OAUTH_SWEEP_BATCH; i++) insert.run(`lapsed-${i}`, grant.id, "http://app.test/mcp", 1);
+      for (let i = 0; i < 2 * SWEEP_STEP + 1; i++) insert.run(`lapsed-${i}`, grant.id, "http://app.test/mcp", 1);
     })();
-    assert.equal(app.server.Sweep(app.clock.now()).AccessTokens, OAUTH_SWEEP_BATCH);
+    const deleted: number[] = [];
+    const step = app.db.prepare("SELECT count(*) FROM agent_access_tokens WHERE expires_at = 1").pluck();
+    const sweeping = app.server.Sweep(app.clock.now());
+    for (let left = step.get(); left !== 0; left = step.get()) {
+      await setImmediate();
+      deleted.push((left as number) - (step.get() as number));
+    }
+    assert.ok(Math.max(...deleted) <= SWEEP_STEP, `no step deleted more than ${SWEEP_STEP}: ${deleted.join(", ")}`);
+    assert.equal((await sweeping).AccessTokens, 2 * SWEEP_STEP + 1, "one call takes them all");
     app.clock.advance(OAUTH_ACCESS_TOKEN_TTL);
-    assert.equal(app.server.Sweep(app.clock.now()).AccessTokens, 1);
+    assert.equal((await app.server.Sweep(app.clock.now())).AccessTokens, 1);
   });
 
-  test(`deletes registrations unused for ${REGISTRATION_IDLE_TTL / 86_400_000} days (the default client directory)`, (t) => {
+  test(`deletes registrations unused for ${REGISTRATION_IDLE_TTL / 86_400_000} days (the default client directory)`, async (t) => {
     const clock = new FakeClock();
     const db = open(t, ":memory:");
     applySchema(db, [...session.Schema, ...events.Schema, ...agent.Schema, ...oauth.Schema]);
@@ -119,7 +127,7 @@ describe("OAuth server Sweep", () => {
     );
     insert.run("idle", now - REGISTRATION_IDLE_TTL, now - REGISTRATION_IDLE_TTL);
     insert.run("used", now - REGISTRATION_IDLE_TTL, now - 1);
-    assert.equal(server.Sweep(clock.now()).Clients, 1);
+    assert.equal((await server.Sweep(clock.now())).Clients, 1);
     assert.deepEqual(db.prepare("SELECT client_id FROM oauth_clients").all(), [{ client_id: "used" }]);
   });
 });

@@ -303,7 +303,7 @@ describe("PasskeyStore recovery codes", () => {
 });
 
 describe("PasskeyStore.sweep()", () => {
-  it("removes only expired challenges and pending rows", () => {
+  it("removes only expired challenges and pending rows", async () => {
     const { store, clock, db } = open();
     store.saveCredential("a@x", credential);
     store.regenerateRecoveryCodes("a@x");
@@ -313,12 +313,12 @@ describe("PasskeyStore.sweep()", () => {
     store.createChallenge("stepup", "new");
     const newPending = store.createPending("a@x", "magiclink");
     const now = new Date(clock.now().getTime() + CHALLENGE_TTL - 60000);
-    assert.equal(store.sweep(now), 1);
+    assert.equal(await store.sweep(now), 1);
     assert.equal(count(db, "passkey_challenges"), 1);
     assert.equal(count(db, "passkey_pending"), 2);
     clock.advance(now.getTime() - clock.now().getTime());
     assert.ok(store.consumeChallenge("stepup", "new") !== undefined);
-    assert.equal(store.sweep(new Date(clock.now().getTime() + PENDING_TTL)), 2);
+    assert.equal(await store.sweep(new Date(clock.now().getTime() + PENDING_TTL)), 2);
     assert.equal(store.readPending(oldPending), undefined);
     assert.equal(store.readPending(newPending), undefined);
     assert.equal(count(db, "passkey_credentials"), 1);
@@ -327,7 +327,7 @@ describe("PasskeyStore.sweep()", () => {
 });
 
 describe("new PasskeyStore()", () => {
-  it("prepares its statements once: no operation prepares SQL afterwards", (t) => {
+  it("prepares its statements once: no operation prepares SQL afterwards", async (t) => {
     const { store, clock, db } = open();
     const prepare = t.mock.method(db, "prepare");
     store.saveCredential("a@x", credential, { name: "Laptop" });
@@ -345,7 +345,7 @@ describe("new PasskeyStore()", () => {
     const [code = ""] = store.regenerateRecoveryCodes("a@x");
     store.recoveryCodesRemaining("a@x");
     store.useRecoveryCode("a@x", code);
-    store.sweep(clock.now());
+    await store.sweep(clock.now());
     store.deleteCredential("a@x", credential.id);
     assert.equal(prepare.mock.callCount(), 0);
     assert.equal(store.enrolled("a@x"), false, "the operations still ran");

@@ -52,38 +52,38 @@ function counts(db: DB): Record<string, number> {
 }
 
 describe("passkey Sweep(db, now)", () => {
-  it("deletes challenges from 2 minutes after issue, keeping the later ones", (t) => {
+  it("deletes challenges from 2 minutes after issue, keeping the later ones", async (t) => {
     const { db, clock, store, start } = setup(t);
     store.createChallenge("register", "early");
     store.createChallenge("stepup", "early");
     store.createChallenge("signin", "early");
     clock.advance(1);
     store.createChallenge("stepup", "late");
-    assert.equal(Sweep(db, new Date(start + TWO_MINUTES - 1)), 0, "all four live 1 ms before 2 minutes");
+    assert.equal(await Sweep(db, new Date(start + TWO_MINUTES - 1)), 0, "all four live 1 ms before 2 minutes");
     assert.equal(count(db, "passkey_challenges"), 4);
-    assert.equal(Sweep(db, new Date(start + TWO_MINUTES)), 3, "the three issued first expire at 2 minutes");
+    assert.equal(await Sweep(db, new Date(start + TWO_MINUTES)), 3, "the three issued first expire at 2 minutes");
     assert.equal(count(db, "passkey_challenges"), 1);
     clock.advance(TWO_MINUTES - 2);
     assert.ok(store.consumeChallenge("stepup", "late") !== undefined, "the kept challenge is still usable");
   });
 
-  it("deletes pending half-sessions from 5 minutes after creation, keeping the later ones", (t) => {
+  it("deletes pending half-sessions from 5 minutes after creation, keeping the later ones", async (t) => {
     const { db, clock, store, start } = setup(t);
     const early = store.createPending("ann@example.com", "magiclink");
     clock.advance(1);
     const late = store.createPending("bob@example.com", "magiclink");
-    assert.equal(Sweep(db, new Date(start + FIVE_MINUTES - 1)), 0, "both live 1 ms before 5 minutes");
+    assert.equal(await Sweep(db, new Date(start + FIVE_MINUTES - 1)), 0, "both live 1 ms before 5 minutes");
     assert.equal(count(db, "passkey_pending"), 2);
-    assert.equal(Sweep(db, new Date(start + FIVE_MINUTES)), 1, "the first expires at 5 minutes");
+    assert.equal(await Sweep(db, new Date(start + FIVE_MINUTES)), 1, "the first expires at 5 minutes");
     assert.equal(count(db, "passkey_pending"), 1);
     clock.advance(FIVE_MINUTES - 2);
     assert.equal(store.readPending(early), undefined);
     assert.deepEqual(store.readPending(late), { subject: "bob@example.com", firstMethod: "magiclink" }, "the kept one is still usable");
-    assert.equal(Sweep(db, new Date(start + 1 + FIVE_MINUTES)), 1);
+    assert.equal(await Sweep(db, new Date(start + 1 + FIVE_MINUTES)), 1);
     assert.equal(count(db, "passkey_pending"), 0);
   });
 
-  it("never deletes credentials, recovery codes or user handles, however late", (t) => {
+  it("never deletes credentials, recovery codes or user handles, however late", async (t) => {
     const { db, store, start } = setup(t);
     store.saveCredential("ann@example.com", credential, { userHandle: Uint8Array.of(1, 2, 3) });
     store.regenerateRecoveryCodes("ann@example.com");
@@ -98,17 +98,17 @@ describe("passkey Sweep(db, now)", () => {
       passkey_recovery_codes: 10,
       passkey_user_handles: 1,
     });
-    assert.equal(Sweep(db, new Date(start + 365 * 24 * 60 * 60 * SECOND)), 2);
+    assert.equal(await Sweep(db, new Date(start + 365 * 24 * 60 * 60 * SECOND)), 2);
     assert.deepEqual(counts(db), { ...before, passkey_challenges: 0, passkey_pending: 0 });
     assert.equal(store.recoveryCodesRemaining("ann@example.com"), 10);
     assert.equal(store.enrolled("ann@example.com"), true);
   });
 
-  it("finds nothing on a second sweep at the same time", (t) => {
+  it("finds nothing on a second sweep at the same time", async (t) => {
     const { db, store, start } = setup(t);
     store.createChallenge("signin", "s");
     store.createPending("ann@example.com", "magiclink");
-    assert.equal(Sweep(db, new Date(start + FIVE_MINUTES)), 2);
-    assert.equal(Sweep(db, new Date(start + FIVE_MINUTES)), 0);
+    assert.equal(await Sweep(db, new Date(start + FIVE_MINUTES)), 2);
+    assert.equal(await Sweep(db, new Date(start + FIVE_MINUTES)), 0);
   });
 });

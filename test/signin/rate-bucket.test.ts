@@ -3,21 +3,7 @@ import { describe, it } from "node:test";
 import { applySchema, mergeSchemas, OpenDB } from "../../lib/db/index.ts";
 import * as session from "../../lib/session/index.ts";
 import { Schema } from "../../lib/signin/index.ts";
-import { clientBucket } from "../../lib/signin/rate.ts";
 import { RateLimiter } from "../../lib/signin/rate.ts";
-
-describe("clientBucket()", () => {
-  const rows: { ip: string; want: string }[] = [
-    { ip: "203.0.113.7", want: "203.0.113.7" },
-    { ip: "::ffff:203.0.113.7", want: "203.0.113.7" },
-    { ip: "2001:db8:1:2:3:4:5:6", want: "2001:db8:1:2::/64" },
-    { ip: "2001:db8:1:2::7", want: "2001:db8:1:2::/64" },
-    { ip: "2001:0DB8:0001:0002:ffff::", want: "2001:db8:1:2::/64" },
-    { ip: "2001:db8::", want: "2001:db8:0:0::/64" },
-    { ip: "fe80::1%eth0", want: "fe80:0:0:0::/64" },
-  ];
-  for (const { ip, want } of rows) it(`puts ${ip} in ${want}`, () => assert.equal(clientBucket(ip), want));
-});
 
 describe("RateLimiter.Take()", () => {
   const limits = { PerAddress: { Max: 100, Window: 60_000 }, PerIP: { Max: 2, Window: 60_000 }, Global: { Max: 100, Window: 60_000 } };

@@ -5,7 +5,7 @@
  * token failing several reports the first.
  */
 import type { KeyObject } from "node:crypto";
-import { equalSecret } from "../../internal/index.ts";
+import { equalSecret, ownField } from "../../internal/index.ts";
 import { parseJWT, verifyJWTSignature, type JWSAlgorithm } from "./jwt.ts";
 
 /** Clock skew tolerated on `exp`, `iat` and `nbf`, in ms: 60 seconds. */
@@ -44,46 +44,42 @@ export type IDTokenResult = { ok: true; claims: IDTokenClaims } | { ok: false; r
 /** Finds the keys that may have signed a token with this `kid` and `alg`. */
 export type KeyFinder = (kid: string | undefined, alg: JWSAlgorithm) => Promise<KeyObject[]>;
 
-function field(payload: object, name: string): unknown {
-  return name in payload ? Reflect.get(payload, name) : undefined;
-}
-
 /** Checks the claims of an already signature-verified ID token payload against `expect`. */
 export function verifyIDTokenClaims(payload: object, expect: IDTokenExpectations): IDTokenResult {
   const skew = expect.skew ?? ID_TOKEN_CLOCK_SKEW;
   const now = expect.now.getTime();
   // OIDC Core §3.1.3.7 step 2: iss must exactly match the issuer identifier.
-  if (field(payload, "iss") !== expect.issuer) return { ok: false, reason: "iss" };
-  const aud = field(payload, "aud");
+  if (ownField(payload, "iss") !== expect.issuer) return { ok: false, reason: "iss" };
+  const aud = ownField(payload, "aud");
   const audiences = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : [];
   // OIDC Core §3.1.3.7 step 3: aud must contain our client_id.
   if (!audiences.includes(expect.audience)) return { ok: false, reason: "aud" };
-  const azp = field(payload, "azp");
+  const azp = ownField(payload, "azp");
   // OIDC Core §3.1.3.7 steps 4-5: with several audiences, or any azp, azp must be our client_id.
   if ((audiences.length > 1 || azp !== undefined) && azp !== expect.audience) return { ok: false, reason: "azp" };
-  const exp = field(payload, "exp");
+  const exp = ownField(payload, "exp");
   // OIDC Core §3.1.3.7 step 9: now must be before exp (with skew).
   if (typeof exp !== "number" || now >= exp * 1000 + skew) return { ok: false, reason: "exp" };
-  const iat = field(payload, "iat");
+  const iat = ownField(payload, "iat");
   // OIDC Core §3.1.3.7 step 10: iat is required; refuse one from the future beyond the skew.
   if (typeof iat !== "number" || iat * 1000 > now + skew) return { ok: false, reason: "iat" };
-  const nbf = field(payload, "nbf");
+  const nbf = ownField(payload, "nbf");
   // RFC 7519 §4.1.5: not before nbf (with skew), when present.
   if (nbf !== undefined && (typeof nbf !== "number" || nbf * 1000 > now + skew)) return { ok: false, reason: "nbf" };
-  const nonce = field(payload, "nonce");
+  const nonce = ownField(payload, "nonce");
   // OIDC Core §3.1.3.7 step 11: the nonce must equal the one we sent (replay protection).
   if (typeof nonce !== "string" || !equalSecret(nonce, expect.nonce)) return { ok: false, reason: "nonce" };
-  const sub = field(payload, "sub");
+  const sub = ownField(payload, "sub");
   // OIDC Core §2: sub is required, a non-empty string.
   if (typeof sub !== "string" || sub === "") return { ok: false, reason: "sub" };
-  const email = field(payload, "email");
-  const authTime = field(payload, "auth_time");
+  const email = ownField(payload, "email");
+  const authTime = ownField(payload, "auth_time");
   return {
     ok: true,
     claims: {
       sub,
       email: typeof email === "string" ? email : undefined,
-      emailVerified: field(payload, "email_verified") === true,
+      emailVerified: ownField(payload, "email_verified") === true,
       // OIDC Core §2: auth_time is seconds since the epoch; a value beyond the skew in the future is ignored, not trusted.
       authTime:
         typeof authTime === "number" && Number.isFinite(authTime) && authTime * 1000 <= now + skew

@@ -7,6 +7,7 @@
  * refuses anything malformed, verify checks one signature with one key.
  */
 import { verify, type KeyObject } from "node:crypto";
+import { ownField } from "../../internal/index.ts";
 
 /** The signature algorithms accepted in ID tokens; "none" and HMAC are never accepted. */
 export const JWS_ALGORITHMS: readonly JWSAlgorithm[] = ["RS256", "ES256", "EdDSA", "Ed25519"];
@@ -65,9 +66,9 @@ export function parseJWT(token: string): ParsedJWT | undefined {
   const payload = decodeObject(p);
   const signature = decodePart(s);
   if (header === undefined || payload === undefined || signature === undefined) return undefined;
-  const alg: unknown = "alg" in header ? header.alg : undefined;
-  const kid: unknown = "kid" in header ? header.kid : undefined;
-  if (!isAlgorithm(alg) || (kid !== undefined && typeof kid !== "string") || "crit" in header) return undefined;
+  const alg = ownField(header, "alg");
+  const kid = ownField(header, "kid");
+  if (!isAlgorithm(alg) || (kid !== undefined && typeof kid !== "string") || Object.hasOwn(header, "crit")) return undefined;
   return { alg, kid, payload, signingInput: Buffer.from(`${h}.${p}`, "ascii"), signature };
 }
 

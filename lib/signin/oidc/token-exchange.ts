@@ -4,6 +4,7 @@
  * code verifier (RFC 7636 §4.5) proving we sent the authorization request.
  * Only the ID token is kept; the access token is never used or stored.
  */
+import { ownField } from "../../internal/index.ts";
 import { OIDCError } from "./errors.ts";
 import { fetchJSON } from "./fetch-json.ts";
 
@@ -37,11 +38,11 @@ export async function exchangeCode(exchange: CodeExchange): Promise<string> {
   const res = await fetchJSON(exchange.tokenEndpoint, { signal: exchange.signal, form });
   const body = res.body;
   if (res.status !== 200) {
-    const error: unknown = typeof body === "object" && body !== null && "error" in body ? body.error : undefined;
+    const error = typeof body === "object" && body !== null ? ownField(body, "error") : undefined;
     const code = typeof error === "string" && /^[\x20-\x7e]{1,64}$/.test(error) ? error : "unknown";
     throw new OIDCError("ERR_SIGNIN_OIDC_TOKEN_EXCHANGE", `exchange code: status ${res.status}, error ${code}`);
   }
-  const idToken: unknown = typeof body === "object" && body !== null && "id_token" in body ? body.id_token : undefined;
+  const idToken = typeof body === "object" && body !== null ? ownField(body, "id_token") : undefined;
   if (typeof idToken !== "string" || idToken === "") {
     throw new OIDCError("ERR_SIGNIN_OIDC_TOKEN_EXCHANGE", "exchange code: response has no id_token");
   }
