@@ -8,10 +8,9 @@
  * demo's registry, so agents list and (after approval) change them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AccountRows } from "../../lib/account/index.ts";
 import type { ToolRegistry } from "../../lib/agent/index.ts";
 import type { Assets } from "../../lib/assets/index.ts";
-import type { DB } from "../../lib/db/index.ts";
+import type { AccountRows, DB } from "../../lib/db/index.ts";
 import type { EventStore } from "../../lib/events/index.ts";
 import type { Middleware } from "../../lib/http/index.ts";
 import { NewLocales } from "../../lib/i18n/index.ts";

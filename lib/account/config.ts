@@ -6,7 +6,7 @@ import type { Mailer } from "../mail/index.ts";
 import type { Passkey } from "../passkey/index.ts";
 import type { AuthEventSink } from "../session/index.ts";
 import type { Signin } from "../signin/index.ts";
-import type { AccountRows } from "../internal/index.ts";
+import type { AccountRows } from "../db/index.ts";
 import type { OtherEvents } from "./records.ts";
 
 /** Configuration of `create`. */

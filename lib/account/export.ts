@@ -4,7 +4,7 @@
  * memory (issue 36: whole tables read with `.all()` and stringified in one
  * piece froze the server).
  *
- * Each module reads its own tables (lib/internal `AccountRows.export`),
+ * Each module reads its own tables (lib/db `AccountRows.export`),
  * in keyset pages (by primary key, else rowid): at most EXPORT_PAGE rows,
  * cut short once the page's text reaches DOWNLOAD_PIECE characters. A page
  * is read with `.iterate()` and the iterator closed before its text is
@@ -29,10 +29,11 @@
  * with `data` as the JSON object it is.
  */
 import type { ServerResponse } from "node:http";
-import { endChunks, writeChunk, type RowPages } from "../internal/index.ts";
+import { endChunks, writeChunk } from "../internal/index.ts";
+import { type RowPages } from "../db/index.ts";
 import type { Records } from "./records.ts";
 
-export { EXPORT_PAGE } from "../internal/index.ts";
+export { EXPORT_PAGE } from "../db/index.ts";
 
 /** The export's format name. */
 export const EXPORT_FORMAT = "latch.account-export.v1";

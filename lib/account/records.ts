@@ -1,6 +1,6 @@
 /*
  * The rows of one person, everywhere: each module answers for its own
- * tables through lib/internal's `AccountRows` (issue 37: one owner per
+ * tables through lib/db's `AccountRows` (issue 37: one owner per
  * table), and this file only composes them: the modules account knows
  * (session, sign-in, passkey, its own), the application's list
  * (`Config.Rows`: lib/agent's, lib/oauth's, lib/manifest's resources), and
@@ -16,7 +16,7 @@ import { createHmac } from "node:crypto";
 import type { DB } from "../db/index.ts";
 import { EventStore } from "../events/index.ts";
 import type { Clock } from "../http/index.ts";
-import { tableRows, type AccountRows, type RowPages } from "../internal/index.ts";
+import { tableRows, type AccountRows, type RowPages } from "../db/index.ts";
 import { accountRows as passkeyRows } from "../passkey/index.ts";
 import { accountRows as sessionRows } from "../session/index.ts";
 import { accountRows as signinRows } from "../signin/index.ts";

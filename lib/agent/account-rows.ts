@@ -1,5 +1,5 @@
 /*
- * The agent module's rows of a person (lib/internal `AccountRows`, which
+ * The agent module's rows of a person (lib/db `AccountRows`, which
  * lib/account composes): agent tokens (pasted tokens and OAuth grants
  * alike), a grant's access tokens (by token id), and approvals. Deleted
  * in reference order: approvals and access tokens before the tokens they
@@ -7,7 +7,7 @@
  * own rows ask `tokenIDs` here and go first.
  */
 import type { DB } from "../db/index.ts";
-import { tableRows, type AccountRows } from "../internal/index.ts";
+import { tableRows, type AccountRows } from "../db/index.ts";
 
 /** The agent module's `AccountRows`, and the ids of every token of a person (for the rows that name them by id). */
 export interface AgentRows extends AccountRows {

@@ -21,7 +21,7 @@
  * and records itself on ERASURES_STREAM, without the address.
  */
 import type { DB } from "../db/index.ts";
-import { keysetPages, type RowPages } from "../internal/index.ts";
+import { keysetPages, type RowPages } from "../db/index.ts";
 import { AUDIT_STREAM_PREFIX } from "./event.ts";
 
 /** The type of the event on a person's old audit stream that names the new one. */

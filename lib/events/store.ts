@@ -25,7 +25,7 @@ import {
   type HistoryPart,
   type OtherEvents,
 } from "./history.ts";
-import type { RowPages } from "../internal/index.ts";
+import type { RowPages } from "../db/index.ts";
 
 /** Options of `EventStore`. */
 export interface EventStoreOptions {

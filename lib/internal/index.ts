@@ -6,8 +6,6 @@ export { MAX_TIMER_MS, countProblem, positiveProblem, durationProblem } from "./
 export { requestTarget, mediaType, parseOrigin, crossOriginVerdict, originVerdict, clientAddress } from "./request.ts";
 export { writeText, writeErrorPage, writeChunk, endChunks, DOWNLOAD_WRITE_TIMEOUT } from "./respond.ts";
 export { admitDownload, MAX_DOWNLOADS_PER_PERSON, DOWNLOAD_RETRY_AFTER, DOWNLOAD_PIECE } from "./download-share.ts";
-export { keysetPages, subjectPages, tableRows, EXPORT_PAGE } from "./account-rows.ts";
-export type { AccountRows, RowPages, PersonTable } from "./account-rows.ts";
 export { equalSecret } from "./secret.ts";
 export { rememberNext, takeNext } from "./next-cookie.ts";
 export { requestSlot, SlottedRequest } from "./request-slot.ts";

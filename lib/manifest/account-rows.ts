@@ -1,5 +1,5 @@
 /*
- * An application's resources' rows of a person (lib/internal
+ * An application's resources' rows of a person (lib/db
  * `AccountRows`, which lib/account composes): the records of every
  * user-scoped resource, `owner` holding the person's address. A move
  * re-owns them and re-tags their search rows (search.ts: a row starts with
@@ -9,7 +9,7 @@
  * nobody's and stay.
  */
 import type { DB } from "../db/index.ts";
-import { keysetPages, type AccountRows } from "../internal/index.ts";
+import { keysetPages, type AccountRows } from "../db/index.ts";
 import { ScopeKind } from "./kinds.ts";
 import type { Resource } from "./resource.ts";
 import { ownerTag } from "./search.ts";

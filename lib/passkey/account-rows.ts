@@ -1,5 +1,5 @@
 /*
- * The passkey module's rows of a person (lib/internal `AccountRows`, which
+ * The passkey module's rows of a person (lib/db `AccountRows`, which
  * lib/account composes). WebAuthn user handles are random, not derived
  * from the address, so they move; recovery codes carry a random salt per
  * set (schema step passkey/007) and move too, but a set stored before that
@@ -7,7 +7,7 @@
  * Half-finished sign-ins (`passkey_pending`) belong to the old address.
  */
 import type { DB } from "../db/index.ts";
-import { tableRows, type AccountRows } from "../internal/index.ts";
+import { tableRows, type AccountRows } from "../db/index.ts";
 
 /** The person's passkeys, recovery codes and user handle as lib/account moves, exports and erases them. */
 export function accountRows(db: DB): AccountRows {

@@ -1,12 +1,12 @@
 /*
- * The sign-in module's rows of a person (lib/internal `AccountRows`, which
+ * The sign-in module's rows of a person (lib/db `AccountRows`, which
  * lib/account composes): the sign-in record, pending links (deleted by a
  * move: they were mailed to the old address), security notices and known
  * devices, and the rate buckets keyed by the address (rate.ts:
  * `addr:<address>`, `code:<address>`, `code:<address>:<browser>`).
  */
 import type { DB } from "../db/index.ts";
-import { keysetPages, tableRows, type AccountRows } from "../internal/index.ts";
+import { keysetPages, tableRows, type AccountRows } from "../db/index.ts";
 
 /** The person's sign-in rows as lib/account moves, exports and erases them. */
 export function accountRows(db: DB): AccountRows {

@@ -3,7 +3,7 @@
  * schema creates it (test/_support/tables.ts reads the CREATE TABLE
  * statements), and SQL naming a table after FROM, JOIN, INTO, UPDATE or
  * DELETE FROM appears only in its owner's files. What another module needs
- * goes through the owner's door (lib/internal `AccountRows` for a person's
+ * goes through the owner's door (lib/db `AccountRows` for a person's
  * rows). A foreign key (`REFERENCES`) is not counted: it declares the link
  * the owner's door serves, and SQLite enforces it.
  *

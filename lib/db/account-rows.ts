@@ -2,7 +2,8 @@
  * A person's rows, each module for its own tables (issue 37: one owner per
  * table). lib/account moves, exports and erases a person by asking each
  * module through this interface, never by naming another module's table;
- * each module's SQL stays in its own files.
+ * each module's SQL stays in its own files. An application's tables of its
+ * own answer the same way (`tableRows` of them, in account's `Config.Rows`).
  *
  * The export reads every table in keyset pages (issue 36): at most
  * EXPORT_PAGE rows, cut short once the page's text reaches DOWNLOAD_PIECE
@@ -10,7 +11,8 @@
  * before its text is returned, so no statement is open across the wait for
  * a socket to drain.
  */
-import { DOWNLOAD_PIECE } from "./download-share.ts";
+import { DOWNLOAD_PIECE } from "../internal/index.ts";
+import type { DB } from "./handle.ts";
 
 /** One table's rows of a person, read page by page for the export. */
 export interface RowPages {
@@ -49,15 +51,6 @@ export interface AccountRows {
 /** Rows read per query of an export, at most: 500 (fewer once they reach `DOWNLOAD_PIECE` characters). */
 export const EXPORT_PAGE: number = 500;
 
-/** The part of a database handle the pages use (lib/db's `DB` is one). */
-interface Prepares {
-  prepare(source: string): {
-    all(...params: unknown[]): unknown[];
-    iterate(params: object): IterableIterator<unknown>;
-    run(...params: unknown[]): unknown;
-  };
-}
-
 /** What `keysetPages` reads: `SELECT columns FROM table WHERE where`, with named `params`. */
 export interface PagedRead {
   table: string;
@@ -73,7 +66,7 @@ export interface PagedRead {
 const keyName = (i: number): string => `"latch key ${i}"`;
 
 /** The rows of `read`, in keyset pages by the table's primary key (else rowid); binary columns as base64url. */
-export function keysetPages(db: Prepares, read: PagedRead): RowPages {
+export function keysetPages(db: DB, read: PagedRead): RowPages {
   const primary = (db.prepare("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk").all(read.table) as { name: string }[]).map(
     (c) => `"${c.name}"`,
   );
@@ -108,7 +101,7 @@ export function keysetPages(db: Prepares, read: PagedRead): RowPages {
 }
 
 /** Each of `columns` of `table` where `column` is the subject, as an export reads them (`@s` the subject). */
-export function subjectPages(db: Prepares, table: string, column: string, columns: readonly string[], subject: string): RowPages {
+function subjectPages(db: DB, table: string, column: string, columns: readonly string[], subject: string): RowPages {
   const shown = columns.length === 0 ? "1 AS present" : columns.map((c) => `"${c}"`).join(", ");
   return keysetPages(db, { table, columns: shown, where: `"${column}" = @s`, params: { s: subject } });
 }
@@ -133,7 +126,7 @@ export interface PersonTable {
  * names only them. A table the application's schema does not create is
  * skipped.
  */
-export function tableRows(db: Prepares, all: readonly PersonTable[]): AccountRows {
+export function tableRows(db: DB, all: readonly PersonTable[]): AccountRows {
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
   const tables = all.filter((t) => exists.all(t.table).length > 0);
   const run = (sql: string, ...params: unknown[]): void => void db.prepare(sql).run(...params);
