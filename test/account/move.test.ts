@@ -10,6 +10,7 @@ import { REVERSE_WINDOW } from "../../lib/account/index.ts";
 import { MAX_PENDING_CHANGES } from "../../lib/account/account.ts";
 import { LINK_TTL } from "../../lib/signin/index.ts";
 import { auditStream } from "../../lib/events/index.ts";
+import { ownerTag } from "../../lib/manifest/search.ts";
 import type { CookieJar } from "../_support/http-client.ts";
 import { startSMTPServer } from "../_support/smtp-server.ts";
 import {
@@ -111,6 +112,18 @@ describe("account: change of address", () => {
   });
 
   // Issue 22: a write and its audit event commit together or not at all.
+  it("a moved record stays findable by its new owner: its search row carries the new owner's tag", async (t) => {
+    const { app, ada } = await twoPeople(t);
+    seed(app, ADA, "a");
+    // The row lib/manifest's store writes with a record (search.ts searchRow): the owner's tag, then the searched text.
+    app.db
+      .prepare("INSERT INTO expenses_search (rowid, body) SELECT rowid, ? || char(10) || label FROM expenses WHERE owner = ?")
+      .run(ownerTag(ADA), ADA);
+    const { code } = await askChange(app, ada, NEW, ADA);
+    assert.equal((await app.request("POST", ROUTES.code, { jar: ada, form: { code } })).location, "/account/security?address=changed");
+    assert.deepEqual(app.db.prepare("SELECT body FROM expenses_search").pluck().all(), [`${ownerTag(NEW)}\ntrain`]);
+  });
+
   it("a change whose audit event cannot be written does not happen: everything stays under the old address", async (t) => {
     const { app, ada } = await twoPeople(t);
     seed(app, ADA, "a");
