@@ -100,12 +100,6 @@ export function keysetPages(db: DB, read: PagedRead): RowPages {
   };
 }
 
-/** Each of `columns` of `table` where `column` is the subject, as an export reads them (`@s` the subject). */
-function subjectPages(db: DB, table: string, column: string, columns: readonly string[], subject: string): RowPages {
-  const shown = columns.length === 0 ? "1 AS present" : columns.map((c) => `"${c}"`).join(", ");
-  return keysetPages(db, { table, columns: shown, where: `"${column}" = @s`, params: { s: subject } });
-}
-
 /** One of a module's tables that holds a person's address in `column`. */
 export interface PersonTable {
   table: string;
@@ -143,7 +137,11 @@ export function tableRows(db: DB, all: readonly PersonTable[]): AccountRows {
         run(`${merge ? "UPDATE OR REPLACE" : "UPDATE"} "${t.table}" SET "${t.column}" = ? WHERE "${t.column}" = ?`, to, from);
       }
     },
-    export: (subject) => tables.map((t) => subjectPages(db, t.table, t.column, t.exported, subject)),
+    export: (subject) =>
+      tables.map((t) => {
+        const columns = t.exported.length === 0 ? "1 AS present" : t.exported.map((c) => `"${c}"`).join(", ");
+        return keysetPages(db, { table: t.table, columns, where: `"${t.column}" = @s`, params: { s: subject } });
+      }),
     erase(subject) {
       for (const t of tables) run(`DELETE FROM "${t.table}" WHERE "${t.column}" = ?`, subject);
     },

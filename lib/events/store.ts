@@ -247,20 +247,15 @@ export class EventStore {
    * `history.continued_from` to `to`'s; changes no event.
    */
   continueHistory(from: string, to: string): void {
-    const human = { actor: "human" };
-    this.#db
-      .transaction(() => {
-        const [old, next] = [auditStream(from), auditStream(to)];
-        const left = this.#write(old, this.version(old) + 1, {
-          ...human,
-          type: HISTORY_CONTINUES,
-          data: JSON.stringify({ stream: next }),
-          subject: from,
-        });
-        const data = JSON.stringify({ stream: old, seq: left.Seq });
-        this.#write(next, this.version(next) + 1, { ...human, type: HISTORY_CONTINUED_FROM, data, subject: to });
-      })
-      .immediate();
+    this.transaction(() => {
+      const left = this.#mark(auditStream(from), HISTORY_CONTINUES, { stream: auditStream(to) }, from);
+      this.#mark(auditStream(to), HISTORY_CONTINUED_FROM, { stream: auditStream(from), seq: left.Seq }, to);
+    });
+  }
+
+  // The store's own events (history.ts), at the end of `stream`; actor human: the person moved, or asked to be deleted.
+  #mark(stream: string, type: string, data: object, subject: string): Event {
+    return this.#write(stream, this.version(stream) + 1, { type, data: JSON.stringify(data), actor: "human", subject });
   }
 
   /** `subject`'s events for the export (history.ts `historyPages`). */
@@ -275,12 +270,9 @@ export class EventStore {
    * `latch:erasures` as `history.erased` under `alias`, with counts only.
    */
   eraseHistory(subject: string, streams: readonly string[], others: OtherEvents, alias: string): void {
-    this.#db
-      .transaction(() => {
-        const erased = eraseHistory(this.#db, subject, streams, others, alias);
-        const data = JSON.stringify({ deleted: erased.deleted, pseudonymized: erased.pseudonymized, others });
-        this.#write(ERASURES_STREAM, this.version(ERASURES_STREAM) + 1, { type: HISTORY_ERASED, data, actor: "human", subject: alias });
-      })
-      .immediate();
+    this.transaction(() => {
+      const erased = eraseHistory(this.#db, subject, streams, others, alias);
+      this.#mark(ERASURES_STREAM, HISTORY_ERASED, { ...erased, others }, alias);
+    });
   }
 }
