@@ -24,7 +24,7 @@ import {
 } from "../../lib/agent/index.ts";
 import type { Assets } from "../../lib/assets/index.ts";
 import type { DB } from "../../lib/db/index.ts";
-import { EventStore, auditStream } from "../../lib/events/index.ts";
+import { EventStore } from "../../lib/events/index.ts";
 import { seeOther, writeJSON, readForm, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
 import { withCtx, writeError } from "../../lib/index.ts";
 import type { Registry } from "../../lib/jobs/index.ts";
@@ -198,8 +198,9 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
   const startJobForm = registry.get("start_job");
   if (startJobForm !== undefined) signedIn.Handle("POST /jobs", startJobForm.Handler);
   signedIn.Handle("GET /account/activity", (req, res) => {
-    const stream = auditStream(subject(req));
-    activityPage(req, res, assets, events.latest(stream, ACTIVITY_SHOWN, "human"), events.latest(stream, ACTIVITY_SHOWN, "agent"));
+    // The person's history across changes of address (lib/events: the old audit stream continues in the new one).
+    const who = subject(req);
+    activityPage(req, res, assets, events.latestHistory(who, ACTIVITY_SHOWN, "human"), events.latestHistory(who, ACTIVITY_SHOWN, "agent"));
   });
   return registry;
 }

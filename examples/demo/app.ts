@@ -34,7 +34,7 @@ import * as agent from "../../lib/agent/index.ts";
 import * as oauth from "../../lib/oauth/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { securityPage } from "./pages/security.ts";
-import { accountTables, mountResources, renderResource, resourcesSchema } from "./resources.ts";
+import { mountResources, resourceRows, renderResource, resourcesSchema } from "./resources.ts";
 
 /** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, OAuth codes and refresh tokens, the resources, the account. */
 export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
@@ -153,14 +153,15 @@ function buildRouter(
     OnAuthEvent: onAuthEvent,
     Logger: logger,
   });
-  // Change of address, export, deletion (lib/account): every row of the person, the resources' through accountTables.
+  // Change of address, export, deletion (lib/account): each module answers for its own rows; OAuth's name agent tokens, so first.
+  const agentRows = agent.accountRows(db);
   const settings = account.create({
     DB: db,
     Signin: auth,
     Passkey: keys,
     Origin: config.origin,
     InstanceKey: config.instanceKey,
-    Tables: accountTables,
+    Rows: [oauth.accountRows(db, agentRows), agentRows, resourceRows(db)],
     AccountPath: "/account/security",
     SigninPath: "/signin",
     StalePath: "/stepup",

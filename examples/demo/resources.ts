@@ -8,15 +8,23 @@
  * demo's registry, so agents list and (after approval) change them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { OwnedTable } from "../../lib/account/index.ts";
 import type { ToolRegistry } from "../../lib/agent/index.ts";
 import type { Assets } from "../../lib/assets/index.ts";
-import type { DB } from "../../lib/db/index.ts";
+import type { AccountRows, DB } from "../../lib/db/index.ts";
 import type { EventStore } from "../../lib/events/index.ts";
 import type { Middleware } from "../../lib/http/index.ts";
 import { NewLocales } from "../../lib/i18n/index.ts";
 import { ctxFrom } from "../../lib/index.ts";
-import { Kind, Resource, ScopeKind, StoreKind, isResourceView, mountResource, resourceSchema } from "../../lib/manifest/index.ts";
+import {
+  Kind,
+  Resource,
+  ScopeKind,
+  StoreKind,
+  accountRows,
+  isResourceView,
+  mountResource,
+  resourceSchema,
+} from "../../lib/manifest/index.ts";
 import type { Mux } from "../../lib/router/index.ts";
 import { render } from "./pages/layout.ts";
 
@@ -67,14 +75,14 @@ export const notes: Resource = new Resource({
 });
 
 /**
- * The resources' tables as the account component's hook sees them: each
- * row's `owner` is a person's address; a note's events are its stream
- * `notes:<id>`. They move, export and delete with the account.
+ * The resources' records as the account component composes them
+ * (lib/manifest `accountRows`): each record's `owner` is a person's
+ * address; a record's events are its stream `<resource>:<id>`. They move,
+ * export and delete with the account.
  */
-export const accountTables: readonly OwnedTable[] = [
-  { Table: "expenses", Column: "owner" },
-  { Table: "notes", Column: "owner", Streams: true },
-];
+export function resourceRows(db: DB): AccountRows {
+  return accountRows(db, [expenses, notes]);
+}
 
 /** The resources' schema steps, merged into the demo's schema. */
 export const resourcesSchema: ReturnType<typeof resourceSchema> = [...resourceSchema(expenses), ...resourceSchema(notes)];

@@ -8,7 +8,8 @@
  * and code (`Signin.IssueLink`), bound to the asking browser, of purpose
  * `PURPOSE_ADDRESS`: a sign-in link can never confirm a change, nor a
  * change link sign in. Confirmed, every row of the person moves in one
- * transaction (records.ts) and the old address gets a single-use link that
+ * transaction (records.ts: each module moves its own, and the history is
+ * linked, not rewritten) and the old address gets a single-use link that
  * reverses it for `ReverseWindow`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -34,7 +35,6 @@ import { writeExport } from "./export.ts";
 import { changedMessage, confirmMessage, requestedMessage, takenMessage } from "./mail.ts";
 import { Records, pseudonym } from "./records.ts";
 import { deriveSealKey, seal, unseal } from "./seal.ts";
-import { resolveTables, type Tables } from "./tables.ts";
 
 /** The purpose of the emailed links that confirm a change of address (lib/signin `IssueLink`). */
 export const PURPOSE_ADDRESS = "account.address";
@@ -52,12 +52,12 @@ const PASSKEY_METHOD = /(^|\+)passkey$/;
 
 /**
  * Creates the account component. Throws `AccountError`
- * ERR_ACCOUNT_INVALID_CONFIG for an empty `InstanceKey`, a path that is
- * not local, or an owned table that does not exist.
+ * ERR_ACCOUNT_INVALID_CONFIG for an empty `InstanceKey` or a path that is
+ * not local.
  *
  * @example
  * const account = create({ DB: db, Signin: auth, Passkey: keys, Origin, InstanceKey,
- *   Tables: [{ Table: "expenses", Column: "owner" }], AccountPath: "/account/security",
+ *   Rows: [manifest.accountRows(db, [expenses])], AccountPath: "/account/security",
  *   SigninPath: "/signin", ConfirmPath: "/account/address/confirm", ReversePath: "/account/address/undo" });
  */
 export function create(config: Config): Account {
@@ -72,7 +72,6 @@ export class Account {
   readonly #mailer: Mailer;
   readonly #sessions: Sessions;
   readonly #signin: Signin;
-  readonly #tables: Tables;
   readonly #records: Records;
   readonly #sealKey: Buffer;
   readonly #window: number;
@@ -97,8 +96,7 @@ export class Account {
     this.#mailer = config.Mailer ?? newLogMailer(this.#logger);
     this.#signin = config.Signin;
     this.#sessions = config.Signin.Sessions;
-    this.#tables = resolveTables(config.DB, config.Tables ?? []);
-    this.#records = new Records(config.DB, this.#tables);
+    this.#records = new Records(config.DB, config.Rows ?? [], this.#clock);
     this.#sealKey = deriveSealKey(config.InstanceKey);
     this.#window = config.ReverseWindow ?? REVERSE_WINDOW;
     this.#emit = authEventEmitter(config, this.#clock, this.#logger);
@@ -303,7 +301,7 @@ export class Account {
     res.setHeader("Content-Disposition", 'attachment; filename="account.json"');
     // RFC 9111 §5.2.2.5: personal data is kept by no cache.
     res.setHeader("Cache-Control", "no-store");
-    await writeExport(res, this.#config.DB, this.#tables, session.Subject, this.#clock.now());
+    await writeExport(res, this.#records, session.Subject, this.#clock.now());
   };
 
   /**

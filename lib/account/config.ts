@@ -6,8 +6,8 @@ import type { Mailer } from "../mail/index.ts";
 import type { Passkey } from "../passkey/index.ts";
 import type { AuthEventSink } from "../session/index.ts";
 import type { Signin } from "../signin/index.ts";
+import type { AccountRows } from "../db/index.ts";
 import type { OtherEvents } from "./records.ts";
-import type { OwnedTable } from "./tables.ts";
 
 /** Configuration of `create`. */
 export interface Config {
@@ -21,8 +21,15 @@ export interface Config {
   Origin: string;
   /** The instance key (as sign-in's): seals the old address of a reversal, keys the pseudonym. */
   InstanceKey: string;
-  /** The application's tables that hold a person's records (user-scoped resources). */
-  Tables?: readonly OwnedTable[];
+  /**
+   * The rows of a person that modules account does not import hold, each
+   * module answering for its own tables: lib/oauth's `accountRows(db,
+   * agentRows)` before lib/agent's `accountRows(db)` (OAuth codes name agent
+   * tokens), lib/manifest's `accountRows(db, resources)` for the
+   * application's user-scoped resources. Sessions, sign-in, passkeys and
+   * events account composes itself. Moved, exported and deleted in this order.
+   */
+  Rows?: readonly AccountRows[];
   /** Where the outcomes of a change, an export or a deletion asked from a session land (`?address=`, `?delete=`). */
   AccountPath: string;
   /** Where a deletion and a reversal land (`?account=`), their sessions ended. */

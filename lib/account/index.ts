@@ -3,5 +3,4 @@ export { create, Account, REVERSE_WINDOW } from "./account.ts";
 export { Schema } from "./schema.ts";
 export { isAccountError } from "./errors.ts";
 export type { Config } from "./config.ts";
-export type { OwnedTable } from "./tables.ts";
 export type { OtherEvents } from "./records.ts";

@@ -1,20 +1,27 @@
 /*
- * The rows of one person, across every table of tables.ts: whether an
- * address is already an account, moving them to a new address, and
- * deleting them. Each operation runs inside the caller's transaction
- * (account.ts), so a change of address or a deletion is all or nothing.
+ * The rows of one person, everywhere: each module answers for its own
+ * tables through lib/db's `AccountRows` (issue 37: one owner per
+ * table), and this file only composes them: the modules account knows
+ * (session, sign-in, passkey, its own), the application's list
+ * (`Config.Rows`: lib/agent's, lib/oauth's, lib/manifest's resources), and
+ * the person's event history (lib/events). Each operation runs inside the
+ * caller's transaction (account.ts), so a change of address or a deletion
+ * is all or nothing.
  *
- * Events are the one exception to "nothing updates or deletes an event"
- * (lib/events): the person's audit stream is renamed by a move and
- * deleted by a deletion, and the events other streams hold for them are
- * re-keyed or, on deletion, pseudonymised (or deleted, `OtherEvents`).
+ * A change of address rewrites no event: lib/events links the old audit
+ * stream to the new one. A deletion is the one erasure of events
+ * (lib/events `eraseHistory`: the right to erasure), recorded there.
  */
 import { createHmac } from "node:crypto";
 import type { DB } from "../db/index.ts";
-import { auditStream } from "../events/index.ts";
-import type { Tables } from "./tables.ts";
+import { EventStore } from "../events/index.ts";
+import type { Clock } from "../http/index.ts";
+import { tableRows, type AccountRows, type RowPages } from "../db/index.ts";
+import { accountRows as passkeyRows } from "../passkey/index.ts";
+import { accountRows as sessionRows } from "../session/index.ts";
+import { accountRows as signinRows } from "../signin/index.ts";
 
-/** What a deletion does with the person's events in streams other than their audit stream. */
+/** What a deletion does with the person's events in streams other than their own history. */
 export type OtherEvents = "pseudonymize" | "delete";
 
 /** The prefix of a deleted person's pseudonym in `events.subject`. */
@@ -33,129 +40,56 @@ export function pseudonym(instanceKey: string, address: string): string {
   return PSEUDONYM_PREFIX + createHmac("sha256", key).update(address).digest("base64url").slice(0, 22);
 }
 
-const q = (name: string): string => `"${name}"`;
+/** The account module's own rows: a waiting change belongs to the old address; a reversal link follows the account. */
+function ownRows(db: DB): AccountRows {
+  return tableRows(db, [
+    { table: "account_address_changes", column: "subject", onMove: "drop", exported: ["new_address", "expires_at"], account: false },
+    { table: "account_reversals", column: "subject", onMove: "move", exported: ["expires_at"], account: false },
+  ]);
+}
 
 /** The rows of one person in one database. */
 export class Records {
-  readonly #db: DB;
-  readonly #tables: Tables;
+  readonly #rows: readonly AccountRows[];
+  readonly #events: EventStore | undefined;
 
-  constructor(db: DB, tables: Tables) {
-    this.#db = db;
-    this.#tables = tables;
+  /** `more`: the application's rows, in deletion order. */
+  constructor(db: DB, more: readonly AccountRows[], clock: Clock) {
+    // The application's first (an OAuth code names an agent token, deleted after it); sessions last.
+    this.#rows = [...more, passkeyRows(db), signinRows(db), ownRows(db), sessionRows(db)];
+    const hasEvents = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get() !== undefined;
+    this.#events = hasEvents ? new EventStore(db, { Clock: clock }) : undefined;
   }
 
   /** Reports whether `address` holds anything that makes it an account. */
   isAccount(address: string): boolean {
-    const tables = [
-      ...this.#tables.latch.filter((t) => t.account).map((t) => [t.table, t.column] as const),
-      ...this.#tables.owned.map((t) => [t.Table, t.Column] as const),
-    ];
-    return tables.some(
-      ([table, column]) => this.#db.prepare(`SELECT 1 FROM ${q(table)} WHERE ${q(column)} = ? LIMIT 1`).get(address) !== undefined,
-    );
+    return this.#rows.some((rows) => rows.isAccount?.(address) === true);
   }
 
   /**
-   * Moves every row of `from` to `to` (call `isAccount(to)` first):
-   * latch's tables and the application's, the audit stream (renamed, any
-   * events already under `to` renumbered after it so the history reads as
-   * one), the subject of the person's events elsewhere, and the sign-in
-   * rate buckets keyed by the address. Pending things of the old address
-   * (sign-in links, passkey half-sessions, address changes) are deleted.
-   *
-   * `merge` (an undo, whose `to` may hold an account made since): where a
-   * row of `from` and a row of `to` can exist only once (a primary key or
-   * unique index: the sign-in record, the WebAuthn user handle, a known
-   * device), the row of `from` is kept and the other deleted (SQLite
-   * `UPDATE OR REPLACE`); every other row of `to` stays, joined by `from`'s.
+   * Moves every row of `from` to `to` (call `isAccount(to)` first), and
+   * links `from`'s history to `to` (no event changes). `merge`: an undo,
+   * whose `to` may hold an account made since (AccountRows `move`).
    */
   move(from: string, to: string, merge = false): void {
-    const update = merge ? "UPDATE OR REPLACE" : "UPDATE";
-    for (const t of this.#tables.latch) {
-      if (t.onMove === "drop") {
-        this.#db.prepare(`DELETE FROM ${q(t.table)} WHERE ${q(t.column)} = ?`).run(from);
-        continue;
-      }
-      if (t.dropOnMove !== undefined) this.#db.prepare(`DELETE FROM ${q(t.table)} WHERE ${q(t.column)} = ? AND ${t.dropOnMove}`).run(from);
-      this.#db.prepare(`${update} ${q(t.table)} SET ${q(t.column)} = ? WHERE ${q(t.column)} = ?`).run(to, from);
-    }
-    for (const t of this.#tables.owned)
-      this.#db.prepare(`${update} ${q(t.Table)} SET ${q(t.Column)} = ? WHERE ${q(t.Column)} = ?`).run(to, from);
-    if (this.#tables.events) this.#moveEvents(from, to);
-    if (this.#tables.rate) this.#moveBuckets(from, to);
+    for (const rows of this.#rows) rows.move(from, to, merge);
+    this.#events?.continueHistory(from, to);
   }
 
-  /**
-   * Ends what acts for `subject` besides sessions, by each table's
-   * `endOnUndo` rule: agent tokens and OAuth grants revoked, unanswered
-   * and unspent approvals declined. Returns how many rows it changed.
-   */
+  /** Ends what acts for `subject` besides sessions (agent tokens, grants, approvals); returns how many rows it changed. */
   endAccess(subject: string, now: number): number {
-    let ended = 0;
-    for (const t of this.#tables.latch) {
-      if (t.endOnUndo === undefined) continue;
-      const { set, live } = t.endOnUndo;
-      ended += this.#db
-        .prepare(`UPDATE ${q(t.table)} SET ${set} WHERE ${q(t.column)} = @subject AND ${live}`)
-        .run({ subject, now }).changes;
-    }
-    return ended;
+    return this.#rows.reduce((n, rows) => n + (rows.endAccess?.(subject, now) ?? 0), 0);
   }
 
-  #moveEvents(from: string, to: string): void {
-    const [oldStream, newStream] = [auditStream(from), auditStream(to)];
-    const last = (this.#db.prepare("SELECT coalesce(max(seq), 0) AS n FROM events WHERE stream = ?").get(oldStream) as { n: number }).n;
-    // Events already on the new stream (none for a new account, but audited refusals may be) follow the old history:
-    // through negative numbers, so no intermediate row collides with the primary key (stream, seq).
-    this.#db.prepare("UPDATE events SET seq = -(seq + ?) WHERE stream = ?").run(last, newStream);
-    this.#db.prepare("UPDATE events SET seq = -seq WHERE stream = ? AND seq < 0").run(newStream);
-    this.#db.prepare("UPDATE events SET stream = ? WHERE stream = ?").run(newStream, oldStream);
-    this.#db.prepare("UPDATE events SET subject = ? WHERE subject = ?").run(to, from);
+  /** The person's rows for the export, table by table, and their events (undefined: the database has none). */
+  export(subject: string): { tables: RowPages[]; events: RowPages | undefined } {
+    return { tables: this.#rows.flatMap((rows) => rows.export(subject)), events: this.#events?.historyPages(subject) };
   }
 
-  // The rate buckets of lib/signin/rate.ts: addr:<address>, code:<address>, code:<address>:<browser>.
-  #moveBuckets(from: string, to: string): void {
-    this.#db.prepare("UPDATE signin_rate_events SET bucket = ? WHERE bucket = ?").run(`addr:${to}`, `addr:${from}`);
-    this.#db.prepare("UPDATE signin_rate_events SET bucket = ? WHERE bucket = ?").run(`code:${to}`, `code:${from}`);
-    const prefix = `code:${from}:`;
-    this.#db
-      .prepare("UPDATE signin_rate_events SET bucket = ? || substr(bucket, ?) WHERE substr(bucket, 1, ?) = ?")
-      .run(`code:${to}:`, prefix.length + 1, prefix.length, prefix);
-  }
-
-  /**
-   * Deletes every row of `subject`: latch's tables and the application's
-   * (with the event streams of rows that have them), the audit stream and
-   * the rate buckets; their events in other streams are pseudonymised
-   * (`pseudonym`) or deleted, as `others` says.
-   */
+  /** Deletes every row of `subject` and erases their events (`others`: their events in other streams). */
   erase(subject: string, others: OtherEvents, alias: string): void {
-    for (const t of this.#tables.owned) {
-      if (t.Streams === true && this.#tables.events) {
-        const ids = this.#db
-          .prepare(`SELECT id FROM ${q(t.Table)} WHERE ${q(t.Column)} = ?`)
-          .pluck()
-          .all(subject) as string[];
-        const drop = this.#db.prepare("DELETE FROM events WHERE stream = ?");
-        for (const id of ids) drop.run(`${t.Table}:${id}`);
-      }
-      this.#db.prepare(`DELETE FROM ${q(t.Table)} WHERE ${q(t.Column)} = ?`).run(subject);
-    }
-    for (const table of this.#tables.grants) {
-      this.#db.prepare(`DELETE FROM ${q(table)} WHERE token_id IN (SELECT id FROM agent_tokens WHERE subject = ?)`).run(subject);
-    }
-    for (const t of this.#tables.latch) this.#db.prepare(`DELETE FROM ${q(t.table)} WHERE ${q(t.column)} = ?`).run(subject);
-    if (this.#tables.events) {
-      this.#db.prepare("DELETE FROM events WHERE stream = ?").run(auditStream(subject));
-      if (others === "delete") this.#db.prepare("DELETE FROM events WHERE subject = ?").run(subject);
-      else this.#db.prepare("UPDATE events SET subject = ? WHERE subject = ?").run(alias, subject);
-    }
-    if (this.#tables.rate) {
-      const prefix = `code:${subject}:`;
-      this.#db
-        .prepare("DELETE FROM signin_rate_events WHERE bucket IN (?, ?) OR substr(bucket, 1, ?) = ?")
-        .run(`addr:${subject}`, `code:${subject}`, prefix.length, prefix);
-    }
+    const streams = this.#rows.flatMap((rows) => rows.streams?.(subject) ?? []);
+    for (const rows of this.#rows) rows.erase(subject);
+    this.#events?.eraseHistory(subject, streams, others, alias);
   }
 }

@@ -18,3 +18,5 @@ export type { AgentTokenInfo, TokenGrant } from "./tokens.ts";
 export type { Approval } from "./approvals.ts";
 export type { Caller, CallOutcome } from "./invoke.ts";
 export type { ToolCallRate } from "./rate.ts";
+export { accountRows } from "./account-rows.ts";
+export type { AgentRows } from "./account-rows.ts";

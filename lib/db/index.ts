@@ -6,5 +6,7 @@ export { awaitDurable, setDurable } from "./durable.ts";
 export { requireTables } from "./tables.ts";
 export { sweepInSteps, SWEEP_STEP } from "./sweep.ts";
 export type { SweepStep } from "./sweep.ts";
+export { keysetPages, tableRows, EXPORT_PAGE } from "./account-rows.ts";
+export type { AccountRows, RowPages, PagedRead, PersonTable } from "./account-rows.ts";
 export type { DB, Statement, Transaction } from "./handle.ts";
 export type { Step } from "./schema.ts";

@@ -27,4 +27,9 @@ export const Schema: readonly Step[] = [
     Name: "events/002-people-index",
     SQL: `CREATE INDEX events_by_people ON events (stream, seq) WHERE actor = 'human';`,
   },
+  {
+    // A person's history follows its links (history.ts) without walking the rest of each audit stream.
+    Name: "events/003-history-index",
+    SQL: `CREATE INDEX events_history ON events (stream, seq) WHERE type IN ('history.continues', 'history.continued_from');`,
+  },
 ];

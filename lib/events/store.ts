@@ -4,7 +4,7 @@
  * check and the insert run in one IMMEDIATE transaction, so of two writers
  * expecting the same sequence, on one connection or many, exactly one
  * succeeds and the other gets `EventConflictError`. Nothing updates or
- * deletes an event.
+ * deletes an event but the erasure of a deleted account (history.ts).
  *
  * Audit streams are the one place where the writer does not care about
  * the sequence: `appendAudit` appends to `audit:<subject>` at its end.
@@ -13,6 +13,19 @@ import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { EventConflictError, EventsError } from "./errors.ts";
 import { AUDIT_STREAM_PREFIX, checkEvent, checkID, type Event, type EventInput } from "./event.ts";
+import {
+  ERASURES_STREAM,
+  HISTORY_CONTINUED_FROM,
+  HISTORY_CONTINUES,
+  HISTORY_ERASED,
+  HISTORY_TYPE_PREFIX,
+  eraseHistory,
+  historyOf,
+  historyPages,
+  type HistoryPart,
+  type OtherEvents,
+} from "./history.ts";
+import type { RowPages } from "../db/index.ts";
 
 /** Options of `EventStore`. */
 export interface EventStoreOptions {
@@ -81,6 +94,7 @@ export class EventStore {
   readonly #insert: Statement<Row>;
   readonly #read: Statement<[string, number, number], Row>;
   readonly #latest: Record<"human" | "agent" | "any", Statement<[string, number], Row>>;
+  readonly #part: Record<"human" | "agent" | "any", Statement<[string, number, number, number], Row>>;
 
   constructor(db: DB, options: EventStoreOptions = {}) {
     requireTables(db, "events", "events.Schema", ["events"]);
@@ -98,6 +112,14 @@ export class EventStore {
       agent: db.prepare("SELECT * FROM events WHERE stream = ? AND actor <> 'human' ORDER BY seq DESC LIMIT ?"),
       any: db.prepare("SELECT * FROM events WHERE stream = ? ORDER BY seq DESC LIMIT ?"),
     };
+    // The same, within one part of a history (history.ts): sequences above the first bound, up to the second.
+    const part = (filter: string): Statement<[string, number, number, number], Row> =>
+      db.prepare(`SELECT * FROM events ${filter} AND seq > ? AND seq <= ? ORDER BY seq DESC LIMIT ?`);
+    this.#part = {
+      human: part("INDEXED BY events_by_people WHERE stream = ? AND actor = 'human'"),
+      agent: part("WHERE stream = ? AND actor <> 'human'"),
+      any: part("WHERE stream = ?"),
+    };
   }
 
   /**
@@ -111,7 +133,7 @@ export class EventStore {
     if (!Number.isSafeInteger(input.Expected) || input.Expected < 0) {
       throw new EventsError("ERR_EVENTS_INVALID_EVENT", "append event: Expected must be a non-negative integer", { status: 400 });
     }
-    const checked = checkEvent(input);
+    const checked = this.#check(input);
     return this.#db
       .transaction(() => {
         const actual = this.#last.get(input.Stream)?.seq ?? 0;
@@ -129,7 +151,7 @@ export class EventStore {
   appendAudit(input: EventInput): Event {
     checkID("Subject", input.Subject);
     const stream = auditStream(input.Subject);
-    const checked = checkEvent(input);
+    const checked = this.#check(input);
     return this.#db.transaction(() => this.#write(stream, (this.#last.get(stream)?.seq ?? 0) + 1, checked)).immediate();
   }
 
@@ -142,6 +164,17 @@ export class EventStore {
    */
   transaction<T>(fn: () => T): T {
     return this.#db.transaction(fn).immediate();
+  }
+
+  // The history's own types are appended only by this store (history.ts): a forged link would show another person's history.
+  #check(input: EventInput): ReturnType<typeof checkEvent> {
+    const checked = checkEvent(input);
+    if (checked.type.startsWith(HISTORY_TYPE_PREFIX)) {
+      throw new EventsError("ERR_EVENTS_INVALID_EVENT", `append event: Type ${HISTORY_TYPE_PREFIX}* is the event store's own`, {
+        status: 400,
+      });
+    }
+    return checked;
   }
 
   #write(stream: string, seq: number, checked: ReturnType<typeof checkEvent>): Event {
@@ -185,5 +218,61 @@ export class EventStore {
   version(stream: string): number {
     checkID("Stream", stream);
     return this.#last.get(stream)?.seq ?? 0;
+  }
+
+  /** The parts of `subject`'s history, oldest first: their audit stream and those it continues (history.ts). */
+  historyOf(subject: string): HistoryPart[] {
+    checkID("Subject", subject);
+    return historyOf(this.#db, subject);
+  }
+
+  /**
+   * Returns the newest events of `subject`'s history (their audit stream
+   * and the streams it continues across changes of address), newest first,
+   * at most `limit` (capped at `MAX_READ`); `by` as `latest`.
+   */
+  latestHistory(subject: string, limit: number, by?: "human" | "agent"): Event[] {
+    const parts = this.historyOf(subject);
+    const n = Math.min(Math.max(1, Math.trunc(limit)), MAX_READ);
+    const events = parts.flatMap((part, i) =>
+      this.#part[by ?? "any"].all(part.Stream, part.After, part.Upto ?? Number.MAX_SAFE_INTEGER, n).map((row) => ({ row, i })),
+    );
+    events.sort((x, y) => y.row.at - x.row.at || y.i - x.i || y.row.seq - x.row.seq);
+    return events.slice(0, n).map(({ row }) => toEvent(row));
+  }
+
+  /**
+   * Links `from`'s history to `to` (a change of address, or its undo):
+   * appends `history.continues` to `from`'s audit stream and
+   * `history.continued_from` to `to`'s; changes no event.
+   */
+  continueHistory(from: string, to: string): void {
+    this.transaction(() => {
+      const left = this.#mark(auditStream(from), HISTORY_CONTINUES, { stream: auditStream(to) }, from);
+      this.#mark(auditStream(to), HISTORY_CONTINUED_FROM, { stream: auditStream(from), seq: left.Seq }, to);
+    });
+  }
+
+  // The store's own events (history.ts), at the end of `stream`; actor human: the person moved, or asked to be deleted.
+  #mark(stream: string, type: string, data: object, subject: string): Event {
+    return this.#write(stream, this.version(stream) + 1, { type, data: JSON.stringify(data), actor: "human", subject });
+  }
+
+  /** `subject`'s events for the export (history.ts `historyPages`). */
+  historyPages(subject: string): RowPages {
+    return historyPages(this.#db, subject);
+  }
+
+  /**
+   * The one erasure of events, for a deleted account (GDPR Art. 17; see
+   * history.ts): deletes `subject`'s history and `streams`, pseudonymises
+   * (`alias`) or deletes their events elsewhere, and records it on
+   * `latch:erasures` as `history.erased` under `alias`, with counts only.
+   */
+  eraseHistory(subject: string, streams: readonly string[], others: OtherEvents, alias: string): void {
+    this.transaction(() => {
+      const erased = eraseHistory(this.#db, subject, streams, others, alias);
+      this.#mark(ERASURES_STREAM, HISTORY_ERASED, { ...erased, others }, alias);
+    });
   }
 }

@@ -6,3 +6,4 @@ export { resourceSchema } from "./schema.ts";
 export { isResourceView } from "./views.ts";
 export type { Field, Column, Filter, List, Form, Change } from "./spec.ts";
 export type { ResourceView } from "./views.ts";
+export { accountRows } from "./account-rows.ts";

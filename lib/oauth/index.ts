@@ -4,3 +4,4 @@ export { Schema } from "./schema.ts";
 export { OAuthError, isOAuthError } from "./errors.ts";
 export type { Consent, ClientDirectory } from "./server.ts";
 export type { OAuthClient } from "./client.ts";
+export { accountRows } from "./account-rows.ts";

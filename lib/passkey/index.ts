@@ -4,3 +4,4 @@ export { Schema } from "./schema.ts";
 export { Sweep } from "./store.ts";
 export type { Config, UserVerification } from "./config.ts";
 export type { PasskeyCredential } from "./store-rows.ts";
+export { accountRows } from "./account-rows.ts";

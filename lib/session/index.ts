@@ -8,3 +8,4 @@ export { logAuthEvents, fanOutAuthEvents, authEventEmitter } from "./auth-events
 export type { Identity, Session } from "./session.ts";
 export type { SessionSummary, SessionsOptions } from "./store.ts";
 export type { AuthEvent, AuthEventKind, AuthEventSink, AuthEventEmitter } from "./auth-events.ts";
+export { accountRows } from "./account-rows.ts";

@@ -14,3 +14,4 @@ export type { IssuedLink } from "./signin.ts";
 export type { RateLimits } from "./rate.ts";
 export type { NoticesConfig, NoticeKind, AuditedEvent } from "./notices.ts";
 export type { Identity } from "../session/index.ts";
+export { accountRows } from "./account-rows.ts";

@@ -6,7 +6,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { ROUTES, rowsWith, scan, seed, startAccountApp } from "./harness.ts";
+import { askChange, ROUTES, rowsWith, scan, seed, startAccountApp } from "./harness.ts";
 
 const ADA = "ada@example.com";
 const BOB = "bob@example.org";
@@ -55,6 +55,35 @@ describe("account: deletion", () => {
     assert.equal(kept.length, 2, "Bob's note keeps its history");
     assert.match(kept[1]?.Subject ?? "", /^deleted:[A-Za-z0-9_-]{22}$/, "under a pseudonym");
     assert.equal(kept[1]?.Type, "notes.commented");
+    // Issue 37: the erasure is the one deletion of events, and itself recorded, without the address.
+    const erasures = app.events.read("latch:erasures");
+    assert.deepEqual(
+      erasures.map((e) => [e.Type, e.Subject]),
+      [["history.erased", kept[1]?.Subject]],
+    );
+  });
+
+  it("after a change of address, erases the history under both addresses", async (t) => {
+    const app = await startAccountApp(t);
+    const ada = await app.signIn(ADA);
+    const NEW = "ada.lovelace@example.net";
+    await app.signIn(BOB);
+    const bobs = seed(app, BOB, "b");
+    app.events.append({
+      Stream: `notes:${bobs.noteID}`,
+      Expected: 1,
+      Type: "notes.commented",
+      Data: {},
+      Actor: { String: () => "human" },
+      Subject: ADA,
+    });
+    const { code } = await askChange(app, ada, NEW, ADA);
+    assert.equal((await app.request("POST", ROUTES.code, { jar: ada, form: { code } })).location, "/account/security?address=changed");
+    assert.notDeepEqual(scan(app.db, ADA), [], "the old address is in the history before the deletion");
+    assert.equal((await app.request("POST", ROUTES.delete, { jar: ada, form: { email: NEW } })).location, "/signin?account=deleted");
+    assert.deepEqual(scan(app.db, ADA), []);
+    assert.deepEqual(scan(app.db, NEW), []);
+    assert.match(app.events.read(`notes:${bobs.noteID}`)[1]?.Subject ?? "", /^deleted:/);
   });
 
   it("the pseudonym is stable: the same person's events share one", async (t) => {

@@ -6,7 +6,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { EXPORT_PAGE } from "../../lib/account/export.ts";
-import { ROUTES, rowsWith, seed, startAccountApp } from "./harness.ts";
+import { askChange, ROUTES, rowsWith, seed, startAccountApp } from "./harness.ts";
 
 const ADA = "ada@example.com";
 const BOB = "bob@example.org";
@@ -74,6 +74,24 @@ describe("account: export", () => {
     assert.deepEqual(
       doc.events.map((e) => (e as unknown as { seq: number }).seq),
       Array.from({ length: doc.events.length }, (_, i) => i + 1),
+    );
+  });
+
+  it("after a change of address, holds the person's history under the old address too (issue 37: the streams are linked, not renamed)", async (t) => {
+    const app = await startAccountApp(t);
+    const ada = await app.signIn(ADA);
+    const NEW = "ada.lovelace@example.net";
+    seed(app, ADA, "a");
+    const old = app.events.read(`audit:${ADA}`).map((e) => `${e.Stream} ${e.Seq}`);
+    const { code } = await askChange(app, ada, NEW, ADA);
+    assert.equal((await app.request("POST", ROUTES.code, { jar: ada, form: { code } })).location, "/account/security?address=changed");
+    const doc = JSON.parse((await app.request("GET", ROUTES.export, { jar: ada })).body) as Exported;
+    const exported = doc.events.map((e) => `${e.stream} ${(e as unknown as { seq: number }).seq}`);
+    for (const event of [...old, `audit:${ADA} ${old.length + 1}`, `audit:${NEW} 1`, `audit:${NEW} 2`])
+      assert.ok(exported.includes(event), event);
+    assert.ok(
+      doc.events.some((e) => e.stream === "notes:note-a" && e.subject === ADA),
+      "and the events elsewhere recorded under the old address",
     );
   });
 });

@@ -18,7 +18,9 @@ import { EventStore } from "../../lib/events/index.ts";
 import { PasskeyStore } from "../../lib/passkey/store.ts";
 import * as passkey from "../../lib/passkey/index.ts";
 import { schema as demoSchema } from "../../examples/demo/app.ts";
-import { accountTables } from "../../examples/demo/resources.ts";
+import { resourceRows } from "../../examples/demo/resources.ts";
+import { accountRows as agentRows } from "../../lib/agent/index.ts";
+import { accountRows as oauthRows } from "../../lib/oauth/index.ts";
 import { FakeClock } from "../_support/clock.ts";
 import assert from "node:assert/strict";
 import type { CookieJar } from "../_support/http-client.ts";
@@ -78,7 +80,7 @@ export async function startAccountApp(
         Passkey: keys,
         Origin: "http://localhost",
         InstanceKey: "account-test-instance-key",
-        Tables: accountTables,
+        Rows: [oauthRows(db, agentRows(db)), agentRows(db), resourceRows(db)],
         AccountPath: "/account/security",
         SigninPath: "/signin",
         StalePath: "/stepup",
@@ -265,6 +267,33 @@ export function scan(db: DB, needle: string): string[] {
     }
   }
   return found;
+}
+
+/**
+ * `scan` outside the event log: the log is append-only (lib/events), so a
+ * change of address leaves the old address in the events recorded before
+ * it; only a deletion erases them.
+ */
+export function scanRows(db: DB, needle: string): string[] {
+  return scan(db, needle).filter((column) => !column.startsWith("events."));
+}
+
+/** Every event row, as JSON text in (stream, seq) order: to compare byte for byte before and after. */
+export function eventRows(db: DB): string[] {
+  return (db.prepare("SELECT * FROM events ORDER BY stream, seq").all() as object[]).map((row) => JSON.stringify(row));
+}
+
+/** Asserts that every row of `before` is in the log still, unchanged, and returns the rows added since. */
+export function appendedSince(db: DB, before: readonly string[]): string[] {
+  const after = eventRows(db);
+  const kept = new Set(after);
+  assert.deepEqual(
+    before.filter((row) => !kept.has(row)),
+    [],
+    "every earlier event is in the log, byte for byte",
+  );
+  const earlier = new Set(before);
+  return after.filter((row) => !earlier.has(row));
 }
 
 /** Every row of every table that holds `needle` in any column, as JSON text (to compare before and after). */

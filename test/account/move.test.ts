@@ -10,16 +10,20 @@ import { REVERSE_WINDOW } from "../../lib/account/index.ts";
 import { MAX_PENDING_CHANGES } from "../../lib/account/account.ts";
 import { LINK_TTL } from "../../lib/signin/index.ts";
 import { auditStream } from "../../lib/events/index.ts";
+import { ownerTag } from "../../lib/manifest/search.ts";
 import type { CookieJar } from "../_support/http-client.ts";
 import { startSMTPServer } from "../_support/smtp-server.ts";
 import {
+  appendedSince,
   askChange,
   confirmLink,
+  eventRows,
   holdsNoPerson,
   mailTo,
   ROUTES,
   rowsWith,
   scan,
+  scanRows,
   seed,
   startAccountApp,
   tablesOf,
@@ -65,12 +69,20 @@ describe("account: change of address", () => {
     const { confirm, notice } = await askChange(app, ada, NEW, ADA);
     assert.match(notice, new RegExp(NEW.replace(/\./g, "\\.")), "the old address is told which address is asked");
     assert.doesNotMatch(notice, confirmLink, "the old address never gets the confirming link");
-    const audited = app.events.version(auditStream(ADA));
+    const history = app.events.latestHistory(ADA, 1000).map((e) => `${e.Stream} ${e.Seq}`);
+    const logged = eventRows(app.db);
 
     const before = app.smtp?.messages.length ?? 0;
     const confirmed = await app.request("GET", confirm, { jar: ada });
     assert.equal(confirmed.location, "/account/security?address=changed");
-    assert.deepEqual(scan(app.db, ADA), [], "no column of any table holds the old address");
+    assert.deepEqual(scanRows(app.db, ADA), [], "no column of any table but the event log holds the old address");
+    // Issue 37: the log is append-only; the change adds the two links of the history and its own event, and changes none.
+    assert.deepEqual(
+      appendedSince(app.db, logged)
+        .map((row) => (JSON.parse(row) as { type: string }).type)
+        .sort(),
+      ["auth.address_changed", "history.continued_from", "history.continues"],
+    );
     assert.deepEqual(rowsWith(app.db, BOB), bobBefore, "the other person's rows are unchanged");
 
     const me = await app.request("GET", "/me", { jar: ada });
@@ -78,9 +90,21 @@ describe("account: change of address", () => {
     assert.equal((await app.request("GET", "/me", { jar: other })).status, 401, "every other session ended");
     assert.equal(app.store.useRecoveryCode(NEW, seeded.recoveryCode), true, "recovery codes work under the new address");
     assert.deepEqual(app.db.prepare("SELECT count(*) AS n FROM notes WHERE owner = ?").get(NEW), { n: 1 });
-    assert.equal(app.events.version(auditStream(NEW)), audited + 1, "the audit stream is renamed whole, and records the change");
-    assert.equal(app.events.read(auditStream(NEW)).at(-1)?.Type, "auth.address_changed");
-    assert.equal(app.events.read(`notes:${seeded.noteID}`)[0]?.Subject, NEW);
+    assert.deepEqual(
+      app.events.read(auditStream(NEW)).map((e) => e.Type),
+      ["history.continued_from", "auth.address_changed"],
+      "the new audit stream starts with the link to the old one",
+    );
+    assert.equal(app.events.read(auditStream(ADA)).at(-1)?.Type, "history.continues", "the old one ends with the link to the new one");
+    assert.deepEqual(
+      app.events
+        .latestHistory(NEW, 1000)
+        .slice(3)
+        .map((e) => `${e.Stream} ${e.Seq}`),
+      history,
+      "the new address's history holds every earlier event of the person, after the change and its links",
+    );
+    assert.equal(app.events.read(`notes:${seeded.noteID}`)[0]?.Subject, ADA, "an event keeps the subject it was recorded with");
     const undo = await mailTo(app, ADA, before);
     assert.match(undo, undoLink, "the old address gets the link that reverses the change");
     assert.match(undo, new RegExp(`\\b${Math.round(REVERSE_WINDOW / 86400000)}\\b`), "and how many days it works");
@@ -88,6 +112,18 @@ describe("account: change of address", () => {
   });
 
   // Issue 22: a write and its audit event commit together or not at all.
+  it("a moved record stays findable by its new owner: its search row carries the new owner's tag", async (t) => {
+    const { app, ada } = await twoPeople(t);
+    seed(app, ADA, "a");
+    // The row lib/manifest's store writes with a record (search.ts searchRow): the owner's tag, then the searched text.
+    app.db
+      .prepare("INSERT INTO expenses_search (rowid, body) SELECT rowid, ? || char(10) || label FROM expenses WHERE owner = ?")
+      .run(ownerTag(ADA), ADA);
+    const { code } = await askChange(app, ada, NEW, ADA);
+    assert.equal((await app.request("POST", ROUTES.code, { jar: ada, form: { code } })).location, "/account/security?address=changed");
+    assert.deepEqual(app.db.prepare("SELECT body FROM expenses_search").pluck().all(), [`${ownerTag(NEW)}\ntrain`]);
+  });
+
   it("a change whose audit event cannot be written does not happen: everything stays under the old address", async (t) => {
     const { app, ada } = await twoPeople(t);
     seed(app, ADA, "a");
@@ -167,7 +203,7 @@ describe("account: change of address", () => {
     const token = undoLink.exec(await mailTo(app, ADA, before))?.[1] ?? "";
     const reversed = await app.request("POST", ROUTES.undo, { form: { token } });
     assert.equal(reversed.location, "/signin?account=reversed");
-    assert.deepEqual(scan(app.db, NEW), [], "nothing is left under the new address");
+    assert.deepEqual(scanRows(app.db, NEW), [], "nothing is left under the new address but its history");
     assert.deepEqual(app.db.prepare("SELECT count(*) AS n FROM sessions WHERE subject = ?").get(ADA), { n: 0 }, "every session ended");
     assert.equal((await app.request("GET", "/me", { jar: ada })).status, 401);
     for (const [table, column] of [

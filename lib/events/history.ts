@@ -1,0 +1,151 @@
+/*
+ * A person's history across changes of address, without rewriting any
+ * event (issue 37: the log is append-only in fact). A change of address
+ * appends two events and changes none: `history.continues` on the old
+ * audit stream, naming the new one, and `history.continued_from` on the
+ * new one, naming the old stream and the sequence of that event. A reader
+ * follows the chain back from the person's current stream.
+ *
+ * A part of the chain is a stretch of one audit stream: from just after
+ * the last `history.continues` before it (the address was left then, so
+ * what came before is an earlier holder's), up to the `history.continues`
+ * the next stream names (or the end, for the current stream). An undo
+ * moves back (A to B to A): the stretch of A after its first marker
+ * continues from B, which continues from A's stretch before it; each part
+ * is visited once, and at most MAX_HISTORY_PARTS are followed.
+ *
+ * The one path that deletes or updates events is `erase`, for an account's
+ * deletion (GDPR Art. 17, the right to erasure; lib/account README,
+ * "Deletion"): it deletes the person's audit stretches and the streams of
+ * their records, pseudonymises or deletes their events in other streams,
+ * and records itself on ERASURES_STREAM, without the address.
+ */
+import type { DB } from "../db/index.ts";
+import { keysetPages, type RowPages } from "../db/index.ts";
+import { AUDIT_STREAM_PREFIX } from "./event.ts";
+
+/** The type of the event on a person's old audit stream that names the new one. */
+export const HISTORY_CONTINUES = "history.continues";
+/** The type of the first event of a person's new audit stream: it names the old stream and the sequence of its `history.continues`. */
+export const HISTORY_CONTINUED_FROM = "history.continued_from";
+/** The type of the record of an erasure, on ERASURES_STREAM. */
+export const HISTORY_ERASED = "history.erased";
+/** The stream that records each erasure (it survives every deletion; its events name no address). */
+export const ERASURES_STREAM = "latch:erasures";
+/** The prefix of the types only this file appends: `append` and `appendAudit` refuse them, so no one can forge a link to another's history. */
+export const HISTORY_TYPE_PREFIX = "history.";
+
+/** Audit-stream parts a history follows, at most: 32 (16 changes of address and their undos). */
+export const MAX_HISTORY_PARTS: number = 32;
+
+/** A stretch of one audit stream that belongs to a person's history. */
+export interface HistoryPart {
+  /** The audit stream. */
+  readonly Stream: string;
+  /** The address it belonged to. */
+  readonly Subject: string;
+  /** The part's events have a sequence above `After` and, when `Upto` is set, at most `Upto`. */
+  readonly After: number;
+  readonly Upto: number | undefined;
+  /** When the address became the person's (0: from the start) and, when set, when they left it (Unix ms). */
+  readonly Since: number;
+  readonly Until: number | undefined;
+}
+
+interface Marker {
+  seq: number;
+  type: string;
+  data: string;
+  at: number;
+}
+
+/** The person's history: the parts of the chain of audit streams that end at `auditStream(subject)`, oldest first. */
+export function historyOf(db: DB, subject: string): HistoryPart[] {
+  // The partial index of schema step events/003 holds only these two types.
+  const markers = db.prepare<[string], Marker>(
+    `SELECT seq, type, data, at FROM events WHERE stream = ? AND type IN ('${HISTORY_CONTINUES}', '${HISTORY_CONTINUED_FROM}') ORDER BY seq`,
+  );
+  const parts: HistoryPart[] = [];
+  const seen = new Set<string>();
+  const visit = (stream: string, upto: number | undefined): void => {
+    if (seen.has(`${upto ?? ""}:${stream}`) || seen.size >= MAX_HISTORY_PARTS) return;
+    seen.add(`${upto ?? ""}:${stream}`);
+    const all = markers.all(stream);
+    const left = all.filter((m) => m.type === HISTORY_CONTINUES && (upto === undefined || m.seq < upto)).at(-1);
+    const end = upto === undefined ? undefined : all.find((m) => m.seq === upto);
+    const after = left?.seq ?? 0;
+    for (const m of all) {
+      if (m.type !== HISTORY_CONTINUED_FROM || m.seq <= after || (upto !== undefined && m.seq > upto)) continue;
+      const from = JSON.parse(m.data) as { stream?: unknown; seq?: unknown };
+      if (typeof from.stream === "string" && typeof from.seq === "number") visit(from.stream, from.seq);
+    }
+    const owner = stream.slice(AUDIT_STREAM_PREFIX.length);
+    parts.push({ Stream: stream, Subject: owner, After: after, Upto: upto, Since: left?.at ?? 0, Until: end?.at });
+  };
+  visit(AUDIT_STREAM_PREFIX + subject, undefined);
+  return parts;
+}
+
+/** The SQL condition (named parameters `@s<i>`, `@a<i>`, `@u<i>`) of a part's own events, and the parameters. */
+function partCondition(parts: readonly HistoryPart[]): { where: string; params: Record<string, unknown> } {
+  const params: Record<string, unknown> = {};
+  const terms = parts.map((p, i) => {
+    Object.assign(params, { [`s${i}`]: p.Stream, [`a${i}`]: p.After, [`u${i}`]: p.Upto ?? null });
+    return `(stream = @s${i} AND seq > @a${i} AND (@u${i} IS NULL OR seq <= @u${i}))`;
+  });
+  return { where: terms.join(" OR ") || "0", params };
+}
+
+/** The condition of the person's events in other streams: their address as subject while it was theirs. */
+function elsewhereCondition(parts: readonly HistoryPart[]): { where: string; params: Record<string, unknown> } {
+  const params: Record<string, unknown> = {};
+  const terms = parts.map((p, i) => {
+    Object.assign(params, { [`p${i}`]: p.Subject, [`f${i}`]: p.Since, [`t${i}`]: p.Until ?? null });
+    return `(subject = @p${i} AND at >= @f${i} AND (@t${i} IS NULL OR at <= @t${i}))`;
+  });
+  return {
+    where: `substr(stream, 1, ${AUDIT_STREAM_PREFIX.length}) <> '${AUDIT_STREAM_PREFIX}' AND (${terms.join(" OR ") || "0"})`,
+    params,
+  };
+}
+
+/** The person's events for the export, in pages: their history and their events in other streams, `data` as the JSON object it is. */
+export function historyPages(db: DB, subject: string): RowPages {
+  const parts = historyOf(db, subject);
+  const own = partCondition(parts);
+  const elsewhere = elsewhereCondition(parts);
+  return keysetPages(db, {
+    table: "events",
+    columns: "*",
+    where: `(${own.where}) OR (${elsewhere.where})`,
+    params: { ...own.params, ...elsewhere.params },
+    shape: (row) => ({ ...row, data: JSON.parse(String(row["data"])) as unknown }),
+  });
+}
+
+/** What an erasure does with the person's events in other people's streams. */
+export type OtherEvents = "pseudonymize" | "delete";
+
+/** How many events an erasure deleted and pseudonymised: what its record says. */
+export interface Erased {
+  deleted: number;
+  pseudonymized: number;
+}
+
+/**
+ * The erasure (see the header): inside the caller's transaction, deletes
+ * the person's audit history and `streams` (their records' streams), and
+ * pseudonymises (`alias`) or deletes their events elsewhere.
+ */
+export function eraseHistory(db: DB, subject: string, streams: readonly string[], others: OtherEvents, alias: string): Erased {
+  const parts = historyOf(db, subject);
+  const own = partCondition(parts);
+  let deleted = db.prepare(`DELETE FROM events WHERE ${own.where}`).run(own.params).changes;
+  const drop = db.prepare("DELETE FROM events WHERE stream = ?");
+  for (const stream of streams) deleted += drop.run(stream).changes;
+  const elsewhere = elsewhereCondition(parts);
+  if (others === "delete")
+    return { deleted: deleted + db.prepare(`DELETE FROM events WHERE ${elsewhere.where}`).run(elsewhere.params).changes, pseudonymized: 0 };
+  const renamed = db.prepare(`UPDATE events SET subject = @alias WHERE ${elsewhere.where}`).run({ ...elsewhere.params, alias }).changes;
+  return { deleted, pseudonymized: renamed };
+}

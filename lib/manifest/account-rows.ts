@@ -1,0 +1,47 @@
+/*
+ * An application's resources' rows of a person (lib/db
+ * `AccountRows`, which lib/account composes): the records of every
+ * user-scoped resource, `owner` holding the person's address. A move
+ * re-owns them and re-tags their search rows (search.ts: a row starts with
+ * its owner's tag, so the records stay findable by their new owner); an
+ * export shows every column; each record's event stream `<resource>:<id>`
+ * (store.ts) is erased with it. An unscoped resource's records are
+ * nobody's and stay.
+ */
+import type { DB } from "../db/index.ts";
+import { keysetPages, type AccountRows } from "../db/index.ts";
+import { ScopeKind } from "./kinds.ts";
+import type { Resource } from "./resource.ts";
+import { ownerTag } from "./search.ts";
+
+/** The records of `resources` (their schemas applied) as lib/account moves, exports and erases them. */
+export function accountRows(db: DB, resources: readonly Resource[]): AccountRows {
+  const owned = resources.filter((r) => r.Scope === ScopeKind.UserScoped).map((r) => r.Name);
+  const exists = db.prepare<[string], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
+  const indexed = owned.filter((name) => exists.get(`${name}_search`) !== undefined);
+  const run = (sql: string, ...params: unknown[]): void => void db.prepare(sql).run(...params);
+  return {
+    isAccount: (address) => owned.some((name) => db.prepare(`SELECT 1 FROM "${name}" WHERE owner = ? LIMIT 1`).get(address) !== undefined),
+    move(from, to, merge) {
+      for (const name of owned) {
+        // Tag first, while the rows still name `from` (a merge keeps `to`'s own rows as they are): the tag is 3 characters.
+        if (indexed.includes(name)) {
+          run(
+            `UPDATE "${name}_search" SET body = ? || substr(body, 4) WHERE rowid IN (SELECT rowid FROM "${name}" WHERE owner = ?)`,
+            ownerTag(to),
+            from,
+          );
+        }
+        run(`${merge ? "UPDATE OR REPLACE" : "UPDATE"} "${name}" SET owner = ? WHERE owner = ?`, to, from);
+      }
+    },
+    export: (subject) => owned.map((name) => keysetPages(db, { table: name, columns: "*", where: "owner = @s", params: { s: subject } })),
+    streams: (subject) =>
+      owned.flatMap((name) =>
+        (db.prepare(`SELECT id FROM "${name}" WHERE owner = ?`).pluck().all(subject) as string[]).map((id) => `${name}:${id}`),
+      ),
+    erase(subject) {
+      for (const name of owned) run(`DELETE FROM "${name}" WHERE owner = ?`, subject);
+    },
+  };
+}
