@@ -202,7 +202,7 @@ function bodyAfter(tokens: readonly Token[], close: number): number {
 /** The name a function is known by: its own, the const, property or method it is assigned to, or "(anonymous)". */
 function nameBefore(tokens: readonly Token[], k: number): string {
   const t = (n: number): string => tokens[n]?.text ?? "";
-  if (t(k - 1) === "function") return "(anonymous)";
+  if (t(k - 1) === "function") return t(k - 2) === "=" || t(k - 2) === ":" ? t(k - 3) : "(anonymous)";
   if (t(k - 2) === "function" || t(k - 2) === "*") return t(k - 1);
   if (/^[A-Za-z_$]/.test(t(k - 1)) && !NOT_A_METHOD.has(t(k - 1))) {
     if (t(k - 2) === "=" || t(k - 2) === ":") return t(k - 3);
