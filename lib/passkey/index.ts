@@ -2,5 +2,6 @@
 export { create, Passkey } from "./passkey.ts";
 export { Schema } from "./schema.ts";
 export { Sweep } from "./store.ts";
+export { isPasskeyConfirmed } from "./method.ts";
 export type { Config, UserVerification } from "./config.ts";
 export type { PasskeyCredential } from "./store-rows.ts";

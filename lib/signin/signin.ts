@@ -43,6 +43,8 @@ import {
   clientAddress,
   rememberNext,
   takeNext,
+  awayAndBack,
+  isStale,
 } from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, authEventEmitter, type AuthEventEmitter, type Identity } from "../session/index.ts";
@@ -429,20 +431,14 @@ export class Signin {
       const requireFreshSession: HandlerFunc = (req, res) => {
         const session = this.#sessions.read(req);
         if (session === undefined) return this.#refuse(req, res, this.#config.SigninPath, 401, "unauthorized: sign in first");
-        if (this.#clock.now().getTime() - session.AuthTime.getTime() > maxAge) {
+        if (isStale(session.AuthTime, this.#clock.now(), maxAge)) {
+          if (!wantsHTML(req)) return writeText(res, 401, "401 unauthorized: session too old, authenticate again");
+          const stale = this.#config.StalePath ?? this.#config.SigninPath;
           // next= is a local path: an absolute-form request target (RFC 9112 §3.2.2) must not put a foreign URL there.
-          // A form POST cannot be replayed by a redirect back: only safe requests name themselves as next.
+          // A form POST cannot be replayed by a redirect back: only safe requests name themselves as next, remembered
+          // in this browser too, so the way back survives the emailed link, the code and the passkey.
           const safe = req.method === "GET" || req.method === "HEAD";
-          const next = safe ? `?next=${encodeURIComponent(requestTarget(req))}` : "";
-          // Remembered in this browser too, so the way back survives the emailed link, the code and the passkey.
-          if (safe && wantsHTML(req)) rememberNext(res, this.#origin, requestTarget(req));
-          return this.#refuse(
-            req,
-            res,
-            `${this.#config.StalePath ?? this.#config.SigninPath}${next}`,
-            401,
-            "unauthorized: session too old, authenticate again",
-          );
+          return this.#redirect(res, safe ? awayAndBack(res, this.#origin, stale, requestTarget(req)) : stale);
         }
         return next(req, res);
       };
