@@ -28,19 +28,18 @@ export interface MethodsConfig {
   Version: string;
 }
 
-/** Returns the dispatcher of a request's method over `sessions`, its tool calls counted by `limiter`. */
-export function mcpMethods(
-  config: MethodsConfig,
-  sessions: MCPSessions,
-  limiter: ToolCallLimiter,
-): (
+/** Answers one request: its method, its params, who calls, in which session (the response takes `Mcp-Session-Id`). */
+export type Dispatch = (
   method: string,
   params: Record<string, unknown>,
   grant: TokenGrant,
   caller: Caller,
   session: MCPSession | undefined,
   res: ServerResponse,
-) => Promise<Answer> {
+) => Promise<Answer>;
+
+/** Returns the dispatcher of a request's method over `sessions`, its tool calls counted by `limiter`. */
+export function mcpMethods(config: MethodsConfig, sessions: MCPSessions, limiter: ToolCallLimiter): Dispatch {
   function initialize(params: Record<string, unknown>, grant: TokenGrant, res: ServerResponse): Answer {
     const asked = params["protocolVersion"];
     if (typeof asked !== "string")
@@ -101,14 +100,7 @@ export function mcpMethods(
     };
   }
 
-  return async function dispatch(
-    method: string,
-    params: Record<string, unknown>,
-    grant: TokenGrant,
-    caller: Caller,
-    session: MCPSession | undefined,
-    res: ServerResponse,
-  ): Promise<Answer> {
+  return async (method, params, grant, caller, session, res) => {
     switch (method) {
       case "initialize":
         return initialize(params, grant, res);
