@@ -287,6 +287,10 @@ export const WRITE_PATHS: readonly WritePath[] = [
   { name: "agent: AgentTokens.mint", via: "POST /account/agents" },
   { name: "agent: AgentTokens.revoke", via: "POST /account/agents/revoke" },
   { name: "agent: AgentTokens.revokeAll", via: "POST /signout", atomic: AGENT_ATOMIC },
+  {
+    name: "agent: AgentTokens.revokeAccessToken",
+    none: "/oauth/revoke of one access token (RFC 7009 §2.1): it ends alone, the grant stays; test/oauth/server.test.ts",
+  },
   { name: "agent: Approvals.decide", via: "POST /account/approvals/{id}" },
   { name: "agent: Approvals.consume", via: "POST /api/tools/{name}" },
   { name: "agent: ToolCallLimiter.take", none: "counts calls in memory, changes no record" },

@@ -26,6 +26,7 @@ import {
   type Logger,
 } from "../http/index.ts";
 import { LINK_TTL, normalizeAddress, type Signin } from "../signin/index.ts";
+import { isPasskeyConfirmed } from "../passkey/index.ts";
 import { newLogMailer, type Mailer, type Message } from "../mail/index.ts";
 import { HashToken, NewToken, authEventEmitter, type AuthEventEmitter, type Sessions } from "../session/index.ts";
 import type { Config } from "./config.ts";
@@ -46,9 +47,6 @@ export const REVERSE_WINDOW: number = 7 * 24 * 60 * 60 * 1000;
 export const MAX_PENDING_CHANGES: number = 3;
 
 const DAY = 24 * 60 * 60 * 1000;
-
-// A session confirmed by a passkey assertion: a step-up ("passkey") or a sign-in's second factor ("<first>+passkey").
-const PASSKEY_METHOD = /(^|\+)passkey$/;
 
 /**
  * Creates the account component. Throws `AccountError`
@@ -320,7 +318,7 @@ export class Account {
     if (normalizeAddress(form.get("email") ?? "") !== subject) return this.#outcome(res, this.#config.AccountPath, "delete=confirm");
     const keys = this.#config.Passkey;
     // OWASP ASVS 5.0 §7.5.1: re-authentication before a sensitive change, with the strongest factor the person holds.
-    if (keys !== undefined && keys.Credentials(subject).length > 0 && !PASSKEY_METHOD.test(session.Method)) {
+    if (keys !== undefined && keys.Credentials(subject).length > 0 && !isPasskeyConfirmed(session)) {
       return seeOther(res, `${this.#config.StalePath ?? this.#config.SigninPath}?next=${encodeURIComponent(this.#config.AccountPath)}`);
     }
     const alias = pseudonym(this.#config.InstanceKey, subject);

@@ -156,6 +156,10 @@ export class AgentTokens {
   readonly #findAccess: Statement<[string, number, number], Row & { resource: string }>;
   readonly #issue: (row: { hash: string; token_id: string; resource: string; expires_at: number; now: number }) => boolean;
   readonly #touch: Statement<[number, string]>;
+  readonly #grant: Statement<[string], Row>;
+  readonly #dropAccess: Statement<[string, string]>;
+  readonly #live: Statement<[string, number], { id: string }>;
+  readonly #sweepAccess: Statement<[{ now: number; batch: number }]>;
 
   constructor(db: DB, options: AgentTokensOptions = {}) {
     requireTables(db, "agent tokens", "agent.Schema", ["agent_tokens"]);
@@ -224,6 +228,17 @@ export class AgentTokens {
       return true;
     });
     this.#touch = db.prepare("UPDATE agent_tokens SET last_used_at = ? WHERE id = ?");
+    this.#grant = db.prepare(`SELECT ${columns} FROM agent_tokens WHERE id = ?`);
+    this.#dropAccess = db.prepare(
+      "DELETE FROM agent_access_tokens WHERE token_hash = ? AND token_id IN (SELECT id FROM agent_tokens WHERE client_id = ?)",
+    );
+    this.#live = db.prepare(
+      "SELECT t.id FROM json_each(?) j JOIN agent_tokens t ON t.id = j.value WHERE t.revoked_at IS NULL AND t.expires_at > ?",
+    );
+    this.#sweepAccess = db.prepare(
+      `DELETE FROM agent_access_tokens WHERE rowid IN (SELECT a.rowid FROM agent_access_tokens a JOIN agent_tokens t ON t.id = a.token_id
+       WHERE a.expires_at <= @now OR t.revoked_at IS NOT NULL OR t.expires_at <= @now LIMIT @batch)`,
+    );
     options.Sessions?.onRevokeAll((subject) => this.revokeAll(subject));
   }
 
@@ -306,6 +321,35 @@ export class AgentTokens {
     const now = this.#clock.now().getTime();
     const issued = this.#issue({ hash: HashToken(token), token_id: id, resource, expires_at: now + ttl, now });
     return issued ? { Token: token, ExpiresAt: new Date(now + ttl) } : undefined;
+  }
+
+  /** Returns token `id` (an OAuth grant's client too), live or not, or undefined when there is none. */
+  grant(id: string): (TokenGrant & { readonly ClientID: string | undefined }) | undefined {
+    const row = this.#grant.get(id);
+    if (row === undefined || !isAccess(row.access)) return undefined;
+    return Object.freeze({
+      TokenID: row.id,
+      Subject: row.subject,
+      Name: row.name,
+      Access: row.access,
+      ClientID: row.client_id ?? undefined,
+    });
+  }
+
+  /** Deletes the access token `token` if a grant of `clientID` issued it (RFC 7009 §2.1: it ends alone); reports whether one was. */
+  revokeAccessToken(token: string, clientID: string): boolean {
+    return this.#dropAccess.run(HashToken(token), clientID).changes === 1;
+  }
+
+  /** Returns those of `ids` that no longer live: revoked, expired or unknown (what latch/oauth's sweep deletes the rows of). */
+  endedGrants(ids: readonly string[], now: Date): string[] {
+    const live = new Set(this.#live.all(JSON.stringify(ids), now.getTime()).map((r) => r.id));
+    return ids.filter((id) => !live.has(id));
+  }
+
+  /** Deletes at most `batch` access tokens expired or of an ended grant; returns how many. */
+  sweepAccessTokens(now: Date, batch: number): number {
+    return this.#sweepAccess.run({ now: now.getTime(), batch }).changes;
   }
 
   /**

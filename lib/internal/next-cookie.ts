@@ -31,3 +31,24 @@ export function takeNext(req: IncomingMessage, res: ServerResponse, origin: stri
   appendSetCookie(res, cookie.clear());
   return Buffer.from(value, "base64url").toString();
 }
+
+/**
+ * Remembers `back` (a local path, checked by the caller) and returns where
+ * to send this browser to authenticate: `path?next=back`. The one way
+ * `RequireFreshSession` and the OAuth authorization endpoint send a person
+ * away and back.
+ */
+export function awayAndBack(res: ServerResponse, origin: string, path: string, back: string): string {
+  rememberNext(res, origin, back);
+  return `${path}?next=${encodeURIComponent(back)}`;
+}
+
+/**
+ * Reports whether a session authenticated at `authTime` is too old at `now`
+ * for what needs it within `maxAge` ms. SPEC §4.2: fresh means
+ * authenticated within the window; only a sign-in or a passkey assertion
+ * renews `AuthTime`. The one freshness test (sign-in, passkey, oauth).
+ */
+export function isStale(authTime: Date, now: Date, maxAge: number): boolean {
+  return now.getTime() - authTime.getTime() > maxAge;
+}

@@ -19,10 +19,8 @@
  * with a reference (SPEC §2.2, §7) before reading or storing anything.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ToolDef, ToolRegistry } from "../agent/index.ts";
 import { actorFrom, isCredentialEnded, subjectFrom, type Actor } from "../agent/index.ts";
-import { applySchema, type DB, type Step } from "../db/index.ts";
-import type { EventStore } from "../events/index.ts";
+import { applySchema } from "../db/index.ts";
 import {
   crossOriginProtection,
   html,
@@ -31,14 +29,11 @@ import {
   queryParams,
   readForm,
   seeOther,
-  type Clock,
   type HandlerFunc,
-  type Middleware,
   type SafeHTML,
 } from "../http/index.ts";
-import { admitDownload, credentialHeld, MAX_DOWNLOADS_PER_PERSON, writeErrorPage, type ErrorPageTarget } from "../internal/index.ts";
+import { admitDownload, credentialHeld, MAX_DOWNLOADS_PER_PERSON, writeErrorPage } from "../internal/index.ts";
 import { LocaleFrom, T, Tf } from "../i18n/index.ts";
-import type { Mux } from "../router/index.ts";
 import { PathValue } from "../router/index.ts";
 import { writeCSV } from "./csv.ts";
 import { ManifestError } from "./errors.ts";
@@ -53,41 +48,9 @@ import { busyMessage, resourceTools } from "./tools.ts";
 import { parseValues, hasUndeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
 import { displayValue, enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
 
-/** The part of the runtime's `Ctx` a resource renders with (`ctxFrom` from `latch` returns it). */
-export interface RenderCtx extends ErrorPageTarget {
-  readonly Render: ((req: IncomingMessage, res: ServerResponse, view: string, data: unknown) => void | Promise<void>) | undefined;
-}
+import type { MountOptions, MountedResource, RenderCtx } from "./mount-config.ts";
 
-/** What `mountResource` needs. */
-export interface MountOptions {
-  /** The application's one database handle. */
-  db: DB;
-  mux: Mux;
-  /** The tool registry the app hands to its tools API (and any other transport). */
-  tools: ToolRegistry;
-  /** The event store every change is recorded in, with its actor (on `db`, the one handle). */
-  events: EventStore;
-  /** The public origin; mutating routes refuse other origins (`crossOriginProtection`). */
-  origin: string;
-  /** The app's session gate, e.g. `auth.RequireSession`. */
-  requireSession: Middleware;
-  /** The request context accessor: `ctxFrom` from `latch` (this module sits below the runtime). */
-  ctxFrom: (req: IncomingMessage) => RenderCtx | undefined;
-  /** Translates a catalog key in the app's default locale, for tool descriptions and confirm sentences. @default the framework's English, else the key */
-  label?: (key: string) => string;
-  /** @default systemClock */
-  clock?: Clock;
-}
-
-/** What `mountResource` built. */
-export interface MountedResource {
-  readonly Resource: Resource;
-  /** The schema steps it applied (merge them into `Options.Schema` too, to apply them with the rest). */
-  readonly Schema: readonly Step[];
-  readonly Store: RecordStore;
-  /** The tools it registered: `<name>_list`, `_read` (ToolRead), `_create`, `_update`, `_delete` (ToolWrite). */
-  readonly Tools: readonly ToolDef[];
-}
+export type { MountOptions, MountedResource, RenderCtx } from "./mount-config.ts";
 
 type Page = { view: ResourceView["View"]; title: string; status: number; body: SafeHTML };
 
@@ -130,7 +93,32 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     feed,
   );
   const route = spec.Route;
+  const context = mountContext(spec, options, refs, store);
+  const { list, exportCSV, blank, read } = readHandlers(context);
+  const { create, update, remove } = writeHandlers(context);
+  const { owner } = context;
 
+  const reading = options.mux.With(options.requireSession);
+  // SPEC §4.2 (as for every mutating route): behind CSRF protection, here cross-origin refusal.
+  const writing = options.mux.With(crossOriginProtection({ Origin: options.origin }), options.requireSession);
+  reading.Handle(`GET ${route}`, list);
+  reading.Handle(`GET ${route}.csv`, exportCSV);
+  reading.Handle(`GET ${route}/new`, blank);
+  writing.Handle(`POST ${route}`, create);
+  reading.Handle(`GET ${route}/{id}`, read);
+  // More specific than `{id}`, and no id is "events" (ids are 12 base64url characters).
+  reading.Handle(`GET ${route}/events`, liveHandler(spec, feed, owner));
+  writing.Handle(`POST ${route}/{id}`, update);
+  writing.Handle(`POST ${route}/{id}/delete`, remove);
+
+  const tools = resourceTools(spec, store, { list, read, create, update, delete: remove }, refs, options.label);
+  for (const def of tools) options.tools.register(def);
+  return Object.freeze({ Resource: resource, Schema: schema, Store: store, Tools: tools });
+}
+
+/** What a resource's handlers share: its store, who is asking, and its pages. */
+function mountContext(spec: Resource, options: MountOptions, refs: References, store: RecordStore) {
+  const route = spec.Route;
   // SPEC §7: a generated action with nil Render answers a logged 500 (recoverPanics logs it with a reference).
   const renderer = (req: IncomingMessage): NonNullable<RenderCtx["Render"]> => {
     const render = options.ctxFrom(req)?.Render;
@@ -213,7 +201,32 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
 </section>
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
   });
+  return {
+    spec,
+    options,
+    refs,
+    store,
+    route,
+    renderer,
+    show,
+    refuse,
+    owner,
+    writer,
+    ended,
+    entered,
+    storedEntered,
+    noErrors,
+    headingOf,
+    newForm,
+    recordPage,
+  };
+}
 
+type MountContext = ReturnType<typeof mountContext>;
+
+/** The reading routes: the list, its CSV, the blank form, a record. */
+function readHandlers(context: MountContext) {
+  const { spec, options, refs, store, renderer, show, refuse, owner, storedEntered, noErrors, newForm, recordPage } = context;
   const list: HandlerFunc = async (req, res) => {
     renderer(req);
     const parsed = parseListRequest(spec, queryParams(req), LocaleFrom(req));
@@ -249,6 +262,23 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
     renderer(req);
     await show(req, res, newForm(req, { entered: new Map(), errors: noErrors }, 200));
   };
+  const read: HandlerFunc = async (req, res) => {
+    renderer(req);
+    const id = PathValue(req, "id") ?? "";
+    const found = store.get(owner(req), id);
+    // SPEC §7: another owner's record and an unknown id are the same 404.
+    if (found === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
+    const notice = queryParams(req).has("saved") ? noticeHTML(req, "saved", true) : html``;
+    const stored = found.record.values;
+    const state = { entered: storedEntered(req, stored), errors: noErrors, version: found.version };
+    await show(req, res, recordPage(req, id, stored, state, 200, notice));
+  };
+  return { list, exportCSV, blank, read };
+}
+
+/** The writing routes: create, update, delete. */
+function writeHandlers(context: MountContext) {
+  const { spec, store, route, renderer, show, refuse, writer, ended, entered, storedEntered, noErrors, newForm, recordPage } = context;
   const create: HandlerFunc = async (req, res) => {
     renderer(req);
     const form = await readForm(req);
@@ -266,17 +296,6 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
       return show(req, res, newForm(req, { entered: entered(form), errors: e.problems }, 422));
     }
     seeOther(res, `${route}/${created.id}`);
-  };
-  const read: HandlerFunc = async (req, res) => {
-    renderer(req);
-    const id = PathValue(req, "id") ?? "";
-    const found = store.get(owner(req), id);
-    // SPEC §7: another owner's record and an unknown id are the same 404.
-    if (found === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
-    const notice = queryParams(req).has("saved") ? noticeHTML(req, "saved", true) : html``;
-    const stored = found.record.values;
-    const state = { entered: storedEntered(req, stored), errors: noErrors, version: found.version };
-    await show(req, res, recordPage(req, id, stored, state, 200, notice));
   };
   const update: HandlerFunc = async (req, res) => {
     renderer(req);
@@ -356,21 +375,5 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
     if (!deleted) return refuse(req, res, 404, `${spec.Name}: no such record`);
     seeOther(res, `${route}?deleted=1`);
   };
-
-  const reading = options.mux.With(options.requireSession);
-  // SPEC §4.2 (as for every mutating route): behind CSRF protection, here cross-origin refusal.
-  const writing = options.mux.With(crossOriginProtection({ Origin: options.origin }), options.requireSession);
-  reading.Handle(`GET ${route}`, list);
-  reading.Handle(`GET ${route}.csv`, exportCSV);
-  reading.Handle(`GET ${route}/new`, blank);
-  writing.Handle(`POST ${route}`, create);
-  reading.Handle(`GET ${route}/{id}`, read);
-  // More specific than `{id}`, and no id is "events" (ids are 12 base64url characters).
-  reading.Handle(`GET ${route}/events`, liveHandler(spec, feed, owner));
-  writing.Handle(`POST ${route}/{id}`, update);
-  writing.Handle(`POST ${route}/{id}/delete`, remove);
-
-  const tools = resourceTools(spec, store, { list, read, create, update, delete: remove }, refs, options.label);
-  for (const def of tools) options.tools.register(def);
-  return Object.freeze({ Resource: resource, Schema: schema, Store: store, Tools: tools });
+  return { create, update, remove };
 }

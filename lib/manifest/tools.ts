@@ -48,6 +48,18 @@ export function resourceTools(
   refs: Pick<References, "problems" | "refusal">,
   label?: (key: string) => string,
 ): ToolDef[] {
+  const context = toolContext(spec, store, handlers, refs, label);
+  return [...readTools(context), ...writeTools(context)];
+}
+
+/** What the tools share: labels, the shape of a record as returned, and the refusals, as the form has them. */
+function toolContext(
+  spec: ResourceSpec,
+  store: RecordStore,
+  handlers: Handlers,
+  refs: Pick<References, "problems" | "refusal">,
+  label?: (key: string) => string,
+) {
   const english = BaseCatalog();
   const t = label ?? ((key: string): string => english[key] ?? key);
   const title = t(`${spec.Name}.title`);
@@ -134,7 +146,33 @@ export function resourceTools(
         }));
     }
   });
+  return {
+    spec,
+    store,
+    handlers,
+    t,
+    title,
+    route,
+    shown,
+    fieldArgs,
+    checked,
+    ownReferences,
+    refusing,
+    missing,
+    existing,
+    updateRefusal,
+    id,
+    filterArgs,
+    refs,
+    referenced,
+  };
+}
 
+type ToolContext = ReturnType<typeof toolContext>;
+
+/** `<name>_list` and `<name>_get`. */
+function readTools(context: ToolContext): ToolDef[] {
+  const { spec, store, handlers, t, title, route, shown, missing, id, filterArgs } = context;
   return [
     defineAction({
       name: `${spec.Name}_list`,
@@ -181,6 +219,14 @@ export function resourceTools(
         return shown(found.record, found.version);
       },
     }),
+  ];
+}
+
+/** `<name>_create`, `<name>_update` and `<name>_delete`. */
+function writeTools(context: ToolContext): ToolDef[] {
+  const { spec, store, handlers, t, title, route, fieldArgs, checked, ownReferences, refusing, missing, existing } = context;
+  const { updateRefusal, id, refs, referenced } = context;
+  return [
     defineAction({
       name: `${spec.Name}_create`,
       method: "POST",

@@ -2,6 +2,6 @@
 export { newOAuthServer } from "./server.ts";
 export { Schema } from "./schema.ts";
 export { OAuthError, isOAuthError } from "./errors.ts";
-export type { Consent, ClientDirectory } from "./server.ts";
+export type { Consent, ClientDirectory } from "./config.ts";
 export type { OAuthClient } from "./client.ts";
 export { accountRows } from "./account-rows.ts";

@@ -7,6 +7,7 @@
  * Server Metadata Discovery: `/.well-known/oauth-authorization-server/mcp`);
  * the issuer is the origin, so every one of them answers the same document.
  */
+import { PKCE_METHOD } from "../internal/index.ts";
 
 /** The scopes a grant may carry: the agent token accesses; "write" includes "read". */
 export const OAUTH_SCOPES: readonly string[] = Object.freeze(["read", "write"]);
@@ -38,7 +39,7 @@ export function authorizationServerMetadata(issuer: string, registration: boolea
     response_types_supported: ["code"],
     grant_types_supported: ["authorization_code", "refresh_token"],
     // OAuth 2.1 §4.1.1 / MCP authorization §Authorization Code Protection: PKCE with S256 only, never plain.
-    code_challenge_methods_supported: ["S256"],
+    code_challenge_methods_supported: [PKCE_METHOD],
     // Public clients only (OAuth 2.1 §2.1): no client secret is issued or accepted.
     token_endpoint_auth_methods_supported: ["none"],
     revocation_endpoint_auth_methods_supported: ["none"],

@@ -13,26 +13,22 @@
  * grant type (RFC 6749 §5.1: the refresh token is optional; §5.2
  * unauthorized_client).
  */
-import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { AgentTokens } from "../agent/index.ts";
-import type { DB } from "../db/index.ts";
 import { isLatchError, readForm, writeJSON, type Clock, type HandlerFunc, type RandomReader } from "../http/index.ts";
-import { equalSecret, mediaType } from "../internal/index.ts";
+import { PKCE_VERIFIER, computeCodeChallenge, equalSecret, mediaType } from "../internal/index.ts";
 import { HashToken, NewToken } from "../session/index.ts";
 import type { OAuthClient } from "./client.ts";
 import { OAuthError } from "./errors.ts";
+import type { GrantRows } from "./grants.ts";
 import { OAUTH_SCOPES } from "./metadata.ts";
 
 /** How long an access token lives: one hour; the client refreshes it. */
 export const OAUTH_ACCESS_TOKEN_TTL: number = 60 * 60 * 1000;
 
-/** RFC 7636 §4.1: a verifier is 43-128 unreserved characters. */
-const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
-
 /** What the token endpoints need of the server. */
 export interface TokenEndpointConfig {
-  DB: DB;
+  Grants: GrantRows;
   Tokens: AgentTokens;
   /** The client directory's `resolve` (given the request: a fetch counts for its client, loopback only over loopback) and optional `touch`. */
   Clients: { resolve(clientId: string, req?: IncomingMessage): Promise<OAuthClient>; touch?(clientId: string): void };
@@ -46,44 +42,9 @@ export interface TokenEndpoints {
   revoke: HandlerFunc;
 }
 
-/** Returns the token and revocation endpoints over `config`'s tables. */
+/** Returns the token and revocation endpoints over `config`'s grants. */
 export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
-  const { DB: db, Tokens: tokens, Clients: clients, Clock: clock, Random: random } = config;
-  const spendCode = db.prepare<[number, string]>("UPDATE oauth_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL");
-  const findCode = db.prepare<
-    [string],
-    { token_id: string; client_id: string; redirect_uri: string; challenge: string; resource: string; expires_at: number; access: string }
-  >(
-    `SELECT c.token_id, c.client_id, c.redirect_uri, c.challenge, c.resource, c.expires_at, t.access
-     FROM oauth_codes c JOIN agent_tokens t ON t.id = c.token_id WHERE c.code_hash = ?`,
-  );
-  const insertRefresh = db.prepare(
-    "INSERT INTO oauth_refresh_tokens (token_hash, token_id, resource, created_at) VALUES (@token_hash, @token_id, @resource, @created_at)",
-  );
-  const findRefresh = db.prepare<
-    [string],
-    { token_id: string; resource: string; used_at: number | null; client_id: string | null; access: string }
-  >(
-    `SELECT r.token_id, r.resource, r.used_at, t.client_id, t.access FROM oauth_refresh_tokens r JOIN agent_tokens t ON t.id = r.token_id
-     WHERE r.token_hash = ?`,
-  );
-  const spendRefresh = db.prepare<[number, string]>("UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL");
-  const grantSubject = db.prepare<[string], { subject: string }>("SELECT subject FROM agent_tokens WHERE id = ?");
-  const dropAccess = db.prepare<[string, string]>(
-    `DELETE FROM agent_access_tokens WHERE token_hash = ?
-     AND token_id IN (SELECT id FROM agent_tokens WHERE client_id = ?)`,
-  );
-  const dropRefresh = db.prepare<[string]>("DELETE FROM oauth_refresh_tokens WHERE token_id = ?");
-  const dropCodes = db.prepare<[string]>("DELETE FROM oauth_codes WHERE token_id = ?");
-
-  /** Ends grant `id`: its access tokens stop at the next request, its refresh tokens at the next use (audited as a revocation). */
-  const endGrant = (id: string): void => {
-    const subject = grantSubject.get(id)?.subject;
-    if (subject !== undefined) tokens.revoke(subject, id);
-    // Nothing of an ended family stays: a token of it presented again is unknown, refused all the same.
-    dropRefresh.run(id);
-    dropCodes.run(id);
-  };
+  const { Grants: grants, Tokens: tokens, Clients: clients, Clock: clock, Random: random } = config;
 
   /** Whether `clientID`, as its directory knows it now, registered the refresh_token grant type. */
   const mayRefresh = async (clientID: string, req: IncomingMessage): Promise<boolean> =>
@@ -94,9 +55,7 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
     const issued = tokens.issueAccessToken(id, resource, OAUTH_ACCESS_TOKEN_TTL);
     if (issued === undefined) throw new OAuthError("invalid_grant", "the grant has been revoked or has expired");
     const refresh = refreshable ? NewToken(random) : undefined;
-    if (refresh !== undefined) {
-      insertRefresh.run({ token_hash: HashToken(refresh), token_id: id, resource, created_at: clock.now().getTime() });
-    }
+    if (refresh !== undefined) grants.insertRefresh(HashToken(refresh), id, resource, clock.now().getTime());
     return {
       access_token: issued.Token,
       token_type: "Bearer",
@@ -112,14 +71,13 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
     const verifier = required(form, "code_verifier");
     const redirectURI = required(form, "redirect_uri");
     const hash = HashToken(code);
-    const row = findCode.get(hash);
+    const row = grants.findCode(hash);
     if (row === undefined) throw new OAuthError("invalid_grant", "unknown or expired code");
     // RFC 6749 §4.1.3: client, redirect URI and verifier are checked before the code is spent; a mismatch spends and revokes nothing.
     if (row.client_id !== clientID) throw new OAuthError("invalid_grant", "code was issued to another client");
     if (row.redirect_uri !== redirectURI) throw new OAuthError("invalid_grant", "redirect_uri differs from the authorization request's");
     // RFC 7636 §4.6: BASE64URL(SHA256(verifier)) equals the challenge, compared in constant time.
-    const computed = createHash("sha256").update(verifier).digest("base64url");
-    if (!VERIFIER.test(verifier) || !equalSecret(computed, row.challenge)) {
+    if (!PKCE_VERIFIER.test(verifier) || !equalSecret(computeCodeChallenge(verifier), row.challenge)) {
       throw new OAuthError("invalid_grant", "code_verifier does not match the code_challenge");
     }
     const resource = form.get("resource");
@@ -128,8 +86,8 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
     }
     const refreshable = await mayRefresh(clientID, req);
     // OAuth 2.1 §4.1.3: a code is used once; a second use, by whoever holds its verifier, revokes what the first issued.
-    if (spendCode.run(clock.now().getTime(), hash).changes !== 1) {
-      endGrant(row.token_id);
+    if (!grants.spendCode(hash, clock.now().getTime())) {
+      grants.end(row.token_id);
       throw new OAuthError("invalid_grant", "code already used; the grant it issued is revoked");
     }
     if (row.expires_at <= clock.now().getTime()) throw new OAuthError("invalid_grant", "unknown or expired code");
@@ -141,7 +99,7 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
     const token = required(form, "refresh_token");
     const clientID = required(form, "client_id");
     const hash = HashToken(token);
-    const row = findRefresh.get(hash);
+    const row = grants.findRefresh(hash);
     if (row === undefined || row.client_id !== clientID) throw new OAuthError("invalid_grant", "unknown refresh token");
     // RFC 6749 §5.2 unauthorized_client, OWASP ASVS 5.0 §10.4.4: only a client registered with the refresh_token grant type refreshes.
     if (!(await mayRefresh(clientID, req))) {
@@ -156,8 +114,8 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
       throw new OAuthError("invalid_scope", "scope exceeds the grant");
     }
     // OAuth 2.1 §4.3.1, RFC 9700 §4.14.2: refresh tokens rotate; an old one presented again revokes the whole grant.
-    if (spendRefresh.run(clock.now().getTime(), hash).changes !== 1) {
-      endGrant(row.token_id);
+    if (!grants.spendRefresh(hash, clock.now().getTime())) {
+      grants.end(row.token_id);
       throw new OAuthError("invalid_grant", "refresh token already used; the grant is revoked");
     }
     clients.touch?.(clientID);
@@ -179,11 +137,10 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
     const form = await tokenForm(req);
     const token = required(form, "token");
     const clientID = required(form, "client_id");
-    const hash = HashToken(token);
-    const row = findRefresh.get(hash);
+    const row = grants.findRefresh(HashToken(token));
     // RFC 7009 §2.1: revoking a refresh token ends its grant; an access token ends alone.
-    if (row !== undefined && row.client_id === clientID) endGrant(row.token_id);
-    else dropAccess.run(hash, clientID);
+    if (row !== undefined && row.client_id === clientID) grants.end(row.token_id);
+    else tokens.revokeAccessToken(token, clientID);
     // RFC 7009 §2.2: 200 also for a token unknown or already revoked: its state is not disclosed.
     res.setHeader("Pragma", "no-cache");
     writeJSON(res, 200, {});

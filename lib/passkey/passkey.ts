@@ -29,16 +29,13 @@ import {
   type Logger,
 } from "../http/index.ts";
 import { awaitDurable, requireTables } from "../db/index.ts";
-import { LatchCookie, appendSetCookie, takeNext } from "../internal/index.ts";
+import { LatchCookie, appendSetCookie, isStale, takeNext } from "../internal/index.ts";
 import { authEventEmitter, type AuthEventEmitter, type Identity, type Session, type Sessions } from "../session/index.ts";
 import {
   DEFAULT_ALGORITHMS,
-  PasskeyError,
   SignatureVerifier,
   isPasskeyError,
-  parseAuthenticationResponse,
   parseRegistrationResponse,
-  verifyAuthenticationWith,
   verifyRegistration,
   type CeremonyExpectations,
 } from "../webauthn/index.ts";
@@ -48,9 +45,8 @@ import { CHALLENGE_TTL, PENDING_TTL, PasskeyStore, type ChallengeCeremony, type 
 import type { PasskeyCredential } from "./store-rows.ts";
 import { deleteCredential, renameCredential, type ManageContext } from "./manage.ts";
 import { UserHandles } from "./user-handles.ts";
-
-/** Session method after a step-up assertion. */
-export const METHOD_PASSKEY: string = "passkey";
+import { verifyAssertion } from "./assertion.ts";
+import { METHOD_PASSKEY, secondFactorMethod, type SecondFactor } from "./method.ts";
 
 /** Creates the passkey component. Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG for an unusable config. */
 export function create(config: Config): Passkey {
@@ -176,7 +172,7 @@ export class Passkey {
   }
 
   #isFresh(session: Session): boolean {
-    return this.#clock.now().getTime() - session.AuthTime.getTime() <= (this.#config.FreshFor ?? DEFAULT_FRESH_FOR);
+    return !isStale(session.AuthTime, this.#clock.now(), this.#config.FreshFor ?? DEFAULT_FRESH_FOR);
   }
 
   // SPEC §5.5: the sign-in pair needs a live pending half-session.
@@ -245,29 +241,8 @@ export class Passkey {
 
   // WebAuthn L3 §7.2: verify an assertion by `subject` against `challenge`; updates the counter.
   async #assert(req: IncomingMessage, challenge: Uint8Array, subject: string): Promise<void> {
-    const response = parseAuthenticationResponse(await readJSON(req));
-    const stored = this.#store.getCredential(response.id);
-    // WebAuthn L3 §7.2 step 5: the credential must be one of the subject's; an unknown id opens nothing.
-    if (stored === undefined) {
-      throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_OWNER", "passkey: unknown credential", {
-        step: "7.2 step 5: credential",
-        status: 400,
-      });
-    }
-    const result = await verifyAuthenticationWith(this.#verifier, response, {
-      ...this.#expectations(challenge),
-      credential: stored,
-      expectedSubject: subject,
-    });
-    // WebAuthn L3 §7.2 step 22: another assertion may have moved the counter while this signature was checked; compare again.
-    const now = this.#store.getCredential(response.id);
-    if (now === undefined || ((result.newSignCount !== 0 || now.signCount !== 0) && result.newSignCount <= now.signCount)) {
-      throw new PasskeyError("ERR_PASSKEY_SIGN_COUNT", "passkey: 7.2 step 22: signCount: signature counter did not increase", {
-        step: "7.2 step 22: signCount",
-        status: 400,
-      });
-    }
-    this.#store.updateCounter(response.id, result.newSignCount, result.backupState, this.#clock.now());
+    const expected = this.#expectations(challenge);
+    await verifyAssertion(this.#store, this.#verifier, await readJSON(req), expected, subject, this.#clock.now());
   }
 
   /** `POST /passkey/register/begin`: creation options for the session's subject. */
@@ -357,13 +332,13 @@ export class Passkey {
     if (live !== undefined) this.#request("signin", live.token, live.pending.subject, res);
   };
 
-  #finishSignIn(req: IncomingMessage, res: ServerResponse, token: string, suffix: string): Session | undefined {
+  #finishSignIn(req: IncomingMessage, res: ServerResponse, token: string, suffix: SecondFactor): Session | undefined {
     return this.#atomically(() => {
       // SPEC §3.2: the pending half-session is consumed once; a lost race mints nothing.
       const pending = this.#store.consumePending(token);
       if (pending === undefined) return undefined;
       appendSetCookie(res, this.#pending.clear());
-      const method = `${pending.firstMethod}+${suffix}`;
+      const method = secondFactorMethod(pending.firstMethod, suffix);
       const session = this.#sessions.create(req, res, { Subject: pending.subject, Method: method, AuthTime: this.#clock.now() });
       this.#emit(req, { Kind: "signed_in", Subject: pending.subject, Method: method });
       return session;

@@ -4,10 +4,12 @@
  * extensions with defaults.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { DB } from "../db/index.ts";
-import type { Clock, Logger } from "../http/index.ts";
+import { requireTables, type DB } from "../db/index.ts";
+import { isLocalPath, type Clock, type Logger } from "../http/index.ts";
+import { countProblem, durationProblem, parseOrigin } from "../internal/index.ts";
 import type { Mailer } from "../mail/index.ts";
 import type { AuthEventSink, Identity, Sessions } from "../session/index.ts";
+import { ErrEmptyInstanceKey, INSTANCE_KEY_HINT, MIN_INSTANCE_KEY_BYTES, SigninError } from "./errors.ts";
 import type { RateLimits } from "./rate.ts";
 
 /** Options of the inbox-provider upgrade (OpenID Connect issuer). */
@@ -73,4 +75,48 @@ export interface Config {
   Logger?: Logger;
   /** @default systemClock */
   Clock?: Clock;
+}
+
+/**
+ * Checks `config` and returns its origin. Throws `ErrEmptyInstanceKey` for
+ * an empty `InstanceKey`, `SigninError` ERR_SIGNIN_INVALID_CONFIG for a
+ * short key, a bad origin, a path that is not local or a bad duration.
+ */
+export function checkConfig(config: Config): string {
+  // SPEC §2.6, §5.9: the instance key seals the pending blob; empty is refused.
+  if (typeof config.InstanceKey !== "string" || config.InstanceKey === "") throw new ErrEmptyInstanceKey();
+  // RFC 2104 §3: an HMAC key shorter than the hash's output (32 bytes for SHA-256) weakens it.
+  const keyBytes = Buffer.byteLength(config.InstanceKey);
+  if (keyBytes < MIN_INSTANCE_KEY_BYTES) {
+    const why = `InstanceKey must carry at least ${MIN_INSTANCE_KEY_BYTES} bytes (it has ${keyBytes}); ${INSTANCE_KEY_HINT}`;
+    throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${why}`);
+  }
+  const origin = parseOrigin(config.Origin);
+  if (origin === undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin must be an http or https URL");
+  requireTables(config.DB, "signin", "signin.Schema", ["signin_links", "signin_rate_events", "signin_accounts"]);
+  // The optional paths default to the required ones, so every Location we build is checked here.
+  const paths: Record<string, unknown> = {
+    SigninPath: config.SigninPath,
+    SignedInPath: config.SignedInPath,
+    StalePath: config.StalePath ?? config.SigninPath,
+    SessionsPath: config.SessionsPath ?? config.SignedInPath,
+  };
+  for (const [name, path] of Object.entries(paths)) {
+    // RFC 9110 §10.2.2 / RFC 3986 §4.2: these go into Location; "//host" (or "/\host" to browsers) leaves the origin.
+    if (!(typeof path === "string" && isLocalPath(path))) {
+      throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${name} must be a local path ("/..." but not "//" or "/\\")`);
+    }
+  }
+  // LinkTTL is minutes long: the shared duration check. Session lifetimes are only compared with
+  // stored times, never handed to a timer, and may exceed MAX_TIMER_MS (the 30-day default does).
+  const durations: [string, number | undefined, (value: unknown) => string | undefined][] = [
+    ["LinkTTL", config.LinkTTL, durationProblem],
+    ["SessionTTL", config.SessionTTL, countProblem],
+    ["IdleTimeout", config.IdleTimeout, countProblem],
+  ];
+  for (const [name, value, problem] of durations) {
+    const why = value === undefined ? undefined : problem(value);
+    if (why !== undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${name} ${why}`);
+  }
+  return origin;
 }

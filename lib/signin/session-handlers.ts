@@ -1,19 +1,26 @@
 /*
- * A person ending their own sessions: plain HTML form posts (no script
- * needed), each answering 303 to the sessions page. A subject only ever
+ * The session guards (`RequireSession`, `LoadSession`,
+ * `RequireFreshSession`) and a person ending their own sessions: plain
+ * HTML form posts (no script needed), each answering 303 to the sessions
+ * page. A subject only ever
  * touches its own sessions: the store filters every revocation by the
  * subject of the request's session, so another person's id ends nothing
  * and answers exactly like an unknown one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { seeOther, readForm } from "../http/index.ts";
+import { seeOther, readForm, type Clock, type HandlerFunc } from "../http/index.ts";
+import { awayAndBack, isStale, requestTarget, writeText } from "../internal/index.ts";
 import type { AuthEventEmitter, Sessions } from "../session/index.ts";
+import { wantsHTML } from "./request.ts";
 
 /** What the handlers need from the component. */
 export interface SessionHandlersContext {
   sessions: Sessions;
   signinPath: string;
   sessionsPath: string;
+  stalePath: string;
+  origin: string;
+  clock: Clock;
   emit: AuthEventEmitter;
   /** Runs `fn` in one transaction on the component's handle: an ending and its auth event commit together. */
   atomically: <T>(fn: () => T) => T;
@@ -49,4 +56,46 @@ export function revokeOtherSessions(ctx: SessionHandlersContext, req: IncomingMe
     ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoke_others", Count: count });
   });
   seeOther(res, ctx.sessionsPath);
+}
+
+// Without a session: HTML requests are redirected (303) to sign in, others get 401.
+function refuse(req: IncomingMessage, res: ServerResponse, location: string, status: number, text: string): void {
+  if (wantsHTML(req)) return seeOther(res, location);
+  writeText(res, status, `${status} ${text}`);
+}
+
+/** `RequireSession`: passes with a live session (bound to the request by reading it), else refuses. */
+export function requireSession(ctx: SessionHandlersContext, next: HandlerFunc): HandlerFunc {
+  const requireSession: HandlerFunc = (req, res) => {
+    if (ctx.sessions.read(req) === undefined) return refuse(req, res, ctx.signinPath, 401, "unauthorized: sign in first");
+    return next(req, res);
+  };
+  return requireSession;
+}
+
+/** `LoadSession`: binds the session when there is one, and passes either way. */
+export function loadSession(sessions: Sessions, next: HandlerFunc): HandlerFunc {
+  const loadSession: HandlerFunc = (req, res) => {
+    sessions.read(req);
+    return next(req, res);
+  };
+  return loadSession;
+}
+
+/** `RequireFreshSession(maxAge)`: passes with a session authenticated within `maxAge` ms, else refuses. */
+export function requireFreshSession(ctx: SessionHandlersContext, maxAge: number, next: HandlerFunc): HandlerFunc {
+  const requireFreshSession: HandlerFunc = (req, res) => {
+    const session = ctx.sessions.read(req);
+    if (session === undefined) return refuse(req, res, ctx.signinPath, 401, "unauthorized: sign in first");
+    if (isStale(session.AuthTime, ctx.clock.now(), maxAge)) {
+      if (!wantsHTML(req)) return writeText(res, 401, "401 unauthorized: session too old, authenticate again");
+      // next= is a local path: an absolute-form request target (RFC 9112 §3.2.2) must not put a foreign URL there.
+      // A form POST cannot be replayed by a redirect back: only safe requests name themselves as next, remembered
+      // in this browser too, so the way back survives the emailed link, the code and the passkey.
+      const safe = req.method === "GET" || req.method === "HEAD";
+      return seeOther(res, safe ? awayAndBack(res, ctx.origin, ctx.stalePath, requestTarget(req)) : ctx.stalePath);
+    }
+    return next(req, res);
+  };
+  return requireFreshSession;
 }

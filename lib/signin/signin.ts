@@ -16,7 +16,7 @@
  * next `Begin` skip the provider), and latch's `code` (a code refused).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { awaitDurable, requireTables, sweepInSteps } from "../db/index.ts";
+import { awaitDurable, sweepInSteps } from "../db/index.ts";
 import {
   newLogger,
   NewRef,
@@ -31,31 +31,27 @@ import {
   type Logger,
   type Middleware,
 } from "../http/index.ts";
-import {
-  appendSetCookie,
-  countProblem,
-  crossOriginVerdict,
-  durationProblem,
-  parseOrigin,
-  requestTarget,
-  writeText,
-  clientAddress,
-  rememberNext,
-  takeNext,
-} from "../internal/index.ts";
+import { appendSetCookie, crossOriginVerdict, writeText, clientAddress, rememberNext, takeNext } from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, authEventEmitter, type AuthEventEmitter, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
 import { Binding } from "./binding.ts";
-import type { Config } from "./config.ts";
-import { ErrEmptyInstanceKey, INSTANCE_KEY_HINT, MIN_INSTANCE_KEY_BYTES, SigninError } from "./errors.ts";
+import { checkConfig, type Config } from "./config.ts";
+import { SigninError } from "./errors.ts";
 import { deriveCodeKey } from "./link-code.ts";
 import { LINK_TTL, Links, PURPOSE_SIGNIN } from "./links.ts";
 import { codePage, signinMessage, sendFailurePage } from "./message.ts";
 import { InboxProvider } from "./oidc/provider.ts";
 import { RateLimiter } from "./rate.ts";
-import { wantsHTML, wantsJSON } from "./request.ts";
-import { revokeOtherSessions, revokeSession, type SessionHandlersContext } from "./session-handlers.ts";
+import { wantsJSON } from "./request.ts";
+import {
+  loadSession,
+  requireFreshSession,
+  requireSession,
+  revokeOtherSessions,
+  revokeSession,
+  type SessionHandlersContext,
+} from "./session-handlers.ts";
 
 /** Session method of the emailed-link path. */
 export const METHOD_MAGICLINK: string = "magiclink";
@@ -113,41 +109,7 @@ export class Signin {
   readonly #isReturning;
 
   constructor(config: Config) {
-    // SPEC §2.6, §5.9: the instance key seals the pending blob; empty is refused.
-    if (typeof config.InstanceKey !== "string" || config.InstanceKey === "") throw new ErrEmptyInstanceKey();
-    // RFC 2104 §3: an HMAC key shorter than the hash's output (32 bytes for SHA-256) weakens it.
-    const keyBytes = Buffer.byteLength(config.InstanceKey);
-    if (keyBytes < MIN_INSTANCE_KEY_BYTES) {
-      const why = `InstanceKey must carry at least ${MIN_INSTANCE_KEY_BYTES} bytes (it has ${keyBytes}); ${INSTANCE_KEY_HINT}`;
-      throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${why}`);
-    }
-    const origin = parseOrigin(config.Origin);
-    if (origin === undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", "signin: Origin must be an http or https URL");
-    requireTables(config.DB, "signin", "signin.Schema", ["signin_links", "signin_rate_events", "signin_accounts"]);
-    // The optional paths default to the required ones, so every Location we build is checked here.
-    const paths: Record<string, unknown> = {
-      SigninPath: config.SigninPath,
-      SignedInPath: config.SignedInPath,
-      StalePath: config.StalePath ?? config.SigninPath,
-      SessionsPath: config.SessionsPath ?? config.SignedInPath,
-    };
-    for (const [name, path] of Object.entries(paths)) {
-      // RFC 9110 §10.2.2 / RFC 3986 §4.2: these go into Location; "//host" (or "/\host" to browsers) leaves the origin.
-      if (!(typeof path === "string" && isLocalPath(path))) {
-        throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${name} must be a local path ("/..." but not "//" or "/\\")`);
-      }
-    }
-    // LinkTTL is minutes long: the shared duration check. Session lifetimes are only compared with
-    // stored times, never handed to a timer, and may exceed MAX_TIMER_MS (the 30-day default does).
-    const durations: [string, number | undefined, (value: unknown) => string | undefined][] = [
-      ["LinkTTL", config.LinkTTL, durationProblem],
-      ["SessionTTL", config.SessionTTL, countProblem],
-      ["IdleTimeout", config.IdleTimeout, countProblem],
-    ];
-    for (const [name, value, problem] of durations) {
-      const why = value === undefined ? undefined : problem(value);
-      if (why !== undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: ${name} ${why}`);
-    }
+    const origin = checkConfig(config);
     this.#config = config;
     this.#origin = origin;
     this.#clock = config.Clock ?? systemClock;
@@ -196,12 +158,8 @@ export class Signin {
     return this.#sessions.CookieName;
   }
 
-  #redirect(res: ServerResponse, location: string): void {
-    seeOther(res, location);
-  }
-
   #outcome(res: ServerResponse, query: string): void {
-    this.#redirect(res, `${this.#config.SigninPath}?${query}`);
+    seeOther(res, `${this.#config.SigninPath}?${query}`);
   }
 
   /**
@@ -241,7 +199,7 @@ export class Signin {
       });
       if (upgrade !== undefined) {
         appendSetCookie(res, upgrade.cookie);
-        return this.#redirect(res, upgrade.location);
+        return seeOther(res, upgrade.location);
       }
     }
     const binding = this.#binding.issue(req);
@@ -334,7 +292,7 @@ export class Signin {
       this.#sessions.destroy(req, res);
       if (subject !== undefined) this.#emit(req, { Kind: "signed_out", Subject: subject });
     });
-    this.#redirect(res, this.#config.SigninPath);
+    seeOther(res, this.#config.SigninPath);
   };
 
   /** Form POST with field `id`: ends one of the session subject's sessions (its public id); 303 to `SessionsPath`. */
@@ -348,6 +306,9 @@ export class Signin {
       sessions: this.#sessions,
       signinPath: this.#config.SigninPath,
       sessionsPath: this.#config.SessionsPath ?? this.#config.SignedInPath,
+      stalePath: this.#config.StalePath ?? this.#config.SigninPath,
+      origin: this.#origin,
+      clock: this.#clock,
       emit: this.#emit,
       atomically: (fn) => this.#atomically(fn),
     };
@@ -371,7 +332,7 @@ export class Signin {
     await awaitDurable(this.#config.DB);
     // Back to the page that sent the person here (RequireFreshSession, an OAuth authorization request), if on this origin.
     const next = takeNext(req, res, this.#origin);
-    this.#redirect(res, next !== undefined && isLocalPath(next) ? next : this.#config.SignedInPath);
+    seeOther(res, next !== undefined && isLocalPath(next) ? next : this.#config.SignedInPath);
   }
 
   // SPEC §6.2: a session change and its auth event commit together; a sink that throws (an audit
@@ -380,34 +341,16 @@ export class Signin {
     return this.#config.DB.transaction(fn).immediate();
   }
 
-  #refuse(req: IncomingMessage, res: ServerResponse, location: string, status: number, text: string): void {
-    if (wantsHTML(req)) return this.#redirect(res, location);
-    writeText(res, status, `${status} ${text}`);
-  }
-
   /**
    * Middleware requiring a live session. It binds the identity and the
    * session to the request (`From`, `SessionFrom`, session `currentSession`).
    * Without one: HTML requests are redirected (303) to `SigninPath`,
    * others get 401.
    */
-  readonly RequireSession: Middleware = (next) => {
-    const requireSession: HandlerFunc = (req, res) => {
-      const session = this.#sessions.read(req);
-      if (session === undefined) return this.#refuse(req, res, this.#config.SigninPath, 401, "unauthorized: sign in first");
-      return next(req, res);
-    };
-    return requireSession;
-  };
+  readonly RequireSession: Middleware = (next) => requireSession(this.#manage, next);
 
   /** Middleware binding the session when there is one, and passing either way. */
-  readonly LoadSession: Middleware = (next) => {
-    const loadSession: HandlerFunc = (req, res) => {
-      this.#sessions.read(req);
-      return next(req, res);
-    };
-    return loadSession;
-  };
+  readonly LoadSession: Middleware = (next) => loadSession(this.#sessions, next);
 
   /**
    * Middleware requiring a session authenticated within `maxAge` ms
@@ -417,29 +360,7 @@ export class Signin {
    * sign-in; others get 401. No session at all behaves as `RequireSession`.
    */
   RequireFreshSession(maxAge: number): Middleware {
-    return (next) => {
-      const requireFreshSession: HandlerFunc = (req, res) => {
-        const session = this.#sessions.read(req);
-        if (session === undefined) return this.#refuse(req, res, this.#config.SigninPath, 401, "unauthorized: sign in first");
-        if (this.#clock.now().getTime() - session.AuthTime.getTime() > maxAge) {
-          // next= is a local path: an absolute-form request target (RFC 9112 §3.2.2) must not put a foreign URL there.
-          // A form POST cannot be replayed by a redirect back: only safe requests name themselves as next.
-          const safe = req.method === "GET" || req.method === "HEAD";
-          const next = safe ? `?next=${encodeURIComponent(requestTarget(req))}` : "";
-          // Remembered in this browser too, so the way back survives the emailed link, the code and the passkey.
-          if (safe && wantsHTML(req)) rememberNext(res, this.#origin, requestTarget(req));
-          return this.#refuse(
-            req,
-            res,
-            `${this.#config.StalePath ?? this.#config.SigninPath}${next}`,
-            401,
-            "unauthorized: session too old, authenticate again",
-          );
-        }
-        return next(req, res);
-      };
-      return requireFreshSession;
-    };
+    return (next) => requireFreshSession(this.#manage, maxAge, next);
   }
 
   /**

@@ -28,13 +28,6 @@ const LIB = join(ROOT, "lib");
 const ALLOWED: Record<string, string> = {
   // A shipped schema step is never edited (docs/handbook.md, "Tables"): it filled signin_accounts from the sessions once.
   "lib/signin/schema.ts: FROM sessions": "schema step signin/004-backfill-accounts",
-  // UNITS part of issue 37: lib/oauth is being rewritten to reach agent's tables through agent's door; the lead removes these.
-  "lib/oauth/server.ts: JOIN agent_tokens": "UNITS part of issue 37",
-  "lib/oauth/server.ts: DELETE FROM agent_access_tokens": "UNITS part of issue 37",
-  "lib/oauth/server.ts: FROM agent_access_tokens": "UNITS part of issue 37",
-  "lib/oauth/token-endpoint.ts: JOIN agent_tokens": "UNITS part of issue 37",
-  "lib/oauth/token-endpoint.ts: DELETE FROM agent_access_tokens": "UNITS part of issue 37",
-  "lib/oauth/token-endpoint.ts: FROM agent_tokens": "UNITS part of issue 37",
 };
 
 const SQL_TABLE = /\b(FROM|JOIN|INTO|UPDATE(?: OR [A-Z]+)?|DELETE FROM)\s+"?([a-z_][a-z0-9_]*)"?/g;

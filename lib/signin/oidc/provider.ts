@@ -11,7 +11,7 @@
  * (signature, iss, aud, exp/iat, nonce), email_verified, email = address.
  */
 import { cryptoRandom, discardLogger, NewRef, systemClock, type Clock, type Logger, type RandomReader } from "../../http/index.ts";
-import { equalSecret, readCookie } from "../../internal/index.ts";
+import { PKCE_METHOD, computeCodeChallenge, equalSecret, readCookie } from "../../internal/index.ts";
 import { clearPendingCookie, pendingCookieName, setPendingCookie } from "./cookie.ts";
 import { MetadataCache } from "./discovery.ts";
 import { isOIDCError } from "./errors.ts";
@@ -27,7 +27,6 @@ import {
   type LookupFunc,
 } from "./options.ts";
 import { createPending, parsePending, PENDING_BLOB_TTL, PENDING_SEAL_LABEL, type PendingBlob } from "./pending.ts";
-import { computeCodeChallenge, PKCE_METHOD } from "./pkce.ts";
 import { deriveSealKey, openBlob, sealBlob } from "./seal.ts";
 import { exchangeCode } from "./token-exchange.ts";
 import { lookupWebFinger } from "./webfinger.ts";

@@ -1,0 +1,50 @@
+/*
+ * What `mountResource` takes and returns: the application's handles (the
+ * database, mux, tool registry, event store, session gate) and the
+ * request context it renders through.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ToolDef, ToolRegistry } from "../agent/index.ts";
+import type { DB, Step } from "../db/index.ts";
+import type { EventStore } from "../events/index.ts";
+import type { Clock, Middleware } from "../http/index.ts";
+import type { ErrorPageTarget } from "../internal/index.ts";
+import type { Mux } from "../router/index.ts";
+import type { Resource } from "./resource.ts";
+import type { RecordStore } from "./store.ts";
+
+/** The part of the runtime's `Ctx` a resource renders with (`ctxFrom` from `latch` returns it). */
+export interface RenderCtx extends ErrorPageTarget {
+  readonly Render: ((req: IncomingMessage, res: ServerResponse, view: string, data: unknown) => void | Promise<void>) | undefined;
+}
+
+/** What `mountResource` needs. */
+export interface MountOptions {
+  /** The application's one database handle. */
+  db: DB;
+  mux: Mux;
+  /** The tool registry the app hands to its tools API (and any other transport). */
+  tools: ToolRegistry;
+  /** The event store every change is recorded in, with its actor (on `db`, the one handle). */
+  events: EventStore;
+  /** The public origin; mutating routes refuse other origins (`crossOriginProtection`). */
+  origin: string;
+  /** The app's session gate, e.g. `auth.RequireSession`. */
+  requireSession: Middleware;
+  /** The request context accessor: `ctxFrom` from `latch` (this module sits below the runtime). */
+  ctxFrom: (req: IncomingMessage) => RenderCtx | undefined;
+  /** Translates a catalog key in the app's default locale, for tool descriptions and confirm sentences. @default the framework's English, else the key */
+  label?: (key: string) => string;
+  /** @default systemClock */
+  clock?: Clock;
+}
+
+/** What `mountResource` built. */
+export interface MountedResource {
+  readonly Resource: Resource;
+  /** The schema steps it applied (merge them into `Options.Schema` too, to apply them with the rest). */
+  readonly Schema: readonly Step[];
+  readonly Store: RecordStore;
+  /** The tools it registered: `<name>_list`, `_read` (ToolRead), `_create`, `_update`, `_delete` (ToolWrite). */
+  readonly Tools: readonly ToolDef[];
+}
