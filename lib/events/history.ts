@@ -86,41 +86,58 @@ export function historyOf(db: DB, subject: string): HistoryPart[] {
   return parts;
 }
 
+/** A condition on events: all of it, each of its terms (one bounded range each), and their parameters. */
+interface Condition {
+  where: string;
+  terms: string[];
+  params: Record<string, unknown>;
+}
+
 /** The SQL condition (named parameters `@s<i>`, `@a<i>`, `@u<i>`) of a part's own events, and the parameters. */
-function partCondition(parts: readonly HistoryPart[]): { where: string; params: Record<string, unknown> } {
+function partCondition(parts: readonly HistoryPart[]): Condition {
   const params: Record<string, unknown> = {};
   const terms = parts.map((p, i) => {
     Object.assign(params, { [`s${i}`]: p.Stream, [`a${i}`]: p.After, [`u${i}`]: p.Upto ?? null });
     return `(stream = @s${i} AND seq > @a${i} AND (@u${i} IS NULL OR seq <= @u${i}))`;
   });
-  return { where: terms.join(" OR ") || "0", params };
+  return { where: terms.join(" OR ") || "0", terms, params };
 }
 
 /** The condition of the person's events in other streams: their address as subject while it was theirs. */
-function elsewhereCondition(parts: readonly HistoryPart[]): { where: string; params: Record<string, unknown> } {
+function elsewhereCondition(parts: readonly HistoryPart[]): Condition {
   const params: Record<string, unknown> = {};
   const terms = parts.map((p, i) => {
     Object.assign(params, { [`p${i}`]: p.Subject, [`f${i}`]: p.Since, [`t${i}`]: p.Until ?? null });
     return `(subject = @p${i} AND at >= @f${i} AND (@t${i} IS NULL OR at <= @t${i}))`;
   });
-  return {
-    where: `substr(stream, 1, ${AUDIT_STREAM_PREFIX.length}) <> '${AUDIT_STREAM_PREFIX}' AND (${terms.join(" OR ") || "0"})`,
-    params,
-  };
+  const other = `substr(stream, 1, ${AUDIT_STREAM_PREFIX.length}) <> '${AUDIT_STREAM_PREFIX}'`;
+  return { where: `${other} AND (${terms.join(" OR ") || "0"})`, terms: terms.map((t) => `${other} AND ${t}`), params };
 }
 
-/** The person's events for the export, in pages: their history and their events in other streams, `data` as the JSON object it is. */
+/**
+ * The person's events for the export, in pages: each part of their history
+ * along the stream's primary key, then their events in other streams along
+ * the subject index, one bounded range at a time (one OR over them all read
+ * the whole table for every page: 75 ms a page, seconds for an export).
+ */
 export function historyPages(db: DB, subject: string): RowPages {
+  const shape = (row: Record<string, unknown>): unknown => ({ ...row, data: JSON.parse(String(row["data"])) as unknown });
   const parts = historyOf(db, subject);
-  const own = partCondition(parts);
-  const elsewhere = elsewhereCondition(parts);
-  return keysetPages(db, {
-    table: "events",
-    columns: "*",
-    where: `(${own.where}) OR (${elsewhere.where})`,
-    params: { ...own.params, ...elsewhere.params },
-    shape: (row) => ({ ...row, data: JSON.parse(String(row["data"])) as unknown }),
-  });
+  const reads = [partCondition(parts), elsewhereCondition(parts)].flatMap(({ terms, params }) =>
+    terms.map((where) => keysetPages(db, { table: "events", columns: "*", where, params, shape })),
+  );
+  return {
+    Table: "events",
+    // A key is the read's index, then that read's own key (none at its start).
+    page(key) {
+      for (let i = key === undefined ? 0 : Number(key[0]), at = key?.slice(1); i < reads.length; i++, at = undefined) {
+        const page = reads[i]?.page(at !== undefined && at.length > 0 ? at : undefined) ?? { text: "", next: undefined };
+        if (page.next !== undefined) return { text: page.text, next: [i, ...page.next] };
+        if (page.text !== "") return { text: page.text, next: i + 1 < reads.length ? [i + 1] : undefined };
+      }
+      return { text: "", next: undefined };
+    },
+  };
 }
 
 /** What an erasure does with the person's events in other people's streams. */
