@@ -82,6 +82,8 @@ const ONE_PLACE = [
     code: /getOwnPropertyDescriptor\(/,
     home: "lib/internal/own-field.ts",
   },
+  // A wait in ms made whole seconds for Retry-After: a line naming retry (or ms) that divides by 1000.
+  { row: "takeLimit", claim: /the one `Retry-After` rounding/, code: /(retry|\bms\b)[^;]*\/ ?1000\)/i, home: "lib/internal/limiter.ts" },
   {
     row: "equalSecret",
     claim: /where every secret given as a string is compared/,
