@@ -24,3 +24,4 @@ export { needRoute, routeNeedsOf, bindRouteCheck, unroutedNeeds } from "./route-
 export type { RouteNeed } from "./route-needs.ts";
 export { limitWait, takeLimit, retryAfterSeconds, MemoryLog } from "./limiter.ts";
 export type { Limit, LimitLog } from "./limiter.ts";
+export { deriveKey, deriveKeyV1 } from "./derive-key.ts";
