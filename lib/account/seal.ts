@@ -36,11 +36,7 @@ export function seal(keys: ReversalKeys, context: string, text: string): string 
 
 /** Opens a value `seal` made with one of `keys` and the same context; undefined when none opens it. */
 export function unseal(keys: ReversalKeys, context: string, sealed: string): string | undefined {
-  for (const key of keys) {
-    const text = unsealWith(key, context, sealed);
-    if (text !== undefined) return text;
-  }
-  return undefined;
+  return unsealWith(keys[0], context, sealed) ?? unsealWith(keys[1], context, sealed);
 }
 
 function unsealWith(key: Buffer, context: string, sealed: string): string | undefined {

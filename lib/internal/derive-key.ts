@@ -1,13 +1,8 @@
 /*
  * The one derivation of a key from `InstanceKey`: HKDF-SHA-256 (RFC 5869),
- * empty salt, the purpose label as info, 32 bytes, so one instance key
- * serves every sealed or keyed value and no purpose's key is another's.
- *
- * `deriveKeyV1` is the derivation latch used before for some labels
- * (HMAC-SHA-256 keyed by `InstanceKey` over the label). It stays only where
- * a value made with it must stay valid: a deleted person's pseudonym (it
- * keys their events for good, so it is that purpose's definition) and
- * reversals sealed before (opened with it for their 7-day window).
+ * so no purpose's key is another's. `deriveKeyV1`, the derivation before,
+ * stays where values made with it must stay valid: the pseudonym (its
+ * definition, for good) and reversals sealed before (for their 7 days).
  */
 import { createHmac, hkdfSync } from "node:crypto";
 
