@@ -35,7 +35,7 @@ import { AccountError } from "./errors.ts";
 import { writeExport } from "./export.ts";
 import { changedMessage, confirmMessage, requestedMessage, takenMessage } from "./mail.ts";
 import { Records, pseudonym } from "./records.ts";
-import { deriveSealKey, seal, unseal } from "./seal.ts";
+import { reversalKeys, seal, unseal, type ReversalKeys } from "./seal.ts";
 
 /** The purpose of the emailed links that confirm a change of address (lib/signin `IssueLink`). */
 export const PURPOSE_ADDRESS = "account.address";
@@ -71,7 +71,7 @@ export class Account {
   readonly #sessions: Sessions;
   readonly #signin: Signin;
   readonly #records: Records;
-  readonly #sealKey: Buffer;
+  readonly #sealKeys: ReversalKeys;
   readonly #window: number;
   readonly #emit: AuthEventEmitter;
   readonly #from: string;
@@ -95,7 +95,7 @@ export class Account {
     this.#signin = config.Signin;
     this.#sessions = config.Signin.Sessions;
     this.#records = new Records(config.DB, config.Rows ?? [], this.#clock);
-    this.#sealKey = deriveSealKey(config.InstanceKey);
+    this.#sealKeys = reversalKeys(config.InstanceKey);
     this.#window = config.ReverseWindow ?? REVERSE_WINDOW;
     this.#emit = authEventEmitter(config, this.#clock, this.#logger);
     this.#from = config.MailFrom ?? `no-reply@${new URL(config.Origin).hostname}`;
@@ -228,7 +228,7 @@ export class Account {
       const current = this.#sessions.create(req, res, { Subject: address, Method: session.Method, AuthTime: session.AuthTime });
       const ended = this.#sessions.revokeOthers(current);
       const hash = HashToken(token);
-      this.#sql.putReversal.run(hash, address, seal(this.#sealKey, hash, old), this.#now() + this.#window);
+      this.#sql.putReversal.run(hash, address, seal(this.#sealKeys, hash, old), this.#now() + this.#window);
       this.#emit(req, { Kind: "address_changed", Subject: address, Count: ended });
       return true;
     });
@@ -265,7 +265,7 @@ export class Account {
     const hash = HashToken(token);
     const row = this.#sql.findReversal.get(hash);
     if (row === undefined || row.expires_at <= this.#now()) return false;
-    const previous = unseal(this.#sealKey, hash, row.sealed_previous);
+    const previous = unseal(this.#sealKeys, hash, row.sealed_previous);
     if (previous === undefined) return false;
     this.#sql.dropReversal.run(hash);
     // OWASP ASVS 5.0 §7.4.3 (terminate all active sessions after a change of credentials): whoever changed the address

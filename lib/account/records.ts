@@ -16,6 +16,7 @@ import { createHmac } from "node:crypto";
 import type { DB } from "../db/index.ts";
 import { EventStore } from "../events/index.ts";
 import type { Clock } from "../http/index.ts";
+import { deriveKeyV1 } from "../internal/index.ts";
 import { tableRows, type AccountRows, type RowPages } from "../db/index.ts";
 import { accountRows as passkeyRows } from "../passkey/index.ts";
 import { accountRows as sessionRows } from "../session/index.ts";
@@ -34,9 +35,11 @@ const PSEUDONYM_LABEL = "latch account pseudonym v1";
  * base64url characters of an HMAC keyed by a key derived from
  * `InstanceKey`, so one person's events keep reading as one person's,
  * and the address cannot be recovered by hashing guesses without the key.
+ * Its key is `deriveKeyV1`'s, for good: a pseudonym already written must
+ * come out the same for the same address and key.
  */
 export function pseudonym(instanceKey: string, address: string): string {
-  const key = createHmac("sha256", instanceKey).update(PSEUDONYM_LABEL).digest();
+  const key = deriveKeyV1(instanceKey, PSEUDONYM_LABEL);
   return PSEUDONYM_PREFIX + createHmac("sha256", key).update(address).digest("base64url").slice(0, 22);
 }
 

@@ -2,15 +2,11 @@
  * How often one agent token may call tools, on every transport: a token
  * bucket per token, holding `Burst` calls and refilled at `PerMinute` calls
  * a minute. A call takes one from its token's bucket; an empty bucket
- * refuses the call and says when the next one is back.
- *
- * The bucket is kept as one number per token, the time at which it is full
- * again (the "virtual scheduling" form of the bucket, GCRA): a call pushes
- * that time one interval (60 000 / PerMinute ms) further, and is allowed
- * while the time stays within `Burst` intervals of now. A token whose
- * bucket is full has no entry; entries are dropped once full again, so
- * memory follows the tokens calling in the last few seconds, never the
- * calls.
+ * refuses the call and says when the next one is back. The bucket is
+ * latch's one limiter (lib/internal/limiter.ts), paced: `Burst` calls,
+ * each logged one interval (60 000 / PerMinute ms) after the one before; a
+ * token's log holds at most `Burst` times and is dropped once its bucket is
+ * full again, so memory follows the tokens calling lately, not the calls.
  *
  * In memory, not SQLite: the limit protects the server from one agent, so
  * it must cost nothing per refused call (a table would take a write, under
@@ -19,7 +15,7 @@
  * against guessing, which a restart must not reset (lib/signin/rate.ts).
  */
 import { HTTPError, systemClock, type Clock } from "../http/index.ts";
-import { countProblem } from "../internal/index.ts";
+import { countProblem, MemoryLog, takeLimit, type Limit } from "../internal/index.ts";
 import type { AgentTokens } from "./tokens.ts";
 
 /** How many tool calls one token may make: `Burst` at once, then `PerMinute` a minute. */
@@ -45,13 +41,8 @@ export interface ToolCallLimiterOptions {
 /** The per-token bucket of tool calls that both agent transports take from. */
 export class ToolCallLimiter {
   readonly #clock: Clock;
-  /** Milliseconds between two calls at the sustained rate. */
-  readonly #interval: number;
-  /** How far ahead of now a bucket's "full at" may be after a call: `Burst` intervals. */
-  readonly #depth: number;
-  /** Each token's "full at" time (Unix ms); absent when full. */
-  readonly #fullAt = new Map<string, number>();
-  #pruneAbove = 0;
+  readonly #limit: Limit;
+  readonly #log = new MemoryLog();
 
   /**
    * Returns a limiter of `rate` (default 60 a minute, 20 at once). Throws
@@ -64,29 +55,18 @@ export class ToolCallLimiter {
       if (problem !== undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `tool call rate: ${field} ${problem}`);
     }
     this.#clock = options.Clock ?? systemClock;
-    this.#interval = 60_000 / rate.PerMinute;
-    this.#depth = rate.Burst * this.#interval;
+    this.#limit = { Max: rate.Burst, Window: 60_000 / rate.PerMinute, Paced: true };
   }
 
   /** Takes one call from the bucket of token `tokenID`, or refuses it with the seconds to wait (at least 1). */
   take(tokenID: string): RateVerdict {
-    const now = this.#clock.now().getTime();
-    const fullAt = Math.max(this.#fullAt.get(tokenID) ?? now, now) + this.#interval;
-    if (fullAt - now > this.#depth) return { ok: false, retryAfter: Math.max(1, Math.ceil((fullAt - this.#depth - now) / 1000)) };
-    this.#fullAt.set(tokenID, fullAt);
-    if (this.#fullAt.size > this.#pruneAbove) this.#prune(now);
-    return { ok: true };
+    const retryAfter = takeLimit(this.#log, tokenID, this.#limit, this.#clock.now().getTime());
+    return retryAfter === 0 ? { ok: true } : { ok: false, retryAfter };
   }
 
   /** How many tokens have a bucket that is not full. */
   get tracked(): number {
-    return this.#fullAt.size;
-  }
-
-  // Drops the buckets full again by now (the same as no entry). Run whenever the map doubled since the last run: amortized O(1).
-  #prune(now: number): void {
-    for (const [id, fullAt] of this.#fullAt) if (fullAt <= now) this.#fullAt.delete(id);
-    this.#pruneAbove = 2 * this.#fullAt.size;
+    return this.#log.size;
   }
 }
 

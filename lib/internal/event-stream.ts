@@ -11,6 +11,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { EventWriter, STREAM_HEADERS, type StreamLimits } from "./event-writer.ts";
 import { personCount } from "./person-count.ts";
+import { retryAfterSeconds } from "./limiter.ts";
 import { writeText } from "./respond.ts";
 import { shutdownSignal } from "./shutdown-signal.ts";
 
@@ -38,7 +39,7 @@ export function eventStreams(limits: StreamLimits & { perPerson: number } = STRE
     if (!admit(person, res)) {
       res.setHeader("Cache-Control", "no-store");
       // RFC 6585 §4: a 429 may say when to come back; RFC 9110 §10.2.3: in whole seconds (a stream's own `retry:`).
-      res.setHeader("Retry-After", String(Math.ceil(limits.retry / 1000)));
+      res.setHeader("Retry-After", String(retryAfterSeconds(limits.retry)));
       return writeText(res, 429, "Too many open event streams.");
     }
     const writer = new EventWriter(res, limits);

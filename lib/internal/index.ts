@@ -23,3 +23,6 @@ export type { ServeStream } from "./event-stream.ts";
 export type { ErrorPageTarget } from "./respond.ts";
 export { needRoute, routeNeedsOf, bindRouteCheck, unroutedNeeds } from "./route-needs.ts";
 export type { RouteNeed } from "./route-needs.ts";
+export { limitWait, takeLimit, retryAfterSeconds, MemoryLog } from "./limiter.ts";
+export type { Limit, LimitLog } from "./limiter.ts";
+export { deriveKey, deriveKeyV1 } from "./derive-key.ts";

@@ -28,26 +28,10 @@ export const MERGE_CELLS: number = 250_000;
  * synchronous work on the event loop, so a person (or an agent acting for
  * one) sending edits that all need one could otherwise keep a core busy;
  * past the limit an update that needs a line merge is refused (429 with
- * Retry-After). People editing by hand merge a few times an hour.
+ * Retry-After). People editing by hand merge a few times an hour. Counted
+ * in memory by latch's one limiter (a restart forgets them).
  */
 export const MERGE_RATE: Readonly<{ Max: number; Window: number }> = Object.freeze({ Max: 20, Window: 60 * 1000 });
-
-/** The line merges each person made in the last MERGE_RATE.Window, in memory (a restart forgets them). */
-export class MergeRate {
-  readonly #recent = new Map<string, number[]>();
-
-  /** Counts a line merge for `person` at `now` (ms) and returns 0, or, past the limit, the ms until there is room (nothing counted). */
-  take(person: string, now: number): number {
-    const since = now - MERGE_RATE.Window;
-    // Past 1 000 people, those with no merge in the window are forgotten: the map stays the size of who merged lately.
-    if (this.#recent.size > 1000) for (const [who, times] of this.#recent) if ((times.at(-1) ?? 0) <= since) this.#recent.delete(who);
-    const times = (this.#recent.get(person) ?? []).filter((at) => at > since);
-    if (times.length >= MERGE_RATE.Max) return (times[times.length - MERGE_RATE.Max] ?? now) + MERGE_RATE.Window - now;
-    times.push(now);
-    this.#recent.set(person, times);
-    return 0;
-  }
-}
 
 /** Reports whether merging this field needs a line merge (both sides changed a Textarea differently), the work MERGE_RATE bounds. */
 export function needsLineMerge(kind: string, base: FieldValue, mine: FieldValue, theirs: FieldValue): boolean {

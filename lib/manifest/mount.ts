@@ -330,7 +330,7 @@ function writeHandlers(context: MountContext) {
         return refuse(req, res, 400, `update ${spec.Name}: unknown version`);
       case "busy":
         // RFC 6585 §4: 429 says when to come back.
-        res.setHeader("Retry-After", String(Math.ceil(outcome.retryAfter / 1000)));
+        res.setHeader("Retry-After", String(outcome.retryAfter));
         return refuse(req, res, 429, busyMessage(spec.Name, outcome.retryAfter));
       case "stale": {
         const stored = outcome.current.values;

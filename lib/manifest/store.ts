@@ -26,7 +26,8 @@ import type { DB } from "../db/index.ts";
 import { credentialEnded } from "../agent/index.ts";
 import { type ActorLike, type EventStore } from "../events/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
-import { MergeRate, mergeField, needsLineMerge, type FieldValue } from "./merge.ts";
+import { MemoryLog, takeLimit } from "../internal/index.ts";
+import { MERGE_RATE, mergeField, needsLineMerge, type FieldValue } from "./merge.ts";
 import type { ResourceSpec } from "./spec.ts";
 import { LIST_PAGE_SIZE, RecordTable, type ListQuery, type StoredRecord } from "./table.ts";
 import type { RecordValues } from "./values.ts";
@@ -72,7 +73,7 @@ export type UpdateOutcome =
   | { kind: "missing" }
   | { kind: "bad_version" }
   | { kind: "stale"; current: StoredRecord; version: number }
-  /** The person made MERGE_RATE line merges within its window: nothing stored; room again in `retryAfter` ms. */
+  /** The person made MERGE_RATE line merges within its window: nothing stored; room again in `retryAfter` whole seconds. */
   | { kind: "busy"; retryAfter: number }
   | { kind: "conflict"; current: StoredRecord; version: number; merged: RecordValues; conflicts: Map<string, FieldConflict> };
 
@@ -190,7 +191,7 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
 /** Returns the Mergeable store of `spec`: event streams in `events`, projected into its table. */
 export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
   const table = new RecordTable(db, spec);
-  const lineMerges = new MergeRate();
+  const lineMerges = new MemoryLog();
   const stream = (id: string): string => `${spec.Name}:${id}`;
   const kinds = new Map(spec.Form.Fields.map((f) => [f.Name, f.Kind as string]));
 
@@ -255,7 +256,7 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
           const kind = (name: string): string => kinds.get(name) ?? "text";
           // A line merge is synchronous work: a person past MERGE_RATE waits, so no one person holds the event loop.
           if (Object.entries(mine).some(([name, value]) => needsLineMerge(kind(name), base[name] ?? null, value, theirs[name] ?? null))) {
-            const retryAfter = lineMerges.take(who.owner, clock.now().getTime());
+            const retryAfter = takeLimit(lineMerges, who.owner, MERGE_RATE, clock.now().getTime());
             if (retryAfter > 0) return { kind: "busy", retryAfter };
           }
           const merged: RecordValues = { ...theirs };

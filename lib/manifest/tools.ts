@@ -37,7 +37,7 @@ function refused(status: number, message: string): AgentError {
 
 /** The reason of a `busy` update (MERGE_RATE), for the route's log and the tool's caller. */
 export function busyMessage(resource: string, retryAfter: number): string {
-  return `update ${resource}: too many merged edits for this person; try again in ${Math.ceil(retryAfter / 1000)} s`;
+  return `update ${resource}: too many merged edits for this person; try again in ${retryAfter} s`;
 }
 
 /** Returns the five tools of `spec` over `store`, bound to the routes' `handlers`. */

@@ -34,7 +34,17 @@ import {
   type HandlerFunc,
   type RandomReader,
 } from "../http/index.ts";
-import { clientAddress, clientKey, durationProblem, parseOrigin, takeOutbound, waitOutside } from "../internal/index.ts";
+import {
+  clientAddress,
+  clientKey,
+  durationProblem,
+  limitWait,
+  parseOrigin,
+  retryAfterSeconds,
+  takeOutbound,
+  waitOutside,
+  type LimitLog,
+} from "../internal/index.ts";
 import type { OAuthClient } from "./client.ts";
 import {
   clientIDURLProblem,
@@ -137,8 +147,7 @@ export class OAuthClients {
   readonly #inflight = new Map<string, Promise<OAuthClient>>();
   readonly #row: Statement<[string], ClientRow>;
   readonly #insert: Statement;
-  readonly #count: Statement<[string, number], { n: number }>;
-  readonly #nth: Statement<[string, number, number], { issued_at: number }>;
+  readonly #registrations: LimitLog;
   readonly #touch: Statement;
   readonly #sweep: Statement;
 
@@ -166,10 +175,11 @@ export class OAuthClients {
     this.#insert = db.prepare(
       "INSERT INTO oauth_clients (client_id, client_name, redirect_uris, grant_types, registered_by, issued_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
-    this.#count = db.prepare("SELECT count(*) AS n FROM oauth_clients WHERE registered_by = ? AND issued_at > ?");
-    this.#nth = db.prepare(
-      "SELECT issued_at FROM oauth_clients WHERE registered_by = ? AND issued_at > ? ORDER BY issued_at LIMIT 1 OFFSET ?",
+    const newest = db.prepare<[string, number, number], { issued_at: number }>(
+      "SELECT issued_at FROM oauth_clients WHERE registered_by = ? AND issued_at > ? ORDER BY issued_at DESC LIMIT 1 OFFSET ?",
     );
+    // The registrations' own rows are the limit's log: `register` inserts the row a take is.
+    this.#registrations = { newest: (key, since, nth) => newest.get(key, since, nth - 1)?.issued_at };
     this.#touch = db.prepare("UPDATE oauth_clients SET last_used_at = ? WHERE client_id = ?");
     this.#sweep = db.prepare("DELETE FROM oauth_clients WHERE rowid IN (SELECT rowid FROM oauth_clients WHERE last_used_at <= ? LIMIT ?)");
   }
@@ -212,15 +222,9 @@ export class OAuthClients {
   register(body: unknown, key: string | undefined): RegistrationResponse {
     const fields = parseRegistration(body);
     const now = this.#clock.now().getTime();
-    if (key !== undefined) {
-      // OWASP ASVS 5.0 §10.4.7: unauthenticated registration is bounded per client address.
-      const since = now - REGISTRATION_LIMIT.Window;
-      const n = this.#count.get(key, since)?.n ?? 0;
-      if (n >= REGISTRATION_LIMIT.Max) {
-        const oldest = this.#nth.get(key, since, n - REGISTRATION_LIMIT.Max)?.issued_at ?? now;
-        throw new RegistrationLimited(Math.max(1, Math.ceil((oldest + REGISTRATION_LIMIT.Window - now) / 1000)));
-      }
-    }
+    // OWASP ASVS 5.0 §10.4.7: unauthenticated registration is bounded per client address.
+    const retryAfter = key === undefined ? 0 : limitWait(this.#registrations, key, REGISTRATION_LIMIT, now);
+    if (retryAfter > 0) throw new RegistrationLimited(retryAfter);
     const id = Buffer.from(this.#random.read(CLIENT_ID_BYTES)).toString("base64url");
     const name = fields.clientName ?? null;
     this.#insert.run(id, name, JSON.stringify(fields.redirectURIs), JSON.stringify(fields.grantTypes), key ?? null, now, now);
@@ -358,7 +362,7 @@ class FetchesBusy extends OAuthRetryLater {
         ? `at most ${METADATA_FETCHES_PER_CLIENT} metadata documents are fetched at once for one address`
         : "too many metadata documents are being fetched";
     // A slot frees within one fetch's time limit.
-    const retryAfter = Math.ceil((timeout ?? METADATA_FETCH_TIMEOUT) / 1000);
+    const retryAfter = retryAfterSeconds(timeout ?? METADATA_FETCH_TIMEOUT);
     super(`client metadata: ${why}; try again in ${retryAfter} s`, bound === "client" ? 429 : 503, retryAfter);
   }
 }

@@ -12,6 +12,7 @@
  * guesser holding the binding wins with odds of 5 in a million per link.
  */
 import { createHmac } from "node:crypto";
+import { deriveKey } from "../internal/index.ts";
 
 /** Digits of a sign-in code: 6. */
 export const CODE_LENGTH: number = 6;
@@ -21,9 +22,9 @@ export const MAX_CODE_ATTEMPTS: number = 5;
 
 const LABEL = "latch signin code v1";
 
-/** Derives the code key from the InstanceKey (a separate key per use). */
+/** The code key: `deriveKey` of the InstanceKey for LABEL. */
 export function deriveCodeKey(instanceKey: string): Buffer {
-  return createHmac("sha256", instanceKey).update(LABEL).digest();
+  return deriveKey(instanceKey, LABEL);
 }
 
 /** Returns the code of a link token: CODE_LENGTH decimal digits. */

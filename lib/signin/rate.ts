@@ -19,7 +19,7 @@
  * are not counted.
  */
 import { SWEEP_STEP, type DB } from "../db/index.ts";
-import { clientKey } from "../internal/index.ts";
+import { clientKey, limitWait, type LimitLog } from "../internal/index.ts";
 import type { Clock } from "../http/index.ts";
 
 /** One sliding window: at most `Max` sends within `Window` ms. */
@@ -63,7 +63,7 @@ export const CODE_MISS_LIMIT: RateWindow = Object.freeze({ Max: 10, Window: 60 *
 /** Which limit refused a send. */
 export type RateLimitName = "address" | "client" | "global";
 
-/** The outcome of `Take`: allowed, or which limit refused and when to retry (ms from now). */
+/** The outcome of `Take`: allowed, or which limit refused and when to retry (whole seconds, at least 1). */
 export type RateResult = { ok: true } | { ok: false; limit: RateLimitName; retryAfter: number };
 
 /** Returns the per-address bucket key: the local part without its "+tag" (RFC 5233 subaddress). */
@@ -79,25 +79,26 @@ function codeBucket(address: string, bindingHash?: string): string {
   return bindingHash === undefined ? `code:${addressBucket(address)}` : `code:${addressBucket(address)}:${bindingHash}`;
 }
 
-/** The persistent sliding-window limiter. */
+/** The persistent sliding-window limiter: latch's one limiter over this module's own `signin_rate_events` rows. */
 export class RateLimiter {
   readonly #db: DB;
   readonly #clock: Clock;
   readonly #limits: RateLimits;
-  readonly #count;
-  readonly #nth;
-  readonly #record;
+  readonly #log: Required<LimitLog>;
   readonly #sweep;
 
   constructor(db: DB, clock: Clock, limits: RateLimits = DEFAULT_RATE_LIMITS) {
     this.#db = db;
     this.#clock = clock;
     this.#limits = limits;
-    this.#count = db.prepare<[string, number], { n: number }>("SELECT count(*) AS n FROM signin_rate_events WHERE bucket = ? AND at > ?");
-    this.#nth = db.prepare<[string, number, number], { at: number }>(
-      "SELECT at FROM signin_rate_events WHERE bucket = ? AND at > ? ORDER BY at LIMIT 1 OFFSET ?",
+    const newest = db.prepare<[string, number, number], { at: number }>(
+      "SELECT at FROM signin_rate_events WHERE bucket = ? AND at > ? ORDER BY at DESC LIMIT 1 OFFSET ?",
     );
-    this.#record = db.prepare("INSERT INTO signin_rate_events (bucket, at) VALUES (?, ?)");
+    const record = db.prepare("INSERT INTO signin_rate_events (bucket, at) VALUES (?, ?)");
+    this.#log = {
+      newest: (bucket, since, nth) => newest.get(bucket, since, nth - 1)?.at,
+      record: (bucket, at) => void record.run(bucket, at),
+    };
     this.#sweep = db.prepare("DELETE FROM signin_rate_events WHERE rowid IN (SELECT rowid FROM signin_rate_events WHERE at <= ? LIMIT ?)");
   }
 
@@ -117,13 +118,10 @@ export class RateLimiter {
     return this.#db
       .transaction((): RateResult => {
         for (const [bucket, w, limit] of checks) {
-          const n = this.#count.get(bucket, now - w.Window)?.n ?? 0;
-          if (n < w.Max) continue;
-          // The window frees room when the event that put it at Max leaves it.
-          const at = this.#nth.get(bucket, now - w.Window, n - w.Max)?.at ?? now;
-          return { ok: false, limit, retryAfter: Math.max(1, at + w.Window - now) };
+          const retryAfter = limitWait(this.#log, bucket, w, now);
+          if (retryAfter > 0) return { ok: false, limit, retryAfter };
         }
-        for (const [bucket] of checks) this.#record.run(bucket, now);
+        for (const [bucket] of checks) this.#log.record(bucket, now);
         return { ok: true };
       })
       .immediate();
@@ -136,15 +134,15 @@ export class RateLimiter {
    */
   codeLocked(address: string, bindingHash: string): boolean {
     const since = this.#clock.now().getTime() - CODE_MISS_LIMIT.Window;
-    const misses = (bucket: string): number => this.#count.get(bucket, since)?.n ?? 0;
-    return misses(codeBucket(address)) >= CODE_MISS_LIMIT.Max && misses(codeBucket(address, bindingHash)) > 0;
+    const missed = (bucket: string, n: number): boolean => this.#log.newest(bucket, since, n) !== undefined;
+    return missed(codeBucket(address), CODE_MISS_LIMIT.Max) && missed(codeBucket(address, bindingHash), 1);
   }
 
   /** Records one wrong code typed for `address` by the browser of `bindingHash`. */
   recordCodeMiss(address: string, bindingHash: string): void {
     const now = this.#clock.now().getTime();
-    this.#record.run(codeBucket(address), now);
-    this.#record.run(codeBucket(address, bindingHash), now);
+    this.#log.record(codeBucket(address), now);
+    this.#log.record(codeBucket(address, bindingHash), now);
   }
 
   /** Deletes at most `limit` events older than the longest window (one step of `sweepInSteps`); returns how many. */

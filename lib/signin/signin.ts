@@ -188,7 +188,7 @@ export class Signin {
       this.#emit(req, { Kind: "rate_limited", Subject: address, Reason: rate.limit });
       // RFC 6585 §4: 429 with Retry-After for clients that read status codes; browsers get the page's message.
       if (!wantsJSON(req)) return this.#outcome(res, "err=rate");
-      res.setHeader("Retry-After", String(Math.ceil(rate.retryAfter / 1000)));
+      res.setHeader("Retry-After", String(rate.retryAfter));
       return writeJSON(res, 429, { error: "rate" });
     }
     if (this.#provider !== undefined && form.get("force") !== "1" && (await this.#provider.isClaimed(address))) {

@@ -91,7 +91,7 @@ describe("Mergeable store", () => {
     store.update(ada, id, events.version(`notes:${id}`), { body: "a\nb\nc" });
     const head = events.version(`notes:${id}`);
     const busy = lineMerge(store, ada, id, head, 99);
-    assert.deepEqual(busy, { kind: "busy", retryAfter: MERGE_RATE.Window - 1000 });
+    assert.deepEqual(busy, { kind: "busy", retryAfter: (MERGE_RATE.Window - 1000) / 1000 });
     assert.equal(events.version(`notes:${id}`), head + 1, "only the first, plain edit was stored");
     assert.equal(store.get(ada.owner, id)?.record.values["body"], "x99\nb\nc");
     // Edits that need no line merge still land, and another person merges as usual.

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { describe, it } from "node:test";
-import { deriveSealKey, MAX_SEALED_LENGTH, openBlob, sealBlob } from "../../lib/signin/oidc/seal.ts";
+import { deriveKey } from "../../lib/internal/index.ts";
+import { MAX_SEALED_LENGTH, openBlob, sealBlob } from "../../lib/signin/oidc/seal.ts";
 
-const key = deriveSealKey("instance-key", "purpose-a");
+const key = deriveKey("instance-key", "purpose-a");
 const now = new Date("2030-01-01T00:00:00Z");
 const later = new Date(now.getTime() + 60_000);
 const data = { state: "s", nonce: "n", list: [1, 2, 3] };
@@ -37,8 +38,8 @@ describe("sealBlob() / openBlob()", () => {
 
   it("refuses a blob sealed with another key or label", () => {
     const sealed = sealBlob(key, data, later);
-    assert.deepEqual(openBlob(deriveSealKey("other-key", "purpose-a"), sealed, now), { ok: false, reason: "bad_mac" });
-    assert.deepEqual(openBlob(deriveSealKey("instance-key", "purpose-b"), sealed, now), { ok: false, reason: "bad_mac" });
+    assert.deepEqual(openBlob(deriveKey("other-key", "purpose-a"), sealed, now), { ok: false, reason: "bad_mac" });
+    assert.deepEqual(openBlob(deriveKey("instance-key", "purpose-b"), sealed, now), { ok: false, reason: "bad_mac" });
   });
 
   it("refuses malformed input without throwing", () => {
@@ -59,17 +60,17 @@ describe("sealBlob() / openBlob()", () => {
   });
 });
 
-describe("deriveSealKey()", () => {
+describe("deriveKey()", () => {
   it("derives distinct 32-byte keys per label, never the raw instance key", () => {
-    const a = deriveSealKey("instance-key", "purpose-a");
+    const a = deriveKey("instance-key", "purpose-a");
     assert.equal(a.length, 32);
-    assert.notDeepEqual(a, deriveSealKey("instance-key", "purpose-b"));
+    assert.notDeepEqual(a, deriveKey("instance-key", "purpose-b"));
     assert.notDeepEqual(a, Buffer.from("instance-key"));
-    assert.deepEqual(a, deriveSealKey("instance-key", "purpose-a"));
+    assert.deepEqual(a, deriveKey("instance-key", "purpose-a"));
   });
 
   it("refuses an empty instance key or label", () => {
-    assert.throws(() => deriveSealKey("", "label"), TypeError);
-    assert.throws(() => deriveSealKey("key", ""), TypeError);
+    assert.throws(() => deriveKey("", "label"), TypeError);
+    assert.throws(() => deriveKey("key", ""), TypeError);
   });
 });

@@ -11,7 +11,7 @@
  * (signature, iss, aud, exp/iat, nonce), email_verified, email = address.
  */
 import { cryptoRandom, discardLogger, NewRef, systemClock, type Clock, type Logger, type RandomReader } from "../../http/index.ts";
-import { PKCE_METHOD, computeCodeChallenge, equalSecret, readCookie } from "../../internal/index.ts";
+import { PKCE_METHOD, computeCodeChallenge, deriveKey, equalSecret, readCookie } from "../../internal/index.ts";
 import { clearPendingCookie, pendingCookieName, setPendingCookie } from "./cookie.ts";
 import { MetadataCache } from "./discovery.ts";
 import { isOIDCError } from "./errors.ts";
@@ -27,7 +27,7 @@ import {
   type LookupFunc,
 } from "./options.ts";
 import { createPending, parsePending, PENDING_BLOB_TTL, PENDING_SEAL_LABEL, type PendingBlob } from "./pending.ts";
-import { deriveSealKey, openBlob, sealBlob } from "./seal.ts";
+import { openBlob, sealBlob } from "./seal.ts";
 import { exchangeCode } from "./token-exchange.ts";
 import { lookupWebFinger } from "./webfinger.ts";
 import { callbackParam, deadline, settleBefore } from "./util.ts";
@@ -72,7 +72,7 @@ export class InboxProvider {
 
   constructor(options: InboxProviderOptions) {
     this.#options = checkOptions(options);
-    this.#key = deriveSealKey(options.InstanceKey, PENDING_SEAL_LABEL);
+    this.#key = deriveKey(options.InstanceKey, PENDING_SEAL_LABEL);
     this.#clock = options.Clock ?? systemClock;
     this.#logger = options.Logger ?? discardLogger;
     this.#random = options.Random ?? cryptoRandom;

@@ -10,30 +10,16 @@
  * The blob is authenticated, not encrypted: put nothing in it that the
  * browser must not read.
  *
- * Keys are never the raw `InstanceKey`: `deriveSealKey` runs HKDF-SHA-256
- * (RFC 5869) with a purpose label, so one instance key can serve several
- * purposes without one purpose's MAC being valid for another.
+ * The key is never the raw `InstanceKey`: the caller derives it with
+ * `deriveKey` (lib/internal, HKDF-SHA-256) and its own purpose label.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-
-/** Length in bytes of a derived seal key. */
-const KEY_LENGTH = 32;
+import { createHmac, timingSafeEqual } from "node:crypto";
 
 /** Largest sealed blob `openBlob` will look at, in characters (a cookie is at most 4 KiB). */
 export const MAX_SEALED_LENGTH: number = 4096;
 
 /** The outcome of `openBlob`. */
 export type OpenResult = { ok: true; data: unknown } | { ok: false; reason: "malformed" | "bad_mac" | "expired" };
-
-/**
- * Derives a 32-byte key for one purpose from the instance key with
- * HKDF-SHA-256 (empty salt, `label` as info). Throws `TypeError` when
- * either argument is empty.
- */
-export function deriveSealKey(instanceKey: string, label: string): Buffer {
-  if (instanceKey === "" || label === "") throw new TypeError("derive seal key: empty instance key or label");
-  return Buffer.from(hkdfSync("sha256", instanceKey, Buffer.alloc(0), label, KEY_LENGTH));
-}
 
 function mac(key: Buffer, body: string): Buffer {
   return createHmac("sha256", key).update(body, "ascii").digest();
