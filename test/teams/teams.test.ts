@@ -137,3 +137,16 @@ describe("teams: roles", () => {
     assert.equal((await app.post(bob, path("leave"))).status, 409);
   });
 });
+
+describe("teams: a change and its event commit together", () => {
+  it("writes no team when its event is refused (a trigger injects the failure)", async (t) => {
+    const app = await startTeamsApp(t);
+    const ann = await app.signIn("ann@example.com");
+    app.db.exec(
+      "CREATE TRIGGER refuse_team_event BEFORE INSERT ON events WHEN NEW.type LIKE 'team.%' BEGIN SELECT RAISE(ABORT, 'injected'); END",
+    );
+    assert.equal((await app.post(ann, "/teams", { name: "Workshop" })).status, 500);
+    assert.equal(count(app.db, "teams"), 0);
+    assert.equal(count(app.db, "team_members"), 0);
+  });
+});
