@@ -133,6 +133,56 @@ export const WRITE_PATHS: readonly WritePath[] = [
     drive: (d) => d.post("/auth/code", { code: "000000" }),
     none: "a code typed with no pending link of this browser changes nothing; a right code signs in as the link does (signed_in, test/signin/code.test.ts)",
   },
+  // Teams: the drives act in the person's newest team (README of lib/teams, "Events").
+  {
+    name: "POST /teams",
+    drive: (d) => d.post("/teams", { name: "Workshop" }),
+    event: { type: "team.created", actor: "human" },
+    atomic: TEAMS_ATOMIC,
+  },
+  {
+    name: "POST /teams/{team}/rename",
+    drive: (d) => d.post(`/teams/${team(d)}/rename`, { name: "Loans" }),
+    event: { type: "team.renamed", actor: "human" },
+    atomic: TEAMS_ATOMIC,
+  },
+  {
+    name: "POST /teams/{team}/invitations",
+    drive: (d) => d.post(`/teams/${team(d)}/invitations`, { email: "grace-writes@example.com", role: "member" }),
+    event: { type: "team.invited", actor: "human" },
+    atomic: TEAMS_ATOMIC,
+  },
+  {
+    name: "POST /teams/{team}/invitations/revoke",
+    drive: async (d) => {
+      const id = (/data-invitation="([A-Za-z0-9_-]+)"/.exec((await d.get(`/teams/${team(d)}`)).body) ?? [])[1] ?? "";
+      return d.post(`/teams/${team(d)}/invitations/revoke`, { invitation: id });
+    },
+    event: { type: "team.invitation_revoked", actor: "human" },
+    atomic: TEAMS_ATOMIC,
+  },
+  {
+    name: "POST /teams/join",
+    none: "needs the link mailed to the invited address: test/teams/invitations.test.ts accepts it over SMTP and finds team.joined on team:<id>",
+  },
+  {
+    name: "POST /teams/{team}/members/role",
+    none: "needs a second member, who joins by the mailed link: test/teams/teams.test.ts finds team.role_changed with its actor",
+  },
+  {
+    name: "POST /teams/{team}/members/remove",
+    none: "needs a second member, who joins by the mailed link: test/teams/teams.test.ts finds team.member_removed with its actor",
+  },
+  {
+    name: "POST /teams/{team}/leave",
+    none: "the only owner cannot leave (409); a member who leaves appends team.left (test/teams/teams.test.ts)",
+  },
+  {
+    name: "POST /teams/{team}/delete",
+    drive: (d) => d.post(`/teams/${team(d)}/delete`, { name: "Loans" }),
+    event: { type: "team.deleted", actor: "human" },
+    atomic: TEAMS_ATOMIC,
+  },
   {
     name: "POST /account/agents",
     drive: (d) => d.post("/account/agents", { name: "writer", access: "write" }),
@@ -279,56 +329,6 @@ export const WRITE_PATHS: readonly WritePath[] = [
     none: "needs the code or link mailed to the new or old address: the account tests drive it over SMTP and find auth.address_changed / auth.address_change_reversed in the audit stream",
     atomic: ACCOUNT_ATOMIC,
   })),
-  // Teams: the drives act in the person's newest team (README of lib/teams, "Events").
-  {
-    name: "POST /teams",
-    drive: (d) => d.post("/teams", { name: "Workshop" }),
-    event: { type: "team.created", actor: "human" },
-    atomic: TEAMS_ATOMIC,
-  },
-  {
-    name: "POST /teams/{team}/rename",
-    drive: (d) => d.post(`/teams/${team(d)}/rename`, { name: "Loans" }),
-    event: { type: "team.renamed", actor: "human" },
-    atomic: TEAMS_ATOMIC,
-  },
-  {
-    name: "POST /teams/{team}/invitations",
-    drive: (d) => d.post(`/teams/${team(d)}/invitations`, { email: "grace-writes@example.com", role: "member" }),
-    event: { type: "team.invited", actor: "human" },
-    atomic: TEAMS_ATOMIC,
-  },
-  {
-    name: "POST /teams/{team}/invitations/revoke",
-    drive: async (d) => {
-      const id = (/data-invitation="([A-Za-z0-9_-]+)"/.exec((await d.get(`/teams/${team(d)}`)).body) ?? [])[1] ?? "";
-      return d.post(`/teams/${team(d)}/invitations/revoke`, { invitation: id });
-    },
-    event: { type: "team.invitation_revoked", actor: "human" },
-    atomic: TEAMS_ATOMIC,
-  },
-  {
-    name: "POST /teams/join",
-    none: "needs the link mailed to the invited address: test/teams/invitations.test.ts accepts it over SMTP and finds team.joined on team:<id>",
-  },
-  {
-    name: "POST /teams/{team}/members/role",
-    none: "needs a second member, who joins by the mailed link: test/teams/teams.test.ts finds team.role_changed with its actor",
-  },
-  {
-    name: "POST /teams/{team}/members/remove",
-    none: "needs a second member, who joins by the mailed link: test/teams/teams.test.ts finds team.member_removed with its actor",
-  },
-  {
-    name: "POST /teams/{team}/leave",
-    none: "the only owner cannot leave (409); a member who leaves appends team.left (test/teams/teams.test.ts)",
-  },
-  {
-    name: "POST /teams/{team}/delete",
-    drive: (d) => d.post(`/teams/${team(d)}/delete`, { name: "Loans" }),
-    event: { type: "team.deleted", actor: "human" },
-    atomic: TEAMS_ATOMIC,
-  },
   {
     name: "POST /account/delete",
     none: "removes the person and their audit stream: account_deleted has no stream left to hold it and is logged; test/account/delete.test.ts",

@@ -74,7 +74,7 @@ export class HandlerContext {
     const subject = this.subject(req);
     const team = this.config.TeamFrom(req) ?? "";
     const role = subject === undefined || !TEAM_ID_PATTERN.test(team) ? undefined : this.store.roleOf(team, subject);
-    // SPEC §6.3 (owner checks): a team one is not in is answered as one that does not exist.
+    // OWASP ASVS 5.0 §8.2.2 (data-specific access): a team one is not in is answered as one that does not exist.
     if (subject === undefined || role === undefined) return void this.refuse(req, res, notFound());
     return { subject, team, role };
   }
@@ -91,7 +91,7 @@ export class HandlerContext {
   /** The form's `name` field as a team name, or the refusal naming why not. */
   name(value: string | null): string | Refusal {
     const name = (value ?? "").trim();
-    // Bad input is answered with the field and the reason (docs/spec.md §7); control characters would garble every list of names.
+    // SPEC §7: bad input is answered with the field and the reason; control characters would garble every list of names.
     if (name === "" || [...name].length > MAX_TEAM_NAME || /[\u0000-\u001f\u007f]/.test(name)) {
       return { Status: 400, Field: "name", Code: "name", Reason: `must be 1-${MAX_TEAM_NAME} characters without control characters` };
     }
