@@ -34,9 +34,11 @@ import * as agent from "../../lib/agent/index.ts";
 import * as oauth from "../../lib/oauth/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { securityPage } from "./pages/security.ts";
+import * as teams from "../../lib/teams/index.ts";
+import { deleteTeamPage, joinPage, refusalPage, teamPage, teamsPage } from "../starter/pages/teams.ts";
 import { mountResources, resourceRows, renderResource, resourcesSchema } from "./resources.ts";
 
-/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, OAuth codes and refresh tokens, the resources, the account. */
+/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, OAuth codes and refresh tokens, teams, the resources, the account. */
 export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
   session.Schema,
   signin.Schema,
@@ -44,6 +46,7 @@ export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
   eventsSchema,
   agent.Schema,
   oauth.Schema,
+  teams.Schema,
   resourcesSchema,
   account.Schema,
 );
@@ -153,6 +156,22 @@ function buildRouter(
     OnAuthEvent: onAuthEvent,
     Logger: logger,
   });
+  // Teams, roles and invitations (lib/teams): invitations mailed as sign-in's links are; pages are the starter's.
+  const team = teams.create({
+    DB: db,
+    Sessions: auth.Sessions,
+    Events: events,
+    Origin: config.origin,
+    TeamsPath: "/teams",
+    JoinPath: "/teams/join",
+    SigninPath: "/signin",
+    TeamFrom: (req) => PathValue(req, "team"),
+    JoinPage: (req, res, invitation) => joinPage(req, res, assets, renderDemo, invitation),
+    RefusalPage: (req, res, refusal) => refusalPage(req, res, assets, renderDemo, refusal),
+    Mailer: mailer,
+    ...(config.mailFrom !== undefined && { MailFrom: config.mailFrom }),
+    Logger: logger,
+  });
   // Change of address, export, deletion (lib/account): each module answers for its own rows; OAuth's name agent tokens, so first.
   const agentRows = agent.accountRows(db);
   const settings = account.create({
@@ -161,7 +180,7 @@ function buildRouter(
     Passkey: keys,
     Origin: config.origin,
     InstanceKey: config.instanceKey,
-    Rows: [oauth.accountRows(db, agentRows), agentRows, resourceRows(db)],
+    Rows: [oauth.accountRows(db, agentRows), agentRows, teams.accountRows(db), resourceRows(db)],
     AccountPath: "/account/security",
     SigninPath: "/signin",
     StalePath: "/stepup",
@@ -234,6 +253,7 @@ function buildRouter(
     stopped,
   });
   mountResources({ db, mux, events, tools, origin: config.origin, requireSession: auth.RequireSession, localeDir: LOCALE_DIR });
+  mountTeams(mux, signedIn, team, assets);
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
   signedIn.Handle("GET /jobs/{id}/events", jobHandlers.Events);
@@ -246,6 +266,32 @@ function buildRouter(
     await auth.Sweep(now);
     await passkey.Sweep(db, now);
     await settings.Sweep(now);
+    await team.Sweep(now);
   });
   return mux;
+}
+
+// The teams pages and handlers (README "Demo"): a page is 404 for anyone not in the team, as the handlers are.
+function mountTeams(mux: Mux, signedIn: ReturnType<Mux["With"]>, team: teams.Teams, assets: Assets): void {
+  const subject = (req: Parameters<typeof From>[0]): string => From(req)?.Subject ?? "";
+  const member =
+    (page: typeof teamPage, owner = false) =>
+    (req: Parameters<typeof From>[0], res: Parameters<typeof teamPage>[1]) => {
+      const view = team.view(PathValue(req, "team") ?? "", subject(req));
+      if (view === undefined || (owner && view.Role !== "owner")) return notFoundPage(assets)(req, res);
+      page(req, res, assets, renderDemo, view);
+    };
+  signedIn.Handle("GET /teams", (req, res) => teamsPage(req, res, assets, renderDemo, team.teamsOf(subject(req))));
+  signedIn.Handle("POST /teams", team.Create);
+  mux.Handle("GET /teams/join", team.Join);
+  mux.Handle("POST /teams/join", team.Accept);
+  signedIn.Handle("GET /teams/{team}", member(teamPage));
+  signedIn.Handle("GET /teams/{team}/delete", member(deleteTeamPage, true));
+  signedIn.Handle("POST /teams/{team}/rename", team.Rename);
+  signedIn.Handle("POST /teams/{team}/delete", team.Delete);
+  signedIn.Handle("POST /teams/{team}/invitations", team.Invite);
+  signedIn.Handle("POST /teams/{team}/invitations/revoke", team.Revoke);
+  signedIn.Handle("POST /teams/{team}/members/role", team.SetRole);
+  signedIn.Handle("POST /teams/{team}/members/remove", team.Remove);
+  signedIn.Handle("POST /teams/{team}/leave", team.Leave);
 }

@@ -308,7 +308,9 @@ export class Account {
    * session confirmed by one (a step-up): else 303 to
    * `StalePath?next=AccountPath`. Deletes every row of the person in one
    * transaction, ends every session and token; `?account=deleted`.
-   * A typed address that is not theirs answers `AccountPath?delete=confirm`.
+   * A typed address that is not theirs answers `AccountPath?delete=confirm`;
+   * a deletion a module refuses (AccountRows `refuseErasure`) deletes
+   * nothing and answers `AccountPath?delete=<its reason>`.
    */
   readonly Delete: HandlerFunc = async (req, res) => {
     const session = this.#sessions.read(req);
@@ -322,11 +324,16 @@ export class Account {
       return seeOther(res, `${this.#config.StalePath ?? this.#config.SigninPath}?next=${encodeURIComponent(this.#config.AccountPath)}`);
     }
     const alias = pseudonym(this.#config.InstanceKey, subject);
-    this.#atomically(() => {
+    const refused = this.#atomically(() => {
+      // A module's rows that must not be orphaned (a team's only owner) refuse it; nothing is deleted.
+      const reason = this.#records.refusal(subject);
+      if (reason !== undefined) return reason;
       const ended = this.#sessions.RevokeAll(subject);
       this.#records.erase(subject, this.#config.OtherEvents ?? "pseudonymize", alias);
       this.#emit(req, { Kind: "account_deleted", Count: ended });
+      return undefined;
     });
+    if (refused !== undefined) return this.#outcome(res, this.#config.AccountPath, `delete=${refused}`);
     await awaitDurable(this.#config.DB);
     this.#sessions.destroy(req, res);
     this.#outcome(res, this.#config.SigninPath, "account=deleted");

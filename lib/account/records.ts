@@ -89,6 +89,15 @@ export class Records {
     return { tables: this.#rows.flatMap((rows) => rows.export(subject)), events: this.#events?.historyPages(subject) };
   }
 
+  /** The first module's reason `subject` may not be deleted yet (AccountRows `refuseErasure`), or undefined. */
+  refusal(subject: string): string | undefined {
+    for (const rows of this.#rows) {
+      const reason = rows.refuseErasure?.(subject);
+      if (reason !== undefined) return reason;
+    }
+    return undefined;
+  }
+
   /** Deletes every row of `subject` and erases their events (`others`: their events in other streams). */
   erase(subject: string, others: OtherEvents, alias: string): void {
     const streams = this.#rows.flatMap((rows) => rows.streams?.(subject) ?? []);

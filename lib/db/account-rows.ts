@@ -46,6 +46,8 @@ export interface AccountRows {
   streams?(subject: string): string[];
   /** Deletes the person's rows. */
   erase(subject: string): void;
+  /** Why the person may not be deleted yet (a word the application's page explains, e.g. "team_owner"), or undefined. */
+  refuseErasure?(subject: string): string | undefined;
 }
 
 /** Rows read per query of an export, at most: 500 (fewer once they reach `DOWNLOAD_PIECE` characters). */

@@ -21,6 +21,7 @@ import { schema as demoSchema } from "../../examples/demo/app.ts";
 import { resourceRows } from "../../examples/demo/resources.ts";
 import { accountRows as agentRows } from "../../lib/agent/index.ts";
 import { accountRows as oauthRows } from "../../lib/oauth/index.ts";
+import { accountRows as teamRows } from "../../lib/teams/index.ts";
 import { FakeClock } from "../_support/clock.ts";
 import assert from "node:assert/strict";
 import type { CookieJar } from "../_support/http-client.ts";
@@ -80,7 +81,7 @@ export async function startAccountApp(
         Passkey: keys,
         Origin: "http://localhost",
         InstanceKey: "account-test-instance-key",
-        Rows: [oauthRows(db, agentRows(db)), agentRows(db), resourceRows(db)],
+        Rows: [oauthRows(db, agentRows(db)), agentRows(db), teamRows(db), resourceRows(db)],
         AccountPath: "/account/security",
         SigninPath: "/signin",
         StalePath: "/stepup",
@@ -222,6 +223,25 @@ export function seed(app: AccountApp, address: string, tag: string): Seeded {
     address,
     now + 60000,
   );
+  // A team the person is a member of (another owns it: an only owner's deletion is refused), an invitation to them and one from them.
+  run("INSERT INTO teams (id, name, created_at) VALUES (?, 'Workshop', ?)", `team-${tag}`, now);
+  run("INSERT INTO team_members (team, subject, role, joined_at) VALUES (?, ?, 'member', ?)", `team-${tag}`, address, now);
+  run(
+    `INSERT INTO team_invitations (id, token_hash, team, address, role, inviter, created_at, expires_at)
+     VALUES (?, ?, ?, ?, 'viewer', 'owner@example.org', ?, ?), (?, ?, ?, 'guest@example.org', 'viewer', ?, ?, ?)`,
+    `inv-to-${tag}`,
+    `inv-to-hash-${tag}`,
+    `team-${tag}`,
+    address,
+    now,
+    now + 60000,
+    `inv-from-${tag}`,
+    `inv-from-hash-${tag}`,
+    `team-${tag}`,
+    address,
+    now,
+    now + 60000,
+  );
   return { recoveryCode, noteID };
 }
 
@@ -234,6 +254,7 @@ export const PERSONLESS_TABLES: ReadonlySet<string> = new Set([
   "oauth_codes",
   "oauth_refresh_tokens",
   "oauth_clients",
+  "teams",
 ]);
 
 /**

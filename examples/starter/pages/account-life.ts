@@ -59,11 +59,13 @@ export function addressSection(req: IncomingMessage, subject: string): SafeHTML 
 
 /** The card of the person's data: the export, and the deletion of the account. */
 export function dataSection(req: IncomingMessage): SafeHTML {
-  const mismatch = queryParams(req).get("delete") === "confirm";
+  const outcome = queryParams(req).get("delete") ?? "";
+  // "confirm": the typed address was not theirs; "team_owner": latch/teams refused (a team's only owner).
+  const mismatch = outcome === "confirm" || outcome === "team_owner";
   return html`<section class="card" id="data">
   <h2>${T(req, "starter.account.data.title")}</h2>
   <p><a href="/account/export" data-account-export download>${Icon("info")} ${T(req, "starter.account.data.export")}</a></p>
-  ${mismatch ? notice(req, "delete", "confirm") : html``}
+  ${mismatch ? notice(req, "delete", outcome) : html``}
   <form method="post" action="/account/delete" data-account-form="delete">
     <p class="muted">${T(req, "starter.account.delete.body")}</p>
     <label for="delete-address">${T(req, "starter.account.delete.field")}</label>

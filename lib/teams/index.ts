@@ -1,0 +1,13 @@
+/// <reference types="node" preserve="true" />
+export { create, Teams } from "./teams.ts";
+export { ROLES, may } from "./roles.ts";
+export { INVITATION_TTL, INVITE_LIMITS } from "./invitations.ts";
+export { MAX_TEAM_NAME } from "./context.ts";
+export { Schema } from "./schema.ts";
+export { accountRows } from "./account-rows.ts";
+export { isTeamsError } from "./errors.ts";
+export type { Config, Invitation, InviteLimits, Refusal } from "./config.ts";
+export type { Role, TeamAction } from "./roles.ts";
+export type { TeamView } from "./teams.ts";
+export type { TeamSummary, Member } from "./store.ts";
+export type { PendingInvitation } from "./invitations.ts";
