@@ -1,10 +1,4 @@
-/*
- * The media types the asset handler sends, keyed by file extension. The
- * table is deliberately small: an extension it does not know is served as
- * application/octet-stream, and `X-Content-Type-Options: nosniff` stops the
- * browser from guessing something more dangerous.
- */
-
+// The media types the asset handler sends, by extension: deliberately few; an unknown one is application/octet-stream, and nosniff stops the browser guessing.
 const TEXT = "; charset=utf-8";
 
 const TYPES: ReadonlyMap<string, string> = new Map([
@@ -28,10 +22,8 @@ const TYPES: ReadonlyMap<string, string> = new Map([
 /** The type sent for an extension the table does not know. */
 export const DEFAULT_CONTENT_TYPE: string = "application/octet-stream";
 
-/**
- * Returns the `Content-Type` for an asset name from its extension
- * (case-insensitive); text types carry `charset=utf-8`.
- */
+/** The `Content-Type` of an asset name by its extension (case-insensitive); text types carry `charset=utf-8`. */
+
 export function contentTypeFor(name: string): string {
   const base = name.slice(name.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");

@@ -1,8 +1,4 @@
-/*
- * Codes thrown by the assets module. Every one is a startup or template
- * mistake (a bad directory, a clashing name, an unknown asset name), so each
- * fails loudly instead of serving a broken page.
- */
+// Every assets error is a startup or template mistake, so each fails loudly instead of serving a broken page.
 import { LatchError } from "../http/index.ts";
 import { hasErrorCode } from "../internal/index.ts";
 

@@ -1,17 +1,10 @@
 /*
- * Startup half of the asset set: walk each directory once, read every file
- * and fingerprint it. After this nothing reads the disk; the handler answers
- * from the table built here, so no request can name a file (there is no path
- * join at request time to traverse). Each file is compressed (brotli and
- * gzip at their best levels) the first time it is served, not at startup:
- * maximum-quality brotli costs milliseconds a file, and a cold start serves
- * `/healthz` and a page before any asset.
- *
- * Invariants of the table: every name is a "/"-separated relative path of
- * URL-safe segments (no percent-encoding is ever needed, so an encoded
- * request path can never match); every file's real path lies inside the
- * real path of its root (symlinks leading out are refused at startup);
- * dotfiles and dot-directories are skipped.
+ * Startup half of the asset set: walk each directory once, read and
+ * fingerprint every file; no request can name a file (no path join at
+ * request time). Names are "/"-separated URL-safe segments (an encoded
+ * request path can never match); a symlink out of its root is refused.
+ * Compression runs at a file's first serving, not at startup: best brotli
+ * costs milliseconds a file, and a cold start serves `/healthz` first.
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
@@ -59,11 +52,7 @@ export function fingerprintURL(name: string, hash: string): string {
   return `${STATIC_PREFIX}${name.slice(0, dot)}-${hash}${name.slice(dot)}`;
 }
 
-/**
- * Reads every file under `roots` and returns the table keyed by name.
- * Throws `AssetsError` when a root cannot be read, a name is not URL-safe,
- * two roots hold the same name, or a symlink leads outside its root.
- */
+/** Reads every file under `roots` and returns the table keyed by name; throws `AssetsError` (see `NewAssets`). */
 export function loadEntries(roots: readonly string[]): Map<string, Entry> {
   const files = new Map<string, Buffer>();
   const origin = new Map<string, string>();
@@ -77,9 +66,8 @@ export function loadEntries(roots: readonly string[]): Map<string, Entry> {
     }
     for (const [name, file] of walk(realRoot, realRoot, "", new Set([realRoot]))) {
       const previous = origin.get(name);
-      if (previous !== undefined) {
+      if (previous !== undefined)
         throw new AssetsError("ERR_ASSETS_DUPLICATE_NAME", `load assets: ${name} is in both ${previous} and ${root}`);
-      }
       origin.set(name, root);
       files.set(name, readFileSync(file));
     }
@@ -125,16 +113,15 @@ function* walk(realRoot: string, dir: string, prefix: string, seen: Set<string>)
   for (const base of readdirSync(dir).sort()) {
     if (base.startsWith(".")) continue;
     const name = prefix + base;
-    if (!SEGMENT.test(base)) {
+    if (!SEGMENT.test(base))
       throw new AssetsError("ERR_ASSETS_INVALID_NAME", `load assets: ${JSON.stringify(name)} is not a URL-safe name`);
-    }
     let path = join(dir, base);
     if (lstatSync(path).isSymbolicLink()) {
       const target = realpathSync(path);
       // Path traversal: a symlink must not expose a file outside the asset root.
-      if (!target.startsWith(realRoot + sep)) {
+      if (!target.startsWith(realRoot + sep))
         throw new AssetsError("ERR_ASSETS_OUTSIDE_ROOT", `load assets: symlink ${name} leads outside ${realRoot}`);
-      }
+
       path = target;
     }
     const info = statSync(path);

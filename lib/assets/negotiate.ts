@@ -1,14 +1,9 @@
 /*
- * Pure header logic for the asset handler: choosing a content coding from
- * `Accept-Encoding` and matching `If-None-Match`. No node:http here, so both
- * are tested on strings alone.
- *
- * Choice rule: among the codings we hold, the one with the highest q-value
- * wins; ties go to br, then gzip, then identity. identity not named in the
- * header is acceptable at the lowest rank (RFC 9110 §12.5.3), so it is
- * chosen only when no compressed variant is acceptable. q=0 refuses.
+ * Pure header logic of the asset handler, tested on strings alone. Among the
+ * codings held, the highest q-value wins, ties going to br, then gzip, then
+ * identity; identity not named is acceptable at the lowest rank (RFC 9110
+ * §12.5.3), so chosen only when no compressed variant is. q=0 refuses.
  */
-
 /** A content coding the asset handler can send. */
 export type Coding = "br" | "gzip" | "identity";
 
@@ -17,11 +12,7 @@ const PREFERENCE: readonly Coding[] = ["br", "gzip", "identity"];
 // An identity coding the header does not mention ranks below any listed coding.
 const IMPLICIT_IDENTITY_Q = 0.0001;
 
-/**
- * Returns the coding to send given the request's `Accept-Encoding` and the
- * codings available, or `undefined` when every available coding is refused
- * (the handler answers 406). An absent header means identity.
- */
+/** The coding to send for `Accept-Encoding` of those available, or undefined when every one is refused (the handler answers 406). */
 export function chooseCoding(header: string | undefined, available: ReadonlySet<Coding>): Coding | undefined {
   // RFC 9110 §12.5.3: no Accept-Encoding field means any coding is acceptable; we send identity.
   if (header === undefined) return "identity";
@@ -42,11 +33,7 @@ export function chooseCoding(header: string | undefined, available: ReadonlySet<
   return best;
 }
 
-/**
- * Parses `Accept-Encoding` into lower-cased coding -> q-value. Malformed
- * members are skipped; a malformed q-value counts as 0 (refused). `x-gzip`
- * is read as `gzip` (RFC 9110 §8.4.1.3).
- */
+/** Parses `Accept-Encoding` into coding -> q-value: malformed members skipped, a malformed q-value 0, `x-gzip` as `gzip` (RFC 9110 §8.4.1.3). */
 export function parseAcceptEncoding(header: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const member of header.split(",")) {
@@ -70,19 +57,8 @@ function parseQValue(text: string): number {
   return Number(text);
 }
 
-/**
- * Reports whether an `If-None-Match` header matches `etag` (a quoted strong
- * tag). `*` matches; a list matches when any member does; a weak `W/` member
- * matches its strong twin, since If-None-Match uses the weak comparison
- * (RFC 9110 §13.1.2).
- */
+/** Whether `If-None-Match` matches `etag` (quoted, strong): `*`, or any member, a weak `W/` one too (the weak comparison, RFC 9110 §13.1.2). */
 export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
-  if (header.trim() === "*") return true;
-  for (const member of header.split(",")) {
-    let tag = member.trim();
-    if (tag.startsWith("W/")) tag = tag.slice(2);
-    if (tag === etag) return true;
-  }
-  return false;
+  return header.trim() === "*" || header.split(",").some((member) => member.trim().replace(/^W\//, "") === etag);
 }

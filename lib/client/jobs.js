@@ -1,15 +1,8 @@
 /*
- * latch jobs shim: progressive enhancement of a job status page (SPEC.md
- * §4.3, §6.1); loaded with <script src type=module>, no inline script (CSP
- * `script-src 'self'`).
- *
- * For each element carrying `data-poll` (the fragment path), it follows
- * `data-poll-push` (the events path) or polls the fragment every
- * `data-poll-every` seconds (stream.js): `update` refetches the fragment,
- * `done` goes to the event's `location`, `gone` reloads the page. A
- * fragment answer of 204 carries `Framework-Location`: the shim goes there.
- * A 401 or 404 reloads the page, which then shows the server's answer. The
- * no-script meta refresh is removed so the page does not also reload.
+ * latch jobs shim (SPEC.md §4.3, §6.1; lib/client/README.md): each
+ * `data-poll` element follows its job's stream or polls the fragment
+ * (stream.js). A 401 or 404 reloads the page, which then shows the server's
+ * answer; the no-script meta refresh is removed so the page does not also reload.
  */
 import { follow } from "./stream.js";
 

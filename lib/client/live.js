@@ -1,20 +1,9 @@
 /*
- * latch live pages shim: a resource's list and record pages follow the
- * changes to their records (lib/manifest/README.md, "Live pages"); loaded
- * with <script src type=module>, no inline script (CSP `script-src 'self'`).
- * Without it the pages are plain and correct on reload.
- *
- * For each element carrying `data-live` (the resource's events path), it
- * follows the stream or polls every `data-live-every` seconds (stream.js,
- * which sets `data-live-state`): a `change` of the page's record
- * (`data-record-id`), or of any record on a list, or a `reset` (the stream
- * could not resume) fetches the page again. A list (`data-live-list`)
- * swaps in the fetched rows; a record page copies the fetched values into
- * an untouched form (notice `updated`). An edited form is never
- * overwritten and keeps the version it was rendered from (notice
- * `changed`): saving merges a Mergeable record (`data-live-merge` saves),
- * an Exclusive one answers 409 with both, and the new values are listed in
- * `dl[data-live-current]`. A deleted record shows `deleted`.
+ * latch live pages (lib/client/README.md; lib/manifest/README.md, "Live
+ * pages"): each `data-live` element follows its resource's stream or polls
+ * (stream.js); a change fetches the page again, swapping a list's rows or
+ * copying a record's values into its untouched form. An edited form is never
+ * overwritten and keeps the version it was rendered from (notice `changed`).
  */
 import { follow } from "./stream.js";
 

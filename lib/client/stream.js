@@ -1,11 +1,8 @@
 /*
- * latch stream-or-poll (SPEC.md §6.1), imported by jobs.js and live.js (the
- * assets module points `./stream.js` at its fingerprinted name). With a
- * stream URL and EventSource, it follows the stream (the browser reconnects
- * after the server's `retry:`); if the stream fails before it opens (a 429,
- * a blocked route) or MAX_STREAM_ERRORS times in a row, it is closed and
- * the page is refreshed on a timer instead, for good. Refreshes never
- * overlap: one asked for while another runs follows it once.
+ * latch stream-or-poll (SPEC.md §6.1), imported by jobs.js and live.js: a
+ * stream that fails before it opens (a 429, a blocked route) or
+ * MAX_STREAM_ERRORS times in a row is closed, and the page refreshed on a
+ * timer instead, for good. Refreshes never overlap.
  */
 const MAX_STREAM_ERRORS = 3;
 

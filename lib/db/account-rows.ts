@@ -1,15 +1,8 @@
 /*
  * A person's rows, each module for its own tables (issue 37: one owner per
- * table). lib/account moves, exports and erases a person by asking each
- * module through this interface, never by naming another module's table;
- * each module's SQL stays in its own files. An application's tables of its
- * own answer the same way (`tableRows` of them, in account's `Config.Rows`).
- *
- * The export reads every table in keyset pages (issue 36): at most
- * EXPORT_PAGE rows, cut short once the page's text reaches DOWNLOAD_PIECE
- * characters, each page read with `.iterate()` and the iterator closed
- * before its text is returned, so no statement is open across the wait for
- * a socket to drain.
+ * table): lib/account moves, exports and erases a person through this
+ * interface. The export reads keyset pages (issue 36), each iterator closed
+ * before its text is returned, so no statement is open across a socket's drain.
  */
 import { DOWNLOAD_PIECE } from "../internal/index.ts";
 import type { DB } from "./handle.ts";
@@ -22,11 +15,7 @@ export interface RowPages {
   page(key: unknown[] | undefined): { text: string; next: unknown[] | undefined };
 }
 
-/**
- * What a module does with its own rows of one person. Every method runs
- * inside the caller's transaction (lib/account), so a change of address or
- * a deletion is all or nothing.
- */
+/** What a module does with its own rows of one person, inside the caller's transaction (all or nothing). */
 export interface AccountRows {
   /** Whether rows here make `address` an account (a change of address to it is refused). */
   isAccount?(address: string): boolean;
@@ -116,12 +105,8 @@ export interface PersonTable {
   account: boolean;
 }
 
-/**
- * The `AccountRows` of a module's `tables`, in deletion order (a row that
- * references another first): the owner passes its own tables, so the SQL
- * names only them. A table the application's schema does not create is
- * skipped.
- */
+/** The `AccountRows` of a module's own `tables`, in deletion order (a referencing row first); a table the schema does not create is skipped. */
+
 export function tableRows(db: DB, all: readonly PersonTable[]): AccountRows {
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
   const tables = all.filter((t) => exists.all(t.table).length > 0);

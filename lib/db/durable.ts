@@ -1,22 +1,11 @@
 /*
  * The durability barrier: after a commit that must survive the loss of the
- * machine (a new session, a registered passkey, regenerated recovery codes),
- * wait until Litestream has replicated it, and fail the request when it
- * cannot say so.
- *
- * Litestream (v0.5.9, `litestream replicate` with `socket: { enabled: true }`)
- * answers HTTP on a unix socket. `POST /sync` with the JSON body
- * `{"path": <database path>, "wait": true, "timeout": <seconds>}` forces
- * the WAL into an LTX file and, with `wait`, blocks until that file is
- * replicated; it answers 200 with `{"status", "path", "txid",
- * "replicated_txid"}`, status "synced" (replicated now) or "no_change"
- * (nothing new to replicate), and any other status code with
- * `{"error", "details"?}` (litestream.io/reference/sync,
- * litestream.io/reference/ipc, cmd/litestream/sync.go).
- *
- * The barrier is bound to the database handle (`setDurable`), so the
- * components that commit call `awaitDurable(db)` without knowing whether a
- * barrier is configured: unset, it resolves at once.
+ * machine, wait until Litestream (v0.5.9, control socket enabled) has
+ * replicated it, or fail the request. `POST /sync` `{"path", "wait": true,
+ * "timeout"}` answers 200 with `{"status": "synced" | "no_change", "txid",
+ * "replicated_txid"}`, else `{"error", "details"?}`
+ * (litestream.io/reference/sync, cmd/litestream/sync.go). Bound to the
+ * handle, so a commit's `awaitDurable(db)` resolves at once when unset.
  */
 import { request } from "node:http";
 import type { DB } from "./handle.ts";
@@ -53,12 +42,7 @@ export function setDurable(db: DB, options: DurableOptions | undefined): void {
   else barriers.set(db, options);
 }
 
-/**
- * Resolves once what was committed on `db` so far is replicated (at once
- * when no barrier is bound). Rejects with `DBError` ERR_DB_NOT_DURABLE,
- * status 503, when Litestream is unreachable, refuses, times out, or
- * answers anything but a replicated position.
- */
+/** Resolves once what `db` committed is replicated (at once without a barrier); rejects with `DBError` ERR_DB_NOT_DURABLE (503) otherwise. */
 export async function awaitDurable(db: DB): Promise<void> {
   const options = barriers.get(db);
   if (options !== undefined) await syncLitestream(options);
@@ -75,9 +59,9 @@ export async function syncLitestream(options: DurableOptions): Promise<SyncAnswe
   if (answer === undefined) throw notDurable("litestream answered 200 without a sync status");
   if (answer.status !== "synced" && answer.status !== "no_change")
     throw notDurable(`litestream sync status ${JSON.stringify(answer.status)}`);
-  if (answer.txid !== undefined && answer.replicatedTXID !== undefined && answer.replicatedTXID < answer.txid) {
+  if (answer.txid !== undefined && answer.replicatedTXID !== undefined && answer.replicatedTXID < answer.txid)
     throw notDurable(`litestream replicated txid ${answer.replicatedTXID} behind local txid ${answer.txid}`);
-  }
+
   return answer;
 }
 

@@ -1,6 +1,3 @@
-/*
- * Codes thrown by the database module.
- */
 import { LatchError } from "../http/index.ts";
 import { hasErrorCode } from "../internal/index.ts";
 

@@ -1,11 +1,4 @@
-/*
- * The database handle, described by a type latch owns: the part of
- * better-sqlite3's `Database` that latch and applications call. The shipped
- * declarations then need no `@types/better-sqlite3` (a devDependency of
- * latch, absent from an application's install), and a better-sqlite3
- * handle an application opened itself is still assignable to `DB`.
- */
-
+// The part of better-sqlite3's `Database` latch and applications call, as a type latch owns: the shipped declarations need no `@types/better-sqlite3`, and an application's own handle is still a `DB`.
 /** What `Statement.run` returns. */
 export interface RunResult {
   changes: number;

@@ -1,16 +1,10 @@
 /*
  * OpenDB: the one better-sqlite3 handle a process uses. Pragma order
- * matters:
- *   1. busy_timeout first, so every later statement (including the switch
- *      to WAL, which needs a lock) waits for a competing writer instead of
- *      failing with SQLITE_BUSY;
- *   2. journal_mode = WAL: readers never block the writer;
- *   3. synchronous = NORMAL: durable across application crashes, and the
- *      safe, fast setting in WAL mode;
- *   4. foreign_keys = ON: off by default in SQLite, per connection;
- *   5. trusted_schema = OFF: schema-embedded SQL cannot call functions with
- *      side effects (SQLite's hardening advice).
- * An in-memory path (":memory:" or "") skips WAL, which it cannot use.
+ * matters: busy_timeout first, so every later statement (the switch to WAL
+ * needs a lock) waits for a competing writer instead of SQLITE_BUSY; WAL, so
+ * readers never block the writer (not in memory, which cannot use it);
+ * synchronous NORMAL, safe in WAL; foreign_keys, off by default per
+ * connection; trusted_schema OFF (SQLite's hardening advice).
  */
 import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
@@ -31,9 +25,9 @@ export const PRAGMAS: readonly string[] = [
 ];
 
 /**
- * Opens (creating if needed, with its directory) the SQLite database at
- * `path` and applies `PRAGMAS` in order. Throws `DBError` ERR_DB_OPEN.
+ * Opens (creating it and its directory if needed) the database at `path` and applies `PRAGMAS`; throws `DBError` ERR_DB_OPEN.
  *
+
  * @example
  * const db = OpenDB("./data/app.db");
  */

@@ -1,11 +1,8 @@
 /*
- * Named schema steps (the newer migration mechanism). Every component
- * exports its schema as an ordered list of `Step`s; an application merges
- * them (merge order is apply order: sessions before sign-in before
- * passkey). `applySchema` runs each step not yet applied in its own
- * transaction and records its name with a SHA-256 checksum of its SQL; an
- * applied step whose SQL has since changed is refused at boot, naming it,
- * because silently diverging schemas are how data gets lost.
+ * Named schema steps (the newer migration mechanism), merged across
+ * components in apply order. Each step runs once in its own transaction and
+ * is recorded with a SHA-256 of its SQL; one whose SQL has since changed is
+ * refused at boot, naming it: silently diverging schemas lose data.
  */
 import { createHash } from "node:crypto";
 import type { DB } from "./handle.ts";
@@ -18,15 +15,11 @@ export interface Step {
   /** The SQL to run once. Never edit it after release; add a new step. */
   SQL: string;
   /**
-   * Work SQL alone cannot say (a table rebuild converting values in
-   * JavaScript: lib/manifest's field history), run after `SQL` in the
-   * step's transaction, given the names of the steps already applied. It
-   * returns the names of applied or later steps whose work it did in
-   * their current form: each is recorded again with its current SQL when
-   * the list holds it (and not run), forgotten when the list does not.
-   * Only `SQL` is checksummed, so let it describe what `Run` does.
-   * Foreign keys are off while it runs and checked before the commit
-   * (SQLite's 12-step table rebuild, steps 1 and 10).
+   * Work SQL alone cannot say (a rebuild converting values in JavaScript),
+   * run after `SQL` in the step's transaction, given the applied steps'
+   * names; returns the steps whose work it did in their current form
+   * (recorded again when listed, and not run; else forgotten). Only `SQL` is
+   * checksummed. Foreign keys are off while it runs, checked before the commit.
    */
   Run?: (db: DB, applied: ReadonlySet<string>) => readonly string[];
   /** The way forward when this step was applied with different SQL, appended to ERR_DB_STEP_CHANGED's message (e.g. the history entry to write). */
@@ -38,9 +31,7 @@ export function mergeSchemas(...lists: readonly (readonly Step[])[]): Step[] {
   const merged: Step[] = [];
   const seen = new Set<string>();
   for (const step of lists.flat()) {
-    if (seen.has(step.Name)) {
-      throw new DBError("ERR_DB_STEP_DUPLICATE", `merge schemas: step ${step.Name} appears twice`);
-    }
+    if (seen.has(step.Name)) throw new DBError("ERR_DB_STEP_DUPLICATE", `merge schemas: step ${step.Name} appears twice`);
     seen.add(step.Name);
     merged.push(step);
   }
@@ -51,11 +42,8 @@ function checksum(sql: string): string {
   return createHash("sha256").update(sql).digest("hex");
 }
 
-/**
- * Applies every step of `steps` not yet recorded, in order. Returns the
- * names it applied. Throws `DBError` ERR_DB_STEP_CHANGED when a recorded
- * step's SQL differs, ERR_DB_STEP_FAILED when a step's SQL fails.
- */
+/** Applies the steps not yet recorded, in order, returning their names; throws `DBError` ERR_DB_STEP_CHANGED or ERR_DB_STEP_FAILED. */
+
 export function applySchema(db: DB, steps: readonly Step[]): string[] {
   mergeSchemas(steps);
   db.exec(`CREATE TABLE IF NOT EXISTS latch_schema (

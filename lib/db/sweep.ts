@@ -19,12 +19,8 @@ export const SWEEP_STEP: number = 25;
 /** One table's step: deletes at most `limit` expired rows (by rowid, along an index) and returns how many. */
 export type SweepStep = (limit: number) => number;
 
-/**
- * Runs each step, one table after another, until a step deletes fewer rows
- * than SWEEP_STEP (it found the table's last), the event loop turning after
- * every step; resolves with the rows deleted per name. The first step runs
- * before it returns.
- */
+/** Runs each table's steps until one deletes fewer than SWEEP_STEP, the loop turning between steps (the first before it returns); resolves with the rows per name. */
+
 export async function sweepInSteps<Name extends string>(db: DB, steps: Readonly<Record<Name, SweepStep>>): Promise<Record<Name, number>> {
   const total = {} as Record<Name, number>;
   let stepped = false;

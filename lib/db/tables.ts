@@ -1,9 +1,4 @@
-/*
- * The check a component makes at construction that its tables exist: a
- * schema left out of `mergeSchemas` then fails at start, naming the schema
- * to merge, instead of as "no such table" on a fresh database's first
- * request.
- */
+// A component's check at construction that its tables exist: a schema left out of `mergeSchemas` fails at start, named, not as "no such table" later.
 import { DBError } from "./errors.ts";
 import type { DB } from "./handle.ts";
 

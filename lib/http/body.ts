@@ -1,9 +1,4 @@
-/*
- * Request-body readers with a size limit. Every failure is an `HTTPError`
- * carrying a 4xx status, so a handler can let it propagate and the
- * panic-recovery middleware answers 413, 415 or 400 with a clear message
- * instead of a 500.
- */
+// Request-body readers with a size limit: every failure is an `HTTPError` with a 4xx, which panic recovery answers.
 import type { IncomingMessage } from "node:http";
 import { ErrAbortHandler, HTTPError, isLatchError } from "./errors.ts";
 import { mediaType } from "../internal/index.ts";
@@ -27,14 +22,10 @@ export const BODY_PIECES: number = 64;
 export const MIN_BODY_PIECE: number = 256;
 
 /**
- * Reads the raw body, refusing more than `limit` bytes (413). A declared
- * `Content-Length` over the limit is refused before reading. Each chunk is
- * copied into one buffer that doubles as needed (up to `limit`), so a body
- * sent in many small pieces costs its size, not a Buffer per piece. Every
- * piece is work on the event loop, so a body may arrive in BODY_PIECES
- * pieces plus one per MIN_BODY_PIECE bytes, else a 413: 20,000 one-byte
- * chunks are refused at the 65th. A refused body is not read on; the
- * answer closes the connection (lib/runtime/README.md, "Connections").
+ * Reads the raw body, refusing more than `limit` bytes (413, a declared
+ * length before reading) or more than BODY_PIECES pieces plus one per
+ * MIN_BODY_PIECE bytes (413). Chunks are copied into one buffer that doubles
+ * as needed, so many small pieces cost the body's size, not a Buffer each.
  */
 export async function readBody(req: IncomingMessage, options: BodyOptions = {}): Promise<Buffer> {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
@@ -56,8 +47,7 @@ export async function readBody(req: IncomingMessage, options: BodyOptions = {}):
     }
   } catch (err) {
     if (isLatchError(err)) throw err;
-    // The client went away mid-body: nobody is left to answer, and it is not
-    // a server fault to log as a panic (anyone could flood the log so).
+    // The client went away mid-body: nobody is left to answer, and no server fault to log (anyone could flood the log so).
     throw ErrAbortHandler;
   }
   return body.subarray(0, size);
@@ -74,6 +64,10 @@ function tooLarge(limit: number): HTTPError {
   return new HTTPError("ERR_HTTP_BODY_TOO_LARGE", `read body: larger than ${limit} bytes`, { status: 413 });
 }
 
+function unsupported(message: string): HTTPError {
+  return new HTTPError("ERR_HTTP_UNSUPPORTED_MEDIA_TYPE", message, { status: 415 });
+}
+
 function tooFragmented(pieces: number, size: number): HTTPError {
   return new HTTPError(
     "ERR_HTTP_BODY_TOO_FRAGMENTED",
@@ -87,13 +81,8 @@ function tooFragmented(pieces: number, size: number): HTTPError {
  * with status 415 for another content type, 413 when over the limit.
  */
 export async function readForm(req: IncomingMessage, options: BodyOptions = {}): Promise<URLSearchParams> {
-  if (mediaType(req) !== "application/x-www-form-urlencoded") {
-    throw new HTTPError("ERR_HTTP_UNSUPPORTED_MEDIA_TYPE", "read form: expected application/x-www-form-urlencoded", {
-      status: 415,
-    });
-  }
-  const body = await readBody(req, options);
-  return new URLSearchParams(body.toString("utf8"));
+  if (mediaType(req) !== "application/x-www-form-urlencoded") throw unsupported("read form: expected application/x-www-form-urlencoded");
+  return new URLSearchParams((await readBody(req, options)).toString("utf8"));
 }
 
 /**
@@ -103,9 +92,7 @@ export async function readForm(req: IncomingMessage, options: BodyOptions = {}):
  */
 export async function readJSON(req: IncomingMessage, options: BodyOptions = {}): Promise<unknown> {
   const type = mediaType(req);
-  if (type !== "application/json" && !type.endsWith("+json")) {
-    throw new HTTPError("ERR_HTTP_UNSUPPORTED_MEDIA_TYPE", "read json: expected application/json", { status: 415 });
-  }
+  if (type !== "application/json" && !type.endsWith("+json")) throw unsupported("read json: expected application/json");
   const body = await readBody(req, options);
   try {
     return JSON.parse(body.toString("utf8")) as unknown;

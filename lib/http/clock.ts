@@ -1,7 +1,4 @@
-/*
- * Time and randomness are injected (STYLE.md §5) so tests can move the clock
- * and pin random bytes. Production code passes `systemClock`.
- */
+// Time and randomness are injected (STYLE.md §5) so tests can move the clock and pin random bytes.
 import { randomBytes } from "node:crypto";
 
 /** A source of the current time. */

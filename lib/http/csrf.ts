@@ -1,15 +1,8 @@
 /*
- * Cross-origin request protection in the manner of Go 1.25's
- * `http.crossOriginProtection`: no tokens, only what browsers already say.
- *
- *   - Safe methods (GET, HEAD, OPTIONS) pass: they must not change state.
- *   - Fetch Metadata (W3C Fetch Metadata §2.4): `Sec-Fetch-Site:
- *     same-origin` or `none` (typed in the address bar, a bookmark) passes;
- *     any other value (`same-site`, `cross-site`) is refused.
- *   - Without it, RFC 6454 §7 `Origin` must equal the configured origin
- *     exactly: scheme, host and port.
- *   - With neither header the request is not from a modern browser
- *     (curl, server-to-server) and passes, unless `Strict` is set.
+ * Cross-origin request protection after Go 1.25's
+ * `http.crossOriginProtection`: no tokens, only what browsers say (the rule
+ * is lib/internal's `crossOriginVerdict`: Fetch Metadata, else `Origin`).
+ * Safe methods pass; a request with neither header (curl) passes unless `Strict`.
  */
 import type { ServerResponse } from "node:http";
 import { HTTPError } from "./errors.ts";

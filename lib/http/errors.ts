@@ -1,11 +1,8 @@
 /*
- * One base class for every error latch throws across a module boundary.
- * `code` is a stable `ERR_<MODULE>_<WHAT>` string (a retired code is never
- * reused); `status`, when set, is the HTTP status the panic-recovery
- * middleware answers with instead of 500, so a handler can throw a client
- * error (413, 415, 400...): the application's ErrorPage renders it, or,
- * without one, the message reaches the client as plain text. Messages read
- * "<operation>: <reason>" and never carry secrets or raw user input.
+ * One base class for every error latch throws across a module boundary:
+ * `code` is a stable `ERR_<MODULE>_<WHAT>` (never reused), `status` a 4xx
+ * panic recovery answers instead of 500; messages read "<operation>:
+ * <reason>" and never carry secrets or raw user input.
  */
 import { hasErrorCode } from "../internal/index.ts";
 

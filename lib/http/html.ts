@@ -1,10 +1,4 @@
-/*
- * Server-rendered HTML with escaping by default. Every interpolation in an
- * `html` template is escaped unless it is already `SafeHTML` (the result of
- * another `html` template or of `raw`). Arrays are joined, `undefined`,
- * `null` and `false` render nothing, so conditionals read naturally.
- */
-
+// Server-rendered HTML, escaped by default: an interpolation is escaped unless it is `SafeHTML`; arrays are joined, undefined, null and false render nothing.
 /** A string of trusted HTML. */
 export class SafeHTML {
   readonly #value: string;

@@ -1,13 +1,8 @@
 /*
- * Structured logging: one JSON object per line, written to stderr by
- * default, with `time`, `level`, `msg` and the caller's attributes. When
- * the stream is a terminal the same record is written for a person
- * instead (`format: "text"`): `12:04:05 INFO  listening url=...`, with a
- * multi-line value (the development mailer's email) on its own indented
- * lines, so a link can be clicked rather than unescaped from JSON. Every
- * latch component logs through a `Logger`, so an application replaces it in
- * one place. Attributes named like secrets are never passed here; callers
- * redact before logging (docs/design.md §5: secrets are never logged).
+ * Structured logging: one JSON object per line on stderr, or, on a terminal,
+ * the same record for a person (a multi-line value on its own indented
+ * lines, so a link can be clicked). Callers redact before logging
+ * (docs/design.md §5: secrets are never logged).
  */
 import type { Writable } from "node:stream";
 
@@ -79,16 +74,8 @@ function serialize(line: Attrs): string {
   try {
     return JSON.stringify(line, replaceErrors);
   } catch {
-    const safe: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(line)) {
-      try {
-        JSON.stringify(value, replaceErrors);
-        safe[key] = value;
-      } catch {
-        safe[key] = "[unserializable]";
-      }
-    }
-    return JSON.stringify(safe, replaceErrors);
+    const safe = Object.entries(line).map(([key, value]) => [key, serializeValue(value) === UNSERIALIZABLE ? UNSERIALIZABLE : value]);
+    return JSON.stringify(Object.fromEntries(safe), replaceErrors);
   }
 }
 
@@ -113,11 +100,13 @@ function formatText(line: Attrs): string {
   return head + tail;
 }
 
+const UNSERIALIZABLE = "[unserializable]";
+
 function serializeValue(value: unknown): string {
   try {
     return JSON.stringify(value, replaceErrors);
   } catch {
-    return "[unserializable]";
+    return UNSERIALIZABLE;
   }
 }
 

@@ -1,18 +1,9 @@
 /*
- * A per-request AbortSignal that fires when the client goes away or the
- * server begins shutting down, so long-lived responses (event streams)
- * end promptly during a graceful shutdown. The server binds its shutdown
- * signal to each connection once (lib/internal's `bindShutdownSignal`);
- * the per-request signal is built lazily, only for handlers that ask.
- *
- * The signal watches the socket's `close` (the client went away) and the
- * shutdown signal, and lets go of both when the response finishes, so a
- * keep-alive connection serving many such requests does not pile up
- * listeners. The request's own `close` is no use here: Node also
- * fires it as soon as a request body has been read, while the response goes
- * on. The end of the response is observed on Node's documented
- * `http.server.response.finish` diagnostics channel, subscribed to on the
- * first call; from then on each finished response costs one lookup.
+ * A per-request AbortSignal for the client's going away or the server's
+ * shutdown, built only for handlers that ask. It lets go of both when the
+ * response finishes (Node's `http.server.response.finish` channel), so a
+ * keep-alive connection does not pile up listeners; the request's own
+ * `close` is no use: Node fires it once the body is read.
  */
 import { subscribe } from "node:diagnostics_channel";
 import { IncomingMessage } from "node:http";
@@ -22,11 +13,8 @@ const requestSignals = requestSlot<AbortSignal>();
 const releases = requestSlot<() => void>();
 let watching = false;
 
-/**
- * Returns the request's signal: aborted when the client disconnects or the
- * server shuts down (outside `Serve`, only the former) before the response
- * has finished. Calling it again for the same request returns the same signal.
- */
+/** The request's signal (the same on every call): aborted when the client disconnects or the server shuts down before the response has finished. */
+
 export function requestSignal(req: IncomingMessage): AbortSignal {
   const known = requestSignals.get(req);
   if (known !== undefined) return known;

@@ -1,9 +1,4 @@
-/*
- * The small answers an application gives: a JSON document and a 303
- * redirect (the plain-text answer and the error page are lib/internal's
- * `writeText` and `writeErrorPage`). One implementation, so Content-Type,
- * length and caching headers are the same everywhere.
- */
+// The small answers an application gives, so Content-Type, length and caching are the same everywhere (plain text and error pages: lib/internal).
 import type { ServerResponse } from "node:http";
 
 /** Ends `res` with a JSON body (`Cache-Control: no-store`). */

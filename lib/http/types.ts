@@ -1,9 +1,4 @@
-/*
- * The two shapes every part of latch is written against. A handler takes
- * Node's own request and response objects, in Node's `(req, res)` order
- * (docs/spec.md, the idiom table); a middleware wraps one handler in
- * another.
- */
+// The two shapes every part of latch is written against: Node's own request and response, in Node's `(req, res)` order (docs/spec.md, the idiom table).
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** A request handler. It may return a promise; a rejection is a panic (see `recoverPanics`). */

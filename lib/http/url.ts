@@ -1,10 +1,4 @@
-/*
- * The request's query and the one rule for redirect targets, without ever
- * throwing. `new URL(req.url, base)` throws for an absolute-form target
- * whose authority does not parse (`GET http://a:99999/x`), which would turn
- * bad client input into a 500; the query is taken by hand instead (the
- * target itself is lib/internal's `requestTarget`).
- */
+// The request's query, taken by hand (`new URL(req.url, base)` throws for `GET http://a:99999/x`), and the one rule for redirect targets.
 import type { IncomingMessage } from "node:http";
 
 /** Returns the request's query parameters (empty when there is none). Never throws. */

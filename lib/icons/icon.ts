@@ -1,9 +1,4 @@
-/*
- * Inline SVG icons: markup, not image requests, so they inherit the text
- * colour (`currentColor`) and need no extra fetch. Every icon is decorative
- * (`aria-hidden="true"`, `focusable="false"` for old Edge/IE): the text beside
- * it carries the meaning for assistive technology.
- */
+// Inline SVG icons: they inherit `currentColor` and need no fetch; each is decorative (`aria-hidden`), the text beside it carries the meaning.
 import { raw, SafeHTML } from "../http/index.ts";
 import { SHAPES } from "./shapes.ts";
 
@@ -20,10 +15,9 @@ const RENDERED: ReadonlyMap<string, SafeHTML> = new Map(
 const EMPTY: SafeHTML = raw("");
 
 /**
- * Returns the inline `<svg>` for `slug` (24x24, stroked in `currentColor`,
- * class `icon icon-<slug>`, hidden from assistive technology). An unknown
- * slug renders nothing: the result is empty `SafeHTML`.
+ * Returns the inline `<svg>` for `slug` (24x24, class `icon icon-<slug>`); an unknown slug renders nothing.
  *
+
  * @example
  * html`<button>${Icon("sign-out")} Sign out</button>`;
  */

@@ -1,12 +1,8 @@
 /*
- * The drawings behind `Icon`: the inner elements of each 24x24 icon, drawn
- * for this project. All share one style set on the outer <svg> (no fill,
- * currentColor stroke, 2px width, round caps and joins), so each entry is
- * geometry only. Shapes keep a 2-3px margin inside the box so round caps are
- * never clipped, and dots are zero-length segments that round caps turn into
- * 2px discs.
+ * The drawings behind `Icon`, geometry only (the style is set on the outer
+ * <svg>): a 2-3px margin keeps round caps unclipped, and dots are
+ * zero-length segments that round caps turn into 2px discs.
  */
-
 /** Inner SVG elements per icon slug, in the order `IconSlugs` reports them. */
 export const SHAPES: ReadonlyMap<string, string> = new Map([
   // An envelope: the body and the flap's V meeting at the centre.

@@ -1,13 +1,8 @@
-/*
- * The client an address counts for, the one key every per-client limit
- * shares: the connection limits (lib/runtime), the OAuth registration
- * limit (lib/oauth) and sign-in's per-client limit (lib/signin). Sign-in's
- * rows written before issue 37 keyed by a copy that agreed on every address
- * but odd spellings; a key that changed only starts its window afresh.
- */
-
+// Sign-in's rows written before issue 37 keyed by a copy that agreed on every address but odd spellings; a key that changed only starts its window afresh.
 /**
- * The client a remote address counts for: an IPv4 address as it is (a
+ * The client a remote address counts for, the one key of every per-client
+ * limit (connections, OAuth registrations, sign-in): an IPv4 address as it is (a
+
  * whole IPv4 network may be one carrier's NAT), an IPv4-mapped IPv6 address
  * as its IPv4 address, any other IPv6 address as its /64, the smallest
  * network one subscriber is given (RFC 6177 §3), within which an attacker

@@ -1,12 +1,8 @@
 /*
- * Cookie parsing and serialization (RFC 6265, rfc6265bis), shared by every
- * component that sets or reads a cookie (session, pending passkey sign-in,
- * inbox-provider blob, locale), and `LatchCookie`, the one definition of a
- * latch cookie's attributes. Pure except `appendSetCookie`, which only
- * touches a response's headers. Parsed cookies
- * live in a Map (never a plain object), the first occurrence of a name wins
- * (RFC 6265 §5.4 orders longer paths first), and serialization refuses
- * characters that would split or inject attributes.
+ * Cookies (RFC 6265, rfc6265bis) and `LatchCookie`, the one definition of a
+ * latch cookie's attributes. The first occurrence of a name wins (RFC 6265
+ * §5.4 orders longer paths first); serialization refuses characters that
+ * would split or inject attributes.
  */
 import type { ServerResponse } from "node:http";
 
@@ -35,11 +31,7 @@ export function parseCookies(header: string | undefined): Map<string, string> {
   return out;
 }
 
-/**
- * Returns the value of the first cookie called `name` in a Cookie header, or
- * undefined; the same answer as `parseCookies(header).get(name)` without
- * building the map (it runs on every request that carries a session).
- */
+/** The value of the first cookie called `name`: `parseCookies(header).get(name)` without building the map (it runs on every session's request). */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   if (header === undefined) return undefined;
   let start = 0;
@@ -76,9 +68,8 @@ export function serializeCookie(name: string, value: string, attrs: CookieAttrib
     throw new TypeError("serialize cookie: __Host- cookies need Secure and Path=/");
   }
   // rfc6265bis §4.1.3.1: __Secure- requires Secure.
-  if (name.startsWith("__Secure-") && attrs.secure !== true) {
-    throw new TypeError("serialize cookie: __Secure- cookies need Secure");
-  }
+  if (name.startsWith("__Secure-") && attrs.secure !== true) throw new TypeError("serialize cookie: __Secure- cookies need Secure");
+
   let out = `${name}=${value}`;
   if (attrs.maxAge !== undefined) out += `; Max-Age=${Math.max(0, Math.floor(attrs.maxAge))}`;
   if (attrs.path !== undefined) {
@@ -106,12 +97,10 @@ export function appendSetCookie(res: ServerResponse, cookie: string): void {
 }
 
 /**
- * One of latch's own cookies on one origin (the session, the sign-in
- * binding, the pending passkey ceremony, the inbox provider's pending blob):
- * named `__Host-<base>` and `Secure` on an https origin, else plain `<base>`
- * (browsers refuse both on http, local development); `HttpOnly` so no
- * script reads it; `SameSite=Lax` so it rides along on top-level
- * navigations back from a mail client or a provider; `Path=/`.
+ * One of latch's own cookies on one origin: `__Host-<base>` and `Secure` on
+ * https, else plain `<base>` (browsers refuse both on http); `HttpOnly`;
+ * `SameSite=Lax`, so it rides along on navigations back from a mail client
+ * or a provider; `Path=/`.
  */
 export class LatchCookie {
   /** The name on the wire. */

@@ -1,14 +1,9 @@
 /*
- * Whether the credential a request came with still acts for a person. A
- * request is authenticated once, at its start (the session middleware, the
- * agent token gate), but its write may commit much later (a form body held
- * open, a tool awaiting something): meanwhile the person may have changed
- * their address or deleted their account, which ends that session or
- * token. Whoever authenticates a request binds here how to ask again
- * (session: the session row with that token hash still has that subject;
- * agent: the token still live for that subject); a write asks inside its
- * own transaction (lib/manifest's store, lib/agent's tool call) and commits
- * nothing when the answer is no (lib/account README, "Writes in flight").
+ * Whether the credential a request came with still acts for a person: its
+ * write may commit long after it was authenticated, after a change of address
+ * or a deletion ended that session or token. Whoever authenticates a request
+ * binds how to ask again; a write asks inside its own transaction and
+ * commits nothing when the answer is no (lib/account README, "Writes in flight").
  */
 import type { IncomingMessage } from "node:http";
 import { requestSlot } from "./request-slot.ts";

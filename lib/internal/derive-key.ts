@@ -1,9 +1,4 @@
-/*
- * The one derivation of a key from `InstanceKey`: HKDF-SHA-256 (RFC 5869),
- * so no purpose's key is another's. `deriveKeyV1`, the derivation before,
- * stays where values made with it must stay valid: the pseudonym (its
- * definition, for good) and reversals sealed before (for their 7 days).
- */
+// `deriveKeyV1`, the derivation before HKDF, stays where values made with it must stay valid: the pseudonym (for good) and reversals sealed before (7 days).
 import { createHmac, hkdfSync } from "node:crypto";
 
 /** The 32-byte key of `purpose` (a label naming it and its version). Throws `TypeError` when either is empty. */

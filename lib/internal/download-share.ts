@@ -1,13 +1,4 @@
-/*
- * The downloads one person may have running at once, shared by every
- * component that streams a download (the account's export, a resource's
- * CSV): OWASP ASVS 5.0 §13.1.3 (resource management) and issue 36, where
- * ten concurrent exports of one account left 1 probe of 14 answered.
- *
- * A download is counted (`personCount`) until its response closes,
- * however it closes, per application (keyed by the database handle its
- * components share) and per person (the session's subject).
- */
+// The downloads one person may have running at once, exports and CSV together (OWASP ASVS 5.0 §13.1.3; issue 36: ten concurrent exports of one account left 1 probe of 14 answered).
 import type { ServerResponse } from "node:http";
 import { personCount } from "./person-count.ts";
 
@@ -17,13 +8,8 @@ export const MAX_DOWNLOADS_PER_PERSON: number = 2;
 /** The `Retry-After` of a download refused for that limit, in whole seconds (RFC 9110 §10.2.3): 5. */
 export const DOWNLOAD_RETRY_AFTER: number = 5;
 
-/**
- * Characters of text a download reads and writes in one piece, at most
- * (a page is cut short when its rows reach it): 256 Ki. Such a piece
- * takes about a millisecond to read and serialise on one core, so a
- * download never holds the event loop long (lib/account/README.md,
- * "Export", has the measurement).
- */
+/** Characters of text a download reads and writes in one piece, at most: 256 Ki, about a millisecond of one core (lib/account/README.md, "Export"). */
+
 export const DOWNLOAD_PIECE: number = 256 * 1024;
 
 const running = new WeakMap<object, ReturnType<typeof personCount>>();

@@ -1,7 +1,3 @@
-/*
- * The check behind every module's `isXError` guard.
- */
-
 /**
  * Reports whether `e` is an Error whose `code` is one of `codes`' own keys.
  * Each module's `isXError` guard is this check against its code table: by

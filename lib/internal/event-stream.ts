@@ -1,12 +1,7 @@
 /*
- * The one event-stream endpoint of latch (the jobs' `GET /jobs/{id}/events`,
- * a resource's `GET <Route>/events`) and its limits (SPEC.md §6.1, §8). The
- * caller finds who asks and what they follow; `eventStreams` answers the rest: HEAD;
- * at most `perPerson` streams per person, one more refused with 429 (refusing the
- * newcomer, not ending the oldest, keeps open streams steady and never sets
- * two tabs evicting each other; the browser polls instead); the stream
- * (`EventWriter`); its end on server shutdown, so `Serve` need not wait out
- * its grace period. A stream's close lets go of its count and what it follows.
+ * The one event-stream endpoint (SPEC.md §6.1, §8; lib/internal/README.md).
+ * A newcomer past `perPerson` is refused, not the oldest ended: open streams
+ * stay steady and two tabs never evict each other; the browser polls instead.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { EventWriter, STREAM_HEADERS, type StreamLimits } from "./event-writer.ts";
@@ -57,12 +52,8 @@ export function eventStreams(limits: StreamLimits & { perPerson: number } = STRE
 
 const openByShutdown = new WeakMap<AbortSignal, Set<EventWriter>>();
 
-/**
- * Ends `writer` when `shutdown` (the server's, `shutdownSignal`) aborts;
- * returns the function that lets it go. The streams of one server share
- * one listener: a listener per stream would cost each of 10,000 streams
- * more than a kilobyte.
- */
+/** Ends `writer` when `shutdown` aborts; returns how to let it go. One listener per server: one per stream would cost each more than a kilobyte. */
+
 function endOnShutdown(shutdown: AbortSignal, writer: EventWriter): () => void {
   const open = openByShutdown.get(shutdown) ?? new Set<EventWriter>();
   if (!openByShutdown.has(shutdown)) {

@@ -1,21 +1,9 @@
 /*
- * One open event stream on a ServerResponse, with the limits of SPEC.md §6.1:
- *
- * - heartbeat: a `: ping` comment every `heartbeat` ms;
- * - per-write deadline: when a write is refused (the socket buffer is over
- *   its high-water mark) and `drain` does not follow within `writeTimeout`
- *   ms, the socket is destroyed: a reader that does not read is dropped;
- * - bounded lifetime: after `lifetime` ms the stream ends cleanly and the
- *   browser reconnects after the `retry:` delay sent first.
- *
- * Heartbeats are staggered: streams opened together ping together, so at
- * most PING_BATCH pings are written in one turn of the event loop and the
- * rest wait for the next turns (`setImmediate`, after pending I/O), so one
- * fan-out to 10,000 streams never holds the loop for all of them at once.
- *
- * Memory per stream stays bounded while blocked: heartbeats are skipped
- * (the connection is evidently busy) and updates coalesce into the latest
- * one; a final event replaces any pending update and ends the stream.
+ * One open event stream under SPEC.md §6.1's limits: a heartbeat, a write
+ * deadline (a reader that does not read is dropped), a bounded lifetime.
+ * Heartbeats are staggered, PING_BATCH per turn of the event loop, so one
+ * fan-out to 10,000 streams never holds the loop at once. While blocked,
+ * heartbeats are skipped and updates coalesce into the latest.
  */
 import type { ServerResponse } from "node:http";
 import { holdsStream } from "./stream-share.ts";

@@ -1,13 +1,8 @@
 /*
- * The one rate limiter: a sliding-window log. A key's take is allowed while
- * fewer than `Max` of its logged takes are younger than `Window`; a refusal
- * says when the take that filled the window leaves it. `Paced` logs each
- * take one `Window` after the key's previous one when that is later than
- * now: `Max` at once, then one per `Window`, a token bucket (GCRA's virtual
- * scheduling). The log is its module's own: `MemoryLog`, or the module's
- * table behind `LimitLog`, so no module's SQL names another's table.
+ * The one rate limiter: a sliding-window log (lib/internal/README.md). A
+ * refusal says when the take that filled the window leaves it. The log is
+ * its module's own, so no module's SQL names another's table.
  */
-
 /** At most `Max` takes within any `Window` ms; `Paced`: then one take per `Window` (a token bucket). */
 export interface Limit {
   readonly Max: number;

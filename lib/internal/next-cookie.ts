@@ -1,12 +1,8 @@
 /*
- * Where a sign-in or step-up returns to. A page that sends the person away
- * to authenticate (`RequireFreshSession`, the OAuth authorization endpoint)
- * names itself in `?next=` and remembers it here, in a short-lived cookie
- * of this browser, so it survives every way back: the emailed link, the
- * typed code, the passkey second factor and the step-up, none of which
- * carries the query along. Whoever finishes the sign-in takes it once.
- * Callers remember and follow only a local path (`isLocalPath`, latch/http):
- * never another origin.
+ * Where a sign-in or step-up returns to: a page that sends the person away
+ * to authenticate remembers itself in a short-lived cookie, so it survives
+ * every way back (link, code, passkey, step-up), none of which carries the
+ * query along. Callers remember and follow only a local path.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LatchCookie, appendSetCookie } from "./cookie.ts";

@@ -1,15 +1,6 @@
-/*
- * The checks every options object applies to its numbers, in one place so
- * each module refuses the same bad values with the same words. Each returns
- * what is wrong (for the caller's typed error, which names the option) or
- * `undefined` when the value is usable.
- */
+// The checks of every options object's numbers, so each module refuses the same bad values with the same words: each returns what is wrong, or undefined.
+/** The longest delay Node's timers honour: a longer one (Infinity included) fires after 1 ms (Node.js docs, `setTimeout`). */
 
-/**
- * The longest delay Node's timers honour: a longer one (Infinity included)
- * fires after 1 ms instead (Node.js docs, `setTimeout`), which would turn
- * "no limit" into "fail at once".
- */
 export const MAX_TIMER_MS: number = 2 ** 31 - 1;
 
 /** Reports what is wrong with `value` as a count: it must be a whole number of at least 1. */

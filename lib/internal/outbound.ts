@@ -1,13 +1,4 @@
-/*
- * The outbound connections requests make the process open on their behalf
- * (today the client metadata documents of lib/oauth, fetched for anyone who
- * names one): every one is a file descriptor, so their number is bounded
- * for the whole process, inside the descriptors the runtime keeps free of
- * connections (`RESERVED_FILES`, lib/runtime/README.md "Connections"), and
- * per client (`clientKey`), so that one client cannot take them all. Past
- * either bound a request is refused at once, never queued.
- */
-
+// The outbound connections requests make the process open (lib/runtime/README.md, "Connections"): bounded in the process and per client, refused past either, never queued.
 /** Outbound connections open at once for requests, in the whole process: 32 of the runtime's 128 reserved files. */
 export const OUTBOUND_FILES: number = 32;
 
@@ -36,9 +27,4 @@ export function takeOutbound(client: string | undefined, maxPerClient: number): 
     if (left === 0) perClient.delete(client);
     else perClient.set(client, left);
   };
-}
-
-/** Outbound connections taken now, in the whole process. */
-export function outboundInFlight(): number {
-  return total;
 }

@@ -1,7 +1,4 @@
-/*
- * What one person holds open at once (event streams, downloads), counted
- * until the response closes, however it closes. OWASP ASVS 5.0 §13.1.3.
- */
+// What one person holds open at once (event streams, downloads), counted until the response closes, however it closes. OWASP ASVS 5.0 §13.1.3.
 import type { ServerResponse } from "node:http";
 
 /** Returns the function that counts `res` of `person` in until it closes and returns true, or false when they hold `max` already. */

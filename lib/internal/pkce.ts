@@ -1,10 +1,4 @@
-/*
- * Proof Key for Code Exchange (RFC 7636) with the S256 method only (the
- * `plain` method offers no protection against an intercepted authorization
- * request): the one implementation of both ends, sign-in's OpenID client
- * (lib/signin/oidc sends a challenge) and the OAuth server (lib/oauth
- * checks a verifier against one).
- */
+// Proof Key for Code Exchange (RFC 7636), both ends (lib/signin/oidc sends a challenge, lib/oauth checks a verifier); S256 only: `plain` offers no protection against an intercepted authorization request.
 import { createHash } from "node:crypto";
 
 /** The only code challenge method latch sends or accepts (RFC 7636 §4.2). */

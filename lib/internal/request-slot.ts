@@ -1,21 +1,9 @@
 /*
- * Per-request values (DESIGN.md: stored against the request, read by
- * accessors, never patched onto Node's objects), all of one request in one
- * array. Each module that binds something to a request takes a slot when it
- * loads and keeps it private: only the holder of a slot can read or write
- * it, so a binding such as an agent's grant stays writable by its own module
- * alone.
- *
- * Where the array lives: on a request of `Serve`'s server, a
- * `SlottedRequest` (`createServer`'s `IncomingMessage` option), in the
- * request's own private field; on any other request (a handler mounted on
- * the application's own server, a test calling one directly), in one entry
- * of a WeakMap keyed by the request. Why not a WeakMap for every request:
- * an entry on a fresh key is the costly part of a binding (an insert into a
- * table the garbage collector then visits as an ephemeron), and an
- * authenticated request used to make three, one per module (the route
- * match, the chain's guard and the session). The field made latch's
- * authenticated request about 6% cheaper (BENCHMARKS.md, "What moved (d)").
+ * Per-request values (docs/design.md: stored against the request, never
+ * patched onto Node's objects), each module's in its private slot. A
+ * `SlottedRequest` keeps them in a private field, any other request in one
+ * WeakMap entry: an entry on a fresh key is the costly part of a binding
+ * (BENCHMARKS.md, "What moved (d)").
  */
 import { IncomingMessage } from "node:http";
 

@@ -1,9 +1,4 @@
-/*
- * Reading what a request says of itself without ever throwing: its target
- * in origin form, its media type, the origin it comes from. `new URL(req.url,
- * base)` throws for an absolute-form target whose authority does not parse
- * (`GET http://a:99999/x`), which would turn bad client input into a 500.
- */
+// What a request says of itself, never throwing: `new URL(req.url, base)` throws for `GET http://a:99999/x`, which would turn bad input into a 500.
 import type { IncomingMessage } from "node:http";
 
 /**
@@ -40,12 +35,9 @@ export function parseOrigin(value: unknown): string | undefined {
 }
 
 /**
- * Reports what a request's browser headers say of where it comes from:
- * "same-origin", "cross-origin", or "unknown" when it carries neither
- * `Sec-Fetch-Site` nor `Origin` (not a modern browser). The one rule behind
- * `crossOriginProtection` and every route that checks for itself.
- * `origin` is the application's serialized origin; without it only Fetch
- * Metadata is read.
+ * What a request's browser headers say of where it comes from: "unknown"
+ * when it carries neither `Sec-Fetch-Site` nor `Origin` (not a modern
+ * browser); without `origin` (the application's) only Fetch Metadata is read.
  */
 export function crossOriginVerdict(req: IncomingMessage, origin: string | undefined): "same-origin" | "cross-origin" | "unknown" {
   const site = req.headers["sec-fetch-site"];
@@ -56,14 +48,7 @@ export function crossOriginVerdict(req: IncomingMessage, origin: string | undefi
   return origin === undefined ? "unknown" : originVerdict(req, origin);
 }
 
-/**
- * Reports what a request's `Origin` header alone says: "same-origin" when
- * it is `origin` (the application's serialized origin), "cross-origin" for
- * any other value ("null" too), "unknown" without one. `crossOriginVerdict`
- * falls back on it; an endpoint that must not take Fetch Metadata's word
- * (MCP: under DNS rebinding a foreign page is same-origin to the browser)
- * asks it alone.
- */
+/** What `Origin` alone says ("null" is cross-origin): for an endpoint that must not take Fetch Metadata's word (MCP: under DNS rebinding a foreign page is same-origin to the browser). */
 export function originVerdict(req: IncomingMessage, origin: string): "same-origin" | "cross-origin" | "unknown" {
   const from = req.headers.origin;
   if (from === undefined) return "unknown";
@@ -71,11 +56,8 @@ export function originVerdict(req: IncomingMessage, origin: string): "same-origi
   return from === origin ? "same-origin" : "cross-origin";
 }
 
-/**
- * Returns the request's client address: `clientIP(req)` when the
- * application gave one (behind a proxy), else the socket's peer address;
- * undefined when neither is known (a unix socket).
- */
+/** The client's address: `clientIP(req)` when the application gave one (behind a proxy), else the socket's peer; undefined on a unix socket. */
+
 export function clientAddress(req: IncomingMessage, clientIP: ((req: IncomingMessage) => string) | undefined): string | undefined {
   return clientIP?.(req) ?? req.socket.remoteAddress;
 }

@@ -1,8 +1,4 @@
-/*
- * The answers every component gives for a refusal: plain text, or the
- * application's error page with a logged reference. One implementation, so
- * Content-Type and length are the same everywhere.
- */
+// The answers every component gives for a refusal, so Content-Type and length are the same everywhere.
 import { setImmediate } from "node:timers/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
@@ -17,12 +13,7 @@ export interface ErrorPageTarget {
     | undefined;
 }
 
-/**
- * Ends `res` with a plain-text message followed by a newline. `nosniff` adds
- * `X-Content-Type-Options: nosniff`, as Go's `http.Error` does: the router's
- * and the asset handler's answers, which an application may serve without
- * the runtime's security headers.
- */
+/** Ends `res` with a plain-text message and a newline; `nosniff` adds `X-Content-Type-Options: nosniff` (as Go's `http.Error`) where the runtime's headers may be missing. */
 export function writeText(res: ServerResponse, status: number, text: string, options: { nosniff?: boolean } = {}): void {
   const body = text + "\n";
   res.statusCode = status;
@@ -33,13 +24,10 @@ export function writeText(res: ServerResponse, status: number, text: string, opt
 }
 
 /**
- * The one error answer: an error `status` through `target.ErrorPage` with
- * `ref` (a fresh `NewRef()`), logged next to `message` and `logged` (SPEC
- * §2.2 ErrorPage), or, when there is no error page (nil is legal) or it
- * throws before its first byte, as the plain text `message`. `message`
- * reaches the client only in the plain-text answer; keep secrets and raw
- * client input out of it. The runtime's `writeError`, its panic recovery and
- * lib/manifest's refusals all answer through it.
+ * The one error answer: `status` through `target.ErrorPage` with `ref`,
+ * logged next to `message` and `logged` (SPEC §2.2), else (or when the page
+ * throws before its first byte) the plain text `message`: keep secrets and
+ * raw client input out of it.
  */
 export function writeErrorPage(
   req: IncomingMessage,
@@ -66,23 +54,11 @@ export function writeErrorPage(
   writeText(res, status, message);
 }
 
-/**
- * How long a download waits for the client to take its bytes (Node's
- * `drain`, or the last ones' `finish`) before the connection is destroyed:
- * 30 s. A client that stops reading holds no handler, socket or buffered
- * page longer than that (issue 36: unread downloads pinned 2 GB). A slow
- * link still moving bytes never waits that long for a socket buffer.
- */
+/** How long a download waits for the client to take its bytes (`drain`, or the last ones' `finish`) before the connection is destroyed: 30 s (issue 36: unread downloads pinned 2 GB). */
 export const DOWNLOAD_WRITE_TIMEOUT: number = 30_000;
 
-/**
- * Writes `chunk` to `res` and resolves once it takes more (Node's `write`
- * says when to wait: a streamed export or CSV never holds more than the
- * socket's buffer): true then, false when the client has gone, the socket
- * closed or errored, or `drain` did not come within `timeout` ms (the
- * connection is then destroyed). A download loop stops at false and reads
- * nothing more.
- */
+/** Writes `chunk` and resolves once `res` takes more: true, or false when the client has gone, the socket closed or errored, or `drain` did not come within `timeout` ms (then destroyed). */
+
 export async function writeChunk(res: ServerResponse, chunk: string, timeout: number = DOWNLOAD_WRITE_TIMEOUT): Promise<boolean> {
   if (res.destroyed) return false;
   if (!res.write(chunk)) await settled(res, "drain", timeout);

@@ -1,20 +1,12 @@
 /*
- * Paths an application must route. A component that hands out links into
- * the application (the approval page a write call points its agent to; the
- * consent page an authorization request is sent to) names each on the
- * handler it gives the application (`needRoute`). A router collects the
- * needs of the handlers registered on it and answers which have no route
- * (`bindRouteCheck`); the runtime asks at boot (`unroutedNeeds`) and
- * warns, so a link that would be a 404 is found before anyone follows it.
+ * Paths an application must route because a component links to them
+ * (`needRoute` marks the handler); a router answers which have no route
+ * (`bindRouteCheck`) and the runtime warns at boot (`unroutedNeeds`).
  */
-
 /** One path a component links to. */
 export interface RouteNeed {
-  /**
-   * The path a GET must reach, as the warning shows it:
-   * `/account/approvals/{id}`. A `{name}` is asked for as it is written,
-   * so it stands for any one segment.
-   */
+  /** The path a GET must reach, as the warning shows it: `/account/approvals/{id}` (a `{name}` stands for any one segment). */
+
   readonly Path: string;
   /** The option that names it, as the application wrote it: `newToolsAPI ApprovalPath`. */
   readonly Option: string;

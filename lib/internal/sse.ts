@@ -1,13 +1,8 @@
 /*
- * Server-sent event framing, pure (no node:http) so it is testable alone.
- * WHATWG HTML §9.2.5 "Parsing an event stream": a line ends at CRLF, LF or
- * CR; a blank line dispatches; a line starting with ":" is a comment; a
- * field's value follows "name:" and one optional space. So a data value is
- * split on every line ending into one `data:` line each (the reader joins
- * them with LF, §9.2.6), and an event name or id containing a line ending
- * would smuggle a field of its own: it is refused.
+ * Server-sent event framing (WHATWG HTML §9.2.5): a line ends at CRLF, LF
+ * or CR, so a data value is split into one `data:` line per line, and an
+ * event name or id holding a line ending would smuggle a field: refused.
  */
-
 const LINE_END = /\r\n|\r|\n/;
 
 /** An event to encode. */

@@ -1,10 +1,4 @@
-/*
- * How a long-lived response (an event stream) tells `Serve`'s connection
- * limits that its connection now holds a stream, without importing the
- * runtime: `Serve` binds a watcher to each connection it accepts, and the
- * stream's writer reports itself once it has sent its headers. Outside
- * `Serve` nothing is bound and the report is a no-op.
- */
+// How an event stream tells `Serve`'s connection limits that its connection holds a stream, without importing the runtime; outside `Serve`, a no-op.
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 

@@ -1,14 +1,4 @@
-/*
- * How a request whose handler waits on something outside the process (a
- * fetch of another server's document, later a lock or a slow consumer)
- * tells `Serve`'s connection limits that its connection is *waiting*,
- * without importing the runtime: `Serve` binds a watcher to each
- * connection it accepts, and the waiting code wraps its wait in
- * `waitOutside`. Waiting connections count against the wait share of the
- * cap, have a deadline and may be evicted at the cap (lib/runtime/README.md,
- * "Connections"). Outside `Serve` nothing is bound and the wait is just
- * awaited. The same pattern as the stream mark (stream-share.ts).
- */
+// How a request waiting on something outside the process (a fetch) tells `Serve`'s connection limits so (lib/runtime/README.md, "Connections"); outside `Serve`, just the wait.
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 

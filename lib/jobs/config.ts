@@ -1,8 +1,4 @@
-/*
- * Configuration of the job handlers (SPEC.md §2.8, §4.3) and what every
- * handler shares: validating the config once, finding the owner and the job
- * of a request, and the paths and destination a page or stream refers to.
- */
+// Configuration of the job handlers (SPEC.md §2.8, §4.3) and what every handler shares: the owner and job of a request, the paths a page refers to.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   countProblem,
@@ -30,11 +26,7 @@ export interface PageData {
   PollSeconds: number;
 }
 
-/**
- * Renders the status page or the fragment from `PageData`; it writes the
- * whole response itself. Not the runtime's `RenderFunc` (`Ctx.Render`),
- * which renders a named view.
- */
+/** Renders the status page or the fragment from `PageData`, writing the whole response (not `Ctx.Render`, which renders a named view). */
 export type RenderPageFunc = (req: IncomingMessage, res: ServerResponse, data: PageData) => void | Promise<void>;
 
 /** Configuration of `newHandlers`. `Jobs`, `Render` and `RenderFragment` are required (SPEC.md §2.8). */
@@ -46,18 +38,12 @@ export interface Config {
   /** Renders the fragment alone, without layout. */
   RenderFragment: RenderPageFunc;
   /**
-   * Returns the job owner of the request. When unset, the owner is the
-   * subject of the request's session (SPEC.md §5.8), as bound by the session
-   * middleware (signin's `RequireSession`, or `Sessions.read`) that must run
-   * before these routes. When there is no session, or this returns
-   * `undefined` or "", every route answers 401.
+   * Returns the job owner of the request: unset, the subject of the session
+   * the session middleware bound (SPEC.md §5.8); none (or "") answers 401.
    * @default (req) => currentSession(req)?.Subject
    */
   Owner?: (req: IncomingMessage) => string | undefined;
-  /**
-   * Returns the `{id}` path value; set it to `(req) => PathValue(req, "id")`
-   * under the router. When unset, the id is the path segment after `BasePath`.
-   */
+  /** Returns the `{id}` path value (under the router, `(req) => PathValue(req, "id")`); unset, the segment after `BasePath`. */
   ID?: (req: IncomingMessage) => string | undefined;
   /** Path under which the three routes are mounted. @default "/jobs" */
   BasePath?: string;
@@ -71,11 +57,7 @@ export interface Config {
   StreamLifetime?: number;
   /** Reconnection delay sent as `retry:`, in ms. @default 3000 */
   StreamRetry?: number;
-  /**
-   * Event streams one owner may hold open at once (across jobs, tabs and
-   * devices); one more is refused with 429, and the page keeps polling.
-   * @default 10
-   */
+  /** Event streams one owner may hold open at once (across jobs, tabs and devices); one more is refused with 429 and the page polls. @default 10 */
   MaxStreamsPerOwner?: number;
 }
 
@@ -112,7 +94,8 @@ export function resolveConfig(config: Config): ResolvedConfig {
     render: config.Render,
     renderFragment: config.RenderFragment,
     // SPEC.md §5.8: the job owner is the session subject.
-    owner: config.Owner ?? sessionSubject,
+    owner: config.Owner ?? ((req) => currentSession(req)?.Subject),
+
     id: config.ID ?? ((req) => idFromPath(req, basePrefix)),
     basePath,
     pollSeconds: checked("PollSeconds", config.PollSeconds ?? DEFAULT_POLL_SECONDS, positiveProblem),
@@ -142,16 +125,11 @@ export function pageData(cfg: ResolvedConfig, job: Job): PageData {
   return { Job: job, FragmentPath: `${page}/fragment`, EventsPath: `${page}/events`, PollSeconds: cfg.pollSeconds };
 }
 
-/** Returns the status page path of `job`. */
-export function statusPath(cfg: ResolvedConfig, job: Job): string {
+function statusPath(cfg: ResolvedConfig, job: Job): string {
   return `${cfg.basePath}/${encodeURIComponent(job.ID)}`;
 }
 
-/**
- * Returns where the owner goes once `job` is over: the status page for a
- * failed job or one without `Location`, else `Location` (for a running job,
- * where it will go on success).
- */
+/** Where the owner goes once `job` is over: `Location`, else (or when it failed) the status page. */
 export function destination(cfg: ResolvedConfig, job: Job): string {
   return job.Status !== Status.Failed && job.Location !== "" ? job.Location : statusPath(cfg, job);
 }
@@ -160,10 +138,6 @@ export function destination(cfg: ResolvedConfig, job: Job): string {
 export function refuse(res: ServerResponse, status: 401 | 404): void {
   res.setHeader("Cache-Control", "no-store");
   writeText(res, status, status === 401 ? "Sign in required." : "Job not found.");
-}
-
-function sessionSubject(req: IncomingMessage): string | undefined {
-  return currentSession(req)?.Subject;
 }
 
 function idFromPath(req: IncomingMessage, basePrefix: string): string | undefined {

@@ -1,8 +1,4 @@
-/*
- * Errors of the jobs module. `ErrOwnerBusy` is the contract's sentinel
- * (SPEC.md §7): `Start` throws it when the owner already has the maximum
- * number of running jobs; the application supplies its own wording.
- */
+// Errors of the jobs module; `ErrOwnerBusy` is the contract's sentinel (SPEC.md §7), worded by the application.
 import { LatchError, type LatchErrorOptions } from "../http/index.ts";
 import { hasErrorCode } from "../internal/index.ts";
 

@@ -1,41 +1,22 @@
 /*
- * Attribution of escaped errors. A job function runs inside an
- * AsyncLocalStorage scope, so every timer, immediate, nextTick, promise or
- * event-emitter callback it schedules carries that scope. When such a
- * callback throws (`uncaughtException`) or leaves a rejection unhandled
- * (`unhandledRejection`), the process listener finds the scope and fails
- * that job instead of letting the process die (SPEC.md §3.1: "The process
- * keeps running").
- *
- * Only a job that is still running absorbs an error. Anything the job
- * created (a socket, a lazily built pool) keeps its scope after the job has
- * finished; an error escaping there has no job left to fail, and the state
- * it leaves behind is unknown, so it is treated exactly like an error
- * outside any job.
- *
- * Errors outside any running job keep Node's default behaviour: when no other
- * listener exists, ours steps aside and re-raises, so an uncaught exception
- * still prints its stack and exits with code 1, and an unhandled rejection
- * is raised as an uncaught exception (Node's default `--unhandled-rejections=throw`
- * mode; other modes set on the command line are not reproduced while a
- * registry is running). When the application has listeners of its own they
- * see every error, including job errors, and decide.
- *
- * One pair of listeners serves every registry in the process; it is
- * installed when the first registry starts a job and removed when the last
- * such registry shuts down. Known gap: an exception thrown from a
- * `queueMicrotask` callback loses its async scope in Node 20 and is treated
- * as unrelated to any job.
+ * Attribution of escaped errors: a job function runs inside an
+ * AsyncLocalStorage scope, which every callback it schedules carries, so
+ * an `uncaughtException` or `unhandledRejection` there fails that job
+ * instead of killing the process (SPEC.md §3.1: "The process keeps
+ * running"). Only a running job absorbs one: what a finished job left (a
+ * socket, a pool) is in an unknown state, so its errors go as any error
+ * outside a job. There Node's default holds: with no other listener ours
+ * steps aside and re-raises (an unhandled rejection as an uncaught
+ * exception, Node's `throw` mode); an application's own listeners see
+ * every error and decide. One pair of listeners serves the process while
+ * any registry runs jobs. Known gap: a `queueMicrotask` callback's throw
+ * loses its scope in Node 20.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /** What a job's async scope carries: how to fail that job. */
 export interface JobScope {
-  /**
-   * Fails the job with an error that escaped one of its callbacks; returns
-   * whether the job was still running (and so took the error). `false`
-   * leaves the error to Node's default behaviour.
-   */
+  /** Fails the job with an error that escaped one of its callbacks; false (it had finished) leaves the error to Node. */
   fail(error: unknown): boolean;
 }
 
@@ -48,11 +29,7 @@ export function runInScope<T>(scope: JobScope, fn: () => T): T {
   return scopes.run(scope, fn);
 }
 
-/**
- * Installs the process listeners (once per process) and returns a release
- * function; the listeners are removed when every holder has released.
- * Releasing twice is harmless.
- */
+/** Installs the process listeners (once per process); returns the release (twice is harmless), which removes them after the last holder's. */
 export function acquireEscapeGuard(): () => void {
   holders++;
   if (!installed) install();
@@ -97,8 +74,8 @@ function onRejection(reason: unknown): void {
   raise(reason instanceof Error ? reason : new UnhandledRejection(reason));
 }
 
-// Throws `error` on a later tick, outside any job scope, so it cannot be
-// attributed to a (finished) job a second time.
+// Throws `error` on a later tick, outside any job scope, so no (finished) job is blamed a second time.
+
 function raise(error: unknown): void {
   scopes.exit(() =>
     process.nextTick(() => {

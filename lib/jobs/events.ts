@@ -1,19 +1,8 @@
 /*
- * `GET /jobs/{id}/events` (SPEC.md §6.1). The stream opens with `retry:`
- * and the job's current state, then follows the job:
- *
- * - `update`: the job changed while running (progress);
- * - `done`: the job finished (done or failed); the stream then ends;
- * - `gone`: the followed job was forgotten (retention or registry shutdown);
- *   the stream then ends.
- *
- * A request for an unknown job or another owner's job is answered 404 like
- * the other two routes (SPEC.md §4.3), never with a stream. Data is small
- * JSON: `{"status","progress","location"}` plus `"err"` for a failed job,
- * where `location` is where the browser should go once the job is over.
- *
- * The stream is latch's one event-stream endpoint (`eventStreams`): HEAD,
- * `MaxStreamsPerOwner` (one more: 429), §6.1's limits, shutdown.
+ * `GET /jobs/{id}/events` (SPEC.md §6.1): `retry:` and the job's state,
+ * then `update`, `done` or `gone` (the last two end the stream), through
+ * latch's one event-stream endpoint (`eventStreams`). An unknown or another
+ * owner's job is a 404 like the other routes (§4.3), never a stream.
  */
 import { type HandlerFunc } from "../http/index.ts";
 import { encodeEvent } from "../internal/index.ts";
@@ -41,10 +30,6 @@ export function eventsHandler(cfg: ResolvedConfig): HandlerFunc {
 }
 
 function payload(cfg: ResolvedConfig, job: Job): string {
-  const data: Record<string, string> = Object.create(null);
-  data["status"] = job.Status;
-  data["progress"] = job.Progress;
-  data["location"] = destination(cfg, job);
-  if (job.Status === Status.Failed) data["err"] = job.Err;
-  return JSON.stringify(data);
+  const err = job.Status === Status.Failed ? { err: job.Err } : {};
+  return JSON.stringify({ status: job.Status, progress: job.Progress, location: destination(cfg, job), ...err });
 }

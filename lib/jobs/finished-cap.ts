@@ -1,10 +1,4 @@
-/*
- * The per-owner cap on finished jobs. A finished job stays readable for the
- * registry's retention, but an owner keeps at most `max` of them: recording
- * one more hands back the owner's earliest finished ones for the registry
- * to forget at once. Only finished jobs are recorded here, so a running job
- * is never evicted (running jobs are capped separately, by `maxRunning`).
- */
+// The per-owner cap on finished jobs: recording one more hands back the owner's earliest finished ones for the registry to forget at once.
 import { countProblem } from "../internal/index.ts";
 import { JobsError } from "./errors.ts";
 

@@ -1,12 +1,4 @@
-/*
- * The three job routes (SPEC.md §4.3), mounted inside the group that
- * requires a session (SPEC.md §5.8). A finished job leaves the polling page:
- * the status page answers 303 to `Location` when the job is done with one,
- * and the fragment answers 204 with `Framework-Location` as soon as the job
- * is no longer running (done or failed). That destination is `Location` for
- * a job done with one, else the status page itself, which then renders the
- * final state without polling.
- */
+// The three job routes (SPEC.md §4.3), mounted inside the group that requires a session (§5.8).
 import type { HandlerFunc } from "../http/index.ts";
 import { destination, findJob, pageData, refuse, resolveConfig, type Config } from "./config.ts";
 import { eventsHandler } from "./events.ts";
@@ -44,8 +36,7 @@ export function newHandlers(config: Config): Handlers {
       res.setHeader("Cache-Control", "no-store");
       // SPEC.md §4.3: when the job is done, respond 303 to Location.
       if (job.Status === Status.Done && job.Location !== "") {
-        res.writeHead(303, { Location: job.Location });
-        res.end();
+        res.writeHead(303, { Location: job.Location }).end();
         return;
       }
       await cfg.render(req, res, pageData(cfg, job));
@@ -57,8 +48,7 @@ export function newHandlers(config: Config): Handlers {
       res.setHeader("Cache-Control", "no-store");
       // SPEC.md §4.3: when done, 204 with Framework-Location carrying the destination.
       if (job.Status !== Status.Running) {
-        res.writeHead(204, { "Framework-Location": destination(cfg, job) });
-        res.end();
+        res.writeHead(204, { "Framework-Location": destination(cfg, job) }).end();
         return;
       }
       await cfg.renderFragment(req, res, pageData(cfg, job));

@@ -1,10 +1,4 @@
-/*
- * The job record as the contract names it (SPEC.md §2.8) and the text rules
- * for what reaches the owner: progress and error text are bounded and free
- * of control characters, so they are safe in a log line, a header-free JSON
- * payload and an HTML page alike, and a stack trace never leaves the server.
- */
-
+// The job record (SPEC.md §2.8) and its text rules: progress and error text are bounded and free of control characters, safe in a log, JSON and HTML alike; a stack never leaves the server.
 /** Status values of a job (SPEC.md §2.8, §3.1). */
 export const Status = {
   /** The job function is running and counts against its owner. */
@@ -49,20 +43,15 @@ export const MAX_ERR_LENGTH = 500;
 // C0 controls, DEL, C1 controls and the Unicode line/paragraph separators.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 
-/**
- * Returns `text` with runs of control characters replaced by one space,
- * trimmed and cut to `max` code points (never splitting a surrogate pair).
- */
+/** `text` with runs of control characters made one space, trimmed, cut to `max` code points (never splitting a surrogate pair). */
 export function cleanText(text: string, max: number): string {
   const flat = text.replace(CONTROL, " ").trim();
   const points = Array.from(flat);
   return points.length <= max ? flat : points.slice(0, max).join("");
 }
 
-/**
- * Returns the text of a thrown value for `Job.Err`: the message of an
- * `Error` (never its stack), else the value converted to a string.
- */
+/** The text of a thrown value for `Job.Err`: an `Error`'s message (never its stack), else the value as a string. */
+
 export function errorText(e: unknown): string {
   let text: string;
   if (e instanceof Error) text = e.message === "" ? e.name : e.message;

@@ -1,12 +1,9 @@
 /*
- * Running one job function. The function is called at once (there is no
- * queued state, SPEC.md §3.1) inside its own escape scope, so errors thrown
- * by callbacks it schedules are attributed to it. Its result is observed on
- * a later microtask even when it returns synchronously, so `Start` always
- * hands back a `Running` snapshot. Every outcome reaches exactly one hook.
- * Once the job has finished, `fail` reports `false`: an escaped error then
- * goes to Node's default handling, and a late rejection of the function's
- * own promise to `late`.
+ * Running one job function: at once (no queued state, SPEC.md §3.1), inside
+ * its own escape scope; its result is observed on a later microtask, so
+ * `Start` always hands back a `Running` snapshot. Every outcome reaches
+ * exactly one hook; once the job has finished, an escaped error goes to
+ * Node and a late rejection of its own promise to `late`.
  */
 import { runInScope } from "./escape-guard.ts";
 import { cleanText, errorText, MAX_PROGRESS_LENGTH } from "./job.ts";
@@ -25,10 +22,7 @@ export interface LaunchHooks {
   progress(text: string): void;
   /** The function finished without error. */
   done(): void;
-  /**
-   * The function threw, rejected, or a callback it scheduled escaped an
-   * error; returns whether the job was still running and is now failed.
-   */
+  /** The function threw, rejected, or a callback of its escaped an error; returns whether the job was running and is now failed. */
   fail(text: string, error: unknown): boolean;
   /** The function's own promise rejected after the job had already finished (timeout, shutdown). */
   late(error: unknown): void;
@@ -37,9 +31,9 @@ export interface LaunchHooks {
 /** Calls `fn` now, inside a job scope, and routes every outcome to `hooks`. */
 export function launchJob(fn: JobFunc, signal: AbortSignal, hooks: LaunchHooks): void {
   const progress = (text: string): void => {
-    if (typeof text !== "string") return;
-    hooks.progress(cleanText(text, MAX_PROGRESS_LENGTH));
+    if (typeof text === "string") hooks.progress(cleanText(text, MAX_PROGRESS_LENGTH));
   };
+
   const fail = (error: unknown): boolean => hooks.fail(errorText(error), error);
   let result: unknown;
   try {

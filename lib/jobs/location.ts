@@ -1,16 +1,9 @@
-/*
- * Validation of `Start`'s `Location`. The value becomes a `Location` header
- * (303) and a `Framework-Location` header (204), so it must be free of
- * control characters, and it must stay on this site so a job cannot become
- * an open redirect.
- */
+// `Start`'s `Location` becomes a `Location` (303) and a `Framework-Location` (204) header: free of control characters, and on this site (no open redirect).
 import { isLocalPath } from "../http/index.ts";
 import { JobsError } from "./errors.ts";
 
-/**
- * Returns `location` when it is empty or a local absolute path; throws
- * `JobsError` (`ERR_JOBS_INVALID_ARGUMENT`) otherwise.
- */
+/** Returns `location` when it is empty or a local absolute path; throws `JobsError` (`ERR_JOBS_INVALID_ARGUMENT`) otherwise. */
+
 export function checkLocation(location: unknown): string {
   if (typeof location !== "string") throw invalid("must be a string");
   if (location === "") return location;

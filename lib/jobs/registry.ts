@@ -1,17 +1,9 @@
 /*
- * The in-memory job registry (SPEC.md §2.8, §3.1). Jobs live in one Map of
- * this process: a restart forgets every job, and nothing is persisted.
- *
- * Invariants: an entry's `job` is a frozen snapshot replaced on every change;
- * `#running` counts, per owner, the entries whose status is `Running`, so a
- * job leaves the count the moment it leaves `Running` (including by timeout,
- * even when its function ignores the aborted signal and runs on). A finished
- * job stays readable for `retention`, then is forgotten and its subscribers
- * are told so with `undefined`. An owner keeps at most `maxFinished`
- * finished jobs: when one more finishes, the one that finished first is
- * forgotten at once, so a job that fails straight away cannot pile up an
- * hour of records. Running jobs are never evicted (they are capped by
- * `maxRunning`; see `FinishedCap`).
+ * The in-memory job registry (SPEC.md §2.8, §3.1): a restart forgets every
+ * job. An entry's `job` is a frozen snapshot replaced on every change;
+ * `#running` counts an owner's `Running` entries, so a job leaves the count
+ * the moment it leaves `Running` (by timeout too, even when its function
+ * runs on). Running jobs are never evicted (`maxRunning` caps them).
  */
 import { cryptoRandom, systemClock, type Clock, type Logger, type RandomReader } from "../http/index.ts";
 import { countProblem, durationProblem } from "../internal/index.ts";
@@ -31,10 +23,7 @@ export const MAX_RUNTIME: number = 15 * 60 * 1000;
 /** How long a finished job stays readable before it is forgotten: 1 hour, in ms. */
 export const DEFAULT_RETENTION: number = 60 * 60 * 1000;
 
-/**
- * Finished jobs kept per owner: past this, the one that finished first is
- * forgotten (before its retention ends). Running jobs are never evicted.
- */
+/** Finished jobs kept per owner: past this, the one that finished first is forgotten at once, so failing jobs cannot pile up an hour of records. */
 export const MAX_FINISHED_PER_OWNER = 20;
 
 /** Options of `Start`. */
@@ -144,7 +133,7 @@ export class Registry {
     this.#running.set(owner, count + 1);
     this.#release ??= acquireEscapeGuard();
     // SPEC.md §3.1: after 15 minutes the job fails and its signal aborts at that moment.
-    entry.timer = unref(setTimeout(() => this.#timeout(entry), this.#maxRuntime));
+    entry.timer = setTimeout(() => this.#timeout(entry), this.#maxRuntime).unref();
     launchJob(fn, entry.controller.signal, {
       progress: (text) => this.#update(entry, { Progress: text }),
       done: () => this.#finish(entry, Status.Done, ""),
@@ -168,9 +157,7 @@ export class Registry {
     const entry = this.#lookup(id, owner);
     if (entry === undefined) return undefined;
     entry.listeners.add(listener);
-    return () => {
-      entry.listeners.delete(listener);
-    };
+    return () => void entry.listeners.delete(listener);
   }
 
   /**
@@ -219,17 +206,15 @@ export class Registry {
   #timeout(entry: Entry): void {
     const minutes = Math.round(this.#maxRuntime / 60000);
     const reason = new JobsError("ERR_JOBS_TIMEOUT", `run job: exceeded the maximum run time (${minutes} min)`);
-    if (this.#finish(entry, Status.Failed, reason.message, reason)) {
+    if (this.#finish(entry, Status.Failed, reason.message, reason))
       this.#logger.warn("job timed out", { job: entry.job.ID, name: entry.job.Name });
-    }
   }
 
-  // Fails a running job; reports whether it was running. An error escaping
-  // a finished job is not absorbed: the escape guard lets Node handle it.
+  // Fails a running job; reports whether it was running. An error escaping a finished job is not absorbed: the escape guard lets Node handle it.
   #fail(entry: Entry, text: string, error: unknown): boolean {
-    if (!this.#finish(entry, Status.Failed, text, undefined)) return false;
-    this.#logger.warn("job failed", { job: entry.job.ID, name: entry.job.Name, error });
-    return true;
+    const failed = this.#finish(entry, Status.Failed, text, undefined);
+    if (failed) this.#logger.warn("job failed", { job: entry.job.ID, name: entry.job.Name, error });
+    return failed;
   }
 
   // Moves a running job to its final state; reports whether it did.
@@ -242,7 +227,7 @@ export class Registry {
     else this.#running.delete(owner);
     entry.job = finished(entry.job, status, err, this.#clock.now());
     entry.controller.abort(abortReason ?? new JobsError("ERR_JOBS_SHUT_DOWN", "run job: the job has finished"));
-    entry.timer = unref(setTimeout(() => this.#forget(entry), this.#retention));
+    entry.timer = setTimeout(() => this.#forget(entry), this.#retention).unref();
     this.#notify(entry, entry.job);
     for (const evicted of this.#finished.add(owner, entry)) this.#forget(evicted);
     return true;
@@ -280,9 +265,4 @@ function checked(name: string, value: number, problem: (value: unknown) => strin
 
 function invalid(message: string): JobsError {
   return new JobsError("ERR_JOBS_INVALID_ARGUMENT", message);
-}
-
-function unref(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
-  if (typeof timer === "object" && timer !== null && typeof timer.unref === "function") timer.unref();
-  return timer;
 }

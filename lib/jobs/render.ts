@@ -1,12 +1,8 @@
 /*
- * Default HTML for job pages, for applications that do not write their own.
- * It follows the page rules of SPEC.md §4.3: while the job runs, the
- * container carries `data-poll` (FragmentPath), `data-poll-every`
- * (PollSeconds) and `data-poll-push` (EventsPath), and the head carries a
- * no-script meta refresh every PollSeconds; once the job is over, none of
- * them is emitted, so nothing polls a final page. The meta refresh sits in
- * `<noscript>`: a browser running the shim ignores it (removing a refresh
- * after parsing would not cancel it), one without scripts reloads the page.
+ * Default HTML for job pages (SPEC.md §4.3): the polling attributes and the
+ * no-script meta refresh only while the job runs, so nothing polls a final
+ * page. The refresh sits in `<noscript>`: removing one after parsing would
+ * not cancel it.
  */
 import { html, type SafeHTML } from "../http/index.ts";
 import type { PageData } from "./config.ts";
@@ -18,12 +14,7 @@ export type StatusLabels = Readonly<Record<Status, string>>;
 /** English status words. */
 export const DEFAULT_STATUS_LABELS: StatusLabels = { running: "Running", done: "Done", failed: "Failed" };
 
-/**
- * Returns the progress as a percentage when the text starts with a
- * fraction: "n/m" (0 <= n <= m, m > 0) or "p%" (0 to 100, decimals
- * allowed), spaces allowed around "/" and before "%"; else `undefined`
- * (README.md#progress).
- */
+/** The progress as a percentage when the text starts with "n/m" (0 <= n <= m) or "p%" (at most 100), else undefined (README.md#progress). */
 function progressPercent(progress: string): number | undefined {
   const ratio = /^\s*(\d{1,15})\s*\/\s*(\d{1,15})\b/.exec(progress);
   if (ratio !== null) {
@@ -37,12 +28,7 @@ function progressPercent(progress: string): number | undefined {
   return value <= 100 ? Math.round(value) : undefined;
 }
 
-/**
- * Renders the fragment: status word, job name, progress text, a
- * `<progress>` bar when the text starts with a fraction (named by the
- * status word and the job name, as the line above it reads), and the error
- * text of a failed job. Every text is escaped.
- */
+/** Renders the fragment: status word, job name, progress text, a `<progress>` bar for a fraction, a failed job's error; every text escaped. */
 export function renderFragmentHTML(data: PageData, labels: StatusLabels = DEFAULT_STATUS_LABELS): SafeHTML {
   const job = data.Job;
   const percent = progressPercent(job.Progress);
@@ -53,11 +39,8 @@ export function renderFragmentHTML(data: PageData, labels: StatusLabels = DEFAUL
   }`;
 }
 
-/**
- * Renders the polling container around the fragment. While the job runs it
- * carries `data-poll`, `data-poll-every` and `data-poll-push`; pass
- * `{ push: false }` to leave out `data-poll-push` (plain polling).
- */
+/** Renders the polling container around the fragment; `{ push: false }` leaves out `data-poll-push` (plain polling). */
+
 export function renderStatusHTML(data: PageData, options: { labels?: StatusLabels; push?: boolean } = {}): SafeHTML {
   const inner = renderFragmentHTML(data, options.labels);
   if (data.Job.Status !== Status.Running) return html`<div class="job" aria-live="polite">${inner}</div>`;

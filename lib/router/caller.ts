@@ -1,13 +1,9 @@
 /*
  * Where a route was registered, as "path:line", so that a conflict names
- * both registration sites (STYLE.md §5). The site is captured once per
- * `Handle` call (an Error: V8 records its frames) with the stack cut at the
- * public `Handle` the application called, so its first frame is the
- * application's own line: bundled into one file with the router
- * (scripts/bundle.ts), the router's frames could not be told apart by file.
- * It is formatted only when a conflict is reported: formatting every
- * route's stack cost a cold start several milliseconds for messages that
- * are almost never written.
+ * both sites (STYLE.md §5): an Error captured per `Handle` call, its stack
+ * cut at the public `Handle` (bundled into one file, the router's frames
+ * could not be told apart by file), formatted only for a conflict (every
+ * route's cost a cold start several milliseconds).
  */
 import { fileURLToPath } from "node:url";
 

@@ -1,11 +1,9 @@
 /*
- * Precedence between patterns. Pattern A is more specific than B when A
- * matches a strict subset of B's requests. Two patterns are compared on
- * method and on path separately and the two answers combined; patterns on
- * different hosts never conflict (host patterns are tried first). A pair
- * that is equivalent, or overlaps with neither more specific, is a
- * conflict and is refused at registration, which is what lets the tree
- * match literal-first with backtracking and still pick the most specific.
+ * Precedence between patterns: A is more specific than B when A matches a
+ * strict subset of B's requests (method and path compared apart, then
+ * combined). An equivalent or merely overlapping pair is a conflict, refused
+ * at registration: what lets the tree match literal-first and still pick
+ * the most specific.
  */
 import { SEG_END, SEG_LITERAL, SEG_MULTI, type ParsedPattern, type Segment } from "./pattern.ts";
 

@@ -1,15 +1,9 @@
 /*
- * Mux: an HTTP request router with Go 1.22 ServeMux semantics.
- *
- * Per request: read the path out of the request-target by hand; refuse
- * malformed escapes (400); redirect a non-canonical path to its clean form
- * and `/tree` to `/tree/` when only the subtree is registered (301, query
- * kept); then walk host, method and segment levels of the tree (table.ts,
- * tree.ts). No regular expression, no `new URL` (except to read the host
- * of a rare absolute-form target when host patterns exist), and no
- * allocation beyond the path slice and, when wildcards matched, one array
- * of their values. Where this differs from Go's ServeMux, and why:
- * lib/router/README.md, "Differences from Go's ServeMux".
+ * Mux: an HTTP request router with Go 1.22 ServeMux semantics. Per request
+ * the path is read out of the target by hand (no regular expression, no
+ * `new URL` but for a rare absolute-form target's host), and nothing is
+ * allocated beyond the path and the wildcard values. Differences from Go:
+ * lib/router/README.md.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HandlerFunc, Middleware } from "../http/index.ts";
@@ -111,12 +105,7 @@ export class Mux {
   // The paths the registered handlers link to (lib/internal route-needs.ts), checked by the runtime at boot.
   #needs = new Map<string, RouteNeed>();
 
-  /**
-   * Registers `handler` for `pattern`. Throws `ERR_ROUTER_INVALID_PATTERN`
-   * for a malformed pattern, `ERR_ROUTER_CONFLICT` (naming both patterns and
-   * where each was registered) for a conflict, and
-   * `ERR_ROUTER_INVALID_HANDLER` when `handler` is not a function.
-   */
+  /** Registers `handler` for `pattern`; throws `ERR_ROUTER_INVALID_PATTERN`, `ERR_ROUTER_CONFLICT` (naming both sites) or `ERR_ROUTER_INVALID_HANDLER`. */
   Handle(pattern: string, handler: HandlerFunc): void {
     this.#register(pattern, handler, [], captureSite(this.Handle));
   }
@@ -128,12 +117,9 @@ export class Mux {
 
   /**
    * Sets the handler of a request no pattern matches for any method (the
-   * application's styled 404 page); it sets the status itself. A path that
-   * another method matches still answers 405 with `Allow`, which a
-   * catch-all `Handle("/", ...)` would turn into 404; 400 and the
-   * redirects to the clean path are unchanged. Throws
-   * `ERR_ROUTER_INVALID_HANDLER` when `handler` is not a function and
-   * `ERR_ROUTER_CONFLICT` when one is already set.
+   * application's 404 page, which sets the status itself); a path another
+   * method matches still answers 405, which a catch-all `Handle("/", ...)`
+   * would turn into 404. Throws `ERR_ROUTER_INVALID_HANDLER` or `ERR_ROUTER_CONFLICT` (one is set).
    */
   NotFound(handler: HandlerFunc): void {
     if (typeof handler !== "function") throw new RouterError("ERR_ROUTER_INVALID_HANDLER", "NotFound: handler is not a function");
@@ -151,11 +137,7 @@ export class Mux {
     return found.handler(req, res);
   };
 
-  /**
-   * Returns the handler `ServeHTTP` would run for `req` and the pattern it
-   * would match ("" for a 404, 405, 400 or redirect), without running it or
-   * recording path values. Useful in logs and tests.
-   */
+  /** The handler `ServeHTTP` would run for `req` and the pattern it matches ("" for a 404, 405, 400 or redirect), running nothing. */
   Handler(req: IncomingMessage): [handler: HandlerFunc, pattern: string] {
     const found = this.#find(req);
     if (found === NOT_FOUND) return [this.#notFound, ""];
@@ -164,9 +146,8 @@ export class Mux {
   }
 
   #register(pattern: string, handler: HandlerFunc, middleware: readonly Middleware[], where: Error): void {
-    if (typeof handler !== "function") {
+    if (typeof handler !== "function")
       throw new RouterError("ERR_ROUTER_INVALID_HANDLER", `Handle: ${JSON.stringify(pattern)}: handler is not a function`);
-    }
     const parsed = parsePattern(pattern);
     for (const r of this.#routes) {
       const why = describeConflict(parsed, r.pattern);
@@ -191,11 +172,8 @@ export class Mux {
     table.insert(route);
   }
 
-  /**
-   * Reports whether a GET for `path` reaches a route of its own: one whose
-   * pattern starts with a literal segment, so the application's catch-all
-   * (`/`, often its 404 page) does not count.
-   */
+  /** Whether a GET for `path` reaches a route of its own: one starting with a literal segment (a catch-all `/` does not count). */
+
   #serves(path: string): boolean {
     const found = this.#find({ method: "GET", url: path, headers: {} } as IncomingMessage);
     return !isMiss(found) && found.pattern.segments[0]?.kind === SEG_LITERAL;

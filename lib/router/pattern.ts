@@ -1,11 +1,7 @@
 /*
- * Parsing of ServeMux patterns: `[METHOD ][HOST]/[PATH]`.
- *
- * A path is a list of segments. A literal segment is stored unescaped. A
- * `{name}` wildcard matches one whole non-empty segment; `{name...}` matches
- * the rest of the path (it must be last); a trailing `/` is an anonymous
- * `{...}`, so `/static/` matches the subtree; `{$}` matches only the end of
- * a path that ends in a slash. Pure code: no node:http, no request state.
+ * Parsing of ServeMux patterns, `[METHOD ][HOST]/[PATH]`: `{name}` matches
+ * one non-empty segment, `{name...}` (last) or a trailing `/` the rest of
+ * the path, `{$}` only the end of a path ending in a slash.
  */
 import { isCleanPath } from "./clean-path.ts";
 import { RouterError } from "./errors.ts";
@@ -44,18 +40,8 @@ export interface ParsedPattern {
   readonly names: readonly string[];
 }
 
-// RFC 9110 §5.6.2: tchar.
-const TCHAR = "!#$%&'*+-.^_`|~";
-
-function isTokenChar(c: string): boolean {
-  return (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || TCHAR.includes(c);
-}
-
-function isToken(s: string): boolean {
-  if (s === "") return false;
-  for (const c of s) if (!isTokenChar(c)) return false;
-  return true;
-}
+// RFC 9110 §5.6.2: a method is a token, one or more tchar.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 const IDENT = /^[\p{L}_][\p{L}\p{Nd}_]*$/u;
 
@@ -63,11 +49,7 @@ function invalid(pattern: string, reason: string): RouterError {
   return new RouterError("ERR_ROUTER_INVALID_PATTERN", `parsePattern: ${JSON.stringify(pattern)}: ${reason}`);
 }
 
-/**
- * Parses a ServeMux pattern. Throws `ERR_ROUTER_INVALID_PATTERN` with the
- * reason when the pattern is malformed or its path is not clean (paths are
- * cleaned before matching, so an unclean pattern could never match).
- */
+/** Parses a ServeMux pattern; throws `ERR_ROUTER_INVALID_PATTERN` with the reason, also for an unclean path (which could never match). */
 export function parsePattern(str: string): ParsedPattern {
   if (str === "") throw invalid(str, "empty pattern");
   let method = "";
@@ -76,11 +58,10 @@ export function parsePattern(str: string): ParsedPattern {
   if (sp >= 0) {
     method = str.slice(0, sp);
     rest = str.slice(sp + 1).replace(/^[ \t]+/, "");
-    if (!isToken(method)) throw invalid(str, "invalid method");
+    if (!TOKEN.test(method)) throw invalid(str, "invalid method");
     // Methods are case-sensitive (RFC 9110 §9.1): "get" would never match a GET.
-    if (method !== method.toUpperCase()) {
+    if (method !== method.toUpperCase())
       throw invalid(str, `methods are upper case: write ${JSON.stringify(`${method.toUpperCase()} ${rest}`)}`);
-    }
   }
   const slash = rest.indexOf("/");
   if (slash < 0) throw invalid(str, "host/path missing /");
@@ -140,9 +121,4 @@ function unescapeLiteral(seg: string): string {
   } catch {
     return seg;
   }
-}
-
-/** Reports whether the pattern's last segment is a multi wildcard (`{x...}` or a trailing slash). */
-export function endsInMulti(p: ParsedPattern): boolean {
-  return p.segments[p.segments.length - 1]?.kind === SEG_MULTI;
 }

@@ -1,12 +1,9 @@
 /*
- * The segment tree a path is matched against (one tree per host and
- * method). A node branches on the next path segment: literal children in a
- * Map, then one single-segment wildcard child, then a rest-of-path route.
- * Matching walks the path by index, one Map lookup per segment, so its cost
- * depends on the path's length and never on the number of routes; no
- * regular expression runs. Literals are tried before the wildcard with
- * backtracking, which picks the most specific route because conflicting
- * patterns are refused at registration (see compare.ts).
+ * The segment tree a path is matched against (one per host and method):
+ * one Map lookup per segment, so the cost depends on the path's length,
+ * never on the number of routes. Literals are tried before the wildcard
+ * with backtracking, which picks the most specific route because
+ * conflicting patterns are refused at registration (compare.ts).
  */
 import type { HandlerFunc } from "../http/index.ts";
 import { SEG_END, SEG_LITERAL, SEG_MULTI, SEG_WILD, type ParsedPattern } from "./pattern.ts";

@@ -1,22 +1,10 @@
 /*
- * The response class `Serve` builds its server with (`createServer`'s
- * `ServerResponse` option): a `ServerResponse` that holds the baseline
- * security headers (security-headers.ts) in a flat list until the head is
- * written, then writes the status and every header in one
- * `writeHead(status, raw)`, the fastest way node:http allows. Setting the
- * baseline up front costs one `setHeader` per header (a validation, a
- * lower-cased key, an entry in Node's store) on every response.
- *
- * The application sees no difference (README "Baseline headers at write
- * time"): the list starts with the baseline, in order; the application's
- * `setHeader` replaces an entry in place or appends one, `removeHeader`
- * drops one (SPEC §4.4: the application's own Set/Del wins); `getHeader`,
- * `hasHeader`, `getHeaders` and `getHeaderNames` read the list, before the
- * write and after it, as they read Node's store before. The rarer calls
- * (`appendHeader`, `writeHead` with headers of its own) first move the list
- * into Node's store, one `setHeader` each, exactly as the baseline used to
- * be set, and let Node do the rest. A response that never received a
- * baseline is a plain `ServerResponse`.
+ * The response class `Serve` builds its server with: it holds the baseline
+ * security headers in a flat list until the head is written, then writes
+ * status and headers in one `writeHead(status, raw)`; the application cannot
+ * tell (lib/runtime/README.md, "Baseline headers at write time"). The rarer
+ * calls (`appendHeader`, `writeHead` with headers of its own) first move the
+ * list into Node's store, one `setHeader` each, and let Node do the rest.
  */
 import {
   OutgoingMessage,

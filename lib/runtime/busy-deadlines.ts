@@ -1,9 +1,7 @@
 /*
- * The deadlines of the two kinds of busy connection added to the limits
- * after uploads and streams (issue 36; lib/runtime/README.md,
- * "Connections"): a request *waiting* on something outside the process
- * (lib/internal waiting.ts marks it), and a response the client does not
- * read. connection-limits.ts enforces them; the rules live here.
+ * The deadlines of a request *waiting* on something outside the process and
+ * of a response its client does not read (lib/runtime/README.md,
+ * "Connections"); connection-limits.ts enforces them.
  */
 import type { Socket } from "node:net";
 

@@ -1,10 +1,7 @@
 /*
- * Framework chrome (SPEC §4.4): the probes answered outside `Wrap`
- * (`GET /healthz`, `GET /api/version`, `GET /api/next-due` when `NextDue`
- * is set) and locale-prefix stripping, which must run before the
- * application's middleware and routes see the path. Everything else passes
- * through untouched; `/static/` is never stripped (the locale middleware
- * only strips a declared locale code).
+ * Framework chrome (SPEC §4.4): the probes answered outside `Wrap` and
+ * locale-prefix stripping, which must run before the application's
+ * middleware and routes see the path.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";

@@ -1,50 +1,20 @@
 /*
- * Connection limits for `Serve`: a bound on open connections that keeps
- * the process inside its file limit, a per-client bound, a receive-rate
- * floor for request bodies and a share of the cap for event streams, so
- * that no flood of slow, idle or long-lived connections starves `/healthz`
- * and ordinary requests. The policy, in lib/runtime/README.md
- * ("Connections"):
- *
- * - A connection is *idle* while no request of its is being handled:
- *   before its first request head is complete (a slow-header client), and
- *   between keep-alive requests. It is *uploading* while its request's body
- *   is still arriving, and *streaming* once its response is an event stream.
- * - At `MaxConnections`, a new connection evicts whichever is nearest its
- *   deadline: the connection idle longest (its head is due HeadersTimeout
- *   after it became idle; it loses nothing), the upload nearest its body
- *   deadline or the oldest waiting request (either reads a 503). Only when
- *   every connection is handling a request whose body has arrived and that
- *   waits on nothing outside is the newcomer refused with a 503.
- * - A request body has BODY_GRACE, then one more second for every
- *   MIN_BODY_RATE bytes received; an upload past that deadline reads a 408
- *   and is closed (the check runs every `sweep`).
- * - Event streams hold at most STREAM_SHARE of `MaxConnections`; one more
- *   ends the oldest stream (its browser reconnects after `retry:`).
- * - A request *waiting* on something outside (a fetch: lib/internal
- *   waiting.ts marks it) is evictable at the cap like an upload (its
- *   deadline: WAIT_DEADLINE after its wait began), waiting requests hold at
- *   most WAIT_SHARE of `MaxConnections` (one more cuts the oldest, a 503),
- *   and one past WAIT_DEADLINE reads a 504 at the next sweep.
- * - A response with bytes pending must have its client take MIN_WRITE_RATE
- *   bytes a second over each WRITE_WINDOW, or the sweep closes its
- *   connection (busy-deadlines.ts).
- * - A client (`clientKey`: an IPv4 address, or an IPv6 /64) at
- *   `MaxConnectionsPerClient` open connections is refused with a 503.
- *   Unix-socket connections carry no address and only count toward the total.
+ * Connection limits for `Serve`: a bound on open connections, a per-client
+ * bound, deadlines for uploads, waits and unread responses, and a share of
+ * the cap for event streams, so that no flood of slow, idle or long-lived
+ * connections starves `/healthz` and ordinary requests. The policy, and
+ * what idle, uploading, waiting and streaming mean: lib/runtime/README.md,
+ * "Connections".
  */
-import { readFileSync } from "node:fs";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Clock, HandlerFunc, Logger } from "../http/index.ts";
 import { bindStreamWatcher, bindWaitWatcher, clientKey } from "../internal/index.ts";
+import { readFileLimit } from "./file-limit.ts";
 import { checkWrites, WAIT_DEADLINE, WAIT_SHARE, WAITED_TOO_LONG, type WriteWindow } from "./busy-deadlines.ts";
 
 /** File descriptors kept free of connections: the database and its WAL, logs, the listener, workers. */
 export const RESERVED_FILES: number = 128;
-
-/** The file limit assumed when `/proc/self/limits` cannot be read (a common soft default). */
-export const FALLBACK_FILE_LIMIT: number = 1024;
 
 /** Open connections one client (an IPv4 address, an IPv6 /64) may hold at once. */
 export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT: number = 64;
@@ -68,25 +38,6 @@ export const REFUSAL: string =
 /** What an upload past its body deadline reads before the server closes it. */
 export const BODY_TOO_SLOW: string =
   "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 40\r\n\r\nThe request body arrived too slowly. :(\n";
-
-/**
- * Reads the soft open-files limit of this process from `/proc/self/limits`
- * (Linux; Node has no getrlimit). "unlimited" reads as Infinity; anywhere
- * the file is missing or unreadable, FALLBACK_FILE_LIMIT.
- */
-export function readFileLimit(text?: string): number {
-  let limits = text;
-  try {
-    limits ??= readFileSync("/proc/self/limits", "utf8");
-  } catch {
-    return FALLBACK_FILE_LIMIT;
-  }
-  const m = /^Max open files\s+(\S+)/m.exec(limits);
-  if (m?.[1] === undefined) return FALLBACK_FILE_LIMIT;
-  if (m[1] === "unlimited") return Infinity;
-  const soft = Number(m[1]);
-  return Number.isSafeInteger(soft) && soft > 0 ? soft : FALLBACK_FILE_LIMIT;
-}
 
 /** The default `MaxConnections`: the soft file limit less RESERVED_FILES, at least 1. */
 export function defaultMaxConnections(fileLimit: number = readFileLimit()): number {
@@ -141,15 +92,11 @@ export interface Caps {
 export function limitConnections(server: Server, caps: Caps, logger: Logger, clock: Clock): ConnectionLimits {
   const limiter = new Limiter(caps, logger, clock);
   server.on("connection", (socket: Socket) => limiter.accept(socket));
-  return {
-    guard: (handler) => limiter.guard(handler),
-    sweep: () => limiter.sweep(),
-    open: () => limiter.open(),
-  };
+  return limiter;
 }
 
 /** The connections of one server and the classes they are in. */
-class Limiter {
+class Limiter implements ConnectionLimits {
   readonly #caps: Caps;
   readonly #clock: Clock;
   readonly #maxStreams: number;

@@ -1,20 +1,10 @@
 /*
- * The request context (SPEC §2.2), built by the runtime for each request:
- * the database handle it opened (or was given), the logger, the asset set,
- * `Render` and `ErrorPage` from `Options`, and the request's actor. The
- * runtime binds the shared part to each request once; `ctxFrom(req)`
- * returns a frozen `Ctx` whose `Actor` is derived from how the request
- * authenticated (lib/agent `actorFrom`: a verified agent token, else a
- * human), so nothing else can set it. Identity and locale stay out of
- * `Ctx`: read them with `From(req)`/`subjectFrom(req)` and `LocaleFrom(req)`.
- * The runtime sits above lib/agent, so it reads the actor from there.
- *
- * The shared part is bound to the connection, not to each request: a
- * WeakMap entry on a fresh key costs about half a microsecond of garbage
- * collector bookkeeping, and a keep-alive connection carries many requests
- * of the same runtime. Each request re-binds only when its connection was
- * last served by another runtime (one lookup otherwise), and the `Ctx`
- * itself is built on the first `ctxFrom(req)`.
+ * The request context (SPEC §2.2). Its `Actor` is derived from how the
+ * request authenticated (lib/agent `actorFrom`), so nothing else can set
+ * it; identity and locale stay out of `Ctx`. The shared part is bound to
+ * the connection, not to each request: a WeakMap entry on a fresh key costs
+ * about half a microsecond of collector bookkeeping, and a keep-alive
+ * connection carries many requests of one runtime.
  */
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -70,11 +60,11 @@ export function withCtx(handler: CtxHandlerFunc): HandlerFunc {
 }
 
 /**
- * Answers an error `status`: through `Ctx.ErrorPage` with a fresh
- * reference (logged next to `message`), or, when it is unset (SPEC §2.2,
- * nil is legal), the plain text `message`. `message` reaches the client
- * only in the plain-text answer; keep secrets and raw input out of it.
+ * Answers an error `status` through `Ctx.ErrorPage` with a fresh reference
+ * (logged next to `message`), or, unset (SPEC §2.2), the plain text
+ * `message`: keep secrets and raw input out of it.
  */
+
 export function writeError(
   req: IncomingMessage,
   res: ServerResponse,

@@ -1,9 +1,4 @@
-/*
- * Database boot, shared by serving and the sidecar: open the file when
- * `DBPath` is set (the runtime then owns the handle and closes it), else use
- * the application's `DB`; then apply the older migrations and the schema
- * steps, in that order; then bind the durability barrier (`Options.Durable`).
- */
+// Database boot, shared by serving and the sidecar: open or adopt, migrate, bind the durability barrier.
 import { resolve } from "node:path";
 import { applyMigrations, applySchema, OpenDB, setDurable, type DB } from "../db/index.ts";
 import { HTTPError } from "../http/index.ts";

@@ -1,16 +1,8 @@
 /*
  * Handler assembles the middleware stack in the order SPEC §4.4 fixes,
- * outermost first:
- *
- *   Recover → Ctx binding → securityHeaders → Chrome (probes, locale prefix) → Wrap
- *     → framework routes (POST /_locale) → the application's routes
- *
- * Every request gets its `Ctx` (`ctxFrom(req)`) from the Ctx binding.
- * At boot it warns about each path a component links to (an approval
- * page, a consent page) that the application's Mux does not route.
- * It also owns the database when `DBPath` is set (database.ts): opens it,
- * applies the older migrations and the schema steps, and closes it in
- * `cleanup`.
+ * outermost first: Recover → Ctx binding → securityHeaders → Chrome
+ * (probes, locale prefix) → Wrap → framework routes (POST /_locale) → the
+ * application's routes. It owns the database when `DBPath` is set (database.ts).
  */
 import { Chrome } from "./chrome.ts";
 import { bindCtx } from "./ctx.ts";
@@ -50,10 +42,8 @@ export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => vo
         ? app
         : function frameworkRoutes(req, res) {
             const url = req.url ?? "/";
-            if (url === LOCALE_SWITCH_PATH || url.startsWith(LOCALE_SWITCH_PATH + "?")) {
-              return locales.SwitchHandler(req, res);
-            }
-            return app(req, res);
+            const isSwitch = url === LOCALE_SWITCH_PATH || url.startsWith(LOCALE_SWITCH_PATH + "?");
+            return isSwitch ? locales.SwitchHandler(req, res) : app(req, res);
           };
     let wrapped = withFramework;
     if (opts.Wrap !== undefined) {
@@ -76,12 +66,8 @@ export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => vo
   }
 }
 
-/**
- * Warns, once per path, about each page a component hands out links to
- * (`newToolsAPI` and `newMCPServer` `ApprovalPath`) that `routes` does not
- * route: those links would answer 404. Only a `Mux` knows its routes; any
- * other handler is not checked.
- */
+/** Warns, once per path, about each page a component links to (`ApprovalPath`) that `routes` (a `Mux`; any other handler is not checked) does not route. */
+
 function warnUnrouted(routes: Routes, logger: Logger): void {
   for (const need of unroutedNeeds(typeof routes === "function" ? routes : routes.ServeHTTP)) {
     logger.warn(

@@ -1,9 +1,7 @@
 /*
- * Listener selection (SPEC §4.4 `Serve`): a unix socket when `Socket` is
- * set, a TCP address when `Addr` is set, otherwise the systemd-activated
- * listener when the process was socket-activated (sd_listen_fds(3):
- * LISTEN_FDS >= 1 and LISTEN_PID absent or equal to our pid; the first
- * passed descriptor is fd 3), otherwise ":8080".
+ * Listener selection (SPEC §4.4 `Serve`): `Socket`, else `Addr`, else the
+ * systemd-activated listener (sd_listen_fds(3): LISTEN_FDS >= 1 and
+ * LISTEN_PID absent or ours; fd 3), else ":8080".
  */
 import { lstatSync, unlinkSync } from "node:fs";
 import type { Server } from "node:http";
@@ -70,10 +68,8 @@ async function removeStaleSocket(path: string): Promise<void> {
 const WAYS_OUT =
   "--addr HOST:PORT (or PORT=N in the environment of an application that reads it), or let systemd pass the socket (socket activation)";
 
-/**
- * Returns a listen error as one that names the address and the way out
- * (EADDRINUSE, EACCES); any other error is returned as it is.
- */
+/** Returns a listen error as one that names the address and the way out (EADDRINUSE, EACCES); any other error as it is. */
+
 export function listenFailure(err: Error, where: Listen): Error {
   const code = (err as NodeJS.ErrnoException).code;
   const address = "socket" in where ? where.socket : "fd" in where ? `fd ${where.fd}` : `${where.host ?? ""}:${where.port}`;

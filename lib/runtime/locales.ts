@@ -1,9 +1,4 @@
-/*
- * Builds the locale set from `Options.Locales`, `DefaultLocale` and
- * `LocaleFS` (SPEC §2.1), for the chrome (prefix stripping, locale
- * resolution) and the `POST /_locale` route. lib/i18n imports only lib/http's
- * leaf files, so this import creates no cycle.
- */
+// The locale set from `Options.Locales` (SPEC §2.1); lib/i18n imports only lib/http's leaf files, so no cycle.
 import { NewLocales } from "../i18n/index.ts";
 import type { Options } from "./options.ts";
 import type { HandlerFunc, Middleware } from "../http/index.ts";

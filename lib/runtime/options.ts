@@ -1,9 +1,7 @@
 /*
- * Options of the runtime (SPEC §2.1) and the request context (§2.2).
- * Field names are the contract's, letter for letter. Fields beyond the
- * contract (Logger, DB, Schema, Origin, Assets, Render, ShutdownGrace,
- * SidecarInterval, Signal, Stop, MaxConnections, MaxConnectionsPerClient,
- * HeadersTimeout, Durable) are latch's documented extensions.
+ * Options of the runtime (SPEC §2.1) and the request context (§2.2), field
+ * names the contract's letter for letter; fields beyond it are latch's
+ * documented extensions (marked so below).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB, Step } from "../db/index.ts";
@@ -119,30 +117,26 @@ function invalid(reason: string): HTTPError {
 /** Throws `HTTPError` ERR_HTTP_INVALID_OPTIONS for a configuration SPEC §7 calls invalid, or a bad Origin or timer duration. */
 export function validateOptions(opts: Options): void {
   // SPEC §2.1, §7: exactly one of Mux and Router.
-  if ((opts.Mux === undefined) === (opts.Router === undefined)) {
-    throw invalid("exactly one of Mux and Router must be set");
-  }
+  if ((opts.Mux === undefined) === (opts.Router === undefined)) throw invalid("exactly one of Mux and Router must be set");
   // SPEC §2.1: DBPath must be blanked when the app opened its own handle.
-  if (opts.DB !== undefined && opts.DBPath) {
-    throw invalid("DBPath must be blank when DB is set");
-  }
+  if (opts.DB !== undefined && opts.DBPath) throw invalid("DBPath must be blank when DB is set");
   if (opts.Socket && opts.Addr) throw invalid("set at most one of Socket and Addr");
   if (opts.Locales !== undefined && opts.Locales.length === 0) throw invalid("Locales is empty");
-  for (const name of ["MaxConnections", "MaxConnectionsPerClient"] as const) {
-    const problem = opts[name] === undefined ? undefined : countProblem(opts[name]);
-    if (problem !== undefined) throw invalid(`${name} ${problem}`);
-  }
-  const headers = opts.HeadersTimeout === undefined ? undefined : durationProblem(opts.HeadersTimeout);
-  if (headers !== undefined) throw invalid(`HeadersTimeout ${headers}`);
-  const durable = opts.Durable?.timeout === undefined ? undefined : durationProblem(opts.Durable.timeout);
-  if (durable !== undefined) throw invalid(`Durable.timeout ${durable}`);
   if (opts.Durable !== undefined && !opts.DBPath && opts.DB === undefined) throw invalid("Durable needs DBPath or DB");
   // Origin decides HSTS and cookie names; a typo must fail at boot, not turn HSTS off.
   if (opts.Origin !== undefined && parseOrigin(opts.Origin) === undefined) throw invalid("Origin must be an http or https URL");
-  // Both feed timers: Infinity (or anything past MAX_TIMER_MS) would fire after 1 ms.
-  for (const name of ["ShutdownGrace", "SidecarInterval"] as const) {
-    const why = opts[name] === undefined ? undefined : durationProblem(opts[name]);
-    if (why !== undefined) throw invalid(`${name} ${why}`);
+  // The durations feed timers: Infinity (or anything past MAX_TIMER_MS) would fire after 1 ms.
+  const numbers = [
+    ["MaxConnections", opts.MaxConnections, countProblem],
+    ["MaxConnectionsPerClient", opts.MaxConnectionsPerClient, countProblem],
+    ["HeadersTimeout", opts.HeadersTimeout, durationProblem],
+    ["Durable.timeout", opts.Durable?.timeout, durationProblem],
+    ["ShutdownGrace", opts.ShutdownGrace, durationProblem],
+    ["SidecarInterval", opts.SidecarInterval, durationProblem],
+  ] as const;
+  for (const [name, value, problemOf] of numbers) {
+    const problem = value === undefined ? undefined : problemOf(value);
+    if (problem !== undefined) throw invalid(`${name} ${problem}`);
   }
 }
 

@@ -1,12 +1,8 @@
 /*
- * The platform activation contract (SPEC §4.4 `Run`, `Resolve`):
- *
- *   app [--socket PATH | --addr HOST:PORT]   serve
- *   app sidecar run                          run Options.Sidecar in a loop
- *
- * `$STATE_DIRECTORY` (systemd's StateDirectory=, a colon-separated list of
- * which the first entry is used) is where a relative `DBPath` lives.
- * Arguments given by the platform win over the application's defaults.
+ * The platform activation contract (SPEC §4.4 `Run`, `Resolve`): `app
+ * [--socket PATH | --addr HOST:PORT]` serves, `app sidecar run` runs
+ * Options.Sidecar in a loop; the platform's arguments win over the
+ * application's defaults, and a relative `DBPath` lives in `$STATE_DIRECTORY`.
  */
 import { basename, isAbsolute, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";

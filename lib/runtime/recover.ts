@@ -1,21 +1,11 @@
 /*
- * Panic recovery, the outermost middleware (SPEC §4.4, §7 "Handler panic").
- * A throw or a rejected promise from any handler below becomes:
- *   - a quiet cut when it is `ErrAbortHandler` (the contract's re-raise);
- *   - the error's own 4xx status when it is a latch error that describes
- *     bad input or a refusal (a body too large, a malformed form, the
- *     jobs' `ErrOwnerBusy`...): rendered by `ErrorPage(req, res, status,
- *     ref)` in the application's words, the reference logged with the
- *     error's code and message (never its cause), or, without an
- *     `ErrorPage`, the plain-text message;
- *   - a 503 the same way as a 500 below when it is ERR_DB_NOT_DURABLE (a
- *     commit the durability barrier could not confirm: the change may be
- *     lost, so the client must not take it as done);
- *   - otherwise a 500 rendered by `ErrorPage(req, res, 500, ref)`, or the
- *     plain text "Something went wrong." plus the reference, with the stack
- *     logged under the same reference. Nothing of the error reaches the
- *     client. After the first byte the response is cut and logged: the
- *     client sees a broken page, never a spliced one.
+ * Panic recovery, the outermost middleware (SPEC §4.4, §7 "Handler panic"):
+ * a throw or rejection below is cut quietly (`ErrAbortHandler`), answered
+ * with its own 4xx (a latch error for bad input or a refusal), a 503
+ * (ERR_DB_NOT_DURABLE: the change may be lost, so the client must not take
+ * it as done) or a 500, through `ErrorPage` with a logged reference, else
+ * plain text. Nothing of a 500's error reaches the client; after the first
+ * byte the response is cut, never spliced.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isAbortHandler, isLatchError, NewRef, type HandlerFunc, type LatchError, type Logger, type Middleware } from "../http/index.ts";
@@ -39,8 +29,8 @@ export function recoverPanics(logger: Logger, errorPage: ErrorPageFunc | undefin
         handlePanic(err, req, res, logger, errorPage);
         return;
       }
-      // Only an async handler pays for the rejection callback. A JavaScript
-      // handler may return any value; only a promise is waited on.
+      // Only an async handler pays for the rejection callback; of what a JavaScript handler returns, only a promise is waited on.
+
       if (result instanceof Promise) return result.then(undefined, (err: unknown) => handlePanic(err, req, res, logger, errorPage));
       return undefined;
     };
@@ -62,10 +52,8 @@ function handlePanic(err: unknown, req: IncomingMessage, res: ServerResponse, lo
     if (req.complete && !req.readableEnded) req.resume();
     dropBodyHeaders(res);
     // SPEC §2.2, §7: the application's ErrorPage words every error it renders (ErrOwnerBusy's too); the log keeps latch's.
-    writeErrorPage(req, res, err.status, err.message, { ErrorPage: errorPage, Logger: logger }, ref, {
-      method: req.method,
-      code: err.code,
-    });
+    const fields = { method: req.method, code: err.code };
+    writeErrorPage(req, res, err.status, err.message, { ErrorPage: errorPage, Logger: logger }, ref, fields);
     return;
   }
   if (res.headersSent || res.writableEnded) {
@@ -77,14 +65,8 @@ function handlePanic(err: unknown, req: IncomingMessage, res: ServerResponse, lo
   const status = unavailable ? 503 : 500;
   logger.error(unavailable ? "unavailable" : "panic", { ...where, error: err });
   dropBodyHeaders(res);
-  writeErrorPage(
-    req,
-    res,
-    status,
-    `${unavailable ? PLAIN_503 : PLAIN_500}\nReference: ${ref}`,
-    { ErrorPage: errorPage, Logger: logger },
-    ref,
-  );
+  const text = `${unavailable ? PLAIN_503 : PLAIN_500}\nReference: ${ref}`;
+  writeErrorPage(req, res, status, text, { ErrorPage: errorPage, Logger: logger }, ref);
 }
 
 // SPEC §4.4: recovery sits outside the security headers, so an error answer

@@ -1,11 +1,7 @@
 /*
- * Baseline security headers (SPEC §4.4), in place before the application
- * runs so that its own `setHeader` or `removeHeader` wins. The set follows
- * helmet's defaults, tightened where latch's own pages allow it (no inline
- * styles, no framing at all). Values are computed once, at boot. On the
- * server `Serve` builds, the response holds them and writes them with the
- * head (baseline-response.ts); on any other server they are set, one
- * `setHeader` each.
+ * Baseline security headers (SPEC §4.4): helmet's defaults, tightened where
+ * latch's own pages allow it (no inline styles, no framing at all),
+ * computed once at boot.
  */
 import type { HandlerFunc, Middleware } from "../http/index.ts";
 import { BaselineResponse, prepareBaseline } from "./baseline-response.ts";
@@ -18,12 +14,8 @@ export interface SecurityHeadersOptions {
   Origin?: string;
 }
 
-/**
- * The baseline Content-Security-Policy (CSP Level 3). Scripts and styles
- * only from the application's own origin, no plugins, no framing, forms
- * post only to the origin (an inbox-provider upgrade adds its issuer: see
- * README), `<base>` pinned.
- */
+/** The baseline Content-Security-Policy (CSP Level 3): the application's own origin for all, no plugins, no framing, `<base>` pinned. */
+
 export const DEFAULT_CSP: string = [
   "default-src 'self'",
   "base-uri 'self'",

@@ -1,11 +1,8 @@
 /*
- * Serve: boot (see `Handler`), listen, and shut down gracefully. On
- * SIGTERM or SIGINT (or `Options.Signal`) the server stops accepting,
- * aborts every request's `requestSignal` so long-lived streams end, lets
- * in-flight requests finish for `ShutdownGrace` milliseconds, then cuts
- * what remains and closes the database the runtime opened. What the app
- * listed in `Options.Stop` (its job registries) is stopped as shutdown
- * begins, so a running job's signal aborts instead of holding the process.
+ * Serve: boot (`Handler`), listen, shut down gracefully. On SIGTERM, SIGINT
+ * or `Options.Signal` it stops `Options.Stop` and accepting, aborts every
+ * request's `requestSignal`, lets in-flight requests finish for
+ * `ShutdownGrace` ms, then cuts what remains and closes the runtime's database.
  */
 import { createServer } from "node:http";
 import type { Socket } from "node:net";
@@ -17,14 +14,7 @@ import { newLogger, systemClock } from "../http/index.ts";
 import { bindShutdownSignal, SlottedRequest } from "../internal/index.ts";
 import type { Options } from "./options.ts";
 
-/**
- * The request and response classes of `Serve`'s server (`createServer`'s
- * options): each request holds its per-request values itself, without a
- * WeakMap entry (lib/internal request-slot.ts), and each response writes the
- * baseline security headers with the head, in one `writeHead`
- * (baseline-response.ts). The test server and the benchmarks build theirs
- * with the same two.
- */
+/** The request and response classes of `Serve`'s server (README, "Not exported"); the test server and the benchmarks use them too. */
 export const SERVE_CLASSES: { IncomingMessage: typeof SlottedRequest; ServerResponse: typeof BaselineResponse } = {
   IncomingMessage: SlottedRequest,
   ServerResponse: BaselineResponse,
@@ -62,16 +52,9 @@ export async function Serve(opts: Options): Promise<void> {
     requestTimeout: Math.max(REQUEST_TIMEOUT, headersTimeout),
     connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL,
   });
-  const limits = limitConnections(
-    server,
-    {
-      max: opts.MaxConnections ?? defaultMaxConnections(),
-      perClient: opts.MaxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
-      headersTimeout,
-    },
-    logger,
-    systemClock,
-  );
+  const max = opts.MaxConnections ?? defaultMaxConnections();
+  const perClient = opts.MaxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
+  const limits = limitConnections(server, { max, perClient, headersTimeout }, logger, systemClock);
   server.on("request", limits.guard(handler));
   server.on("connection", (socket: Socket) => bindShutdownSignal(socket, shutdown.signal));
   let where: string;
@@ -82,8 +65,7 @@ export async function Serve(opts: Options): Promise<void> {
     throw err;
   }
   const closed = new Promise<void>((resolve) => server.once("close", resolve));
-  const sweeping = setInterval(() => limits.sweep(), TIMEOUT_CHECK_INTERVAL);
-  sweeping.unref();
+  const sweeping = setInterval(() => limits.sweep(), TIMEOUT_CHECK_INTERVAL).unref();
   const stop = (reason: string): void => {
     if (shutdown.signal.aborted) return;
     logger.info("shutting down", { reason });
@@ -139,13 +121,9 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 export function originMismatch(origin: string | undefined, where: string): string | undefined {
   if (origin === undefined) return undefined;
   const port = /:(\d+)$/.exec(where)?.[1];
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return undefined;
-  }
-  if (port === undefined || !LOOPBACK.has(url.hostname)) return undefined;
+  const url = URL.parse(origin);
+  if (port === undefined || url === null || !LOOPBACK.has(url.hostname)) return undefined;
+
   const originPort = url.port === "" ? (url.protocol === "https:" ? "443" : "80") : url.port;
   if (originPort === port) return undefined;
   return `ORIGIN ${url.origin} and the listen address (port ${port}) disagree: links, cookies and passkeys point at ${url.origin}; set ORIGIN (Options.Origin) to http://localhost:${port}`;

@@ -1,8 +1,2 @@
-/*
- * The build version reported by `GET /api/version` (SPEC §2.1, §9).
- * Overridden at build time by `node dist/scripts/stamp-version.js <v>`,
- * which rewrites the compiled copy of this file; see README "Versioning".
- */
-
-/** The build version; "dev" unless stamped at build time. */
+/** The build version `GET /api/version` reports (SPEC §2.1, §9): "dev" unless `dist/scripts/stamp-version.js` rewrote the compiled copy (README "Versioning"). */
 export const BuildVersion: string = "dev";

@@ -7,15 +7,14 @@ import {
   BODY_TOO_SLOW,
   DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
   defaultMaxConnections,
-  FALLBACK_FILE_LIMIT,
   limitConnections,
   MIN_BODY_RATE,
-  readFileLimit,
   REFUSAL,
   RESERVED_FILES,
   STREAM_SHARE,
   type ConnectionLimits,
 } from "../../lib/runtime/connection-limits.ts";
+import { FALLBACK_FILE_LIMIT, readFileLimit } from "../../lib/runtime/file-limit.ts";
 import {
   bytesTaken,
   checkWrites,
