@@ -1,16 +1,8 @@
 /*
- * The account component (README): a change of address, the reversal of
- * one, the export and the deletion of an account. Every handler answers a
- * form post or a link with a redirect whose query names the outcome; the
- * application renders the pages (the demo's /account/security).
- *
- * A change of address proves the new inbox with sign-in's own emailed link
- * and code (`Signin.IssueLink`), bound to the asking browser, of purpose
- * `PURPOSE_ADDRESS`: a sign-in link can never confirm a change, nor a
- * change link sign in. Confirmed, every row of the person moves in one
- * transaction (records.ts: each module moves its own, and the history is
- * linked, not rewritten) and the old address gets a single-use link that
- * reverses it for `ReverseWindow`.
+ * The account component (README): a change of address, its reversal, the export and the deletion of an account, each
+ * answered with a redirect whose query names the outcome. A change is confirmed with sign-in's own emailed link and
+ * code of purpose `PURPOSE_ADDRESS` (never a sign-in link), moves every row in one transaction, and the old address gets
+ * a single-use link that reverses it for `ReverseWindow`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { awaitDurable, sweepInSteps } from "../db/index.ts";

@@ -1,16 +1,7 @@
 /*
- * The rows of one person, everywhere: each module answers for its own
- * tables through lib/db's `AccountRows` (issue 37: one owner per
- * table), and this file only composes them: the modules account knows
- * (session, sign-in, passkey, its own), the application's list
- * (`Config.Rows`: lib/agent's, lib/oauth's, lib/manifest's resources), and
- * the person's event history (lib/events). Each operation runs inside the
- * caller's transaction (account.ts), so a change of address or a deletion
- * is all or nothing.
- *
- * A change of address rewrites no event: lib/events links the old audit
- * stream to the new one. A deletion is the one erasure of events
- * (lib/events `eraseHistory`: the right to erasure), recorded there.
+ * The rows of one person, everywhere: each module answers for its own (lib/db `AccountRows`: one owner per table), and
+ * this file composes them with the person's event history, inside the caller's transaction. A change of address rewrites
+ * no event (lib/events links the streams); a deletion is the one erasure of events, recorded there.
  */
 import { createHmac } from "node:crypto";
 import type { DB } from "../db/index.ts";

@@ -1,8 +1,6 @@
 /*
- * An action opts into being a tool by declaring a `Tool` (SPEC.md §2.3):
- * `defineAction` binds the tool to the route that performs it and returns
- * the registry entry, `ToolDef`. It checks that the HTTP method agrees with
- * the access level, so a read tool can never be a state-changing route.
+ * An action opts into being a tool (SPEC §2.3): `defineAction` binds the tool to its route and checks that the method
+ * agrees with the access, so a read tool is never a state-changing route.
  */
 import type { HandlerFunc } from "../http/index.ts";
 import { ToolRead } from "./access.ts";

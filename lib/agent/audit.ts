@@ -1,10 +1,6 @@
 /*
- * The audit form of actors, and the bridge that appends the sign-in log's
- * auth events to each person's audit stream, so `/account/activity`-style
- * pages show sign-ins beside tool calls. Every event appended to an event
- * stream records who caused it as "human" or "agent:<name>" (SPEC §6.2);
- * an audited auth event is the person themselves (a verified sign-in, a
- * step-up, a passkey change), so its actor is human.
+ * The audit form of actors, and the bridge that appends the sign-in log's auth events with a verified subject to that
+ * person's audit stream, actor human (SPEC §6.2).
  */
 import type { EventStore } from "../events/index.ts";
 import type { Logger } from "../http/index.ts";

@@ -1,10 +1,6 @@
 /*
- * Tool arguments arriving from a caller are untrusted input: a JSON object
- * narrowed against the tool's declared arguments (`parseToolArgs`), then
- * hashed in canonical form so an approval binds the exact call
- * (`hashToolArgs`). A caller's own `confirmed: true` proves nothing: a
- * write call is confirmed by a person's approval (agent) or by the
- * person's own submission (human); see invoke.ts.
+ * A call's arguments, untrusted: narrowed against the tool's declared ones (`parseToolArgs`), then hashed in canonical
+ * form so an approval binds the exact call (`hashToolArgs`).
  */
 import { createHash } from "node:crypto";
 import type { ToolDef } from "./action.ts";

@@ -1,48 +1,9 @@
 /*
- * The one way a tool runs on a caller's behalf, for the HTTP endpoint now
- * and any other transport later (MCP). `call` does, in order:
- *
- *   1. look the tool up (unknown → "unknown_tool");
- *   2. check access: a read-only token may not call a write tool;
- *   3. narrow the arguments (the field at fault and why);
- *   4. scope: the tool runs for the subject the caller acts for, never
- *      one named in the arguments;
- *   5. check, where the tool declares a `Check`: a dry run against the
- *      current state (a resource's update: the record exists for this
- *      subject, the values pass the form's rules, the version is one the
- *      store accepts)
- *      that refuses a call that cannot run with the refusal its run would
- *      give, so no person is asked to approve it and no approval is spent;
- *   6. apply the approval rule: an agent's write call runs only by
- *      spending a person's approval of this exact call; without one it
- *      leaves a pending request and returns "approval_required". A human's
- *      own call (a form they submitted, a request their session made) is
- *      their confirmation;
- *   7. run (which checks again: the state may change while the person
- *      decides), and
- *   8. append "tool.call" events to the subject's audit stream, whatever
- *      the outcome: tool, arguments hash, approval id, outcome, the agent
- *      token's public id (`token_id`, for an agent caller) and `via`, the
- *      transport, when the caller names one.
- *
- * Every transaction of a call (the approval spent with its "started"
- * event, each audit event, and a resource's write inside `Run`) first asks
- * the caller's `StillHeld`: when the session or token the call came with
- * no longer acts for its subject (a change of address or a deletion
- * since), it commits nothing and the call is answered "unauthorized", as
- * an expired token is (lib/account README, "Writes in flight").
- *
- * A write call is on record before it runs (a tool may change what no
- * transaction holds, such as starting a job): the approval spent or
- * requested and a "tool.call" event with outcome "started" commit in one
- * transaction, or neither does and nothing runs; the outcome is a second
- * event naming the first (`started`). What a tool changes in latch's
- * stores carries its own event with the caller's actor, in that change's
- * transaction. A refused call and a read call have one event, after.
- * (lib/events README, "A write and its event".)
- *
- * Arguments are never logged (they may carry anything); a failure is
- * logged with a reference the caller also gets.
+ * The one way a tool runs on a caller's behalf, for every transport: the tool looked up, access, the arguments, the
+ * subject, the tool's `Check`, the approval rule, the run, and "tool.call" audit events whatever the outcome (README,
+ * "Tool calls"). A write call is on record before it runs: its approval and a "started" event commit together, or
+ * nothing runs (lib/events README, "A write and its event"). Every transaction first asks the caller's `StillHeld`, so a
+ * call whose session or token ended commits nothing (lib/account README, "Writes in flight"). Arguments are never logged.
  */
 import type { Event, EventStore } from "../events/index.ts";
 import { NewRef, isLatchError, type Logger } from "../http/index.ts";

@@ -1,7 +1,5 @@
 /*
- * The list of tools an application offers to agents. Registration is a
- * startup step, so a clash fails at once, naming both sides; lookups
- * afterwards are map reads.
+ * The tools an application offers to agents; registration is a startup step, so a clash fails at once, naming both.
  */
 import { defineAction, type ToolDef } from "./action.ts";
 import { AgentError } from "./errors.ts";

@@ -1,14 +1,7 @@
 /*
- * Who is calling: the actor and subject of a request (SPEC §2.3). A
- * request whose agent token `verifyBearer` accepted (the tools endpoint's
- * `Authenticate`, the MCP endpoint) is "agent:<name>", acting for the
- * person who minted the token; any other request is a human, whose subject
- * is their session's. Every reader asks this one binding: `actorFrom`
- * for `Ctx.Actor`, `callerFrom` (tools-http.ts) for a tool call and its
- * audit event. It lives in a request slot written only by this module's token
- * check, against the application's `AgentTokens`, so no header, cookie,
- * body field or application code can make a request an agent or change
- * which person an agent acts for.
+ * Who is calling (SPEC §2.3): "agent:<name>" for a request whose token `verifyBearer` accepted, acting for the person who
+ * minted it; else the human of the session. The grant lives in a request slot only this module's token check writes, so
+ * no header, cookie, body field or application code can make a request an agent or change whom it acts for.
  */
 import type { IncomingMessage } from "node:http";
 import { bindCredentialCheck, requestSlot } from "../internal/index.ts";

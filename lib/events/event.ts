@@ -1,12 +1,6 @@
 /*
- * What an event is, and the checks an event must pass before it is
- * stored. Every field is checked here, once, so the store holds nothing a
- * reader must second-guess: a stream id and subject without control
- * characters, a dotted lowercase type, a JSON object as data, and the
- * actor in its audit form, "human" or "agent:<name>" (SPEC §2.3, §6.2).
- * The actor arrives as any object with the contract's `String()` (the
- * `Actor` of lib/agent, which sits above this module) and is stored as
- * that string.
+ * What an event is, and the checks it passes, once, before it is stored: ids without control characters, a dotted
+ * lowercase type, a JSON object as data, the actor in its audit form (SPEC §2.3, §6.2), from any object with `String()`.
  */
 import { EventsError } from "./errors.ts";
 

@@ -1,24 +1,8 @@
 /*
- * A person's history across changes of address, without rewriting any
- * event (issue 37: the log is append-only in fact). A change of address
- * appends two events and changes none: `history.continues` on the old
- * audit stream, naming the new one, and `history.continued_from` on the
- * new one, naming the old stream and the sequence of that event. A reader
- * follows the chain back from the person's current stream.
- *
- * A part of the chain is a stretch of one audit stream: from just after
- * the last `history.continues` before it (the address was left then, so
- * what came before is an earlier holder's), up to the `history.continues`
- * the next stream names (or the end, for the current stream). An undo
- * moves back (A to B to A): the stretch of A after its first marker
- * continues from B, which continues from A's stretch before it; each part
- * is visited once, and at most MAX_HISTORY_PARTS are followed.
- *
- * The one path that deletes or updates events is `erase`, for an account's
- * deletion (GDPR Art. 17, the right to erasure; lib/account README,
- * "Deletion"): it deletes the person's audit stretches and the streams of
- * their records, pseudonymises or deletes their events in other streams,
- * and records itself on ERASURES_STREAM, without the address.
+ * A person's history across changes of address, without rewriting any event: a change appends `history.continues` to
+ * the old audit stream, naming the new one, and `history.continued_from` to the new, naming the old and that event's
+ * sequence; a reader follows the chain back (README, "A person's history"). The one path that deletes or updates events
+ * is `eraseHistory`, for an account's deletion (GDPR Art. 17; lib/account README, "Deletion"), and it records itself.
  */
 import type { DB } from "../db/index.ts";
 import { keysetPages, type RowPages } from "../db/index.ts";

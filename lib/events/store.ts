@@ -1,13 +1,7 @@
 /*
- * Append-only event streams in the shared SQLite handle. An append names
- * the sequence it expects the stream to be at (0 for a new stream); the
- * check and the insert run in one IMMEDIATE transaction, so of two writers
- * expecting the same sequence, on one connection or many, exactly one
- * succeeds and the other gets `EventConflictError`. Nothing updates or
- * deletes an event but the erasure of a deleted account (history.ts).
- *
- * Audit streams are the one place where the writer does not care about
- * the sequence: `appendAudit` appends to `audit:<subject>` at its end.
+ * Append-only event streams in the shared SQLite handle. An append names the sequence it expects the stream at, checked
+ * and inserted in one IMMEDIATE transaction, so of two writers expecting the same, exactly one succeeds. Nothing updates
+ * or deletes an event but the erasure of a deleted account (history.ts). `appendAudit` appends at the end of `audit:<subject>`.
  */
 import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";

@@ -1,8 +1,5 @@
 /*
- * The JSON-RPC methods the MCP endpoint answers (MCP 2025-11-25):
- * `initialize` (version negotiation, the session), `ping`, `tools/list`
- * and `tools/call` (the rate limit, the invoker, approval as a URL-mode
- * elicitation or a tool error).
+ * The JSON-RPC methods the MCP endpoint answers (MCP 2025-11-25): `initialize`, `ping`, `tools/list`, `tools/call`.
  */
 import type { ServerResponse } from "node:http";
 import { APPROVAL_INSTRUCTION, approvalURL, type Caller, type TokenGrant, type ToolCallLimiter, type ToolInvoker } from "../agent/index.ts";

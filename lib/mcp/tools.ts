@@ -1,10 +1,6 @@
 /*
- * The registry's tools in MCP's shape. A tool's arguments become its
- * `inputSchema` (a closed JSON Schema object: undeclared properties are
- * refused by `parseToolArgs` anyway), its access and method become the
- * behaviour hints, and a write tool's confirm sentence travels in `_meta`.
- * Hints are hints (MCP: clients must not trust them from an untrusted
- * server); what protects the person is the approval rule in ToolInvoker.
+ * The registry's tools in MCP's shape: the arguments as a closed `inputSchema`, access and method as behaviour hints, a
+ * write tool's confirm sentence in `_meta`. Hints are hints; what protects the person is the approval rule in ToolInvoker.
  */
 import { ToolRead, type CallOutcome, type ToolArg, type ToolDef } from "../agent/index.ts";
 

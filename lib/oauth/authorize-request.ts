@@ -1,9 +1,6 @@
 /*
- * An authorization request (RFC 6749 §4.1.1, OAuth 2.1 §4.1.1): the
- * parameters it may carry, their validation in the order that decides who
- * sees an error (the person, or the client by redirect), the redirect back
- * to the client, and the consent page's CSP edit that lets that redirect
- * happen.
+ * An authorization request (RFC 6749 §4.1.1, OAuth 2.1 §4.1.1): its validation in the order that decides who sees an
+ * error (the person, or the client by redirect), the redirect back, and the consent page's CSP edit that allows it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PKCE_CHALLENGE, PKCE_METHOD } from "../internal/index.ts";

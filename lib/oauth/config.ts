@@ -1,7 +1,4 @@
-/*
- * What `newOAuthServer` takes and returns, and the two things an
- * application may give it: a client directory and a consent page.
- */
+/* What `newOAuthServer` takes and returns, and the two things an application may give it: a client directory and a consent page. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AgentTokens } from "../agent/index.ts";
 import type { DB } from "../db/index.ts";
@@ -86,12 +83,6 @@ export interface OAuthServer {
   Resources: readonly string[];
   /** The scopes, for `scopes_supported` of the resource metadata. */
   Scopes: readonly string[];
-  /**
-   * Deletes what can no longer be used, in `sweepInSteps`' bounded steps
-   * (lib/db), one table after another: codes lapsed, the refresh and access
-   * tokens of grants revoked or expired, access tokens expired, and the
-   * client directory's unused registrations. Call it on the application's
-   * sweep interval, with sign-in's `Sweep`. Resolves with what it deleted.
-   */
+  /** Deletes what can no longer be used, in lib/db's bounded steps (README, Housekeeping); resolves with the counts. */
   Sweep(now: Date): Promise<{ Codes: number; RefreshTokens: number; AccessTokens: number; Clients: number }>;
 }

@@ -1,15 +1,8 @@
 /*
- * Which addresses latch may fetch a client's metadata document from: the
- * SSRF rule of the Client ID Metadata Document draft (§6.5; the MCP
- * 2025-11-25 authorization spec, "Authorization Server Abuse Protection").
- * Anything in a special-use range of RFC 6890 and the IANA special-purpose
- * registries is refused, named for its range so the refusal says why.
- *
- * IPv6 is taken by allow-list: only global unicast (2000::/3, RFC 4291
- * §2.4) outside its special blocks is public, so a range this table does not
- * name (discard-only 100::/64, NAT64's 64:ff9b::/96, deprecated site-local)
- * is refused too. An IPv4-mapped address (::ffff:a.b.c.d) is judged as the
- * IPv4 address it carries: the kernel connects there.
+ * Which addresses latch may fetch a client's metadata document from (CIMD §6.5, MCP 2025-11-25 authorization,
+ * "Authorization Server Abuse Protection"): none in a special-use range (RFC 6890, the IANA registries), named so the
+ * refusal says why. IPv6 is taken by allow-list: only global unicast (2000::/3, RFC 4291 §2.4) is public, so a range
+ * not named here is refused too. An IPv4-mapped address is judged as the IPv4 address it carries: the kernel connects there.
  */
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 

@@ -1,17 +1,6 @@
 /*
- * The token and revocation endpoints of latch's authorization server
- * (`POST /oauth/token`, `POST /oauth/revoke`), and the JSON every failure
- * under `/oauth/` but the person's authorization page answers.
- *
- * A code is checked before it is spent (RFC 6749 §4.1.3's order): its
- * client, redirect URI, PKCE verifier and resource must all match, and a
- * mismatch spends nothing and revokes nothing, so someone who saw a code
- * cannot end the person's grant with it. Only then is the code spent,
- * atomically (`used_at IS NULL`); a code already spent, presented again
- * with its verifier, revokes the grant (OAuth 2.1 §4.1.3). A refresh token
- * and a refresh come only to a client registered with the `refresh_token`
- * grant type (RFC 6749 §5.1: the refresh token is optional; §5.2
- * unauthorized_client).
+ * `POST /oauth/token` and `POST /oauth/revoke`, and the JSON every refusal under `/oauth/` but the person's
+ * authorization page answers (README, "What it serves").
  */
 import type { IncomingMessage } from "node:http";
 import type { AgentTokens } from "../agent/index.ts";
