@@ -141,14 +141,8 @@ export class Account {
   }
 
   /**
-   * `POST` (behind RequireFreshSession), form field `email`: asks to move
-   * the account to that address. The new address gets the confirming link
-   * and code, or, when it is already an account, a mail saying so; the old
-   * address gets a notice either way, and the answer is the same
-   * (`?address=sent`), so it does not tell whether an address is an
-   * account. `?address=invalid` for a malformed or unchanged address,
-   * `?address=busy` past MAX_PENDING_CHANGES waiting changes,
-   * `?address=mail` when the confirmation could not be sent.
+   * `POST` (behind RequireFreshSession), form field `email`: asks to move the account there (README, "Change of
+   * address"). `?address=sent` whether or not the address is an account; `invalid`, `busy`, `mail` otherwise.
    */
   readonly RequestChange: HandlerFunc = async (req, res) => {
     const session = this.#sessions.read(req);
@@ -183,12 +177,7 @@ export class Account {
     this.#outcome(res, path, "address=sent");
   };
 
-  /**
-   * `GET ?token=`: the confirming link of the new address's mail, opened
-   * in the browser that asked (signed in as the old address). Any other
-   * opener spends nothing; a used, expired or foreign link answers
-   * `?address=link`.
-   */
+  /** `GET ?token=`: the new address's link, opened in the browser that asked; any other opener spends nothing (`?address=link`). */
   readonly ConfirmLink: HandlerFunc = async (req, res) => {
     // RFC 9110 §9.3.2: HEAD is safe; a mail scanner's probe spends nothing.
     if (req.method === "HEAD") {
@@ -233,14 +222,9 @@ export class Account {
   }
 
   /**
-   * `POST`, form field `token`: the single-use link of the old address's
-   * notice (posted from the application's page at `ReversePath`, so a
-   * scanner following the link changes nothing). Within `ReverseWindow`
-   * the account moves back to the old address, merged with whatever was
-   * made there since (README, "Undo"), and everything that acts for either
-   * address ends: sessions, agent tokens, OAuth grants, unanswered
-   * approvals. `?account=reversed`, else `?account=reverse_failed`, which
-   * spends nothing.
+   * `POST`, form field `token`: the old address's single-use link, posted from the page at `ReversePath` (a scanner
+   * changes nothing). Moves the account back and ends what acts for either address (README, "Undo");
+   * `?account=reversed`, else `?account=reverse_failed`, which spends nothing.
    */
   readonly Reverse: HandlerFunc = async (req, res) => {
     const form = await readForm(req);
@@ -271,12 +255,7 @@ export class Account {
     return true;
   }
 
-  /**
-   * `GET` (behind RequireFreshSession): the person's export, one JSON
-   * document (export.ts), streamed as an attachment. Past
-   * MAX_DOWNLOADS_PER_PERSON running downloads it throws AccountError
-   * ERR_ACCOUNT_DOWNLOADS_BUSY (status 429, `Retry-After` set).
-   */
+  /** `GET` (behind RequireFreshSession): the person's export as an attachment; ERR_ACCOUNT_DOWNLOADS_BUSY (429) past the limit. */
   readonly Export: HandlerFunc = async (req, res) => {
     const session = this.#sessions.read(req);
     if (session === undefined) return this.#outcome(res, this.#config.SigninPath, "account=signin");
@@ -295,12 +274,9 @@ export class Account {
   };
 
   /**
-   * `POST` (behind RequireFreshSession), form field `email`: the person's
-   * own address, typed to confirm. An account with a passkey needs a
-   * session confirmed by one (a step-up): else 303 to
-   * `StalePath?next=AccountPath`. Deletes every row of the person in one
-   * transaction, ends every session and token; `?account=deleted`.
-   * A typed address that is not theirs answers `AccountPath?delete=confirm`.
+   * `POST` (behind RequireFreshSession), form field `email`: the person's own address, typed to confirm (else
+   * `?delete=confirm`); with a passkey, a session confirmed by one (else 303 to `StalePath?next=AccountPath`). Deletes
+   * every row of the person in one transaction, ends every session and token; `?account=deleted`.
    */
   readonly Delete: HandlerFunc = async (req, res) => {
     const session = this.#sessions.read(req);

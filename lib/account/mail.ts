@@ -35,9 +35,8 @@ export function requestedMessage(req: IncomingMessage, m: { from: string; to: st
 }
 
 /**
- * To the old address once the change is made: the single-use link that
- * reverses it, and what to do first (the link; signing in again at the old
- * address opens an empty account, which the undo merges: README, "Undo").
+ * To the old address once the change is made: the single-use link that reverses it, and what to do first (the link;
+ * signing in again at the old address opens an empty account, which the undo merges: README, "Undo").
  */
 export function changedMessage(
   req: IncomingMessage,

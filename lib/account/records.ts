@@ -22,12 +22,10 @@ export const PSEUDONYM_PREFIX = "deleted:";
 const PSEUDONYM_LABEL = "latch account pseudonym v1";
 
 /**
- * Returns the stable pseudonym of a deleted `address`: "deleted:" and 22
- * base64url characters of an HMAC keyed by a key derived from
- * `InstanceKey`, so one person's events keep reading as one person's,
- * and the address cannot be recovered by hashing guesses without the key.
- * Its key is `deriveKeyV1`'s, for good: a pseudonym already written must
- * come out the same for the same address and key.
+ * Returns the stable pseudonym of a deleted `address`: "deleted:" and 22 base64url characters of an HMAC keyed by a key
+ * derived from `InstanceKey`, so one person's events keep reading as one person's, and the address cannot be recovered
+ * by hashing guesses without the key. Its key is `deriveKeyV1`'s, for good: a pseudonym already written must come out
+ * the same for the same address and key.
  */
 export function pseudonym(instanceKey: string, address: string): string {
   const key = deriveKeyV1(instanceKey, PSEUDONYM_LABEL);
@@ -61,9 +59,8 @@ export class Records {
   }
 
   /**
-   * Moves every row of `from` to `to` (call `isAccount(to)` first), and
-   * links `from`'s history to `to` (no event changes). `merge`: an undo,
-   * whose `to` may hold an account made since (AccountRows `move`).
+   * Moves every row of `from` to `to` (call `isAccount(to)` first), and links `from`'s history to `to` (no event
+   * changes). `merge`: an undo, whose `to` may hold an account made since (AccountRows `move`).
    */
   move(from: string, to: string, merge = false): void {
     for (const rows of this.#rows) rows.move(from, to, merge);

@@ -50,12 +50,7 @@ export interface ApprovalsOptions {
   Clock?: Clock;
   /** @default cryptoRandom */
   Random?: RandomReader;
-  /**
-   * The event store (on the same handle): a decision then appends
-   * `agent.call_approved` or `agent.call_declined` to the person's audit
-   * stream, actor human, in the transaction of the decision, or nothing is
-   * decided. Unset, nothing is recorded.
-   */
+  /** The event store (on the same handle): a decision then commits with its audit event (README, Approvals). */
   Events?: EventStore;
 }
 
@@ -127,11 +122,9 @@ export class Approvals {
   }
 
   /**
-   * Returns a pending request for `binding`: the live one already waiting,
-   * or a new one showing `args`. Throws `AgentError`
-   * ERR_AGENT_INVALID_APPROVAL (400) for an empty binding field and
-   * ERR_AGENT_TOO_MANY_APPROVALS (429) when the token already holds
-   * `MAX_PENDING_APPROVALS` pending requests; nothing is stored then.
+   * Returns a pending request for `binding`: the live one already waiting, or a new one showing `args`. Throws
+   * `AgentError` ERR_AGENT_INVALID_APPROVAL (400) for an empty binding field and ERR_AGENT_TOO_MANY_APPROVALS (429)
+   * when the token already holds `MAX_PENDING_APPROVALS` pending requests; nothing is stored then.
    */
   request(binding: ApprovalBinding, args: Readonly<Record<string, string | number | boolean>>): Approval {
     for (const [field, value] of Object.entries(binding)) {
@@ -179,19 +172,17 @@ export class Approvals {
   }
 
   /**
-   * Returns `subject`'s requests awaiting a decision, oldest first: the
-   * approval page's list. At most `MAX_PENDING_APPROVALS` a token, so
-   * bounded by the person's live tokens.
+   * Returns `subject`'s requests awaiting a decision, oldest first: the approval page's list. At most
+   * `MAX_PENDING_APPROVALS` a token, so bounded by the person's live tokens.
    */
   pending(subject: string): Approval[] {
     return this.#awaiting.all(subject, this.#clock.now().getTime()).map(toApproval);
   }
 
   /**
-   * Approves or declines `subject`'s pending request `id`. An approval is
-   * valid `APPROVAL_TTL` from now. Throws `AgentError`
-   * ERR_AGENT_INVALID_APPROVAL (400) for a decision other than "approve" or
-   * "decline"; nothing changes then.
+   * Approves or declines `subject`'s pending request `id`. An approval is valid `APPROVAL_TTL` from now. Throws
+   * `AgentError` ERR_AGENT_INVALID_APPROVAL (400) for a decision other than "approve" or "decline"; nothing changes
+   * then.
    */
   decide(id: string, subject: string, decision: string): Decision {
     if (decision !== "approve" && decision !== "decline") {
@@ -219,10 +210,8 @@ export class Approvals {
   }
 
   /**
-   * Deletes every request and approval no longer valid at `now` (lapsed,
-   * expired, and decided or spent ones past their validity) and returns how
-   * many, in `sweepInSteps`' bounded steps. The audit stream keeps the
-   * record of each call.
+   * Deletes every request and approval no longer valid at `now` (lapsed, expired, and decided or spent ones past their
+   * validity) and returns how many, in `sweepInSteps`' bounded steps. The audit stream keeps the record of each call.
    */
   async sweep(now: Date): Promise<number> {
     const t = now.getTime();

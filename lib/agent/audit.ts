@@ -16,21 +16,16 @@ export function auditForm(actor: Actor): string {
 export const AUTH_EVENT_TYPE_PREFIX = "auth.";
 
 /**
- * Auth events whose subject is only an address someone typed, not a person
- * who proved it: anyone could write them into anyone's stream, without
- * bound (a refused attempt is not rate limited), so they stay in the log.
+ * Auth events whose subject is only an address someone typed, not a person who proved it: anyone could write them into
+ * anyone's stream, without bound (a refused attempt is not rate limited), so they stay in the log.
  */
 export const UNAUDITED_AUTH_EVENTS: ReadonlySet<AuthEventKind> = new Set<AuthEventKind>(["link_requested", "rate_limited"]);
 
 /**
- * Returns an auth event sink that appends each event with a verified
- * subject (not `UNAUDITED_AUTH_EVENTS`) to that subject's audit stream (`auth.<kind>`, with method, reason, count and
- * client address as data; never a token, code or cookie, which auth events
- * do not carry). An event without a subject (a refusal before any address
- * was known) stays in the log only. A failing append is thrown: a
- * component reports an event inside the transaction of the write it
- * records, so the write rolls back with it (lib/events README "A write and
- * its event"); the runtime answers 500 with a logged reference.
+ * Returns an auth event sink appending each event with a verified subject (not `UNAUDITED_AUTH_EVENTS`) to that
+ * subject's audit stream as `auth.<kind>`, its details as data (auth events carry no secret). A failing append is
+ * thrown: the event is reported inside the transaction of the write it records, which rolls back with it (lib/events
+ * README "A write and its event").
  */
 export function auditAuthEvents(store: EventStore, logger: Logger): AuthEventSink {
   const actor = humanActor();

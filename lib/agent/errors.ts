@@ -30,10 +30,9 @@ export class AgentError extends LatchError<AgentErrorCode> {
 }
 
 /**
- * The error a write throws inside its transaction when the session or
- * token its request came with no longer acts for its subject (a change of
- * address or a deletion since): nothing of it commits, and the caller is
- * answered as an expired credential is (401).
+ * The error a write throws inside its transaction when the session or token its request came with no longer acts for
+ * its subject (a change of address or a deletion since): nothing of it commits, and the caller is answered as an
+ * expired credential is (401).
  */
 export function credentialEnded(what: string): AgentError {
   return new AgentError("ERR_AGENT_CREDENTIAL_ENDED", `${what}: the session or token of this request has ended`, { status: 401 });

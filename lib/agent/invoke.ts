@@ -14,6 +14,7 @@ import type { ApprovalBinding, Approvals } from "./approvals.ts";
 import { canonicalArgs, hashToolArgs, parseToolArgs } from "./call.ts";
 import { isCredentialEnded } from "./errors.ts";
 import type { ToolRegistry } from "./registry.ts";
+import type { ArgValue } from "./tool.ts";
 import type { TokenGrant } from "./tokens.ts";
 
 /** Who calls a tool. An agent caller carries its token's grant; a human none. */
@@ -42,6 +43,9 @@ export type CallOutcome =
   | { kind: "unauthorized" };
 
 type StepOutcome = { kind: "done"; result: unknown } | Extract<CallOutcome, { kind: "refused" | "failed" | "unauthorized" }>;
+
+/** A write call on record: the approval it spent (none for a human), and the sequence of its "started" event. */
+type Begun = { approval: string | undefined; started: number };
 
 const UNAUTHORIZED: CallOutcome = Object.freeze({ kind: "unauthorized" });
 
@@ -79,25 +83,24 @@ export class ToolInvoker {
   /** Calls tool `name` with the untrusted JSON `input` for `caller`, and audits the call (the file header's order). */
   async call(caller: Caller, name: string, input: unknown): Promise<CallOutcome> {
     const def = this.#config.Registry.get(name);
-    if (def === undefined || def.Run === undefined) return this.#refuse(caller, name, { kind: "unknown_tool" });
+    if (def === undefined || def.Run === undefined) return this.#withEvent(caller, name, { kind: "unknown_tool" });
     if (!this.#allowed(caller, def)) {
       // SPEC §2.3: a write tool changes state; a token minted for reading may not.
-      return this.#refuse(caller, name, { kind: "forbidden", reason: "this token may only call read tools" });
+      return this.#withEvent(caller, name, { kind: "forbidden", reason: "this token may only call read tools" });
     }
     const parsed = parseToolArgs(def, input);
-    if (!parsed.ok) return this.#refuse(caller, name, { kind: "invalid", field: parsed.field, reason: parsed.reason });
+    if (!parsed.ok) return this.#withEvent(caller, name, { kind: "invalid", field: parsed.field, reason: parsed.reason });
     const argsHash = hashToolArgs(parsed.args);
     const invocation = { Args: parsed.args, Actor: caller.Actor, Subject: caller.Subject, StillHeld: caller.StillHeld };
     const check = def.Check;
     if (check !== undefined) {
       // A call that cannot run is refused before its person is asked or an approval is spent.
       const checked = await this.#step(caller, def, () => check(invocation));
-      if (checked.kind !== "done") return this.#refuse(caller, name, checked, argsHash);
+      if (checked.kind !== "done") return this.#withEvent(caller, name, checked, argsHash);
     }
     if (def.Tool.Access === ToolRead) {
       // A read observes only: its one event follows the run.
-      const outcome = await this.#run(caller, def, invocation, undefined);
-      return this.#audit(caller, name, argsHash, outcome.kind, null) === undefined ? UNAUTHORIZED : outcome;
+      return this.#withEvent(caller, name, await this.#run(caller, def, invocation, undefined), argsHash);
     }
     // SPEC §6.2: a write call is on record before it runs. The approval spent (or requested) and the
     // call's event commit together, or neither does and nothing runs (lib/events README "A write and its event").
@@ -113,17 +116,13 @@ export class ToolInvoker {
     return outcome;
   }
 
-  #refuse(caller: Caller, name: string, outcome: CallOutcome, argsHash = ""): CallOutcome {
+  // Appends the call's one event (a refusal, or a read after it ran) and returns its outcome: unauthorized when it could not.
+  #withEvent(caller: Caller, name: string, outcome: CallOutcome, argsHash = ""): CallOutcome {
     return this.#audit(caller, name, argsHash, outcome.kind, null) === undefined ? UNAUTHORIZED : outcome;
   }
 
   // Inside the transaction of `call`: spends the approval an agent's write call needs, or requests one.
-  #begin(
-    caller: Caller,
-    def: ToolDef,
-    args: ReadonlyMap<string, string | number | boolean>,
-    argsHash: string,
-  ): CallOutcome | { approval: string | undefined; started: number } {
+  #begin(caller: Caller, def: ToolDef, args: ReadonlyMap<string, ArgValue>, argsHash: string): CallOutcome | Begun {
     // Checked first, in this transaction: a token or session ended since the call began spends no approval.
     if (caller.StillHeld?.() === false) return UNAUTHORIZED;
     let approval: string | undefined;
@@ -141,7 +140,7 @@ export class ToolInvoker {
     return started === undefined ? UNAUTHORIZED : { approval, started: started.Seq };
   }
 
-  #request(binding: ApprovalBinding, args: ReadonlyMap<string, string | number | boolean>): CallOutcome {
+  #request(binding: ApprovalBinding, args: ReadonlyMap<string, ArgValue>): CallOutcome {
     try {
       return { kind: "approval_required", approval: this.#config.Approvals.request(binding, canonicalArgs(args)).ID };
     } catch (err) {

@@ -34,9 +34,8 @@ export class ToolCallLimiter {
   readonly #log = new MemoryLog();
 
   /**
-   * Returns a limiter of `rate` (default 60 a minute, 20 at once). Throws
-   * `HTTPError` `ERR_HTTP_INVALID_OPTIONS` naming the field when `PerMinute`
-   * or `Burst` is not a whole number of at least 1.
+   * Returns a limiter of `rate` (default 60 a minute, 20 at once). Throws `HTTPError` `ERR_HTTP_INVALID_OPTIONS` naming
+   * the field when `PerMinute` or `Burst` is not a whole number of at least 1.
    */
   constructor(rate: ToolCallRate = DEFAULT_TOOL_CALL_RATE, options: ToolCallLimiterOptions = {}) {
     for (const field of ["PerMinute", "Burst"] as const) {
@@ -62,9 +61,8 @@ export class ToolCallLimiter {
 const shared = new WeakMap<AgentTokens, ToolCallLimiter>();
 
 /**
- * Returns `given`, or the default limiter of the tokens `tokens` verifies:
- * one per token store, so the tools endpoint and the MCP endpoint of one
- * application count a token's calls together unless told otherwise.
+ * Returns `given`, or the default limiter of the tokens `tokens` verifies: one per token store, so the tools endpoint
+ * and the MCP endpoint of one application count a token's calls together unless told otherwise.
  */
 export function limiterFor(tokens: AgentTokens, given: ToolCallLimiter | undefined): ToolCallLimiter {
   if (given !== undefined) return given;

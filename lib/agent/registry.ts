@@ -1,6 +1,4 @@
-/*
- * The tools an application offers to agents; registration is a startup step, so a clash fails at once, naming both.
- */
+/* The tools an application offers to agents; registration is a startup step, so a clash fails at once, naming both. */
 import { defineAction, type ToolDef } from "./action.ts";
 import { AgentError } from "./errors.ts";
 
@@ -17,9 +15,8 @@ export class ToolRegistry {
   #byRoute = new Map<string, ToolDef>();
 
   /**
-   * Adds `def`, after checking it again as `defineAction` would. Throws
-   * `AgentError` `ERR_AGENT_DUPLICATE_TOOL` when its name or its method and
-   * route are taken, and `defineAction`'s errors for an invalid entry.
+   * Adds `def`, after checking it again as `defineAction` would. Throws `AgentError` `ERR_AGENT_DUPLICATE_TOOL` when
+   * its name or its method and route are taken, and `defineAction`'s errors for an invalid entry.
    */
   register(def: ToolDef): void {
     const checked = defineAction({

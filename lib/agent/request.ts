@@ -31,9 +31,8 @@ export function subjectFrom(req: IncomingMessage): string | undefined {
 }
 
 /**
- * Returns the token of an `Authorization: Bearer <token>` header (RFC 6750
- * §2.1; the scheme is case-insensitive, RFC 9110 §11.1), "" for any other
- * Authorization value, or undefined when the header is absent.
+ * Returns the token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1; the scheme is case-insensitive, RFC
+ * 9110 §11.1), "" for any other Authorization value, or undefined when the header is absent.
  */
 export function bearerToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
@@ -43,12 +42,10 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 }
 
 /**
- * Checks the request's bearer token: "none" without an Authorization
- * header (the caller may still have a session), "invalid" for any
- * Authorization that is not a live token, else the token's grant, which
- * is then bound to `req`: from here on the request's actor is the agent.
- * `resource` is the absolute URL of the endpoint asking (`<origin>/mcp`):
- * an OAuth access token issued for another resource is "invalid" here.
+ * Checks the request's bearer token: "none" without an Authorization header (the caller may still have a session),
+ * "invalid" for any Authorization that is not a live token, else the token's grant, which is then bound to `req`: from
+ * here on the request's actor is the agent. `resource` is the absolute URL of the endpoint asking (`<origin>/mcp`): an
+ * OAuth access token issued for another resource is "invalid" here.
  */
 export async function verifyBearer(req: IncomingMessage, tokens: AgentTokens, resource?: string): Promise<TokenGrant | "none" | "invalid"> {
   const token = bearerToken(req);

@@ -99,10 +99,9 @@ function elsewhereCondition(parts: readonly HistoryPart[]): Condition {
 }
 
 /**
- * The person's events for the export, in pages: each part of their history
- * along the stream's primary key, then their events in other streams along
- * the subject index, one bounded range at a time (one OR over them all read
- * the whole table for every page: 75 ms a page, seconds for an export).
+ * The person's events for the export, in pages: each part of their history along the stream's primary key, then their
+ * events in other streams along the subject index, one bounded range at a time (one OR over them all read the whole
+ * table for every page: 75 ms a page, seconds for an export).
  */
 export function historyPages(db: DB, subject: string): RowPages {
   const shape = (row: Record<string, unknown>): unknown => ({ ...row, data: JSON.parse(String(row["data"])) as unknown });
@@ -127,18 +126,17 @@ export function historyPages(db: DB, subject: string): RowPages {
 /** What an erasure does with the person's events in other people's streams. */
 export type OtherEvents = "pseudonymize" | "delete";
 
-/** How many events an erasure deleted and pseudonymised: what its record says. */
-export interface Erased {
-  deleted: number;
-  pseudonymized: number;
-}
-
 /**
- * The erasure (see the header): inside the caller's transaction, deletes
- * the person's audit history and `streams` (their records' streams), and
- * pseudonymises (`alias`) or deletes their events elsewhere.
+ * The erasure (see the header): inside the caller's transaction, deletes the person's audit history and `streams`
+ * (their records' streams), and pseudonymises (`alias`) or deletes their events elsewhere.
  */
-export function eraseHistory(db: DB, subject: string, streams: readonly string[], others: OtherEvents, alias: string): Erased {
+export function eraseHistory(
+  db: DB,
+  subject: string,
+  streams: readonly string[],
+  others: OtherEvents,
+  alias: string,
+): { deleted: number; pseudonymized: number } {
   const parts = historyOf(db, subject);
   const own = partCondition(parts);
   let deleted = db.prepare(`DELETE FROM events WHERE ${own.where}`).run(own.params).changes;

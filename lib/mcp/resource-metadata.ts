@@ -19,10 +19,9 @@ export function resourceMetadataURL(resource: string): string {
 }
 
 /**
- * Returns the handler answering `GET <RESOURCE_METADATA_PATH><path>` with
- * the metadata of `resource`. RFC 9728 §3.3: `resource` is the identifier
- * the metadata URL was derived from, so the path-suffixed document names
- * the endpoint and the bare one names the application.
+ * Returns the handler answering `GET <RESOURCE_METADATA_PATH><path>` with the metadata of `resource`. RFC 9728 §3.3:
+ * `resource` is the identifier the metadata URL was derived from, so the path-suffixed document names the endpoint and
+ * the bare one names the application.
  */
 export function resourceMetadataHandler(
   resource: string,

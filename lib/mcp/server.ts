@@ -121,12 +121,8 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     const version = header(req, "mcp-protocol-version");
     // MCP 2025-11-25 transports §Protocol Version Header: an unsupported version is a 400.
     if (version !== undefined && !MCP_PROTOCOL_VERSIONS.includes(version)) {
-      return refuse(
-        res,
-        400,
-        JSONRPC_ERRORS.InvalidRequest,
-        `unsupported MCP-Protocol-Version; supported: ${MCP_PROTOCOL_VERSIONS.join(", ")}`,
-      );
+      const supported = MCP_PROTOCOL_VERSIONS.join(", ");
+      return refuse(res, 400, JSONRPC_ERRORS.InvalidRequest, `unsupported MCP-Protocol-Version; supported: ${supported}`);
     }
     const sessionID = header(req, "mcp-session-id");
     const session = sessionID === undefined ? undefined : sessions.get(sessionID, grant.TokenID);

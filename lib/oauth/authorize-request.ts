@@ -54,9 +54,8 @@ export function redirectTo(res: ServerResponse, issuer: string, request: Authori
 }
 
 /**
- * Validates an authorization request: the client and its redirect URI
- * first (an error before them is the person's to see, never redirected:
- * RFC 6749 §4.1.2.1), then the rest (an error redirected to the client).
+ * Validates an authorization request: the client and its redirect URI first (an error before them is the person's to
+ * see, never redirected: RFC 6749 §4.1.2.1), then the rest (an error redirected to the client).
  */
 export async function validateAuthorization(
   params: URLSearchParams,
@@ -116,10 +115,9 @@ export async function validateAuthorization(
 }
 
 /**
- * Adds the client's redirect URI to the page's `form-action` (CSP Level 3
- * §6.4.1: browsers check form-action against the redirect that answers a
- * form too), so Allow and Decline reach the client; the rest of the
- * application's policy stays as it is.
+ * Adds the client's redirect URI to the page's `form-action` (CSP Level 3 §6.4.1: browsers check form-action against
+ * the redirect that answers a form too), so Allow and Decline reach the client; the rest of the application's policy
+ * stays as it is.
  */
 export function allowFormRedirect(res: ServerResponse, redirectURI: string): void {
   const csp = res.getHeader("Content-Security-Policy");

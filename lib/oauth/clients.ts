@@ -107,16 +107,6 @@ interface ClientRow {
   last_used_at: number;
 }
 
-interface Cached {
-  client: OAuthClient;
-  until: number;
-}
-
-interface Refusal {
-  error: OAuthError;
-  until: number;
-}
-
 /** The clients of latch's authorization server: metadata documents and registrations. */
 export class OAuthClients {
   readonly #clock: Clock;
@@ -124,8 +114,8 @@ export class OAuthClients {
   readonly #clientIP: ((req: IncomingMessage) => string) | undefined;
   readonly #fetch: MetadataFetchOptions;
   readonly #loopbackOrigin: boolean;
-  readonly #cache = new Map<string, Cached>();
-  readonly #refusals = new Map<string, Refusal>();
+  readonly #cache = new Map<string, { client: OAuthClient; until: number }>();
+  readonly #refusals = new Map<string, { error: OAuthError; until: number }>();
   readonly #inflight = new Map<string, Promise<OAuthClient>>();
   readonly #row: Statement<[string], ClientRow>;
   readonly #insert: Statement;

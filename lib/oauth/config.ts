@@ -44,9 +44,8 @@ export interface OAuthServerConfig {
   /** The agent token store grants are minted in (give it `Events` so mints and revocations are audited). */
   Tokens: AgentTokens;
   /**
-   * Where clients are found. @default latch's own: Client ID Metadata Documents fetched
-   * against SSRF (trusting Node's CA store, `NODE_EXTRA_CA_CERTS` included) and RFC 7591
-   * registration, in the `oauth_clients` table of `Schema`
+   * Where clients are found. @default latch's own: Client ID Metadata Documents fetched against SSRF (trusting Node's
+   * CA store, `NODE_EXTRA_CA_CERTS` included) and RFC 7591 registration, in the `oauth_clients` table of `Schema`
    */
   Clients?: ClientDirectory;
   /** The session store: the person who consents is the request's session. */

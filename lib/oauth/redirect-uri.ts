@@ -21,10 +21,7 @@ const PORT_RANGE = { Min: 1, Max: 65535 } as const;
 // Whether `digits` (a port as written) is within PORT_RANGE.
 const portInRange = (digits: string): boolean => Number(digits) >= PORT_RANGE.Min && Number(digits) <= PORT_RANGE.Max;
 
-/**
- * Reports what is wrong with `uri` as a redirect URI a client declares, or
- * `undefined` when it may be declared.
- */
+/** Reports what is wrong with `uri` as a redirect URI a client declares, or `undefined` when it may be declared. */
 export function redirectURIProblem(uri: string): string | undefined {
   // STYLE §10: no controls or spaces; a URL parser would drop some silently, and exact matching needs the bytes.
   if (/[\u0000-\u0020\u007f]/.test(uri)) return "holds a space or a control character";

@@ -91,9 +91,8 @@ function stringList(doc: object, key: string, fallback: string[]): string[] | un
 }
 
 /**
- * Reads a registration request's body (RFC 7591 §3.1) into client fields.
- * Throws `OAuthError` `invalid_redirect_uri` or `invalid_client_metadata`
- * (400, RFC 7591 §3.2.2) naming the field and the reason.
+ * Reads a registration request's body (RFC 7591 §3.1) into client fields. Throws `OAuthError` `invalid_redirect_uri` or
+ * `invalid_client_metadata` (400, RFC 7591 §3.2.2) naming the field and the reason.
  */
 export function parseRegistration(body: unknown): ClientFields {
   const result = parseClientFields(body);

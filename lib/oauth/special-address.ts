@@ -52,11 +52,9 @@ const GLOBAL_UNICAST = new BlockList();
 GLOBAL_UNICAST.addSubnet("2000::", 3, "ipv6");
 
 /**
- * Returns the name of the special-use range `address` (an IP address as
- * `node:dns` reports it) falls in ("private", "loopback", "link-local",
- * "unique-local", "shared (CGNAT)", "multicast", "unspecified"...), or
- * `undefined` when it is a public unicast address. Not an IP address at
- * all: "not an IP address".
+ * Returns the name of the special-use range `address` (an IP address as `node:dns` reports it) falls in ("private",
+ * "loopback", "link-local", "unique-local", "shared (CGNAT)", "multicast", "unspecified"...), or `undefined` when it is
+ * a public unicast address. Not an IP address at all: "not an IP address".
  */
 export function specialUseRange(address: string): string | undefined {
   const v4 = isIPv4(address) ? address : mappedIPv4(address);

@@ -25,14 +25,8 @@ export interface TokenEndpointConfig {
   Random: RandomReader;
 }
 
-/** `POST /oauth/token` and `POST /oauth/revoke`; each throws its refusals (`answerJSONErrors` answers them). */
-export interface TokenEndpoints {
-  token: HandlerFunc;
-  revoke: HandlerFunc;
-}
-
-/** Returns the token and revocation endpoints over `config`'s grants. */
-export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
+/** Returns `POST /oauth/token` and `POST /oauth/revoke` over `config`'s grants; each throws its refusals (`answerJSONErrors` answers them). */
+export function newTokenEndpoints(config: TokenEndpointConfig): { token: HandlerFunc; revoke: HandlerFunc } {
   const { Grants: grants, Tokens: tokens, Clients: clients, Clock: clock, Random: random } = config;
 
   /** Whether `clientID`, as its directory knows it now, registered the refresh_token grant type. */
@@ -139,11 +133,9 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
 }
 
 /**
- * Wraps an `/oauth/` endpoint a client calls so that every refusal answers
- * RFC 6749 §5.2 JSON, never cached: its `OAuthError`s, and a body the
- * readers refuse (413 too large or too fragmented, 415, 400) as
- * invalid_request with the reader's status and words. A server fault stays
- * the runtime's (logged under a reference it alone has).
+ * Wraps an `/oauth/` endpoint a client calls so that every refusal answers RFC 6749 §5.2 JSON, never cached: its
+ * `OAuthError`s, and a body the readers refuse (413 too large or too fragmented, 415, 400) as invalid_request with the
+ * reader's status and words. A server fault stays the runtime's (logged under a reference it alone has).
  */
 export function answerJSONErrors(endpoint: HandlerFunc): HandlerFunc {
   return async (req, res) => {
