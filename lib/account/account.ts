@@ -1,16 +1,8 @@
 /*
- * The account component (README): a change of address, the reversal of
- * one, the export and the deletion of an account. Every handler answers a
- * form post or a link with a redirect whose query names the outcome; the
- * application renders the pages (the demo's /account/security).
- *
- * A change of address proves the new inbox with sign-in's own emailed link
- * and code (`Signin.IssueLink`), bound to the asking browser, of purpose
- * `PURPOSE_ADDRESS`: a sign-in link can never confirm a change, nor a
- * change link sign in. Confirmed, every row of the person moves in one
- * transaction (records.ts: each module moves its own, and the history is
- * linked, not rewritten) and the old address gets a single-use link that
- * reverses it for `ReverseWindow`.
+ * The account component (README): a change of address, its reversal, the export and the deletion of an account, each
+ * answered with a redirect whose query names the outcome. A change is confirmed with sign-in's own emailed link and
+ * code of purpose `PURPOSE_ADDRESS` (never a sign-in link), moves every row in one transaction, and the old address gets
+ * a single-use link that reverses it for `ReverseWindow`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { awaitDurable, sweepInSteps } from "../db/index.ts";
@@ -149,14 +141,8 @@ export class Account {
   }
 
   /**
-   * `POST` (behind RequireFreshSession), form field `email`: asks to move
-   * the account to that address. The new address gets the confirming link
-   * and code, or, when it is already an account, a mail saying so; the old
-   * address gets a notice either way, and the answer is the same
-   * (`?address=sent`), so it does not tell whether an address is an
-   * account. `?address=invalid` for a malformed or unchanged address,
-   * `?address=busy` past MAX_PENDING_CHANGES waiting changes,
-   * `?address=mail` when the confirmation could not be sent.
+   * `POST` (behind RequireFreshSession), form field `email`: asks to move the account there (README, "Change of
+   * address"). `?address=sent` whether or not the address is an account; `invalid`, `busy`, `mail` otherwise.
    */
   readonly RequestChange: HandlerFunc = async (req, res) => {
     const session = this.#sessions.read(req);
@@ -191,12 +177,7 @@ export class Account {
     this.#outcome(res, path, "address=sent");
   };
 
-  /**
-   * `GET ?token=`: the confirming link of the new address's mail, opened
-   * in the browser that asked (signed in as the old address). Any other
-   * opener spends nothing; a used, expired or foreign link answers
-   * `?address=link`.
-   */
+  /** `GET ?token=`: the new address's link, opened in the browser that asked; any other opener spends nothing (`?address=link`). */
   readonly ConfirmLink: HandlerFunc = async (req, res) => {
     // RFC 9110 §9.3.2: HEAD is safe; a mail scanner's probe spends nothing.
     if (req.method === "HEAD") {
@@ -241,14 +222,9 @@ export class Account {
   }
 
   /**
-   * `POST`, form field `token`: the single-use link of the old address's
-   * notice (posted from the application's page at `ReversePath`, so a
-   * scanner following the link changes nothing). Within `ReverseWindow`
-   * the account moves back to the old address, merged with whatever was
-   * made there since (README, "Undo"), and everything that acts for either
-   * address ends: sessions, agent tokens, OAuth grants, unanswered
-   * approvals. `?account=reversed`, else `?account=reverse_failed`, which
-   * spends nothing.
+   * `POST`, form field `token`: the old address's single-use link, posted from the page at `ReversePath` (a scanner
+   * changes nothing). Moves the account back and ends what acts for either address (README, "Undo");
+   * `?account=reversed`, else `?account=reverse_failed`, which spends nothing.
    */
   readonly Reverse: HandlerFunc = async (req, res) => {
     const form = await readForm(req);
@@ -279,12 +255,7 @@ export class Account {
     return true;
   }
 
-  /**
-   * `GET` (behind RequireFreshSession): the person's export, one JSON
-   * document (export.ts), streamed as an attachment. Past
-   * MAX_DOWNLOADS_PER_PERSON running downloads it throws AccountError
-   * ERR_ACCOUNT_DOWNLOADS_BUSY (status 429, `Retry-After` set).
-   */
+  /** `GET` (behind RequireFreshSession): the person's export as an attachment; ERR_ACCOUNT_DOWNLOADS_BUSY (429) past the limit. */
   readonly Export: HandlerFunc = async (req, res) => {
     const session = this.#sessions.read(req);
     if (session === undefined) return this.#outcome(res, this.#config.SigninPath, "account=signin");
@@ -303,14 +274,10 @@ export class Account {
   };
 
   /**
-   * `POST` (behind RequireFreshSession), form field `email`: the person's
-   * own address, typed to confirm. An account with a passkey needs a
-   * session confirmed by one (a step-up): else 303 to
-   * `StalePath?next=AccountPath`. Deletes every row of the person in one
-   * transaction, ends every session and token; `?account=deleted`.
-   * A typed address that is not theirs answers `AccountPath?delete=confirm`;
-   * a deletion a module refuses (AccountRows `refuseErasure`) deletes
-   * nothing and answers `AccountPath?delete=<its reason>`.
+   * `POST` (behind RequireFreshSession), form field `email`: the person's own address, typed to confirm (else
+   * `?delete=confirm`); with a passkey, a session confirmed by one (else 303 to `StalePath?next=AccountPath`). Deletes
+   * every row of the person in one transaction, ends every session and token; `?account=deleted`. A deletion a module
+   * refuses (AccountRows `refuseErasure`) deletes nothing and answers `?delete=<its reason>`.
    */
   readonly Delete: HandlerFunc = async (req, res) => {
     const session = this.#sessions.read(req);

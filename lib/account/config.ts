@@ -22,12 +22,10 @@ export interface Config {
   /** The instance key (as sign-in's): seals the old address of a reversal, keys the pseudonym. */
   InstanceKey: string;
   /**
-   * The rows of a person that modules account does not import hold, each
-   * module answering for its own tables: lib/oauth's `accountRows(db,
-   * agentRows)` before lib/agent's `accountRows(db)` (OAuth codes name agent
-   * tokens), lib/manifest's `accountRows(db, resources)` for the
-   * application's user-scoped resources. Sessions, sign-in, passkeys and
-   * events account composes itself. Moved, exported and deleted in this order.
+   * The rows of a person that modules account does not import hold, each module answering for its own tables:
+   * lib/oauth's `accountRows(db, agentRows)` before lib/agent's `accountRows(db)` (OAuth codes name agent tokens),
+   * lib/manifest's `accountRows(db, resources)` for the application's user-scoped resources. Sessions, sign-in,
+   * passkeys and events account composes itself. Moved, exported and deleted in this order.
    */
   Rows?: readonly AccountRows[];
   /** Where the outcomes of a change, an export or a deletion asked from a session land (`?address=`, `?delete=`). */

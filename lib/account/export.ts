@@ -1,32 +1,7 @@
 /*
- * The export: one JSON document of everything the database holds about a
- * person, written to the response piece by piece, never built whole in
- * memory (issue 36: whole tables read with `.all()` and stringified in one
- * piece froze the server).
- *
- * Each module reads its own tables (lib/db `AccountRows.export`),
- * in keyset pages (by primary key, else rowid): at most EXPORT_PAGE rows,
- * cut short once the page's text reaches DOWNLOAD_PIECE characters. A page
- * is read with `.iterate()` and the iterator closed before its text is
- * written: a statement is never left open across the wait for the socket
- * to drain, since the application's one database handle would be busy for
- * every other request meanwhile. When the client is gone, or takes nothing
- * for DOWNLOAD_WRITE_TIMEOUT, the export stops and reads nothing more.
- *
- * Not a snapshot: each page sees the database as it is when it is read.
- * Rows come in key order, each once unless its key changes meanwhile; one
- * added or changed behind the pages already read is not in the export,
- * one added ahead of them is.
- *
- *   { "format": "latch.account-export.v1", "subject": ..., "exported_at": ...,
- *     "tables": { "<table>": [row, ...], ... }, "events": [event, ...] }
- *
- * latch's tables show only columns that are no token hash, secret or key
- * material; an application's resource every column. Times are Unix
- * milliseconds as stored; binary columns are base64url. Events are the
- * person's history (lib/events: their audit stream and those it continues
- * across changes of address) and every event whose subject is the person,
- * with `data` as the JSON object it is.
+ * The export: one JSON document of everything the database holds about a person, written piece by piece, never whole in
+ * memory; each module reads its own tables in keyset pages, each statement closed before its text is written (README,
+ * Export: the format, the pages, what it is not).
  */
 import type { ServerResponse } from "node:http";
 import { endChunks, writeChunk } from "../internal/index.ts";

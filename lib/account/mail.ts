@@ -1,10 +1,6 @@
 /*
- * The mails that are the mechanism of a change of address, in the
- * request's locale (catalog keys `mail.address.*`): the link and code to
- * the new address, the answer to a new address that is already an
- * account, and the two notices to the old address (a change was asked;
- * the change was made, with the link that reverses it). No mail carries a
- * session, a recovery code or anything but the one link it is about.
+ * The mails of a change of address, in the request's locale (`mail.address.*`): the link and code to the new address,
+ * the answer to one already an account, the two notices to the old. Each carries only the one link it is about.
  */
 import type { IncomingMessage } from "node:http";
 import { T, Tf } from "../i18n/index.ts";
@@ -39,9 +35,8 @@ export function requestedMessage(req: IncomingMessage, m: { from: string; to: st
 }
 
 /**
- * To the old address once the change is made: the single-use link that
- * reverses it, and what to do first (the link; signing in again at the old
- * address opens an empty account, which the undo merges: README, "Undo").
+ * To the old address once the change is made: the single-use link that reverses it, and what to do first (the link;
+ * signing in again at the old address opens an empty account, which the undo merges: README, "Undo").
  */
 export function changedMessage(
   req: IncomingMessage,

@@ -1,16 +1,7 @@
 /*
- * The rows of one person, everywhere: each module answers for its own
- * tables through lib/db's `AccountRows` (issue 37: one owner per
- * table), and this file only composes them: the modules account knows
- * (session, sign-in, passkey, its own), the application's list
- * (`Config.Rows`: lib/agent's, lib/oauth's, lib/manifest's resources), and
- * the person's event history (lib/events). Each operation runs inside the
- * caller's transaction (account.ts), so a change of address or a deletion
- * is all or nothing.
- *
- * A change of address rewrites no event: lib/events links the old audit
- * stream to the new one. A deletion is the one erasure of events
- * (lib/events `eraseHistory`: the right to erasure), recorded there.
+ * The rows of one person, everywhere: each module answers for its own (lib/db `AccountRows`: one owner per table), and
+ * this file composes them with the person's event history, inside the caller's transaction. A change of address rewrites
+ * no event (lib/events links the streams); a deletion is the one erasure of events, recorded there.
  */
 import { createHmac } from "node:crypto";
 import type { DB } from "../db/index.ts";
@@ -31,12 +22,10 @@ export const PSEUDONYM_PREFIX = "deleted:";
 const PSEUDONYM_LABEL = "latch account pseudonym v1";
 
 /**
- * Returns the stable pseudonym of a deleted `address`: "deleted:" and 22
- * base64url characters of an HMAC keyed by a key derived from
- * `InstanceKey`, so one person's events keep reading as one person's,
- * and the address cannot be recovered by hashing guesses without the key.
- * Its key is `deriveKeyV1`'s, for good: a pseudonym already written must
- * come out the same for the same address and key.
+ * Returns the stable pseudonym of a deleted `address`: "deleted:" and 22 base64url characters of an HMAC keyed by a key
+ * derived from `InstanceKey`, so one person's events keep reading as one person's, and the address cannot be recovered
+ * by hashing guesses without the key. Its key is `deriveKeyV1`'s, for good: a pseudonym already written must come out
+ * the same for the same address and key.
  */
 export function pseudonym(instanceKey: string, address: string): string {
   const key = deriveKeyV1(instanceKey, PSEUDONYM_LABEL);
@@ -70,9 +59,8 @@ export class Records {
   }
 
   /**
-   * Moves every row of `from` to `to` (call `isAccount(to)` first), and
-   * links `from`'s history to `to` (no event changes). `merge`: an undo,
-   * whose `to` may hold an account made since (AccountRows `move`).
+   * Moves every row of `from` to `to` (call `isAccount(to)` first), and links `from`'s history to `to` (no event
+   * changes). `merge`: an undo, whose `to` may hold an account made since (AccountRows `move`).
    */
   move(from: string, to: string, merge = false): void {
     for (const rows of this.#rows) rows.move(from, to, merge);

@@ -1,14 +1,7 @@
 /*
- * The account module's schema, as named steps (lib/db `Step`), merged
- * after every schema whose tables it moves (session, sign-in, passkey,
- * events, agent). Times are Unix milliseconds.
- *
- * `account_address_changes` holds a change a person asked for until its
- * emailed link or code confirms it (the link itself is a sign-in link row
- * of purpose `account.address`). `account_reversals` holds the single-use
- * link the old address receives once the change is made: only its hash,
- * the new address, and the old address sealed with a key derived from
- * `InstanceKey` (seal.ts), so no column names the old address in clear.
+ * The account schema (lib/db `Step`s), merged after every schema whose tables it moves. A waiting change lives in
+ * `account_address_changes` until its link or code confirms it; `account_reversals` keeps only the undo link's hash and
+ * the old address sealed (seal.ts), so no column names it in clear. Times are Unix ms.
  */
 import type { Step } from "../db/index.ts";
 

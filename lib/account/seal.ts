@@ -1,10 +1,8 @@
 /*
- * Sealing the old address of a reversal (schema.ts): AES-256-GCM under a
- * key derived from `InstanceKey` with its own label (`deriveKey`; a value
- * sealed before under `deriveKeyV1` still opens), the reversal's token
- * hash as additional data (a sealed value pasted into another row does not
- * open), a random 12-byte nonce per seal. Stored as base64url of nonce,
- * ciphertext and tag.
+ * Sealing the old address of a reversal (schema.ts): AES-256-GCM under a key derived from `InstanceKey` with its own
+ * label (`deriveKey`; a value sealed before under `deriveKeyV1` still opens), the reversal's token hash as additional
+ * data (a sealed value pasted into another row does not open), a random 12-byte nonce per seal. Stored as base64url of
+ * nonce, ciphertext and tag.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { deriveKey, deriveKeyV1 } from "../internal/index.ts";
@@ -17,9 +15,8 @@ const TAG = 16;
 export type ReversalKeys = readonly [Buffer, Buffer];
 
 /**
- * The reversal keys of `instanceKey`: the one `seal` uses first, then the
- * one reversals were sealed with before `deriveKey`, which `unseal` still
- * tries so an undo link made before an upgrade opens for its 7 days.
+ * The reversal keys of `instanceKey`: the one `seal` uses first, then the one reversals were sealed with before
+ * `deriveKey`, which `unseal` still tries so an undo link made before an upgrade opens for its 7 days.
  */
 export function reversalKeys(instanceKey: string): ReversalKeys {
   return [deriveKey(instanceKey, LABEL), deriveKeyV1(instanceKey, LABEL)];

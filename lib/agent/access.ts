@@ -1,11 +1,6 @@
 /*
- * What a tool may do. A read tool observes and never changes state; a
- * write tool changes state, so it needs a confirm sentence and an
- * explicitly confirmed call (SPEC.md §2.3). An `Access` is a string whose
- * value is its own string form ("read", "write": what the tools list shows
- * and the tokens table stores), so `toString()` already gives it; a string
- * cannot carry a method of its own, so the contract's `Access.String` is a
- * function on the `Access` object.
+ * What a tool may do: read (observe) or write (change state, confirmed: SPEC §2.3). An `Access` is its own string form;
+ * a string carries no method, so the contract's `Access.String` is a function on `Access` (README, Access.String).
  */
 import { AgentError } from "./errors.ts";
 

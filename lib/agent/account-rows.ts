@@ -1,10 +1,6 @@
 /*
- * The agent module's rows of a person (lib/db `AccountRows`, which
- * lib/account composes): agent tokens (pasted tokens and OAuth grants
- * alike), a grant's access tokens (by token id), and approvals. Deleted
- * in reference order: approvals and access tokens before the tokens they
- * name. lib/oauth's codes and refresh tokens also name tokens by id: its
- * own rows ask `tokenIDs` here and go first.
+ * The agent rows of a person (lib/db `AccountRows`): tokens and grants, grants' access tokens, approvals; deleted
+ * approvals and access tokens first. lib/oauth's rows name tokens by id too: they ask `tokenIDs` and go before these.
  */
 import type { DB } from "../db/index.ts";
 import { tableRows, type AccountRows } from "../db/index.ts";

@@ -1,8 +1,6 @@
 /*
- * An action opts into being a tool by declaring a `Tool` (SPEC.md §2.3):
- * `defineAction` binds the tool to the route that performs it and returns
- * the registry entry, `ToolDef`. It checks that the HTTP method agrees with
- * the access level, so a read tool can never be a state-changing route.
+ * An action opts into being a tool (SPEC §2.3): `defineAction` binds the tool to its route and checks that the method
+ * agrees with the access, so a read tool is never a state-changing route.
  */
 import type { HandlerFunc } from "../http/index.ts";
 import { ToolRead } from "./access.ts";
@@ -20,11 +18,9 @@ export interface ToolInvocation {
   /** The person the call acts for; scope every read and write to it. */
   readonly Subject: string;
   /**
-   * Reports whether the session or token of the call still acts for
-   * `Subject`. A tool that writes after awaiting anything asks it inside
-   * its write's transaction and commits nothing when it is false (a
-   * resource's tools do: lib/manifest); absent when the transport
-   * authenticated nothing latch can ask again.
+   * Reports whether the session or token of the call still acts for `Subject`. A tool that writes after awaiting
+   * anything asks it inside its write's transaction and commits nothing when it is false (a resource's tools do:
+   * lib/manifest); absent when the transport authenticated nothing latch can ask again.
    */
   readonly StillHeld?: (() => boolean) | undefined;
 }
@@ -33,10 +29,9 @@ export interface ToolInvocation {
 export type ToolRun = (call: ToolInvocation) => unknown | Promise<unknown>;
 
 /**
- * Checks a call against the current state, changing nothing, before its
- * person is asked to approve it: throws the refusal `Run` would throw now (a
- * latch error with a 4xx status) for a call that cannot run, so no approval
- * is asked for or spent on it. `Run` still checks again when it runs.
+ * Checks a call against the current state, changing nothing, before its person is asked to approve it: throws the
+ * refusal `Run` would throw now (a latch error with a 4xx status) for a call that cannot run, so no approval is asked
+ * for or spent on it. `Run` still checks again when it runs.
  */
 export type ToolCheck = (call: ToolInvocation) => void | Promise<void>;
 

@@ -1,10 +1,6 @@
 /*
- * Who performed an action: a human (through the browser) or a named agent
- * (through a tool call). The audit form, "human" or "agent:<name>", is
- * stored on every event appended to an event stream (SPEC.md §2.3, §6.2),
- * so the name is restricted to characters that keep that form unambiguous
- * and parseable: no colon, whitespace, control characters or uppercase
- * (two spellings of one agent would split its audit trail).
+ * Who performed an action: a human or a named agent. The audit form, "human" or "agent:<name>", is stored on every
+ * event (SPEC §2.3, §6.2), so a name keeps it unambiguous: no colon, space, control character or uppercase.
  */
 import { AgentError } from "./errors.ts";
 

@@ -1,17 +1,8 @@
 /*
- * Approvals: the confirmation an agent cannot forge (SPEC §2.3, ToolWrite).
- * An agent's write call does not run; it leaves a pending request bound to
- * the tool, the SHA-256 of the canonical arguments, the token and the
- * subject. The person it acts for sees the tool's confirm sentence and the
- * exact arguments and approves or declines. An approval is valid
- * `APPROVAL_TTL` from the moment it is given and is spent by the first
- * identical call (one UPDATE … RETURNING, so two racing calls cannot both
- * spend it). A declined, expired or spent approval runs nothing; different
- * arguments hash differently and find no approval. One token holds at most
- * `MAX_PENDING_APPROVALS` unanswered requests: past it a new request is
- * refused (429) until the person answers some or they lapse, rather than
- * replacing an older one the person may be reading. Given the `Events`
- * store, a decision commits with its audit event.
+ * Approvals: the confirmation an agent cannot forge (SPEC §2.3, ToolWrite): an agent's write call leaves a pending
+ * request bound to the tool, the arguments' hash, the token and the subject, which its person approves or declines
+ * (README, Approvals). An approval is spent by the first identical call, in one UPDATE … RETURNING, so two racing
+ * calls cannot both spend it.
  */
 import { requireTables, sweepInSteps, type DB, type Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
@@ -59,42 +50,22 @@ export interface ApprovalsOptions {
   Clock?: Clock;
   /** @default cryptoRandom */
   Random?: RandomReader;
-  /**
-   * The event store (on the same handle): a decision then appends
-   * `agent.call_approved` or `agent.call_declined` to the person's audit
-   * stream, actor human, in the transaction of the decision, or nothing is
-   * decided. Unset, nothing is recorded.
-   */
+  /** The event store (on the same handle): a decision then commits with its audit event (README, Approvals). */
   Events?: EventStore;
 }
 
 /** The shape of an approval id. */
 export const APPROVAL_ID_PATTERN: RegExp = /^[A-Za-z0-9_-]{22}$/;
 
-interface Row {
-  id: string;
-  subject: string;
-  token_id: string;
-  tool: string;
-  args_hash: string;
-  args: string;
-  status: ApprovalStatus;
-  created_at: number;
-  expires_at: number;
-}
+// The columns under the names `Approval` gives them; `toApproval` makes the arguments and times its types.
+const COLUMNS =
+  "id AS ID, subject AS Subject, token_id AS TokenID, tool AS Tool, args_hash AS ArgsHash, args AS Args, status AS Status, created_at AS CreatedAt, expires_at AS ExpiresAt";
+
+type Row = Omit<Approval, "Args" | "CreatedAt" | "ExpiresAt"> & { Args: string; CreatedAt: number; ExpiresAt: number };
 
 function toApproval(row: Row): Approval {
-  return Object.freeze({
-    ID: row.id,
-    Subject: row.subject,
-    TokenID: row.token_id,
-    Tool: row.tool,
-    ArgsHash: row.args_hash,
-    Args: Object.freeze(JSON.parse(row.args) as Record<string, string | number | boolean>),
-    Status: row.status,
-    CreatedAt: new Date(row.created_at),
-    ExpiresAt: new Date(row.expires_at),
-  });
+  const args = Object.freeze(JSON.parse(row.Args) as Approval["Args"]);
+  return Object.freeze({ ...row, Args: args, CreatedAt: new Date(row.CreatedAt), ExpiresAt: new Date(row.ExpiresAt) });
 }
 
 /**
@@ -127,17 +98,17 @@ export class Approvals {
     this.#random = options.Random ?? cryptoRandom;
     this.#events = options.Events;
     const binding = "subject = ? AND token_id = ? AND tool = ? AND args_hash = ?";
-    this.#pending = db.prepare(`SELECT * FROM agent_approvals WHERE ${binding} AND status = 'pending' AND expires_at > ? LIMIT 1`);
+    this.#pending = db.prepare(`SELECT ${COLUMNS} FROM agent_approvals WHERE ${binding} AND status = 'pending' AND expires_at > ? LIMIT 1`);
     this.#pendingCount = db.prepare(
       "SELECT count(*) AS n FROM agent_approvals WHERE token_id = ? AND status = 'pending' AND expires_at > ?",
     );
     this.#insert = db.prepare(
       `INSERT INTO agent_approvals (id, subject, token_id, tool, args_hash, args, status, created_at, expires_at)
-       VALUES (@id, @subject, @token_id, @tool, @args_hash, @args, @status, @created_at, @expires_at)`,
+       VALUES (@ID, @Subject, @TokenID, @Tool, @ArgsHash, @Args, @Status, @CreatedAt, @ExpiresAt)`,
     );
-    this.#get = db.prepare("SELECT * FROM agent_approvals WHERE id = ? AND subject = ?");
+    this.#get = db.prepare(`SELECT ${COLUMNS} FROM agent_approvals WHERE id = ? AND subject = ?`);
     this.#awaiting = db.prepare(
-      "SELECT * FROM agent_approvals WHERE subject = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at, rowid",
+      `SELECT ${COLUMNS} FROM agent_approvals WHERE subject = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at, rowid`,
     );
     this.#decide = db.prepare("UPDATE agent_approvals SET status = ?, expires_at = ? WHERE id = ?");
     this.#consume = db.prepare(
@@ -151,11 +122,9 @@ export class Approvals {
   }
 
   /**
-   * Returns a pending request for `binding`: the live one already waiting,
-   * or a new one showing `args`. Throws `AgentError`
-   * ERR_AGENT_INVALID_APPROVAL (400) for an empty binding field and
-   * ERR_AGENT_TOO_MANY_APPROVALS (429) when the token already holds
-   * `MAX_PENDING_APPROVALS` pending requests; nothing is stored then.
+   * Returns a pending request for `binding`: the live one already waiting, or a new one showing `args`. Throws
+   * `AgentError` ERR_AGENT_INVALID_APPROVAL (400) for an empty binding field and ERR_AGENT_TOO_MANY_APPROVALS (429)
+   * when the token already holds `MAX_PENDING_APPROVALS` pending requests; nothing is stored then.
    */
   request(binding: ApprovalBinding, args: Readonly<Record<string, string | number | boolean>>): Approval {
     for (const [field, value] of Object.entries(binding)) {
@@ -176,16 +145,18 @@ export class Approvals {
             { status: 429 },
           );
         }
+        const { Subject, TokenID, Tool, ArgsHash } = binding;
+        const ID = Buffer.from(this.#random.read(16)).toString("base64url");
         const row: Row = {
-          id: Buffer.from(this.#random.read(16)).toString("base64url"),
-          subject: binding.Subject,
-          token_id: binding.TokenID,
-          tool: binding.Tool,
-          args_hash: binding.ArgsHash,
-          args: JSON.stringify(args),
-          status: "pending",
-          created_at: now,
-          expires_at: now + APPROVAL_TTL,
+          ID,
+          Subject,
+          TokenID,
+          Tool,
+          ArgsHash,
+          Args: JSON.stringify(args),
+          Status: "pending",
+          CreatedAt: now,
+          ExpiresAt: now + APPROVAL_TTL,
         };
         this.#insert.run(row);
         return toApproval(row);
@@ -201,19 +172,17 @@ export class Approvals {
   }
 
   /**
-   * Returns `subject`'s requests awaiting a decision, oldest first: the
-   * approval page's list. At most `MAX_PENDING_APPROVALS` a token, so
-   * bounded by the person's live tokens.
+   * Returns `subject`'s requests awaiting a decision, oldest first: the approval page's list. At most
+   * `MAX_PENDING_APPROVALS` a token, so bounded by the person's live tokens.
    */
   pending(subject: string): Approval[] {
     return this.#awaiting.all(subject, this.#clock.now().getTime()).map(toApproval);
   }
 
   /**
-   * Approves or declines `subject`'s pending request `id`. An approval is
-   * valid `APPROVAL_TTL` from now. Throws `AgentError`
-   * ERR_AGENT_INVALID_APPROVAL (400) for a decision other than "approve" or
-   * "decline"; nothing changes then.
+   * Approves or declines `subject`'s pending request `id`. An approval is valid `APPROVAL_TTL` from now. Throws
+   * `AgentError` ERR_AGENT_INVALID_APPROVAL (400) for a decision other than "approve" or "decline"; nothing changes
+   * then.
    */
   decide(id: string, subject: string, decision: string): Decision {
     if (decision !== "approve" && decision !== "decline") {
@@ -241,10 +210,8 @@ export class Approvals {
   }
 
   /**
-   * Deletes every request and approval no longer valid at `now` (lapsed,
-   * expired, and decided or spent ones past their validity) and returns how
-   * many, in `sweepInSteps`' bounded steps. The audit stream keeps the
-   * record of each call.
+   * Deletes every request and approval no longer valid at `now` (lapsed, expired, and decided or spent ones past their
+   * validity) and returns how many, in `sweepInSteps`' bounded steps. The audit stream keeps the record of each call.
    */
   async sweep(now: Date): Promise<number> {
     const t = now.getTime();

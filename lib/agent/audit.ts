@@ -1,10 +1,6 @@
 /*
- * The audit form of actors, and the bridge that appends the sign-in log's
- * auth events to each person's audit stream, so `/account/activity`-style
- * pages show sign-ins beside tool calls. Every event appended to an event
- * stream records who caused it as "human" or "agent:<name>" (SPEC §6.2);
- * an audited auth event is the person themselves (a verified sign-in, a
- * step-up, a passkey change), so its actor is human.
+ * The audit form of actors, and the bridge that appends the sign-in log's auth events with a verified subject to that
+ * person's audit stream, actor human (SPEC §6.2).
  */
 import type { EventStore } from "../events/index.ts";
 import type { Logger } from "../http/index.ts";
@@ -20,21 +16,16 @@ export function auditForm(actor: Actor): string {
 export const AUTH_EVENT_TYPE_PREFIX = "auth.";
 
 /**
- * Auth events whose subject is only an address someone typed, not a person
- * who proved it: anyone could write them into anyone's stream, without
- * bound (a refused attempt is not rate limited), so they stay in the log.
+ * Auth events whose subject is only an address someone typed, not a person who proved it: anyone could write them into
+ * anyone's stream, without bound (a refused attempt is not rate limited), so they stay in the log.
  */
 export const UNAUDITED_AUTH_EVENTS: ReadonlySet<AuthEventKind> = new Set<AuthEventKind>(["link_requested", "rate_limited"]);
 
 /**
- * Returns an auth event sink that appends each event with a verified
- * subject (not `UNAUDITED_AUTH_EVENTS`) to that subject's audit stream (`auth.<kind>`, with method, reason, count and
- * client address as data; never a token, code or cookie, which auth events
- * do not carry). An event without a subject (a refusal before any address
- * was known) stays in the log only. A failing append is thrown: a
- * component reports an event inside the transaction of the write it
- * records, so the write rolls back with it (lib/events README "A write and
- * its event"); the runtime answers 500 with a logged reference.
+ * Returns an auth event sink appending each event with a verified subject (not `UNAUDITED_AUTH_EVENTS`) to that
+ * subject's audit stream as `auth.<kind>`, its details as data (auth events carry no secret). A failing append is
+ * thrown: the event is reported inside the transaction of the write it records, which rolls back with it (lib/events
+ * README "A write and its event").
  */
 export function auditAuthEvents(store: EventStore, logger: Logger): AuthEventSink {
   const actor = humanActor();

@@ -1,10 +1,6 @@
 /*
- * Tool arguments arriving from a caller are untrusted input: a JSON object
- * narrowed against the tool's declared arguments (`parseToolArgs`), then
- * hashed in canonical form so an approval binds the exact call
- * (`hashToolArgs`). A caller's own `confirmed: true` proves nothing: a
- * write call is confirmed by a person's approval (agent) or by the
- * person's own submission (human); see invoke.ts.
+ * A call's arguments, untrusted: narrowed against the tool's declared ones (`parseToolArgs`), then hashed in canonical
+ * form so an approval binds the exact call (`hashToolArgs`).
  */
 import { createHash } from "node:crypto";
 import type { ToolDef } from "./action.ts";
@@ -14,14 +10,9 @@ import type { ArgValue } from "./tool.ts";
 export type ParsedArgs = { ok: true; args: ReadonlyMap<string, ArgValue> } | { ok: false; field: string; reason: string };
 
 /**
- * Narrows an untrusted JSON object of arguments against `def`'s declared
- * arguments. A missing required, mistyped, non-finite or undeclared
- * argument (a fraction for an integer too) is reported with its field (""
- * when the body is not an object). Format, Enum, Minimum and Maximum
- * describe the value to the agent; the tool checks them (a resource's
- * tools answer 422 naming the field, as its form does).
- * `confirmed` is dropped unread: a caller's own claim to have confirmed a
- * call means nothing (approvals.ts holds the confirmation that counts).
+ * Narrows an untrusted JSON object of arguments against `def`'s: a missing required, mistyped, non-finite or
+ * undeclared argument is reported with its field ("" when the body is not an object); the tool checks the rest (README,
+ * "Tool arguments"). `confirmed` is dropped unread: a caller's own claim to have confirmed means nothing (approvals.ts).
  */
 export function parseToolArgs(def: ToolDef, input: unknown): ParsedArgs {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
@@ -50,9 +41,8 @@ export function parseToolArgs(def: ToolDef, input: unknown): ParsedArgs {
 }
 
 /**
- * Returns the SHA-256 (hex) of the canonical form of `args`: a JSON object
- * with keys in code-unit order. Equal arguments hash equal whatever order
- * they were sent in; any other value hashes differently.
+ * Returns the SHA-256 (hex) of the canonical form of `args`: a JSON object with keys in code-unit order. Equal
+ * arguments hash equal whatever order they were sent in; any other value hashes differently.
  */
 export function hashToolArgs(args: ReadonlyMap<string, ArgValue>): string {
   return createHash("sha256")

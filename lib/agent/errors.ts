@@ -1,9 +1,6 @@
 /*
- * Codes thrown by the agent module: invalid actors, tools and actions are
- * programmer errors caught at startup; invalid tool calls, token requests
- * and approval decisions are client errors and carry a 4xx status.
- * Retired (never reused): ERR_AGENT_UNCONFIRMED, the caller's own
- * `confirmed: true` check that approvals replaced.
+ * The agent module's codes: actors, tools and actions are programmer errors at startup; tool calls, tokens and
+ * approvals are the client's (4xx). Retired: ERR_AGENT_UNCONFIRMED (approvals replaced the caller's own `confirmed`).
  */
 import { LatchError } from "../http/index.ts";
 import { hasErrorCode } from "../internal/index.ts";
@@ -33,10 +30,9 @@ export class AgentError extends LatchError<AgentErrorCode> {
 }
 
 /**
- * The error a write throws inside its transaction when the session or
- * token its request came with no longer acts for its subject (a change of
- * address or a deletion since): nothing of it commits, and the caller is
- * answered as an expired credential is (401).
+ * The error a write throws inside its transaction when the session or token its request came with no longer acts for
+ * its subject (a change of address or a deletion since): nothing of it commits, and the caller is answered as an
+ * expired credential is (401).
  */
 export function credentialEnded(what: string): AgentError {
   return new AgentError("ERR_AGENT_CREDENTIAL_ENDED", `${what}: the session or token of this request has ended`, { status: 401 });

@@ -1,48 +1,9 @@
 /*
- * The one way a tool runs on a caller's behalf, for the HTTP endpoint now
- * and any other transport later (MCP). `call` does, in order:
- *
- *   1. look the tool up (unknown → "unknown_tool");
- *   2. check access: a read-only token may not call a write tool;
- *   3. narrow the arguments (the field at fault and why);
- *   4. scope: the tool runs for the subject the caller acts for, never
- *      one named in the arguments;
- *   5. check, where the tool declares a `Check`: a dry run against the
- *      current state (a resource's update: the record exists for this
- *      subject, the values pass the form's rules, the version is one the
- *      store accepts)
- *      that refuses a call that cannot run with the refusal its run would
- *      give, so no person is asked to approve it and no approval is spent;
- *   6. apply the approval rule: an agent's write call runs only by
- *      spending a person's approval of this exact call; without one it
- *      leaves a pending request and returns "approval_required". A human's
- *      own call (a form they submitted, a request their session made) is
- *      their confirmation;
- *   7. run (which checks again: the state may change while the person
- *      decides), and
- *   8. append "tool.call" events to the subject's audit stream, whatever
- *      the outcome: tool, arguments hash, approval id, outcome, the agent
- *      token's public id (`token_id`, for an agent caller) and `via`, the
- *      transport, when the caller names one.
- *
- * Every transaction of a call (the approval spent with its "started"
- * event, each audit event, and a resource's write inside `Run`) first asks
- * the caller's `StillHeld`: when the session or token the call came with
- * no longer acts for its subject (a change of address or a deletion
- * since), it commits nothing and the call is answered "unauthorized", as
- * an expired token is (lib/account README, "Writes in flight").
- *
- * A write call is on record before it runs (a tool may change what no
- * transaction holds, such as starting a job): the approval spent or
- * requested and a "tool.call" event with outcome "started" commit in one
- * transaction, or neither does and nothing runs; the outcome is a second
- * event naming the first (`started`). What a tool changes in latch's
- * stores carries its own event with the caller's actor, in that change's
- * transaction. A refused call and a read call have one event, after.
- * (lib/events README, "A write and its event".)
- *
- * Arguments are never logged (they may carry anything); a failure is
- * logged with a reference the caller also gets.
+ * The one way a tool runs on a caller's behalf, for every transport: the tool looked up, access, the arguments, the
+ * subject, the tool's `Check`, the approval rule, the run, and "tool.call" audit events whatever the outcome (README,
+ * "Tool calls"). A write call is on record before it runs: its approval and a "started" event commit together, or
+ * nothing runs (lib/events README, "A write and its event"). Every transaction first asks the caller's `StillHeld`, so a
+ * call whose session or token ended commits nothing (lib/account README, "Writes in flight"). Arguments are never logged.
  */
 import type { Event, EventStore } from "../events/index.ts";
 import { NewRef, isLatchError, type Logger } from "../http/index.ts";
@@ -53,6 +14,7 @@ import type { ApprovalBinding, Approvals } from "./approvals.ts";
 import { canonicalArgs, hashToolArgs, parseToolArgs } from "./call.ts";
 import { isCredentialEnded } from "./errors.ts";
 import type { ToolRegistry } from "./registry.ts";
+import type { ArgValue } from "./tool.ts";
 import type { TokenGrant } from "./tokens.ts";
 
 /** Who calls a tool. An agent caller carries its token's grant; a human none. */
@@ -81,6 +43,9 @@ export type CallOutcome =
   | { kind: "unauthorized" };
 
 type StepOutcome = { kind: "done"; result: unknown } | Extract<CallOutcome, { kind: "refused" | "failed" | "unauthorized" }>;
+
+/** A write call on record: the approval it spent (none for a human), and the sequence of its "started" event. */
+type Begun = { approval: string | undefined; started: number };
 
 const UNAUTHORIZED: CallOutcome = Object.freeze({ kind: "unauthorized" });
 
@@ -118,25 +83,24 @@ export class ToolInvoker {
   /** Calls tool `name` with the untrusted JSON `input` for `caller`, and audits the call (the file header's order). */
   async call(caller: Caller, name: string, input: unknown): Promise<CallOutcome> {
     const def = this.#config.Registry.get(name);
-    if (def === undefined || def.Run === undefined) return this.#refuse(caller, name, { kind: "unknown_tool" });
+    if (def === undefined || def.Run === undefined) return this.#withEvent(caller, name, { kind: "unknown_tool" });
     if (!this.#allowed(caller, def)) {
       // SPEC §2.3: a write tool changes state; a token minted for reading may not.
-      return this.#refuse(caller, name, { kind: "forbidden", reason: "this token may only call read tools" });
+      return this.#withEvent(caller, name, { kind: "forbidden", reason: "this token may only call read tools" });
     }
     const parsed = parseToolArgs(def, input);
-    if (!parsed.ok) return this.#refuse(caller, name, { kind: "invalid", field: parsed.field, reason: parsed.reason });
+    if (!parsed.ok) return this.#withEvent(caller, name, { kind: "invalid", field: parsed.field, reason: parsed.reason });
     const argsHash = hashToolArgs(parsed.args);
     const invocation = { Args: parsed.args, Actor: caller.Actor, Subject: caller.Subject, StillHeld: caller.StillHeld };
     const check = def.Check;
     if (check !== undefined) {
       // A call that cannot run is refused before its person is asked or an approval is spent.
       const checked = await this.#step(caller, def, () => check(invocation));
-      if (checked.kind !== "done") return this.#refuse(caller, name, checked, argsHash);
+      if (checked.kind !== "done") return this.#withEvent(caller, name, checked, argsHash);
     }
     if (def.Tool.Access === ToolRead) {
       // A read observes only: its one event follows the run.
-      const outcome = await this.#run(caller, def, invocation, undefined);
-      return this.#audit(caller, name, argsHash, outcome.kind, null) === undefined ? UNAUTHORIZED : outcome;
+      return this.#withEvent(caller, name, await this.#run(caller, def, invocation, undefined), argsHash);
     }
     // SPEC §6.2: a write call is on record before it runs. The approval spent (or requested) and the
     // call's event commit together, or neither does and nothing runs (lib/events README "A write and its event").
@@ -152,17 +116,13 @@ export class ToolInvoker {
     return outcome;
   }
 
-  #refuse(caller: Caller, name: string, outcome: CallOutcome, argsHash = ""): CallOutcome {
+  // Appends the call's one event (a refusal, or a read after it ran) and returns its outcome: unauthorized when it could not.
+  #withEvent(caller: Caller, name: string, outcome: CallOutcome, argsHash = ""): CallOutcome {
     return this.#audit(caller, name, argsHash, outcome.kind, null) === undefined ? UNAUTHORIZED : outcome;
   }
 
   // Inside the transaction of `call`: spends the approval an agent's write call needs, or requests one.
-  #begin(
-    caller: Caller,
-    def: ToolDef,
-    args: ReadonlyMap<string, string | number | boolean>,
-    argsHash: string,
-  ): CallOutcome | { approval: string | undefined; started: number } {
+  #begin(caller: Caller, def: ToolDef, args: ReadonlyMap<string, ArgValue>, argsHash: string): CallOutcome | Begun {
     // Checked first, in this transaction: a token or session ended since the call began spends no approval.
     if (caller.StillHeld?.() === false) return UNAUTHORIZED;
     let approval: string | undefined;
@@ -180,7 +140,7 @@ export class ToolInvoker {
     return started === undefined ? UNAUTHORIZED : { approval, started: started.Seq };
   }
 
-  #request(binding: ApprovalBinding, args: ReadonlyMap<string, string | number | boolean>): CallOutcome {
+  #request(binding: ApprovalBinding, args: ReadonlyMap<string, ArgValue>): CallOutcome {
     try {
       return { kind: "approval_required", approval: this.#config.Approvals.request(binding, canonicalArgs(args)).ID };
     } catch (err) {

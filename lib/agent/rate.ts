@@ -1,18 +1,7 @@
 /*
- * How often one agent token may call tools, on every transport: a token
- * bucket per token, holding `Burst` calls and refilled at `PerMinute` calls
- * a minute. A call takes one from its token's bucket; an empty bucket
- * refuses the call and says when the next one is back. The bucket is
- * latch's one limiter (lib/internal/limiter.ts), paced: `Burst` calls,
- * each logged one interval (60 000 / PerMinute ms) after the one before; a
- * token's log holds at most `Burst` times and is dropped once its bucket is
- * full again, so memory follows the tokens calling lately, not the calls.
- *
- * In memory, not SQLite: the limit protects the server from one agent, so
- * it must cost nothing per refused call (a table would take a write, under
- * the flood it is there to stop), and a restart forgets at most one burst
- * per token. Sign-in limits are in SQLite because they guard secrets
- * against guessing, which a restart must not reset (lib/signin/rate.ts).
+ * How often one agent token may call tools, on every transport: `Burst` calls at once, then `PerMinute` a minute, paced
+ * by latch's one limiter (lib/internal/limiter.ts). In memory, not SQLite: a refused call must cost nothing, and a
+ * restart forgets at most one burst per token (README, "Rate limit").
  */
 import { HTTPError, systemClock, type Clock } from "../http/index.ts";
 import { countProblem, MemoryLog, takeLimit, type Limit } from "../internal/index.ts";
@@ -45,9 +34,8 @@ export class ToolCallLimiter {
   readonly #log = new MemoryLog();
 
   /**
-   * Returns a limiter of `rate` (default 60 a minute, 20 at once). Throws
-   * `HTTPError` `ERR_HTTP_INVALID_OPTIONS` naming the field when `PerMinute`
-   * or `Burst` is not a whole number of at least 1.
+   * Returns a limiter of `rate` (default 60 a minute, 20 at once). Throws `HTTPError` `ERR_HTTP_INVALID_OPTIONS` naming
+   * the field when `PerMinute` or `Burst` is not a whole number of at least 1.
    */
   constructor(rate: ToolCallRate = DEFAULT_TOOL_CALL_RATE, options: ToolCallLimiterOptions = {}) {
     for (const field of ["PerMinute", "Burst"] as const) {
@@ -73,9 +61,8 @@ export class ToolCallLimiter {
 const shared = new WeakMap<AgentTokens, ToolCallLimiter>();
 
 /**
- * Returns `given`, or the default limiter of the tokens `tokens` verifies:
- * one per token store, so the tools endpoint and the MCP endpoint of one
- * application count a token's calls together unless told otherwise.
+ * Returns `given`, or the default limiter of the tokens `tokens` verifies: one per token store, so the tools endpoint
+ * and the MCP endpoint of one application count a token's calls together unless told otherwise.
  */
 export function limiterFor(tokens: AgentTokens, given: ToolCallLimiter | undefined): ToolCallLimiter {
   if (given !== undefined) return given;

@@ -1,8 +1,4 @@
-/*
- * The list of tools an application offers to agents. Registration is a
- * startup step, so a clash fails at once, naming both sides; lookups
- * afterwards are map reads.
- */
+/* The tools an application offers to agents; registration is a startup step, so a clash fails at once, naming both. */
 import { defineAction, type ToolDef } from "./action.ts";
 import { AgentError } from "./errors.ts";
 
@@ -19,9 +15,8 @@ export class ToolRegistry {
   #byRoute = new Map<string, ToolDef>();
 
   /**
-   * Adds `def`, after checking it again as `defineAction` would. Throws
-   * `AgentError` `ERR_AGENT_DUPLICATE_TOOL` when its name or its method and
-   * route are taken, and `defineAction`'s errors for an invalid entry.
+   * Adds `def`, after checking it again as `defineAction` would. Throws `AgentError` `ERR_AGENT_DUPLICATE_TOOL` when
+   * its name or its method and route are taken, and `defineAction`'s errors for an invalid entry.
    */
   register(def: ToolDef): void {
     const checked = defineAction({

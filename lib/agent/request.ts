@@ -1,14 +1,7 @@
 /*
- * Who is calling: the actor and subject of a request (SPEC §2.3). A
- * request whose agent token `verifyBearer` accepted (the tools endpoint's
- * `Authenticate`, the MCP endpoint) is "agent:<name>", acting for the
- * person who minted the token; any other request is a human, whose subject
- * is their session's. Every reader asks this one binding: `actorFrom`
- * for `Ctx.Actor`, `callerFrom` (tools-http.ts) for a tool call and its
- * audit event. It lives in a request slot written only by this module's token
- * check, against the application's `AgentTokens`, so no header, cookie,
- * body field or application code can make a request an agent or change
- * which person an agent acts for.
+ * Who is calling (SPEC §2.3): "agent:<name>" for a request whose token `verifyBearer` accepted, acting for the person who
+ * minted it; else the human of the session. The grant lives in a request slot only this module's token check writes, so
+ * no header, cookie, body field or application code can make a request an agent or change whom it acts for.
  */
 import type { IncomingMessage } from "node:http";
 import { bindCredentialCheck, requestSlot } from "../internal/index.ts";
@@ -38,9 +31,8 @@ export function subjectFrom(req: IncomingMessage): string | undefined {
 }
 
 /**
- * Returns the token of an `Authorization: Bearer <token>` header (RFC 6750
- * §2.1; the scheme is case-insensitive, RFC 9110 §11.1), "" for any other
- * Authorization value, or undefined when the header is absent.
+ * Returns the token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1; the scheme is case-insensitive, RFC
+ * 9110 §11.1), "" for any other Authorization value, or undefined when the header is absent.
  */
 export function bearerToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
@@ -50,12 +42,10 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 }
 
 /**
- * Checks the request's bearer token: "none" without an Authorization
- * header (the caller may still have a session), "invalid" for any
- * Authorization that is not a live token, else the token's grant, which
- * is then bound to `req`: from here on the request's actor is the agent.
- * `resource` is the absolute URL of the endpoint asking (`<origin>/mcp`):
- * an OAuth access token issued for another resource is "invalid" here.
+ * Checks the request's bearer token: "none" without an Authorization header (the caller may still have a session),
+ * "invalid" for any Authorization that is not a live token, else the token's grant, which is then bound to `req`: from
+ * here on the request's actor is the agent. `resource` is the absolute URL of the endpoint asking (`<origin>/mcp`): an
+ * OAuth access token issued for another resource is "invalid" here.
  */
 export async function verifyBearer(req: IncomingMessage, tokens: AgentTokens, resource?: string): Promise<TokenGrant | "none" | "invalid"> {
   const token = bearerToken(req);

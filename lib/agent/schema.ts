@@ -1,9 +1,6 @@
 /*
- * The agent module's schema, as named steps (lib/db `Step`): agent tokens
- * (OAuth grants among them, with their access tokens) and approvals. Merge it after the sessions schema. Times are Unix
- * milliseconds. A token is stored only as its SHA-256 (`HashToken`); a
- * revoked or expired token keeps its row (revoked_at, expires_at) so audit
- * events and approvals that name its id still resolve to a name.
+ * The agent schema (lib/db `Step`s), merged after the sessions schema: tokens as their SHA-256, revoked and expired
+ * rows kept (the audit names them); approvals by binding; an OAuth grant's access tokens. Times are Unix ms.
  */
 import type { Step } from "../db/index.ts";
 

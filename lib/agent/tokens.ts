@@ -1,27 +1,7 @@
 /*
- * Agent tokens: a signed-in person mints a named token for an agent, with
- * access "read" or "write" (write includes read). The token is shown once:
- * only its SHA-256 (`HashToken`) is stored, so a read of the database opens
- * nothing. It acts for the person who minted it (the subject), as the actor
- * "agent:<name>", so its name follows `AGENT_NAME_PATTERN` and is unique
- * among that person's live tokens (two live "bot"s would share one audit
- * identity). Revoking keeps the row, marked, so the audit trail still names
- * it; a revoked token verifies as unknown.
- *
- * A token is live until it is revoked or expires (`AGENT_TOKEN_TTL`, 90
- * days, unless the mint names a shorter or longer `TTL`, at most a year),
- * and a person holds at most `MAX_AGENT_TOKENS` (20) live ones. Given the
- * `Sessions` store, a token also ends with its person's sessions
- * (`Sessions.RevokeAll`: an account disabled by the application); given the
- * sign-in's `Authorize`, every verification asks it again, so a person the
- * application no longer admits is refused with their tokens too. Given the
- * `Events` store, a mint or revoke commits with its audit event.
- *
- * An OAuth grant (latch/oauth) is a token too, minted with the `Client` it
- * goes to: listed, capped, revoked and audited like any other, but never
- * presented itself. Its client holds short-lived access tokens instead
- * (`issueAccessToken`), each bound to one resource (RFC 8707) and accepted
- * only where `verify` is told that resource.
+ * Agent tokens: a person mints a named token with access "read" or "write", shown once and stored only as its SHA-256
+ * (`HashToken`), acting as "agent:<name>" for that person until revoked or expired; an OAuth grant is a token too, used
+ * only through its short-lived, resource-bound access tokens. Limits, lifetimes and what ends a token: README, Tokens.
  */
 import { requireTables, type DB, type Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
@@ -89,23 +69,11 @@ export interface AgentTokensOptions {
   Clock?: Clock;
   /** @default cryptoRandom */
   Random?: RandomReader;
-  /**
-   * The session store: its `RevokeAll(subject)` then revokes the subject's
-   * tokens too. Unset, ending a person's sessions leaves their tokens.
-   */
+  /** The session store: its `RevokeAll(subject)` then revokes the subject's tokens too. */
   Sessions?: Sessions;
-  /**
-   * The sign-in's admission gate (`signin` Config `Authorize`): asked on every
-   * verification, so a token of a person it refuses is refused. Unset, every
-   * token's person is admitted.
-   */
+  /** The sign-in's admission gate (`signin` Config `Authorize`), asked on every verification. Unset: everyone is admitted. */
   Authorize?: (address: string) => boolean | Promise<boolean>;
-  /**
-   * The event store (on the same handle): a mint or revoke then appends
-   * `agent.token_minted` or `agent.token_revoked` to the person's audit
-   * stream, actor human, in the transaction of the change, or the change
-   * does not happen. Unset, nothing is recorded.
-   */
+  /** The event store (on the same handle): a mint or revoke then commits with its audit event (README, Tokens). */
   Events?: EventStore;
 }
 
@@ -243,12 +211,9 @@ export class AgentTokens {
   }
 
   /**
-   * Mints a token and returns it with its listing; show `Token` once, it is
-   * not stored. Throws `AgentError` ERR_AGENT_INVALID_TOKEN (400) for a bad
-   * name, access, subject or TTL, ERR_AGENT_TOKEN_NAME_TAKEN (409) when the
-   * subject has a live token of that name, and ERR_AGENT_TOO_MANY_TOKENS
-   * (409) when the subject holds `MAX_AGENT_TOKENS` live ones; nothing is
-   * stored then.
+   * Mints a token and returns it with its listing; show `Token` once, it is not stored. Throws `AgentError`
+   * ERR_AGENT_INVALID_TOKEN (400) for a bad name, access, subject or TTL, ERR_AGENT_TOKEN_NAME_TAKEN (409) for a live
+   * token's name, ERR_AGENT_TOO_MANY_TOKENS (409) past `MAX_AGENT_TOKENS`; nothing is stored then.
    */
   mint(input: MintInput): { Token: string; Info: AgentTokenInfo } {
     const invalid = (reason: string): never => {
@@ -310,11 +275,8 @@ export class AgentTokens {
   }
 
   /**
-   * Issues an access token of the live OAuth grant `id`, bound to
-   * `resource` and living `ttl` ms (latch/oauth's token endpoint); returns
-   * it (shown once, stored as its SHA-256), or undefined when the grant is
-   * revoked, expired or not a grant. Lapsed access tokens of the grant are
-   * deleted on the way.
+   * Issues an access token of the live OAuth grant `id`, bound to `resource`, living `ttl` ms; undefined when the grant is
+   * revoked, expired or not a grant. The grant's lapsed access tokens are deleted on the way.
    */
   issueAccessToken(id: string, resource: string, ttl: number): { Token: string; ExpiresAt: Date } | undefined {
     const token = NewToken(this.#random);
@@ -353,13 +315,9 @@ export class AgentTokens {
   }
 
   /**
-   * Returns what a presented token grants, or undefined for a malformed,
-   * unknown, revoked or expired one, or one whose person `Authorize`
-   * refuses (one indistinguishable answer), and records its use. An OAuth
-   * access token is accepted only when `resource`, the URL of the endpoint
-   * asking, is the resource it was issued for (RFC 8707 §2); a pasted
-   * token at any endpoint. The lookup is by SHA-256, so no comparison runs
-   * on the secret.
+   * Returns what a presented token grants and records its use; undefined, one answer, for a malformed, unknown, revoked
+   * or expired token or one whose person `Authorize` refuses. An OAuth access token is accepted only at `resource`, the
+   * one it was issued for. The lookup is by SHA-256, so no comparison runs on the secret.
    */
   async verify(token: string, resource?: string): Promise<TokenGrant | undefined> {
     if (!TOKEN_PATTERN.test(token)) return undefined;

@@ -1,10 +1,6 @@
 /*
- * A tool: the declarative description an agent reads before calling an
- * action. Arguments are described, not typed by a schema language: a name,
- * one of four scalar types, whether it is required, and a sentence, with
- * at most a format, a list of values or bounds. The
- * rule that matters for safety: a write tool carries a confirm sentence,
- * shown to the person who must approve the call (SPEC.md §2.3).
+ * A tool: what an agent reads before calling an action. Its arguments are described (a name, one of four scalar types,
+ * required or not, a sentence); a write tool carries the confirm sentence its person approves (SPEC §2.3).
  */
 import { isAccess, ToolWrite, type Access } from "./access.ts";
 import { AgentError } from "./errors.ts";
@@ -24,10 +20,7 @@ export interface ToolArg {
   readonly Required?: boolean;
   /** What the argument means, for the agent. */
   readonly Description: string;
-  /*
-   * What the value may be, told to the agent as JSON Schema (`format`, `enum`,
-   * `minimum`, `maximum`); the tool itself checks it, as it checks any input.
-   */
+  // What the value may be, told to the agent as JSON Schema; the tool itself checks it, as it checks any input.
   /** The format of a string argument: "date" (YYYY-MM-DD), "email" or "uri". */
   readonly Format?: "date" | "email" | "uri";
   /** The values a string argument takes. */
@@ -72,17 +65,11 @@ const ARG_TYPES: ReadonlySet<unknown> = new Set(["string", "number", "integer", 
 const ARG_FORMATS: ReadonlySet<unknown> = new Set(["date", "email", "uri"]);
 
 /**
- * Checks a tool description. Throws `AgentError` `ERR_AGENT_INVALID_TOOL`
- * for an empty description, an unknown access, a write tool without a
- * confirm sentence, a read tool with one, or a bad, duplicate or reserved
- * argument.
+ * Checks a tool description; each message starts with `operation`. Throws `AgentError` `ERR_AGENT_INVALID_TOOL` for an
+ * empty description, an unknown access, a write tool without a confirm sentence, a read tool with one, or a bad,
+ * duplicate or reserved argument.
  */
-export function validateTool(spec: ToolSpec): void {
-  checkTool(spec, "validate tool");
-}
-
-/** `validateTool`, each message starting with `operation` (which names the tool when it has a name). */
-export function checkTool(spec: ToolSpec, operation: string): void {
+export function validateTool(spec: ToolSpec, operation = "validate tool"): void {
   const fail = (reason: string): never => {
     throw new AgentError("ERR_AGENT_INVALID_TOOL", `${operation}: ${reason}`);
   };
@@ -138,7 +125,7 @@ export function newTool(spec: ToolSpec): Tool {
 
 /** `newTool` for an action: `operation` names the tool, and a DELETE action is destructive. */
 export function buildTool(spec: ToolSpec, operation: string, deletes: boolean): Tool {
-  checkTool(spec, operation);
+  validateTool(spec, operation);
   const args = (spec.Args ?? []).map((a) => Object.freeze({ ...a }));
   return Object.freeze({
     Description: spec.Description,

@@ -1,24 +1,7 @@
 /*
- * Tools over HTTP:
- *
- *   GET  /api/tools          the tools the caller may call (name,
- *                            description, access, confirm, arguments)
- *   POST /api/tools/{name}   a JSON object of arguments; runs the tool
- *                            through `ToolInvoker` as the caller's actor
- *
- * `Authenticate` guards them (and any other route where agents are served,
- * such as the demo's /api/whoami): an agent token is accepted only here,
- * only as `Authorization: Bearer …` (RFC 6750 §2.1), never from a cookie
- * or query; without an Authorization header the session decides (a human).
- * A malformed, unknown or revoked token gets one identical 401 with
- * `WWW-Authenticate` (RFC 6750 §3.1), so a token's state cannot be probed.
- *
- * Answers are JSON: 200 {result}; 202 {status, approval_url} with the same
- * URL in Location (an agent's write call awaiting its person's approval);
- * 400 {error, field, reason}; 403; 404; a tool's own 4xx; 500 {error, ref};
- * 429 {error} with `Retry-After` for an agent token past its rate (rate.ts),
- * checked before the body is read; 401 as for a revoked token when the
- * caller's token or session ended while the call ran (nothing committed).
+ * Tools over HTTP: `GET /api/tools` lists what the caller may call, `POST /api/tools/{name}` runs one through
+ * `ToolInvoker`. `Authenticate` accepts an agent token only as `Authorization: Bearer` (RFC 6750 §2.1), else the
+ * session; every refused token gets one identical 401 (RFC 6750 §3.1). The answers: README, Tokens and "Tool calls".
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -79,12 +62,8 @@ function unauthorized(res: ServerResponse, challenge: string): void {
 }
 
 /**
- * Returns the caller of a request: the agent of a token `verifyBearer`
- * accepted (request.ts), else the human of the request's session;
- * undefined when neither. Both agent transports ask it; `via` names the
- * transport when it is not the tools endpoint (the audit event's `via`).
- * Its `StillHeld` asks again whether the request's token or session acts
- * for that subject (lib/internal credential.ts).
+ * Returns the caller of a request: the agent of a token `verifyBearer` accepted, else the session's human, else
+ * undefined. `via` names a transport other than the tools endpoint; `StillHeld` asks lib/internal credential.ts again.
  */
 export function callerFrom(req: IncomingMessage, via?: string): Caller | undefined {
   const subject = subjectFrom(req);
@@ -94,12 +73,8 @@ export function callerFrom(req: IncomingMessage, via?: string): Caller | undefin
 }
 
 /**
- * Reads a call's body with `read`, for either agent transport. A body the
- * client got wrong (a latch error with a status: 400 malformed, 413 too
- * large, 415 another type) is answered at that status with the JSON
- * `refusal(message)`, the transport's own error shape, and the result is
- * undefined; anything else propagates: `ErrAbortHandler` (the client left
- * mid-body, nobody to answer) and faults. `read` never resolves to undefined.
+ * Reads a call's body with `read` (which never resolves to undefined). A body the client got wrong (a latch error with
+ * a status) is answered at that status with `refusal(message)` and undefined returned; anything else propagates.
  */
 export async function readCallBody<T>(
   req: IncomingMessage,
@@ -145,11 +120,7 @@ export function describeTool(def: ToolDef): Record<string, unknown> {
   };
 }
 
-/**
- * Throws `HTTPError` `ERR_HTTP_INVALID_OPTIONS` naming the field when `Origin`
- * is not an http(s) origin or `ApprovalPath` is not a local path: both build
- * the `approval_url` an agent hands its person, so a mistake must fail at startup.
- */
+/** Throws `HTTPError` `ERR_HTTP_INVALID_OPTIONS` naming the field unless `Origin` and `ApprovalPath` can build an `approval_url`. */
 export function checkApprovalLink(config: Pick<ToolsAPIConfig, "Origin" | "ApprovalPath">, who: string): void {
   if (parseOrigin(config.Origin) === undefined)
     throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `${who}: Origin must be an http or https URL`);

@@ -1,8 +1,6 @@
 /*
- * Codes thrown by the event store. A malformed event is the caller's
- * fault (status 400); an append whose expected sequence is not the
- * stream's current one is a conflict (status 409), reported with both
- * numbers so the caller can re-read and decide.
+ * The event store's codes: a malformed event is the caller's (400); an append at a sequence the stream has left is a
+ * conflict (409), reported with both numbers so the caller can re-read and decide.
  */
 import { LatchError } from "../http/index.ts";
 import { hasErrorCode } from "../internal/index.ts";

@@ -1,12 +1,6 @@
 /*
- * What an event is, and the checks an event must pass before it is
- * stored. Every field is checked here, once, so the store holds nothing a
- * reader must second-guess: a stream id and subject without control
- * characters, a dotted lowercase type, a JSON object as data, and the
- * actor in its audit form, "human" or "agent:<name>" (SPEC §2.3, §6.2).
- * The actor arrives as any object with the contract's `String()` (the
- * `Actor` of lib/agent, which sits above this module) and is stored as
- * that string.
+ * What an event is, and the checks it passes, once, before it is stored: ids without control characters, a dotted
+ * lowercase type, a JSON object as data, the actor in its audit form (SPEC §2.3, §6.2), from any object with `String()`.
  */
 import { EventsError } from "./errors.ts";
 
@@ -61,8 +55,9 @@ export const AUDIT_STREAM_PREFIX = "audit:";
 /** The longest stream id: the audit stream of the longest subject, so every subject's stream can be read back. */
 export const MAX_STREAM: number = AUDIT_STREAM_PREFIX.length + MAX_SUBJECT;
 
-function invalid(reason: string): EventsError {
-  return new EventsError("ERR_EVENTS_INVALID_EVENT", `append event: ${reason}`, { status: 400 });
+/** The refusal of a malformed event or read (400): `operation`, then what is wrong. */
+export function invalidEvent(reason: string, operation = "append event"): EventsError {
+  return new EventsError("ERR_EVENTS_INVALID_EVENT", `${operation}: ${reason}`, { status: 400 });
 }
 
 /** Throws `EventsError` ERR_EVENTS_INVALID_EVENT (400) unless `id` is a usable stream id (`what` "Stream") or subject. */
@@ -70,7 +65,7 @@ export function checkID(what: "Stream" | "Subject", id: unknown): asserts id is 
   const max = what === "Stream" ? MAX_STREAM : MAX_SUBJECT;
   // Control characters would make stored ids ambiguous on any line-based display or log of them.
   if (typeof id !== "string" || id === "" || id.length > max || /[\u0000-\u001f\u007f]/.test(id)) {
-    throw invalid(`${what} must be 1-${max} characters without control characters`);
+    throw invalidEvent(`${what} must be 1-${max} characters without control characters`);
   }
 }
 
@@ -80,20 +75,20 @@ export function checkID(what: "Stream" | "Subject", id: unknown): asserts id is 
  */
 export function checkEvent(input: EventInput): { type: string; data: string; actor: string; subject: string } {
   if (typeof input.Type !== "string" || input.Type.length > 64 || !EVENT_TYPE_PATTERN.test(input.Type)) {
-    throw invalid(`Type must match ${EVENT_TYPE_PATTERN.source} (at most 64 characters)`);
+    throw invalidEvent(`Type must match ${EVENT_TYPE_PATTERN.source} (at most 64 characters)`);
   }
   const data: unknown = input.Data;
-  if (typeof data !== "object" || data === null || Array.isArray(data)) throw invalid("Data must be a JSON object");
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw invalidEvent("Data must be a JSON object");
   let json: string;
   try {
     json = JSON.stringify(data);
   } catch {
-    throw invalid("Data must serialize as JSON");
+    throw invalidEvent("Data must serialize as JSON");
   }
-  if (Buffer.byteLength(json) > MAX_EVENT_DATA) throw invalid(`Data is larger than ${MAX_EVENT_DATA} bytes`);
+  if (Buffer.byteLength(json) > MAX_EVENT_DATA) throw invalidEvent(`Data is larger than ${MAX_EVENT_DATA} bytes`);
   const actor = typeof input.Actor?.String === "function" ? input.Actor.String() : undefined;
   // SPEC §6.2: every event records the actor in audit form.
-  if (typeof actor !== "string" || !AUDIT_ACTOR_PATTERN.test(actor)) throw invalid('Actor must be "human" or "agent:<name>"');
+  if (typeof actor !== "string" || !AUDIT_ACTOR_PATTERN.test(actor)) throw invalidEvent('Actor must be "human" or "agent:<name>"');
   checkID("Subject", input.Subject);
   return { type: input.Type, data: json, actor, subject: input.Subject };
 }

@@ -1,24 +1,8 @@
 /*
- * A person's history across changes of address, without rewriting any
- * event (issue 37: the log is append-only in fact). A change of address
- * appends two events and changes none: `history.continues` on the old
- * audit stream, naming the new one, and `history.continued_from` on the
- * new one, naming the old stream and the sequence of that event. A reader
- * follows the chain back from the person's current stream.
- *
- * A part of the chain is a stretch of one audit stream: from just after
- * the last `history.continues` before it (the address was left then, so
- * what came before is an earlier holder's), up to the `history.continues`
- * the next stream names (or the end, for the current stream). An undo
- * moves back (A to B to A): the stretch of A after its first marker
- * continues from B, which continues from A's stretch before it; each part
- * is visited once, and at most MAX_HISTORY_PARTS are followed.
- *
- * The one path that deletes or updates events is `erase`, for an account's
- * deletion (GDPR Art. 17, the right to erasure; lib/account README,
- * "Deletion"): it deletes the person's audit stretches and the streams of
- * their records, pseudonymises or deletes their events in other streams,
- * and records itself on ERASURES_STREAM, without the address.
+ * A person's history across changes of address, without rewriting any event: a change appends `history.continues` to
+ * the old audit stream, naming the new one, and `history.continued_from` to the new, naming the old and that event's
+ * sequence; a reader follows the chain back (README, "A person's history"). The one path that deletes or updates events
+ * is `eraseHistory`, for an account's deletion (GDPR Art. 17; lib/account README, "Deletion"), and it records itself.
  */
 import type { DB } from "../db/index.ts";
 import { keysetPages, type RowPages } from "../db/index.ts";
@@ -115,10 +99,9 @@ function elsewhereCondition(parts: readonly HistoryPart[]): Condition {
 }
 
 /**
- * The person's events for the export, in pages: each part of their history
- * along the stream's primary key, then their events in other streams along
- * the subject index, one bounded range at a time (one OR over them all read
- * the whole table for every page: 75 ms a page, seconds for an export).
+ * The person's events for the export, in pages: each part of their history along the stream's primary key, then their
+ * events in other streams along the subject index, one bounded range at a time (one OR over them all read the whole
+ * table for every page: 75 ms a page, seconds for an export).
  */
 export function historyPages(db: DB, subject: string): RowPages {
   const shape = (row: Record<string, unknown>): unknown => ({ ...row, data: JSON.parse(String(row["data"])) as unknown });
@@ -143,18 +126,17 @@ export function historyPages(db: DB, subject: string): RowPages {
 /** What an erasure does with the person's events in other people's streams. */
 export type OtherEvents = "pseudonymize" | "delete";
 
-/** How many events an erasure deleted and pseudonymised: what its record says. */
-export interface Erased {
-  deleted: number;
-  pseudonymized: number;
-}
-
 /**
- * The erasure (see the header): inside the caller's transaction, deletes
- * the person's audit history and `streams` (their records' streams), and
- * pseudonymises (`alias`) or deletes their events elsewhere.
+ * The erasure (see the header): inside the caller's transaction, deletes the person's audit history and `streams`
+ * (their records' streams), and pseudonymises (`alias`) or deletes their events elsewhere.
  */
-export function eraseHistory(db: DB, subject: string, streams: readonly string[], others: OtherEvents, alias: string): Erased {
+export function eraseHistory(
+  db: DB,
+  subject: string,
+  streams: readonly string[],
+  others: OtherEvents,
+  alias: string,
+): { deleted: number; pseudonymized: number } {
   const parts = historyOf(db, subject);
   const own = partCondition(parts);
   let deleted = db.prepare(`DELETE FROM events WHERE ${own.where}`).run(own.params).changes;

@@ -1,9 +1,6 @@
 /*
- * The event store's schema, as named steps (lib/db `Step`). One table for
- * every stream: (stream, seq) is the primary key, so even a writer that
- * skipped the expected-sequence check could never overwrite an event.
- * Times are Unix milliseconds; data is JSON text. A partial index holds
- * the events of people (actor "human"), the few among an agent's many.
+ * The events schema (lib/db `Step`s): one table for every stream, keyed by (stream, seq), so no writer can overwrite an
+ * event. Times are Unix ms; data is JSON text.
  */
 import type { Step } from "../db/index.ts";
 

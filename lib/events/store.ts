@@ -1,18 +1,12 @@
 /*
- * Append-only event streams in the shared SQLite handle. An append names
- * the sequence it expects the stream to be at (0 for a new stream); the
- * check and the insert run in one IMMEDIATE transaction, so of two writers
- * expecting the same sequence, on one connection or many, exactly one
- * succeeds and the other gets `EventConflictError`. Nothing updates or
- * deletes an event but the erasure of a deleted account (history.ts).
- *
- * Audit streams are the one place where the writer does not care about
- * the sequence: `appendAudit` appends to `audit:<subject>` at its end.
+ * Append-only event streams in the shared SQLite handle. An append names the sequence it expects the stream at, checked
+ * and inserted in one IMMEDIATE transaction, so of two writers expecting the same, exactly one succeeds. Nothing updates
+ * or deletes an event but the erasure of a deleted account (history.ts). `appendAudit` appends at the end of `audit:<subject>`.
  */
 import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
-import { EventConflictError, EventsError } from "./errors.ts";
-import { AUDIT_STREAM_PREFIX, checkEvent, checkID, type Event, type EventInput } from "./event.ts";
+import { EventConflictError } from "./errors.ts";
+import { AUDIT_STREAM_PREFIX, checkEvent, checkID, invalidEvent, type Event, type EventInput } from "./event.ts";
 import {
   ERASURES_STREAM,
   HISTORY_CONTINUED_FROM,
@@ -32,9 +26,8 @@ export interface EventStoreOptions {
   /** Source of event times. @default systemClock */
   Clock?: Clock;
   /**
-   * Called with each event once stored, inside its append's transaction:
-   * what it writes commits with the event, and a throw rolls the append
-   * back (lib/signin's security notices queue their mail here).
+   * Called with each event once stored, inside its append's transaction: what it writes commits with the event, and a
+   * throw rolls the append back (lib/signin's security notices queue their mail here).
    */
   OnAppend?: (event: Event) => void;
 }
@@ -123,16 +116,12 @@ export class EventStore {
   }
 
   /**
-   * Appends one event at sequence `Expected + 1` and returns it. Throws
-   * `EventConflictError` (409) when the stream is not at `Expected`, and
-   * `EventsError` ERR_EVENTS_INVALID_EVENT (400) for a malformed event;
-   * either way nothing is stored.
+   * Appends one event at sequence `Expected + 1` and returns it. Throws `EventConflictError` (409) when the stream is
+   * not at `Expected`, `EventsError` ERR_EVENTS_INVALID_EVENT (400) for a malformed event; nothing is stored then.
    */
   append(input: AppendInput): Event {
     checkID("Stream", input.Stream);
-    if (!Number.isSafeInteger(input.Expected) || input.Expected < 0) {
-      throw new EventsError("ERR_EVENTS_INVALID_EVENT", "append event: Expected must be a non-negative integer", { status: 400 });
-    }
+    if (!Number.isSafeInteger(input.Expected) || input.Expected < 0) throw invalidEvent("Expected must be a non-negative integer");
     const checked = this.#check(input);
     return this.#db
       .transaction(() => {
@@ -143,11 +132,7 @@ export class EventStore {
       .immediate();
   }
 
-  /**
-   * Appends one event at the end of `Subject`'s audit stream
-   * (`auditStream(Subject)`), whatever its sequence. Throws `EventsError`
-   * ERR_EVENTS_INVALID_EVENT (400) for a malformed event.
-   */
+  /** Appends one event at the end of `auditStream(Subject)`, whatever its sequence; throws as `append` for a malformed one. */
   appendAudit(input: EventInput): Event {
     checkID("Subject", input.Subject);
     const stream = auditStream(input.Subject);
@@ -156,11 +141,8 @@ export class EventStore {
   }
 
   /**
-   * Runs `fn` in one IMMEDIATE transaction on the store's handle and
-   * returns its result: the caller's writes and the events it appends
-   * inside commit together, or, when anything in `fn` throws, none of them
-   * does (README "A write and its event"). `fn` must be synchronous; an
-   * append inside it joins the transaction.
+   * Runs `fn` (synchronous) in one IMMEDIATE transaction on the store's handle and returns its result: the caller's
+   * writes and the events appended inside commit together, or none does (README "A write and its event").
    */
   transaction<T>(fn: () => T): T {
     return this.#db.transaction(fn).immediate();
@@ -169,11 +151,7 @@ export class EventStore {
   // The history's own types are appended only by this store (history.ts): a forged link would show another person's history.
   #check(input: EventInput): ReturnType<typeof checkEvent> {
     const checked = checkEvent(input);
-    if (checked.type.startsWith(HISTORY_TYPE_PREFIX)) {
-      throw new EventsError("ERR_EVENTS_INVALID_EVENT", `append event: Type ${HISTORY_TYPE_PREFIX}* is the event store's own`, {
-        status: 400,
-      });
-    }
+    if (checked.type.startsWith(HISTORY_TYPE_PREFIX)) throw invalidEvent(`Type ${HISTORY_TYPE_PREFIX}* is the event store's own`);
     return checked;
   }
 
@@ -185,32 +163,21 @@ export class EventStore {
     return event;
   }
 
-  /**
-   * Returns the events of `stream` from sequence `from` (inclusive), in
-   * order, at most `limit` (capped at `MAX_READ`). Throws `EventsError`
-   * ERR_EVENTS_INVALID_EVENT (400) for a malformed stream id or bound.
-   */
+  /** Returns the events of `stream` from sequence `from` on, in order, at most `limit` (capped at `MAX_READ`); 400 for bad bounds. */
   read(stream: string, from = 1, limit: number = MAX_READ): Event[] {
     checkID("Stream", stream);
-    if (!Number.isSafeInteger(from) || from < 1 || !Number.isSafeInteger(limit) || limit < 1) {
-      throw new EventsError("ERR_EVENTS_INVALID_EVENT", "read events: from and limit must be positive integers", { status: 400 });
-    }
+    if (!Number.isSafeInteger(from) || from < 1 || !Number.isSafeInteger(limit) || limit < 1)
+      throw invalidEvent("from and limit must be positive integers", "read events");
     return this.#read.all(stream, from, Math.min(limit, MAX_READ)).map(toEvent);
   }
 
   /**
-   * Returns the newest events of `stream`, newest first, at most `limit`
-   * (capped at `MAX_READ`); with `by`, only those of people (actor
-   * "human") or only those of agents (any other actor), so a page can show
-   * the two apart and a flood of one never hides the other. Throws
-   * `EventsError` ERR_EVENTS_INVALID_EVENT (400) for a malformed stream id
-   * or limit.
+   * Returns the newest events of `stream`, newest first, at most `limit` (capped at `MAX_READ`); with `by`, only people's
+   * (actor "human") or only agents', so a flood of one never hides the other. 400 for a bad stream id or limit.
    */
   latest(stream: string, limit: number, by?: "human" | "agent"): Event[] {
     checkID("Stream", stream);
-    if (!Number.isSafeInteger(limit) || limit < 1) {
-      throw new EventsError("ERR_EVENTS_INVALID_EVENT", "read latest events: limit must be a positive integer", { status: 400 });
-    }
+    if (!Number.isSafeInteger(limit) || limit < 1) throw invalidEvent("limit must be a positive integer", "read latest events");
     return this.#latest[by ?? "any"].all(stream, Math.min(limit, MAX_READ)).map(toEvent);
   }
 
@@ -227,9 +194,8 @@ export class EventStore {
   }
 
   /**
-   * Returns the newest events of `subject`'s history (their audit stream
-   * and the streams it continues across changes of address), newest first,
-   * at most `limit` (capped at `MAX_READ`); `by` as `latest`.
+   * Returns the newest events of `subject`'s history (their audit stream and the streams it continues across changes of
+   * address), newest first, at most `limit` (capped at `MAX_READ`); `by` as `latest`.
    */
   latestHistory(subject: string, limit: number, by?: "human" | "agent"): Event[] {
     const parts = this.historyOf(subject);
@@ -242,9 +208,8 @@ export class EventStore {
   }
 
   /**
-   * Links `from`'s history to `to` (a change of address, or its undo):
-   * appends `history.continues` to `from`'s audit stream and
-   * `history.continued_from` to `to`'s; changes no event.
+   * Links `from`'s history to `to` (a change of address, or its undo): appends `history.continues` to `from`'s audit
+   * stream and `history.continued_from` to `to`'s; changes no event.
    */
   continueHistory(from: string, to: string): void {
     this.transaction(() => {
@@ -264,10 +229,9 @@ export class EventStore {
   }
 
   /**
-   * The one erasure of events, for a deleted account (GDPR Art. 17; see
-   * history.ts): deletes `subject`'s history and `streams`, pseudonymises
-   * (`alias`) or deletes their events elsewhere, and records it on
-   * `latch:erasures` as `history.erased` under `alias`, with counts only.
+   * The one erasure of events, for a deleted account (GDPR Art. 17; see history.ts): deletes `subject`'s history and
+   * `streams`, pseudonymises (`alias`) or deletes their events elsewhere, and records it on `latch:erasures` as
+   * `history.erased` under `alias`, with counts only.
    */
   eraseHistory(subject: string, streams: readonly string[], others: OtherEvents, alias: string): void {
     this.transaction(() => {

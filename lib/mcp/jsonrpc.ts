@@ -1,9 +1,6 @@
 /*
- * JSON-RPC 2.0 as MCP uses it: one message per POST body (batches were
- * removed in revision 2025-06-18), request ids that are strings or
- * integers (never null), params that are objects. `parseMessage` narrows
- * untrusted bytes into one of three kinds, or says which JSON-RPC error
- * they earn; nothing in here throws on client input.
+ * JSON-RPC 2.0 as MCP uses it: one message per POST (no batches since 2025-06-18), ids that are strings or integers,
+ * params that are objects. `parseMessage` narrows untrusted bytes and never throws on client input.
  */
 
 /** JSON-RPC 2.0 §5.1 error codes, MCP's URL elicitation code and latch's rate limit code. */

@@ -1,9 +1,4 @@
-/*
- * The JSON-RPC methods the MCP endpoint answers (MCP 2025-11-25):
- * `initialize` (version negotiation, the session), `ping`, `tools/list`
- * and `tools/call` (the rate limit, the invoker, approval as a URL-mode
- * elicitation or a tool error).
- */
+/* The JSON-RPC methods the MCP endpoint answers (MCP 2025-11-25): `initialize`, `ping`, `tools/list`, `tools/call`. */
 import type { ServerResponse } from "node:http";
 import { APPROVAL_INSTRUCTION, approvalURL, type Caller, type TokenGrant, type ToolCallLimiter, type ToolInvoker } from "../agent/index.ts";
 import { JSONRPC_ERRORS, isObject, type RPCError } from "./jsonrpc.ts";
@@ -72,14 +67,10 @@ export function mcpMethods(config: MethodsConfig, sessions: MCPSessions, limiter
     const rate = limiter.take(grant.TokenID);
     // MCP 2025-11-25 server/tools §Security Considerations: rate limit tool invocations. A JSON-RPC error in a 200
     // answer (transports §Sending Messages: a request gets its response as one JSON object), the wait in its data.
-    if (!rate.ok)
-      return {
-        error: {
-          code: JSONRPC_ERRORS.RateLimited,
-          message: "rate limited: too many tool calls for this token",
-          data: { retryAfter: rate.retryAfter },
-        },
-      };
+    if (!rate.ok) {
+      const data = { retryAfter: rate.retryAfter };
+      return { error: { code: JSONRPC_ERRORS.RateLimited, message: "rate limited: too many tool calls for this token", data } };
+    }
     const name = typeof params["name"] === "string" ? params["name"] : "";
     // Even a call without a name goes through the invoker, so every tools/call is on the audit stream.
     const outcome = await config.Invoker.call(caller, name, params["arguments"] ?? {});

@@ -1,9 +1,6 @@
 /*
- * OAuth 2.0 Protected Resource Metadata (RFC 9728) for the MCP endpoint:
- * how an MCP client learns, from a 401, what the endpoint is and how to
- * present a token. A person mints an agent token on the application's
- * own page; when the application also runs latch/oauth, the document names
- * it as the authorization server, and a client gets its token by OAuth.
+ * OAuth 2.0 Protected Resource Metadata (RFC 9728) for the MCP endpoint: how a client learns from a 401 what the endpoint
+ * is and how to present a token, naming latch/oauth as the authorization server when the application runs it.
  */
 import type { HandlerFunc } from "../http/index.ts";
 import { writeJSON } from "../http/index.ts";
@@ -22,10 +19,9 @@ export function resourceMetadataURL(resource: string): string {
 }
 
 /**
- * Returns the handler answering `GET <RESOURCE_METADATA_PATH><path>` with
- * the metadata of `resource`. RFC 9728 §3.3: `resource` is the identifier
- * the metadata URL was derived from, so the path-suffixed document names
- * the endpoint and the bare one names the application.
+ * Returns the handler answering `GET <RESOURCE_METADATA_PATH><path>` with the metadata of `resource`. RFC 9728 §3.3:
+ * `resource` is the identifier the metadata URL was derived from, so the path-suffixed document names the endpoint and
+ * the bare one names the application.
  */
 export function resourceMetadataHandler(
   resource: string,

@@ -1,22 +1,8 @@
 /*
- * An MCP server endpoint over Streamable HTTP (MCP revision 2025-11-25,
- * and clients of 2025-06-18), serving the application's tool registry to
- * agents. One URL, say /mcp:
- *
- *   POST    one JSON-RPC message; a request is answered with one JSON
- *           response (never an SSE stream: nothing here sends the client
- *           requests or progress mid-call), a notification or a response
- *           with 202 and no body
- *   DELETE  ends the session named by Mcp-Session-Id
- *   GET     405: the endpoint offers no server-initiated stream
- *
- * Every request needs an agent token in `Authorization: Bearer` (never a
- * cookie: an agent is not a browser); a tool call runs through the
- * application's `ToolInvoker`, the same checks, scoping, approval rule and
- * audit as the tools endpoint, recorded with `via: "mcp"`, and the same
- * per-token rate, counted with the tools endpoint's (lib/agent/rate.ts). A write call
- * awaiting the person's approval is a URL-mode elicitation where the
- * client declared it, otherwise a tool error carrying the approval URL.
+ * An MCP server endpoint over Streamable HTTP (MCP 2025-11-25, and clients of 2025-06-18) serving the application's
+ * tools to agents: POST one JSON-RPC message, answered with one JSON response (no SSE stream), DELETE ends a session,
+ * GET is 405. Every request needs an agent token as `Authorization: Bearer`; a tool call runs through the `ToolInvoker`
+ * as on the tools endpoint, with `via: "mcp"` and the same per-token rate (README, Transport and Tools).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -135,12 +121,8 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     const version = header(req, "mcp-protocol-version");
     // MCP 2025-11-25 transports §Protocol Version Header: an unsupported version is a 400.
     if (version !== undefined && !MCP_PROTOCOL_VERSIONS.includes(version)) {
-      return refuse(
-        res,
-        400,
-        JSONRPC_ERRORS.InvalidRequest,
-        `unsupported MCP-Protocol-Version; supported: ${MCP_PROTOCOL_VERSIONS.join(", ")}`,
-      );
+      const supported = MCP_PROTOCOL_VERSIONS.join(", ");
+      return refuse(res, 400, JSONRPC_ERRORS.InvalidRequest, `unsupported MCP-Protocol-Version; supported: ${supported}`);
     }
     const sessionID = header(req, "mcp-session-id");
     const session = sessionID === undefined ? undefined : sessions.get(sessionID, grant.TokenID);

@@ -1,17 +1,7 @@
 /*
- * MCP sessions, in memory: what a client declared in `initialize` (the
- * revision it speaks, whether it can open a URL for its person) is needed
- * again on each `tools/call`, and HTTP requests are otherwise unrelated.
- * A session is bound to the token that opened it: another token presenting
- * its id is told the session does not exist.
- *
- * The map is bounded so that no person can push out another's sessions: a
- * token past its share forgets its own oldest session, a person past theirs
- * (many tokens) forgets their own oldest, and at the cap in all (memory)
- * the oldest session of the person holding the most is forgotten (on a tie,
- * the holder of the oldest session): someone with a few sessions is never
- * evicted for someone with more. A forgotten session's client initializes
- * again (MCP: a 404 for a session id means "start a new session").
+ * MCP sessions, in memory: what a client declared in `initialize`, needed again on each `tools/call`, bound to the token
+ * that opened it. Bounded so no person can push out another's: past a token's or a person's share their own oldest is
+ * forgotten, past the cap the oldest of the largest holder (README, Transport); its client initializes again.
  */
 import { randomBytes } from "node:crypto";
 

@@ -1,10 +1,6 @@
 /*
- * The registry's tools in MCP's shape. A tool's arguments become its
- * `inputSchema` (a closed JSON Schema object: undeclared properties are
- * refused by `parseToolArgs` anyway), its access and method become the
- * behaviour hints, and a write tool's confirm sentence travels in `_meta`.
- * Hints are hints (MCP: clients must not trust them from an untrusted
- * server); what protects the person is the approval rule in ToolInvoker.
+ * The registry's tools in MCP's shape: the arguments as a closed `inputSchema`, access and method as behaviour hints, a
+ * write tool's confirm sentence in `_meta`. Hints are hints; what protects the person is the approval rule in ToolInvoker.
  */
 import { ToolRead, type CallOutcome, type ToolArg, type ToolDef } from "../agent/index.ts";
 
@@ -32,11 +28,9 @@ export function argSchema(arg: ToolArg): Record<string, unknown> {
 }
 
 /**
- * Returns the behaviour hints access implies. MCP's defaults for a
- * non-read-only tool are destructive and not idempotent, so a write tool
- * states both: destructive for DELETE or a tool declared `Destructive`
- * (a form's POST that deletes), idempotent for PUT and DELETE
- * (RFC 9110 §9.2.2). No latch tool reaches outside the application.
+ * Returns the behaviour hints access implies. MCP's defaults for a non-read-only tool are destructive and not
+ * idempotent, so a write tool states both: destructive for DELETE or a tool declared `Destructive` (a form's POST that
+ * deletes), idempotent for PUT and DELETE (RFC 9110 §9.2.2). No latch tool reaches outside the application.
  */
 export function toolAnnotations(def: ToolDef): Record<string, boolean> {
   if (def.Tool.Access === ToolRead) return { readOnlyHint: true, openWorldHint: false };
@@ -66,9 +60,8 @@ export function textResult(text: string, isError: boolean, structured?: unknown)
 }
 
 /**
- * Returns the `tools/call` result of every outcome but `unknown_tool`,
- * `approval_required` and `unauthorized`, which the endpoint answers itself. Refusals are tool
- * errors (MCP 2025-11-25 moved argument errors there, so a model can
+ * Returns the `tools/call` result of every outcome but `unknown_tool`, `approval_required` and `unauthorized`, which
+ * the endpoint answers itself. Refusals are tool errors (MCP 2025-11-25 moved argument errors there, so a model can
  * correct its call), never protocol errors.
  */
 export function outcomeResult(

@@ -1,10 +1,6 @@
 /*
- * The OAuth server's rows of a person (lib/db `AccountRows`, which
- * lib/account composes): codes and refresh tokens name the person's grant,
- * an agent token, by id only (schema.ts), so they follow the token on a
- * move, hold nothing an export shows (hashes of secrets), and an undo ends
- * them by revoking the token (lib/agent). A deletion deletes them before
- * lib/agent deletes the tokens: compose these rows before agent's.
+ * The oauth rows of a person (lib/db `AccountRows`): codes and refresh tokens name a grant by id, so they follow it on a
+ * move, show nothing in an export (hashes of secrets), end with it on an undo, and go before agent's tokens on a deletion.
  */
 import type { DB } from "../db/index.ts";
 import type { AccountRows } from "../db/index.ts";

@@ -1,9 +1,6 @@
 /*
- * An authorization request (RFC 6749 §4.1.1, OAuth 2.1 §4.1.1): the
- * parameters it may carry, their validation in the order that decides who
- * sees an error (the person, or the client by redirect), the redirect back
- * to the client, and the consent page's CSP edit that lets that redirect
- * happen.
+ * An authorization request (RFC 6749 §4.1.1, OAuth 2.1 §4.1.1): its validation in the order that decides who sees an
+ * error (the person, or the client by redirect), the redirect back, and the consent page's CSP edit that allows it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PKCE_CHALLENGE, PKCE_METHOD } from "../internal/index.ts";
@@ -57,9 +54,8 @@ export function redirectTo(res: ServerResponse, issuer: string, request: Authori
 }
 
 /**
- * Validates an authorization request: the client and its redirect URI
- * first (an error before them is the person's to see, never redirected:
- * RFC 6749 §4.1.2.1), then the rest (an error redirected to the client).
+ * Validates an authorization request: the client and its redirect URI first (an error before them is the person's to
+ * see, never redirected: RFC 6749 §4.1.2.1), then the rest (an error redirected to the client).
  */
 export async function validateAuthorization(
   params: URLSearchParams,
@@ -119,10 +115,9 @@ export async function validateAuthorization(
 }
 
 /**
- * Adds the client's redirect URI to the page's `form-action` (CSP Level 3
- * §6.4.1: browsers check form-action against the redirect that answers a
- * form too), so Allow and Decline reach the client; the rest of the
- * application's policy stays as it is.
+ * Adds the client's redirect URI to the page's `form-action` (CSP Level 3 §6.4.1: browsers check form-action against
+ * the redirect that answers a form too), so Allow and Decline reach the client; the rest of the application's policy
+ * stays as it is.
  */
 export function allowFormRedirect(res: ServerResponse, redirectURI: string): void {
   const csp = res.getHeader("Content-Security-Policy");

@@ -1,8 +1,6 @@
 /*
- * The authorization endpoint (`GET`/`POST /oauth/authorize`, RFC 6749
- * §4.1.1): a valid request from a person with a session (fresh enough for
- * write access) gets the application's consent page; the page's decision
- * mints the grant and a single-use code, redirected to the client.
+ * The authorization endpoint (`GET`/`POST /oauth/authorize`, RFC 6749 §4.1.1): the consent page for a person with a
+ * session (fresh enough for write access); its decision mints the grant and a single-use code.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isLocalPath, queryParams, readForm, seeOther, type Clock, type HandlerFunc, type RandomReader } from "../http/index.ts";

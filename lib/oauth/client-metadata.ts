@@ -1,31 +1,8 @@
 /*
- * Fetching a Client ID Metadata Document: the MCP 2025-11-25 preferred way
- * for a client latch has never seen to introduce itself. Its `client_id`
- * is an https URL, and the JSON document there is its registration
- * (draft-ietf-oauth-client-id-metadata-document-00, "CIMD" below).
- *
- * The URL comes from anyone, so the fetch is built against server-side
- * request forgery (CIMD §6.5; MCP 2025-11-25 authorization, "Authorization
- * Server Abuse Protection"; OWASP ASVS 5.0 §1.3.6):
- *   - https only (CIMD §3), with the usual certificate checks; `ca` adds a
- *     trusted root (tests, a private CA) and never replaces checking;
- *   - the host is resolved here, once, and every address it resolves to
- *     must be public (`specialUseRange`); the connection then goes to the
- *     checked address, with the name kept for TLS and `Host`, so a second
- *     lookup cannot answer differently (DNS rebinding);
- *   - redirects are not followed (each hop would be a new, unchecked URL);
- *   - at most MAX_METADATA_BYTES are read (CIMD §6.6 recommends 5 KB), and
- *     the whole fetch, lookup included, has METADATA_FETCH_TIMEOUT.
- * In development, when latch's own origin is loopback, `allowLoopback`
- * lets a document live on the same machine: http on a loopback host, and
- * loopback addresses (CIMD §6.5 allows this one exception); never a
- * private address.
- *
- * The document is then checked: a JSON object whose `client_id` is the URL,
- * string for string (CIMD §4.1), with a `client_name` (MCP requires it) and
- * the fields `parseClientFields` accepts. Every refusal is an `OAuthError`
- * "invalid_client" whose description says what was wrong, never the
- * address a name resolved to.
+ * Fetching a Client ID Metadata Document (draft-ietf-oauth-client-id-metadata-document-00, "CIMD"), built against
+ * server-side request forgery (CIMD §6.5; MCP 2025-11-25 authorization, "Authorization Server Abuse Protection"; OWASP
+ * ASVS 5.0 §1.3.6): https only, the host resolved once and every address checked, the connection made to that checked
+ * address (no second lookup), redirects never followed, size and time bounded (README, "Metadata documents").
  */
 import { lookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
@@ -60,10 +37,7 @@ export interface FetchedMetadata {
   readonly maxAge: number | undefined;
 }
 
-/**
- * Reports what is wrong with `clientId` as a metadata document URL (CIMD
- * §3), or `undefined` when latch may fetch it.
- */
+/** Reports what is wrong with `clientId` as a metadata document URL (CIMD §3), or `undefined` when latch may fetch it. */
 export function clientIDURLProblem(clientId: string, allowLoopback: boolean): string | undefined {
   const url = URL.parse(clientId);
   if (url === null) return "is not a URL";
@@ -82,11 +56,8 @@ export function clientIDURLProblem(clientId: string, allowLoopback: boolean): st
 }
 
 /**
- * Fetches and checks the metadata document at `clientId`. Throws
- * `OAuthError` "invalid_client" (401) saying what was refused: the URL
- * (`clientIDURLProblem`), an address that is not public, no answer in time,
- * an answer that is not 200 (redirects included), larger than
- * MAX_METADATA_BYTES, not JSON, or not a valid document.
+ * Fetches and checks the metadata document at `clientId`. Throws `OAuthError` "invalid_client" (401) saying what was
+ * refused: the URL, an address that is not public, no answer in time, an answer not 200, too large, or not a valid document.
  */
 export async function fetchClientMetadata(clientId: string, options: MetadataFetchOptions = {}): Promise<FetchedMetadata> {
   const allowLoopback = options.allowLoopback ?? false;
@@ -141,10 +112,7 @@ export function parseDocument(clientId: string, body: Buffer): OAuthClient {
   };
 }
 
-/**
- * Reads `Cache-Control` into a lifetime in ms: 0 for no-store or no-cache,
- * `max-age` otherwise, undefined when it gives neither (RFC 9111 §5.2.2).
- */
+/** Reads `Cache-Control` into a lifetime in ms: 0 for no-store or no-cache, `max-age` otherwise, else undefined (RFC 9111 §5.2.2). */
 export function cacheMaxAge(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
   const directives = header
@@ -156,11 +124,7 @@ export function cacheMaxAge(header: string | undefined): number | undefined {
   return maxAge === undefined ? undefined : Number(maxAge) * 1000;
 }
 
-/**
- * The refusal of a metadata document, `OAuthError` "invalid_client". RFC
- * 6749 §5.2: the description is printable ASCII without double quote or
- * backslash; it names what was refused, never the client's own text.
- */
+/** The refusal of a metadata document, "invalid_client"; RFC 6749 §5.2: it names what was refused, never the client's own text. */
 export function metadataRefused(reason: string): OAuthError {
   return new OAuthError("invalid_client", `client metadata: ${reason}`);
 }
@@ -232,20 +196,16 @@ function get(
     const req = (https ? httpsRequest : httpRequest)(options, (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
       const maxAge = cacheMaxAge(res.headers["cache-control"]);
-      if (Number(res.headers["content-length"] ?? "0") > MAX_METADATA_BYTES) {
+      const tooLarge = (): void => {
         res.destroy();
         reject(metadataRefused(`the metadata document is larger than ${MAX_METADATA_BYTES} bytes`));
-        return;
-      }
+      };
+      if (Number(res.headers["content-length"] ?? "0") > MAX_METADATA_BYTES) return tooLarge();
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (chunk: Buffer) => {
         size += chunk.length;
-        if (size > MAX_METADATA_BYTES) {
-          res.destroy();
-          reject(metadataRefused(`the metadata document is larger than ${MAX_METADATA_BYTES} bytes`));
-          return;
-        }
+        if (size > MAX_METADATA_BYTES) return tooLarge();
         chunks.push(chunk);
       });
       res.on("end", () => resolve({ status, body: Buffer.concat(chunks), maxAge }));

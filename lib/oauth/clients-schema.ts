@@ -1,11 +1,6 @@
 /*
- * The table of dynamically registered clients (RFC 7591), as a named
- * schema step (lib/db `Step`). Clients known by a metadata document have no
- * row: their document is the registration. Times are Unix milliseconds.
- * `registered_by` is the registering client's address key (`clientKey`: an
- * IPv4 address or an IPv6 /64), kept for the per-address registration
- * limit; `last_used_at` starts at registration and moves with each use, and
- * a row unused for REGISTRATION_IDLE_TTL is swept.
+ * The table of RFC 7591 registrations (a metadata document's client has no row): `registered_by` is the registering
+ * address's `clientKey`, for the limit; `last_used_at` moves with each use, for the idle expiry. Times are Unix ms.
  */
 import type { Step } from "../db/index.ts";
 

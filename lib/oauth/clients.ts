@@ -1,25 +1,7 @@
 /*
- * The clients the authorization server knows, whichever way they came:
- *   - a `client_id` that is a URL names a Client ID Metadata Document,
- *     fetched (`fetchClientMetadata`) and cached: at most
- *     METADATA_CACHE_ENTRIES documents (the least recently used goes), each
- *     for its `Cache-Control: max-age` up to METADATA_CACHE_MAX_AGE, or
- *     METADATA_CACHE_DEFAULT_AGE when the answer does not say, never when it
- *     says no-store or no-cache, and a refusal or failed fetch for
- *     METADATA_REFUSAL_CACHE_AGE, at most METADATA_REFUSAL_CACHE_ENTRIES
- *     (CIMD §4.4: within the server's bounds). Fetches of one URL at the
- *     same time share one request; at most METADATA_FETCHES_PER_CLIENT run
- *     at once for one client address and OUTBOUND_FILES (lib/internal) in
- *     the process, past which a request is refused at once (429, 503); the
- *     request waiting on a fetch is marked waiting (`waitOutside`), so the
- *     connection limits bound it. Loopback documents are fetched only for a
- *     loopback `Origin` and a request that arrived over loopback;
- *   - any other `client_id` is an RFC 7591 registration, a row of
- *     `oauth_clients` (`POST /oauth/register`, `handleRegister`).
- * Registrations are limited per client address (REGISTRATION_LIMIT, by
- * `clientKey`: an IPv4 address or an IPv6 /64) and expire when unused:
- * REGISTRATION_IDLE_TTL after their registration or last use (`touch`), a
- * registration no longer resolves, and `sweep` deletes it.
+ * The clients the authorization server knows: a `client_id` that is a URL names a Client ID Metadata Document, fetched
+ * (`fetchClientMetadata`) and cached within bounds; any other is an RFC 7591 registration, a row of `oauth_clients`,
+ * limited per client address and expiring unused. The limits and defaults: README, Clients.
  */
 import type { IncomingMessage } from "node:http";
 import { SWEEP_STEP, type DB, type Statement } from "../db/index.ts";
@@ -125,16 +107,6 @@ interface ClientRow {
   last_used_at: number;
 }
 
-interface Cached {
-  client: OAuthClient;
-  until: number;
-}
-
-interface Refusal {
-  error: OAuthError;
-  until: number;
-}
-
 /** The clients of latch's authorization server: metadata documents and registrations. */
 export class OAuthClients {
   readonly #clock: Clock;
@@ -142,8 +114,8 @@ export class OAuthClients {
   readonly #clientIP: ((req: IncomingMessage) => string) | undefined;
   readonly #fetch: MetadataFetchOptions;
   readonly #loopbackOrigin: boolean;
-  readonly #cache = new Map<string, Cached>();
-  readonly #refusals = new Map<string, Refusal>();
+  readonly #cache = new Map<string, { client: OAuthClient; until: number }>();
+  readonly #refusals = new Map<string, { error: OAuthError; until: number }>();
   readonly #inflight = new Map<string, Promise<OAuthClient>>();
   readonly #row: Statement<[string], ClientRow>;
   readonly #insert: Statement;
@@ -151,11 +123,7 @@ export class OAuthClients {
   readonly #touch: Statement;
   readonly #sweep: Statement;
 
-  /**
-   * Serves the clients of `db` (which has `ClientsSchema` applied). Throws
-   * `HTTPError` ERR_HTTP_INVALID_OPTIONS when `Origin` is not an http(s)
-   * origin or `fetchTimeout` is not a timer duration.
-   */
+  /** Serves the clients of `db`. Throws `HTTPError` ERR_HTTP_INVALID_OPTIONS for a bad `Origin` or `fetchTimeout`. */
   constructor(db: DB, options: OAuthClientsOptions) {
     const origin = parseOrigin(options.Origin);
     if (origin === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "oauth clients: Origin must be an http or https origin");
@@ -185,13 +153,9 @@ export class OAuthClients {
   }
 
   /**
-   * Returns the client `clientId` names: a URL's metadata document (cached),
-   * or a live registration. `req`, the request asking, is the client the
-   * fetch counts for (METADATA_FETCHES_PER_CLIENT) and whose connection is
-   * marked waiting while it runs; without it, loopback documents are
-   * refused. Throws `OAuthError` "invalid_client" for an unknown or expired
-   * registration and for a document refused (`fetchClientMetadata` says
-   * why), `OAuthRetryLater` (429, 503) past the fetch bounds.
+   * Returns the client `clientId` names: a URL's metadata document (cached), or a live registration. `req`, the request
+   * asking, is whom a fetch counts for and waits; without it, loopback documents are refused. Throws `OAuthError`
+   * "invalid_client" for an unknown registration or a refused document, `OAuthRetryLater` (429, 503) past the fetch bounds.
    */
   async resolve(clientId: string, req?: IncomingMessage): Promise<OAuthClient> {
     if (/^https?:/i.test(clientId)) return this.#document(clientId, req);
@@ -203,21 +167,16 @@ export class OAuthClients {
     return registeredClient(row);
   }
 
-  /**
-   * Reports whether `client` may be sent to `uri`: one of its redirect URIs,
-   * exactly, or a loopback one with another port (RFC 8252 §7.3).
-   */
+  /** Reports whether `client` may be sent to `uri`: one of its redirect URIs, exactly, or a loopback one with another port. */
   redirectAllowed(client: OAuthClient, uri: string): boolean {
     // RFC 9700 §4.1.1, OWASP ASVS 5.0 §10.4.1: exact string comparison against the client's own list.
     return matchesRedirectURI(client.RedirectURIs, uri);
   }
 
   /**
-   * Registers a client from a registration request's parsed body, counted
-   * against `key` (the requester's `clientKey`; undefined when unknown: not
-   * counted). Throws `OAuthError` `invalid_redirect_uri` or
-   * `invalid_client_metadata` (400), or "temporarily_unavailable" (429,
-   * `retryAfter` in seconds) past REGISTRATION_LIMIT.
+   * Registers a client from a registration request's parsed body, counted against `key` (the requester's `clientKey`;
+   * undefined: not counted). Throws `OAuthError` `invalid_redirect_uri` or `invalid_client_metadata` (400), or
+   * "temporarily_unavailable" (429, `retryAfter` in seconds) past REGISTRATION_LIMIT.
    */
   register(body: unknown, key: string | undefined): RegistrationResponse {
     const fields = parseRegistration(body);
@@ -239,11 +198,7 @@ export class OAuthClients {
     };
   }
 
-  /**
-   * Answers `POST /oauth/register` (RFC 7591 §3): 201 with the registration
-   * (§3.2.1), or the §3.2.2 error as JSON, 429 with `Retry-After` past the
-   * limit. Always JSON, never the application's error page.
-   */
+  /** Answers `POST /oauth/register` (RFC 7591 §3): 201 with the registration (§3.2.1), or the §3.2.2 error, always JSON. */
   readonly handleRegister: HandlerFunc = async (req, res) => {
     try {
       let body: unknown;
@@ -322,12 +277,8 @@ export class OAuthClients {
   }
 }
 
-/**
- * Reports whether `req` provably came from this machine to this machine: it
- * arrived on a loopback address of the server from a loopback peer. A
- * request from another machine never arrives on a loopback address,
- * whatever address the server listens on (all interfaces included).
- */
+// Whether `req` provably came from this machine to this machine: on a loopback address of the server, from a loopback
+// peer. A request from another machine never arrives on a loopback address, whatever address the server listens on.
 function arrivedOverLoopback(req: IncomingMessage): boolean {
   const { localAddress, remoteAddress } = req.socket;
   return localAddress !== undefined && remoteAddress !== undefined && isLoopbackAddress(localAddress) && isLoopbackAddress(remoteAddress);

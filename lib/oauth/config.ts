@@ -1,7 +1,4 @@
-/*
- * What `newOAuthServer` takes and returns, and the two things an
- * application may give it: a client directory and a consent page.
- */
+/* What `newOAuthServer` takes and returns, and the two things an application may give it: a client directory and a consent page. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AgentTokens } from "../agent/index.ts";
 import type { DB } from "../db/index.ts";
@@ -47,9 +44,8 @@ export interface OAuthServerConfig {
   /** The agent token store grants are minted in (give it `Events` so mints and revocations are audited). */
   Tokens: AgentTokens;
   /**
-   * Where clients are found. @default latch's own: Client ID Metadata Documents fetched
-   * against SSRF (trusting Node's CA store, `NODE_EXTRA_CA_CERTS` included) and RFC 7591
-   * registration, in the `oauth_clients` table of `Schema`
+   * Where clients are found. @default latch's own: Client ID Metadata Documents fetched against SSRF (trusting Node's
+   * CA store, `NODE_EXTRA_CA_CERTS` included) and RFC 7591 registration, in the `oauth_clients` table of `Schema`
    */
   Clients?: ClientDirectory;
   /** The session store: the person who consents is the request's session. */
@@ -86,12 +82,6 @@ export interface OAuthServer {
   Resources: readonly string[];
   /** The scopes, for `scopes_supported` of the resource metadata. */
   Scopes: readonly string[];
-  /**
-   * Deletes what can no longer be used, in `sweepInSteps`' bounded steps
-   * (lib/db), one table after another: codes lapsed, the refresh and access
-   * tokens of grants revoked or expired, access tokens expired, and the
-   * client directory's unused registrations. Call it on the application's
-   * sweep interval, with sign-in's `Sweep`. Resolves with what it deleted.
-   */
+  /** Deletes what can no longer be used, in lib/db's bounded steps (README, Housekeeping); resolves with the counts. */
   Sweep(now: Date): Promise<{ Codes: number; RefreshTokens: number; AccessTokens: number; Clients: number }>;
 }

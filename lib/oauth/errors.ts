@@ -1,9 +1,6 @@
 /*
- * OAuth errors, in the shapes RFC 6749 gives them: a token or registration
- * endpoint answers `{"error", "error_description"}` as JSON with the status
- * §5.2 (RFC 7591 §3.2.2 for registration) names; the authorization endpoint
- * redirects them back to the client (§4.1.2.1) once the redirect URI is
- * known to be the client's, and shows them to the person otherwise.
+ * OAuth errors in RFC 6749's shapes: JSON with the status §5.2 (RFC 7591 §3.2.2) names from a client's endpoint; from
+ * the authorization endpoint, redirected to the client (§4.1.2.1) once its redirect URI is known good, else shown.
  */
 
 /** An OAuth error code: RFC 6749 §4.1.2.1 and §5.2, RFC 7591 §3.2.2, RFC 6750 §3.1, RFC 8707 §2. */

@@ -1,10 +1,6 @@
 /*
- * The rows latch/oauth keeps of a grant: its authorization codes and
- * refresh tokens (`oauth_codes`, `oauth_refresh_tokens`, stored as their
- * SHA-256), every SQL statement on them in one place. The grant itself (its
- * person, access, client, whether it lives) is latch/agent's: asked through
- * `AgentTokens`, never read from agent's tables (a module's tables are its
- * own: docs/handbook.md).
+ * Every SQL statement on `oauth_codes` and `oauth_refresh_tokens`. The grant itself is latch/agent's, asked through
+ * `AgentTokens`, never read from agent's tables (a module's tables are its own: docs/handbook.md).
  */
 import type { AgentTokens } from "../agent/index.ts";
 import type { DB } from "../db/index.ts";

@@ -1,11 +1,6 @@
 /*
- * Authorization server metadata (RFC 8414): what a client reads to learn
- * the endpoints and exactly what is supported. Clients look for it at
- * `/.well-known/oauth-authorization-server`, at the OpenID-style
- * `/.well-known/openid-configuration`, and at either with the protected
- * resource's path appended (MCP 2025-11-25 authorization §Authorization
- * Server Metadata Discovery: `/.well-known/oauth-authorization-server/mcp`);
- * the issuer is the origin, so every one of them answers the same document.
+ * Authorization server metadata (RFC 8414), the same document at each well-known path a client looks in, the resource's
+ * path appended or not (MCP 2025-11-25 authorization §Authorization Server Metadata Discovery): the issuer is the origin.
  */
 import { PKCE_METHOD } from "../internal/index.ts";
 

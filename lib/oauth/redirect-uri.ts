@@ -1,20 +1,7 @@
 /*
- * Redirect URIs: which a client may declare, how a requested one is
- * matched against them, and which host the person is shown for them.
- *
- * A client declares absolute URIs of three kinds (RFC 8252 §7, MCP
- * 2025-11-25 authorization, "Communication Security": a redirect URI is
- * https or localhost):
- *   - https, any host (a hosted client; RFC 8252 §7.2 for claimed URLs);
- *   - http on a loopback host, `127.0.0.1`, `[::1]` or `localhost`
- *     (RFC 8252 §7.3, a native client listening on the person's machine);
- *   - a private-use scheme in reverse-domain form, `com.example.app:/cb`
- *     (RFC 8252 §7.1), which also keeps out javascript:, data: and file:.
- * A requested URI matches a declared one exactly, as strings (RFC 9700
- * §4.1.1, CIMD §4.5), except that a loopback one matches with any port
- * (RFC 8252 §7.3: the port is picked when the client starts). A port,
- * declared or requested, is 1-65535 (`PORT_RANGE`): 0 names no port a
- * client listens on, and a URL parser refuses one above 65535.
+ * Redirect URIs: which a client may declare (https, loopback http, a private-use scheme: RFC 8252 §7), how a requested
+ * one is matched (exactly, RFC 9700 §4.1.1; a loopback one with any port, RFC 8252 §7.3), and which host the person is
+ * shown (README, "Redirect URIs").
  */
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "[::1]", "localhost"]);
@@ -34,10 +21,7 @@ const PORT_RANGE = { Min: 1, Max: 65535 } as const;
 // Whether `digits` (a port as written) is within PORT_RANGE.
 const portInRange = (digits: string): boolean => Number(digits) >= PORT_RANGE.Min && Number(digits) <= PORT_RANGE.Max;
 
-/**
- * Reports what is wrong with `uri` as a redirect URI a client declares, or
- * `undefined` when it may be declared.
- */
+/** Reports what is wrong with `uri` as a redirect URI a client declares, or `undefined` when it may be declared. */
 export function redirectURIProblem(uri: string): string | undefined {
   // STYLE §10: no controls or spaces; a URL parser would drop some silently, and exact matching needs the bytes.
   if (/[\u0000-\u0020\u007f]/.test(uri)) return "holds a space or a control character";

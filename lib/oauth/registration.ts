@@ -1,27 +1,8 @@
 /*
- * Client metadata (RFC 7591 §2), read from a dynamic registration request
- * (RFC 7591 §3.1) or a Client ID Metadata Document (CIMD §4.1, which uses
- * the same fields). latch serves public clients only: a person's agent on
- * their machine or a hosted client without a secret, proving itself with
- * PKCE. So:
- *   - `redirect_uris` is required: one or more URIs `redirectURIProblem`
- *     accepts;
- *   - `token_endpoint_auth_method` is "none"; absent, it is taken as "none"
- *     and answered so (RFC 7591 §3.2.1 lets the server say what it
- *     registered); any other method is refused, since latch issues no
- *     secret to authenticate with (CIMD §4.1 forbids shared secrets);
- *   - `grant_types` ⊆ {authorization_code, refresh_token}, holding
- *     authorization_code (default ["authorization_code"]); `response_types`
- *     is ["code"] (RFC 7591 §2.1 pairs the two);
- *   - `client_name` is optional text for the consent page, at most
- *     MAX_CLIENT_NAME_LENGTH characters, without control characters and
- *     without invisible formatting characters (`INVISIBLE_FORMAT`): a bidi
- *     override in a name could reorder the host shown beside it.
- * Other fields are ignored (RFC 7591 §2: the server ignores what it does not
- * understand) and not echoed. Refusals name the field and the reason, never
- * the client's own text: RFC 6749 §5.2 allows only printable ASCII without
- * double quote and backslash in an error description, and STYLE §6 no raw
- * input in a message.
+ * Client metadata (RFC 7591 §2), read from a registration request (§3.1) or a metadata document (CIMD §4.1, the same
+ * fields); latch registers public clients only, which prove themselves with PKCE (README, Registration). Other fields
+ * are ignored (RFC 7591 §2). A refusal names the field and the reason, never the client's own text (RFC 6749 §5.2
+ * allows only printable ASCII without `"` and `\`; STYLE §6).
  */
 import { ownField } from "../internal/index.ts";
 import { OAuthError } from "./errors.ts";
@@ -31,14 +12,8 @@ import { redirectURIProblem } from "./redirect-uri.ts";
 export const MAX_CLIENT_NAME_LENGTH: number = 100;
 
 /**
- * The invisible formatting characters refused in `client_name`: every
- * character of General_Category Cf, which includes the bidi controls of
- * UAX #9 §2 (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), the
- * zero-width space U+200B, U+2060-U+2064, U+FEFF, U+180E, the soft hyphen
- * and the tag characters, except U+200C and U+200D (ZWNJ, ZWJ): Persian,
- * Indic scripts and emoji sequences need them and they reorder nothing
- * (UAX #31 §2.3 allows them in context; UTS #39 §3.1 keeps the other
- * default-ignorable characters out of identifiers).
+ * The invisible formatting characters refused in `client_name`: General_Category Cf (the bidi controls of UAX #9 §2
+ * among them) but ZWNJ and ZWJ, which scripts and emoji need and which reorder nothing (UAX #31 §2.3; README, Registration).
  */
 export const INVISIBLE_FORMAT: RegExp = /(?![\u200c\u200d])\p{Cf}/u;
 
@@ -116,9 +91,8 @@ function stringList(doc: object, key: string, fallback: string[]): string[] | un
 }
 
 /**
- * Reads a registration request's body (RFC 7591 §3.1) into client fields.
- * Throws `OAuthError` `invalid_redirect_uri` or `invalid_client_metadata`
- * (400, RFC 7591 §3.2.2) naming the field and the reason.
+ * Reads a registration request's body (RFC 7591 §3.1) into client fields. Throws `OAuthError` `invalid_redirect_uri` or
+ * `invalid_client_metadata` (400, RFC 7591 §3.2.2) naming the field and the reason.
  */
 export function parseRegistration(body: unknown): ClientFields {
   const result = parseClientFields(body);

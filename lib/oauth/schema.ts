@@ -1,9 +1,6 @@
 /*
- * The oauth module's schema, as named steps (lib/db `Step`): authorization
- * codes and refresh tokens. Merge it after the agent schema: both tables
- * reference the grant, an `agent_tokens` row, by id and hold no subject of
- * their own (the person is the grant's). Codes and refresh tokens are
- * stored only as their SHA-256 (`HashToken`). Times are Unix milliseconds.
+ * The oauth schema (lib/db `Step`s), merged after the agent schema: codes and refresh tokens name their grant, an
+ * `agent_tokens` row, by id and hold no subject; each is stored as its SHA-256 (`HashToken`). Times are Unix ms.
  */
 import type { Step } from "../db/index.ts";
 import { ClientsSchema } from "./clients-schema.ts";

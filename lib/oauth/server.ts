@@ -1,28 +1,7 @@
 /*
- * latch as the OAuth 2.1 authorization server of its own protected
- * resources. Two handlers cover every path a client may ask:
- *
- *   /.well-known/   the metadata (metadata.ts); any other well-known path
- *                   the application does not serve itself is a JSON 404
- *   /oauth/         GET  /oauth/authorize  validates the request, sends a
- *                                          person without a session to
- *                                          sign in (next = this request),
- *                                          then shows the application's
- *                                          consent page
- *                   POST /oauth/authorize  the consent page's decision
- *                   POST /oauth/token      codes and refresh tokens for
- *                                          access tokens (token-endpoint.ts)
- *                   POST /oauth/revoke     RFC 7009 (token-endpoint.ts)
- *                   POST /oauth/register   the client directory's (RFC 7591)
- *                   anything else          a JSON 404
- *
- * A grant is an agent token (latch/agent) minted with its client when the
- * person allows: listed on the person's token page, capped, revoked and
- * audited as any other. The client never holds the grant itself: a code
- * (single-use, 60 s) becomes an access token (one hour, one resource) and a
- * refresh token that rotates on every use; a replayed code or refresh
- * token revokes the grant (OAuth 2.1 §4.1.3, §4.3.1), which ends every
- * token it issued within one request.
+ * latch as the OAuth 2.1 authorization server of its own protected resources: `WellKnown` answers the metadata
+ * (metadata.ts), `Handler` routes `/oauth/` to authorize.ts, token-endpoint.ts and the directory's registration, any
+ * other path a JSON 404. A grant is an agent token (README, "The grant is an agent token").
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sweepInSteps } from "../db/index.ts";
@@ -90,17 +69,15 @@ export function newOAuthServer(config: OAuthServerConfig): OAuthServer {
   const notFound = (res: ServerResponse): void =>
     writeJSON(res, 404, new OAuthError("invalid_request", "no such OAuth or well-known endpoint", 404).toJSON());
 
+  const endpoints = new Map([
+    [OAUTH_PATHS.Token, token],
+    [OAUTH_PATHS.Revoke, revoke],
+    [OAUTH_PATHS.Register, clients.handleRegister],
+  ]);
   const Handler: HandlerFunc = async (req, res) => {
-    const path = requestTarget(req).split("?")[0];
+    const path = requestTarget(req).split("?")[0] ?? "";
     if (path === OAUTH_PATHS.Authorize) return authorize(req, res);
-    const endpoint =
-      path === OAUTH_PATHS.Token
-        ? token
-        : path === OAUTH_PATHS.Revoke
-          ? revoke
-          : path === OAUTH_PATHS.Register
-            ? clients.handleRegister
-            : undefined;
+    const endpoint = endpoints.get(path);
     if (endpoint === undefined) return notFound(res);
     if (req.method !== "POST") {
       res.setHeader("Allow", "POST");

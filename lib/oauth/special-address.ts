@@ -1,79 +1,68 @@
 /*
- * Which addresses latch may fetch a client's metadata document from: the
- * SSRF rule of the Client ID Metadata Document draft (§6.5; the MCP
- * 2025-11-25 authorization spec, "Authorization Server Abuse Protection").
- * Anything in a special-use range of RFC 6890 and the IANA special-purpose
- * registries is refused, named for its range so the refusal says why.
- *
- * IPv6 is taken by allow-list: only global unicast (2000::/3, RFC 4291
- * §2.4) outside its special blocks is public, so a range this table does not
- * name (discard-only 100::/64, NAT64's 64:ff9b::/96, deprecated site-local)
- * is refused too. An IPv4-mapped address (::ffff:a.b.c.d) is judged as the
- * IPv4 address it carries: the kernel connects there.
+ * Which addresses latch may fetch a client's metadata document from (CIMD §6.5, MCP 2025-11-25 authorization,
+ * "Authorization Server Abuse Protection"): none in a special-use range (RFC 6890, the IANA registries), named so the
+ * refusal says why. IPv6 is taken by allow-list: only global unicast (2000::/3, RFC 4291 §2.4) is public, so a range
+ * not named here is refused too. An IPv4-mapped address is judged as the IPv4 address it carries: the kernel connects there.
  */
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 
 /** A named special-use range. */
 interface Range {
   name: string;
+  family: "ipv4" | "ipv6";
   list: BlockList;
 }
 
-function range(name: string, network: string, prefix: number, family: "ipv4" | "ipv6"): Range {
+// Each range as its name and CIDR: RFC 6890 §2.2.2 and the IANA IPv4 Special-Purpose Address Registry, then RFC 6890
+// §2.2.3 and the IANA IPv6 Special-Purpose Address Registry (named first; anything outside global unicast after).
+const RANGES: readonly Range[] = [
+  ["unspecified", "0.0.0.0/8"],
+  ["private", "10.0.0.0/8"],
+  ["shared (CGNAT)", "100.64.0.0/10"],
+  ["loopback", "127.0.0.0/8"],
+  ["link-local", "169.254.0.0/16"],
+  ["private", "172.16.0.0/12"],
+  ["IETF protocol assignment", "192.0.0.0/24"],
+  ["documentation", "192.0.2.0/24"],
+  ["6to4 relay", "192.88.99.0/24"],
+  ["private", "192.168.0.0/16"],
+  ["benchmarking", "198.18.0.0/15"],
+  ["documentation", "198.51.100.0/24"],
+  ["documentation", "203.0.113.0/24"],
+  ["multicast", "224.0.0.0/4"],
+  ["reserved", "240.0.0.0/4"],
+  ["unspecified", "::/128"],
+  ["loopback", "::1/128"],
+  ["unique-local", "fc00::/7"],
+  ["link-local", "fe80::/10"],
+  ["multicast", "ff00::/8"],
+  ["IETF protocol assignment", "2001::/23"],
+  ["documentation", "2001:db8::/32"],
+  ["6to4", "2002::/16"],
+  ["documentation", "3fff::/20"],
+].map(([name = "", cidr = ""]) => {
+  const [network = "", prefix] = cidr.split("/");
+  const family = isIPv4(network) ? "ipv4" : "ipv6";
   const list = new BlockList();
-  list.addSubnet(network, prefix, family);
-  return { name, list };
-}
+  list.addSubnet(network, Number(prefix), family);
+  return { name, family, list };
+});
 
-// RFC 6890 §2.2.2 and the IANA IPv4 Special-Purpose Address Registry.
-const IPV4: readonly Range[] = [
-  range("unspecified", "0.0.0.0", 8, "ipv4"),
-  range("private", "10.0.0.0", 8, "ipv4"),
-  range("shared (CGNAT)", "100.64.0.0", 10, "ipv4"),
-  range("loopback", "127.0.0.0", 8, "ipv4"),
-  range("link-local", "169.254.0.0", 16, "ipv4"),
-  range("private", "172.16.0.0", 12, "ipv4"),
-  range("IETF protocol assignment", "192.0.0.0", 24, "ipv4"),
-  range("documentation", "192.0.2.0", 24, "ipv4"),
-  range("6to4 relay", "192.88.99.0", 24, "ipv4"),
-  range("private", "192.168.0.0", 16, "ipv4"),
-  range("benchmarking", "198.18.0.0", 15, "ipv4"),
-  range("documentation", "198.51.100.0", 24, "ipv4"),
-  range("documentation", "203.0.113.0", 24, "ipv4"),
-  range("multicast", "224.0.0.0", 4, "ipv4"),
-  range("reserved", "240.0.0.0", 4, "ipv4"),
-];
-
-// RFC 6890 §2.2.3 and the IANA IPv6 Special-Purpose Address Registry; named
-// first, then anything outside global unicast.
-const IPV6: readonly Range[] = [
-  range("unspecified", "::", 128, "ipv6"),
-  range("loopback", "::1", 128, "ipv6"),
-  range("unique-local", "fc00::", 7, "ipv6"),
-  range("link-local", "fe80::", 10, "ipv6"),
-  range("multicast", "ff00::", 8, "ipv6"),
-  range("IETF protocol assignment", "2001::", 23, "ipv6"),
-  range("documentation", "2001:db8::", 32, "ipv6"),
-  range("6to4", "2002::", 16, "ipv6"),
-  range("documentation", "3fff::", 20, "ipv6"),
-];
-
-const GLOBAL_UNICAST = range("global unicast", "2000::", 3, "ipv6");
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet("2000::", 3, "ipv6");
 
 /**
- * Returns the name of the special-use range `address` (an IP address as
- * `node:dns` reports it) falls in ("private", "loopback", "link-local",
- * "unique-local", "shared (CGNAT)", "multicast", "unspecified"...), or
- * `undefined` when it is a public unicast address. Not an IP address at
- * all: "not an IP address".
+ * Returns the name of the special-use range `address` (an IP address as `node:dns` reports it) falls in ("private",
+ * "loopback", "link-local", "unique-local", "shared (CGNAT)", "multicast", "unspecified"...), or `undefined` when it is
+ * a public unicast address. Not an IP address at all: "not an IP address".
  */
 export function specialUseRange(address: string): string | undefined {
   const v4 = isIPv4(address) ? address : mappedIPv4(address);
-  if (v4 !== undefined) return IPV4.find((r) => r.list.check(v4, "ipv4"))?.name;
+  if (v4 !== undefined) return RANGES.find((r) => r.family === "ipv4" && r.list.check(v4, "ipv4"))?.name;
   if (!isIPv6(address)) return "not an IP address";
-  const named = IPV6.find((r) => r.list.check(address, "ipv6"));
+  const named = RANGES.find((r) => r.family === "ipv6" && r.list.check(address, "ipv6"));
   if (named !== undefined) return named.name;
-  return GLOBAL_UNICAST.list.check(address, "ipv6") ? undefined : "not global unicast";
+  return GLOBAL_UNICAST.check(address, "ipv6") ? undefined : "not global unicast";
 }
 
 /** Reports whether `address` is a loopback address (127.0.0.0/8, ::1, or 127/8 mapped into IPv6). */

@@ -1,17 +1,6 @@
 /*
- * The token and revocation endpoints of latch's authorization server
- * (`POST /oauth/token`, `POST /oauth/revoke`), and the JSON every failure
- * under `/oauth/` but the person's authorization page answers.
- *
- * A code is checked before it is spent (RFC 6749 §4.1.3's order): its
- * client, redirect URI, PKCE verifier and resource must all match, and a
- * mismatch spends nothing and revokes nothing, so someone who saw a code
- * cannot end the person's grant with it. Only then is the code spent,
- * atomically (`used_at IS NULL`); a code already spent, presented again
- * with its verifier, revokes the grant (OAuth 2.1 §4.1.3). A refresh token
- * and a refresh come only to a client registered with the `refresh_token`
- * grant type (RFC 6749 §5.1: the refresh token is optional; §5.2
- * unauthorized_client).
+ * `POST /oauth/token` and `POST /oauth/revoke`, and the JSON every refusal under `/oauth/` but the person's
+ * authorization page answers (README, "What it serves").
  */
 import type { IncomingMessage } from "node:http";
 import type { AgentTokens } from "../agent/index.ts";
@@ -36,14 +25,8 @@ export interface TokenEndpointConfig {
   Random: RandomReader;
 }
 
-/** `POST /oauth/token` and `POST /oauth/revoke`; each throws its refusals (`answerJSONErrors` answers them). */
-export interface TokenEndpoints {
-  token: HandlerFunc;
-  revoke: HandlerFunc;
-}
-
-/** Returns the token and revocation endpoints over `config`'s grants. */
-export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
+/** Returns `POST /oauth/token` and `POST /oauth/revoke` over `config`'s grants; each throws its refusals (`answerJSONErrors` answers them). */
+export function newTokenEndpoints(config: TokenEndpointConfig): { token: HandlerFunc; revoke: HandlerFunc } {
   const { Grants: grants, Tokens: tokens, Clients: clients, Clock: clock, Random: random } = config;
 
   /** Whether `clientID`, as its directory knows it now, registered the refresh_token grant type. */
@@ -150,11 +133,9 @@ export function newTokenEndpoints(config: TokenEndpointConfig): TokenEndpoints {
 }
 
 /**
- * Wraps an `/oauth/` endpoint a client calls so that every refusal answers
- * RFC 6749 §5.2 JSON, never cached: its `OAuthError`s, and a body the
- * readers refuse (413 too large or too fragmented, 415, 400) as
- * invalid_request with the reader's status and words. A server fault stays
- * the runtime's (logged under a reference it alone has).
+ * Wraps an `/oauth/` endpoint a client calls so that every refusal answers RFC 6749 §5.2 JSON, never cached: its
+ * `OAuthError`s, and a body the readers refuse (413 too large or too fragmented, 415, 400) as invalid_request with the
+ * reader's status and words. A server fault stays the runtime's (logged under a reference it alone has).
  */
 export function answerJSONErrors(endpoint: HandlerFunc): HandlerFunc {
   return async (req, res) => {
