@@ -1,8 +1,4 @@
-/*
- * The attestation object (WebAuthn L3 §6.5.4): a CBOR map with text keys
- * "fmt" (text), "authData" (bytes) and "attStmt" (map). Decoded through the
- * guarded CBOR reader; any other shape is malformed.
- */
+/* The attestation object (WebAuthn L3 §6.5.4): a CBOR map of "fmt" (text), "authData" (bytes) and "attStmt" (map). */
 import { parseAuthenticatorData } from "./authenticator-data.ts";
 import type { AuthenticatorData } from "./authenticator-data.ts";
 import { decodeCBOR } from "./cbor.ts";

@@ -1,10 +1,7 @@
 /*
- * The X.509 work attestation needs, on node:crypto's X509Certificate plus a
- * minimal bounds-checked DER walker for what Node does not expose (the
- * certificate version and arbitrary extensions, e.g. the FIDO AAGUID
- * extension 1.3.6.1.4.1.45724.1.1.4). Chain validation checks issuer names,
- * signatures, validity at a given time and the CA flag of every issuer up to
- * a configured trust anchor; it does not check revocation.
+ * The X.509 work attestation needs: node:crypto's X509Certificate, plus a
+ * bounds-checked DER walker for what Node does not expose (the version and
+ * arbitrary extensions, e.g. the FIDO AAGUID extension).
  */
 import { Buffer } from "node:buffer";
 import { X509Certificate, verify } from "node:crypto";
