@@ -51,12 +51,7 @@ export interface Config {
   Logger?: Logger;
   /** @default systemClock */
   Clock?: Clock;
-  /**
-   * Checks assertion signatures: on the event loop under low load, on worker
-   * threads above it. Share one between components, or pass
-   * `new SignatureVerifier({ workers: 0 })` to keep every check in-thread.
-   * @default new SignatureVerifier()
-   */
+  /** Checks assertion signatures (on worker threads under load); share one between components. @default new SignatureVerifier() */
   Verifier?: SignatureVerifier;
 }
 

@@ -1,19 +1,13 @@
 /*
  * The passkey second factor (SPEC §2.7, §4.2, §5.5–5.7). Access rules:
- *   - register/begin and the step-up routes need a valid session; a stale
- *     one is fine (that is what step-up refreshes), an absent one is refused;
- *   - register/finish needs a fresh session (AuthTime within `FreshFor`):
- *     otherwise a stolen stale cookie could enrol the thief's passkey, step
- *     up with it and delete the owner's;
- *   - the sign-in routes need a live pending half-session, minted by
- *     `Gate` after a verified first factor;
- *   - a credential id alone opens nothing: every assertion is checked
- *     against a single-use challenge bound to the asking session or
- *     pending half-session, and against a credential owned by its subject.
- * Deleting a passkey and signing in with a recovery code end every other
- * session of the subject: both are what a person does after losing a
- * device, and a thief's session must not outlive it. Every ceremony that
- * succeeds is reported to `OnAuthEvent` (session auth-events.ts).
+ *   - register/begin and step-up need a valid session, stale or not (that is what step-up refreshes);
+ *   - register/finish needs a fresh one (AuthTime within `FreshFor`): otherwise a stolen stale
+ *     cookie could enrol the thief's passkey, step up with it and delete the owner's;
+ *   - the sign-in routes need a live pending half-session, minted by `Gate` after a first factor;
+ *   - a credential id alone opens nothing: every assertion is checked against a single-use challenge
+ *     bound to the asking session or pending half-session, and a credential owned by its subject.
+ * Deleting a passkey and signing in with a recovery code end every other session of the subject
+ * (what a person does after losing a device). Every ceremony that succeeds goes to `OnAuthEvent`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -43,7 +37,6 @@ import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config } f
 import { creationOptions, requestOptions, type RelyingParty } from "./options.ts";
 import { PENDING_TTL, PasskeyStore, type ChallengeCeremony, type PendingSignIn } from "./store.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
-import { deleteCredential, renameCredential, type ManageContext } from "./manage.ts";
 import { verifyAssertion } from "./assertion.ts";
 import { METHOD_PASSKEY, secondFactorMethod, type SecondFactor } from "./method.ts";
 
@@ -153,20 +146,6 @@ export class Passkey {
   }
 
   // SPEC §4.2: fresh means authenticated within FreshFor; only an assertion or a re-sign-in renews AuthTime.
-  get #manage(): ManageContext {
-    return {
-      config: this.#config,
-      sessions: this.#sessions,
-      store: this.#store,
-      isFresh: (session) => this.#isFresh(session),
-      atomically: (fn) => this.#atomically(fn),
-      removed: (req, session) => {
-        this.#emit(req, { Kind: "passkey_removed", Subject: session.Subject });
-        this.#endOthers(req, session, "passkey_removed");
-      },
-    };
-  }
-
   #isFresh(session: Session): boolean {
     return !isStale(session.AuthTime, this.#clock.now(), this.#config.FreshFor ?? DEFAULT_FRESH_FOR);
   }
@@ -290,11 +269,8 @@ export class Passkey {
     json(res, 200, { location: this.#next(req, res, this.#config.ManagePath ?? this.#config.SignedInPath) });
   };
 
-  /**
-   * Where a finished sign-in or step-up goes: the page that sent the person
-   * away to authenticate (remembered by sign-in, lib/internal next-cookie.ts),
-   * taken once and only when it is a local path, else `fallback`.
-   */
+  // Where a finished sign-in or step-up goes: the page that sent the person away to authenticate
+  // (lib/internal next-cookie.ts), taken once and only when it is a local path, else `fallback`.
   #next(req: IncomingMessage, res: ServerResponse, fallback: string): string {
     const next = takeNext(req, res, this.#origin);
     return next !== undefined && isLocalPath(next) ? next : fallback;
@@ -358,9 +334,33 @@ export class Passkey {
     redirect(res, this.#next(req, res, this.#config.SignedInPath));
   };
 
-  /** Form POST with `id` and `name`: renames one of the session subject's passkeys. */
-  readonly Rename: HandlerFunc = (req, res) => renameCredential(this.#manage, req, res);
+  // Managing one's passkeys: plain form posts (no script needed) answering 303 to the management page; the store
+  // filters by subject, so a session only ever touches its own credentials. SPEC §5.5: an absent session is refused.
 
-  /** Form POST with `id`: deletes one of the subject's passkeys; needs a fresh session. */
-  readonly Delete: HandlerFunc = (req, res) => deleteCredential(this.#manage, req, res);
+  /** Form POST with `id` and `name`: renames one of the session subject's passkeys. */
+  readonly Rename: HandlerFunc = async (req, res) => {
+    const form = await readForm(req);
+    const session = this.#sessions.read(req);
+    if (session === undefined) return redirect(res, this.#config.SigninPath);
+    this.#store.renameCredential(session.Subject, form.get("id") ?? "", form.get("name") ?? "");
+    redirect(res, this.#config.ManagePath ?? this.#config.SignedInPath);
+  };
+
+  /** Form POST with `id`: deletes one of the subject's passkeys; a stale session is sent to confirm first. */
+  readonly Delete: HandlerFunc = async (req, res) => {
+    const form = await readForm(req);
+    const session = this.#sessions.read(req);
+    if (session === undefined) return redirect(res, this.#config.SigninPath);
+    const manage = this.#config.ManagePath ?? this.#config.SignedInPath;
+    // SPEC §4.2, §5.5: removing a second factor needs a fresh session; only an assertion or a re-sign-in makes one.
+    if (!this.#isFresh(session))
+      return redirect(res, `${this.#config.StalePath ?? this.#config.ConfirmPath}?next=${encodeURIComponent(manage)}`);
+    // SPEC §6.2: the removal and its auth events commit together, or nothing is removed.
+    this.#atomically(() => {
+      if (!this.#store.deleteCredential(session.Subject, form.get("id") ?? "")) return;
+      this.#emit(req, { Kind: "passkey_removed", Subject: session.Subject });
+      this.#endOthers(req, session, "passkey_removed");
+    });
+    redirect(res, manage);
+  };
 }

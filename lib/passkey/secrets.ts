@@ -1,7 +1,7 @@
 /*
  * Recovery codes: 16 characters without look-alikes (0/o, 1/i/l), about 79
  * bits, stored as a salted, domain-separated SHA-256 (README
- * "passkey_recovery_codes" says why). The domain strings keep these hashes
+ * "Records" says why). The domain strings keep these hashes
  * apart from every other SHA-256 latch stores (tokens, challenge binders).
  */
 import { Buffer } from "node:buffer";

@@ -7,7 +7,7 @@
 import { Buffer } from "node:buffer";
 import { sweepInSteps, type DB, type Transaction } from "../db/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
-import { PasskeyError, type RegisteredCredential } from "../webauthn/index.ts";
+import { PasskeyError, type PasskeyErrorCode, type RegisteredCredential } from "../webauthn/index.ts";
 import { readCredentialRow, type PasskeyCredential } from "./store-rows.ts";
 import { HashToken, NewToken } from "../session/index.ts";
 import { hashRecoveryCode, newRecoveryCode, newRecoveryCodeSalt } from "./secrets.ts";
@@ -46,14 +46,15 @@ export interface SaveCredentialOptions {
   userHandle?: Uint8Array;
 }
 
+function refused(code: PasskeyErrorCode, step: string, reason: string): PasskeyError {
+  return new PasskeyError(code, `passkey store: ${reason}`, { step, status: 400 });
+}
+
 function checkName(name: string): string {
   const trimmed = name.trim();
   // STYLE §10: no control characters in values that reach HTML and logs.
   if (trimmed.length > MAX_CREDENTIAL_NAME || /[\u0000-\u001f\u007f]/.test(trimmed)) {
-    throw new PasskeyError("ERR_PASSKEY_INVALID_NAME", "passkey store: name too long or has control characters", {
-      step: "store",
-      status: 400,
-    });
+    throw refused("ERR_PASSKEY_INVALID_NAME", "store", "name too long or has control characters");
   }
   return trimmed;
 }
@@ -102,10 +103,6 @@ function prepareStatements(db: DB) {
  * Stores credentials, challenges, pending half-sessions and recovery codes.
  * Every statement is prepared once, in the constructor (`enrolled` runs on
  * every sign-in through `Gate`).
- *
- * @example
- * const store = new PasskeyStore(db, systemClock);
- * const challenge = store.createChallenge("stepup", sessionTokenHash);
  */
 export class PasskeyStore {
   readonly #db: DB;
@@ -148,12 +145,8 @@ export class PasskeyStore {
       this.#now(),
     );
     // WebAuthn L3 §7.1 step 26: a credential id is registered to one user only.
-    if (info.changes !== 1) {
-      throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_TAKEN", "passkey store: credential id is already registered", {
-        step: "7.1 step 26: credentialId",
-        status: 400,
-      });
-    }
+    if (info.changes !== 1)
+      throw refused("ERR_PASSKEY_CREDENTIAL_TAKEN", "7.1 step 26: credentialId", "credential id is already registered");
     const saved = this.getCredential(c.id);
     if (saved === undefined)
       throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_ID", "passkey store: saved credential vanished", { step: "store" });

@@ -35,17 +35,13 @@ export type AttestationType = "none" | "self" | "basic" | "unverified";
 
 /** What a format's verification procedure receives. */
 export interface AttestationInput {
-  /** The attestation statement map. */
   attStmt: Map<unknown, unknown>;
-  /** Raw authenticator data. */
+  /** Raw authenticator data (what packed signs) and its parsed form. */
   authDataBytes: Uint8Array;
-  /** Parsed authenticator data. */
   authData: AuthenticatorData;
-  /** Its attested credential data. */
   credential: AttestedCredentialData;
   /** SHA-256 of clientDataJSON. */
   clientDataHash: Uint8Array;
-  /** The decoded credential public key. */
   credentialKey: COSEPublicKey;
 }
 

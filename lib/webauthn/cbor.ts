@@ -29,9 +29,7 @@ function readArgument(bytes: Uint8Array, pos: number, info: number): [value: num
   if (size === 0) throw new ScanError(info === 31 ? "indefinite length" : "reserved header value");
   if (pos + 1 + size > bytes.length) throw new ScanError("truncated header");
   let value = 0;
-  for (let i = 1; i <= size; i++) {
-    value = value * 256 + (bytes[pos + i] ?? 0);
-  }
+  for (let i = 1; i <= size; i++) value = value * 256 + (bytes[pos + i] ?? 0);
   return [value, pos + 1 + size];
 }
 

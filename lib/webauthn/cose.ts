@@ -83,10 +83,8 @@ export function parseCOSEKey(bytes: Uint8Array, step: string): COSEPublicKey {
   }
   const y = bytesAt(map, -3, step);
   if (y.length !== size) throw malformed(step, "y has the wrong length");
-  const point = new Uint8Array(1 + 2 * size);
-  point[0] = 0x04;
-  point.set(x, 1);
-  point.set(y, 1 + size);
+  // SEC 1 §2.3.3: the uncompressed point 0x04 ‖ x ‖ y.
+  const point = Uint8Array.from([0x04, ...x, ...y]);
   try {
     const { p256, p384, p521 } = nistCurves();
     const nist = curve === "P-256" ? p256 : curve === "P-384" ? p384 : p521;

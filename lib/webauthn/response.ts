@@ -52,33 +52,27 @@ export interface AuthenticationResponse {
   userHandle: Uint8Array | undefined;
 }
 
+function malformed(step: string, reason: string): Error {
+  return ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, reason);
+}
+
 function binary(obj: object, name: string, step: string, maxBytes: number): Uint8Array {
   const text = ownField(obj, name);
   const bytes = typeof text === "string" ? decodeBase64url(text, maxBytes) : undefined;
-  if (bytes === undefined) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, `${name} is not base64url within ${maxBytes} bytes`);
-  }
+  if (bytes === undefined) throw malformed(step, `${name} is not base64url within ${maxBytes} bytes`);
   return bytes;
 }
 
 function envelope(input: unknown, step: string): [id: string, response: object] {
-  if (typeof input !== "object" || input === null) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "credential is not an object");
-  }
+  if (typeof input !== "object" || input === null) throw malformed(step, "credential is not an object");
   // WebAuthn L3 §5.1: a PublicKeyCredential has type "public-key".
-  if (ownField(input, "type") !== "public-key") {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "credential type is not public-key");
-  }
+  if (ownField(input, "type") !== "public-key") throw malformed(step, "credential type is not public-key");
   const rawId = binary(input, "rawId", step, MAX_CREDENTIAL_ID_BYTES);
   const id = binary(input, "id", step, MAX_CREDENTIAL_ID_BYTES);
   // WebAuthn L3 §5.1: id is the base64url encoding of rawId.
-  if (Buffer.compare(id, rawId) !== 0 || id.length === 0) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "id and rawId differ");
-  }
+  if (Buffer.compare(id, rawId) !== 0 || id.length === 0) throw malformed(step, "id and rawId differ");
   const response = ownField(input, "response");
-  if (typeof response !== "object" || response === null) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "response is not an object");
-  }
+  if (typeof response !== "object" || response === null) throw malformed(step, "response is not an object");
   return [encodeBase64url(rawId), response];
 }
 
@@ -93,12 +87,8 @@ export function parseRegistrationResponse(input: unknown): RegistrationResponse 
   const attestationObject = binary(response, "attestationObject", step, MAX_RESPONSE_FIELD_BYTES);
   const list = ownField(response, "transports");
   const given = list === undefined ? [] : list;
-  if (!Array.isArray(given) || given.length > MAX_TRANSPORTS) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "transports is not a short list");
-  }
-  if (!given.every((t) => typeof t === "string" && TRANSPORT.test(t))) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "transports holds a malformed value");
-  }
+  if (!Array.isArray(given) || given.length > MAX_TRANSPORTS) throw malformed(step, "transports is not a short list");
+  if (!given.every((t) => typeof t === "string" && TRANSPORT.test(t))) throw malformed(step, "transports holds a malformed value");
   const transports: string[] = [...new Set(given)];
   const clientData = parseClientData(clientDataJSON, "registration");
   const attestation = parseAttestationObject(attestationObject);

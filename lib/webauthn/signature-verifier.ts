@@ -22,12 +22,7 @@ export interface SignatureVerifierOptions {
   workers?: number;
 }
 
-interface Pending {
-  resolve: (ok: boolean) => void;
-  key: COSEPublicKey;
-  data: Uint8Array;
-  signature: Uint8Array;
-}
+type Pending = { resolve: (ok: boolean) => void; key: COSEPublicKey; data: Uint8Array; signature: Uint8Array };
 
 /** Verifies signatures on the event loop under low load, on worker threads above it. */
 export class SignatureVerifier {

@@ -61,8 +61,8 @@ export interface AuthenticationResult {
  * store.updateCounter(credential.id, result.newSignCount, result.backupState, new Date());
  */
 export function verifyAuthentication(response: AuthenticationResponse, expect: AuthenticationExpectations): AuthenticationResult {
-  const { key, signed } = checkBeforeSignature(response, expect);
-  return checkAfterSignature(response, expect, verifySignature(key, signed, response.signature));
+  const { key, signed } = beforeSignature(response, expect);
+  return afterSignature(response, expect, verifySignature(key, signed, response.signature));
 }
 
 /**
@@ -75,15 +75,12 @@ export async function verifyAuthenticationWith(
   response: AuthenticationResponse,
   expect: AuthenticationExpectations,
 ): Promise<AuthenticationResult> {
-  const { key, signed } = checkBeforeSignature(response, expect);
-  return checkAfterSignature(response, expect, await verifier.verify(key, signed, response.signature));
+  const { key, signed } = beforeSignature(response, expect);
+  return afterSignature(response, expect, await verifier.verify(key, signed, response.signature));
 }
 
 // WebAuthn L3 §7.2 steps 5-20: everything before the signature; returns the key and the signed bytes.
-function checkBeforeSignature(
-  response: AuthenticationResponse,
-  expect: AuthenticationExpectations,
-): { key: COSEPublicKey; signed: Uint8Array } {
+function beforeSignature(response: AuthenticationResponse, expect: AuthenticationExpectations): { key: COSEPublicKey; signed: Uint8Array } {
   const clientData = clientDataExpectations(expect, "verify authentication");
   const record = expect.credential;
   // WebAuthn L3 §7.2 step 5: credential.id identifies the credential the RP looked up.
@@ -119,15 +116,11 @@ function checkBeforeSignature(
 }
 
 // WebAuthn L3 §7.2 steps 21-22, given whether the signature verified.
-function checkAfterSignature(
-  response: AuthenticationResponse,
-  expect: AuthenticationExpectations,
-  signatureValid: boolean,
-): AuthenticationResult {
+function afterSignature(response: AuthenticationResponse, expect: AuthenticationExpectations, valid: boolean): AuthenticationResult {
   const authData = response.authenticatorData;
   const record = expect.credential;
   // WebAuthn L3 §7.2 step 21: sig verifies over authData ‖ hash with the stored public key.
-  if (!signatureValid) {
+  if (!valid) {
     throw ceremonyError("ERR_PASSKEY_SIGNATURE", "7.2 step 21: signature", "signature does not verify");
   }
   // WebAuthn L3 §7.2 step 22 (§6.1.1): if either counter is non-zero the new one must be greater.

@@ -57,8 +57,9 @@ export interface RegisteredCredential {
 }
 
 function formatUUID(bytes: Uint8Array): string {
-  const hex = Buffer.from(bytes).toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return Buffer.from(bytes)
+    .toString("hex")
+    .replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
 }
 
 /**
