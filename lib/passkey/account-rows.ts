@@ -1,10 +1,8 @@
 /*
- * The passkey module's rows of a person (lib/db `AccountRows`, which
- * lib/account composes). WebAuthn user handles are random, not derived
- * from the address, so they move; recovery codes carry a random salt per
- * set (schema step passkey/007) and move too, but a set stored before that
- * step was salted with the old address and is dropped by a move.
- * Half-finished sign-ins (`passkey_pending`) belong to the old address.
+ * The passkey module's rows of a person (lib/db `AccountRows`). User handles
+ * and recovery codes are random, not derived from the address, so they move;
+ * codes salted with the old address (before passkey/007) and half-finished
+ * sign-ins belong to the old address and are dropped.
  */
 import type { DB } from "../db/index.ts";
 import { tableRows, type AccountRows } from "../db/index.ts";

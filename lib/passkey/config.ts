@@ -51,12 +51,7 @@ export interface Config {
   Logger?: Logger;
   /** @default systemClock */
   Clock?: Clock;
-  /**
-   * Checks assertion signatures: on the event loop under low load, on worker
-   * threads above it. Share one between components, or pass
-   * `new SignatureVerifier({ workers: 0 })` to keep every check in-thread.
-   * @default new SignatureVerifier()
-   */
+  /** Checks assertion signatures (on worker threads under load); share one between components. @default new SignatureVerifier() */
   Verifier?: SignatureVerifier;
 }
 
@@ -66,37 +61,20 @@ export const DEFAULT_FRESH_FOR: number = 5 * 60 * 1000;
 /** Base name of the pending half-session cookie (`__Host-` prefixed on https). */
 export const PASSKEY_PENDING_COOKIE: string = "framework_pending";
 
-/** What the constructor keeps from a checked config. */
-export interface CheckedConfig {
-  /** The serialized origin, e.g. "https://example.org". */
-  origin: string;
-  /** The RP ID: `RPID`, or the origin's host name. */
-  rpID: string;
-}
-
-function invalid(reason: string, cause?: unknown): PasskeyError {
-  return new PasskeyError("ERR_PASSKEY_INVALID_CONFIG", `passkey config: ${reason}`, {
-    step: "config",
-    ...(cause !== undefined && { cause }),
-  });
+function invalid(reason: string): PasskeyError {
+  return new PasskeyError("ERR_PASSKEY_INVALID_CONFIG", `passkey config: ${reason}`, { step: "config" });
 }
 
 /**
  * Checks `config` at construction, so a mistake fails at startup rather
- * than as a broken ceremony or an open redirect. Throws PasskeyError
- * ERR_PASSKEY_INVALID_CONFIG naming the field.
+ * than as a broken ceremony or an open redirect; returns the serialized
+ * origin and the RP ID. Throws PasskeyError ERR_PASSKEY_INVALID_CONFIG naming the field.
  */
-export function checkConfig(config: Config): CheckedConfig {
+export function checkConfig(config: Config): { origin: string; rpID: string } {
   const origin = parseOrigin(config.Origin);
   if (origin === undefined) throw invalid("Origin must be an http or https URL");
-  const paths: [string, string | undefined][] = [
-    ["ConfirmPath", config.ConfirmPath],
-    ["SignedInPath", config.SignedInPath],
-    ["SigninPath", config.SigninPath],
-    ["ManagePath", config.ManagePath],
-    ["StalePath", config.StalePath],
-  ];
-  for (const [name, path] of paths) {
+  for (const name of ["ConfirmPath", "SignedInPath", "SigninPath", "ManagePath", "StalePath"] as const) {
+    const path = config[name];
     // RFC 9110 §10.2.2 / RFC 3986 §4.2: these go into Location; "//host" (or "/\host" to browsers) leaves the origin.
     if (path !== undefined && !(typeof path === "string" && isLocalPath(path)))
       throw invalid(`${name} must be a local path ("/..." but not "//" or "/\\")`);
@@ -106,8 +84,6 @@ export function checkConfig(config: Config): CheckedConfig {
   // WebAuthn L3 §5.1.4.1 / §4 "RP ID": the RP ID is the origin's effective domain or a registrable suffix of it.
   if (rpID === "" || (host !== rpID && !host.endsWith(`.${rpID}`))) throw invalid("RPID must equal the Origin's host or be a suffix of it");
   const freshProblem = config.FreshFor === undefined ? undefined : durationProblem(config.FreshFor);
-  if (freshProblem !== undefined) {
-    throw invalid(`FreshFor ${freshProblem}`);
-  }
+  if (freshProblem !== undefined) throw invalid(`FreshFor ${freshProblem}`);
   return { origin, rpID };
 }

@@ -6,25 +6,18 @@
  */
 import { Buffer } from "node:buffer";
 import type { UserVerification } from "./config.ts";
+import { CHALLENGE_TTL } from "./store.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
 
 /** The attestation conveyance the component asks for: none (it records no attestation claim). */
 export const DEFAULT_ATTESTATION_CONVEYANCE = "none";
 
-function encodeBase64url(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url");
-}
-
-/** What the creation options are built from. */
-export interface CreationInput {
-  challenge: Uint8Array;
+/** The relying party's side of both ceremonies' options. */
+export interface RelyingParty {
   rpID: string;
   rpName: string;
-  userHandle: Uint8Array;
-  subject: string;
+  /** COSE algorithms offered, in preference order. */
   algorithms: readonly number[];
-  timeout: number;
-  existing: readonly PasskeyCredential[];
   userVerification: UserVerification;
 }
 
@@ -32,34 +25,38 @@ function descriptors(credentials: readonly PasskeyCredential[]): { type: "public
   return credentials.map((c) => ({ type: "public-key", id: c.id, transports: c.transports }));
 }
 
-/** Builds PublicKeyCredentialCreationOptionsJSON. */
-export function creationOptions(input: CreationInput): Record<string, unknown> {
+/** Builds PublicKeyCredentialCreationOptionsJSON for `subject`, excluding its `existing` credentials. */
+export function creationOptions(
+  rp: RelyingParty,
+  challenge: Uint8Array,
+  userHandle: Uint8Array,
+  subject: string,
+  existing: readonly PasskeyCredential[],
+): Record<string, unknown> {
   return {
-    challenge: encodeBase64url(input.challenge),
-    rp: { id: input.rpID, name: input.rpName },
-    user: { id: encodeBase64url(input.userHandle), name: input.subject, displayName: input.subject },
-    pubKeyCredParams: input.algorithms.map((alg) => ({ type: "public-key", alg })),
-    timeout: input.timeout,
+    challenge: Buffer.from(challenge).toString("base64url"),
+    rp: { id: rp.rpID, name: rp.rpName },
+    user: { id: Buffer.from(userHandle).toString("base64url"), name: subject, displayName: subject },
+    pubKeyCredParams: rp.algorithms.map((alg) => ({ type: "public-key", alg })),
+    timeout: CHALLENGE_TTL,
     // §5.4.3: excludeCredentials stops a second registration on the same authenticator.
-    excludeCredentials: descriptors(input.existing),
-    authenticatorSelection: { residentKey: "preferred", requireResidentKey: false, userVerification: input.userVerification },
+    excludeCredentials: descriptors(existing),
+    authenticatorSelection: { residentKey: "preferred", requireResidentKey: false, userVerification: rp.userVerification },
     attestation: DEFAULT_ATTESTATION_CONVEYANCE,
   };
 }
 
 /** Builds PublicKeyCredentialRequestOptionsJSON for the subject's credentials. */
 export function requestOptions(
+  rp: RelyingParty,
   challenge: Uint8Array,
-  rpID: string,
-  timeout: number,
   credentials: readonly PasskeyCredential[],
-  userVerification: UserVerification,
 ): Record<string, unknown> {
   return {
-    challenge: encodeBase64url(challenge),
-    rpId: rpID,
-    timeout,
+    challenge: Buffer.from(challenge).toString("base64url"),
+    rpId: rp.rpID,
+    timeout: CHALLENGE_TTL,
     allowCredentials: descriptors(credentials),
-    userVerification,
+    userVerification: rp.userVerification,
   };
 }

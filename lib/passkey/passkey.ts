@@ -1,19 +1,13 @@
 /*
  * The passkey second factor (SPEC §2.7, §4.2, §5.5–5.7). Access rules:
- *   - register/begin and the step-up routes need a valid session; a stale
- *     one is fine (that is what step-up refreshes), an absent one is refused;
- *   - register/finish needs a fresh session (AuthTime within `FreshFor`):
- *     otherwise a stolen stale cookie could enrol the thief's passkey, step
- *     up with it and delete the owner's;
- *   - the sign-in routes need a live pending half-session, minted by
- *     `Gate` after a verified first factor;
- *   - a credential id alone opens nothing: every assertion is checked
- *     against a single-use challenge bound to the asking session or
- *     pending half-session, and against a credential owned by its subject.
- * Deleting a passkey and signing in with a recovery code end every other
- * session of the subject: both are what a person does after losing a
- * device, and a thief's session must not outlive it. Every ceremony that
- * succeeds is reported to `OnAuthEvent` (session auth-events.ts).
+ *   - register/begin and step-up need a valid session, stale or not (that is what step-up refreshes);
+ *   - register/finish needs a fresh one (AuthTime within `FreshFor`): otherwise a stolen stale
+ *     cookie could enrol the thief's passkey, step up with it and delete the owner's;
+ *   - the sign-in routes need a live pending half-session, minted by `Gate` after a first factor;
+ *   - a credential id alone opens nothing: every assertion is checked against a single-use challenge
+ *     bound to the asking session or pending half-session, and a credential owned by its subject.
+ * Deleting a passkey and signing in with a recovery code end every other session of the subject
+ * (what a person does after losing a device). Every ceremony that succeeds goes to `OnAuthEvent`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -39,12 +33,10 @@ import {
   verifyRegistration,
   type CeremonyExpectations,
 } from "../webauthn/index.ts";
-import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config, type UserVerification } from "./config.ts";
-import { creationOptions, requestOptions } from "./options.ts";
-import { CHALLENGE_TTL, PENDING_TTL, PasskeyStore, type ChallengeCeremony, type PendingSignIn } from "./store.ts";
+import { DEFAULT_FRESH_FOR, PASSKEY_PENDING_COOKIE, checkConfig, type Config } from "./config.ts";
+import { creationOptions, requestOptions, type RelyingParty } from "./options.ts";
+import { PENDING_TTL, PasskeyStore, type ChallengeCeremony, type PendingSignIn } from "./store.ts";
 import type { PasskeyCredential } from "./store-rows.ts";
-import { deleteCredential, renameCredential, type ManageContext } from "./manage.ts";
-import { UserHandles } from "./user-handles.ts";
 import { verifyAssertion } from "./assertion.ts";
 import { METHOD_PASSKEY, secondFactorMethod, type SecondFactor } from "./method.ts";
 
@@ -58,12 +50,10 @@ export class Passkey {
   readonly #config: Config;
   readonly #sessions: Sessions;
   readonly #store: PasskeyStore;
-  readonly #handles: UserHandles;
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #origin: string;
-  readonly #rpID: string;
-  readonly #uv: UserVerification;
+  readonly #rp: RelyingParty;
   readonly #pending: LatchCookie;
   readonly #emit: AuthEventEmitter;
   readonly #verifier: SignatureVerifier;
@@ -78,10 +68,13 @@ export class Passkey {
     this.#clock = config.Clock ?? systemClock;
     this.#logger = config.Logger ?? newLogger();
     this.#store = new PasskeyStore(config.DB, this.#clock);
-    this.#handles = new UserHandles(config.DB);
     this.#origin = origin;
-    this.#rpID = rpID;
-    this.#uv = config.UserVerification ?? "preferred";
+    this.#rp = {
+      rpID,
+      rpName: config.RPName ?? rpID,
+      algorithms: config.Algorithms ?? DEFAULT_ALGORITHMS,
+      userVerification: config.UserVerification ?? "preferred",
+    };
     this.#pending = new LatchCookie(PASSKEY_PENDING_COOKIE, origin);
     this.#emit = authEventEmitter(config, this.#clock, this.#logger);
     this.#verifier = config.Verifier ?? new SignatureVerifier();
@@ -145,10 +138,6 @@ export class Passkey {
     return true;
   };
 
-  #pendingToken(req: IncomingMessage): string | undefined {
-    return this.#pending.read(req.headers.cookie);
-  }
-
   // SPEC §5.5: step-up routes need a valid session (stale allowed, absent refused).
   #session(req: IncomingMessage, res: ServerResponse): Session | undefined {
     const session = this.#sessions.read(req);
@@ -157,33 +146,15 @@ export class Passkey {
   }
 
   // SPEC §4.2: fresh means authenticated within FreshFor; only an assertion or a re-sign-in renews AuthTime.
-  get #manage(): ManageContext {
-    return {
-      config: this.#config,
-      sessions: this.#sessions,
-      store: this.#store,
-      isFresh: (session) => this.#isFresh(session),
-      atomically: (fn) => this.#atomically(fn),
-      removed: (req, session) => {
-        this.#emit(req, { Kind: "passkey_removed", Subject: session.Subject });
-        this.#endOthers(req, session, "passkey_removed");
-      },
-    };
-  }
-
   #isFresh(session: Session): boolean {
     return !isStale(session.AuthTime, this.#clock.now(), this.#config.FreshFor ?? DEFAULT_FRESH_FOR);
   }
 
-  // SPEC §5.5: the sign-in pair needs a live pending half-session.
-  #livePending(req: IncomingMessage, res: ServerResponse): { token: string; pending: PendingSignIn } | undefined {
-    const token = this.#pendingToken(req);
+  // SPEC §5.5: the sign-in routes need a live pending half-session.
+  #livePending(req: IncomingMessage): { token: string; pending: PendingSignIn } | undefined {
+    const token = this.#pending.read(req.headers.cookie);
     const pending = token === undefined ? undefined : this.#store.readPending(token);
-    if (token === undefined || pending === undefined) {
-      json(res, 401, { error: "no_pending_signin" });
-      return undefined;
-    }
-    return { token, pending };
+    return token === undefined || pending === undefined ? undefined : { token, pending };
   }
 
   #refused(res: ServerResponse, err: unknown): void {
@@ -204,8 +175,8 @@ export class Passkey {
     return {
       challenge,
       origin: this.#origin,
-      rpID: this.#rpID,
-      requireUserVerification: this.#uv === "required",
+      rpID: this.#rp.rpID,
+      requireUserVerification: this.#rp.userVerification === "required",
       allowCrossOrigin: this.#config.AllowCrossOrigin === true,
     };
   }
@@ -214,7 +185,7 @@ export class Passkey {
     const credentials = this.#store.listCredentials(subject);
     if (credentials.length === 0) return json(res, 400, { error: "no_credentials" });
     const challenge = this.#store.createChallenge(ceremony, boundTo);
-    json(res, 200, requestOptions(challenge, this.#rpID, CHALLENGE_TTL, credentials, this.#uv));
+    json(res, 200, requestOptions(this.#rp, challenge, credentials));
   }
 
   /**
@@ -231,7 +202,8 @@ export class Passkey {
     const challenge = this.#challenge(ceremony, boundTo, res);
     if (challenge === undefined) return false;
     try {
-      await this.#assert(req, challenge, subject);
+      // WebAuthn L3 §7.2: verify an assertion by `subject` against `challenge`; updates the counter.
+      await verifyAssertion(this.#store, this.#verifier, await readJSON(req), this.#expectations(challenge), subject, this.#clock.now());
       return true;
     } catch (err) {
       this.#refused(res, err);
@@ -239,32 +211,13 @@ export class Passkey {
     }
   }
 
-  // WebAuthn L3 §7.2: verify an assertion by `subject` against `challenge`; updates the counter.
-  async #assert(req: IncomingMessage, challenge: Uint8Array, subject: string): Promise<void> {
-    const expected = this.#expectations(challenge);
-    await verifyAssertion(this.#store, this.#verifier, await readJSON(req), expected, subject, this.#clock.now());
-  }
-
   /** `POST /passkey/register/begin`: creation options for the session's subject. */
   readonly RegisterBegin: HandlerFunc = (req, res) => {
     const session = this.#session(req, res);
     if (session === undefined) return;
     const challenge = this.#store.createChallenge("register", session.ID);
-    json(
-      res,
-      200,
-      creationOptions({
-        challenge,
-        rpID: this.#rpID,
-        rpName: this.#config.RPName ?? this.#rpID,
-        userHandle: this.#handles.For(session.Subject),
-        subject: session.Subject,
-        algorithms: this.#config.Algorithms ?? DEFAULT_ALGORITHMS,
-        timeout: CHALLENGE_TTL,
-        existing: this.#store.listCredentials(session.Subject),
-        userVerification: this.#uv,
-      }),
-    );
+    const existing = this.#store.listCredentials(session.Subject);
+    json(res, 200, creationOptions(this.#rp, challenge, this.#store.userHandle(session.Subject), session.Subject, existing));
   };
 
   /**
@@ -283,12 +236,12 @@ export class Passkey {
       const response = parseRegistrationResponse(await readJSON(req));
       const credential = verifyRegistration(response, {
         ...this.#expectations(challenge),
-        algorithms: this.#config.Algorithms ?? DEFAULT_ALGORITHMS,
+        algorithms: this.#rp.algorithms,
         isCredentialIDTaken: (id) => this.#store.getCredential(id) !== undefined,
       });
       const name = `Passkey ${this.#clock.now().toISOString().slice(0, 10)}`;
       this.#atomically(() => {
-        this.#store.saveCredential(session.Subject, credential, { name, userHandle: this.#handles.For(session.Subject) });
+        this.#store.saveCredential(session.Subject, credential, { name, userHandle: this.#store.userHandle(session.Subject) });
         this.#emit(req, { Kind: "passkey_added", Subject: session.Subject });
       });
       await awaitDurable(this.#config.DB);
@@ -316,11 +269,8 @@ export class Passkey {
     json(res, 200, { location: this.#next(req, res, this.#config.ManagePath ?? this.#config.SignedInPath) });
   };
 
-  /**
-   * Where a finished sign-in or step-up goes: the page that sent the person
-   * away to authenticate (remembered by sign-in, lib/internal next-cookie.ts),
-   * taken once and only when it is a local path, else `fallback`.
-   */
+  // Where a finished sign-in or step-up goes: the page that sent the person away to authenticate
+  // (lib/internal next-cookie.ts), taken once and only when it is a local path, else `fallback`.
   #next(req: IncomingMessage, res: ServerResponse, fallback: string): string {
     const next = takeNext(req, res, this.#origin);
     return next !== undefined && isLocalPath(next) ? next : fallback;
@@ -328,8 +278,9 @@ export class Passkey {
 
   /** `POST /passkey/signin/begin`: request options for the pending subject. */
   readonly SignInBegin: HandlerFunc = (req, res) => {
-    const live = this.#livePending(req, res);
-    if (live !== undefined) this.#request("signin", live.token, live.pending.subject, res);
+    const live = this.#livePending(req);
+    if (live === undefined) return json(res, 401, { error: "no_pending_signin" });
+    this.#request("signin", live.token, live.pending.subject, res);
   };
 
   #finishSignIn(req: IncomingMessage, res: ServerResponse, token: string, suffix: SecondFactor): Session | undefined {
@@ -347,8 +298,9 @@ export class Passkey {
 
   /** `POST /passkey/signin/finish`: pending consumed, cookie cleared, session `<first>+passkey` minted. */
   readonly SignInFinish: HandlerFunc = async (req, res) => {
-    const live = this.#livePending(req, res);
-    if (live === undefined || !(await this.#asserted(req, res, "signin", live.token, live.pending.subject))) return;
+    const live = this.#livePending(req);
+    if (live === undefined) return json(res, 401, { error: "no_pending_signin" });
+    if (!(await this.#asserted(req, res, "signin", live.token, live.pending.subject))) return;
     if (this.#finishSignIn(req, res, live.token, "passkey") === undefined) return json(res, 401, { error: "no_pending_signin" });
     // A new session must outlive the machine before its cookie is handed out (Options.Durable).
     await awaitDurable(this.#config.DB);
@@ -362,9 +314,9 @@ export class Passkey {
    */
   readonly SignInRecovery: HandlerFunc = async (req, res) => {
     const form = await readForm(req);
-    const token = this.#pendingToken(req);
-    const pending = token === undefined ? undefined : this.#store.readPending(token);
-    if (token === undefined || pending === undefined) return redirect(res, `${this.#config.SigninPath}?err=expired`);
+    const live = this.#livePending(req);
+    if (live === undefined) return redirect(res, `${this.#config.SigninPath}?err=expired`);
+    const { token, pending } = live;
     // The code spent, the sign-in and the other sessions ended commit with their events, or none of them does.
     const session = this.#atomically((): Session | "wrong" | undefined => {
       if (!this.#store.useRecoveryCode(pending.subject, form.get("code") ?? "")) return "wrong";
@@ -382,9 +334,33 @@ export class Passkey {
     redirect(res, this.#next(req, res, this.#config.SignedInPath));
   };
 
-  /** Form POST with `id` and `name`: renames one of the session subject's passkeys. */
-  readonly Rename: HandlerFunc = (req, res) => renameCredential(this.#manage, req, res);
+  // Managing one's passkeys: plain form posts (no script needed) answering 303 to the management page; the store
+  // filters by subject, so a session only ever touches its own credentials. SPEC §5.5: an absent session is refused.
 
-  /** Form POST with `id`: deletes one of the subject's passkeys; needs a fresh session. */
-  readonly Delete: HandlerFunc = (req, res) => deleteCredential(this.#manage, req, res);
+  /** Form POST with `id` and `name`: renames one of the session subject's passkeys. */
+  readonly Rename: HandlerFunc = async (req, res) => {
+    const form = await readForm(req);
+    const session = this.#sessions.read(req);
+    if (session === undefined) return redirect(res, this.#config.SigninPath);
+    this.#store.renameCredential(session.Subject, form.get("id") ?? "", form.get("name") ?? "");
+    redirect(res, this.#config.ManagePath ?? this.#config.SignedInPath);
+  };
+
+  /** Form POST with `id`: deletes one of the subject's passkeys; a stale session is sent to confirm first. */
+  readonly Delete: HandlerFunc = async (req, res) => {
+    const form = await readForm(req);
+    const session = this.#sessions.read(req);
+    if (session === undefined) return redirect(res, this.#config.SigninPath);
+    const manage = this.#config.ManagePath ?? this.#config.SignedInPath;
+    // SPEC §4.2, §5.5: removing a second factor needs a fresh session; only an assertion or a re-sign-in makes one.
+    if (!this.#isFresh(session))
+      return redirect(res, `${this.#config.StalePath ?? this.#config.ConfirmPath}?next=${encodeURIComponent(manage)}`);
+    // SPEC §6.2: the removal and its auth events commit together, or nothing is removed.
+    this.#atomically(() => {
+      if (!this.#store.deleteCredential(session.Subject, form.get("id") ?? "")) return;
+      this.#emit(req, { Kind: "passkey_removed", Subject: session.Subject });
+      this.#endOthers(req, session, "passkey_removed");
+    });
+    redirect(res, manage);
+  };
 }

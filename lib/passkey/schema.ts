@@ -1,12 +1,8 @@
 /*
- * The passkey tables, as named schema steps applied in order after the
- * sessions schema (they reference no other table). Times are integer
- * milliseconds since the epoch; secrets (pending tokens, recovery codes,
- * challenge binders) are stored only as SHA-256 hashes (recovery codes
- * salted, from step 006 on with their subject, from step 007 on with a
- * random salt per set).
+ * The passkey tables (README "Records"), applied after the sessions schema.
+ * Secrets (pending tokens, recovery codes, challenge binders) are stored only
+ * as SHA-256 hashes.
  */
-
 import type { Step } from "../db/index.ts";
 
 /** The passkey schema steps, in apply order. Never edit a released step; append a new one. */

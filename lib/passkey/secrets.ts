@@ -1,19 +1,7 @@
 /*
- * Recovery codes. A code is 16 characters from a 31-letter alphabet without
- * look-alikes (0/o, 1/i/l), shown as "xxxx-xxxx-xxxx-xxxx": 16 × log2(31)
- * ≈ 79.3 bits. Normalisation drops case, spaces and dashes, so a code typed
- * in any of those forms finds the same row.
- *
- * Storage: SHA-256 over a domain-separated, salted input,
- * `"latch/passkey/recovery-code v2\0" + salt + "\0" + normalized`, where
- * the salt is 16 random bytes drawn per set and stored beside its codes.
- * A per-user salt: after a database leak, every guess is a guess at one
- * user's codes, never at everyone's in one pass; with ~79 bits per code
- * that keyspace is out of reach. It is random rather than the address so
- * the codes keep working when the person's address changes (lib/account
- * moves the rows). Rows stored before it (empty salt) hold the v1 form,
- * salted with their subject: `"latch/passkey/recovery-code v1\0" +
- * subject + "\0" + normalized`. The domain strings keep these hashes
+ * Recovery codes: 16 characters without look-alikes (0/o, 1/i/l), about 79
+ * bits, stored as a salted, domain-separated SHA-256 (README
+ * "Records" says why). The domain strings keep these hashes
  * apart from every other SHA-256 latch stores (tokens, challenge binders).
  */
 import { Buffer } from "node:buffer";
@@ -52,9 +40,7 @@ export function newRecoveryCode(random: RandomReader): string {
       if (byte < limit && code.length < RECOVERY_CODE_LENGTH) code += RECOVERY_ALPHABET[byte % RECOVERY_ALPHABET.length];
     }
   }
-  const groups: string[] = [];
-  for (let i = 0; i < code.length; i += GROUP) groups.push(code.slice(i, i + GROUP));
-  return groups.join("-");
+  return Array.from({ length: RECOVERY_CODE_LENGTH / GROUP }, (_, i) => code.slice(i * GROUP, (i + 1) * GROUP)).join("-");
 }
 
 /** Normalises a typed recovery code: lower case, spaces and dashes removed. */

@@ -49,8 +49,7 @@ function num(row: object, column: string): number {
 
 function parseTransports(text: string): string[] {
   const value: unknown = JSON.parse(text);
-  if (!Array.isArray(value)) return [];
-  return value.filter((t): t is string => typeof t === "string");
+  return Array.isArray(value) ? value.filter((t): t is string => typeof t === "string") : [];
 }
 
 /** Converts one passkey_credentials row. Throws PasskeyError if a column has the wrong type. */

@@ -1,21 +1,16 @@
 /*
- * PasskeyStore: the passkey records over the application's one
- * better-sqlite3 handle (tables in schema.ts). Single-use rows (challenges,
- * pending half-sessions, recovery codes) are consumed by one
+ * PasskeyStore: the passkey records (tables in schema.ts). Single-use rows
+ * (challenges, pending half-sessions, recovery codes) are consumed by one
  * `DELETE ... RETURNING`, so two concurrent requests can never both spend
  * one; an expired row is deleted when presented and reported as absent.
- * Time comes from the injected clock, randomness from the injected reader.
- * Recovery codes are stored salted with a random salt per set (secrets.ts).
  */
+import { Buffer } from "node:buffer";
 import { sweepInSteps, type DB, type Transaction } from "../db/index.ts";
-import { cryptoRandom, systemClock } from "../http/index.ts";
-import type { Clock, RandomReader } from "../http/index.ts";
-import { PasskeyError } from "../webauthn/index.ts";
-import { readCredentialRow } from "./store-rows.ts";
-import type { PasskeyCredential } from "./store-rows.ts";
+import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
+import { PasskeyError, type PasskeyErrorCode, type RegisteredCredential } from "../webauthn/index.ts";
+import { readCredentialRow, type PasskeyCredential } from "./store-rows.ts";
 import { HashToken, NewToken } from "../session/index.ts";
 import { hashRecoveryCode, newRecoveryCode, newRecoveryCodeSalt } from "./secrets.ts";
-import type { RegisteredCredential } from "../webauthn/index.ts";
 
 /** How long a challenge stays valid: 2 minutes (SPEC "Passkey challenge lifetime"). */
 export const CHALLENGE_TTL = 120000;
@@ -51,25 +46,15 @@ export interface SaveCredentialOptions {
   userHandle?: Uint8Array;
 }
 
-function pendingFrom(row: unknown): PendingSignIn | undefined {
-  if (typeof row !== "object" || row === null || !("subject" in row) || !("first_method" in row)) return undefined;
-  const { subject, first_method: firstMethod } = row;
-  return typeof subject === "string" && typeof firstMethod === "string" ? { subject, firstMethod } : undefined;
-}
-
-function expiresAt(row: unknown): number | undefined {
-  if (typeof row !== "object" || row === null || !("expires_at" in row)) return undefined;
-  return typeof row.expires_at === "number" ? row.expires_at : undefined;
+function refused(code: PasskeyErrorCode, step: string, reason: string): PasskeyError {
+  return new PasskeyError(code, `passkey store: ${reason}`, { step, status: 400 });
 }
 
 function checkName(name: string): string {
   const trimmed = name.trim();
   // STYLE §10: no control characters in values that reach HTML and logs.
   if (trimmed.length > MAX_CREDENTIAL_NAME || /[\u0000-\u001f\u007f]/.test(trimmed)) {
-    throw new PasskeyError("ERR_PASSKEY_INVALID_NAME", "passkey store: name too long or has control characters", {
-      step: "store",
-      status: 400,
-    });
+    throw refused("ERR_PASSKEY_INVALID_NAME", "store", "name too long or has control characters");
   }
   return trimmed;
 }
@@ -88,14 +73,22 @@ function prepareStatements(db: DB) {
     ),
     enrolled: db.prepare("SELECT 1 FROM passkey_credentials WHERE subject = ? LIMIT 1"),
     putChallenge: db.prepare("INSERT OR REPLACE INTO passkey_challenges (ceremony, bound_to, challenge, expires_at) VALUES (?, ?, ?, ?)"),
-    takeChallenge: db.prepare("DELETE FROM passkey_challenges WHERE ceremony = ? AND bound_to = ? RETURNING challenge, expires_at"),
+    takeChallenge: db.prepare<[string, string], { challenge: Uint8Array; expires_at: number }>(
+      "DELETE FROM passkey_challenges WHERE ceremony = ? AND bound_to = ? RETURNING challenge, expires_at",
+    ),
     putPending: db.prepare("INSERT INTO passkey_pending (token_hash, subject, first_method, expires_at) VALUES (?, ?, ?, ?)"),
-    readPending: db.prepare("SELECT subject, first_method FROM passkey_pending WHERE token_hash = ? AND expires_at > ?"),
-    takePending: db.prepare("DELETE FROM passkey_pending WHERE token_hash = ? RETURNING subject, first_method, expires_at"),
+    readPending: db.prepare<[string, number], PendingSignIn>(
+      "SELECT subject, first_method AS firstMethod FROM passkey_pending WHERE token_hash = ? AND expires_at > ?",
+    ),
+    takePending: db.prepare<[string], PendingSignIn & { expires_at: number }>(
+      "DELETE FROM passkey_pending WHERE token_hash = ? RETURNING subject, first_method AS firstMethod, expires_at",
+    ),
     deleteCodes: db.prepare("DELETE FROM passkey_recovery_codes WHERE subject = ?"),
     insertCode: db.prepare("INSERT OR IGNORE INTO passkey_recovery_codes (subject, code_hash, created_at, salt) VALUES (?, ?, ?, ?)"),
     codeSalts: db.prepare<[string], { salt: string }>("SELECT DISTINCT salt FROM passkey_recovery_codes WHERE subject = ?"),
-    countCodes: db.prepare("SELECT COUNT(*) AS n FROM passkey_recovery_codes WHERE subject = ?"),
+    countCodes: db.prepare<[string], number>("SELECT COUNT(*) FROM passkey_recovery_codes WHERE subject = ?").pluck(),
+    userHandle: db.prepare<[string], Buffer>("SELECT user_handle FROM passkey_user_handles WHERE subject = ?").pluck(),
+    putUserHandle: db.prepare("INSERT INTO passkey_user_handles (subject, user_handle) VALUES (?, ?) ON CONFLICT (subject) DO NOTHING"),
     takeCode: db.prepare("DELETE FROM passkey_recovery_codes WHERE subject = ? AND code_hash = ? RETURNING 1"),
     sweepChallenges: db.prepare(
       "DELETE FROM passkey_challenges WHERE rowid IN (SELECT rowid FROM passkey_challenges WHERE expires_at <= ? LIMIT ?)",
@@ -110,10 +103,6 @@ function prepareStatements(db: DB) {
  * Stores credentials, challenges, pending half-sessions and recovery codes.
  * Every statement is prepared once, in the constructor (`enrolled` runs on
  * every sign-in through `Gate`).
- *
- * @example
- * const store = new PasskeyStore(db, systemClock);
- * const challenge = store.createChallenge("stepup", sessionTokenHash);
  */
 export class PasskeyStore {
   readonly #db: DB;
@@ -156,12 +145,8 @@ export class PasskeyStore {
       this.#now(),
     );
     // WebAuthn L3 §7.1 step 26: a credential id is registered to one user only.
-    if (info.changes !== 1) {
-      throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_TAKEN", "passkey store: credential id is already registered", {
-        step: "7.1 step 26: credentialId",
-        status: 400,
-      });
-    }
+    if (info.changes !== 1)
+      throw refused("ERR_PASSKEY_CREDENTIAL_TAKEN", "7.1 step 26: credentialId", "credential id is already registered");
     const saved = this.getCredential(c.id);
     if (saved === undefined)
       throw new PasskeyError("ERR_PASSKEY_CREDENTIAL_ID", "passkey store: saved credential vanished", { step: "store" });
@@ -200,6 +185,17 @@ export class PasskeyStore {
     return this.#sql.enrolled.get(subject) !== undefined;
   }
 
+  /**
+   * Returns `subject`'s WebAuthn user handle (L3 §5.4.3 `user.id`), creating it on first use: 32 random
+   * bytes shared by all its credentials, random because §14.6.1 asks that it carry no personal information.
+   */
+  userHandle(subject: string): Uint8Array {
+    const known = this.#sql.userHandle.get(subject);
+    if (known !== undefined) return new Uint8Array(known);
+    this.#sql.putUserHandle.run(subject, Buffer.from(this.#random.read(32)));
+    return new Uint8Array(this.#sql.userHandle.get(subject) ?? []);
+  }
+
   /** Issues a 32-byte challenge for `ceremony`, bound to `boundTo` (stored hashed), replacing any earlier one. */
   createChallenge(ceremony: ChallengeCeremony, boundTo: string): Uint8Array {
     const challenge = Uint8Array.from(this.#random.read(32));
@@ -209,11 +205,8 @@ export class PasskeyStore {
 
   /** Consumes the challenge for `ceremony` and `boundTo`: returned once if live; an expired one is deleted and undefined. */
   consumeChallenge(ceremony: ChallengeCeremony, boundTo: string): Uint8Array | undefined {
-    const row: unknown = this.#sql.takeChallenge.get(ceremony, HashToken(boundTo));
-    const expires = expiresAt(row);
-    if (expires === undefined || expires <= this.#now() || typeof row !== "object" || row === null || !("challenge" in row))
-      return undefined;
-    return row.challenge instanceof Uint8Array ? new Uint8Array(row.challenge) : undefined;
+    const row = this.#sql.takeChallenge.get(ceremony, HashToken(boundTo));
+    return row === undefined || row.expires_at <= this.#now() ? undefined : new Uint8Array(row.challenge);
   }
 
   /** Creates a pending half-session for `subject` after a verified first factor; returns its token (only the hash is stored). */
@@ -225,14 +218,13 @@ export class PasskeyStore {
 
   /** Returns the live pending half-session for `token`, without consuming it. */
   readPending(token: string): PendingSignIn | undefined {
-    return pendingFrom(this.#sql.readPending.get(HashToken(token), this.#now()));
+    return this.#sql.readPending.get(HashToken(token), this.#now());
   }
 
   /** Consumes the pending half-session for `token`: returned once if live; an expired one is deleted and undefined. */
   consumePending(token: string): PendingSignIn | undefined {
-    const row: unknown = this.#sql.takePending.get(HashToken(token));
-    const expires = expiresAt(row);
-    return expires === undefined || expires <= this.#now() ? undefined : pendingFrom(row);
+    const row = this.#sql.takePending.get(HashToken(token));
+    return row === undefined || row.expires_at <= this.#now() ? undefined : { subject: row.subject, firstMethod: row.firstMethod };
   }
 
   /** Replaces `subject`'s recovery codes with 10 new ones in one transaction and returns them (shown once, stored hashed). */
@@ -250,8 +242,7 @@ export class PasskeyStore {
 
   /** Counts `subject`'s unused recovery codes. */
   recoveryCodesRemaining(subject: string): number {
-    const row: unknown = this.#sql.countCodes.get(subject);
-    return typeof row === "object" && row !== null && "n" in row && typeof row.n === "number" ? row.n : 0;
+    return this.#sql.countCodes.get(subject) ?? 0;
   }
 
   /** Burns `code` if it is one of `subject`'s unused codes; reports whether it was. A wrong code consumes nothing. */
@@ -274,10 +265,8 @@ export class PasskeyStore {
 }
 
 /**
- * Deletes expired passkey challenges and pending half-sessions as of `now`
- * (SPEC §2.7 `Sweep(db, now)`) in bounded steps; resolves with how many rows. The SQL has one home,
- * `PasskeyStore.sweep`; a sweep runs every few minutes, so preparing a store
- * per call costs nothing worth caching.
+ * Deletes expired passkey challenges and pending half-sessions as of `now` (SPEC §2.7 `Sweep(db, now)`)
+ * in bounded steps; resolves with how many rows. A sweep runs every few minutes: a store per call is cheap.
  */
 export function Sweep(db: DB, now: Date): Promise<number> {
   return new PasskeyStore(db, systemClock).sweep(now);

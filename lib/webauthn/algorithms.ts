@@ -1,8 +1,7 @@
 /*
- * The COSE signature algorithms latch verifies (IANA "COSE Algorithms"
- * registry), each bound to the key type and curves it may be used with, as
- * WebAuthn L3 §5.8.5 and RFC 9053 / RFC 8230 / RFC 9864 define them.
- * ECDSA and EdDSA run on @noble/curves; RSA runs on node:crypto.
+ * The COSE signature algorithms latch verifies (IANA "COSE Algorithms"), each
+ * bound to its key type and curves as WebAuthn L3 §5.8.5 and RFC 9053 / RFC
+ * 8230 / RFC 9864 define them (README "Algorithms").
  */
 
 /** A COSE key type name. */
@@ -51,10 +50,4 @@ export const SUPPORTED_ALGORITHMS: readonly number[] = [...ALGORITHMS.keys()];
 export const DEFAULT_ALGORITHMS: readonly number[] = [-8, -7, -257];
 
 /** COSE curve identifier (RFC 9053 §7.1) → curve name. */
-export const COSE_CURVES: ReadonlyMap<number, Curve> = new Map<number, Curve>([
-  [1, "P-256"],
-  [2, "P-384"],
-  [3, "P-521"],
-  [6, "Ed25519"],
-  [7, "Ed448"],
-]);
+export const COSE_CURVES: Readonly<Record<number, Curve>> = { 1: "P-256", 2: "P-384", 3: "P-521", 6: "Ed25519", 7: "Ed448" };

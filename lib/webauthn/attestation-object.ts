@@ -1,8 +1,4 @@
-/*
- * The attestation object (WebAuthn L3 §6.5.4): a CBOR map with text keys
- * "fmt" (text), "authData" (bytes) and "attStmt" (map). Decoded through the
- * guarded CBOR reader; any other shape is malformed.
- */
+/* The attestation object (WebAuthn L3 §6.5.4): a CBOR map of "fmt" (text), "authData" (bytes) and "attStmt" (map). */
 import { parseAuthenticatorData } from "./authenticator-data.ts";
 import type { AuthenticatorData } from "./authenticator-data.ts";
 import { decodeCBOR } from "./cbor.ts";
@@ -22,19 +18,20 @@ export interface AttestationObject {
 
 const STEP = "7.1 step 13: attestationObject";
 
+function malformed(reason: string): Error {
+  return ceremonyError("ERR_PASSKEY_MALFORMED_ATTESTATION_OBJECT", STEP, reason);
+}
+
 /** Decodes an attestation object. Throws PasskeyError ERR_PASSKEY_MALFORMED_ATTESTATION_OBJECT. */
 export function parseAttestationObject(bytes: Uint8Array): AttestationObject {
   // WebAuthn L3 §7.1 step 13: CBOR-decode to obtain fmt, authData and attStmt.
   const value = decodeCBOR(bytes, { code: "ERR_PASSKEY_MALFORMED_ATTESTATION_OBJECT", step: STEP });
-  if (!(value instanceof Map)) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_ATTESTATION_OBJECT", STEP, "attestation object is not a map");
-  }
+  if (!(value instanceof Map)) throw malformed("attestation object is not a map");
   const fmt = value.get("fmt");
   const authData = value.get("authData");
   const attStmt = value.get("attStmt");
-  if (typeof fmt !== "string" || !(authData instanceof Uint8Array) || !(attStmt instanceof Map)) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_ATTESTATION_OBJECT", STEP, "fmt, authData or attStmt has the wrong type");
-  }
+  if (typeof fmt !== "string" || !(authData instanceof Uint8Array) || !(attStmt instanceof Map))
+    throw malformed("fmt, authData or attStmt has the wrong type");
   const authDataBytes = new Uint8Array(authData);
   const parsed = parseAuthenticatorData(authDataBytes);
   if (parsed.attestedCredentialData === undefined) {

@@ -1,10 +1,7 @@
 /*
  * Authenticator data (WebAuthn L3 §6.1) and attested credential data
- * (§6.5.1). Layout: rpIdHash (32) | flags (1) | signCount (4, big-endian) |
- * attested credential data when AT is set: aaguid (16) | credentialIdLength
- * (2) | credentialId | credentialPublicKey (one CBOR item) | extensions (one
- * CBOR map) when ED is set. Nothing may follow: leftover bytes are refused,
- * since a parser that ignores them would accept data no authenticator made.
+ * (§6.5.1). Leftover bytes are refused: a parser that ignores them would
+ * accept data no authenticator made.
  */
 import { decodeCBORItem } from "./cbor.ts";
 import { ceremonyError } from "./errors.ts";
@@ -52,10 +49,10 @@ export interface AuthenticatorData {
   extensions: Uint8Array | undefined;
 }
 
-const STEP = "6.1: authenticator data";
+const CONTEXT = { code: "ERR_PASSKEY_MALFORMED_AUTHENTICATOR_DATA", step: "6.1: authenticator data" } as const;
 
 function malformed(reason: string): Error {
-  return ceremonyError("ERR_PASSKEY_MALFORMED_AUTHENTICATOR_DATA", STEP, reason);
+  return ceremonyError(CONTEXT.code, CONTEXT.step, reason);
 }
 
 /**
@@ -88,15 +85,13 @@ export function parseAuthenticatorData(bytes: Uint8Array): AuthenticatorData {
     if (bytes.length < pos + idLength) throw malformed("credential id truncated");
     const credentialId = bytes.slice(pos, pos + idLength);
     pos += idLength;
-    const keyContext = { code: "ERR_PASSKEY_MALFORMED_AUTHENTICATOR_DATA", step: STEP } as const;
-    const [, keyEnd] = decodeCBORItem(bytes, pos, keyContext);
+    const [, keyEnd] = decodeCBORItem(bytes, pos, CONTEXT);
     attested = { aaguid, credentialId, publicKey: bytes.slice(pos, keyEnd) };
     pos = keyEnd;
   }
   let extensions: Uint8Array | undefined;
   if (flags.extensionData) {
-    const context = { code: "ERR_PASSKEY_MALFORMED_AUTHENTICATOR_DATA", step: STEP } as const;
-    const [value, end] = decodeCBORItem(bytes, pos, context);
+    const [value, end] = decodeCBORItem(bytes, pos, CONTEXT);
     if (!(value instanceof Map)) throw malformed("extensions are not a CBOR map");
     extensions = bytes.slice(pos, end);
     pos = end;

@@ -1,9 +1,7 @@
 /*
- * Strict base64url (RFC 4648 §5) for WebAuthn's JSON encoding. Buffer's own
- * decoder silently skips characters outside the alphabet, so the input is
- * checked first: only the URL-safe alphabet, correct `=` padding if any (the
- * JSON form has none, some clients add it), no impossible length, and a size
- * limit applied before decoding.
+ * Strict base64url (RFC 4648 §5). Buffer's decoder silently skips characters
+ * outside the alphabet, so the text is checked first: alphabet, `=` padding
+ * (the JSON form has none, some clients add it), length, size limit.
  */
 import { Buffer } from "node:buffer";
 

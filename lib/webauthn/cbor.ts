@@ -1,14 +1,10 @@
 /*
- * CBOR decoding for WebAuthn data, in two passes. First a structural scan
- * walks item headers without building values: it finds where one item ends
- * (authenticator data embeds a COSE key followed by more bytes, and the key
- * is stored as its exact bytes), and it refuses, before anything is
- * allocated, what WebAuthn never sends: declared lengths beyond the input,
- * nesting deeper than MAX_CBOR_DEPTH, indefinite lengths and tags (the CTAP2
- * canonical CBOR encoding form that WebAuthn L3 §6.5.1 requires has neither),
- * reserved header values. Then cbor-x decodes exactly that slice with
- * `mapsAsObjects: false`, so integer map labels (COSE) survive as Map keys.
- * Every failure becomes a PasskeyError carrying the caller's code and step.
+ * CBOR decoding in two passes. A structural scan finds where one item ends
+ * (authenticator data embeds a COSE key, stored as its exact bytes) and
+ * refuses, before anything is allocated, what WebAuthn never sends: lengths
+ * beyond the input, nesting deeper than MAX_CBOR_DEPTH, indefinite lengths
+ * and tags (the CTAP2 canonical form WebAuthn L3 §6.5.1 requires has
+ * neither), reserved header values. Then cbor-x decodes exactly that slice.
  */
 import { cborDecoder } from "./lazy-deps.ts";
 import { ceremonyError } from "./errors.ts";
@@ -33,9 +29,7 @@ function readArgument(bytes: Uint8Array, pos: number, info: number): [value: num
   if (size === 0) throw new ScanError(info === 31 ? "indefinite length" : "reserved header value");
   if (pos + 1 + size > bytes.length) throw new ScanError("truncated header");
   let value = 0;
-  for (let i = 1; i <= size; i++) {
-    value = value * 256 + (bytes[pos + i] ?? 0);
-  }
+  for (let i = 1; i <= size; i++) value = value * 256 + (bytes[pos + i] ?? 0);
   return [value, pos + 1 + size];
 }
 

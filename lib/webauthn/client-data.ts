@@ -1,15 +1,12 @@
 /*
- * Client data (WebAuthn L3 §5.8.1 CollectedClientData) and the checks both
- * ceremonies make on it: type, challenge, origin, crossOrigin, topOrigin
- * (§7.1 steps 5-11, §7.2 steps 8-14; the numbers differ, the checks do not).
- * The challenge is compared, as the spec words it, against the base64url
- * encoding of the expected challenge, in constant time. Origins are compared
- * as exact strings against the configured list: no normalisation, no
- * wildcard, no subdomain matching.
+ * Client data (WebAuthn L3 §5.8.1) and the checks both ceremonies make on it
+ * (§7.1 steps 5-11, §7.2 steps 8-14: the numbers differ, the checks do not).
+ * Origins are compared as exact strings: no normalisation, no wildcard, no
+ * subdomain matching.
  */
 import { equalSecret, ownField } from "../internal/index.ts";
 import { encodeBase64url } from "./base64url.ts";
-import { ceremonyError } from "./errors.ts";
+import { ceremonyError, PasskeyError } from "./errors.ts";
 
 /** The fields of client data that latch checks. */
 export interface ClientData {
@@ -50,8 +47,12 @@ export type ClientDataExpectations = Pick<
   "challenge" | "origin" | "allowCrossOrigin" | "allowedTopOrigins"
 >;
 
-/** Picks the client-data expectations out of `expect`, applying the documented defaults. */
-export function clientDataExpectations(expect: CeremonyExpectations): ClientDataExpectations {
+/** Picks the client-data expectations out of `expect`, applying the documented defaults. Throws ERR_PASSKEY_INVALID_OPTIONS. */
+export function clientDataExpectations(expect: CeremonyExpectations, operation: string): ClientDataExpectations {
+  // WebAuthn L3 §13.4.3: challenges carry at least 16 random bytes.
+  if (expect.challenge.length < 16) {
+    throw new PasskeyError("ERR_PASSKEY_INVALID_OPTIONS", `${operation}: challenge shorter than 16 bytes`, { step: "13.4.3: challenge" });
+  }
   return {
     challenge: expect.challenge,
     origin: expect.origin,

@@ -1,13 +1,11 @@
 /*
  * COSE_Key public keys (RFC 9052 §7, RFC 9053 §7, RFC 8230 §4) as WebAuthn
- * L3 §6.5.1 embeds them. The key is decoded from its exact bytes (which is
- * what latch stores) with integer labels kept, checked against the algorithm
- * table, and its material validated: EC points must lie on the curve, EdDSA
- * points must decode, RSA moduli must be 2048 to 8192 bits.
+ * L3 §6.5.1 embeds them, decoded from the exact bytes latch stores and
+ * validated: EC points on the curve, EdDSA points decode, RSA 2048-8192 bits.
  */
 import { ed25519Curve, ed448Curve, nistCurves } from "./lazy-deps.ts";
 import { ALGORITHMS, COSE_CURVES } from "./algorithms.ts";
-import type { Curve } from "./algorithms.ts";
+import type { Curve, KeyType } from "./algorithms.ts";
 import { decodeCBOR } from "./cbor.ts";
 import { ceremonyError } from "./errors.ts";
 
@@ -20,11 +18,8 @@ export type COSEPublicKey =
 const FIELD_BYTES: Readonly<Record<string, number>> = { "P-256": 32, "P-384": 48, "P-521": 66, Ed25519: 32, Ed448: 57 };
 const MIN_RSA_BITS = 2048;
 const MAX_RSA_BITS = 8192;
-const KTY: ReadonlyMap<number, "OKP" | "EC2" | "RSA"> = new Map([
-  [1, "OKP"],
-  [2, "EC2"],
-  [3, "RSA"],
-] as const);
+// RFC 9053 §7, RFC 8230 §4: COSE key type labels.
+const KTY: Readonly<Record<number, KeyType>> = { 1: "OKP", 2: "EC2", 3: "RSA" };
 
 function bytesAt(map: Map<unknown, unknown>, label: number, step: string): Uint8Array {
   const value = map.get(label);
@@ -58,7 +53,7 @@ export function parseCOSEKey(bytes: Uint8Array, step: string): COSEPublicKey {
   if (typeof ktyLabel !== "number" || typeof alg !== "number" || !Number.isSafeInteger(alg)) {
     throw malformed(step, "kty and alg must be integers");
   }
-  const kty = KTY.get(ktyLabel);
+  const kty = KTY[ktyLabel];
   if (kty === undefined) throw malformed(step, "unknown kty");
   const spec = ALGORITHMS.get(alg);
   if (spec === undefined) throw ceremonyError("ERR_PASSKEY_ALGORITHM", step, `algorithm ${alg} is not supported`);
@@ -72,7 +67,7 @@ export function parseCOSEKey(bytes: Uint8Array, step: string): COSEPublicKey {
     return { kty, alg, n, e };
   }
   const crvLabel = map.get(-1);
-  const curve = typeof crvLabel === "number" ? COSE_CURVES.get(crvLabel) : undefined;
+  const curve = typeof crvLabel === "number" ? COSE_CURVES[crvLabel] : undefined;
   if (curve === undefined || !spec.curves.includes(curve)) throw malformed(step, `curve does not fit ${spec.name}`);
   const size = FIELD_BYTES[curve] ?? 0;
   const x = bytesAt(map, -2, step);
@@ -88,10 +83,8 @@ export function parseCOSEKey(bytes: Uint8Array, step: string): COSEPublicKey {
   }
   const y = bytesAt(map, -3, step);
   if (y.length !== size) throw malformed(step, "y has the wrong length");
-  const point = new Uint8Array(1 + 2 * size);
-  point[0] = 0x04;
-  point.set(x, 1);
-  point.set(y, 1 + size);
+  // SEC 1 §2.3.3: the uncompressed point 0x04 ‖ x ‖ y.
+  const point = Uint8Array.from([0x04, ...x, ...y]);
   try {
     const { p256, p384, p521 } = nistCurves();
     const nist = curve === "P-256" ? p256 : curve === "P-384" ? p384 : p521;

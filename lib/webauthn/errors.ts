@@ -1,12 +1,7 @@
 /*
- * Codes thrown by WebAuthn verification and by the passkey component built
- * on it: one table, so both keep the codes they always had.
- * A failed WebAuthn ceremony is a thrown `PasskeyError` (status 400) rather
- * than an `{ ok: false }` union: every failure, from a malformed byte to a
- * bad signature, ends the ceremony the same way, and the route answers 400.
- * Each error carries `step`, the W3C WebAuthn Level 3 section and step that
- * failed (e.g. "7.2 step 21: signature"), so logs say exactly which check
- * refused the response.
+ * The codes of WebAuthn verification and of the passkey component, one table.
+ * A failed ceremony is a thrown `PasskeyError` (status 400) whose `step` names
+ * the WebAuthn L3 check that refused it (why a throw: README, first list).
  */
 import { LatchError } from "../http/index.ts";
 import { hasErrorCode } from "../internal/index.ts";
@@ -61,10 +56,7 @@ export class PasskeyError extends LatchError<PasskeyErrorCode> {
   readonly step: string;
 
   constructor(code: PasskeyErrorCode, message: string, options: PasskeyErrorOptions) {
-    const base: { status?: number; cause?: unknown } = {};
-    if (options.status !== undefined) base.status = options.status;
-    if (options.cause !== undefined) base.cause = options.cause;
-    super(code, message, base);
+    super(code, message, options);
     this.step = options.step;
   }
 }
@@ -76,7 +68,5 @@ export function isPasskeyError(e: unknown): e is PasskeyError {
 
 /** Builds a 400 ceremony failure: `<operation>: <step>: <reason>`. */
 export function ceremonyError(code: PasskeyErrorCode, step: string, reason: string, cause?: unknown): PasskeyError {
-  const options: PasskeyErrorOptions = { step, status: 400 };
-  if (cause !== undefined) options.cause = cause;
-  return new PasskeyError(code, `passkey: ${step}: ${reason}`, options);
+  return new PasskeyError(code, `passkey: ${step}: ${reason}`, { step, status: 400, cause });
 }

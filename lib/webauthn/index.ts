@@ -9,6 +9,6 @@ export type { RegistrationResponse, AuthenticationResponse } from "./response.ts
 export type { CeremonyExpectations } from "./client-data.ts";
 export type { RegistrationExpectations, RegisteredCredential } from "./verify-registration.ts";
 export type { AuthenticationExpectations, AuthenticationResult, StoredCredential } from "./verify-authentication.ts";
-export type { AttestationType } from "./attestation-types.ts";
+export type { AttestationType } from "./attestation.ts";
 export type { SignatureVerifierOptions } from "./signature-verifier.ts";
 export type { PasskeyErrorCode } from "./errors.ts";

@@ -1,10 +1,8 @@
 /*
- * WebAuthn verification's heavy dependencies, loaded on first use rather
- * than at import: @noble/curves builds its curves (tens of milliseconds on a
- * small machine) and cbor-x its decoder, and a socket-activated process
- * should answer its first request (a page, `/healthz`) without paying for a
- * ceremony nobody has started. Node (22.13 and later, silently) `require`s
- * these ES modules synchronously, so the verification code stays synchronous.
+ * The heavy dependencies, loaded on first use: @noble/curves builds its curves
+ * (tens of ms on a small machine) and cbor-x its decoder, and a socket-activated
+ * process should answer its first request without paying for a ceremony nobody
+ * started. Node 22.13+ `require`s ES modules synchronously, so checks stay synchronous.
  */
 import { createRequire } from "node:module";
 import type { Decoder } from "cbor-x";

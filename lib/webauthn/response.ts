@@ -1,12 +1,10 @@
 /*
- * The first half of each ceremony: narrowing the browser's
- * `PublicKeyCredential.toJSON()` object (WebAuthn L3 §5.1,
- * RegistrationResponseJSON / AuthenticationResponseJSON) from `unknown` into
- * decoded bytes and parsed structures. Nothing here decides whether the
- * response is acceptable; `verifyRegistration` / `verifyAuthentication` do.
- * Every field has a size limit applied before decoding.
+ * Narrows the browser's `PublicKeyCredential.toJSON()` (WebAuthn L3 §5.1)
+ * from `unknown` into decoded bytes and parsed structures, each field size
+ * limited before decoding; whether it is acceptable, the verifiers decide.
  */
 import { Buffer } from "node:buffer";
+import { ownField } from "../internal/index.ts";
 import { parseAttestationObject } from "./attestation-object.ts";
 import type { AttestationObject } from "./attestation-object.ts";
 import { parseAuthenticatorData, MAX_CREDENTIAL_ID_BYTES } from "./authenticator-data.ts";
@@ -54,39 +52,27 @@ export interface AuthenticationResponse {
   userHandle: Uint8Array | undefined;
 }
 
-function field(obj: object, name: string): unknown {
-  if (!Object.hasOwn(obj, name)) return undefined;
-  const value: unknown = Reflect.get(obj, name);
-  return value;
+function malformed(step: string, reason: string): Error {
+  return ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, reason);
 }
 
 function binary(obj: object, name: string, step: string, maxBytes: number): Uint8Array {
-  const text = field(obj, name);
+  const text = ownField(obj, name);
   const bytes = typeof text === "string" ? decodeBase64url(text, maxBytes) : undefined;
-  if (bytes === undefined) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, `${name} is not base64url within ${maxBytes} bytes`);
-  }
+  if (bytes === undefined) throw malformed(step, `${name} is not base64url within ${maxBytes} bytes`);
   return bytes;
 }
 
 function envelope(input: unknown, step: string): [id: string, response: object] {
-  if (typeof input !== "object" || input === null) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "credential is not an object");
-  }
+  if (typeof input !== "object" || input === null) throw malformed(step, "credential is not an object");
   // WebAuthn L3 §5.1: a PublicKeyCredential has type "public-key".
-  if (field(input, "type") !== "public-key") {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "credential type is not public-key");
-  }
+  if (ownField(input, "type") !== "public-key") throw malformed(step, "credential type is not public-key");
   const rawId = binary(input, "rawId", step, MAX_CREDENTIAL_ID_BYTES);
   const id = binary(input, "id", step, MAX_CREDENTIAL_ID_BYTES);
   // WebAuthn L3 §5.1: id is the base64url encoding of rawId.
-  if (Buffer.compare(id, rawId) !== 0 || id.length === 0) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "id and rawId differ");
-  }
-  const response = field(input, "response");
-  if (typeof response !== "object" || response === null) {
-    throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "response is not an object");
-  }
+  if (Buffer.compare(id, rawId) !== 0 || id.length === 0) throw malformed(step, "id and rawId differ");
+  const response = ownField(input, "response");
+  if (typeof response !== "object" || response === null) throw malformed(step, "response is not an object");
   return [encodeBase64url(rawId), response];
 }
 
@@ -99,19 +85,11 @@ export function parseRegistrationResponse(input: unknown): RegistrationResponse 
   const [id, response] = envelope(input, step);
   const clientDataJSON = binary(response, "clientDataJSON", step, MAX_RESPONSE_FIELD_BYTES);
   const attestationObject = binary(response, "attestationObject", step, MAX_RESPONSE_FIELD_BYTES);
-  const list = field(response, "transports");
-  const transports: string[] = [];
-  if (list !== undefined) {
-    if (!Array.isArray(list) || list.length > MAX_TRANSPORTS) {
-      throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "transports is not a short list");
-    }
-    for (const t of list) {
-      if (typeof t !== "string" || !TRANSPORT.test(t)) {
-        throw ceremonyError("ERR_PASSKEY_MALFORMED_CREDENTIAL", step, "transports holds a malformed value");
-      }
-      if (!transports.includes(t)) transports.push(t);
-    }
-  }
+  const list = ownField(response, "transports");
+  const given = list === undefined ? [] : list;
+  if (!Array.isArray(given) || given.length > MAX_TRANSPORTS) throw malformed(step, "transports is not a short list");
+  if (!given.every((t) => typeof t === "string" && TRANSPORT.test(t))) throw malformed(step, "transports holds a malformed value");
+  const transports: string[] = [...new Set(given)];
   const clientData = parseClientData(clientDataJSON, "registration");
   const attestation = parseAttestationObject(attestationObject);
   return { id, clientDataJSON, clientData, attestation, transports };
@@ -127,12 +105,9 @@ export function parseAuthenticationResponse(input: unknown): AuthenticationRespo
   const clientDataJSON = binary(response, "clientDataJSON", step, MAX_RESPONSE_FIELD_BYTES);
   const authenticatorDataBytes = binary(response, "authenticatorData", step, MAX_RESPONSE_FIELD_BYTES);
   const signature = binary(response, "signature", step, MAX_RESPONSE_FIELD_BYTES);
-  const handle = field(response, "userHandle");
-  let userHandle: Uint8Array | undefined;
-  if (handle !== undefined && handle !== null) {
-    // WebAuthn L3 §5.4.3: a user handle is at most 64 bytes.
-    userHandle = binary(response, "userHandle", step, 64);
-  }
+  const handle = ownField(response, "userHandle") ?? undefined;
+  // WebAuthn L3 §5.4.3: a user handle, when present (not null), is at most 64 bytes.
+  const userHandle = handle === undefined ? undefined : binary(response, "userHandle", step, 64);
   const clientData = parseClientData(clientDataJSON, "authentication");
   const authenticatorData = parseAuthenticatorData(authenticatorDataBytes);
   return { id, clientDataJSON, clientData, authenticatorDataBytes, authenticatorData, signature, userHandle };

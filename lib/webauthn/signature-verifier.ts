@@ -1,16 +1,7 @@
 /*
- * Signature checks off the event loop when ceremonies pile up. One
- * @noble/curves ECDSA or EdDSA check costs 2-3 ms of CPU; a burst of sign-ins
- * verified on the event loop stalls every other request for that long each.
- *
- * `SignatureVerifier.verify` runs the check on the event loop while the
- * load is low: up to `inThreadPerSecond` checks in the current second, which
- * bounds the stall to about 30 ms a second by default and keeps a lone
- * sign-in free of a thread hop. Beyond that, checks go to a small pool of
- * worker threads running the same `verifySignature` (signature-worker.ts),
- * started on first need. RSA keys (node:crypto, already fast) and any
- * failure to start or reach a worker fall back to the event loop, so the
- * answer never depends on the path: the same function decides it.
+ * Signature checks off the event loop when ceremonies pile up (README
+ * "Signature checks off the event loop"). Every path runs the same
+ * `verifySignature`, so the answer never depends on where it ran.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -31,12 +22,7 @@ export interface SignatureVerifierOptions {
   workers?: number;
 }
 
-interface Pending {
-  resolve: (ok: boolean) => void;
-  key: COSEPublicKey;
-  data: Uint8Array;
-  signature: Uint8Array;
-}
+type Pending = { resolve: (ok: boolean) => void; key: COSEPublicKey; data: Uint8Array; signature: Uint8Array };
 
 /** Verifies signatures on the event loop under low load, on worker threads above it. */
 export class SignatureVerifier {

@@ -1,8 +1,4 @@
-/*
- * The worker half of `SignatureVerifier`: the same `verifySignature`
- * (@noble/curves) the event loop runs, on a worker thread. Each message is
- * `{ id, key, data, signature }`; the answer is `{ id, ok }`.
- */
+/* The worker half of `SignatureVerifier`: `{ id, key, data, signature }` in, `{ id, ok }` out. */
 import { parentPort } from "node:worker_threads";
 import type { COSEPublicKey } from "./cose.ts";
 import { verifySignature } from "./signature.ts";

@@ -1,11 +1,7 @@
 /*
- * Signature verification with a credential public key (WebAuthn L3 §6.5.5).
- * ECDSA signatures are ASN.1 DER Ecdsa-Sig-Value and are not normalised to
- * low-S by authenticators (WebAuthn does not require it), so @noble/curves is
- * called with `format: "der"` and `lowS: false`; a raw r‖s signature is
- * refused. EdDSA uses @noble/curves with RFC 8032 point decoding (no
- * ZIP-215 leniency). RSA (PKCS#1 v1.5 and PSS with salt = digest length, RFC
- * 8230 §2) uses node:crypto. Any exception counts as "does not verify".
+ * Signature verification with a credential public key (WebAuthn L3 §6.5.5;
+ * README "Algorithms"). ECDSA signatures are DER and authenticators do not
+ * normalise them to low-S (WebAuthn does not require it), hence `lowS: false`.
  */
 import { constants, createPublicKey, verify } from "node:crypto";
 import type { KeyObject } from "node:crypto";

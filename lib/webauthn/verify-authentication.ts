@@ -1,21 +1,14 @@
 /*
- * The authentication ceremony, WebAuthn L3 §7.2 (editor's draft at
- * w3c/webauthn 146d0db), steps 5-22 on a response parsed by
- * `parseAuthenticationResponse` (steps 3 and 7-9). Steps 1-2 run in the
- * browser, step 23 (extensions) is ignored, and the caller performs step 24
- * by storing `newSignCount` and `backupState` (PasskeyStore.updateCounter).
- *
- * Signature counter rule (step 22): when the stored counter or the new one
- * is non-zero, the new one must be strictly greater, otherwise the assertion
- * is refused (ERR_PASSKEY_SIGN_COUNT) as a possible cloned authenticator;
- * when both are zero the authenticator keeps no counter and nothing is
- * compared.
+ * The authentication ceremony, WebAuthn L3 §7.2 steps 5-22 (README
+ * "Authentication"), on a response `parseAuthenticationResponse` parsed.
+ * Step 23 (extensions) is ignored; the caller performs step 24 by storing
+ * `newSignCount` and `backupState`.
  */
 import { Buffer } from "node:buffer";
 import { sha256, verifyAuthenticatorData } from "./checks.ts";
 import { clientDataExpectations, verifyClientData, type CeremonyExpectations } from "./client-data.ts";
 import { parseCOSEKey, type COSEPublicKey } from "./cose.ts";
-import { ceremonyError, PasskeyError } from "./errors.ts";
+import { ceremonyError } from "./errors.ts";
 import type { AuthenticationResponse } from "./response.ts";
 import { verifySignature } from "./signature.ts";
 import type { SignatureVerifier } from "./signature-verifier.ts";
@@ -68,8 +61,8 @@ export interface AuthenticationResult {
  * store.updateCounter(credential.id, result.newSignCount, result.backupState, new Date());
  */
 export function verifyAuthentication(response: AuthenticationResponse, expect: AuthenticationExpectations): AuthenticationResult {
-  const { key, signed } = checkBeforeSignature(response, expect);
-  return checkAfterSignature(response, expect, verifySignature(key, signed, response.signature));
+  const { key, signed } = beforeSignature(response, expect);
+  return afterSignature(response, expect, verifySignature(key, signed, response.signature));
 }
 
 /**
@@ -82,21 +75,13 @@ export async function verifyAuthenticationWith(
   response: AuthenticationResponse,
   expect: AuthenticationExpectations,
 ): Promise<AuthenticationResult> {
-  const { key, signed } = checkBeforeSignature(response, expect);
-  return checkAfterSignature(response, expect, await verifier.verify(key, signed, response.signature));
+  const { key, signed } = beforeSignature(response, expect);
+  return afterSignature(response, expect, await verifier.verify(key, signed, response.signature));
 }
 
 // WebAuthn L3 §7.2 steps 5-20: everything before the signature; returns the key and the signed bytes.
-function checkBeforeSignature(
-  response: AuthenticationResponse,
-  expect: AuthenticationExpectations,
-): { key: COSEPublicKey; signed: Uint8Array } {
-  // WebAuthn L3 §13.4.3: challenges carry at least 16 random bytes.
-  if (expect.challenge.length < 16) {
-    throw new PasskeyError("ERR_PASSKEY_INVALID_OPTIONS", "verify authentication: challenge shorter than 16 bytes", {
-      step: "13.4.3: challenge",
-    });
-  }
+function beforeSignature(response: AuthenticationResponse, expect: AuthenticationExpectations): { key: COSEPublicKey; signed: Uint8Array } {
+  const clientData = clientDataExpectations(expect, "verify authentication");
   const record = expect.credential;
   // WebAuthn L3 §7.2 step 5: credential.id identifies the credential the RP looked up.
   if (response.id !== record.id) {
@@ -117,7 +102,7 @@ function checkBeforeSignature(
       throw ceremonyError("ERR_PASSKEY_USER_HANDLE", "7.2 step 6: userHandle", "user handle does not match the account");
     }
   }
-  verifyClientData(response.clientData, clientDataExpectations(expect), "authentication");
+  verifyClientData(response.clientData, clientData, "authentication");
   const authData = response.authenticatorData;
   verifyAuthenticatorData(authData, expect, "authentication");
   // WebAuthn L3 §7.2 step 19.1-19.2: BE is a fixed property of the credential.
@@ -131,15 +116,11 @@ function checkBeforeSignature(
 }
 
 // WebAuthn L3 §7.2 steps 21-22, given whether the signature verified.
-function checkAfterSignature(
-  response: AuthenticationResponse,
-  expect: AuthenticationExpectations,
-  signatureValid: boolean,
-): AuthenticationResult {
+function afterSignature(response: AuthenticationResponse, expect: AuthenticationExpectations, valid: boolean): AuthenticationResult {
   const authData = response.authenticatorData;
   const record = expect.credential;
   // WebAuthn L3 §7.2 step 21: sig verifies over authData ‖ hash with the stored public key.
-  if (!signatureValid) {
+  if (!valid) {
     throw ceremonyError("ERR_PASSKEY_SIGNATURE", "7.2 step 21: signature", "signature does not verify");
   }
   // WebAuthn L3 §7.2 step 22 (§6.1.1): if either counter is non-zero the new one must be greater.

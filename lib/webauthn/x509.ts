@@ -1,10 +1,7 @@
 /*
- * The X.509 work attestation needs, on node:crypto's X509Certificate plus a
- * minimal bounds-checked DER walker for what Node does not expose (the
- * certificate version and arbitrary extensions, e.g. the FIDO AAGUID
- * extension 1.3.6.1.4.1.45724.1.1.4). Chain validation checks issuer names,
- * signatures, validity at a given time and the CA flag of every issuer up to
- * a configured trust anchor; it does not check revocation.
+ * The X.509 work attestation needs: node:crypto's X509Certificate, plus a
+ * bounds-checked DER walker for what Node does not expose (the version and
+ * arbitrary extensions, e.g. the FIDO AAGUID extension).
  */
 import { Buffer } from "node:buffer";
 import { X509Certificate, verify } from "node:crypto";
@@ -152,20 +149,15 @@ function issuedBy(child: X509Certificate, issuer: X509Certificate): boolean {
  * a CA. Revocation is not checked.
  */
 export function verifyChain(chain: readonly X509Certificate[], anchors: readonly Uint8Array[], now: Date): boolean {
-  if (chain.length === 0) return false;
-  for (let i = 0; i < chain.length; i++) {
-    const cert = chain[i];
-    if (cert === undefined || !validAt(cert, now)) return false;
-    const parent = chain[i + 1];
-    if (parent !== undefined && (!parent.ca || !issuedBy(cert, parent))) return false;
-  }
-  const last = chain[chain.length - 1];
+  const last = chain.at(-1);
   if (last === undefined) return false;
-  for (const der of anchors) {
-    const anchor = parseCertificate(der);
-    if (anchor === undefined) continue;
-    if (Buffer.compare(anchor.raw, last.raw) === 0) return true;
-    if (anchor.ca && validAt(anchor, now) && issuedBy(last, anchor)) return true;
+  for (const [i, cert] of chain.entries()) {
+    const parent = chain[i + 1];
+    if (!validAt(cert, now) || (parent !== undefined && (!parent.ca || !issuedBy(cert, parent)))) return false;
   }
-  return false;
+  return anchors.some((der) => {
+    const anchor = parseCertificate(der);
+    if (anchor === undefined) return false;
+    return Buffer.compare(anchor.raw, last.raw) === 0 || (anchor.ca && validAt(anchor, now) && issuedBy(last, anchor));
+  });
 }
