@@ -251,6 +251,7 @@ function buildRouter(
     freshFor: config.freshFor,
     jobStatusPage: jobHandlers.StatusPage,
     stopped,
+    teams: team,
   });
   mountResources({ db, mux, events, tools, origin: config.origin, requireSession: auth.RequireSession, localeDir: LOCALE_DIR });
   mountTeams(mux, signedIn, team, assets);
