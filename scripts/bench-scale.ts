@@ -25,6 +25,9 @@
  *   events     /account/activity, EventStore.latest and appendAudit with
  *              10³/10⁵/10⁶ events in the person's stream and BENCH_EVENTS
  *              (10⁷) in all
+ *   teams      a team of 1,000 members beside a team of 3, the person in
+ *              both: the membership check (Teams.roleOf) per team
+ *              (scripts/bench-scale-teams.ts)
  *   cold       the shipped unit's cold start with a BENCH_COLD_BYTES (1 GB)
  *              database beside an empty one (needs `npm run build`'s bundle)
  *
@@ -58,6 +61,7 @@ import { LIST_PAGE_SIZE } from "../lib/manifest/list.ts";
 import { ownerTag, searchRow } from "../lib/manifest/search.ts";
 import { listen } from "../test/_support/server.ts";
 import { SHIPPED_DEMO, coldStart, coldServers } from "./bench-cold.ts";
+import { teams } from "./bench-scale-teams.ts";
 import {
   DIVISOR,
   RATE,
@@ -558,7 +562,15 @@ async function cold(dir: string): Promise<void> {
   console.log(line);
 }
 
-const SCENARIOS: Record<string, (dir: string) => Promise<void>> = { sessions, signin: signinScenario, sweep, resources, events, cold };
+const SCENARIOS: Record<string, (dir: string) => Promise<void>> = {
+  sessions,
+  signin: signinScenario,
+  sweep,
+  resources,
+  events,
+  teams,
+  cold,
+};
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(SCENARIOS);
 console.log(`bench-scale: Node ${process.version}, ${RATE} req/s for ${SECONDS} s per point, sizes divided by ${DIVISOR}`);
 for (const name of chosen) {
