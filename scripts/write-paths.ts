@@ -400,11 +400,16 @@ export function writingNames(dir: string = join(ROOT, "api")): string[] {
   return found;
 }
 
+/** The starter's modules the demo mounts as they are: their routes are the demo's. */
+const STARTER_MOUNTED = ["examples/starter/teams.ts"];
+
 /** The demo's writing routes: its mux table's literal patterns, and the routes `mountResource` mounts for each of its resources. */
 export function writingRoutes(demo: string = join(ROOT, "examples/demo"), mount: string = join(ROOT, "lib/manifest/mount.ts")): string[] {
   const found = new Set<string>();
-  for (const file of readdirSync(demo).filter((f) => f.endsWith(".ts"))) {
-    const source = readFileSync(join(demo, file), "utf8");
+  // The demo's own files, and the starter's modules it mounts (the team pages' routes).
+  const files = [...readdirSync(demo).map((f) => join(demo, f)), ...STARTER_MOUNTED.map((f) => join(ROOT, f))];
+  for (const file of files.filter((f) => f.endsWith(".ts"))) {
+    const source = readFileSync(file, "utf8");
     for (const m of source.matchAll(/\.Handle\("([^"]+)"/g)) {
       const pattern = m[1] ?? "";
       const method = /^([A-Z]+) /.exec(pattern)?.[1];
