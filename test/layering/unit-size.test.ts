@@ -26,9 +26,6 @@ const ALLOWED = new Set([
   "lib/client/passkey.js (anonymous)",
   "lib/manifest/store.ts mergeableStore",
   "lib/runtime/connection-limits.ts",
-  // Issue 37: its Sweep becomes lib/db's sweep runner (the mechanisms part);
-  // then the first factors (Begin, Verify, VerifyCode, Callback) move out.
-  "lib/signin/signin.ts",
   // Issue 37: one describe() per resource; its suites split by topic next.
   "lib/manifest/conformance/suite.ts describeResourceConformance",
   "lib/manifest/conformance/suite.ts (anonymous)",
