@@ -1,8 +1,4 @@
-/*
- * Configuration of the sign-in component (SPEC §2.6). The contract's
- * fields come first, letter for letter; the rest are latch's documented
- * extensions with defaults.
- */
+/* Configuration of the sign-in component (SPEC §2.6): the contract's fields first, then latch's, with defaults. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { requireTables, type DB } from "../db/index.ts";
 import { isLocalPath, type Clock, type Logger } from "../http/index.ts";

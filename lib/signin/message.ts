@@ -1,9 +1,4 @@
-/*
- * The sign-in email, in the request's locale (i18n `Tf`), as text plus
- * HTML, and the module's own pages: the code page for a browser without the
- * link's binding and the page shown when the email could not be sent, both
- * written as a whole document by `writePage`.
- */
+/* The sign-in email (text and HTML, in the request's locale) and the module's own pages: the code page and the failed send. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { html, type SafeHTML } from "../http/index.ts";
 import { Dir, LocaleFrom, T, Tf } from "../i18n/index.ts";
@@ -83,11 +78,7 @@ export function sendFailurePage(req: IncomingMessage, res: ServerResponse, ref: 
   );
 }
 
-/**
- * Answers one of this module's own pages, shown outside the application's
- * layout: a complete document in the request's locale titled `title`, with
- * `head` after its charset.
- */
+/** Answers one of this module's own pages, outside the application's layout: a whole document in the request's locale. */
 function writePage(
   req: IncomingMessage,
   res: ServerResponse,

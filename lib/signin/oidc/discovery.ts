@@ -6,6 +6,7 @@
  * is picked up on the next sign-in rather than after the cache expires.
  */
 import type { Clock } from "../../http/index.ts";
+import { ownField } from "../../internal/index.ts";
 import { OIDCError } from "./errors.ts";
 import { fetchJSON } from "./fetch-json.ts";
 
@@ -34,7 +35,7 @@ export function discoveryURL(issuer: string): URL {
 }
 
 function endpoint(doc: object, name: string, issuer: URL): URL {
-  const value: unknown = name in doc ? Reflect.get(doc, name) : undefined;
+  const value = ownField(doc, name);
   if (typeof value !== "string") throw discoveryError(`${name} missing`);
   const url = URL.parse(value);
   if (url === null) throw discoveryError(`${name} is not a URL`);
@@ -56,20 +57,18 @@ function discoveryError(reason: string): OIDCError {
  */
 export function parseMetadata(doc: unknown, issuer: string): ProviderMetadata {
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw discoveryError("not a JSON object");
-  const stated: unknown = "issuer" in doc ? doc.issuer : undefined;
+  const stated = ownField(doc, "issuer");
   // OIDC Discovery §4.3: the issuer in the document must be the one we asked (modulo a trailing slash).
   if (typeof stated !== "string" || normalizeIssuer(stated) !== normalizeIssuer(issuer)) {
     throw discoveryError("issuer does not match the configured issuer");
   }
   const base = new URL(stated);
-  const iss: unknown =
-    "authorization_response_iss_parameter_supported" in doc ? doc.authorization_response_iss_parameter_supported : undefined;
   return {
     issuer: stated,
     authorizationEndpoint: endpoint(doc, "authorization_endpoint", base),
     tokenEndpoint: endpoint(doc, "token_endpoint", base),
     jwksURI: endpoint(doc, "jwks_uri", base),
-    issParameterSupported: iss === true,
+    issParameterSupported: ownField(doc, "authorization_response_iss_parameter_supported") === true,
   };
 }
 

@@ -37,20 +37,14 @@ export async function fetchJSON(url: URL, request: JSONRequest): Promise<JSONRes
   const where = `${url.origin}${url.pathname}`;
   let res: Response;
   try {
-    const init: RequestInit = {
-      method: request.form === undefined ? "GET" : "POST",
-      headers:
-        request.form === undefined
-          ? { accept: "application/json" }
-          : {
-              accept: "application/json",
-              "content-type": "application/x-www-form-urlencoded",
-            },
+    const form = request.form;
+    res = await fetch(url, {
+      method: form === undefined ? "GET" : "POST",
+      headers: { accept: "application/json", ...(form !== undefined && { "content-type": "application/x-www-form-urlencoded" }) },
       redirect: request.followRedirects === true ? "follow" : "error",
       signal: request.signal,
-    };
-    if (request.form !== undefined) init.body = request.form.toString();
-    res = await fetch(url, init);
+      ...(form !== undefined && { body: form.toString() }),
+    });
   } catch (cause) {
     throw new OIDCError("ERR_SIGNIN_OIDC_UNREACHABLE", `fetch ${where}: provider unreachable`, { cause });
   }
@@ -58,9 +52,7 @@ export async function fetchJSON(url: URL, request: JSONRequest): Promise<JSONRes
   try {
     return { status: res.status, body: JSON.parse(text) };
   } catch (cause) {
-    throw new OIDCError("ERR_SIGNIN_OIDC_BAD_RESPONSE", `fetch ${where}: body is not JSON (status ${res.status})`, {
-      cause,
-    });
+    throw new OIDCError("ERR_SIGNIN_OIDC_BAD_RESPONSE", `fetch ${where}: body is not JSON (status ${res.status})`, { cause });
   }
 }
 

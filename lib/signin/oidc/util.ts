@@ -1,8 +1,4 @@
-/*
- * Small helpers of the callback: reading a query parameter that must occur
- * once, and bounding a promise by an abort signal even when the promise
- * ignores the signal.
- */
+/* Small helpers: a query parameter that must occur once, and a promise bounded by an abort signal. */
 
 /**
  * Returns the single value of `name`, or `undefined` when it is absent or
@@ -20,24 +16,11 @@ export function callbackParam(query: URLSearchParams, name: string): string | un
  * lookup that ignores its signal is merely no longer waited for.
  */
 export function settleBefore<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
   });
+  return Promise.race([aborted, promise]);
 }
 
 /**

@@ -6,6 +6,7 @@
  * when the JRD links the configured issuer. The caller reads every failure
  * as "not claimed": sign-in never waits on, or breaks because of, the provider.
  */
+import { ownField } from "../../internal/index.ts";
 import { normalizeIssuer } from "./discovery.ts";
 import { fetchJSON } from "./fetch-json.ts";
 
@@ -25,17 +26,14 @@ export function webfingerURL(issuer: string, address: string): URL {
  * relation. Malformed documents and links are ignored, never thrown on.
  */
 export function hasIssuerLink(jrd: unknown, issuer: string): boolean {
-  if (typeof jrd !== "object" || jrd === null || !("links" in jrd)) return false;
-  const links: unknown = jrd.links;
+  const links = typeof jrd === "object" && jrd !== null ? ownField(jrd, "links") : undefined;
   if (!Array.isArray(links)) return false;
   const want = normalizeIssuer(issuer);
-  for (const link of links) {
-    if (typeof link !== "object" || link === null || !("rel" in link) || !("href" in link)) continue;
-    const rel: unknown = link.rel;
-    const href: unknown = link.href;
-    if (rel === ISSUER_REL && typeof href === "string" && normalizeIssuer(href) === want) return true;
-  }
-  return false;
+  return links.some((link: unknown) => {
+    if (typeof link !== "object" || link === null || ownField(link, "rel") !== ISSUER_REL) return false;
+    const href = ownField(link, "href");
+    return typeof href === "string" && normalizeIssuer(href) === want;
+  });
 }
 
 /**
