@@ -24,13 +24,6 @@ function b64(s: string): string {
   return Buffer.from(s, "utf8").toString("base64");
 }
 
-function refused(method: AuthMethod, reply: Reply): MailError {
-  return new MailError("ERR_MAIL_AUTH", `mail: AUTH ${method} refused with ${reply.code}`, {
-    replyCode: reply.code,
-    command: "AUTH",
-  });
-}
-
 /**
  * Picks the mechanism to use from the EHLO AUTH parameters: `preferred` if
  * given (and offered), else the first of `AUTH_METHODS` offered. Throws
@@ -61,5 +54,6 @@ export async function authenticate(conn: SMTPConnection, method: AuthMethod, cre
     if (reply.code === 334) reply = await conn.command(b64(creds.password), "AUTH", timeout);
   }
   // RFC 4954 §6: 235 is the only success.
-  if (reply.code !== 235) throw refused(method, reply);
+  if (reply.code !== 235)
+    throw new MailError("ERR_MAIL_AUTH", `mail: AUTH ${method} refused with ${reply.code}`, { replyCode: reply.code, command: "AUTH" });
 }

@@ -64,13 +64,12 @@ export function formatSubject(subject: string): string {
     const folded = foldChunks("Subject", splitAtSpaces(subject));
     if (folded !== undefined) return folded;
   }
-  const words = encodeWords(subject);
-  return (
-    foldChunks(
-      "Subject",
-      words.map((w, i) => (i === 0 ? w : " " + w)),
-    ) ?? ""
-  );
+  return foldChunks("Subject", encodedChunks(subject)) ?? "";
+}
+
+/** RFC 2047 encoded-words of `text`, each after the first led by the space that folding may break at. */
+function encodedChunks(text: string): string[] {
+  return encodeWords(text).map((w, i) => (i === 0 ? w : " " + w));
 }
 
 const ATOM_PHRASE = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ ]*$/;
@@ -85,7 +84,7 @@ function mailboxChunks(m: Mailbox): string[] {
     // RFC 5322 §3.2.4: a quoted-string escapes only backslash and double quote.
     name = ['"' + m.name.replace(/[\\"]/g, "\\$&") + '"'];
   } else {
-    name = encodeWords(m.name).map((w, i) => (i === 0 ? w : " " + w));
+    name = encodedChunks(m.name);
   }
   return [...name, ` <${m.address}>`];
 }

@@ -1,8 +1,6 @@
 /*
- * The development sender used when no `Mailer` is configured (SPEC.md §2.6,
- * `Mailer`: "a logging sender is used and a warning is logged on every
- * send"). It is the one place latch logs an emailed link (docs/design.md
- * §5, Security conventions), which is why every line says the mail was not delivered.
+ * The development sender used when no `Mailer` is configured (SPEC.md §2.6): the one place latch logs an
+ * emailed link (docs/design.md §5), which is why every line says the mail was not delivered.
  */
 import type { Logger } from "../http/index.ts";
 import { composeMessage } from "./build.ts";

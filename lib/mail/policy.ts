@@ -1,8 +1,4 @@
-/*
- * When may the client speak in the clear? RFC 8314 §3 asks for TLS on
- * submission; plaintext is tolerated only on loopback, where no network
- * sees the bytes, or when the operator opts in explicitly.
- */
+/* When may the client speak in the clear? RFC 8314 §3 asks for TLS on submission: only on loopback, or by explicit opt-in. */
 import { isLoopbackHost } from "./url.ts";
 
 /** Reports whether a session to `host` may continue unencrypted when the server offers no STARTTLS. */

@@ -1,8 +1,4 @@
-/*
- * Options of the SMTP mailer and their checks. Everything is checked at
- * construction so a bad configuration fails at startup, not on the first
- * sign-in email.
- */
+/* Options of the SMTP mailer, checked at construction so a bad configuration fails at startup, not on the first email. */
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { hostname } from "node:os";

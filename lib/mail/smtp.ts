@@ -1,9 +1,7 @@
 /*
- * The SMTP mailer: one connection per `Send` (no pooling), in the order of
- * RFC 5321 §3: greeting, EHLO, STARTTLS and EHLO again (RFC 3207 §4.2),
- * AUTH (RFC 4954), MAIL, RCPT per recipient, DATA, QUIT. The message is
- * built and checked before connecting, so a bad message never reaches the
- * network. Any refused recipient fails the whole send.
+ * The SMTP mailer: one connection per `Send`, in RFC 5321 §3's order (greeting, EHLO, STARTTLS and EHLO
+ * again, AUTH, MAIL, RCPT each, DATA, QUIT). The message is built before connecting; any refused
+ * recipient fails the whole send.
  */
 import type { Mailer, Message } from "./types.ts";
 import { authenticate, chooseAuthMethod } from "./auth.ts";

@@ -1,17 +1,7 @@
 /*
- * The auth event log: the one home of security events (OWASP ASVS 5.0
- * §16.3.1: log authentication events, successes and failures). Components
- * (sign-in, passkey) build a typed `AuthEvent` and hand it to one sink
- * function, `Config.OnAuthEvent`; the default sink writes one structured
- * log line per event. An application that also wants the events elsewhere
- * (an audit stream) composes sinks in one line:
- *
- *   OnAuthEvent: fanOutAuthEvents(logAuthEvents(logger), (e) => audit.append(e))
- *
- * An event names who (subject) and from where (client address), never a
- * token, code, cookie or link: those are secrets and never reach a sink.
- * Components report through `authEventEmitter`, the one place an event is
- * stamped with its time and client address.
+ * The auth event log, the one home of security events (OWASP ASVS 5.0 §16.3.1: log authentication
+ * events, successes and failures): typed `AuthEvent`s stamped by `authEventEmitter` and handed to one
+ * sink (README "Auth events"). An event never carries a token, code, cookie or link.
  */
 import type { IncomingMessage } from "node:http";
 import type { Clock, Logger } from "../http/index.ts";

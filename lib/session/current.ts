@@ -1,10 +1,6 @@
 /*
- * The request's current session (DESIGN.md: per-request values, kept in a
- * lib/internal request slot). There is one binding per request:
- * `Sessions.read` records what it found (a session, or `null` for none) so
- * later reads in the same request cost nothing, and `create`/`destroy`
- * update it. Session middleware (signin's `RequireSession`) reads through
- * the store, so `currentSession` works downstream of it.
+ * The request's current session, in a lib/internal request slot (docs/design.md §3): `Sessions.read`
+ * records what it found (`null`: none) so later reads in the request cost nothing; `create`/`destroy` update it.
  */
 import type { IncomingMessage } from "node:http";
 import { requestSlot } from "../internal/index.ts";
