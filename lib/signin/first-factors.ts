@@ -62,7 +62,8 @@ export function signinContext(config: Config): SigninContext {
     ...(config.SessionTTL !== undefined && { TTL: config.SessionTTL }),
     ...(config.IdleTimeout !== undefined && { IdleTimeout: config.IdleTimeout }),
   };
-  const provider = config.Provider;
+  const { Provider, InstanceKey } = config;
+  const redirect = `${origin}/auth/callback`;
   return {
     config,
     origin,
@@ -84,18 +85,9 @@ export function signinContext(config: Config): SigninContext {
     isReturning: (address) => returning.get(address) !== undefined,
     recordAccount: (address, now) => void record.run({ address, now }),
     provider:
-      provider === undefined
+      Provider === undefined
         ? undefined
-        : new InboxProvider({
-            Issuer: provider.Issuer,
-            ClientID: origin,
-            RedirectURI: `${origin}/auth/callback`,
-            InstanceKey: config.InstanceKey,
-            Clock: clock,
-            Logger: logger,
-            ...(provider.Lookup !== undefined && { Lookup: provider.Lookup }),
-            ...(provider.LookupTimeout !== undefined && { LookupTimeout: provider.LookupTimeout }),
-          }),
+        : new InboxProvider({ ...Provider, ClientID: origin, RedirectURI: redirect, InstanceKey, Clock: clock, Logger: logger }),
   };
 }
 

@@ -32,14 +32,8 @@ export interface SweepResult {
 }
 
 /**
- * Creates the sign-in component. Throws `ErrEmptyInstanceKey` when
+ * Creates the sign-in component (README has the routes to mount). Throws `ErrEmptyInstanceKey` when
  * `InstanceKey` is empty, `SigninError` for other invalid configuration.
- *
- * @example
- * const auth = create({ DB: db, Origin, InstanceKey, SigninPath: "/signin", SignedInPath: "/account" });
- * mux.Handle("POST /signin", auth.Begin);
- * mux.Handle("GET /auth/verify", auth.Verify);
- * mux.With(auth.RequireSession).Handle("GET /account", account);
  */
 export function create(config: Config): Signin {
   return new Signin(config);
@@ -84,36 +78,23 @@ export class Signin {
   /** Form POST: ends every session of the subject but the current one; 303 to `SessionsPath`. */
   readonly RevokeOtherSessions: HandlerFunc = (req, res) => revokeOtherSessions(this.#ctx, req, res);
 
-  /**
-   * Middleware requiring a live session. It binds the identity and the
-   * session to the request (`From`, `SessionFrom`, session `currentSession`).
-   * Without one: HTML requests are redirected (303) to `SigninPath`,
-   * others get 401.
-   */
+  /** Middleware requiring a live session, bound to the request (`From`); without one, 303 to `SigninPath` for HTML, else 401. */
   readonly RequireSession: Middleware = (next) => requireSession(this.#ctx, next);
 
   /** Middleware binding the session when there is one, and passing either way. */
   readonly LoadSession: Middleware = (next) => loadSession(this.#ctx.sessions, next);
 
   /**
-   * Middleware requiring a session authenticated within `maxAge` ms
-   * (since its `AuthTime`). A stale session is refused: HTML requests are
-   * redirected (303) to `StalePath` (default `SigninPath`) with
-   * `?next=<path>`, where the app offers a passkey step-up or a fresh
-   * sign-in; others get 401. No session at all behaves as `RequireSession`.
+   * Middleware requiring a session whose `AuthTime` is within `maxAge` ms; a stale one gets 303 to
+   * `StalePath?next=<path>` (a step-up or fresh sign-in) for HTML, else 401; none is `RequireSession`'s.
    */
   RequireFreshSession(maxAge: number): Middleware {
     return (next) => requireFreshSession(this.#ctx, maxAge, next);
   }
 
   /**
-   * Issues an emailed link and code of `purpose` for `address`, bound to
-   * the asking browser (its binding cookie is set on `res`), for a
-   * component above sign-in that proves an inbox the way sign-in does
-   * (lib/account: a change of address). `purpose` must not be the sign-in
-   * purpose, so such a link can never sign in and a sign-in link can never
-   * confirm it. Returns the token and code to email, and `revoke` for a
-   * link whose email could not be sent.
+   * Issues a link and code of `purpose` (never the sign-in purpose, so neither can stand for the other)
+   * for `address`, bound to the asking browser, for a component that proves an inbox (lib/account).
    */
   IssueLink(req: IncomingMessage, res: ServerResponse, address: string, purpose: string): IssuedLink {
     if (purpose === PURPOSE_SIGNIN || purpose === "")
@@ -124,23 +105,14 @@ export class Signin {
     return { Token: token, Code: code, revoke: () => this.#ctx.links.revoke(hash) };
   }
 
-  /**
-   * Spends an `IssueLink` token in the browser it was bound to and returns
-   * its address when it was live and of `purpose`. The bound browser's
-   * token is spent whatever the outcome (a second use finds nothing);
-   * another browser spends nothing and gets undefined.
-   */
+  /** Spends an `IssueLink` token in its bound browser (whatever the outcome; another spends nothing): its address, if live and of `purpose`. */
   SpendLink(req: IncomingMessage, token: string, purpose: string): string | undefined {
     const bound = this.#ctx.binding.hashOf(req);
     if (token === "" || bound === undefined) return undefined;
     return this.#ctx.links.consume(token, purpose, bound).address;
   }
 
-  /**
-   * Spends the live `IssueLink` link of `purpose` whose code is `code`,
-   * typed into the browser it was bound to, under the same wrong-code
-   * limits as a sign-in code; returns its address, or undefined.
-   */
+  /** Spends the live `IssueLink` link of `purpose` whose code is `code`, typed in its bound browser under sign-in's wrong-code limits. */
   SpendCode(req: IncomingMessage, code: string, purpose: string): string | undefined {
     const bound = this.#ctx.binding.hashOf(req);
     if (bound === undefined) return undefined;
@@ -148,12 +120,7 @@ export class Signin {
     return result.ok ? result.address : undefined;
   }
 
-  /**
-   * Deletes expired links, sessions and rate-limit events, one table after
-   * another, in `sweepInSteps`' bounded steps (lib/db): a million expired
-   * rows never hold a request back for long (issue 27). The first step runs
-   * before it returns.
-   */
+  /** Deletes expired links, sessions and rate events in `sweepInSteps`' bounded steps (lib/db; the first before it returns). */
   Sweep(now: Date): Promise<SweepResult> {
     const { links, sessions, rate } = this.#ctx;
     return sweepInSteps(this.#ctx.config.DB, {

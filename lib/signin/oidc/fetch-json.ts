@@ -1,11 +1,6 @@
 /*
- * The one way this module talks to the provider: global `fetch` with a
- * deadline, a response-size cap and JSON parsing. A network failure or a
- * timeout is `ERR_SIGNIN_OIDC_UNREACHABLE` (the provider is down, as far as
- * sign-in cares); anything that arrived but is not a JSON document within
- * the cap is `ERR_SIGNIN_OIDC_BAD_RESPONSE`. Error responses (4xx/5xx) are
- * still parsed, because OAuth error bodies are JSON (RFC 6749 §5.2); the
- * caller decides what a status means.
+ * The one way this module talks to the provider: `fetch` with a deadline, a size cap and JSON parsing.
+ * Error statuses are still parsed (OAuth error bodies are JSON, RFC 6749 §5.2); the caller reads them.
  */
 import { OIDCError } from "./errors.ts";
 
@@ -29,9 +24,8 @@ export interface JSONResponse {
 }
 
 /**
- * Fetches `url` and parses the body as JSON. Throws `OIDCError`
- * (`ERR_SIGNIN_OIDC_UNREACHABLE` or `ERR_SIGNIN_OIDC_BAD_RESPONSE`); the
- * message names the URL's origin and path, never a query or body.
+ * Fetches `url` and parses its JSON. Throws `OIDCError`: `ERR_SIGNIN_OIDC_UNREACHABLE` (network, timeout),
+ * `ERR_SIGNIN_OIDC_BAD_RESPONSE` (not JSON within the cap); messages name origin and path, never a query.
  */
 export async function fetchJSON(url: URL, request: JSONRequest): Promise<JSONResponse> {
   const where = `${url.origin}${url.pathname}`;

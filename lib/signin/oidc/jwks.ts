@@ -1,10 +1,7 @@
 /*
- * The provider's signing keys (RFC 7517 JWK Set at the discovered
- * `jwks_uri`), imported with node:crypto and cached. When an ID token names
- * a key id the cache does not hold, the set is fetched again once, which is
- * how providers rotate keys (OIDC Core §10.1.1). The ID token reaches us
- * over the back channel from the token endpoint, so its `kid` is not chosen
- * by the browser and cannot be used to make us refetch at will.
+ * The provider's signing keys (RFC 7517 JWK Set at `jwks_uri`), cached and fetched again once for an
+ * unknown key id (rotation, OIDC Core §10.1.1). That `kid` comes over the back channel, never from the
+ * browser, so no one can make us refetch at will.
  */
 import { createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import { ownField } from "../../internal/index.ts";
@@ -36,10 +33,8 @@ function publicMaterial(jwk: object): JsonWebKey | undefined {
 }
 
 /**
- * Imports one public signing JWK. Returns `undefined` for a key that is not
- * RSA, P-256 or Ed25519, is not for signatures (`use`, `key_ops`), or does
- * not import. Only public members are read, so a private JWK published by
- * mistake is still imported as its public half.
+ * Imports one public signing JWK (RSA, P-256 or Ed25519, for signatures), else `undefined`. Only public
+ * members are read, so a private JWK published by mistake is imported as its public half.
  */
 export function importJWK(jwk: unknown): VerificationKey | undefined {
   if (typeof jwk !== "object" || jwk === null) return undefined;
