@@ -1,9 +1,4 @@
-/*
- * SMTP AUTH (RFC 4954) with the PLAIN (RFC 4616) and LOGIN mechanisms.
- * Credentials are only ever written to the socket: errors name the
- * mechanism and reply code, never the payload or the server's text (a
- * server could echo what it was sent).
- */
+/* SMTP AUTH (RFC 4954), PLAIN (RFC 4616) or LOGIN: errors name mechanism and reply code, never the payload or server text. */
 import type { SMTPConnection } from "./connection.ts";
 import { MailError } from "./errors.ts";
 import type { Reply } from "./reply.ts";

@@ -75,12 +75,7 @@ export function encodeBody(text: string, encoding: TransferEncoding): string {
   return encoding === "base64" ? encodeBase64Lines(text) : encodeQuotedPrintable(text);
 }
 
-/**
- * Encodes `text` as RFC 2047 "B" encoded-words in UTF-8, each at most 64
- * chars and holding whole characters. Whitespace between adjacent
- * encoded-words is dropped by decoders (RFC 2047 §6.2), so the words can be
- * folded onto separate lines without changing the decoded text.
- */
+/** Encodes `text` as RFC 2047 "B" encoded-words of whole UTF-8 characters, 64 chars at most, foldable apart (§6.2). */
 export function encodeWords(text: string): string[] {
   const words: string[] = [];
   let chunk: Buffer[] = [];

@@ -1,9 +1,6 @@
 /*
- * Header field formatting (RFC 5322 §2.2, §3.3, §3.6). Values are checked
- * before anything is written: CR or LF anywhere is header injection and is
- * refused (RFC 5322 §2.2), never stripped. Long values are folded by
- * inserting CRLF before existing whitespace, so unfolding (§2.2.3) restores
- * them exactly; lines aim at 78 chars and never exceed 998 (§2.1.1).
+ * Header fields (RFC 5322 §2.2, §3.3, §3.6): CR or LF in a value is refused, never stripped; long values
+ * fold before existing whitespace (§2.2.3 unfolds them exactly), aiming at 78 chars, never over 998.
  */
 import type { Mailbox } from "./address.ts";
 import { encodeWords } from "./encode.ts";

@@ -6,12 +6,7 @@ export function isPlaintextAllowed(host: string, allowPlaintext: boolean): boole
   return allowPlaintext || isLoopbackHost(host);
 }
 
-/**
- * Reports whether credentials may be sent to `host` on a connection whose
- * encryption is `secure`. Never over plaintext to a non-loopback host, even
- * with `allowPlaintext` (RFC 4616 §6 and RFC 4954 §4: PLAIN without TLS
- * exposes the password).
- */
+/** Reports whether credentials may go to `host`: never in plaintext off loopback, even with `allowPlaintext` (RFC 4616 §6, RFC 4954 §4). */
 export function isAuthAllowed(host: string, secure: boolean): boolean {
   return secure || isLoopbackHost(host);
 }

@@ -70,12 +70,9 @@ export async function runSession(conn: SMTPConnection, ep: SMTPEndpoint, o: Reso
 }
 
 /**
- * Creates a mailer that delivers through the SMTP server at `url`:
- * `smtp://[user:pass@]host[:587]` (STARTTLS required unless the host is
- * loopback or `allowPlaintext` is set) or `smtps://[user:pass@]host[:465]`
- * (implicit TLS). Credentials are percent-decoded. Throws
- * `ERR_MAIL_INVALID_URL` or `ERR_MAIL_INVALID_OPTIONS` at once; `Send`
- * rejects with a `MailError`.
+ * Creates a mailer delivering through `smtp://[user:pass@]host[:587]` (STARTTLS required but on loopback
+ * or with `allowPlaintext`) or `smtps://…[:465]`. Throws `ERR_MAIL_INVALID_URL` or
+ * `ERR_MAIL_INVALID_OPTIONS` at once; `Send` rejects with a `MailError`.
  *
  * @example
  * const mailer = newSMTPMailer("smtps://app%40example.com:secret@smtp.example.com");

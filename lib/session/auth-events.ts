@@ -46,12 +46,8 @@ export interface AuthEvent {
 }
 
 /**
- * Receives auth events; must not throw (a throw inside a component's
- * transaction rolls its change back). `req` is the request the event came
- * from, when there is one, for what belongs to the request rather than to
- * the event (its locale, its device: lib/signin's security notices); the
- * event itself stays free of secrets, and a sink must not copy the
- * request's cookies or headers anywhere.
+ * Receives auth events; must not throw (a throw inside a component's transaction rolls its change back).
+ * `req`, when there is one, is for its locale and device (security notices); never copy its cookies or headers.
  */
 export type AuthEventSink = (event: AuthEvent, req?: IncomingMessage) => void;
 
@@ -75,12 +71,7 @@ export function fanOutAuthEvents(...sinks: readonly AuthEventSink[]): AuthEventS
 /** Reports one auth event of a request (undefined: a call with none, so no `Client`); the emitter adds `At` and `Client`. */
 export type AuthEventEmitter = (req: IncomingMessage | undefined, event: Omit<AuthEvent, "At" | "Client">) => void;
 
-/**
- * Returns how a component reports auth events: each is stamped with
- * `clock`'s time and the request's `clientAddress` (by the component's
- * `ClientIP`) and handed to the component's `OnAuthEvent`, by default one
- * log line per event on `logger`.
- */
+/** Returns how a component reports auth events: stamped with `clock`'s time and `clientAddress`, handed to `OnAuthEvent` (default: a log line). */
 export function authEventEmitter(
   config: { OnAuthEvent?: AuthEventSink | undefined; ClientIP?: ((req: IncomingMessage) => string) | undefined },
   clock: Clock,

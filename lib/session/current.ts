@@ -23,12 +23,7 @@ export function currentSession(req: IncomingMessage): Session | undefined {
   return current.get(req) ?? undefined;
 }
 
-/**
- * Returns the numeric user id of the request's session for applications
- * whose subjects are numeric strings, or undefined (the contract's
- * `(0, false)`), as it is under the sign-in component, whose subjects are
- * email addresses. Never scope data on a missing id.
- */
+/** Returns the request's subject as a numeric user id, or undefined (the contract's `(0, false)`; always under sign-in). */
 export function userID(req: IncomingMessage): number | undefined {
   const subject = current.get(req)?.Subject;
   if (subject === undefined || !/^[1-9][0-9]{0,15}$/.test(subject)) return undefined;

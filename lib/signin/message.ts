@@ -39,11 +39,8 @@ export interface CodePage {
 }
 
 /**
- * Answers the page shown when a link is opened without its browser
- * binding (README "Scanner-safe links"): the address signing in and the
- * sign-in code to type where the link was asked for. It holds no form, no
- * button and no script, so nothing a scanner presses can spend or sign in
- * anything; it is not stored (no-store) and leaks no Referer.
+ * Answers the page of a link opened without its binding (README "Scanner-safe links"): the address and the
+ * code, and no form, button or script, so nothing a scanner presses spends or signs in anything.
  */
 export function codePage(req: IncomingMessage, res: ServerResponse, view: CodePage): void {
   // RFC 9111 §5.2.2.5: no cache keeps the code; the Referer of any onward navigation carries no token.
