@@ -66,13 +66,7 @@ export function matchLocale(range: string, codes: readonly string[]): string | u
   return codes.find((c) => languageScript(c) === want);
 }
 
-/**
- * Picks the locale for an Accept-Language header among `codes`, falling
- * back to `defaultCode` when nothing matches or the header is absent.
- *
- * @example
- * negotiate("pt;q=0.9, en;q=0.5", ["en", "pt-BR"], "en"); // "pt-BR"
- */
+/** Picks the locale of an Accept-Language header among `codes` (`"pt;q=0.9, en;q=0.5"` gets `pt-BR`), else `defaultCode`. */
 export function negotiate(acceptLanguage: string | undefined, codes: readonly string[], defaultCode: string): string {
   if (acceptLanguage === undefined) return defaultCode;
   for (const { range } of parseAcceptLanguage(acceptLanguage)) {

@@ -6,7 +6,7 @@ export function isPlaintextAllowed(host: string, allowPlaintext: boolean): boole
   return allowPlaintext || isLoopbackHost(host);
 }
 
-/** Reports whether credentials may go to `host`: never in plaintext off loopback, even with `allowPlaintext` (RFC 4616 §6, RFC 4954 §4). */
+/** Reports whether credentials may go to `host`: never in plaintext off loopback, `allowPlaintext` or not (RFC 4954 §4). */
 export function isAuthAllowed(host: string, secure: boolean): boolean {
   return secure || isLoopbackHost(host);
 }

@@ -71,7 +71,7 @@ export function fanOutAuthEvents(...sinks: readonly AuthEventSink[]): AuthEventS
 /** Reports one auth event of a request (undefined: a call with none, so no `Client`); the emitter adds `At` and `Client`. */
 export type AuthEventEmitter = (req: IncomingMessage | undefined, event: Omit<AuthEvent, "At" | "Client">) => void;
 
-/** Returns how a component reports auth events: stamped with `clock`'s time and `clientAddress`, handed to `OnAuthEvent` (default: a log line). */
+/** Returns how a component reports auth events: stamped with time and `clientAddress`, handed to `OnAuthEvent` (default: a log line). */
 export function authEventEmitter(
   config: { OnAuthEvent?: AuthEventSink | undefined; ClientIP?: ((req: IncomingMessage) => string) | undefined },
   clock: Clock,

@@ -137,10 +137,7 @@ export class Sessions {
     return this.#cookie.name;
   }
 
-  /**
-   * Returns the request's live session, or undefined. Results are cached
-   * per request; `last_seen` is refreshed at most once per touch interval.
-   */
+  /** Returns the request's live session (cached per request), or undefined; `last_seen` is written at most once per touch interval. */
   read(req: IncomingMessage): Session | undefined {
     const cached = lookedUp(req);
     if (cached !== undefined) return cached ?? undefined;
@@ -166,11 +163,7 @@ export class Sessions {
     return session;
   }
 
-  /**
-   * Mints a new session for `identity`, sets its cookie on `res`, and
-   * returns it. Any session the request already carried is deleted
-   * (rotation on sign-in).
-   */
+  /** Mints a new session for `identity` and sets its cookie; any session the request carried is deleted (rotation on sign-in). */
   create(req: IncomingMessage, res: ServerResponse, identity: Identity): Session {
     this.#deleteCurrent(req);
     const token = NewToken();
@@ -201,10 +194,7 @@ export class Sessions {
     setCurrentSession(req, null);
   }
 
-  /**
-   * Lists `subject`'s live sessions, most recently seen first; the one
-   * whose row key is `current?.ID` is marked `Current`.
-   */
+  /** Lists `subject`'s live sessions, most recently seen first, `current` marked `Current`. */
   List(subject: string, current?: Session): SessionSummary[] {
     const now = this.#clock.now().getTime();
     return this.#sql.list.all(subject, now, now - this.#idle).map((row) => ({
@@ -228,20 +218,14 @@ export class Sessions {
     return this.#sql.revokeOthers.run(keep.Subject, keep.ID).changes;
   }
 
-  /**
-   * Ends every session of `subject` (an account disabled or deleted by the
-   * application), and runs the `onRevokeAll` hooks in the same transaction;
-   * returns how many sessions ended.
-   */
+  /** Ends every session of `subject` (an account disabled or deleted) and runs `onRevokeAll`, in one transaction; returns how many. */
   RevokeAll(subject: string): number {
     return this.#endAll(subject);
   }
 
   /**
-   * Registers `hook` to run inside every `RevokeAll(subject)`, in its
-   * transaction (a throw undoes the whole revocation). How a module above
-   * sessions ends what it holds for the person without sessions importing
-   * it: `AgentTokens` with its `Sessions` option revokes the agent tokens.
+   * Registers `hook` to run inside every `RevokeAll(subject)`'s transaction (a throw undoes it all): how a
+   * module above ends what it holds for the person (`AgentTokens` its tokens) without sessions importing it.
    */
   onRevokeAll(hook: (subject: string) => unknown): void {
     this.#onRevokeAll.push(hook);

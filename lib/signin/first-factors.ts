@@ -153,11 +153,7 @@ export async function begin(ctx: SigninContext, req: IncomingMessage, res: Serve
   return outcome(ctx, res, "sent=1");
 }
 
-/**
- * `GET /auth/verify?token=...`: in the browser that asked (its binding cookie matches) the link is
- * spent and signs in. Any other opener spends nothing: a live link shows the address and the code
- * (a page with nothing to press), anything else answers `?err=expired`.
- */
+/** `GET /auth/verify?token=...`: signs in only in the browser that asked; another gets the code page, or `?err=expired`. */
 export async function verify(ctx: SigninContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // RFC 9110 §9.3.2: HEAD is safe. Mail scanners probe links with it; it must not spend the token.
   if (req.method === "HEAD") {
@@ -185,10 +181,8 @@ export function typedCode(code: string): string {
 }
 
 /**
- * `POST /auth/code`, form field `code`, typed into the browser that asked for the link. A refused
- * code (malformed, wrong, of another browser, used, or no binding) answers `?err=code`, one
- * indistinguishable outcome; the wrong try that reaches MAX_CODE_ATTEMPTS voids the browser's
- * pending sign-ins and answers `?err=expired`.
+ * `POST /auth/code`, field `code`: any refused code answers one indistinguishable `?err=code`; the wrong
+ * try that reaches MAX_CODE_ATTEMPTS voids the browser's pending sign-ins and answers `?err=expired`.
  */
 export async function verifyCode(ctx: SigninContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (refusedCrossOrigin(ctx, req, res)) return;

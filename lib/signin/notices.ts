@@ -118,12 +118,7 @@ ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @loc
     this.#schedule();
   }
 
-  /**
-   * The auth event sink (`Config.OnAuthEvent` of sign-in and passkey,
-   * composed with the others by `fanOutAuthEvents`): a sign-in from a
-   * device this person has not used, a passkey added or removed, recovery
-   * codes regenerated or one used.
-   */
+  /** The auth event sink (`OnAuthEvent` of sign-in and passkey): new devices, passkeys, recovery codes, a changed address. */
   readonly Sink: AuthEventSink = (event, req) => {
     const subject = event.Subject;
     if (subject === undefined || subject === "") return;
@@ -133,11 +128,7 @@ ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @loc
     if (kind !== undefined) this.#enqueue(kind, subject, event.At, device, this.#localeOf(subject, req), "");
   };
 
-  /**
-   * The event store's `OnAppend` (lib/events): an agent token minted with
-   * write access (`agent.token_minted`, access `write`), which reaches no
-   * auth event sink.
-   */
+  /** The event store's `OnAppend` (lib/events): an agent token minted with write access, which reaches no auth event sink. */
   readonly Audited = (event: AuditedEvent): void => {
     const { Type, Subject, Data, At } = event;
     if (Type === "agent.token_minted" && Data["access"] === "write") {

@@ -1,4 +1,4 @@
-/* Per-request accessors: `From` and `SessionFrom` both read the session the store bound to the request (the contract's "both work downstream"). */
+/* Per-request accessors: `From` and `SessionFrom` read the session the store bound to the request ("both work downstream"). */
 import type { IncomingMessage } from "node:http";
 import { currentSession, type Identity } from "../session/index.ts";
 

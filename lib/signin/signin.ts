@@ -105,7 +105,7 @@ export class Signin {
     return { Token: token, Code: code, revoke: () => this.#ctx.links.revoke(hash) };
   }
 
-  /** Spends an `IssueLink` token in its bound browser (whatever the outcome; another spends nothing): its address, if live and of `purpose`. */
+  /** Spends an `IssueLink` token in its bound browser (whatever the outcome; another spends nothing): its address if live, of `purpose`. */
   SpendLink(req: IncomingMessage, token: string, purpose: string): string | undefined {
     const bound = this.#ctx.binding.hashOf(req);
     if (token === "" || bound === undefined) return undefined;

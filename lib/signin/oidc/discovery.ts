@@ -1,9 +1,6 @@
 /*
- * Provider metadata from OpenID Connect Discovery 1.0: fetched from
- * <issuer>/.well-known/openid-configuration, checked, and cached. A failed
- * fetch is not cached, and `invalidate` drops a good entry when a later step
- * (token endpoint, key set) fails, so a provider that moved its endpoints
- * is picked up on the next sign-in rather than after the cache expires.
+ * Provider metadata (OpenID Connect Discovery 1.0), checked and cached. A failure is not cached, and a
+ * later step's failure drops a good entry (`invalidate`), so moved endpoints are found on the next sign-in.
  */
 import type { Clock } from "../../http/index.ts";
 import { ownField } from "../../internal/index.ts";
@@ -50,11 +47,7 @@ function discoveryError(reason: string): OIDCError {
   return new OIDCError("ERR_SIGNIN_OIDC_DISCOVERY", `parse provider metadata: ${reason}`);
 }
 
-/**
- * Checks a discovery document against the configured issuer and picks the
- * endpoints. Throws `OIDCError` `ERR_SIGNIN_OIDC_DISCOVERY` when it is not
- * an object, names another issuer, or lacks an endpoint.
- */
+/** Checks a discovery document against the issuer and picks the endpoints; else throws `OIDCError` `ERR_SIGNIN_OIDC_DISCOVERY`. */
 export function parseMetadata(doc: unknown, issuer: string): ProviderMetadata {
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw discoveryError("not a JSON object");
   const stated = ownField(doc, "issuer");
