@@ -24,11 +24,6 @@ CREATE TABLE account_reversals (
 CREATE INDEX account_reversals_subject ON account_reversals (subject);`,
   },
   {
-    // A move, an export and a deletion find a person's events outside their audit stream by subject.
-    Name: "account/002-events-subject",
-    SQL: "CREATE INDEX account_events_subject ON events (subject);",
-  },
-  {
     // The sweep's steps pick expired rows along these indexes (lib/db sweepInSteps), not by scanning the tables.
     Name: "account/003-sweep-expiry",
     SQL: `CREATE INDEX account_address_changes_expires_at ON account_address_changes (expires_at);

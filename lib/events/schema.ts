@@ -29,4 +29,12 @@ export const Schema: readonly Step[] = [
     Name: "events/003-history-index",
     SQL: `CREATE INDEX events_history ON events (stream, seq) WHERE type IN ('history.continues', 'history.continued_from');`,
   },
+  {
+    // A person's events in other streams are found by subject (history.ts, the erasure). The index was account's step
+    // account/002-events-subject until issue 37 (one owner per table): its index goes, its record is forgotten.
+    Name: "events/004-subject-index",
+    SQL: `DROP INDEX IF EXISTS account_events_subject;
+CREATE INDEX events_by_subject ON events (subject);`,
+    Run: () => ["account/002-events-subject"],
+  },
 ];

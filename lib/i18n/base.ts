@@ -1,9 +1,6 @@
 /*
- * The framework's own catalogs: the messages of its sign-in, passkey, job
- * and error pages and of its emails, shipped as `catalogs/<code>.json` at
- * the package root. The compiled module sits in `dist/lib/i18n/`, so the
- * folder is three levels up (two from the source, lib/i18n/). Files are read once, on first use; a missing
- * or broken shipped catalog is a packaging bug and throws.
+ * The framework's own catalogs (its pages' and emails' messages), `catalogs/<code>.json` at the package
+ * root, read once on first use; a missing or broken one is a packaging bug and throws.
  */
 import { fileURLToPath } from "node:url";
 import { readCatalog, type MessageMap } from "./catalog-file.ts";
@@ -22,11 +19,7 @@ const BASE_LOCALES: readonly string[] = Object.freeze(["en", "es", "pt-BR", "fr"
 let loaded: ReadonlyMap<string, MessageMap> | undefined;
 
 function catalogs(): ReadonlyMap<string, MessageMap> {
-  if (loaded === undefined) {
-    const all = new Map<string, MessageMap>();
-    for (const code of BASE_LOCALES) all.set(code, readCatalog(fileURLToPath(new URL(`${code}.json`, CATALOG_DIR))));
-    loaded = all;
-  }
+  loaded ??= new Map(BASE_LOCALES.map((code) => [code, readCatalog(fileURLToPath(new URL(`${code}.json`, CATALOG_DIR)))]));
   return loaded;
 }
 
@@ -47,9 +40,7 @@ export function frameworkCatalogFor(locale: string): { code: string; messages: M
 }
 
 function toCatalog(map: MessageMap): Catalog {
-  const out: Record<string, string> = Object.create(null);
-  for (const [k, v] of map) out[k] = v;
-  return Object.freeze(out);
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, string>, Object.fromEntries(map)));
 }
 
 /** Returns a copy of the framework's English catalog. */
@@ -59,9 +50,7 @@ export function BaseCatalog(): Catalog {
 
 /** Returns every shipped catalog by locale code (copies), in `BaseLocales()` order. */
 export function BaseCatalogs(): Map<string, Catalog> {
-  const out = new Map<string, Catalog>();
-  for (const [code, map] of catalogs()) out.set(code, toCatalog(map));
-  return out;
+  return new Map([...catalogs()].map(([code, map]) => [code, toCatalog(map)]));
 }
 
 /** Returns the codes of the 12 shipped catalogs, English first. */

@@ -1,8 +1,4 @@
-/*
- * Reading catalogs: a catalog file is one flat JSON object whose values are
- * all strings. Anything else (arrays, nesting, numbers) is refused at
- * startup with the file named, so a broken translation never reaches a page.
- */
+/* Reading catalogs: one flat JSON object of strings; anything else is refused at startup, the file named. */
 import { readFileSync } from "node:fs";
 import { I18nError } from "./errors.ts";
 
@@ -15,25 +11,13 @@ export function toMessageMap(value: unknown, source: string): Map<string, string
     throw new I18nError("ERR_I18N_CATALOG_INVALID", `load catalog ${source}: not a JSON object`);
   }
   const out = new Map<string, string>();
-  for (const [key, message] of Object.entries(value)) {
-    const text: unknown = message;
-    if (typeof text !== "string") {
+  for (const [key, message] of Object.entries(value) as [string, unknown][]) {
+    if (typeof message !== "string") {
       throw new I18nError("ERR_I18N_CATALOG_INVALID", `load catalog ${source}: value of ${JSON.stringify(key)} is not a string`);
     }
-    out.set(key, text);
+    out.set(key, message);
   }
   return out;
-}
-
-/** Parses catalog JSON text. Throws `ERR_I18N_CATALOG_INVALID`. */
-export function parseCatalog(text: string, source: string): Map<string, string> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    throw new I18nError("ERR_I18N_CATALOG_INVALID", `load catalog ${source}: invalid JSON`, { cause });
-  }
-  return toMessageMap(value, source);
 }
 
 /**
@@ -48,7 +32,13 @@ export function readOptionalCatalog(path: string): Map<string, string> | undefin
     if (cause instanceof Error && "code" in cause && cause.code === "ENOENT") return undefined;
     throw new I18nError("ERR_I18N_CATALOG_UNREADABLE", `load catalog ${path}: cannot read`, { cause });
   }
-  return parseCatalog(text, path);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new I18nError("ERR_I18N_CATALOG_INVALID", `load catalog ${path}: invalid JSON`, { cause });
+  }
+  return toMessageMap(value, path);
 }
 
 /** Reads a catalog file that must exist. Throws `ERR_I18N_CATALOG_UNREADABLE` or `ERR_I18N_CATALOG_INVALID`. */

@@ -1,11 +1,7 @@
 /*
- * Writing direction of a locale. Intl knows it (Intl Locale Info:
- * `getTextInfo()` on Node 26, the older `textInfo` getter on Node 22); where
- * neither exists, the script the locale is likely written in decides, and
- * when even that is unknown, a table of right-to-left languages does.
- * Older ICU data (Node 20's) answers "ltr" for some right-to-left locales
- * (`dv`, written in Thaana; `az-Arab`), so a right-to-left script always
- * wins; Node 22 and 26 agree with it.
+ * Writing direction of a locale: Intl's (`getTextInfo()` on Node 26, `textInfo` on Node 22), else the
+ * likely script's, else a table of right-to-left languages. A right-to-left script always wins: older
+ * ICU data answers "ltr" for some (`dv` in Thaana, `az-Arab`).
  */
 
 // Unicode scripts written right to left (Unicode Standard §2.10, CLDR script metadata "rtl").

@@ -1,9 +1,6 @@
 /*
- * Locale codes as latch accepts them: a BCP 47 language tag made of a
- * language, an optional script and an optional region (`en`, `pt-BR`,
- * `zh-Hans-CN`), in canonical case. Extensions and variants are refused: a
- * code is also a file name (`<code>.json`) and a URL path segment, so the
- * alphabet stays letters, digits and hyphens. Pure: no I/O.
+ * Locale codes: BCP 47 language[-Script][-REGION] (`en`, `pt-BR`, `zh-Hans-CN`) in canonical case, no
+ * extensions or variants: a code is also a file name and a URL segment (letters, digits, hyphens).
  */
 
 // RFC 5646 §2.1: language (2-3 letters), script (4 letters), region (2 letters or 3 digits).

@@ -1,10 +1,6 @@
 /*
- * The resolved locale set of an app (SPEC.md §2.4). Lookup order for a key
- * (SPEC.md §4.4): the app's catalog for the requested locale, the app's
- * catalog for its default locale, the framework's catalog for the requested
- * locale, the framework's English catalog, then the key itself. With a
- * numeric `count`, each level tries the plural variants first, chosen by
- * that level's own language rules.
+ * The resolved locale set of an app (SPEC.md §2.4), looking keys up in SPEC.md §4.4's order (README
+ * "Lookup order"); with a numeric `count` each level tries its plural variants first, by its own rules.
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
@@ -80,14 +76,8 @@ export class Locales implements LocaleSet {
 }
 
 /**
- * Builds the locale set of an app. `baseCatalog` holds the app's messages in
- * its default locale (compiled in); `dir`, when set, is a directory of the
- * app's catalogs named `<code>.json`, whose default-locale file is merged
- * over `baseCatalog`. A declared code without a file is allowed (it falls
- * back along the lookup order). Codes are canonicalised (`pt-br` -> `pt-BR`).
- * Throws `I18nError`: `ERR_I18N_NO_LOCALES`, `ERR_I18N_BAD_LOCALE`,
- * `ERR_I18N_DUPLICATE_LOCALE`, `ERR_I18N_UNKNOWN_DEFAULT`,
- * `ERR_I18N_CATALOG_UNREADABLE`, `ERR_I18N_CATALOG_INVALID`.
+ * Builds the locale set of an app: `baseCatalog` the default locale's messages, `dir` the app's
+ * `<code>.json` catalogs (the default's merged over `baseCatalog`). Throws `I18nError` (README "Catalogs").
  *
  * @example
  * const locales = NewLocales(["en", "fr"], "en", { "app.title": "Notes" }, "./locales");

@@ -1,10 +1,6 @@
 /*
- * The Locales middleware. Resolution order for a request: a declared locale
- * as the first path segment (removed from `req.url` before routing, query
- * kept), then the `framework_locale` cookie when it names a declared
- * locale, then Accept-Language, then the default. When the answer depends
- * on request headers, `Vary` says so, so shared caches keep one copy per
- * language.
+ * The Locales middleware: a declared prefix (removed from `req.url`), the cookie, Accept-Language, the
+ * default (README "Resolving a request's locale"); `Vary` keeps shared caches to one copy per language.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type HandlerFunc, type Middleware } from "../http/index.ts";

@@ -1,9 +1,4 @@
-/*
- * A language's own name, for language menus: "Deutsch", "العربية",
- * "Português (Brasil)". Intl.DisplayNames asked in the language itself;
- * the first letter is upper-cased with that language's rules, since the
- * name starts a menu entry. Falls back to the code.
- */
+/* A language's own name for menus ("Deutsch", "Português (Brasil)"), first letter upper-cased by its own rules. */
 
 const cache = new Map<string, string>();
 

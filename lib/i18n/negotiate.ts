@@ -1,14 +1,7 @@
 /*
- * Accept-Language negotiation, pure (no node:http) so it can be tested with
- * tables. The header is parsed into weighted language ranges (RFC 9110
- * §12.5.4), sorted by weight (stable, so header order breaks ties), and each
- * range is tried in turn with RFC 4647 §3.4 lookup: the range itself, then
- * the range with its last subtag removed, and so on. A range with no lookup
- * match also matches a declared code of the same language and script, so a
- * browser asking for `pt` gets `pt-BR` but `zh-TW` (Traditional) never gets
- * `zh-CN` (Simplified). `*` is skipped (RFC 4647 §3.4), so on its own it
- * gives the default. Malformed
- * entries are skipped; the function never throws.
+ * Accept-Language negotiation, pure: weighted ranges (RFC 9110 §12.5.4), heaviest first, each tried with
+ * RFC 4647 §3.4 lookup, then same language and script (`pt` gets `pt-BR`, `zh-TW` never `zh-CN`); `*` is
+ * skipped, malformed entries dropped, it never throws (README "Resolving a request's locale").
  */
 import { findDeclared, languageScript } from "./locale-code.ts";
 
@@ -73,13 +66,7 @@ export function matchLocale(range: string, codes: readonly string[]): string | u
   return codes.find((c) => languageScript(c) === want);
 }
 
-/**
- * Picks the locale for an Accept-Language header among `codes`, falling
- * back to `defaultCode` when nothing matches or the header is absent.
- *
- * @example
- * negotiate("pt;q=0.9, en;q=0.5", ["en", "pt-BR"], "en"); // "pt-BR"
- */
+/** Picks the locale of an Accept-Language header among `codes` (`"pt;q=0.9, en;q=0.5"` gets `pt-BR`), else `defaultCode`. */
 export function negotiate(acceptLanguage: string | undefined, codes: readonly string[], defaultCode: string): string {
   if (acceptLanguage === undefined) return defaultCode;
   for (const { range } of parseAcceptLanguage(acceptLanguage)) {

@@ -1,9 +1,4 @@
-/*
- * Locale prefixes in request targets, pure. `/fr/x?q=1` is the path `/x`
- * in locale `fr`; only a declared code counts, so `/xx/x` is left alone.
- * Only origin-form targets (RFC 9112 §3.2.1, starting with "/") are
- * touched; anything else passes through.
- */
+/* Locale prefixes of origin-form targets (RFC 9112 §3.2.1), pure: `/fr/x?q=1` is `/x` in `fr`, if `fr` is declared. */
 import { findDeclared } from "./locale-code.ts";
 
 /** A request target split at its locale prefix. */

@@ -1,9 +1,6 @@
 /*
- * Per-request locale state. The Locales middleware records, for each
- * request it sees, the locale set, the resolved code and the path after the
- * locale prefix was removed; the accessors below read it back (docs/design.md
- * §3: per-request values, kept in a lib/internal request slot). A request the
- * middleware never saw is English with the framework catalog alone.
+ * Per-request locale state, recorded by the Locales middleware in a lib/internal request slot
+ * (docs/design.md §3) and read back by the accessors; a request it never saw is framework English.
  */
 import type { IncomingMessage } from "node:http";
 import { requestSlot } from "../internal/index.ts";

@@ -1,13 +1,7 @@
 /*
- * The locale switch route, `POST /_locale` (SPEC.md §4.4). Form fields:
- * `locale` (a declared code) and `next` (where to go afterwards). It writes
- * the `framework_locale` cookie and answers 303 to `next`. An undeclared
- * code is a 400 and sets nothing. `next` must be a same-origin path, else
- * the redirect goes to "/" (no open redirect); a locale prefix on it is
- * replaced by the chosen one, so the prefix does not contradict the choice.
- * The runtime mounts it inside `Wrap`, behind the application's CSRF
- * protection; it also refuses a browser's cross-origin POST itself, by the
- * same Fetch Metadata rule as `crossOriginProtection`, for apps without one.
+ * The locale switch route, `POST /_locale` (SPEC.md §4.4; README "The switch route"): writes the
+ * `framework_locale` cookie and answers 303 to a same-origin `next` under the chosen prefix. It refuses
+ * a browser's cross-origin POST itself (the Fetch Metadata rule of `crossOriginProtection`), for apps without it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isLocalPath, readForm, isLatchError, type HandlerFunc } from "../http/index.ts";
@@ -28,26 +22,21 @@ export function safeNext(next: string | null): string {
   return next !== null && next.length <= MAX_NEXT && isLocalPath(next) ? next : "/";
 }
 
-function plain(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  writeText(res, status, message);
-}
-
 /** Builds the switch handler of a locale set. */
 export function createSwitchHandler(locales: LocaleSet): HandlerFunc {
   return async function switchLocale(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== "POST") return plain(res, 405, "locale switch: use POST", { Allow: "POST" });
-    if (crossOriginVerdict(req, undefined) === "cross-origin") return plain(res, 403, "locale switch: cross-origin request refused");
+    if (req.method !== "POST") return writeText(res.setHeader("Allow", "POST"), 405, "locale switch: use POST");
+    if (crossOriginVerdict(req, undefined) === "cross-origin") return writeText(res, 403, "locale switch: cross-origin request refused");
     let form: URLSearchParams;
     try {
       form = await readForm(req, { limit: FORM_LIMIT });
     } catch (e) {
-      if (isLatchError(e) && e.status !== undefined) return plain(res, e.status, e.message);
+      if (isLatchError(e) && e.status !== undefined) return writeText(res, e.status, e.message);
       throw e;
     }
     const code = findDeclared(locales.Codes, form.get("locale") ?? "");
     // SPEC.md §4.4: only a declared locale is written to the cookie.
-    if (code === undefined) return plain(res, 400, "locale switch: unknown locale");
+    if (code === undefined) return writeText(res, 400, "locale switch: unknown locale");
     const target = safeNext(form.get("next"));
     const split = splitLocalePrefix(target, locales.Codes);
     const location = split.code === undefined ? target : `/${code}${split.path}${split.query}`;

@@ -1,14 +1,6 @@
-/*
- * The localization vocabulary of the contract (SPEC.md §2.4): catalogs,
- * locale-menu items, the two wire names, and what the per-request half of
- * the module reads of a locale set.
- */
+/* The localization vocabulary of the contract (SPEC.md §2.4) and what the per-request half reads of a locale set. */
 
-/**
- * A catalog: a flat map from message key to message. Placeholders of the
- * form `{name}` are filled by `Tf`; plural forms live under `key_one`,
- * `key_few`, `key_many`, `key_other`... (see the module README).
- */
+/** A catalog: a flat map from key to message, `{name}` placeholders and plural keys (`key_one`...) as README says. */
 export type Catalog = Readonly<Record<string, string>>;
 
 /** Arguments for `Tf`: placeholder name to value. A numeric `count` also selects the plural form. */
@@ -26,12 +18,7 @@ export interface LocaleItem {
   Current: boolean;
 }
 
-/**
- * What the middleware, the switch route and the request accessors read of a
- * locale set. `Locales` (locales.ts) is the one implementation; it builds
- * its middleware and switch handler from itself, so those files name this
- * interface rather than import the class back (no import circle).
- */
+/** What the middleware, switch and accessors read of a locale set: `Locales` builds them from itself, so no import circle. */
 export interface LocaleSet {
   /** The declared locale codes, canonical case, in declaration order. */
   readonly Codes: readonly string[];

@@ -1,11 +1,7 @@
 /*
- * Mailbox parsing for `From` and `To`: either a bare addr-spec
- * ("ada@example.com") or a display name with an angle address
- * ("Ada Lovelace <ada@example.com>", RFC 5322 §3.4). Only the common,
- * unambiguous subset is accepted: a dot-atom local part (no quoted local
- * parts, no comments), an ASCII hostname domain (no address literals; pass
- * IDNs in punycode) and no SMTPUTF8. Anything else is refused rather than
- * guessed at, because the address is copied into the SMTP envelope.
+ * Mailboxes for `From` and `To`: "ada@example.com" or "Ada <ada@example.com>" (RFC 5322 §3.4), only the
+ * unambiguous subset (dot-atom local part, ASCII hostname, no SMTPUTF8): anything else is refused rather
+ * than guessed at, because the address is copied into the SMTP envelope.
  */
 import { MailError } from "./errors.ts";
 

@@ -1,9 +1,4 @@
-/*
- * SMTP AUTH (RFC 4954) with the PLAIN (RFC 4616) and LOGIN mechanisms.
- * Credentials are only ever written to the socket: errors name the
- * mechanism and reply code, never the payload or the server's text (a
- * server could echo what it was sent).
- */
+/* SMTP AUTH (RFC 4954), PLAIN (RFC 4616) or LOGIN: errors name mechanism and reply code, never the payload or server text. */
 import type { SMTPConnection } from "./connection.ts";
 import { MailError } from "./errors.ts";
 import type { Reply } from "./reply.ts";
@@ -22,13 +17,6 @@ export interface Credentials {
 
 function b64(s: string): string {
   return Buffer.from(s, "utf8").toString("base64");
-}
-
-function refused(method: AuthMethod, reply: Reply): MailError {
-  return new MailError("ERR_MAIL_AUTH", `mail: AUTH ${method} refused with ${reply.code}`, {
-    replyCode: reply.code,
-    command: "AUTH",
-  });
 }
 
 /**
@@ -61,5 +49,6 @@ export async function authenticate(conn: SMTPConnection, method: AuthMethod, cre
     if (reply.code === 334) reply = await conn.command(b64(creds.password), "AUTH", timeout);
   }
   // RFC 4954 §6: 235 is the only success.
-  if (reply.code !== 235) throw refused(method, reply);
+  if (reply.code !== 235)
+    throw new MailError("ERR_MAIL_AUTH", `mail: AUTH ${method} refused with ${reply.code}`, { replyCode: reply.code, command: "AUTH" });
 }

@@ -1,12 +1,7 @@
 /*
- * Builds the RFC 5322 text of a `Message`, without any I/O: headers, then
- * either one text/plain part or a multipart/alternative (RFC 2046 §5.1.4)
- * holding text/plain then text/html (least to most preferred). Output is
- * 7-bit ASCII, CRLF line endings, lines <= 998 chars, ending in CRLF.
- *
- * The multipart boundary starts with "=_": quoted-printable never has "="
- * followed by "_" and base64 never contains "_", so the boundary cannot
- * occur in a body (RFC 2046 §5.1.1) whatever the content.
+ * Builds the RFC 5322 text of a `Message`, pure: headers, then one text/plain part or a
+ * multipart/alternative (RFC 2046 §5.1.4) of text/plain then text/html. The boundary starts with "=_",
+ * which neither quoted-printable nor base64 writes, so it cannot occur in a body (RFC 2046 §5.1.1).
  */
 import { cryptoRandom, systemClock } from "../http/index.ts";
 import type { Clock, RandomReader } from "../http/index.ts";

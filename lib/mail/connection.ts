@@ -1,10 +1,7 @@
 /*
- * One SMTP connection: a socket (plain, implicit TLS, or upgraded by
- * STARTTLS), a line buffer and a reply reader with a deadline per wait.
- * Every failure (socket error, close, timeout, abort, malformed reply) is
- * recorded once as a `MailError`, the socket is destroyed, and every later
- * read rejects with that error, so the session code is a straight sequence
- * of awaits.
+ * One SMTP connection (plain, implicit TLS, or upgraded by STARTTLS) with a reply reader and a deadline
+ * per wait. The first failure is kept as a `MailError`, the socket destroyed, and every later read
+ * rejects with it, so the session code is a straight sequence of awaits.
  */
 import { connect as connectTCP, isIP } from "node:net";
 import type { Socket } from "node:net";
@@ -45,10 +42,14 @@ function tlsOptions(host: string, extra: ConnectionOptions, pin: string | undefi
   return pin === undefined ? options : { ...options, rejectUnauthorized: false };
 }
 
-/** Refuses a certificate other than the pinned one; nothing is sent before this check. */
-function checkPin(socket: TLSSocket, pin: string | undefined): Error | undefined {
-  if (pin === undefined || socket.getPeerCertificate().fingerprint256 === pin) return undefined;
-  return new Error("the server's certificate is not the one pinned by certSHA256");
+/** Once `socket` is secure, refuses a certificate other than the pinned one (nothing is sent before), else calls `ready`. */
+function afterPinCheck(socket: Socket, pin: string | undefined, ready: () => void): void {
+  if (socket instanceof TLSSocket && pin !== undefined && socket.getPeerCertificate().fingerprint256 !== pin) {
+    socket.destroy(new Error("the server's certificate is not the one pinned by certSHA256"));
+    return;
+  }
+  socket.removeAllListeners("error");
+  ready();
 }
 
 // Node's codes for a certificate chain it cannot verify (or a name it does not hold).
@@ -138,15 +139,9 @@ export class SMTPConnection {
           : connectTCP({ host: o.host, port: o.port });
         socket = s;
         s.once("connect", () => (tcpUp = true));
-        s.once(o.implicitTLS ? "secureConnect" : "connect", () => {
-          const refused = s instanceof TLSSocket ? checkPin(s, o.pin) : undefined;
-          if (refused !== undefined) {
-            s.destroy(refused);
-          } else {
-            s.removeAllListeners("error");
-            resolve(new SMTPConnection(s, o.implicitTLS, o.signal));
-          }
-        });
+        s.once(o.implicitTLS ? "secureConnect" : "connect", () =>
+          afterPinCheck(s, o.pin, () => resolve(new SMTPConnection(s, o.implicitTLS, o.signal))),
+        );
         s.once("error", (e) => {
           // A failure after TCP is up is a TLS handshake failure: retrying will not help.
           if (tcpUp && o.implicitTLS) reject(handshakeFailure(o.host, e, undefined));
@@ -245,15 +240,7 @@ export class SMTPConnection {
       () => new MailError("ERR_MAIL_TIMEOUT", `mail: TLS handshake with ${host} timed out after ${timeout} ms`, { command: "STARTTLS" }),
       () => secured.destroy(),
       (resolve, reject) => {
-        secured.once("secureConnect", () => {
-          const refused = checkPin(secured, pin);
-          if (refused !== undefined) {
-            secured.destroy(refused);
-          } else {
-            secured.removeAllListeners("error");
-            resolve();
-          }
-        });
+        secured.once("secureConnect", () => afterPinCheck(secured, pin, resolve));
         secured.once("error", (e) => reject(handshakeFailure(host, e, "STARTTLS")));
       },
     );

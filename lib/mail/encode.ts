@@ -1,13 +1,7 @@
 /*
- * Transfer encodings for message bodies and headers, pure functions over
- * strings. Everything produced here is 7-bit ASCII with CRLF line breaks and
- * lines of at most 76 characters, so the message survives any relay
- * (RFC 5321 §4.5.3.1.6 caps a line at 998 octets plus CRLF).
- *
- * Bodies: quoted-printable (RFC 2045 §6.7) unless more than a fifth of the
- * UTF-8 bytes would need escaping, in which case base64 (RFC 2045 §6.8) is
- * shorter. Headers: RFC 2047 "B" encoded-words carrying whole UTF-8
- * characters (RFC 2047 §5: an encoded-word must not split a character).
+ * Transfer encodings, pure: 7-bit ASCII, CRLF, lines of at most 76 characters, so a message survives any
+ * relay (RFC 5321 §4.5.3.1.6). Bodies quoted-printable (RFC 2045 §6.7), or base64 (§6.8) when more than a
+ * fifth of the bytes need escaping; headers RFC 2047 "B" encoded-words of whole UTF-8 characters (§5).
  */
 
 /** A body transfer encoding. */
@@ -81,12 +75,7 @@ export function encodeBody(text: string, encoding: TransferEncoding): string {
   return encoding === "base64" ? encodeBase64Lines(text) : encodeQuotedPrintable(text);
 }
 
-/**
- * Encodes `text` as RFC 2047 "B" encoded-words in UTF-8, each at most 64
- * chars and holding whole characters. Whitespace between adjacent
- * encoded-words is dropped by decoders (RFC 2047 §6.2), so the words can be
- * folded onto separate lines without changing the decoded text.
- */
+/** Encodes `text` as RFC 2047 "B" encoded-words of whole UTF-8 characters, 64 chars at most, foldable apart (§6.2). */
 export function encodeWords(text: string): string[] {
   const words: string[] = [];
   let chunk: Buffer[] = [];

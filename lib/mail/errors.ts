@@ -1,10 +1,7 @@
 /*
- * Errors of the mail module. Every failure of `Send` is a `MailError` whose
- * `code` says what went wrong and whose `transient` says whether the same
- * message may succeed later (RFC 5321 §4.2.1: a 4yz reply is a transient
- * negative completion, 5yz a permanent one; timeouts and refused connections
- * are transient too). Messages never carry the password or AUTH payloads,
- * and `command` is the SMTP verb alone ("RCPT", never its argument).
+ * Errors of the mail module: `transient` says whether the same message may succeed later (RFC 5321
+ * §4.2.1: 4yz transient, 5yz permanent; timeouts and refused connections transient too). Messages never
+ * carry the password or AUTH payloads; `command` is the SMTP verb alone.
  */
 import { LatchError } from "../http/index.ts";
 import { hasErrorCode } from "../internal/index.ts";

@@ -1,9 +1,6 @@
 /*
- * Header field formatting (RFC 5322 §2.2, §3.3, §3.6). Values are checked
- * before anything is written: CR or LF anywhere is header injection and is
- * refused (RFC 5322 §2.2), never stripped. Long values are folded by
- * inserting CRLF before existing whitespace, so unfolding (§2.2.3) restores
- * them exactly; lines aim at 78 chars and never exceed 998 (§2.1.1).
+ * Header fields (RFC 5322 §2.2, §3.3, §3.6): CR or LF in a value is refused, never stripped; long values
+ * fold before existing whitespace (§2.2.3 unfolds them exactly), aiming at 78 chars, never over 998.
  */
 import type { Mailbox } from "./address.ts";
 import { encodeWords } from "./encode.ts";
@@ -64,13 +61,12 @@ export function formatSubject(subject: string): string {
     const folded = foldChunks("Subject", splitAtSpaces(subject));
     if (folded !== undefined) return folded;
   }
-  const words = encodeWords(subject);
-  return (
-    foldChunks(
-      "Subject",
-      words.map((w, i) => (i === 0 ? w : " " + w)),
-    ) ?? ""
-  );
+  return foldChunks("Subject", encodedChunks(subject)) ?? "";
+}
+
+/** RFC 2047 encoded-words of `text`, each after the first led by the space that folding may break at. */
+function encodedChunks(text: string): string[] {
+  return encodeWords(text).map((w, i) => (i === 0 ? w : " " + w));
 }
 
 const ATOM_PHRASE = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ ]*$/;
@@ -85,7 +81,7 @@ function mailboxChunks(m: Mailbox): string[] {
     // RFC 5322 §3.2.4: a quoted-string escapes only backslash and double quote.
     name = ['"' + m.name.replace(/[\\"]/g, "\\$&") + '"'];
   } else {
-    name = encodeWords(m.name).map((w, i) => (i === 0 ? w : " " + w));
+    name = encodedChunks(m.name);
   }
   return [...name, ` <${m.address}>`];
 }

@@ -1,8 +1,6 @@
 /*
- * The development sender used when no `Mailer` is configured (SPEC.md §2.6,
- * `Mailer`: "a logging sender is used and a warning is logged on every
- * send"). It is the one place latch logs an emailed link (docs/design.md
- * §5, Security conventions), which is why every line says the mail was not delivered.
+ * The development sender used when no `Mailer` is configured (SPEC.md §2.6): the one place latch logs an
+ * emailed link (docs/design.md §5), which is why every line says the mail was not delivered.
  */
 import type { Logger } from "../http/index.ts";
 import { composeMessage } from "./build.ts";
@@ -12,14 +10,7 @@ import type { Mailer, Message } from "./types.ts";
 /** The message of the warning line `newLogMailer` writes on every send. */
 export const LOG_MAILER_WARNING = "mail: development mailer, message NOT delivered; configure a Mailer for production";
 
-/**
- * Creates a mailer that delivers nothing: each `Send` checks the message as
- * the SMTP mailer would (so header injection and bad addresses still
- * throw) and logs one WARN line carrying To, Subject and the Text body.
- *
- * @example
- * const mailer = newLogMailer(newLogger());
- */
+/** Creates a mailer that delivers nothing: each `Send` checks the message as SMTP would, then logs one WARN line (To, Subject, Text). */
 export function newLogMailer(logger: Logger): Mailer {
   return {
     async Send(msg: Message, signal?: AbortSignal): Promise<void> {

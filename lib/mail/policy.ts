@@ -1,8 +1,4 @@
-/*
- * When may the client speak in the clear? RFC 8314 §3 asks for TLS on
- * submission; plaintext is tolerated only on loopback, where no network
- * sees the bytes, or when the operator opts in explicitly.
- */
+/* When may the client speak in the clear? RFC 8314 §3 asks for TLS on submission: only on loopback, or by explicit opt-in. */
 import { isLoopbackHost } from "./url.ts";
 
 /** Reports whether a session to `host` may continue unencrypted when the server offers no STARTTLS. */
@@ -10,12 +6,7 @@ export function isPlaintextAllowed(host: string, allowPlaintext: boolean): boole
   return allowPlaintext || isLoopbackHost(host);
 }
 
-/**
- * Reports whether credentials may be sent to `host` on a connection whose
- * encryption is `secure`. Never over plaintext to a non-loopback host, even
- * with `allowPlaintext` (RFC 4616 §6 and RFC 4954 §4: PLAIN without TLS
- * exposes the password).
- */
+/** Reports whether credentials may go to `host`: never in plaintext off loopback, `allowPlaintext` or not (RFC 4954 §4). */
 export function isAuthAllowed(host: string, secure: boolean): boolean {
   return secure || isLoopbackHost(host);
 }

@@ -1,8 +1,4 @@
-/*
- * Options of the SMTP mailer and their checks. Everything is checked at
- * construction so a bad configuration fails at startup, not on the first
- * sign-in email.
- */
+/* Options of the SMTP mailer, checked at construction so a bad configuration fails at startup, not on the first email. */
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { hostname } from "node:os";
@@ -23,25 +19,13 @@ export const DEFAULT_DATA_TIMEOUT = 60_000;
 
 /** Options of `newSMTPMailer`. */
 export interface SMTPOptions {
-  /**
-   * The name sent with EHLO: the application's host name (its origin's), or
-   * an IP address, sent as an address literal. @default os.hostname(),
-   * reduced to a valid hostname, else "localhost"
-   */
+  /** The EHLO name: the application's host name, or an IP address (as a literal). @default os.hostname() if valid, else "localhost" */
   helo?: string;
   /** Merged into the node:tls connection options. @default {} */
   tls?: ConnectionOptions;
-  /**
-   * A PEM file of the certificate authority (or the self-signed
-   * certificate) the server's certificate is verified against, for a server
-   * with its own certificate; read at construction. @default the system's CAs
-   */
+  /** A PEM file of the CA (or self-signed certificate) that verifies the server, read at construction. @default the system's CAs */
   caFile?: string;
-  /**
-   * The server certificate's SHA-256 fingerprint (64 hex digits, colons
-   * allowed, as `openssl x509 -noout -fingerprint -sha256` prints it): only
-   * that certificate is accepted, whoever issued it. @default none
-   */
+  /** The only server certificate accepted, by SHA-256 fingerprint as `openssl x509 -noout -fingerprint -sha256` prints it. @default none */
   certSHA256?: string;
   /** Deadline to connect, in ms. @default DEFAULT_CONNECT_TIMEOUT (10 s) */
   connectTimeout?: number;

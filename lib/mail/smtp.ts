@@ -1,9 +1,7 @@
 /*
- * The SMTP mailer: one connection per `Send` (no pooling), in the order of
- * RFC 5321 §3: greeting, EHLO, STARTTLS and EHLO again (RFC 3207 §4.2),
- * AUTH (RFC 4954), MAIL, RCPT per recipient, DATA, QUIT. The message is
- * built and checked before connecting, so a bad message never reaches the
- * network. Any refused recipient fails the whole send.
+ * The SMTP mailer: one connection per `Send`, in RFC 5321 §3's order (greeting, EHLO, STARTTLS and EHLO
+ * again, AUTH, MAIL, RCPT each, DATA, QUIT). The message is built before connecting; any refused
+ * recipient fails the whole send.
  */
 import type { Mailer, Message } from "./types.ts";
 import { authenticate, chooseAuthMethod } from "./auth.ts";
@@ -72,12 +70,9 @@ export async function runSession(conn: SMTPConnection, ep: SMTPEndpoint, o: Reso
 }
 
 /**
- * Creates a mailer that delivers through the SMTP server at `url`:
- * `smtp://[user:pass@]host[:587]` (STARTTLS required unless the host is
- * loopback or `allowPlaintext` is set) or `smtps://[user:pass@]host[:465]`
- * (implicit TLS). Credentials are percent-decoded. Throws
- * `ERR_MAIL_INVALID_URL` or `ERR_MAIL_INVALID_OPTIONS` at once; `Send`
- * rejects with a `MailError`.
+ * Creates a mailer delivering through `smtp://[user:pass@]host[:587]` (STARTTLS required but on loopback
+ * or with `allowPlaintext`) or `smtps://…[:465]`. Throws `ERR_MAIL_INVALID_URL` or
+ * `ERR_MAIL_INVALID_OPTIONS` at once; `Send` rejects with a `MailError`.
  *
  * @example
  * const mailer = newSMTPMailer("smtps://app%40example.com:secret@smtp.example.com");

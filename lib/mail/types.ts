@@ -1,8 +1,4 @@
-/*
- * The two shapes every sender shares. `newSMTPMailer` delivers over SMTP,
- * `newLogMailer` only logs (development); the sign-in component accepts any
- * `Mailer`, so tests and applications can plug in their own.
- */
+/* The two shapes every sender shares (`newSMTPMailer`, `newLogMailer`, or an application's own `Mailer`). */
 
 /** An email to send: one text body, optionally an HTML alternative. */
 export interface Message {

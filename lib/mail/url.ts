@@ -77,9 +77,6 @@ LOOPBACK.addAddress("::1", "ipv6");
 /** Reports whether `host` is a loopback host: "localhost", 127.0.0.0/8 or ::1. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.toLowerCase();
-  if (h === "localhost") return true;
   const family = isIP(h);
-  if (family === 4) return LOOPBACK.check(h, "ipv4");
-  if (family === 6) return LOOPBACK.check(h, "ipv6");
-  return false;
+  return h === "localhost" || (family !== 0 && LOOPBACK.check(h, family === 4 ? "ipv4" : "ipv6"));
 }

@@ -1,17 +1,7 @@
 /*
- * The auth event log: the one home of security events (OWASP ASVS 5.0
- * §16.3.1: log authentication events, successes and failures). Components
- * (sign-in, passkey) build a typed `AuthEvent` and hand it to one sink
- * function, `Config.OnAuthEvent`; the default sink writes one structured
- * log line per event. An application that also wants the events elsewhere
- * (an audit stream) composes sinks in one line:
- *
- *   OnAuthEvent: fanOutAuthEvents(logAuthEvents(logger), (e) => audit.append(e))
- *
- * An event names who (subject) and from where (client address), never a
- * token, code, cookie or link: those are secrets and never reach a sink.
- * Components report through `authEventEmitter`, the one place an event is
- * stamped with its time and client address.
+ * The auth event log, the one home of security events (OWASP ASVS 5.0 §16.3.1: log authentication
+ * events, successes and failures): typed `AuthEvent`s stamped by `authEventEmitter` and handed to one
+ * sink (README "Auth events"). An event never carries a token, code, cookie or link.
  */
 import type { IncomingMessage } from "node:http";
 import type { Clock, Logger } from "../http/index.ts";
@@ -56,12 +46,8 @@ export interface AuthEvent {
 }
 
 /**
- * Receives auth events; must not throw (a throw inside a component's
- * transaction rolls its change back). `req` is the request the event came
- * from, when there is one, for what belongs to the request rather than to
- * the event (its locale, its device: lib/signin's security notices); the
- * event itself stays free of secrets, and a sink must not copy the
- * request's cookies or headers anywhere.
+ * Receives auth events; must not throw (a throw inside a component's transaction rolls its change back).
+ * `req`, when there is one, is for its locale and device (security notices); never copy its cookies or headers.
  */
 export type AuthEventSink = (event: AuthEvent, req?: IncomingMessage) => void;
 
@@ -85,12 +71,7 @@ export function fanOutAuthEvents(...sinks: readonly AuthEventSink[]): AuthEventS
 /** Reports one auth event of a request (undefined: a call with none, so no `Client`); the emitter adds `At` and `Client`. */
 export type AuthEventEmitter = (req: IncomingMessage | undefined, event: Omit<AuthEvent, "At" | "Client">) => void;
 
-/**
- * Returns how a component reports auth events: each is stamped with
- * `clock`'s time and the request's `clientAddress` (by the component's
- * `ClientIP`) and handed to the component's `OnAuthEvent`, by default one
- * log line per event on `logger`.
- */
+/** Returns how a component reports auth events: stamped with time and `clientAddress`, handed to `OnAuthEvent` (default: a log line). */
 export function authEventEmitter(
   config: { OnAuthEvent?: AuthEventSink | undefined; ClientIP?: ((req: IncomingMessage) => string) | undefined },
   clock: Clock,

@@ -1,10 +1,6 @@
 /*
- * The request's current session (DESIGN.md: per-request values, kept in a
- * lib/internal request slot). There is one binding per request:
- * `Sessions.read` records what it found (a session, or `null` for none) so
- * later reads in the same request cost nothing, and `create`/`destroy`
- * update it. Session middleware (signin's `RequireSession`) reads through
- * the store, so `currentSession` works downstream of it.
+ * The request's current session, in a lib/internal request slot (docs/design.md §3): `Sessions.read`
+ * records what it found (`null`: none) so later reads in the request cost nothing; `create`/`destroy` update it.
  */
 import type { IncomingMessage } from "node:http";
 import { requestSlot } from "../internal/index.ts";
@@ -27,12 +23,7 @@ export function currentSession(req: IncomingMessage): Session | undefined {
   return current.get(req) ?? undefined;
 }
 
-/**
- * Returns the numeric user id of the request's session for applications
- * whose subjects are numeric strings, or undefined (the contract's
- * `(0, false)`), as it is under the sign-in component, whose subjects are
- * email addresses. Never scope data on a missing id.
- */
+/** Returns the request's subject as a numeric user id, or undefined (the contract's `(0, false)`; always under sign-in). */
 export function userID(req: IncomingMessage): number | undefined {
   const subject = current.get(req)?.Subject;
   if (subject === undefined || !/^[1-9][0-9]{0,15}$/.test(subject)) return undefined;

@@ -1,8 +1,4 @@
-/*
- * What a session is: who it speaks for (`Identity`) and the live row the
- * store keeps (`Session`). The store (store.ts) reads and writes them; the
- * per-request binding (current.ts) holds one; neither owns the other.
- */
+/* What a session is: who it speaks for (`Identity`) and the live row the store keeps (`Session`). */
 /** Who a session speaks for, how and when they authenticated. */
 export interface Identity {
   /** The verified subject: an email address under the sign-in component. */

@@ -1,16 +1,7 @@
 /*
- * The session store: one row per session in `sessions`, keyed by the
- * token's hash. A session is live while both hold:
- *   now < expires_at              (absolute cap, `TTL` from sign-in)
- *   now < last_seen + IdleTimeout (rolling idle timeout)
- * `last_seen` is written at most once per `TouchInterval`, so a session
- * lookup is one indexed read and, almost always, no write. Every sign-in
- * and every privilege change mints a new token (`create`, `rotate`), so a
- * token observed before authentication never becomes authenticated.
- *
- * A person sees their sessions (`List`) and ends them (`revoke`,
- * `revokeOthers`) by a public id: random, not secret, useless without the
- * subject's own session (every query also filters by subject).
+ * The session store: one row per session, keyed by the token's hash, live while `now < expires_at` and
+ * `now < last_seen + IdleTimeout` (README). A new token for every sign-in and privilege change (`create`,
+ * `rotate`); a person's sessions are listed and ended by a public id, every query filtered by subject.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { requireTables, SWEEP_STEP, type DB } from "../db/index.ts";
@@ -88,15 +79,7 @@ export class Sessions {
   readonly #touchEvery: number;
   readonly #cookie: LatchCookie;
   readonly #get;
-  readonly #insert;
-  readonly #touch;
-  readonly #delete;
-  readonly #sweepExpired;
-  readonly #sweepIdle;
-  readonly #list;
-  readonly #revoke;
-  readonly #revokeOthers;
-  readonly #revokeAll;
+  readonly #sql;
   readonly #onRevokeAll: ((subject: string) => unknown)[] = [];
   readonly #endAll: (subject: string) => number;
   readonly #holds: CredentialCheck;
@@ -117,26 +100,28 @@ export class Sessions {
         "SELECT subject, method, auth_time, created_at, last_seen, expires_at, public_id, device FROM sessions WHERE token_hash = ?",
       )
       .raw(true);
-    this.#insert = db.prepare(
-      "INSERT INTO sessions (token_hash, subject, method, auth_time, created_at, last_seen, expires_at, public_id, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.#list = db.prepare<[string, number, number], Row>(
-      "SELECT * FROM sessions WHERE subject = ? AND expires_at > ? AND last_seen > ? ORDER BY last_seen DESC, created_at DESC",
-    );
-    this.#revoke = db.prepare("DELETE FROM sessions WHERE subject = ? AND public_id = ?");
-    this.#revokeOthers = db.prepare("DELETE FROM sessions WHERE subject = ? AND token_hash != ?");
-    this.#revokeAll = db.prepare("DELETE FROM sessions WHERE subject = ?");
+    this.#sql = {
+      insert: db.prepare(
+        "INSERT INTO sessions (token_hash, subject, method, auth_time, created_at, last_seen, expires_at, public_id, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      ),
+      list: db.prepare<[string, number, number], Row>(
+        "SELECT * FROM sessions WHERE subject = ? AND expires_at > ? AND last_seen > ? ORDER BY last_seen DESC, created_at DESC",
+      ),
+      revoke: db.prepare("DELETE FROM sessions WHERE subject = ? AND public_id = ?"),
+      revokeOthers: db.prepare("DELETE FROM sessions WHERE subject = ? AND token_hash != ?"),
+      revokeAll: db.prepare("DELETE FROM sessions WHERE subject = ?"),
+      touch: db.prepare("UPDATE sessions SET last_seen = ? WHERE token_hash = ?"),
+      delete: db.prepare("DELETE FROM sessions WHERE token_hash = ?"),
+      // Two statements, each along its own index: one with OR would gather every matching row before its LIMIT.
+      sweepExpired: db.prepare("DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE expires_at <= ? LIMIT ?)"),
+      sweepIdle: db.prepare("DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE last_seen <= ? LIMIT ?)"),
+    };
     // The sessions and whatever else acts for the person (agent tokens, registered below) end together or not at all.
     this.#endAll = db.transaction((subject: string): number => {
-      const ended = this.#revokeAll.run(subject).changes;
+      const ended = this.#sql.revokeAll.run(subject).changes;
       for (const hook of this.#onRevokeAll) hook(subject);
       return ended;
     });
-    this.#touch = db.prepare("UPDATE sessions SET last_seen = ? WHERE token_hash = ?");
-    this.#delete = db.prepare("DELETE FROM sessions WHERE token_hash = ?");
-    // Two statements, each along its own index: one with OR would gather every matching row before its LIMIT.
-    this.#sweepExpired = db.prepare("DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE expires_at <= ? LIMIT ?)");
-    this.#sweepIdle = db.prepare("DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE last_seen <= ? LIMIT ?)");
     // Asked inside a write's transaction (lib/internal credential.ts): the row of the request's token still names `subject`.
     // When it does not, the request's session is unbound too, so the session gate answers it as it answers an expired one.
     this.#holds = (req, subject) => {
@@ -152,10 +137,7 @@ export class Sessions {
     return this.#cookie.name;
   }
 
-  /**
-   * Returns the request's live session, or undefined. Results are cached
-   * per request; `last_seen` is refreshed at most once per touch interval.
-   */
+  /** Returns the request's live session (cached per request), or undefined; `last_seen` is written at most once per touch interval. */
   read(req: IncomingMessage): Session | undefined {
     const cached = lookedUp(req);
     if (cached !== undefined) return cached ?? undefined;
@@ -175,17 +157,13 @@ export class Sessions {
     if (now >= expiresAt || now >= lastSeen + this.#idle) return undefined;
     const session = toSession(hash, row);
     if (now - lastSeen >= this.#touchEvery) {
-      this.#touch.run(now, hash);
+      this.#sql.touch.run(now, hash);
       session.LastSeen = new Date(now);
     }
     return session;
   }
 
-  /**
-   * Mints a new session for `identity`, sets its cookie on `res`, and
-   * returns it. Any session the request already carried is deleted
-   * (rotation on sign-in).
-   */
+  /** Mints a new session for `identity` and sets its cookie; any session the request carried is deleted (rotation on sign-in). */
   create(req: IncomingMessage, res: ServerResponse, identity: Identity): Session {
     this.#deleteCurrent(req);
     const token = NewToken();
@@ -194,7 +172,7 @@ export class Sessions {
     const expires = now + this.#ttl;
     const publicID = NewToken().slice(0, 22);
     const device = describeUserAgent(req.headers["user-agent"]);
-    this.#insert.run(hash, identity.Subject, identity.Method, identity.AuthTime.getTime(), now, now, expires, publicID, device);
+    this.#sql.insert.run(hash, identity.Subject, identity.Method, identity.AuthTime.getTime(), now, now, expires, publicID, device);
     appendSetCookie(res, this.#cookie.set(token, this.#ttl / 1000));
     const session = toSession(hash, [identity.Subject, identity.Method, identity.AuthTime.getTime(), now, now, expires, publicID, device]);
     setCurrentSession(req, session);
@@ -216,13 +194,10 @@ export class Sessions {
     setCurrentSession(req, null);
   }
 
-  /**
-   * Lists `subject`'s live sessions, most recently seen first; the one
-   * whose row key is `current?.ID` is marked `Current`.
-   */
+  /** Lists `subject`'s live sessions, most recently seen first, `current` marked `Current`. */
   List(subject: string, current?: Session): SessionSummary[] {
     const now = this.#clock.now().getTime();
-    return this.#list.all(subject, now, now - this.#idle).map((row) => ({
+    return this.#sql.list.all(subject, now, now - this.#idle).map((row) => ({
       PublicID: row.public_id,
       Method: row.method,
       AuthTime: new Date(row.auth_time),
@@ -235,28 +210,22 @@ export class Sessions {
 
   /** Ends `subject`'s session with public id `publicID`; reports whether there was one. Another subject's id ends nothing. */
   revoke(subject: string, publicID: string): boolean {
-    return this.#revoke.run(subject, publicID).changes > 0;
+    return this.#sql.revoke.run(subject, publicID).changes > 0;
   }
 
   /** Ends every session of `keep.Subject` except `keep` itself; returns how many ended. */
   revokeOthers(keep: Session): number {
-    return this.#revokeOthers.run(keep.Subject, keep.ID).changes;
+    return this.#sql.revokeOthers.run(keep.Subject, keep.ID).changes;
   }
 
-  /**
-   * Ends every session of `subject` (an account disabled or deleted by the
-   * application), and runs the `onRevokeAll` hooks in the same transaction;
-   * returns how many sessions ended.
-   */
+  /** Ends every session of `subject` (an account disabled or deleted) and runs `onRevokeAll`, in one transaction; returns how many. */
   RevokeAll(subject: string): number {
     return this.#endAll(subject);
   }
 
   /**
-   * Registers `hook` to run inside every `RevokeAll(subject)`, in its
-   * transaction (a throw undoes the whole revocation). How a module above
-   * sessions ends what it holds for the person without sessions importing
-   * it: `AgentTokens` with its `Sessions` option revokes the agent tokens.
+   * Registers `hook` to run inside every `RevokeAll(subject)`'s transaction (a throw undoes it all): how a
+   * module above ends what it holds for the person (`AgentTokens` its tokens) without sessions importing it.
    */
   onRevokeAll(hook: (subject: string) => unknown): void {
     this.#onRevokeAll.push(hook);
@@ -265,14 +234,14 @@ export class Sessions {
   /** Deletes at most `limit` expired and idle sessions (one step of `sweepInSteps`, lib/db); returns how many. */
   Sweep(now: Date, limit: number = SWEEP_STEP): number {
     const t = now.getTime();
-    const expired = this.#sweepExpired.run(t, limit).changes;
+    const expired = this.#sql.sweepExpired.run(t, limit).changes;
     if (expired >= limit) return expired;
-    return expired + this.#sweepIdle.run(t - this.#idle, limit - expired).changes;
+    return expired + this.#sql.sweepIdle.run(t - this.#idle, limit - expired).changes;
   }
 
   #deleteCurrent(req: IncomingMessage): void {
     const token = this.#cookie.read(req.headers.cookie);
-    if (token !== undefined) this.#delete.run(HashToken(token));
+    if (token !== undefined) this.#sql.delete.run(HashToken(token));
   }
 }
 

@@ -1,9 +1,4 @@
-/*
- * Session and link tokens: 32 random bytes, base64url (256 bits: not
- * guessable, not enumerable). Only `HashToken(token)`, the SHA-256 of the
- * token, is ever stored, so a read of the database yields nothing that
- * opens a session.
- */
+/* Session and link tokens: 32 random bytes, base64url. Only their SHA-256 is stored: a read of the database opens nothing. */
 import { createHash } from "node:crypto";
 import { cryptoRandom, type RandomReader } from "../http/index.ts";
 

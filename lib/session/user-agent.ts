@@ -1,10 +1,7 @@
 /*
- * A short, human description of a User-Agent header ("Firefox on Linux"),
- * shown in a person's session list so they can tell their devices apart.
- * Only this description is stored, never the raw header: it is all the
- * list needs, and less of it is less to leak. The rules are deliberately
- * coarse (first match wins, most specific tokens first, since Chromium
- * browsers also say "Safari" and Edge also says "Chrome").
+ * A short description of a User-Agent header ("Firefox on Linux") for a person's session list; only it
+ * is stored, never the raw header. First match wins, most specific first: Chromium also says "Safari",
+ * Edge also says "Chrome".
  */
 
 const BROWSERS: readonly [RegExp, string][] = [

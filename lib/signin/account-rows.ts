@@ -1,9 +1,6 @@
 /*
- * The sign-in module's rows of a person (lib/db `AccountRows`, which
- * lib/account composes): the sign-in record, pending links (deleted by a
- * move: they were mailed to the old address), security notices and known
- * devices, and the rate buckets keyed by the address (rate.ts:
- * `addr:<address>`, `code:<address>`, `code:<address>:<browser>`).
+ * The sign-in module's rows of a person (lib/db `AccountRows`): links (dropped by a move: mailed to the old
+ * address), notices, devices, and the rate buckets `addr:<address>`, `code:<address>[:<browser>]` (rate.ts).
  */
 import type { DB } from "../db/index.ts";
 import { keysetPages, tableRows, type AccountRows } from "../db/index.ts";

@@ -1,9 +1,4 @@
-/*
- * Email addresses, validated practically rather than by the full RFC 5322
- * grammar: what people type and what mail servers deliver. The normalized
- * form (trimmed, lower-cased) is the session subject, so "Ann@Example.com "
- * and "ann@example.com" are one account.
- */
+/* Email addresses as people type them and servers deliver them; trimmed and lower-cased, the session subject. */
 
 /** RFC 5321 §4.5.3.1.3: a path is at most 256 octets, so an address at most 254. */
 export const MAX_ADDRESS_LENGTH: number = 254;

@@ -1,15 +1,7 @@
 /*
- * The browser binding of emailed links. `Begin` gives the asking browser a
- * random value in a short-lived cookie (`framework_signin`, `__Host-` on
- * https; HttpOnly so no script reads it, SameSite=Lax so it still rides
- * along on the top-level navigation from the mail client) and stores only
- * its hash with the link. `Verify` spends a link only for the browser
- * holding that value; any other opener (a mail scanner, another device, a
- * victim lured to an attacker's link) spends nothing.
- *
- * One value per browser: a later `Begin` reuses a well-formed value the
- * browser still holds (and extends its life), so every link asked for
- * from that browser within the window works there.
+ * The browser binding of emailed links: a random value in the `framework_signin` cookie whose hash is
+ * stored with the link, one per browser (a later `Begin` reuses it), so only the asking browser spends
+ * a link (README "Scanner-safe links").
  */
 import type { IncomingMessage } from "node:http";
 import { LatchCookie } from "../internal/index.ts";
@@ -43,7 +35,6 @@ export class Binding {
   issue(req: IncomingMessage): { hash: string; setCookie: string } {
     const held = this.#cookie.read(req.headers.cookie);
     const value = held !== undefined && TOKEN_PATTERN.test(held) ? held : NewToken();
-    const setCookie = this.#cookie.set(value, Math.round(this.#ttl / 1000));
-    return { hash: HashToken(value), setCookie };
+    return { hash: HashToken(value), setCookie: this.#cookie.set(value, Math.round(this.#ttl / 1000)) };
   }
 }

@@ -1,8 +1,4 @@
-/*
- * Configuration of the sign-in component (SPEC §2.6). The contract's
- * fields come first, letter for letter; the rest are latch's documented
- * extensions with defaults.
- */
+/* Configuration of the sign-in component (SPEC §2.6): the contract's fields first, then latch's, with defaults. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { requireTables, type DB } from "../db/index.ts";
 import { isLocalPath, type Clock, type Logger } from "../http/index.ts";
@@ -34,11 +30,7 @@ export interface Config {
   Mailer?: Mailer;
   /** Admission gate for a verified address. @default admit every verified address */
   Authorize?: (address: string) => boolean | Promise<boolean>;
-  /**
-   * Called where the session would be minted. Resolve `true` when the hook
-   * answered the request itself (no session is minted here); `false` to
-   * proceed. The passkey `Gate` is its intended implementation.
-   */
+  /** Called where the session would be minted (the passkey `Gate`): `true` when it answered the request itself, `false` to proceed. */
   SecondFactor?: (req: IncomingMessage, res: ServerResponse, session: Identity) => boolean | Promise<boolean>;
   /** Path of the application's sign-in page; outcome redirects land there. */
   SigninPath: string;
@@ -62,12 +54,7 @@ export interface Config {
   LinkTTL?: number;
   /** Rate limits. @default DEFAULT_RATE_LIMITS */
   RateLimits?: RateLimits;
-  /**
-   * The client IP for rate limiting (behind a proxy, read your proxy's
-   * header; on a unix socket there is no peer address and the per-IP limit
-   * does not apply without this). IPv6 addresses are limited by their /64.
-   * @default the socket's peer address
-   */
+  /** The client IP for rate limits (behind a proxy, its header; IPv6 by /64). @default the peer address (none on a unix socket) */
   ClientIP?: (req: IncomingMessage) => string;
   /** Upgrades claimed addresses to the provider's OpenID flow. */
   Provider?: ProviderConfig;
@@ -77,11 +64,7 @@ export interface Config {
   Clock?: Clock;
 }
 
-/**
- * Checks `config` and returns its origin. Throws `ErrEmptyInstanceKey` for
- * an empty `InstanceKey`, `SigninError` ERR_SIGNIN_INVALID_CONFIG for a
- * short key, a bad origin, a path that is not local or a bad duration.
- */
+/** Checks `config` and returns its origin; throws `ErrEmptyInstanceKey`, or `SigninError` ERR_SIGNIN_INVALID_CONFIG naming the field. */
 export function checkConfig(config: Config): string {
   // SPEC §2.6, §5.9: the instance key seals the pending blob; empty is refused.
   if (typeof config.InstanceKey !== "string" || config.InstanceKey === "") throw new ErrEmptyInstanceKey();

@@ -1,15 +1,8 @@
 /*
- * The 6-digit sign-in code that travels beside each emailed link. It is
- * derived from the link's token with an HMAC keyed by the InstanceKey, so
- * the page shown to a browser without the binding can show it from the
- * token alone, and nothing stores it in the clear: the link row holds only
- * an HMAC of (token hash, code), useless without the key.
- *
- * Six digits are a million values; the code works only together with the
- * asking browser's binding cookie and at most MAX_CODE_ATTEMPTS wrong
- * tries void the pending sign-in (OWASP ASVS 5.0 §6.5.4: at least 20
- * bits; §6.6.3: out-of-band codes rate limited against brute force), so a
- * guesser holding the binding wins with odds of 5 in a million per link.
+ * The 6-digit sign-in code beside each emailed link: an HMAC of the token under a key derived from the
+ * InstanceKey (the code page shows it from the token alone), stored only as an HMAC of (token hash,
+ * code). OWASP ASVS 5.0 §6.5.4 (at least 20 bits), §6.6.3: with the binding and MAX_CODE_ATTEMPTS, a
+ * guesser's odds are 5 in a million per link.
  */
 import { createHmac } from "node:crypto";
 import { deriveKey } from "../internal/index.ts";

@@ -1,9 +1,4 @@
-/*
- * The sign-in email, in the request's locale (i18n `Tf`), as text plus
- * HTML, and the module's own pages: the code page for a browser without the
- * link's binding and the page shown when the email could not be sent, both
- * written as a whole document by `writePage`.
- */
+/* The sign-in email (text and HTML, in the request's locale) and the module's own pages: the code page and the failed send. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { html, type SafeHTML } from "../http/index.ts";
 import { Dir, LocaleFrom, T, Tf } from "../i18n/index.ts";
@@ -44,11 +39,8 @@ export interface CodePage {
 }
 
 /**
- * Answers the page shown when a link is opened without its browser
- * binding (README "Scanner-safe links"): the address signing in and the
- * sign-in code to type where the link was asked for. It holds no form, no
- * button and no script, so nothing a scanner presses can spend or sign in
- * anything; it is not stored (no-store) and leaks no Referer.
+ * Answers the page of a link opened without its binding (README "Scanner-safe links"): the address and the
+ * code, and no form, button or script, so nothing a scanner presses spends or signs in anything.
  */
 export function codePage(req: IncomingMessage, res: ServerResponse, view: CodePage): void {
   // RFC 9111 §5.2.2.5: no cache keeps the code; the Referer of any onward navigation carries no token.
@@ -83,11 +75,7 @@ export function sendFailurePage(req: IncomingMessage, res: ServerResponse, ref: 
   );
 }
 
-/**
- * Answers one of this module's own pages, shown outside the application's
- * layout: a complete document in the request's locale titled `title`, with
- * `head` after its charset.
- */
+/** Answers one of this module's own pages, outside the application's layout: a whole document in the request's locale. */
 function writePage(
   req: IncomingMessage,
   res: ServerResponse,

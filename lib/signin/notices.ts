@@ -1,20 +1,11 @@
 /*
- * Security notices (OWASP ASVS 5.0 §6.3.7: notify a person after updates
- * to their authentication details). One component listens where the
- * moments are already reported: `Sink`, an auth event sink, for sign-ins,
- * passkeys and recovery codes; `Audited`, an event store's `OnAppend`, for
- * agent tokens given write access and a changed address. Either records
- * the notice in `signin_notices` inside the transaction of the change it
- * tells about, so a change that rolls back tells nothing; after that
- * transaction the outbox is emptied and each notice is mailed once. A
- * failed send is logged with a reference and never fails the change.
- *
- * A notice carries the kind, the time, the device description and the
- * account's address: never a token, code, link or cookie.
+ * Security notices (OWASP ASVS 5.0 §6.3.7: notify a person after updates to their authentication
+ * details), written to the `signin_notices` outbox inside the change's transaction and mailed once it
+ * is over; never a token, code, link or cookie in one (README "Security notices").
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { requireTables, type DB, type Statement } from "../db/index.ts";
+import { requireTables, type DB } from "../db/index.ts";
 import { NewRef, newLogger, type Logger } from "../http/index.ts";
 import { BaseCatalogs, BaseLocales, LocaleFrom, interpolate, type Catalog } from "../i18n/index.ts";
 import type { Mailer, Message } from "../mail/index.ts";
@@ -95,12 +86,7 @@ export class SecurityNotices {
   readonly #off: ReadonlySet<NoticeKind>;
   readonly #logger: Logger;
   readonly #catalogs: Map<string, Catalog> = BaseCatalogs();
-  readonly #queue: Statement<Omit<Pending, "id">>;
-  readonly #pending: Statement<[], Pending>;
-  readonly #sent: Statement<[number]>;
-  readonly #known: Statement<[string], { device_hash: string; locale: string }>;
-  readonly #seen: Statement<{ subject: string; device_hash: string; now: number; locale: string }>;
-  readonly #forget: Statement<[string, string, number]>;
+  readonly #sql;
   #sending: Promise<void> = Promise.resolve();
 
   constructor(config: NoticesConfig) {
@@ -110,30 +96,29 @@ export class SecurityNotices {
     this.#off = new Set(config.Off ?? []);
     this.#logger = config.Logger ?? newLogger();
     const db = config.DB;
-    this.#queue = db.prepare(
-      "INSERT INTO signin_notices (subject, kind, at, device, locale, name) VALUES (@subject, @kind, @at, @device, @locale, @name)",
-    );
-    this.#pending = db.prepare("SELECT * FROM signin_notices ORDER BY id");
-    this.#sent = db.prepare("DELETE FROM signin_notices WHERE id = ?");
-    this.#known = db.prepare("SELECT device_hash, locale FROM signin_notice_devices WHERE subject = ? ORDER BY last_seen DESC");
-    this.#seen = db.prepare(
-      `INSERT INTO signin_notice_devices (subject, device_hash, first_seen, last_seen, locale) VALUES (@subject, @device_hash, @now, @now, @locale)
+    this.#sql = {
+      queue: db.prepare<Omit<Pending, "id">>(
+        "INSERT INTO signin_notices (subject, kind, at, device, locale, name) VALUES (@subject, @kind, @at, @device, @locale, @name)",
+      ),
+      pending: db.prepare<[], Pending>("SELECT * FROM signin_notices ORDER BY id"),
+      sent: db.prepare<[number]>("DELETE FROM signin_notices WHERE id = ?"),
+      known: db.prepare<[string], { device_hash: string; locale: string }>(
+        "SELECT device_hash, locale FROM signin_notice_devices WHERE subject = ? ORDER BY last_seen DESC",
+      ),
+      seen: db.prepare<{ subject: string; device_hash: string; now: number; locale: string }>(
+        `INSERT INTO signin_notice_devices (subject, device_hash, first_seen, last_seen, locale) VALUES (@subject, @device_hash, @now, @now, @locale)
 ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @locale`,
-    );
-    this.#forget = db.prepare(
-      `DELETE FROM signin_notice_devices WHERE subject = ? AND device_hash IN
+      ),
+      forget: db.prepare<[string, string, number]>(
+        `DELETE FROM signin_notice_devices WHERE subject = ? AND device_hash IN
 (SELECT device_hash FROM signin_notice_devices WHERE subject = ? ORDER BY last_seen DESC LIMIT -1 OFFSET ?)`,
-    );
+      ),
+    };
     // Notices a stopped process queued and never sent go now.
     this.#schedule();
   }
 
-  /**
-   * The auth event sink (`Config.OnAuthEvent` of sign-in and passkey,
-   * composed with the others by `fanOutAuthEvents`): a sign-in from a
-   * device this person has not used, a passkey added or removed, recovery
-   * codes regenerated or one used.
-   */
+  /** The auth event sink (`OnAuthEvent` of sign-in and passkey): new devices, passkeys, recovery codes, a changed address. */
   readonly Sink: AuthEventSink = (event, req) => {
     const subject = event.Subject;
     if (subject === undefined || subject === "") return;
@@ -143,11 +128,7 @@ ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @loc
     if (kind !== undefined) this.#enqueue(kind, subject, event.At, device, this.#localeOf(subject, req), "");
   };
 
-  /**
-   * The event store's `OnAppend` (lib/events): an agent token minted with
-   * write access (`agent.token_minted`, access `write`), which reaches no
-   * auth event sink.
-   */
+  /** The event store's `OnAppend` (lib/events): an agent token minted with write access, which reaches no auth event sink. */
   readonly Audited = (event: AuditedEvent): void => {
     const { Type, Subject, Data, At } = event;
     if (Type === "agent.token_minted" && Data["access"] === "write") {
@@ -165,24 +146,24 @@ ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @loc
   // notice needs only "seen before", and sessions already show the words.
   #signedIn(event: AuthEvent, subject: string, device: string, req: IncomingMessage | undefined): void {
     const hash = createHash("sha256").update(device).digest("base64url");
-    const known = this.#known.all(subject);
+    const known = this.#sql.known.all(subject);
     // The owner's language, not the new device's: whoever signed in there may not be them.
     if (known.length > 0 && !known.some((row) => row.device_hash === hash)) {
       this.#enqueue("new_device", subject, event.At, device, this.#localeOf(subject, undefined), "");
     }
-    this.#seen.run({ subject, device_hash: hash, now: event.At.getTime(), locale: this.#localeOf(subject, req) });
-    this.#forget.run(subject, subject, MAX_KNOWN_DEVICES);
+    this.#sql.seen.run({ subject, device_hash: hash, now: event.At.getTime(), locale: this.#localeOf(subject, req) });
+    this.#sql.forget.run(subject, subject, MAX_KNOWN_DEVICES);
   }
 
   // The locale of the request, else of the device the person signed in from last, else English.
   #localeOf(subject: string, req: IncomingMessage | undefined): string {
     if (req !== undefined) return LocaleFrom(req);
-    return this.#known.all(subject)[0]?.locale ?? "en";
+    return this.#sql.known.all(subject)[0]?.locale ?? "en";
   }
 
   #enqueue(kind: NoticeKind, subject: string, at: Date, device: string, locale: string, name: string): void {
     if (this.#off.has(kind)) return;
-    this.#queue.run({ subject, kind, at: at.getTime(), device, locale, name });
+    this.#sql.queue.run({ subject, kind, at: at.getTime(), device, locale, name });
     this.#schedule();
   }
 
@@ -198,8 +179,8 @@ ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @loc
       // Taken and deleted in one transaction: of two drains, one sends each notice.
       taken = this.#db
         .transaction(() => {
-          const rows = this.#pending.all();
-          for (const row of rows) this.#sent.run(row.id);
+          const rows = this.#sql.pending.all();
+          for (const row of rows) this.#sql.sent.run(row.id);
           return rows;
         })
         .immediate();

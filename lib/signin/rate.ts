@@ -1,22 +1,7 @@
 /*
- * Sign-in rate limits, kept in SQLite so a restart does not reset them.
- * Three sliding windows are checked together before a link is sent:
- *   - per address (an inbox is not flooded), counted on the address with
- *     any "+tag" removed from its local part, so `ann+1@x` and `ann+2@x`
- *     share ann@x's budget;
- *   - per client IP (one client cannot walk through addresses);
- *   - a global budget for strangers (the mail provider account is not
- *     burned by sends to addresses nobody owns). It counts and refuses
- *     only addresses that have never signed in: a flood from many clients
- *     can spend it, but it cannot lock out a returning person, who is
- *     still bounded by the first two limits. A brand-new address under
- *     such a flood is refused (`err=rate`, or 429 with Retry-After for
- *     JSON clients) until the window frees room: sign-ups pause, sign-ins
- *     do not (README "Rate limits").
- * Every accepted Begin counts, whether it ends in an emailed link or a
- * redirect to the inbox provider, so the limits also bound the WebFinger
- * and provider traffic a client can cause; attempts refused by a limit
- * are not counted.
+ * Sign-in rate limits, in SQLite so a restart keeps them: per address (its "+tag" folded), per client,
+ * and a budget for strangers that never refuses a returning person, checked together before a link is
+ * sent; every accepted Begin counts, refused ones do not (README "Rate limits").
  */
 import { SWEEP_STEP, type DB } from "../db/index.ts";
 import { clientKey, limitWait, type LimitLog } from "../internal/index.ts";
@@ -37,10 +22,7 @@ export interface RateLimits {
 
 const MINUTE = 60 * 1000;
 
-/**
- * Default limits: 5 links per address per 15 minutes, 20 per client IP per
- * hour, 500 in total per hour.
- */
+/** Default limits: 5 links per address per 15 minutes, 20 per client IP per hour, 500 strangers per hour. */
 export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({
   PerAddress: Object.freeze({ Max: 5, Window: 15 * MINUTE }),
   PerIP: Object.freeze({ Max: 20, Window: 60 * MINUTE }),
@@ -48,15 +30,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = Object.freeze({
 });
 
 /**
- * Wrong sign-in codes one address may collect, over all its links and
- * browsers, in an hour: 10. Past it, a browser that has itself typed a
- * wrong code for the address within the hour takes no more codes for it;
- * other browsers (the person's own, typically) keep theirs, and every
- * link still opens in its browser. Five tries per link alone would let a
- * guesser who keeps asking for new links (5 per 15 minutes) make about
- * 2,400 guesses a day; past the budget each guess costs a fresh browser
- * and a link emailed to the person (OWASP ASVS 5.0 §6.6.3: codes are rate
- * limited against brute force; README "Scanner-safe links").
+ * Wrong codes one address may collect in an hour (10) before a browser that typed one takes no more
+ * for it (OWASP ASVS 5.0 §6.6.3; README "Wrong codes lock the browser that typed them").
  */
 export const CODE_MISS_LIMIT: RateWindow = Object.freeze({ Max: 10, Window: 60 * MINUTE });
 

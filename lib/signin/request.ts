@@ -1,9 +1,4 @@
-/*
- * Per-request accessors. `RequireSession` reads the session through the
- * store, which binds it to the request once; `From` and `SessionFrom` both
- * read that binding (the contract's "both work downstream"), so a signed-in
- * request carries one per-request entry, not one per accessor.
- */
+/* Per-request accessors: `From` and `SessionFrom` read the session the store bound to the request ("both work downstream"). */
 import type { IncomingMessage } from "node:http";
 import { currentSession, type Identity } from "../session/index.ts";
 

@@ -1,11 +1,8 @@
 /*
- * The session guards (`RequireSession`, `LoadSession`,
- * `RequireFreshSession`) and a person ending their own sessions: plain
- * HTML form posts (no script needed), each answering 303 to the sessions
- * page. A subject only ever
- * touches its own sessions: the store filters every revocation by the
- * subject of the request's session, so another person's id ends nothing
- * and answers exactly like an unknown one.
+ * The session guards (`RequireSession`, `LoadSession`, `RequireFreshSession`), sign-out and a person
+ * ending their own sessions: plain HTML form posts answering 303. A subject only ever touches its own
+ * sessions: every revocation filters by the subject of the request's session, so another person's id
+ * ends nothing and answers exactly like an unknown one.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { seeOther, readForm, type Clock, type HandlerFunc } from "../http/index.ts";
@@ -26,6 +23,16 @@ export interface SessionHandlersContext {
   atomically: <T>(fn: () => T) => T;
 }
 
+/** `POST /signout`: ends the session and clears its cookie. */
+export function signout(ctx: SessionHandlersContext, req: IncomingMessage, res: ServerResponse): void {
+  const subject = ctx.sessions.read(req)?.Subject;
+  ctx.atomically(() => {
+    ctx.sessions.destroy(req, res);
+    if (subject !== undefined) ctx.emit(req, { Kind: "signed_out", Subject: subject });
+  });
+  seeOther(res, ctx.signinPath);
+}
+
 /** Ends one of the subject's sessions (form field `id`, its public id); ending the current one signs out. */
 export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const form = await readForm(req);
@@ -33,13 +40,7 @@ export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMe
   if (session === undefined) return seeOther(res, ctx.signinPath);
   const id = form.get("id") ?? "";
   // OWASP ASVS 5.0 §7.5.2: a person ends their own sessions; Revoke filters by the request's subject.
-  if (id === session.PublicID) {
-    ctx.atomically(() => {
-      ctx.sessions.destroy(req, res);
-      ctx.emit(req, { Kind: "signed_out", Subject: session.Subject });
-    });
-    return seeOther(res, ctx.signinPath);
-  }
+  if (id === session.PublicID) return signout(ctx, req, res);
   ctx.atomically(() => {
     if (ctx.sessions.revoke(session.Subject, id))
       ctx.emit(req, { Kind: "sessions_ended", Subject: session.Subject, Reason: "revoked", Count: 1 });
@@ -66,25 +67,23 @@ function refuse(req: IncomingMessage, res: ServerResponse, location: string, sta
 
 /** `RequireSession`: passes with a live session (bound to the request by reading it), else refuses. */
 export function requireSession(ctx: SessionHandlersContext, next: HandlerFunc): HandlerFunc {
-  const requireSession: HandlerFunc = (req, res) => {
+  return function requireSession(req, res) {
     if (ctx.sessions.read(req) === undefined) return refuse(req, res, ctx.signinPath, 401, "unauthorized: sign in first");
     return next(req, res);
   };
-  return requireSession;
 }
 
 /** `LoadSession`: binds the session when there is one, and passes either way. */
 export function loadSession(sessions: Sessions, next: HandlerFunc): HandlerFunc {
-  const loadSession: HandlerFunc = (req, res) => {
+  return function loadSession(req, res) {
     sessions.read(req);
     return next(req, res);
   };
-  return loadSession;
 }
 
 /** `RequireFreshSession(maxAge)`: passes with a session authenticated within `maxAge` ms, else refuses. */
 export function requireFreshSession(ctx: SessionHandlersContext, maxAge: number, next: HandlerFunc): HandlerFunc {
-  const requireFreshSession: HandlerFunc = (req, res) => {
+  return function requireFreshSession(req, res) {
     const session = ctx.sessions.read(req);
     if (session === undefined) return refuse(req, res, ctx.signinPath, 401, "unauthorized: sign in first");
     if (isStale(session.AuthTime, ctx.clock.now(), maxAge)) {
@@ -97,5 +96,4 @@ export function requireFreshSession(ctx: SessionHandlersContext, maxAge: number,
     }
     return next(req, res);
   };
-  return requireFreshSession;
 }

@@ -168,7 +168,7 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
     checker.assertClean();
   });
 
-  it("signed in: account, security, agents, approvals, activity, expenses, notes, a job, an approval, the consent page", async () => {
+  it("signed in: account, security, agents, approvals, activity, expenses, notes, teams, a job, an approval, the consent page", async () => {
     await signInByLink(page, demo, "ada-a11y@example.com");
     await page.waitForURL(`${demo.origin}/account`);
     // Signed-in pages carry the demo's navigation in the header; the current page is marked.
@@ -178,6 +178,7 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
         "/account",
         "/expenses",
         "/notes",
+        "/teams",
         "/account/agents",
         "/account/activity",
         "/account/security",
@@ -189,6 +190,19 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
     for (const [name, path] of SIGNED_IN) await checker.visit(name, path);
     await checker.visit("notes", "/notes");
     await checker.visit("notes-new", "/notes/new");
+    // Teams (latch/teams): the list with its create form, then a team's page with a pending invitation, as its owner sees it.
+    await checker.visit("teams", "/teams");
+    await page.goto(`${demo.origin}/teams`);
+    await page.fill('form[action="/teams"] input[name="name"]', "Workshop");
+    await page.click('form[action="/teams"] button[type="submit"]');
+    await page.waitForSelector('body[data-role="owner"]');
+    const team = new URL(page.url()).pathname;
+    await page.fill(`form[action="${team}/invitations"] input[name="email"]`, "grace-a11y@example.com");
+    await page.click(`form[action="${team}/invitations"] button[type="submit"]`);
+    await page.waitForSelector("[data-invitation]");
+    await checker.visit("teams-one", "/teams");
+    await checker.visit("team", team);
+    await checker.visit("team-delete", `${team}/delete`);
 
     await page.goto(`${demo.origin}/expenses/new`);
     await page.fill('input[name="label"]', "Train");

@@ -128,6 +128,7 @@ describe("a background job's page in Arabic (browser)", { skip: hasChromium ? fa
       "/account",
       "/expenses",
       "/notes",
+      "/teams",
       "/account/agents",
       "/account/activity",
       "/account/security",

@@ -1,8 +1,8 @@
 /*
  * One owner per table (issue 37): a table belongs to the module whose
  * schema creates it (test/_support/tables.ts reads the CREATE TABLE
- * statements), and SQL naming a table after FROM, JOIN, INTO, UPDATE or
- * DELETE FROM appears only in its owner's files. What another module needs
+ * statements), and SQL naming a table after FROM, JOIN, INTO, UPDATE,
+ * DELETE FROM or CREATE INDEX … ON appears only in its owner's files. What another module needs
  * goes through the owner's door (lib/db `AccountRows` for a person's
  * rows). A foreign key (`REFERENCES`) is not counted: it declares the link
  * the owner's door serves, and SQLite enforces it.
@@ -30,7 +30,8 @@ const ALLOWED: Record<string, string> = {
   "lib/signin/schema.ts: FROM sessions": "schema step signin/004-backfill-accounts",
 };
 
-const SQL_TABLE = /\b(FROM|JOIN|INTO|UPDATE(?: OR [A-Z]+)?|DELETE FROM)\s+"?([a-z_][a-z0-9_]*)"?/g;
+const SQL_TABLE =
+  /\b(FROM|JOIN|INTO|UPDATE(?: OR [A-Z]+)?|DELETE FROM|INDEX(?: IF NOT EXISTS)? [a-z_][a-z0-9_]* ON)\s+"?([a-z_][a-z0-9_]*)"?/g;
 
 /** The code of a file without its comment lines, as tables.ts reads it. */
 function code(file: string): string {
@@ -49,7 +50,7 @@ function foreignSQL(owners: Map<string, string[]>): string[] {
     const module = path.split("/")[1] ?? "";
     for (const m of code(file).matchAll(SQL_TABLE)) {
       const owner = ownerOf.get(m[2] ?? "");
-      const keyword = (m[1] ?? "").startsWith("UPDATE") ? "UPDATE" : (m[1] ?? "");
+      const keyword = (m[1] ?? "").startsWith("UPDATE") ? "UPDATE" : (m[1] ?? "").startsWith("INDEX") ? "INDEX ON" : (m[1] ?? "");
       if (owner !== undefined && owner !== module) found.add(`${path}: ${keyword} ${m[2]}`);
     }
   }
@@ -60,10 +61,10 @@ describe("one owner per table", () => {
   const owners = tableOwners(LIB);
 
   test("the reader finds SQL naming a table, quoted or not, after each keyword", () => {
-    const seen = [...'SELECT 1 FROM "a" JOIN b; INSERT INTO c; UPDATE OR REPLACE d SET; DELETE FROM e'.matchAll(SQL_TABLE)].map(
-      (m) => m[2],
-    );
-    assert.deepEqual(seen, ["a", "b", "c", "d", "e"]);
+    const seen = [
+      ...'SELECT 1 FROM "a" JOIN b; INSERT INTO c; UPDATE OR REPLACE d SET; DELETE FROM e; CREATE INDEX f_g ON f (g)'.matchAll(SQL_TABLE),
+    ].map((m) => m[2]);
+    assert.deepEqual(seen, ["a", "b", "c", "d", "e", "f"]);
   });
 
   test("each table has one owner", () => {

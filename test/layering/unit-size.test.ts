@@ -22,9 +22,6 @@ const ALLOWED = new Set([
   // Issue 37: a file table ownership rewrites at the same time; split when
   // that work lands.
   "lib/manifest/store.ts mergeableStore",
-  // Issue 37: its Sweep becomes lib/db's sweep runner (the mechanisms part);
-  // then the first factors (Begin, Verify, VerifyCode, Callback) move out.
-  "lib/signin/signin.ts",
   // Issue 37: one describe() per resource; its suites split by topic next.
   "lib/manifest/conformance/suite.ts describeResourceConformance",
   "lib/manifest/conformance/suite.ts (anonymous)",

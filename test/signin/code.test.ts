@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { CODE_LENGTH, LINK_TTL } from "../../lib/signin/index.ts";
 import { CODE_MISS_LIMIT } from "../../lib/signin/rate.ts";
 import { MAX_CODE_ATTEMPTS } from "../../lib/signin/link-code.ts";
-import { METHOD_EMAIL_CODE } from "../../lib/signin/signin.ts";
+import { METHOD_EMAIL_CODE } from "../../lib/signin/first-factors.ts";
 import { CookieJar, count, extractCode, startSigninApp, type SigninApp, type TestResponse } from "../_support/signin-app.ts";
 
 /** Begins for `address` from `jar` and returns the emailed link and code. */

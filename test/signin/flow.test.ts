@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { HashToken } from "../../lib/signin/index.ts";
-import { METHOD_MAGICLINK } from "../../lib/signin/signin.ts";
+import { METHOD_MAGICLINK } from "../../lib/signin/first-factors.ts";
 import { setCookieLine } from "../_support/http-client.ts";
 import { CookieJar, count, startSigninApp } from "../_support/signin-app.ts";
 

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { computeCodeChallenge, createCodeVerifier } from "../../lib/signin/oidc/pkce.ts";
+import { computeCodeChallenge } from "../../lib/internal/index.ts";
+import { createCodeVerifier } from "../../lib/signin/oidc/pending.ts";
 
 describe("computeCodeChallenge()", () => {
   it("matches RFC 7636 Appendix B", () => {

@@ -14,6 +14,7 @@ import type { Assets } from "latch/assets";
 import { html, queryParams, type SafeHTML } from "latch/http";
 import { T, Tf } from "latch/i18n";
 import { Icon } from "latch/icons";
+import { From } from "latch/signin";
 import { MAX_TEAM_NAME, ROLES, may, type Invitation, type Refusal, type Role, type TeamSummary, type TeamView } from "latch/teams";
 import type { Page } from "./layout.ts";
 
@@ -52,12 +53,20 @@ ${list}
   });
 }
 
-function memberRow(req: IncomingMessage, team: TeamView, m: TeamView["Members"][number]): SafeHTML {
+function memberRow(req: IncomingMessage, team: TeamView, m: TeamView["Members"][number], self: string | undefined): SafeHTML {
   const manage = may(team.Role, "invite") && (team.Role === "owner" || m.Role !== "owner");
   const allowed = team.Role === "owner" ? ROLES : ROLES.filter((r) => r !== "owner");
   const action = (path: string): string => `/teams/${team.ID}/members/${path}`;
+  // One's own row has no Remove: "Leave the team" below the list is that.
+  const remove =
+    m.Subject === self
+      ? html``
+      : html`<form class="inline" method="post" action="${action("remove")}">
+    <input type="hidden" name="member" value="${m.Subject}">
+    <button class="danger" type="submit">${Icon("x")} ${T(req, "starter.teams.remove")}</button>
+  </form>`;
   return html`<li data-member="${m.Subject}" data-member-role="${m.Role}">
-  <span dir="ltr">${m.Subject}</span> <span class="muted">${roleName(req, m.Role)}</span>
+  <span class="who"><span dir="ltr">${m.Subject}</span> <span class="muted">${roleName(req, m.Role)}</span></span>
   ${
     manage
       ? html`<form class="inline" method="post" action="${action("role")}">
@@ -65,10 +74,7 @@ function memberRow(req: IncomingMessage, team: TeamView, m: TeamView["Members"][
     <label class="visually-hidden" for="role-${m.Subject}">${T(req, "starter.teams.role")}</label>${roleSelect(req, `role-${m.Subject}`, m.Role, allowed)}
     <button class="secondary" type="submit">${T(req, "starter.teams.change")}</button>
   </form>
-  <form class="inline" method="post" action="${action("remove")}">
-    <input type="hidden" name="member" value="${m.Subject}">
-    <button class="danger" type="submit">${Icon("x")} ${T(req, "starter.teams.remove")}</button>
-  </form>`
+  ${remove}`
       : html``
   }
 </li>`;
@@ -85,12 +91,16 @@ function inviteCard(req: IncomingMessage, team: TeamView): SafeHTML {
     <label for="invite-role">${T(req, "starter.teams.role")}</label>${roleSelect(req, "invite-role", "member", allowed)}
     <p><button type="submit">${Icon("mail")} ${T(req, "starter.teams.invite")}</button></p>
   </form>
-  <h3>${T(req, "starter.teams.pending")}</h3>
+  ${
+    team.Invitations.length === 0
+      ? html``
+      : html`<h3>${T(req, "starter.teams.pending")}</h3>
   <ul class="list">${team.Invitations.map(
     (i) => html`<li data-invitation="${i.ID}"><span dir="ltr">${i.Address}</span> <span class="muted">${roleName(req, i.Role)}</span>
     <form class="inline" method="post" action="/teams/${team.ID}/invitations/revoke"><input type="hidden" name="invitation" value="${i.ID}">
     <button class="danger" type="submit">${T(req, "starter.teams.revoke")}</button></form></li>`,
-  )}</ul>
+  )}</ul>`
+  }
 </section>`;
 }
 
@@ -116,8 +126,8 @@ ${outcome === undefined ? html`` : html`<p class="notice ok" role="status" data-
 <p><a href="/teams/${team.ID}/tasks" data-team-tasks>${T(req, "tasks.title")}</a></p>
 <section class="card">
   <h2>${T(req, "starter.teams.members")}</h2>
-  <ul class="list">${team.Members.map((m) => memberRow(req, team, m))}</ul>
-  <form method="post" action="/teams/${team.ID}/leave"><button class="secondary" type="submit">${T(req, "starter.teams.leave")}</button></form>
+  <ul class="list">${team.Members.map((m) => memberRow(req, team, m, From(req)?.Subject))}</ul>
+  <form method="post" action="/teams/${team.ID}/leave"><p><button class="secondary" type="submit">${T(req, "starter.teams.leave")}</button></p></form>
 </section>
 ${inviteCard(req, team)}
 ${ownerCard(req, team)}`,

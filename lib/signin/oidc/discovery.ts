@@ -1,11 +1,9 @@
 /*
- * Provider metadata from OpenID Connect Discovery 1.0: fetched from
- * <issuer>/.well-known/openid-configuration, checked, and cached. A failed
- * fetch is not cached, and `invalidate` drops a good entry when a later step
- * (token endpoint, key set) fails, so a provider that moved its endpoints
- * is picked up on the next sign-in rather than after the cache expires.
+ * Provider metadata (OpenID Connect Discovery 1.0), checked and cached. A failure is not cached, and a
+ * later step's failure drops a good entry (`invalidate`), so moved endpoints are found on the next sign-in.
  */
 import type { Clock } from "../../http/index.ts";
+import { ownField } from "../../internal/index.ts";
 import { OIDCError } from "./errors.ts";
 import { fetchJSON } from "./fetch-json.ts";
 
@@ -34,7 +32,7 @@ export function discoveryURL(issuer: string): URL {
 }
 
 function endpoint(doc: object, name: string, issuer: URL): URL {
-  const value: unknown = name in doc ? Reflect.get(doc, name) : undefined;
+  const value = ownField(doc, name);
   if (typeof value !== "string") throw discoveryError(`${name} missing`);
   const url = URL.parse(value);
   if (url === null) throw discoveryError(`${name} is not a URL`);
@@ -49,27 +47,21 @@ function discoveryError(reason: string): OIDCError {
   return new OIDCError("ERR_SIGNIN_OIDC_DISCOVERY", `parse provider metadata: ${reason}`);
 }
 
-/**
- * Checks a discovery document against the configured issuer and picks the
- * endpoints. Throws `OIDCError` `ERR_SIGNIN_OIDC_DISCOVERY` when it is not
- * an object, names another issuer, or lacks an endpoint.
- */
+/** Checks a discovery document against the issuer and picks the endpoints; else throws `OIDCError` `ERR_SIGNIN_OIDC_DISCOVERY`. */
 export function parseMetadata(doc: unknown, issuer: string): ProviderMetadata {
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw discoveryError("not a JSON object");
-  const stated: unknown = "issuer" in doc ? doc.issuer : undefined;
+  const stated = ownField(doc, "issuer");
   // OIDC Discovery §4.3: the issuer in the document must be the one we asked (modulo a trailing slash).
   if (typeof stated !== "string" || normalizeIssuer(stated) !== normalizeIssuer(issuer)) {
     throw discoveryError("issuer does not match the configured issuer");
   }
   const base = new URL(stated);
-  const iss: unknown =
-    "authorization_response_iss_parameter_supported" in doc ? doc.authorization_response_iss_parameter_supported : undefined;
   return {
     issuer: stated,
     authorizationEndpoint: endpoint(doc, "authorization_endpoint", base),
     tokenEndpoint: endpoint(doc, "token_endpoint", base),
     jwksURI: endpoint(doc, "jwks_uri", base),
-    issParameterSupported: iss === true,
+    issParameterSupported: ownField(doc, "authorization_response_iss_parameter_supported") === true,
   };
 }
 

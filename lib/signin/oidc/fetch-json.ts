@@ -1,11 +1,6 @@
 /*
- * The one way this module talks to the provider: global `fetch` with a
- * deadline, a response-size cap and JSON parsing. A network failure or a
- * timeout is `ERR_SIGNIN_OIDC_UNREACHABLE` (the provider is down, as far as
- * sign-in cares); anything that arrived but is not a JSON document within
- * the cap is `ERR_SIGNIN_OIDC_BAD_RESPONSE`. Error responses (4xx/5xx) are
- * still parsed, because OAuth error bodies are JSON (RFC 6749 §5.2); the
- * caller decides what a status means.
+ * The one way this module talks to the provider: `fetch` with a deadline, a size cap and JSON parsing.
+ * Error statuses are still parsed (OAuth error bodies are JSON, RFC 6749 §5.2); the caller reads them.
  */
 import { OIDCError } from "./errors.ts";
 
@@ -29,28 +24,21 @@ export interface JSONResponse {
 }
 
 /**
- * Fetches `url` and parses the body as JSON. Throws `OIDCError`
- * (`ERR_SIGNIN_OIDC_UNREACHABLE` or `ERR_SIGNIN_OIDC_BAD_RESPONSE`); the
- * message names the URL's origin and path, never a query or body.
+ * Fetches `url` and parses its JSON. Throws `OIDCError`: `ERR_SIGNIN_OIDC_UNREACHABLE` (network, timeout),
+ * `ERR_SIGNIN_OIDC_BAD_RESPONSE` (not JSON within the cap); messages name origin and path, never a query.
  */
 export async function fetchJSON(url: URL, request: JSONRequest): Promise<JSONResponse> {
   const where = `${url.origin}${url.pathname}`;
   let res: Response;
   try {
-    const init: RequestInit = {
-      method: request.form === undefined ? "GET" : "POST",
-      headers:
-        request.form === undefined
-          ? { accept: "application/json" }
-          : {
-              accept: "application/json",
-              "content-type": "application/x-www-form-urlencoded",
-            },
+    const form = request.form;
+    res = await fetch(url, {
+      method: form === undefined ? "GET" : "POST",
+      headers: { accept: "application/json", ...(form !== undefined && { "content-type": "application/x-www-form-urlencoded" }) },
       redirect: request.followRedirects === true ? "follow" : "error",
       signal: request.signal,
-    };
-    if (request.form !== undefined) init.body = request.form.toString();
-    res = await fetch(url, init);
+      ...(form !== undefined && { body: form.toString() }),
+    });
   } catch (cause) {
     throw new OIDCError("ERR_SIGNIN_OIDC_UNREACHABLE", `fetch ${where}: provider unreachable`, { cause });
   }
@@ -58,9 +46,7 @@ export async function fetchJSON(url: URL, request: JSONRequest): Promise<JSONRes
   try {
     return { status: res.status, body: JSON.parse(text) };
   } catch (cause) {
-    throw new OIDCError("ERR_SIGNIN_OIDC_BAD_RESPONSE", `fetch ${where}: body is not JSON (status ${res.status})`, {
-      cause,
-    });
+    throw new OIDCError("ERR_SIGNIN_OIDC_BAD_RESPONSE", `fetch ${where}: body is not JSON (status ${res.status})`, { cause });
   }
 }
 

@@ -1,9 +1,4 @@
-/*
- * ID token validation (OIDC Core 1.0 §3.1.3.7), after parsing and beside
- * signature verification: issuer, audience, authorized party, expiry,
- * issue time and nonce. The checks run in the order of that section so a
- * token failing several reports the first.
- */
+/* ID token validation (OIDC Core 1.0 §3.1.3.7), in that section's order, so a token failing several reports the first. */
 import type { KeyObject } from "node:crypto";
 import { equalSecret, ownField } from "../../internal/index.ts";
 import { parseJWT, verifyJWTSignature, type JWSAlgorithm } from "./jwt.ts";
@@ -90,10 +85,8 @@ export function verifyIDTokenClaims(payload: object, expect: IDTokenExpectations
 }
 
 /**
- * Parses an ID token, verifies its signature with a key from `keys`
- * (OIDC Core §3.1.3.7 step 6) and checks its claims. A malformed token is a
- * `malformed` failure, not a throw; `keys` may throw (the key set could not
- * be fetched) and that error propagates.
+ * Parses an ID token, verifies its signature with a key from `keys` (OIDC Core §3.1.3.7 step 6) and checks
+ * its claims. A malformed token is a `malformed` failure; a throw of `keys` (no key set) propagates.
  */
 export async function verifyIDToken(token: string, keys: KeyFinder, expect: IDTokenExpectations): Promise<IDTokenResult> {
   const jwt = parseJWT(token);

@@ -1,12 +1,10 @@
 /*
- * The provider's signing keys (RFC 7517 JWK Set at the discovered
- * `jwks_uri`), imported with node:crypto and cached. When an ID token names
- * a key id the cache does not hold, the set is fetched again once, which is
- * how providers rotate keys (OIDC Core §10.1.1). The ID token reaches us
- * over the back channel from the token endpoint, so its `kid` is not chosen
- * by the browser and cannot be used to make us refetch at will.
+ * The provider's signing keys (RFC 7517 JWK Set at `jwks_uri`), cached and fetched again once for an
+ * unknown key id (rotation, OIDC Core §10.1.1). That `kid` comes over the back channel, never from the
+ * browser, so no one can make us refetch at will.
  */
 import { createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
+import { ownField } from "../../internal/index.ts";
 import { OIDCError } from "./errors.ts";
 import { fetchJSON } from "./fetch-json.ts";
 import { isKeyForAlgorithm, type JWSAlgorithm } from "./jwt.ts";
@@ -22,7 +20,7 @@ export interface VerificationKey {
 const ED25519_FAMILY: ReadonlySet<string> = new Set(["EdDSA", "Ed25519"]);
 
 function pick(jwk: object, name: string): string | undefined {
-  const value: unknown = name in jwk ? Reflect.get(jwk, name) : undefined;
+  const value = ownField(jwk, name);
   return typeof value === "string" ? value : undefined;
 }
 
@@ -35,17 +33,15 @@ function publicMaterial(jwk: object): JsonWebKey | undefined {
 }
 
 /**
- * Imports one public signing JWK. Returns `undefined` for a key that is not
- * RSA, P-256 or Ed25519, is not for signatures (`use`, `key_ops`), or does
- * not import. Only public members are read, so a private JWK published by
- * mistake is still imported as its public half.
+ * Imports one public signing JWK (RSA, P-256 or Ed25519, for signatures), else `undefined`. Only public
+ * members are read, so a private JWK published by mistake is imported as its public half.
  */
 export function importJWK(jwk: unknown): VerificationKey | undefined {
   if (typeof jwk !== "object" || jwk === null) return undefined;
   const use = pick(jwk, "use");
   // RFC 7517 §4.2: a key marked for encryption is not a signature key.
   if (use !== undefined && use !== "sig") return undefined;
-  const ops: unknown = "key_ops" in jwk ? jwk.key_ops : undefined;
+  const ops = ownField(jwk, "key_ops");
   // RFC 7517 §4.3: when key_ops is present it must allow "verify".
   if (ops !== undefined && !(Array.isArray(ops) && ops.includes("verify"))) return undefined;
   const material = publicMaterial(jwk);
@@ -62,15 +58,9 @@ export function importJWK(jwk: unknown): VerificationKey | undefined {
  * Throws `OIDCError` `ERR_SIGNIN_OIDC_JWKS` when it is no JWK Set.
  */
 export function parseJWKS(doc: unknown): VerificationKey[] {
-  if (typeof doc !== "object" || doc === null || !("keys" in doc) || !Array.isArray(doc.keys)) {
-    throw new OIDCError("ERR_SIGNIN_OIDC_JWKS", "parse jwks: not a JWK Set");
-  }
-  const keys: VerificationKey[] = [];
-  for (const jwk of doc.keys) {
-    const key = importJWK(jwk);
-    if (key !== undefined) keys.push(key);
-  }
-  return keys;
+  const keys = typeof doc === "object" && doc !== null ? ownField(doc, "keys") : undefined;
+  if (!Array.isArray(keys)) throw new OIDCError("ERR_SIGNIN_OIDC_JWKS", "parse jwks: not a JWK Set");
+  return keys.flatMap((jwk: unknown) => importJWK(jwk) ?? []);
 }
 
 function fits(key: VerificationKey, kid: string | undefined, alg: JWSAlgorithm): boolean {

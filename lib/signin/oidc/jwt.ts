@@ -1,10 +1,6 @@
 /*
- * Compact JWS (RFC 7515 §7.1) parsing and signature verification for the
- * three algorithms latch accepts in ID tokens: RS256 (RFC 7518 §3.3), ES256
- * (RFC 7518 §3.4, signature is raw r||s, so `dsaEncoding: "ieee-p1363"`) and
- * EdDSA over Ed25519 (RFC 8037 §3.1; "Ed25519" is the fully specified name
- * of the same algorithm). Parsing and verifying are separate steps: parse
- * refuses anything malformed, verify checks one signature with one key.
+ * Compact JWS (RFC 7515 §7.1) parsing, then verification with one key, for RS256 (RFC 7518 §3.3), ES256
+ * (§3.4, raw r||s) and EdDSA over Ed25519 (RFC 8037 §3.1; "Ed25519" names the same algorithm).
  */
 import { verify, type KeyObject } from "node:crypto";
 import { ownField } from "../../internal/index.ts";

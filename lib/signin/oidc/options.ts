@@ -1,8 +1,4 @@
-/*
- * Options and outcomes of `InboxProvider`, and the checks that make a
- * misconfiguration fail when the provider is constructed rather than on
- * the first sign-in.
- */
+/* Options and outcomes of `InboxProvider`; a misconfiguration fails at construction, not on the first sign-in. */
 import type { Clock, Logger, RandomReader } from "../../http/index.ts";
 import { durationProblem } from "../../internal/index.ts";
 import { OIDCError } from "./errors.ts";
@@ -55,10 +51,7 @@ export type CompleteFailure =
   | "provider_down"
   | "discovery";
 
-/**
- * The outcome of a callback: the verified address, or why it was refused
- * together with the `NewRef` reference it was logged under.
- */
+/** The outcome of a callback: the verified address, or why it was refused and the `NewRef` it was logged under. */
 export type CompleteResult =
   { ok: true; address: string; authTime: Date | undefined } | { ok: false; reason: CompleteFailure; ref: string };
 
@@ -90,13 +83,7 @@ export interface CheckedOptions {
   httpTimeout: number;
 }
 
-/**
- * Checks the options. Throws `OIDCError` `ERR_SIGNIN_OIDC_INVALID_CONFIG`,
- * naming the field, when `InstanceKey` is empty, `Issuer` is not an http(s)
- * URL without query or fragment, `ClientID` is not a bare origin,
- * `RedirectURI` is not on that origin, or a timeout is not a timer duration
- * Node honours (`durationProblem`: whole ms from 1 to `MAX_TIMER_MS`).
- */
+/** Checks the options; throws `OIDCError` `ERR_SIGNIN_OIDC_INVALID_CONFIG` naming the field (README's table says when). */
 export function checkOptions(options: InboxProviderOptions): CheckedOptions {
   // SPEC.md §5 item 9 and §7: an empty InstanceKey is refused.
   if (options.InstanceKey === "") throw invalid("InstanceKey is empty");

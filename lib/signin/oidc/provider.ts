@@ -1,18 +1,10 @@
 /*
- * The provider-facing half of the inbox-provider upgrade (SPEC.md §1, §5
- * item 2): the sign-in handlers ask `isClaimed` in Begin, call `begin` to
- * redirect to the provider, and hand the callback's query and Cookie header
- * to `complete`, which answers the verified address or a reason. The
- * handler clears the pending cookie (`clearCookie`) on every outcome and
- * maps every failure to SigninPath?err=keymail&force=1 (SPEC.md §4.1).
- *
- * Callback checks, in order: pending blob (MAC, expiry), state, RFC 9207
- * `iss`, provider error, code exchange with the PKCE verifier, ID token
- * (signature, iss, aud, exp/iat, nonce), email_verified, email = address.
+ * The provider-facing half of the inbox-provider upgrade (SPEC.md §1, §5 item 2): `isClaimed` and
+ * `begin` for Begin, `complete` for the callback (its checks in order: pending blob, state, RFC 9207
+ * `iss`, provider error, code exchange, ID token, email_verified, email = address; oidc/README.md).
  */
 import { cryptoRandom, discardLogger, NewRef, systemClock, type Clock, type Logger, type RandomReader } from "../../http/index.ts";
-import { PKCE_METHOD, computeCodeChallenge, deriveKey, equalSecret, readCookie } from "../../internal/index.ts";
-import { clearPendingCookie, pendingCookieName, setPendingCookie } from "./cookie.ts";
+import { LatchCookie, PKCE_METHOD, computeCodeChallenge, deriveKey, equalSecret } from "../../internal/index.ts";
 import { MetadataCache } from "./discovery.ts";
 import { isOIDCError } from "./errors.ts";
 import { verifyIDToken } from "./id-token.ts";
@@ -26,7 +18,7 @@ import {
   type InboxProviderOptions,
   type LookupFunc,
 } from "./options.ts";
-import { createPending, parsePending, PENDING_BLOB_TTL, PENDING_SEAL_LABEL, type PendingBlob } from "./pending.ts";
+import { createPending, OIDC_PENDING_COOKIE, parsePending, PENDING_BLOB_TTL, PENDING_SEAL_LABEL, type PendingBlob } from "./pending.ts";
 import { openBlob, sealBlob } from "./seal.ts";
 import { exchangeCode } from "./token-exchange.ts";
 import { lookupWebFinger } from "./webfinger.ts";
@@ -48,17 +40,8 @@ class Refusal extends Error {
 }
 
 /**
- * An OpenID Connect provider that signs in addresses with a claimed inbox.
- * Holds the cached provider metadata and key set; construct one per app.
- * Throws `OIDCError` `ERR_SIGNIN_OIDC_INVALID_CONFIG` for unusable options.
- *
- * @example
- * const idp = new InboxProvider({ Issuer: "https://id.example", ClientID: origin,
- *   RedirectURI: `${origin}/auth/callback`, InstanceKey: key });
- * if (await idp.isClaimed(address)) {
- *   const { location, cookie } = await idp.begin(address);
- *   res.setHeader("Set-Cookie", cookie).writeHead(303, { Location: location }).end();
- * }
+ * An OpenID Connect provider that signs in addresses with a claimed inbox, with its cached metadata
+ * and key set (one per app). Throws `OIDCError` `ERR_SIGNIN_OIDC_INVALID_CONFIG` for unusable options.
  */
 export class InboxProvider {
   readonly #options: CheckedOptions;
@@ -68,6 +51,7 @@ export class InboxProvider {
   readonly #logger: Logger;
   readonly #random: RandomReader;
   readonly #metadata: MetadataCache;
+  readonly #cookie: LatchCookie;
   #keys: KeySet | undefined;
 
   constructor(options: InboxProviderOptions) {
@@ -79,6 +63,7 @@ export class InboxProvider {
     const issuer = this.#options.issuer;
     this.#lookup = options.Lookup ?? ((address, signal) => lookupWebFinger(issuer, address, signal));
     this.#metadata = new MetadataCache({ issuer, timeout: this.#options.httpTimeout, clock: this.#clock });
+    this.#cookie = new LatchCookie(OIDC_PENDING_COOKIE, this.#options.redirectURI.origin);
   }
 
   /**
@@ -124,12 +109,12 @@ export class InboxProvider {
       claims: AUTH_TIME_CLAIMS,
     };
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-    return { location: url.href, cookie: setPendingCookie(this.#options.redirectURI, sealed, PENDING_BLOB_TTL) };
+    return { location: url.href, cookie: this.#cookie.set(sealed, Math.floor(PENDING_BLOB_TTL / 1000)) };
   }
 
   /** Returns the `Set-Cookie` value deleting the pending cookie; send it on every callback outcome. */
   clearCookie(): string {
-    return clearPendingCookie(this.#options.redirectURI);
+    return this.#cookie.clear();
   }
 
   /**
@@ -160,7 +145,7 @@ export class InboxProvider {
   }
 
   #open(cookieHeader: string | undefined): PendingBlob {
-    const sealed = readCookie(cookieHeader, pendingCookieName(this.#options.redirectURI));
+    const sealed = this.#cookie.read(cookieHeader);
     if (sealed === undefined || sealed === "") throw new Refusal("no_blob");
     // SPEC.md §2.6: the pending blob is sealed with an HMAC keyed by InstanceKey; checked in constant time.
     const opened = openBlob(this.#key, sealed, this.#clock.now());

@@ -1,19 +1,11 @@
 /*
- * Sealed blobs: a JSON value with an expiry, carried by the browser and
- * authenticated with HMAC-SHA-256 so the server keeps no state between the
- * redirect to the provider and the return (SPEC.md §2.6: `InstanceKey` seals
- * the pending blob with an HMAC).
- *
- * Format: base64url(JSON {"exp": <unix ms>, "data": <value>}) "." base64url(mac),
- * where mac = HMAC-SHA-256(key, first part as ASCII). Both parts use the
- * URL-safe alphabet without padding, so a sealed blob is a valid cookie value.
- * The blob is authenticated, not encrypted: put nothing in it that the
- * browser must not read.
- *
- * The key is never the raw `InstanceKey`: the caller derives it with
- * `deriveKey` (lib/internal, HKDF-SHA-256) and its own purpose label.
+ * Sealed blobs: a JSON value with an expiry, carried by the browser and authenticated with HMAC-SHA-256
+ * (SPEC.md §2.6), so the server keeps no state between the redirect to the provider and the return.
+ * Format: base64url(JSON {"exp": <unix ms>, "data": <value>}) "." base64url(HMAC(key, first part)), a
+ * valid cookie value. Authenticated, not encrypted: the browser can read it. The key is `deriveKey`'s.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { ownField } from "../../internal/index.ts";
 
 /** Largest sealed blob `openBlob` will look at, in characters (a cookie is at most 4 KiB). */
 export const MAX_SEALED_LENGTH: number = 4096;
@@ -57,11 +49,9 @@ export function openBlob(key: Buffer, sealed: string, now: Date): OpenResult {
   } catch {
     return { ok: false, reason: "malformed" };
   }
-  if (typeof parsed !== "object" || parsed === null || !("exp" in parsed) || !("data" in parsed)) {
-    return { ok: false, reason: "malformed" };
-  }
-  const exp: unknown = parsed.exp;
+  if (typeof parsed !== "object" || parsed === null || !Object.hasOwn(parsed, "data")) return { ok: false, reason: "malformed" };
+  const exp = ownField(parsed, "exp");
   if (typeof exp !== "number" || !Number.isFinite(exp)) return { ok: false, reason: "malformed" };
   if (now.getTime() >= exp) return { ok: false, reason: "expired" };
-  return { ok: true, data: parsed.data };
+  return { ok: true, data: ownField(parsed, "data") };
 }

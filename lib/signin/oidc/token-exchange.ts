@@ -1,8 +1,6 @@
 /*
- * The authorization code grant's token request (RFC 6749 §4.1.3) as a
- * public client: no client secret, `client_id` in the body, and the PKCE
- * code verifier (RFC 7636 §4.5) proving we sent the authorization request.
- * Only the ID token is kept; the access token is never used or stored.
+ * The token request of the code grant (RFC 6749 §4.1.3) as a public client: `client_id` and the PKCE
+ * verifier (RFC 7636 §4.5) in the body. Only the ID token is kept; the access token is never used.
  */
 import { ownField } from "../../internal/index.ts";
 import { OIDCError } from "./errors.ts";
@@ -19,12 +17,8 @@ export interface CodeExchange {
 }
 
 /**
- * Exchanges an authorization code and returns the ID token. Throws
- * `OIDCError`: `ERR_SIGNIN_OIDC_UNREACHABLE` when the endpoint cannot be
- * reached in time, `ERR_SIGNIN_OIDC_BAD_RESPONSE` for a body that is not
- * JSON, `ERR_SIGNIN_OIDC_TOKEN_EXCHANGE` for an error answer (its OAuth
- * `error` code, never its description, is in the message) or a missing
- * ID token.
+ * Exchanges an authorization code for the ID token. Throws `OIDCError` (`fetchJSON`'s, or
+ * `ERR_SIGNIN_OIDC_TOKEN_EXCHANGE` naming an error answer's `error` code, never its description).
  */
 export async function exchangeCode(exchange: CodeExchange): Promise<string> {
   const form = new URLSearchParams({

@@ -1,43 +1,18 @@
-/*
- * Small helpers of the callback: reading a query parameter that must occur
- * once, and bounding a promise by an abort signal even when the promise
- * ignores the signal.
- */
+/* Small helpers: a query parameter that must occur once, and a promise bounded by an abort signal. */
 
-/**
- * Returns the single value of `name`, or `undefined` when it is absent or
- * repeated (RFC 6749 §3.1: request and response parameters must not be
- * included more than once).
- */
+/** Returns the single value of `name`, or `undefined` when absent or repeated (RFC 6749 §3.1: never more than once). */
 export function callbackParam(query: URLSearchParams, name: string): string | undefined {
   const values = query.getAll(name);
   return values.length === 1 ? values[0] : undefined;
 }
 
-/**
- * Resolves as `promise` does, or rejects with the signal's reason as soon as
- * `signal` aborts, whichever comes first. The promise is not cancelled; a
- * lookup that ignores its signal is merely no longer waited for.
- */
+/** Settles as `promise` does, or rejects with `signal`'s reason once it aborts: a lookup ignoring its signal is no longer waited for. */
 export function settleBefore<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
   });
+  return Promise.race([aborted, promise]);
 }
 
 /**

@@ -1,11 +1,8 @@
 /*
- * Whether an address has a claimed inbox at the provider, asked with
- * WebFinger (RFC 7033) as OpenID Connect Discovery 1.0 §2 does for issuer
- * discovery: GET <issuer origin>/.well-known/webfinger?resource=acct:<address>
- * &rel=http://openid.net/specs/connect/1.0/issuer. The address is claimed
- * when the JRD links the configured issuer. The caller reads every failure
- * as "not claimed": sign-in never waits on, or breaks because of, the provider.
+ * Whether an address has a claimed inbox at the provider: WebFinger (RFC 7033) as OIDC Discovery 1.0 §2
+ * asks it, claimed when the JRD links the configured issuer; the caller reads any failure as "not claimed".
  */
+import { ownField } from "../../internal/index.ts";
 import { normalizeIssuer } from "./discovery.ts";
 import { fetchJSON } from "./fetch-json.ts";
 
@@ -25,25 +22,17 @@ export function webfingerURL(issuer: string, address: string): URL {
  * relation. Malformed documents and links are ignored, never thrown on.
  */
 export function hasIssuerLink(jrd: unknown, issuer: string): boolean {
-  if (typeof jrd !== "object" || jrd === null || !("links" in jrd)) return false;
-  const links: unknown = jrd.links;
+  const links = typeof jrd === "object" && jrd !== null ? ownField(jrd, "links") : undefined;
   if (!Array.isArray(links)) return false;
   const want = normalizeIssuer(issuer);
-  for (const link of links) {
-    if (typeof link !== "object" || link === null || !("rel" in link) || !("href" in link)) continue;
-    const rel: unknown = link.rel;
-    const href: unknown = link.href;
-    if (rel === ISSUER_REL && typeof href === "string" && normalizeIssuer(href) === want) return true;
-  }
-  return false;
+  return links.some((link: unknown) => {
+    if (typeof link !== "object" || link === null || ownField(link, "rel") !== ISSUER_REL) return false;
+    const href = ownField(link, "href");
+    return typeof href === "string" && normalizeIssuer(href) === want;
+  });
 }
 
-/**
- * Asks the issuer's WebFinger endpoint whether `address` is claimed there.
- * A non-2xx status or a JRD without the issuer link is `false`; a network
- * failure, an abort of `signal` or a body that is not JSON throws
- * `OIDCError`, which `InboxProvider.isClaimed` logs and reads as `false`.
- */
+/** Asks the issuer's WebFinger whether `address` is claimed: a non-2xx or no issuer link is `false`; a failure throws `OIDCError`. */
 export async function lookupWebFinger(issuer: string, address: string, signal: AbortSignal): Promise<boolean> {
   const res = await fetchJSON(webfingerURL(issuer, address), { signal, followRedirects: true });
   if (res.status < 200 || res.status > 299) return false;
