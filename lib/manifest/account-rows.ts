@@ -1,12 +1,7 @@
 /*
- * An application's resources' rows of a person (lib/db
- * `AccountRows`, which lib/account composes): the records of every
- * user-scoped resource, `owner` holding the person's address. A move
- * re-owns them and re-tags their search rows (search.ts: a row starts with
- * its owner's tag, so the records stay findable by their new owner); an
- * export shows every column; each record's event stream `<resource>:<id>`
- * (store.ts) is erased with it. An unscoped resource's records are
- * nobody's and stay.
+ * An application's resources' rows of a person (lib/db `AccountRows`, which lib/account composes): the records of
+ * every user-scoped resource. A move re-owns them and re-tags their search rows (search.ts); each record's event stream
+ * `<resource>:<id>` is erased with it. An unscoped resource's records are nobody's and stay.
  */
 import type { DB } from "../db/index.ts";
 import { keysetPages, type AccountRows } from "../db/index.ts";

@@ -1,7 +1,6 @@
 /*
- * The value conversions of a field's `Retype` (README "Changing a field"):
- * what a stored value of one kind becomes in another, or why it cannot.
- * history.ts applies them while it rebuilds a table.
+ * The value conversions of a field's `Retype` (README "Changing a field"), which history.ts applies while it rebuilds
+ * a table: what a stored value of one kind becomes in another, or why it cannot.
  */
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";

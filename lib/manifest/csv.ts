@@ -1,21 +1,8 @@
 /*
- * The CSV export of a list (`GET <Route>.csv`, with the list's own query:
- * filters, `q`, `sort`, `dir`): every record the list would show, over all
- * its pages, as RFC 4180 text in UTF-8 with a byte order mark, so a
- * spreadsheet opens it in the right encoding.
- *
- * Streamed: the records are read a page at a time (`csvPage`: CSV_CHUNK,
- * fewer for long records) with the list's keyset (table.ts), each page
- * written before the next is read, waiting for the socket to drain
- * whenever the response's buffer is full. Never all rows in memory, and
- * never a statement left open across a wait: the application has one
- * database handle, and an open iterator would hold it busy for every
- * other request until the download ends. A client that takes nothing for
- * DOWNLOAD_WRITE_TIMEOUT is cut, and the download stops reading.
- *
- * Columns: `id`, each field by its name, `created_at`, `updated_at`
- * (ISO 8601). Values as a tool returns them: an amount as a decimal with
- * a point, a yes/no as `true`/`false`, a date as ISO, the rest as stored.
+ * The CSV export of a list (`GET <Route>.csv`, with the list's own query; README "Search and export": CSV, Formulas,
+ * Streamed): every record the list would show, as RFC 4180 text in UTF-8 with a byte order mark, read a page at a time
+ * with the list's keyset and each page written before the next is read. Never all rows in memory, and never a
+ * statement left open across a wait: the application has one database handle.
  */
 import type { ServerResponse } from "node:http";
 import { DOWNLOAD_PIECE, endChunks, writeChunk } from "../internal/index.ts";

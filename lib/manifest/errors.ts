@@ -1,8 +1,6 @@
 /*
- * Codes thrown by manifest validation. Each error names the resource and,
- * when one is at fault, the field (or column or filter) in both its message
- * and its `resource` / `field` properties, so a generator can point at the
- * line of the manifest.
+ * Codes thrown by manifest validation. Each error names the resource and, when one is at fault, the field (or column
+ * or filter), in its message and in its `resource` / `field` properties.
  */
 import { LatchError } from "../http/index.ts";
 import { hasErrorCode } from "../internal/index.ts";

@@ -1,24 +1,10 @@
 /*
- * A resource's `History`: the renames, kind changes and removals of its
- * fields, each a named schema step `resource/<name>/history-<Step>` that
- * comes before the table's own steps (schema.ts). On a new database the
- * table does not exist yet, so a history step does nothing and the table
- * is created as the manifest declares it now. On a database holding the
- * table, the first pending history step applies every pending change in
- * its one transaction: it reads every record, converts its values
- * (CONVERSIONS), and rebuilds the table in SQLite's documented 12-step
- * way (https://www.sqlite.org/lang_altertable.html#otheralter: a `CHECK`
- * cannot be altered), so the table, its list and sort indexes, its
- * search index and the ledger of applied steps are then exactly what the
- * manifest declares; a restart finds every step applied and does nothing.
- * A value that does not convert refuses the boot and changes nothing,
- * naming the field, how many records hold one, the first record's id and
- * the fix.
- *
- * A history step writes no event: it is the operator's change of the
- * schema, not a person's or an agent's change of a record, and its row in
- * `latch_schema` (name, applied_at) is its record (README "Changing a
- * field").
+ * A resource's `History` (README "Changing a field"): each rename, kind change and removal of a field is a named
+ * schema step before the table's own. On a database holding the table, the first pending step applies every pending
+ * change in its one transaction: it reads every record, converts its values (CONVERSIONS) and rebuilds the table in
+ * SQLite's 12-step way (https://www.sqlite.org/lang_altertable.html#otheralter: a `CHECK` cannot be altered). A value
+ * that does not convert refuses the boot and changes nothing. A history step writes no event: it is the operator's
+ * change of the schema, and its row in `latch_schema` is its record.
  */
 import type { DB, Step } from "../db/index.ts";
 import { ManifestError } from "./errors.ts";
@@ -50,14 +36,8 @@ function describe(change: Change): string {
 }
 
 /**
- * Checks `spec.History` against its fields, walking back from the fields
- * declared now: each `Step` matches HISTORY_STEP_PATTERN and is unique;
- * a Rename's `To` is a field at that point and its `From` is not; a
- * Retype's field is of kind `To` at that point, the conversion is in
- * CONVERSIONS, and `Currency` is a Money field's; a Remove's field is not
- * declared after it (a removed name is not reused); only an Exclusive
- * resource has a history (a Mergeable record's events hold its field
- * names and values, which a rebuild of its projection cannot rewrite).
+ * Checks `spec.History` against its fields, walking back from the fields declared now (each refusal says the rule it
+ * enforces); only an Exclusive resource has a history, as a Mergeable record's events hold its field names and values.
  * Throws `ManifestError` ERR_MANIFEST_INVALID_HISTORY naming the entry.
  */
 export function validateHistory(spec: ResourceSpec): void {

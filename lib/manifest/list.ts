@@ -1,15 +1,8 @@
 /*
- * The list page: filters and sorting read from the query string, keyset
- * pagination (`after`, an opaque cursor of the last row's sort value and
- * id), an empty state, and one link per record. Filters come from
- * `List.Filters` (see `filterStyle`): text-like fields by "contains"
- * (`<field>`); Money, Integer and Date by range (`<field>_min`,
- * `<field>_max`, both included; amounts and numbers read in the request's
- * locale, dates ISO as a date input sends them or in the locale's short
- * notation); Boolean by `yes`/`no`, Choice by one of its values and
- * Reference by one record's id (`<field>`). A filter value that does not parse is shown inline
- * and the page answers 400, listing nothing rather than something
- * unfiltered.
+ * The list page (README "Search and export", `Filter` in spec.ts): filters and sorting read from the query string,
+ * keyset pagination (`after`, an opaque cursor of the last row's sort value and id), an empty state, and one link per
+ * record. A filter value that does not parse is shown inline and the page answers 400, listing nothing rather than
+ * something unfiltered.
  */
 import type { IncomingMessage } from "node:http";
 import { html, queryParams, type SafeHTML } from "../http/index.ts";

@@ -1,25 +1,9 @@
 /*
- * Live pages: `GET <Route>/events`, a server-sent event stream of the
- * changes to a resource's records, which `lib/client/live.js` follows on
- * the list and record pages (README "Live pages").
- *
- * Every create, update and delete that lands goes through the mounted
- * store, which tells the application's one `LiveFeed` (one per event
- * store) once the write has committed. A stream hears the changes of its
- * resource that its person may read: for a user-scoped resource their own
- * records only (the writer's owner is the record's), for an unscoped one
- * every record. An event carries no values, only
- * `{"id","change","version"}`: the page fetches what it shows through the
- * routes that already check the owner.
- *
- * Event ids are `<boot>.<seq>`, the feed's own counter, so a reconnecting
- * browser's `Last-Event-ID` (WHATWG HTML §9.2.4) resumes from the feed's
- * last `LIVE_BACKLOG` changes; an id from another boot or older than that
- * gets one `reset` event instead, and the page fetches itself again.
- *
- * A stream is latch's one event-stream endpoint (`eventStreams`), as the
- * jobs' is, with its limits (SPEC.md §6.1); the 10 per person count across
- * the application's resources (one feed's `streams`).
+ * Live pages (README "Live pages"): `GET <Route>/events`, a server-sent event stream of the changes to a resource's
+ * records that its person may read, which `lib/client/live.js` follows. The mounted store tells the application's one
+ * `LiveFeed` (one per event store) of every write once it has committed; an event carries no values, only
+ * `{"id","change","version"}`, and its id `<boot>.<seq>` lets a reconnecting browser resume (WHATWG HTML §9.2.4). The
+ * stream is latch's one event-stream endpoint (`eventStreams`), with its limits (SPEC.md §6.1).
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";

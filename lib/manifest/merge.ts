@@ -1,18 +1,9 @@
 /*
- * Merging two edits of a Mergeable record made from the same base version.
- * Per field: a side that left the base value unchanged yields to the other;
- * equal edits agree; otherwise the field kind decides. Text and Money are
- * single values: two different edits are a conflict for a person to
- * resolve, never last-writer-wins, never a sum. Textarea merges three-way
- * by lines (diff3): edits to separate lines both survive, overlapping edits
- * are a conflict.
- *
- * diff3 here: the longest common subsequence of lines aligns each side
- * with the base; regions where both sides still match the base are
- * stable, and between them each unstable region is resolved as a whole
- * (one side unchanged, or both equal) or, when every side replaced the
- * same number of lines one for one, line by line, so edits of adjacent
- * lines merge too.
+ * Merging two edits of a Mergeable record made from the same base version (README "Mergeable merges"). Per field: a
+ * side that left the base value unchanged yields to the other; equal edits agree; otherwise Text and Money conflict,
+ * never last-writer-wins, and Textarea merges three-way by lines (diff3): the LCS of lines aligns each side with the
+ * base, and each region between stable ones is resolved as a whole or, when every side replaced the same number of
+ * lines one for one, line by line.
  */
 
 /**

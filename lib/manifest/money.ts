@@ -1,13 +1,7 @@
 /*
- * Money as integer minor units (cents for USD, none for JPY, mills for
- * BHD): never a float in storage or arithmetic. Parsing reads the request
- * locale's decimal and group separators from Intl.NumberFormat parts, so
- * "12.34" (en), "12,34" (de) and "1.234,56" (de) all mean 1234 / 123456
- * minor units where the locale writes them so. More decimals than the
- * currency has ("12.345" USD) is refused, never rounded: silently rounding
- * an amount someone typed is a wrong amount. Group separators must sit
- * between groups of three digits, so "12.34" in German (where "." groups)
- * is refused rather than read as 1234.
+ * Money as integer minor units of its currency, never a float in storage or arithmetic (README "Money"). Parsing reads
+ * the request locale's separators from Intl.NumberFormat parts; more decimals than the currency has is refused, never
+ * rounded, and group separators must sit between groups of three digits ("12.34" in German is refused, not 1234).
  */
 import { numberFormat } from "./intl.ts";
 

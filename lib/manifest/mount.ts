@@ -1,8 +1,6 @@
 /*
- * `mountResource`: a validated `Resource` becomes a working part of the
- * application at boot: its schema steps applied (drift refused), its store,
- * its routes on the mux and its actions as tools in the registry. Nothing
- * is generated to disk, so nothing drifts from the manifest.
+ * `mountResource`: a validated `Resource` becomes a working part of the application at boot: its schema steps applied
+ * (drift refused), its store, its routes on the mux and its actions as tools in the registry.
  *
  *   GET  <Route>              list (search `q`, filters, sorting, keyset pages)
  *   GET  <Route>.csv          the list as CSV: every page, same query (csv.ts)
@@ -12,11 +10,8 @@
  *   POST <Route>/{id}         update (carries `version`) → 303 <Route>/<id>?saved=1
  *   POST <Route>/{id}/delete  delete            → 303 <Route>?deleted=1
  *
- * Every route requires a session (the app's `RequireSession`); the owner is
- * the session subject. Mutating routes also sit behind cross-origin
- * protection here, whatever the app's `Wrap` does. Every page renders
- * through `Ctx.Render`; when it is unset every action answers a logged 500
- * with a reference (SPEC §2.2, §7) before reading or storing anything.
+ * Every route requires a session; the owner is the session subject. Mutating routes also sit behind cross-origin
+ * protection here, whatever the app's `Wrap` does.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { actorFrom, isCredentialEnded, subjectFrom } from "../agent/index.ts";

@@ -1,28 +1,9 @@
 /*
- * References (issue 25): a Reference field holds the id of a record of the
- * resource its `References` names (the target). latch's extension of the
- * contract (docs/spec.md §2.5, README "References").
- *
- * - **Which records.** When both resources are user-scoped, only the
- *   writer's own records of the target; when the target is unscoped, any
- *   of its records. An unscoped resource cannot reference a user-scoped one
- *   (`validateReferences`). Every create and update checks each reference
- *   it writes with one `SELECT` on the target (`owner = ?` when scoped) in
- *   the write's own transaction, whatever path it came by (form, tool, MCP):
- *   an id that is unknown or someone else's is the same 422 naming the
- *   field, and nothing is stored. The form is never trusted.
- * - **Deleting a referenced record** (`OnDelete`): "refuse" (the default)
- *   refuses while any record refers to it (`RecordReferenced`; 409), and
- *   "clear" sets the referring field to NULL in the delete's transaction,
- *   each an update of the referring record with its event and the
- *   deleter's actor, as any update (lib/events README "a write and its
- *   event"). These statements cross owners on purpose: a reference to an
- *   unscoped record may be anyone's.
- *
- * A resource learns of the resources mounted before it on the same
- * database from a registry kept per `DB` handle: the target must be
- * mounted first, and a delete looks up, when it runs, every resource
- * mounted since that refers to it.
+ * References (issue 25; README "References"): a Reference field holds the id of a record of the resource its
+ * `References` names (the target). Every create and update checks each reference it writes with one `SELECT` on the
+ * target in the write's own transaction, whatever path it came by; a delete refuses or clears the references to its
+ * record (`OnDelete`). The delete's statements cross owners on purpose: a reference to an unscoped record may be
+ * anyone's. A resource learns of the resources mounted before it on the same database from a registry per `DB` handle.
  */
 import type { DB, Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";

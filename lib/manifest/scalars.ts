@@ -1,17 +1,8 @@
 /*
- * The values of the kinds beyond text and money: dates, whole numbers,
- * email addresses and web addresses, each parsed from what a person (or a
- * tool call) sent into the one form it is stored in, and formatted back.
- *
- * A date is a calendar date, never an instant: it is stored as the ISO
- * text "YYYY-MM-DD" (what `<input type="date">` posts in every locale) and
- * formatted at UTC midnight in UTC, so no time zone can move it a day.
- * Typed in a form, it is read in the locale's short notation too
- * (`parseLocalDate`).
- * A whole number is read in the request's locale like an amount: the
- * locale's group separator between groups of three ("1.234" in German,
- * "1,234" in English), no decimals (an `<input type="number">` posts plain
- * digits, which every locale reads).
+ * The values of the kinds beyond text and money (README "Field kinds"): dates, whole numbers, email addresses and web
+ * addresses, each parsed from what a person (or a tool call) sent into the one form it is stored in, and formatted
+ * back. A date is a calendar date, never an instant: stored as ISO "YYYY-MM-DD" and formatted at UTC midnight in UTC,
+ * so no time zone can move it a day.
  */
 import { groupedDigits, latinDigits, numberSeparators } from "./money.ts";
 import { numberFormat, dateTimeFormat } from "./intl.ts";

@@ -1,19 +1,9 @@
 /*
- * A resource's table as named schema steps (lib/db `Step`), generated at
- * boot from the manifest and never written to disk, so there is no
- * generated file to drift from its source. One step creates the table with
- * the fixed columns; one step per field adds its column, so declaring a new
- * field is a new step, applied at the next boot to a table that already
- * holds records (SQLite's ADD COLUMN: existing rows get the column's
- * default, NULL or '' or 0, which every CHECK accepts). Changing a
- * declared field's kind changes that step's SQL, which `applySchema`
- * refuses (ERR_DB_STEP_CHANGED, naming the History entry to write):
- * renames, kind changes and removals are the resource's `History`, steps
- * of their own before these (history.ts). An Exclusive resource's table is the store; a Mergeable
- * resource's is the projection of its event streams, for lists and filters.
- *
- * `updated_at` doubles as an Exclusive record's version: every write sets
- * it to max(now, previous + 1), so it strictly increases per record.
+ * A resource's table as named schema steps (lib/db `Step`), generated at boot from the manifest and never written to
+ * disk (README "Decisions"): one step creates the table with the fixed columns, one per field adds its column (SQLite's
+ * ADD COLUMN: rows already there get the kind's empty value, which every CHECK accepts). A changed field's step is drift
+ * that `applySchema` refuses; renames, kind changes and removals are the resource's `History` (history.ts).
+ * `updated_at` doubles as an Exclusive record's version: every write sets it to max(now, previous + 1).
  */
 import type { DB, Step } from "../db/index.ts";
 import { driftAdvice, historySteps } from "./history.ts";
@@ -79,27 +69,13 @@ export function isSearched(field: Field): boolean {
 }
 
 /**
- * Returns the schema steps of `spec` (validate it first): its history's
- * `resource/<name>/history-<Step>` (history.ts), then the table
- * `resource/<name>/001-table`, its list index, one
- * `resource/<name>/field-<field>` step per field, and one
- * `resource/<name>/sort-<column>` index per list column a list may be
- * sorted by (besides created_at, which the list index covers): a page of a
- * sorted list then reads one page of the index, however many records its
- * owner holds (issue 27).
- *
- * One `resource/<name>/reference-<field>` index per Reference field finds
- * the records referring to one being deleted.
- *
- * The search index `resource/<name>/002-search` and one
- * `resource/<name>/search-<field>` step per searched field follow, which
- * index the records already there.
- *
- * The search index is an FTS5 table `<name>_search`, one row per record
- * (its rowid is the record's), holding the searched fields' text, one per
- * line; a trigger drops a deleted record's row. A field's step appends its text to the rows, so a step never
- * changes when a field is added: a new field's step finds only empty
- * values (ADD COLUMN) and the write paths index the rest (table.ts).
+ * Returns the schema steps of `spec` (validate it first): its history's `resource/<name>/history-<Step>` (history.ts),
+ * the table `resource/<name>/001-table` with its list index, `field-<field>` per field, `sort-<column>` per column a
+ * list may be sorted by (so a sorted page reads one page of an index, issue 27), `reference-<field>` per Reference
+ * field (finding the records referring to one being deleted), then the search index `002-search` (an FTS5 table
+ * `<name>_search`, one row per record, and the trigger that drops a deleted record's row), `search-<field>` per searched
+ * field (appending its text of the records already there, so a step never changes when a field is added) and, when
+ * user-scoped, `003-search-owner` (README "Search and export").
  */
 export function resourceSchema(spec: ResourceSpec): Step[] {
   const scoped = spec.Scope === ScopeKind.UserScoped;

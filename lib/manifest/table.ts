@@ -1,21 +1,9 @@
 /*
- * SQL over a resource's table (the Exclusive store, or a Mergeable
- * resource's projection). Owner scoping lives here and only here: for a
- * user-scoped resource every statement carries `owner = ?`, so another
- * owner's record is simply not found, exactly like an unknown id. Column
- * names come from the validated manifest (lowercase identifiers), values
- * are always bound parameters.
- *
- * Lists use keyset pagination on (sort value, id): a page is "the next N
- * rows after this one", stable while rows are added, with no OFFSET scan.
- * An empty amount or number sorts as the smallest value, an empty date
- * before every date.
- *
- * Search: every insert and update also writes the record's row of the
- * FTS5 index `<name>_search` (schema.ts), in the caller's transaction, and
- * a trigger drops it with the record: the index never disagrees with the
- * table. A search runs beside the owner scope, the filters and the keyset
- * in every statement (#search), so it combines with all three.
+ * SQL over a resource's table (the Exclusive store, or a Mergeable resource's projection). Owner scoping lives here
+ * (scope.ts says what it is): another owner's record is simply not found, exactly like an unknown id. Column names come
+ * from the validated manifest, values are always bound. Lists use keyset pagination on (sort value, id), with no OFFSET
+ * scan; every write also writes the record's row of the search index in the caller's transaction (README "Search and
+ * export").
  */
 import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { ScopeKind } from "./kinds.ts";

@@ -1,9 +1,7 @@
 /*
- * Manifest validation: every mistake a generator would otherwise turn into
- * broken SQL, a broken page or a silent data leak is caught here, in
- * manifest order, and reported with the resource and field at fault.
- * Names are restricted to lowercase SQL identifiers so that they can be
- * emitted into SQL and HTML without quoting surprises.
+ * Manifest validation: every mistake a generator would otherwise turn into broken SQL, a broken page or a silent data
+ * leak is caught here, in manifest order, naming the resource and field at fault. Names are lowercase SQL identifiers,
+ * so they can be emitted into SQL and HTML without quoting surprises.
  */
 import { ManifestError, type ManifestErrorCode } from "./errors.ts";
 import { isKind, isScopeKind, isStoreKind, Kind, ScopeKind, StoreKind } from "./kinds.ts";
@@ -32,18 +30,10 @@ export const ROUTE_PATTERN: RegExp = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)+$/;
 export const MAX_LENGTH_LIMIT: number = 50_000;
 
 /**
- * Checks one resource. Throws `ManifestError`: a resource or field name
- * that is empty or not a lowercase identifier (`ERR_MANIFEST_INVALID_NAME`),
- * a route not starting with "/" or otherwise malformed
- * (`ERR_MANIFEST_INVALID_ROUTE`), a missing Scope (`ERR_MANIFEST_NO_SCOPE`),
- * an unknown Store, Scope or Kind, a form
- * with no fields, a field named id, created_at, updated_at, or owner when
- * user-scoped (`ERR_MANIFEST_RESERVED_FIELD`), duplicate fields, columns
- * or filters, an empty label, a column naming neither a field nor a fixed
- * column, a filter naming no field, a MaxLength out of range or a
- * Currency that Intl does not list, or not on a Money field
- * (`ERR_MANIFEST_INVALID_FIELD`), a History entry that does not fit the
- * fields (`ERR_MANIFEST_INVALID_HISTORY`, history.ts).
+ * Checks one resource. Throws `ManifestError` with the code of the first mistake, naming the resource and the field,
+ * column or filter at fault: a name that is not a lowercase identifier, a malformed route, a missing or unknown Scope,
+ * an unknown Store or Kind, no fields, a field colliding with a fixed column, duplicates, an empty label, a column or
+ * filter naming no field, an option its kind does not take, a History entry that does not fit (history.ts).
  */
 export function validateResource(spec: ResourceSpec): void {
   const resource = typeof spec.Name === "string" ? spec.Name : "";

@@ -1,11 +1,7 @@
 /*
- * A submitted form (or a tool call's arguments) turned into field values,
- * accepting only declared fields: an undeclared name is refused outright
- * (400), never passed to the store, so a client cannot set `owner`, `id`
- * or anything the manifest did not declare. Each value is then checked
- * against its field: required, single line for Text, length limits,
- * money, whole numbers and dates parsed in the request's locale, and the other
- * kinds' shapes (scalars.ts). Problems come back per field as
+ * A submitted form (or a tool call's arguments) turned into field values, accepting only declared fields: an
+ * undeclared name is refused outright (400), so a client cannot set `owner`, `id` or anything the manifest did not
+ * declare. Each value is then checked against its field (README "Field kinds"); problems come back per field as
  * catalog keys, shown inline beside the input with the entered text kept.
  */
 import { Kind } from "./kinds.ts";

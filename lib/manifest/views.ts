@@ -1,17 +1,8 @@
 /*
- * The HTML of a resource's pages, as fragments: the application's
- * `Ctx.Render` puts them in its own layout (see `ResourceView`). Every
- * label and message goes through the catalogs (`T`/`Tf`: a missing
- * translation shows the key), amounts are formatted in the request's
- * locale, and an input with a problem keeps what was entered and names
- * its error (`aria-invalid`, `aria-describedby`). Plain forms and links
- * only: everything works without JavaScript.
- *
- * Stable hooks for tests and scripts: `data-resource`, `data-record-id`,
- * `data-empty`, `data-error-for="<field>"`, `data-outcome="saved|deleted|
- * stale|conflict|invalid|referenced"`, `data-conflict="<field>"`,
- * `data-reference` (a Reference field's select, naming its target, and
- * its link in a list, naming the field).
+ * The HTML of a resource's pages, as fragments the application's `Ctx.Render` puts in its layout (`ResourceView`).
+ * Every label goes through the catalogs, an input with a problem keeps what was entered and names its error
+ * (`aria-invalid`, `aria-describedby`), and everything works without JavaScript. Stable hooks for tests and scripts:
+ * `data-resource`, `data-record-id`, `data-empty`, `data-error-for`, `data-outcome`, `data-conflict`, `data-reference`.
  */
 import type { IncomingMessage } from "node:http";
 import { html, type SafeHTML } from "../http/index.ts";

@@ -1,9 +1,6 @@
 /*
- * The application a conformance run needs, built by the application's own
- * factory: latch serves the handler it returns on 127.0.0.1, gives it a
- * mailer that keeps each message instead of sending it, and signs a person
- * in as a browser does (asks for a link at the sign-in path, then opens the
- * emailed link with the cookies that request set).
+ * The application a conformance run needs, built by the application's own factory: latch serves its handler on
+ * 127.0.0.1, gives it a mailer that keeps each message, and signs a person in as a browser does.
  */
 import { createServer, request, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
