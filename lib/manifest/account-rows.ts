@@ -5,13 +5,13 @@
  */
 import type { DB } from "../db/index.ts";
 import { keysetPages, type AccountRows } from "../db/index.ts";
-import { ScopeKind } from "./kinds.ts";
 import type { Resource } from "./resource.ts";
+import { isOwned } from "./scope.ts";
 import { ownerTag } from "./search.ts";
 
 /** The records of `resources` (their schemas applied) as lib/account moves, exports and erases them. */
 export function accountRows(db: DB, resources: readonly Resource[]): AccountRows {
-  const owned = resources.filter((r) => r.Scope === ScopeKind.UserScoped).map((r) => r.Name);
+  const owned = resources.filter(isOwned).map((r) => r.Name);
   const exists = db.prepare<[string], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
   const indexed = owned.filter((name) => exists.get(`${name}_search`) !== undefined);
   const run = (sql: string, ...params: unknown[]): void => void db.prepare(sql).run(...params);

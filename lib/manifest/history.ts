@@ -8,8 +8,9 @@
  */
 import type { DB, Step } from "../db/index.ts";
 import { ManifestError } from "./errors.ts";
-import { Kind, ScopeKind, StoreKind } from "./kinds.ts";
+import { Kind, StoreKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
+import { ownerOf } from "./scope.ts";
 import { searchRow } from "./search.ts";
 import type { Change, Field, ResourceSpec } from "./spec.ts";
 import { CONVERSIONS } from "./conversions.ts";
@@ -201,10 +202,9 @@ function fillSearch(db: DB, spec: ResourceSpec, shape: TableShape, rows: readonl
   if (search !== undefined) db.exec(search.SQL);
   const index = db.prepare(`INSERT INTO "${spec.Name}_search" (rowid, body) VALUES (?, ?)`);
   const searchedAt = shape.searched.map((name) => spec.Form.Fields.findIndex((f) => f.Name === name));
-  const scoped = spec.Scope === ScopeKind.UserScoped;
   rows.forEach((row, i) => {
     const body = searchRow(
-      scoped ? String(row["owner"]) : undefined,
+      ownerOf(spec, String(row["owner"])),
       searchedAt.map((at) => values[i]?.[at] ?? null),
     );
     if (body !== undefined) index.run(row["latch_rowid"], body);

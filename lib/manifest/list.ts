@@ -7,7 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import { html, queryParams, type SafeHTML } from "../http/index.ts";
 import { T, Tf } from "../i18n/index.ts";
-import { Kind, ScopeKind } from "./kinds.ts";
+import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { currencyDigits, parseMoney } from "./money.ts";
 import { formatInteger, INTEGER_LIMIT, parseInteger, parseLocalDate } from "./scalars.ts";
@@ -15,6 +15,7 @@ import type { Field, ResourceSpec } from "./spec.ts";
 import { LIVE_POLL_SECONDS } from "./live.ts";
 import { LIST_PAGE_SIZE, type ListFilter, type ListQuery, type StoredRecord } from "./table.ts";
 import type { ReferenceOption } from "./references.ts";
+import { isOwned } from "./scope.ts";
 import { currencyOf, REFERENCE_ID_PATTERN, type FieldProblem } from "./values.ts";
 import { cellHTML, displayValue, fixedValue, type ReferenceLink } from "./views.ts";
 
@@ -269,7 +270,7 @@ export function listHTML(
   refs?: ListReferences,
 ): SafeHTML {
   const params = queryParams(req);
-  const columns = spec.List.Columns.filter((c) => !(c.Field === "owner" && spec.Scope === ScopeKind.UserScoped));
+  const columns = spec.List.Columns.filter((c) => !(c.Field === "owner" && isOwned(spec)));
   const sortable = sortableColumns(spec);
   const filtered = list.query.filters.length > 0 || list.query.search.length > 0;
   const header = (column: string, label: string | undefined): SafeHTML => {

@@ -11,7 +11,8 @@ import type { EventStore } from "../events/index.ts";
 import { html, type HandlerFunc, type SafeHTML } from "../http/index.ts";
 import { T } from "../i18n/index.ts";
 import { encodeEvent, eventStreams, type ServeStream } from "../internal/index.ts";
-import { ScopeKind, StoreKind } from "./kinds.ts";
+import { StoreKind } from "./kinds.ts";
+import { ownerOf } from "./scope.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordStore, Writer } from "./store.ts";
 
@@ -82,9 +83,8 @@ export function liveFeed(events: EventStore): LiveFeed {
 
 /** Returns `store` telling `feed` of each create, update and delete once it has landed. */
 export function liveStore(spec: ResourceSpec, store: RecordStore, feed: LiveFeed): RecordStore {
-  const audience = (who: Writer): string => (spec.Scope === ScopeKind.UserScoped ? who.owner : "");
   const tell = (who: Writer, id: string, change: Change["change"], version: number): void =>
-    feed.publish({ resource: spec.Name, audience: audience(who), id, change, version });
+    feed.publish({ resource: spec.Name, audience: ownerOf(spec, who.owner) ?? "", id, change, version });
   return Object.freeze({
     ...store,
     create(who, values) {
@@ -110,7 +110,7 @@ export function liveHandler(spec: ResourceSpec, feed: LiveFeed, person: (req: In
   return function liveEvents(req, res) {
     const subject = person(req);
     // SPEC §2.5 UserScoped: a person hears of their own records only.
-    const audience = spec.Scope === ScopeKind.UserScoped ? subject : "";
+    const audience = ownerOf(spec, subject) ?? "";
     feed.streams(req, res, subject, (writer) => {
       const encode = (c: Change): string =>
         encodeEvent({

@@ -7,7 +7,8 @@
  */
 import type { DB, Step } from "../db/index.ts";
 import { driftAdvice, historySteps } from "./history.ts";
-import { Kind, ScopeKind } from "./kinds.ts";
+import { Kind } from "./kinds.ts";
+import { isOwned } from "./scope.ts";
 import { searchRow } from "./search.ts";
 import { EMAIL_MAX_LENGTH, INTEGER_LIMIT, URL_MAX_LENGTH } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
@@ -78,7 +79,7 @@ export function isSearched(field: Field): boolean {
  * user-scoped, `003-search-owner` (README "Search and export").
  */
 export function resourceSchema(spec: ResourceSpec): Step[] {
-  const scoped = spec.Scope === ScopeKind.UserScoped;
+  const scoped = isOwned(spec);
   const steps: Step[] = [{ Name: `resource/${spec.Name}/001-table`, SQL: `${createTableSQL(spec, spec.Name, [])}\n${listIndexSQL(spec)}` }];
   for (const field of spec.Form.Fields) {
     steps.push({
@@ -157,7 +158,7 @@ WHERE r.rowid > ? ORDER BY r.rowid LIMIT 10000`,
 
 // The table's CREATE TABLE statement under `name`, with `fields`' columns inline (none: the first step's, as it was first applied).
 function createTableSQL(spec: ResourceSpec, name: string, fields: readonly Field[]): string {
-  const scoped = spec.Scope === ScopeKind.UserScoped;
+  const scoped = isOwned(spec);
   const columns = fields.map((f) => `,\n  ${columnSQL(f)}`).join("");
   return `CREATE TABLE "${name}" (
   id TEXT PRIMARY KEY,${scoped ? "\n  owner TEXT NOT NULL," : ""}
@@ -167,7 +168,7 @@ function createTableSQL(spec: ResourceSpec, name: string, fields: readonly Field
 }
 
 function listIndexSQL(spec: ResourceSpec): string {
-  const scoped = spec.Scope === ScopeKind.UserScoped;
+  const scoped = isOwned(spec);
   return `CREATE INDEX "${spec.Name}_list" ON "${spec.Name}" (${scoped ? "owner, " : ""}created_at, id);`;
 }
 

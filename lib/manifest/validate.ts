@@ -4,10 +4,11 @@
  * so they can be emitted into SQL and HTML without quoting surprises.
  */
 import { ManifestError, type ManifestErrorCode } from "./errors.ts";
-import { isKind, isScopeKind, isStoreKind, Kind, ScopeKind, StoreKind } from "./kinds.ts";
+import { isKind, isScopeKind, isStoreKind, Kind, StoreKind } from "./kinds.ts";
 import { MAX_EVENT_DATA } from "../events/index.ts";
 import { validateHistory } from "./history.ts";
 import { INTEGER_LIMIT } from "./scalars.ts";
+import { isOwned } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { isNullable, maxEventBytes } from "./values.ts";
 
@@ -52,7 +53,7 @@ export function validateResource(spec: ResourceSpec): void {
   }
   if (!isScopeKind(scope)) fail("ERR_MANIFEST_UNKNOWN_SCOPE", 'Scope must be "unscoped" or "user"');
   const fixed = new Set(FIXED_COLUMNS);
-  if (scope === ScopeKind.UserScoped) fixed.add(OWNER_COLUMN);
+  if (isOwned(spec)) fixed.add(OWNER_COLUMN);
 
   const fields = spec.Form?.Fields ?? [];
   if (fields.length === 0) fail("ERR_MANIFEST_NO_FIELDS", "the form has no fields");
@@ -214,7 +215,7 @@ export function validateReferences(spec: ResourceSpec, known: (name: string) => 
     const target = known(field.References);
     if (target === undefined) fail(`references ${field.References}, which is not declared (or not mounted before it on this database)`);
     // docs/spec.md §2.5 UserScoped: one person's records are seen only by that person, so an unscoped record cannot point to one.
-    if (spec.Scope === ScopeKind.Unscoped && target?.Scope === ScopeKind.UserScoped) {
+    if (!isOwned(spec) && target !== undefined && isOwned(target)) {
       fail(`an Unscoped resource cannot reference ${field.References}, which is UserScoped (whose record would everyone see?)`);
     }
   }

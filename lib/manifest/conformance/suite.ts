@@ -7,9 +7,10 @@ import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { after, describe, it } from "node:test";
 import { ToolRead, ToolWrite, type ToolRegistry } from "../../agent/index.ts";
-import { Kind, ScopeKind, StoreKind } from "../kinds.ts";
+import { Kind, StoreKind } from "../kinds.ts";
 import { currencyDigits, formatMoneyInput, parseMoney } from "../money.ts";
 import { INTEGER_LIMIT } from "../scalars.ts";
+import { isOwned } from "../scope.ts";
 import { DEFAULT_CURRENCY, integerRange, maxLength } from "../values.ts";
 import type { Resource } from "../resource.ts";
 import type { Field } from "../spec.ts";
@@ -155,7 +156,7 @@ export function describeResourceConformance(resource: Resource, start: () => Pro
 // Always run: a resource names its Scope (docs/spec.md §2.5), and each scope promises something checkable.
 function scopeCase(resource: Resource, ready: () => Promise<Run>): void {
   const route = resource.Route;
-  if (resource.Scope !== ScopeKind.UserScoped) {
+  if (!isOwned(resource)) {
     it("shares every record: unscoped means every signed-in person lists and reads another's record", async () => {
       const { ada, bob, send, listed, created } = await ready();
       const id = await created(ada, "shared");
