@@ -4,7 +4,7 @@
  */
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
-import { currencyDigits, MONEY_MAX_MINOR } from "./money.ts";
+import { currencyDigits, formatMinor, MONEY_MAX_MINOR } from "./money.ts";
 import { isEmail, parseDate, parseWebAddress } from "./scalars.ts";
 import type { Field } from "./spec.ts";
 import { currencyOf, integerRange, isNullable, maxLength } from "./values.ts";
@@ -58,12 +58,7 @@ export const CONVERSIONS: ReadonlyMap<string, Conversion> = new Map<string, Conv
   [
     `${Kind.Money}→${Kind.Text}`,
     (v, from, to) => {
-      if (v === null) return empty(to);
-      const digits = currencyDigits(currencyOf(from));
-      const minor = Number(v);
-      const whole = Math.trunc(Math.abs(minor) / 10 ** digits);
-      const fraction = digits === 0 ? "" : `.${String(Math.abs(minor) % 10 ** digits).padStart(digits, "0")}`;
-      return asText(`${minor < 0 ? "-" : ""}${whole}${fraction}`, from, to);
+      return v === null ? empty(to) : asText(formatMinor(Number(v), currencyOf(from)), from, to);
     },
   ],
   [`${Kind.Text}→${Kind.Email}`, parsed((t) => (isEmail(t) ? t : undefined), "an email address")],

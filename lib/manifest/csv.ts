@@ -18,24 +18,16 @@ import { currencyOf, maxValueBytes } from "./values.ts";
 export const CSV_CHUNK: number = 500;
 
 /**
- * The rule for formulas: OWASP "CSV Injection"
- * (https://owasp.org/www-community/attacks/CSV_Injection) and ASVS 5.0
- * §1.2.10. A spreadsheet reads a cell starting with `=`, `+`, `-`, `@`, a
- * tab, a carriage return or a NUL as a formula. A cell starts at the
- * start of a field, and, for a spreadsheet that splits there (on `;` in
- * locales with a decimal comma, on a tab, on a line break when pasted, on
- * `,` when it ignores quotes), after each separator inside the field: so
- * each such character in either place gets a `'` before it, and reads as
- * text. `x;=1+1` is written `"x;'=1+1"`, `a,=1` is `"a,'=1"`.
+ * OWASP "CSV Injection" (https://owasp.org/www-community/attacks/CSV_Injection), ASVS 5.0 §1.2.10: a formula character
+ * (`=`, `+`, `-`, `@`, tab, CR, NUL) where a spreadsheet may start a cell, at a field's start or after a separator inside
+ * it (README "Formulas"), gets a `'` before it and reads as text: `x;=1+1` is written `"x;'=1+1"`.
  */
 const FORMULA_START = /(^|[,;\t\r\n])(?=[=+\-@\t\r\0])/g;
 
 /**
- * Returns `text` as one CSV field, formulas neutralised (`FORMULA_START`)
- * unless it is a `number` latch wrote. RFC 4180 §2: a field holding a
- * quote, a comma or a line break is quoted, its quotes doubled; so is
- * one holding a `;` or a tab, the separators of other spreadsheets, so
- * it stays one cell whichever a reader splits on.
+ * Returns `text` as one CSV field, formulas neutralised (`FORMULA_START`) unless it is a `number` latch wrote. RFC 4180
+ * §2: a field holding a quote, a comma or a line break is quoted, its quotes doubled; so is one holding a `;` or a tab,
+ * the separators of other spreadsheets.
  */
 export function csvField(text: string, number = false): string {
   const safe = number ? text : text.replace(FORMULA_START, "$1'");

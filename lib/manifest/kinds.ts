@@ -52,20 +52,3 @@ export const ScopeKind = {
 
 /** A scope kind: "unscoped" or "user". */
 export type ScopeKind = (typeof ScopeKind)[keyof typeof ScopeKind];
-
-const KINDS: ReadonlySet<unknown> = new Set(Object.values(Kind));
-
-/** Reports whether `value` is a `Kind`. */
-export function isKind(value: unknown): value is Kind {
-  return KINDS.has(value);
-}
-
-/** Reports whether `value` is a `StoreKind`. */
-export function isStoreKind(value: unknown): value is StoreKind {
-  return value === StoreKind.Exclusive || value === StoreKind.Mergeable;
-}
-
-/** Reports whether `value` is a `ScopeKind`. */
-export function isScopeKind(value: unknown): value is ScopeKind {
-  return value === ScopeKind.Unscoped || value === ScopeKind.UserScoped;
-}

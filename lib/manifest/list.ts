@@ -9,15 +9,13 @@ import { html, queryParams, type SafeHTML } from "../http/index.ts";
 import { T, Tf } from "../i18n/index.ts";
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
-import { currencyDigits, parseMoney } from "./money.ts";
-import { formatInteger, INTEGER_LIMIT, parseInteger, parseLocalDate } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { LIVE_POLL_SECONDS } from "./live.ts";
 import { LIST_PAGE_SIZE, type ListFilter, type ListQuery, type StoredRecord } from "./table.ts";
 import type { ReferenceOption } from "./references.ts";
 import { isOwned } from "./scope.ts";
-import { currencyOf, REFERENCE_ID_PATTERN, type FieldProblem } from "./values.ts";
-import { cellHTML, displayValue, fixedValue, type ReferenceLink } from "./views.ts";
+import { parseField, REFERENCE_ID_PATTERN, type FieldProblem } from "./values.ts";
+import { cellHTML, choiceOptions, displayValue, errorHTML, fixedValue, selectHTML, type ReferenceLink } from "./views.ts";
 
 /** Records per list page (declared beside the store's list query). */
 export { LIST_PAGE_SIZE };
@@ -71,15 +69,18 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
     if (field === undefined) continue;
     const style = filterStyle(field);
     if (style === "range") {
+      // Each end read as the form reads the field, within what any Integer column holds (a field's own Min and Max only
+      // bound what is stored).
+      const { Min, Max, ...unbounded } = field;
       const range: { min: number | string | undefined; max: number | string | undefined } = { min: undefined, max: undefined };
       for (const end of ["min", "max"] as const) {
         const name = `${field.Name}_${end}`;
         const text = (params.get(name) ?? "").trim();
         entered.set(name, text);
         if (text === "") continue;
-        const bound = parseBound(field, text, locale);
+        const bound = parseField(unbounded, text, locale);
         if ("key" in bound) errors.set(name, bound);
-        else range[end] = bound.value;
+        else range[end] = bound.value ?? undefined;
         // A date typed in the locale's notation goes back into the date input as the ISO it reads.
         if (field.Kind === Kind.Date && !("key" in bound)) entered.set(name, String(bound.value));
       }
@@ -136,29 +137,6 @@ export function filterStyle(field: Field): "contains" | "range" | "yesno" | "cho
   }
 }
 
-// One end of a range filter: an amount or a whole number in the request's locale, or an ISO date.
-function parseBound(field: Field, text: string, locale: string): { value: number | string } | FieldProblem {
-  if (field.Kind === Kind.Date) {
-    const iso = parseLocalDate(text, locale);
-    return iso === undefined ? { key: "resource.err.date_invalid", args: {} } : { value: iso };
-  }
-  if (field.Kind === Kind.Integer) {
-    const whole = parseInteger(text, locale);
-    if (whole.ok) return { value: whole.value };
-    if (whole.reason === "invalid") return { key: "resource.err.integer_invalid", args: {} };
-    return { key: "resource.err.integer_range", args: limits(locale) };
-  }
-  const money = parseMoney(text, locale, currencyOf(field));
-  if (money.ok) return { value: money.minor };
-  if (money.reason === "precision") return { key: "resource.err.money_precision", args: { digits: currencyDigits(currencyOf(field)) } };
-  return { key: money.reason === "range" ? "resource.err.money_range" : "resource.err.money_invalid", args: {} };
-}
-
-// The bounds a range filter's number may take: what any Integer column holds (a field's own Min and Max only bound what is stored).
-function limits(locale: string): Record<string, string> {
-  return { min: formatInteger(-INTEGER_LIMIT, locale), max: formatInteger(INTEGER_LIMIT, locale) };
-}
-
 function columnLabel(req: IncomingMessage, spec: ResourceSpec, column: string, label: string | undefined): string {
   if (label !== undefined) return T(req, label);
   const field = spec.Form.Fields.find((f) => f.Name === column);
@@ -207,22 +185,14 @@ function filterControl(
 ): SafeHTML {
   const id = `filter-${name}`;
   const style = filterStyle(field);
-  if (style === "reference") {
-    return html`<select id="${id}" name="${name}"${aria}><option value="">${T(req, "resource.filter.any")}</option>${records.map(
-      (r) => html`<option value="${r.id}"${r.id === value ? html` selected` : ""}>${r.label}</option>`,
-    )}</select>`;
-  }
-  if (style === "yesno" || style === "choice") {
+  if (style === "reference" || style === "yesno" || style === "choice") {
+    const yesno = [
+      { value: "yes", label: T(req, "resource.yes") },
+      { value: "no", label: T(req, "resource.no") },
+    ];
     const options =
-      style === "yesno"
-        ? [
-            { Value: "yes", Label: "resource.yes" },
-            { Value: "no", Label: "resource.no" },
-          ]
-        : (field.Choices ?? []);
-    return html`<select id="${id}" name="${name}"${aria}><option value="">${T(req, "resource.filter.any")}</option>${options.map(
-      (c) => html`<option value="${c.Value}"${c.Value === value ? html` selected` : ""}>${T(req, c.Label)}</option>`,
-    )}</select>`;
+      style === "reference" ? records.map((r) => ({ value: r.id, label: r.label })) : style === "yesno" ? yesno : choiceOptions(req, field);
+    return selectHTML(id, name, aria, T(req, "resource.filter.any"), options, value);
   }
   const type = field.Kind === Kind.Date ? "date" : "text";
   const mode = field.Kind === Kind.Integer ? html` inputmode="numeric"` : field.Kind === Kind.Money ? html` inputmode="decimal"` : "";
@@ -237,7 +207,7 @@ function filtersHTML(req: IncomingMessage, spec: ResourceSpec, list: ListRequest
     const aria = problem === undefined ? html`` : html` aria-invalid="true" aria-describedby="error-${name}"`;
     return html`<div class="field${problem === undefined ? "" : " invalid"}"><label for="filter-${name}">${label}</label>
 ${control(aria)}
-${problem === undefined ? "" : html`<p class="field-error" id="error-${name}" data-error-for="${name}" role="alert">${Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args)}</p>`}</div>`;
+${problem === undefined ? "" : errorHTML(req, name, problem)}</div>`;
   };
   const control = (field: Field, name: string) => (aria: SafeHTML) =>
     filterControl(req, field, name, list.entered.get(name) ?? "", aria, field.Kind === Kind.Reference ? (refs?.options(field) ?? []) : []);

@@ -39,8 +39,8 @@ export class LiveFeed {
   readonly boot: string = randomBytes(6).toString("base64url");
   #seq = 0;
   readonly #backlog: Change[] = [];
-  // resource → audience → listeners: a write reaches only the streams that may hear it.
-  readonly #listeners = new Map<string, Map<string, Set<Listener>>>();
+  // By "<resource> <audience>" (a resource's name holds no space): a write reaches only the streams that may hear it.
+  readonly #listeners = new Map<string, Set<Listener>>();
   /** The live streams of the application's resources, counted per person together. */
   readonly streams: ServeStream = eventStreams();
 
@@ -48,7 +48,7 @@ export class LiveFeed {
     const told: Change = { ...change, seq: ++this.#seq };
     this.#backlog.push(told);
     if (this.#backlog.length > LIVE_BACKLOG) this.#backlog.shift();
-    for (const listener of this.#listeners.get(told.resource)?.get(told.audience) ?? []) listener(told);
+    for (const listener of this.#listeners.get(`${told.resource} ${told.audience}`) ?? []) listener(told);
   }
 
   /** The changes after `seq` that `audience` hears, or undefined when the backlog no longer reaches back to it. */
@@ -59,15 +59,12 @@ export class LiveFeed {
   }
 
   listen(resource: string, audience: string, listener: Listener): () => void {
-    let byAudience = this.#listeners.get(resource);
-    if (byAudience === undefined) this.#listeners.set(resource, (byAudience = new Map()));
-    let set = byAudience.get(audience);
-    if (set === undefined) byAudience.set(audience, (set = new Set()));
-    set.add(listener);
-    const listeners = set;
+    const key = `${resource} ${audience}`;
+    const listeners = this.#listeners.get(key) ?? new Set<Listener>();
+    this.#listeners.set(key, listeners.add(listener));
     return () => {
       listeners.delete(listener);
-      if (listeners.size === 0) byAudience.delete(audience);
+      if (listeners.size === 0) this.#listeners.delete(key);
     };
   }
 }

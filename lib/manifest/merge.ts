@@ -7,20 +7,15 @@
  */
 
 /**
- * The largest LCS table a line merge builds (base lines × the longer
- * side's lines); bigger texts edited on both sides are a conflict for the
- * person to resolve. 250 000 cells (500 × 500 lines): what one merge costs
- * is measured by `scripts/bench-merge.ts` (README "Mergeable merges").
+ * The largest LCS table a line merge builds (base lines × the longer side's lines); bigger texts edited on both sides
+ * are a conflict. 250 000 cells (500 × 500 lines): what one costs is in README "Mergeable merges" (bench-merge.ts).
  */
 export const MERGE_CELLS: number = 250_000;
 
 /**
- * Line merges one person may make per resource: 20 a minute. A merge is
- * synchronous work on the event loop, so a person (or an agent acting for
- * one) sending edits that all need one could otherwise keep a core busy;
- * past the limit an update that needs a line merge is refused (429 with
- * Retry-After). People editing by hand merge a few times an hour. Counted
- * in memory by latch's one limiter (a restart forgets them).
+ * Line merges one person may make per resource: 20 a minute. A merge is synchronous work on the event loop, so past the
+ * limit an update that needs one is refused (429 with Retry-After); people editing by hand merge a few times an hour.
+ * Counted in memory by latch's one limiter (a restart forgets them).
  */
 export const MERGE_RATE: Readonly<{ Max: number; Window: number }> = Object.freeze({ Max: 20, Window: 60 * 1000 });
 

@@ -53,10 +53,8 @@ type Page = Omit<ResourceView, "Resource" | "Scripts">;
 type FormInput = Omit<FormState, "action" | "submit">;
 
 /**
- * Mounts `resource` (validated here) on `options.mux`: applies its schema,
- * builds its store, registers its routes and tools. Throws `ManifestError`
- * for an invalid resource, `ERR_MANIFEST_INVALID_FIELD` when there is no
- * event store, lib/db errors on schema drift, and lib/agent
+ * Mounts `resource` (validated here) on `options.mux`: applies its schema, builds its store, registers its routes and
+ * tools. Throws `ManifestError` for an invalid resource or no event store, lib/db errors on schema drift, and lib/agent
  * errors when a tool name or route is taken.
  *
  * @example

@@ -29,12 +29,7 @@ export class Resource implements ResourceSpec {
   readonly History?: readonly Change[];
 
   constructor(spec: ResourceSpec) {
-    this.Name = spec.Name;
-    this.Route = spec.Route;
-    this.Store = spec.Store;
-    this.Scope = spec.Scope;
-    this.List = spec.List;
-    this.Form = spec.Form;
+    ({ Name: this.Name, Route: this.Route, Store: this.Store, Scope: this.Scope, List: this.List, Form: this.Form } = spec);
     if (spec.History !== undefined) this.History = spec.History;
   }
 

@@ -38,16 +38,10 @@ export function parseDate(text: string): string | undefined {
 const BIDI_MARKS = /[\u200e\u200f\u061c]/g;
 
 /**
- * Returns the ISO date a person typed in `locale`, or undefined: ISO
- * "YYYY-MM-DD" in every locale, or the locale's short numeric notation
- * as Intl (CLDR) writes it, day and month of one or two digits and a
- * year of four ("31.12.2026" de and ru, "31/12/2026" fr, "2026/12/31"
- * ja, "2026. 12. 31." ko, Arabic-Indic digits as well). A notation that
- * puts the month first (English, "12/31/2026") is not read: "01/04/2026"
- * is 4 January to most of the world, and a wrong date stored is worse
- * than a refusal. For form input and the list's date filters only: a
- * date input posts ISO, a plain form or a browser without a date picker
- * what the person typed; tools take ISO (their locale is English).
+ * Returns the ISO date a person typed in `locale`, or undefined: ISO "YYYY-MM-DD" in every locale, or the locale's
+ * short numeric notation as Intl (CLDR) writes it, with a year of four digits ("31.12.2026" de, "2026. 12. 31." ko). A
+ * notation with the month first (English) is not read: a wrong date stored is worse than a refusal (README "Field
+ * kinds"). For form input and the list's date filters only; tools take ISO.
  *
  * @example
  * parseLocalDate("31.12.2026", "de"); // "2026-12-31"

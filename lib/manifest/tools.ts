@@ -55,6 +55,11 @@ function problemRefusal(t: Label, problems: ReadonlyMap<string, FieldProblem>, s
   return refused(status, `${field}: ${interpolate(t(problem.key), problem.args)}`);
 }
 
+// The tool `<name>_<action>`, bound to the route that does the same for a person.
+function binding(spec: ResourceSpec, handlers: Handlers, action: keyof Handlers, method: "GET" | "POST", path = "") {
+  return { name: `${spec.Name}_${action}`, method, route: `${spec.Route}${path}`, handler: handlers[action] };
+}
+
 function missing(spec: ResourceSpec): AgentError {
   return refused(404, `${spec.Name}: no such record`);
 }
@@ -108,10 +113,7 @@ function readTools(spec: ResourceSpec, store: RecordStore, handlers: Handlers, t
   const title = t(`${spec.Name}.title`);
   return [
     defineAction({
-      name: `${spec.Name}_list`,
-      method: "GET",
-      route: spec.Route,
-      handler: handlers.list,
+      ...binding(spec, handlers, "list", "GET"),
       tool: {
         Description: `Lists the person's ${title}, newest first, ${LIST_PAGE_SIZE} per page; pass "after" from the previous answer for the next page.`,
         Access: ToolRead,
@@ -137,10 +139,7 @@ function readTools(spec: ResourceSpec, store: RecordStore, handlers: Handlers, t
       },
     }),
     defineAction({
-      name: `${spec.Name}_read`,
-      method: "GET",
-      route: `${spec.Route}/{id}`,
-      handler: handlers.read,
+      ...binding(spec, handlers, "read", "GET", "/{id}"),
       tool: {
         Description: `Reads one of the person's ${title}, with the version an update must carry.`,
         Access: ToolRead,
@@ -206,10 +205,7 @@ function writeTools(
   const confirm = (action: string): string => interpolate(t(`resource.confirm.${action}`), { resource: title });
   return [
     defineAction({
-      name: `${spec.Name}_create`,
-      method: "POST",
-      route: spec.Route,
-      handler: handlers.create,
+      ...binding(spec, handlers, "create", "POST"),
       tool: {
         Description: `Creates a record in the person's ${title}.`,
         Access: ToolWrite,
@@ -221,10 +217,7 @@ function writeTools(
         refusing(() => store.create({ owner: Subject, actor: Actor, stillHeld: StillHeld }, checked(Args, false))),
     }),
     defineAction({
-      name: `${spec.Name}_update`,
-      method: "POST",
-      route: `${spec.Route}/{id}`,
-      handler: handlers.update,
+      ...binding(spec, handlers, "update", "POST", "/{id}"),
       tool: {
         Description: `Changes the given fields of one of the person's ${title}, as read at "version" (from ${spec.Name}_read); a stale or conflicting change is refused with 409.`,
         Access: ToolWrite,
@@ -252,10 +245,7 @@ function writeTools(
       },
     }),
     defineAction({
-      name: `${spec.Name}_delete`,
-      method: "POST",
-      route: `${spec.Route}/{id}/delete`,
-      handler: handlers.delete,
+      ...binding(spec, handlers, "delete", "POST", "/{id}/delete"),
       tool: {
         Description: `Deletes one of the person's ${title}.`,
         Access: ToolWrite,

@@ -4,7 +4,7 @@
  * so they can be emitted into SQL and HTML without quoting surprises.
  */
 import { ManifestError, type ManifestErrorCode } from "./errors.ts";
-import { isKind, isScopeKind, isStoreKind, Kind, StoreKind } from "./kinds.ts";
+import { Kind, ScopeKind, StoreKind } from "./kinds.ts";
 import { MAX_EVENT_DATA } from "../events/index.ts";
 import { validateHistory } from "./history.ts";
 import { INTEGER_LIMIT } from "./scalars.ts";
@@ -45,13 +45,13 @@ export function validateResource(spec: ResourceSpec): void {
   if (typeof spec.Route !== "string" || !ROUTE_PATTERN.test(spec.Route)) {
     fail("ERR_MANIFEST_INVALID_ROUTE", 'route must start with "/" and hold non-empty segments without a trailing slash');
   }
-  if (!isStoreKind(spec.Store)) fail("ERR_MANIFEST_UNKNOWN_STORE", 'Store must be "exclusive" or "mergeable"');
+  if (!oneOf(StoreKind, spec.Store)) fail("ERR_MANIFEST_UNKNOWN_STORE", 'Store must be "exclusive" or "mergeable"');
   const scope = spec.Scope;
   // docs/spec.md §2.5 (latch): the owner scope is chosen, never defaulted; a missing one once showed everyone's records.
   if (scope === undefined) {
     fail("ERR_MANIFEST_NO_SCOPE", "Scope is required: ScopeKind.UserScoped (each person sees their own records) or ScopeKind.Unscoped");
   }
-  if (!isScopeKind(scope)) fail("ERR_MANIFEST_UNKNOWN_SCOPE", 'Scope must be "unscoped" or "user"');
+  if (!oneOf(ScopeKind, scope)) fail("ERR_MANIFEST_UNKNOWN_SCOPE", 'Scope must be "unscoped" or "user"');
   const fixed = new Set(FIXED_COLUMNS);
   if (isOwned(spec)) fixed.add(OWNER_COLUMN);
 
@@ -65,7 +65,7 @@ export function validateResource(spec: ResourceSpec): void {
     if (fixed.has(name)) fail("ERR_MANIFEST_RESERVED_FIELD", "collides with a fixed column of the generated store", name);
     if (names.has(name)) fail("ERR_MANIFEST_DUPLICATE_FIELD", "is declared twice", name);
     names.add(name);
-    if (!isKind(field.Kind)) fail("ERR_MANIFEST_UNKNOWN_KIND", `Kind must be one of ${Object.values(Kind).join(", ")}`, name);
+    if (!oneOf(Kind, field.Kind)) fail("ERR_MANIFEST_UNKNOWN_KIND", `Kind must be one of ${Object.values(Kind).join(", ")}`, name);
     if (typeof field.Label !== "string" || field.Label.trim() === "") fail("ERR_MANIFEST_EMPTY_LABEL", "has an empty Label", name);
     const max = field.MaxLength;
     if (max !== undefined && (!Number.isSafeInteger(max) || max < 1 || max > MAX_LENGTH_LIMIT)) {
@@ -219,6 +219,11 @@ export function validateReferences(spec: ResourceSpec, known: (name: string) => 
       fail(`an Unscoped resource cannot reference ${field.References}, which is UserScoped (whose record would everyone see?)`);
     }
   }
+}
+
+// Whether `value` is one of an enumeration's values (kinds.ts).
+function oneOf(enumeration: object, value: unknown): boolean {
+  return Object.values(enumeration).includes(value);
 }
 
 function nameReason(name: string): string {

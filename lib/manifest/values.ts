@@ -139,7 +139,8 @@ function problem(key: string, args: Record<string, string | number> = {}): Field
   return { key, args };
 }
 
-function parseField(field: Field, raw: string, locale: string): { value: FieldValue } | FieldProblem {
+/** Checks the text entered for `field` (missing = empty): the value to store, or the field's problem. */
+export function parseField(field: Field, raw: string, locale: string): { value: FieldValue } | FieldProblem {
   // Browsers submit textarea line breaks as CRLF (HTML §4.10.21.4); store LF.
   const text = field.Kind === Kind.Textarea ? raw.replace(/\r\n?/g, "\n") : raw.trim();
   // HTML §4.10.18.3: an unchecked checkbox is not submitted at all, so empty is no.

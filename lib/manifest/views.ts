@@ -84,8 +84,29 @@ export function fixedValue(req: IncomingMessage, column: string, record: StoredR
   return column === "id" ? record.id : "";
 }
 
-function problemText(req: IncomingMessage, problem: FieldProblem): string {
-  return Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args);
+/** Renders the problem of the input `name`, which its `aria-describedby` names (`error-<name>`). */
+export function errorHTML(req: IncomingMessage, name: string, problem: FieldProblem): SafeHTML {
+  const text = Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args);
+  return html`<p class="field-error" id="error-${name}" data-error-for="${name}" role="alert">${text}</p>`;
+}
+
+/** Renders a select of `options` with `value` selected, after an empty option shown as `empty`. */
+export function selectHTML(
+  id: string,
+  name: string,
+  attributes: SafeHTML,
+  empty: string,
+  options: readonly { value: string; label: string }[],
+  value: string,
+): SafeHTML {
+  return html`<select id="${id}" name="${name}"${attributes}><option value="">${empty}</option>${options.map(
+    (o) => html`<option value="${o.value}"${o.value === value ? html` selected` : ""}>${o.label}</option>`,
+  )}</select>`;
+}
+
+/** A Choice field's choices as a select offers them, labels translated. */
+export function choiceOptions(req: IncomingMessage, field: Field): { value: string; label: string }[] {
+  return (field.Choices ?? []).map((c) => ({ value: c.Value, label: T(req, c.Label) }));
 }
 
 /** What a form shows. */
@@ -116,7 +137,7 @@ function input(req: IncomingMessage, field: Field, state: FormState): SafeHTML {
   <label for="${id}">${T(req, field.Label)}</label>
   ${control}
   ${field.Help ? html`<p class="muted" id="help-${field.Name}">${T(req, field.Help)}</p>` : ""}
-  ${problem === undefined ? "" : html`<p class="field-error" id="error-${field.Name}" data-error-for="${field.Name}" role="alert">${problemText(req, problem)}</p>`}
+  ${problem === undefined ? "" : errorHTML(req, field.Name, problem)}
   ${
     conflict === undefined
       ? ""
@@ -153,14 +174,12 @@ function controlHTML(
     case Kind.Boolean:
       return html`<input id="${id}" name="${name}" type="checkbox" value="1"${value === "1" ? html` checked` : ""}${aria}>`;
     case Kind.Choice:
-      return html`<select id="${id}" name="${name}"${aria}><option value=""></option>${(field.Choices ?? []).map(
-        (c) => html`<option value="${c.Value}"${c.Value === value ? html` selected` : ""}>${T(req, c.Label)}</option>`,
-      )}</select>`;
-    case Kind.Reference:
+      return selectHTML(id, name, aria, "", choiceOptions(req, field), value);
+    case Kind.Reference: {
       // The person's records of the target, newest first (REFERENCE_OPTIONS_LIMIT); labels are data, never catalog keys.
-      return html`<select id="${id}" name="${name}" data-reference="${field.References ?? ""}"${aria}><option value=""></option>${options.map(
-        (o) => html`<option value="${o.id}"${o.id === value ? html` selected` : ""}>${o.label}</option>`,
-      )}</select>`;
+      const records = options.map((o) => ({ value: o.id, label: o.label }));
+      return selectHTML(id, name, html` data-reference="${field.References ?? ""}"${aria}`, "", records, value);
+    }
     case Kind.Email:
       return html`<input id="${id}" name="${name}" type="email" dir="ltr" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
     case Kind.URL:
