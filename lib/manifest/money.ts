@@ -48,6 +48,13 @@ export function groupedDigits(whole: string, group: string): string | undefined 
   return (first + rest.join("")).replace(/^0+(?=[0-9])/, "");
 }
 
+/** `text` in Latin digits without its leading minus sign ("-" or U+2212), if any, and whether it had one. */
+export function signed(text: string): { negative: boolean; rest: string } {
+  const s = latinDigits(text).trim();
+  const negative = s.startsWith("-") || s.startsWith("\u2212");
+  return { negative, rest: negative ? s.slice(1).trim() : s };
+}
+
 /**
  * Parses an amount typed in `locale` into minor units of `currency`.
  * Accepts an optional leading "-", digits, the locale's group separator
@@ -60,9 +67,7 @@ export function groupedDigits(whole: string, group: string): string | undefined 
  */
 export function parseMoney(text: string, locale: string, currency: string): ParsedMoney {
   const { decimal, group } = numberSeparators(locale);
-  let s = latinDigits(text).trim();
-  const negative = s.startsWith("-") || s.startsWith("\u2212");
-  if (negative) s = s.slice(1).trim();
+  const { negative, rest: s } = signed(text);
   if (s === "") return { ok: false, reason: "invalid" };
   const at = s.lastIndexOf(decimal);
   const whole = at < 0 ? s : s.slice(0, at);

@@ -137,7 +137,7 @@ function mountContext(spec: Resource, options: MountOptions, refs: References, s
     return subject;
   };
   // SPEC §2.3: the change is attributed to whoever made the request (the person, or an agent whose token the app's gate
-  // verified), and its session is asked again inside the write's transaction (store.ts `holding`), so a change of address
+  // verified), and its session is asked again inside the write's transaction (store.ts `storeBase`), so a change of address
   // or a deletion since commits nothing (lib/account README, "Writes in flight").
   const writer = (req: IncomingMessage): Writer => {
     const subject = owner(req);

@@ -4,7 +4,7 @@
  * back. A date is a calendar date, never an instant: stored as ISO "YYYY-MM-DD" and formatted at UTC midnight in UTC,
  * so no time zone can move it a day.
  */
-import { groupedDigits, latinDigits, numberSeparators } from "./money.ts";
+import { groupedDigits, latinDigits, numberSeparators, signed } from "./money.ts";
 import { numberFormat, dateTimeFormat } from "./intl.ts";
 
 /** The largest absolute whole number an Integer field holds: 2^53 - 1, exact in JSON and JavaScript. */
@@ -101,9 +101,7 @@ export type ParsedInteger = { ok: true; value: number } | { ok: false; reason: "
  * parseInteger("1.5", "en");   // { ok: false, reason: "invalid" }
  */
 export function parseInteger(text: string, locale: string): ParsedInteger {
-  let s = latinDigits(text).trim();
-  const negative = s.startsWith("-") || s.startsWith("\u2212");
-  if (negative) s = s.slice(1).trim();
+  const { negative, rest: s } = signed(text);
   const digits = groupedDigits(s, numberSeparators(locale).group);
   if (digits === undefined) return { ok: false, reason: "invalid" };
   const value = digits.length > 16 ? Infinity : Number(digits);

@@ -80,57 +80,41 @@ export function isSearched(field: Field): boolean {
  */
 export function resourceSchema(spec: ResourceSpec): Step[] {
   const scoped = isOwned(spec);
-  const steps: Step[] = [{ Name: `resource/${spec.Name}/001-table`, SQL: `${createTableSQL(spec, spec.Name, [])}\n${listIndexSQL(spec)}` }];
-  for (const field of spec.Form.Fields) {
-    steps.push({
+  const index = `"${spec.Name}_search"`;
+  const searched = spec.Form.Fields.filter(isSearched);
+  const steps: Step[] = [
+    { Name: `resource/${spec.Name}/001-table`, SQL: `${createTableSQL(spec, spec.Name, [])}\n${listIndexSQL(spec)}` },
+    ...spec.Form.Fields.map((field): Step => ({
       Name: `resource/${spec.Name}/field-${field.Name}`,
       SQL: `ALTER TABLE "${spec.Name}" ADD COLUMN ${columnSQL(field)};`,
       Changed: (db) => driftAdvice(db, spec, field, columnSQL),
-    });
-  }
-  for (const column of sortColumns(spec)) {
-    steps.push({
+    })),
+    ...sortColumns(spec).map((column) => ({
       Name: `resource/${spec.Name}/sort-${column}`,
       SQL: `CREATE INDEX "${spec.Name}_sort_${column}" ON "${spec.Name}" (${scoped ? "owner, " : ""}${column === "id" ? "id" : `${sortExpression(spec, column)}, id`});`,
-    });
-  }
-  // Deleting a record looks up the records referring to it: one index per Reference field.
-  for (const field of spec.Form.Fields.filter((f) => f.Kind === Kind.Reference)) {
-    steps.push({
+    })),
+    // Deleting a record looks up the records referring to it: one index per Reference field.
+    ...spec.Form.Fields.filter((f) => f.Kind === Kind.Reference).map((field) => ({
       Name: `resource/${spec.Name}/reference-${field.Name}`,
       SQL: `CREATE INDEX "${spec.Name}_ref_${field.Name}" ON "${spec.Name}" ("${field.Name}");`,
-    });
-  }
-  const index = `"${spec.Name}_search"`;
-  steps.push({
-    Name: `resource/${spec.Name}/002-search`,
-    // The trigram tokenizer splits no words, so it finds Chinese and Japanese as well as Latin, Cyrillic and Arabic (README "Search").
-    // A record's text leaves the index with the record, whoever deletes it (lib/account deletes a person's rows itself).
-    SQL: `CREATE VIRTUAL TABLE ${index} USING fts5(body, tokenize = 'trigram remove_diacritics 1');
+    })),
+    {
+      Name: `resource/${spec.Name}/002-search`,
+      // The trigram tokenizer splits no words, so it finds Chinese and Japanese as well as Latin, Cyrillic and Arabic (README "Search").
+      // A record's text leaves the index with the record, whoever deletes it (lib/account deletes a person's rows itself).
+      SQL: `CREATE VIRTUAL TABLE ${index} USING fts5(body, tokenize = 'trigram remove_diacritics 1');
 CREATE TRIGGER "${spec.Name}_search_delete" AFTER DELETE ON "${spec.Name}" BEGIN
   DELETE FROM ${index} WHERE rowid = old.rowid;
 END;`,
-  });
-  const searched = spec.Form.Fields.filter(isSearched);
-  for (const field of searched) {
-    const c = `"${field.Name}"`;
-    steps.push({
+    },
+    ...searched.map((field) => ({
       Name: `resource/${spec.Name}/search-${field.Name}`,
       SQL: `INSERT OR REPLACE INTO ${index} (rowid, body)
-  SELECT r.rowid, coalesce((SELECT s.body || char(10) FROM ${index} s WHERE s.rowid = r.rowid), '') || r.${c}
-  FROM "${spec.Name}" r WHERE r.${c} <> '';`,
-    });
-  }
-  if (scoped) {
-    steps.push({
-      Name: `resource/${spec.Name}/003-search-owner`,
-      SQL: `-- Every record of "${spec.Name}" gets its row of ${index}, starting with its owner's tag (search.ts searchRow).`,
-      Run: (db) => {
-        tagSearchRows(db, spec, index);
-        return [];
-      },
-    });
-  }
+  SELECT r.rowid, coalesce((SELECT s.body || char(10) FROM ${index} s WHERE s.rowid = r.rowid), '') || r."${field.Name}"
+  FROM "${spec.Name}" r WHERE r."${field.Name}" <> '';`,
+    })),
+    ...(scoped ? [ownerTagStep(spec, index)] : []),
+  ];
   const shape = {
     steps,
     createTable: (name: string) => createTableSQL(spec, name, spec.Form.Fields),
@@ -138,6 +122,18 @@ END;`,
     searched: searched.map((f) => f.Name),
   };
   return [...historySteps(spec, shape), ...steps];
+}
+
+// The step giving every record of a database from before it its search row's owner tag (`tagSearchRows`).
+function ownerTagStep(spec: ResourceSpec, index: string): Step {
+  return {
+    Name: `resource/${spec.Name}/003-search-owner`,
+    SQL: `-- Every record of "${spec.Name}" gets its row of ${index}, starting with its owner's tag (search.ts searchRow).`,
+    Run: (db) => {
+      tagSearchRows(db, spec, index);
+      return [];
+    },
+  };
 }
 
 // Rewrites every record's search row as searchRow makes it: its owner's tag, then the text already indexed; in batches by

@@ -34,16 +34,6 @@ export interface Writer {
   stillHeld?: (() => boolean) | undefined;
 }
 
-/**
- * Throws `ERR_AGENT_CREDENTIAL_ENDED` when `who`'s session or token no
- * longer acts for its owner: a write authenticated before a change of
- * address or a deletion commits nothing after it (lib/account README,
- * "Writes in flight"). Called first inside each write's transaction.
- */
-function holding(who: Writer, what: string): void {
-  if (who.stillHeld?.() === false) throw credentialEnded(what);
-}
-
 /** A conflicting field of a Mergeable update: the value submitted and the value stored meanwhile. */
 export interface FieldConflict {
   mine: FieldValue;
@@ -93,7 +83,7 @@ function newID(): string {
 type Admitted = { kind: "admitted"; current: StoredRecord; head: number } | Exclude<UpdateOutcome, { kind: "ok" | "conflict" }>;
 
 /**
- * What both stores share: the table, the record's stream, a write in one transaction that first asks `holding`, and
+ * What both stores share: the table, the record's stream, a write in one transaction, and
  * the reads and the delete, which differ only in what a record's version is.
  */
 function storeBase(db: DB, spec: ResourceSpec, events: EventStore, version: (record: StoredRecord) => number) {
@@ -109,10 +99,13 @@ function storeBase(db: DB, spec: ResourceSpec, events: EventStore, version: (rec
       Actor: who.actor,
       Subject: who.owner,
     });
+  // First in each write's transaction: ERR_AGENT_CREDENTIAL_ENDED when `who`'s session or token no longer acts for its
+  // owner, so a write authenticated before a change of address or a deletion commits nothing (lib/account README,
+  // "Writes in flight").
   const write = <R>(who: Writer, what: "create" | "update" | "delete", run: () => R): R =>
     db
       .transaction(() => {
-        holding(who, `${what} ${spec.Name}`);
+        if (who.stillHeld?.() === false) throw credentialEnded(`${what} ${spec.Name}`);
         return run();
       })
       .immediate();

@@ -180,12 +180,11 @@ function controlHTML(
       const records = options.map((o) => ({ value: o.id, label: o.label }));
       return selectHTML(id, name, html` data-reference="${field.References ?? ""}"${aria}`, "", records, value);
     }
-    case Kind.Email:
-      return html`<input id="${id}" name="${name}" type="email" dir="ltr" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
-    case Kind.URL:
-      return html`<input id="${id}" name="${name}" type="url" dir="ltr" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
-    default:
-      return html`<input id="${id}" name="${name}" type="text" dir="auto" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
+    default: {
+      // An address is written left to right whatever the page's direction; text in its writer's.
+      const type = field.Kind === Kind.Email ? "email" : field.Kind === Kind.URL ? "url" : "text";
+      return html`<input id="${id}" name="${name}" type="${type}" dir="${type === "text" ? "auto" : "ltr"}" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
+    }
   }
 }
 

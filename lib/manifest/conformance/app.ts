@@ -34,13 +34,17 @@ export interface FactoryApp {
 /** The application's factory: it gets the origin to serve and the mailer to send with. */
 export type AppFactory = (given: { Origin: string; Mailer: CapturingMailer }) => FactoryApp | Promise<FactoryApp>;
 
-type Reply = { status: number; headers: IncomingHttpHeaders };
+/** An answer, as the suite reads it. */
+export type Reply = { status: number; headers: IncomingHttpHeaders; body: string };
 
-function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
+/** Sends one request to `base` on a fresh connection and reads the whole answer. */
+export function exchange(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, base), { method, headers, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
     });
     req.on("error", reject);
     req.end(body);
@@ -72,12 +76,12 @@ export async function startApp(factory: AppFactory, options: { Origin?: string; 
     const before = sent.length;
     const form = new URLSearchParams({ email: subject }).toString();
     const headers = { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" };
-    keep(await send(base, "POST", options.SigninPath ?? "/signin", headers, form));
+    keep(await exchange(base, "POST", options.SigninPath ?? "/signin", headers, form));
     const mail = sent.slice(before).find((m) => [m.To].flat().some((to) => to.includes(subject)));
     const link = mail?.Text.match(/https?:\/\/\S+/g)?.find((url) => url.startsWith(`${origin}/`));
     if (link === undefined) throw new Error(`conformance: no sign-in link was mailed to ${subject}`);
     const url = new URL(link);
-    keep(await send(base, "GET", url.pathname + url.search, { Cookie: cookie() }));
+    keep(await exchange(base, "GET", url.pathname + url.search, { Cookie: cookie() }));
     return cookie();
   };
   const close = async (): Promise<void> => {

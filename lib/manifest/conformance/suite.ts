@@ -4,7 +4,6 @@
  * in its own package entry, `latch/manifest/conformance`, never loaded at runtime.
  */
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
 import { after, describe, it } from "node:test";
 import { ToolRead, ToolWrite, type ToolRegistry } from "../../agent/index.ts";
 import { Kind, StoreKind } from "../kinds.ts";
@@ -14,6 +13,7 @@ import { isOwned } from "../scope.ts";
 import { DEFAULT_CURRENCY, integerRange, maxLength } from "../values.ts";
 import type { Resource } from "../resource.ts";
 import type { Field } from "../spec.ts";
+import { exchange, type Reply } from "./app.ts";
 
 /** A running application, as the suite sees it. */
 export interface ConformanceApp {
@@ -29,38 +29,6 @@ export interface ConformanceApp {
   catalogs: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** Stops the application; the suite calls it after its last case. */
   close?: () => Promise<void>;
-}
-
-interface Answer {
-  status: number;
-  location: string | undefined;
-  body: string;
-}
-
-function request(
-  app: ConformanceApp,
-  method: string,
-  path: string,
-  cookie: string,
-  form?: Record<string, string>,
-  origin = app.origin,
-): Promise<Answer> {
-  const body = form === undefined ? undefined : new URLSearchParams(form).toString();
-  const headers: Record<string, string> = { Cookie: cookie, "Accept-Language": "en" };
-  if (method !== "GET") headers["Origin"] = origin;
-  if (body !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(path, app.base), { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, location: res.headers.location, body: Buffer.concat(chunks).toString("utf8") }),
-      );
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 /** A valid value for every field (amounts and numbers in English notation). */
@@ -112,7 +80,7 @@ interface Run {
   app: ConformanceApp;
   ada: string;
   bob: string;
-  send: (method: string, path: string, cookie: string, form?: Record<string, string>, origin?: string) => Promise<Answer>;
+  send: (method: string, path: string, cookie: string, form?: Record<string, string>, origin?: string) => Promise<Reply>;
   /** The ids the list shows the person of `cookie`. */
   listed: (cookie: string) => Promise<string[]>;
   /** Creates a record of sample values as the person of `cookie`; returns its id. */
@@ -134,12 +102,18 @@ export function describeResourceConformance(resource: Resource, start: () => Pro
     const ready = async (): Promise<Run> => {
       if (run !== undefined) return run;
       const app = (started = await start());
-      const send: Run["send"] = (method, path, cookie, form, origin) => request(app, method, path, cookie, form, origin);
+      const send: Run["send"] = (method, path, cookie, form, origin = app.origin) => {
+        const body = form === undefined ? undefined : new URLSearchParams(form).toString();
+        const headers: Record<string, string> = { Cookie: cookie, "Accept-Language": "en" };
+        if (method !== "GET") headers["Origin"] = origin;
+        if (body !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
+        return exchange(app.base, method, path, headers, body);
+      };
       const listed = async (cookie: string): Promise<string[]> => ids((await send("GET", route, cookie)).body);
       const created = async (cookie: string, tag: string): Promise<string> => {
         const res = await send("POST", route, cookie, sample(resource.Form.Fields, tag));
         assert.equal(res.status, 303, `create ${resource.Name}: ${res.status} ${res.body.slice(0, 200)}`);
-        const id = res.location?.slice(route.length + 1) ?? "";
+        const id = res.headers.location?.slice(route.length + 1) ?? "";
         assert.match(id, /^[A-Za-z0-9_-]+$/);
         return id;
       };
@@ -254,7 +228,7 @@ function inputCases(resource: Resource, ready: () => Promise<Run>): void {
     const typed = digits === 0 ? "1,234" : `1,234.${"5".padEnd(digits, "0")}`;
     const id = await send("POST", route, ada, { ...sample(fields, "money"), [field.Name]: typed });
     assert.equal(id.status, 303, typed);
-    const page = await send("GET", id.location ?? "", ada);
+    const page = await send("GET", id.headers.location ?? "", ada);
     const minor = parseMoney(typed, "en", currency);
     assert.ok(minor.ok);
     assert.ok(page.body.includes(`value="${formatMoneyInput(minor.minor, "en", currency)}"`), "shown back formatted in the locale");
@@ -273,7 +247,7 @@ function writeCases(resource: Resource, ready: () => Promise<Run>): void {
       const id = await created(ada, "race");
       const version = versionOf((await send("GET", `${route}/${id}`, ada)).body);
       const field = fields.find((f) => f.Kind === Kind.Text) ?? (fields[0] as Field);
-      const edit = (money: string, text: string): Promise<Answer> =>
+      const edit = (money: string, text: string): Promise<Reply> =>
         send("POST", `${route}/${id}`, ada, { ...sample(fields, "race"), [field.Name]: field.Kind === Kind.Money ? money : text, version });
       assert.equal((await edit("1", "first")).status, 303);
       const second = await edit("2", "second");
