@@ -14,7 +14,7 @@ import { LIVE_POLL_SECONDS } from "./live.ts";
 import { LIST_PAGE_SIZE, type ListFilter, type ListQuery, type StoredRecord } from "./table.ts";
 import type { ReferenceOption } from "./references.ts";
 import { isOwned } from "./scope.ts";
-import { parseField, REFERENCE_ID_PATTERN, type FieldProblem } from "./values.ts";
+import { parseField, type FieldProblem } from "./values.ts";
 import { cellHTML, choiceOptions, displayValue, errorHTML, fixedValue, selectHTML, type ReferenceLink } from "./views.ts";
 
 /** Records per list page (declared beside the store's list query). */
@@ -93,15 +93,16 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
     if (style === "contains") {
       if (text.length > FILTER_MAX_LENGTH) errors.set(field.Name, { key: "resource.err.too_long", args: { max: FILTER_MAX_LENGTH } });
       else filters.push({ field: field.Name, contains: text });
-    } else if (style === "reference") {
-      // One record's id: a foreign or unknown one matches nothing of this person's (the owner scope is in the query).
-      if (REFERENCE_ID_PATTERN.test(text)) filters.push({ field: field.Name, equals: text });
-      else errors.set(field.Name, { key: "resource.err.reference_missing", args: {} });
     } else if (style === "yesno") {
       if (text === "yes" || text === "no") filters.push({ field: field.Name, equals: text === "yes" ? 1 : 0 });
       else errors.set(field.Name, { key: "resource.err.boolean_invalid", args: {} });
-    } else if (field.Choices?.some((c) => c.Value === text) === true) filters.push({ field: field.Name, equals: text });
-    else errors.set(field.Name, { key: "resource.err.choice_invalid", args: {} });
+    } else {
+      // One of the choices, or one record's id (a foreign or unknown one matches nothing of this person's: the owner
+      // scope is in the query), read as the form reads it.
+      const one = parseField(field, text, locale);
+      if ("key" in one) errors.set(field.Name, one);
+      else filters.push({ field: field.Name, equals: String(one.value) });
+    }
   }
   // The search box: at most FILTER_MAX_LENGTH characters and SEARCH_MAX_WORDS words, each found in any searched field.
   const q = (params.get("q") ?? "").trim();
@@ -120,22 +121,19 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
 }
 
 /** How a field filters the list: by text contained, by a range, by yes or no, by one of its choices, or by the record it references. */
-export function filterStyle(field: Field): "contains" | "range" | "yesno" | "choice" | "reference" {
-  switch (field.Kind) {
-    case Kind.Reference:
-      return "reference";
-    case Kind.Money:
-    case Kind.Integer:
-    case Kind.Date:
-      return "range";
-    case Kind.Boolean:
-      return "yesno";
-    case Kind.Choice:
-      return "choice";
-    default:
-      return "contains";
-  }
+export function filterStyle(field: Field): FilterStyle {
+  return FILTER_STYLES[field.Kind] ?? "contains";
 }
+
+type FilterStyle = "contains" | "range" | "yesno" | "choice" | "reference";
+const FILTER_STYLES: Partial<Record<Kind, FilterStyle>> = {
+  reference: "reference",
+  money: "range",
+  integer: "range",
+  date: "range",
+  boolean: "yesno",
+  choice: "choice",
+};
 
 function columnLabel(req: IncomingMessage, spec: ResourceSpec, column: string, label: string | undefined): string {
   if (label !== undefined) return T(req, label);

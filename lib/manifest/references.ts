@@ -74,13 +74,9 @@ export class References {
    * (`validateReferences`: `ERR_MANIFEST_INVALID_FIELD` naming the field).
    */
   constructor(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock) {
-    let mounted = MOUNTED.get(db);
-    if (mounted === undefined) {
-      mounted = new Map();
-      MOUNTED.set(db, mounted);
-    }
-    const known = mounted;
-    validateReferences(spec, (name) => known.get(name)?.spec);
+    const mounted = MOUNTED.get(db) ?? new Map<string, Mounted>();
+    MOUNTED.set(db, mounted);
+    validateReferences(spec, (name) => mounted.get(name)?.spec);
     this.#db = db;
     this.#prepare = preparer(db);
     this.#spec = spec;

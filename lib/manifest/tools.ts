@@ -45,9 +45,12 @@ export function resourceTools(
   label?: (key: string) => string,
 ): ToolDef[] {
   const english = BaseCatalog();
-  const t = label ?? ((key: string): string => english[key] ?? key);
-  return [...readTools(spec, store, handlers, t), ...writeTools(spec, store, handlers, refs, t)];
+  const parts: Parts = { spec, store, handlers, refs, t: label ?? ((key: string): string => english[key] ?? key) };
+  return [...readTools(parts), ...writeTools(parts)];
 }
+
+/** What the tools are made of: the resource, its store, the routes they are bound to, its references, its labels. */
+type Parts = { spec: ResourceSpec; store: RecordStore; handlers: Handlers; refs: Pick<References, "problems" | "refusal">; t: Label };
 
 // As the form: the first field at fault, named with why (422; a list's filter, 400).
 function problemRefusal(t: Label, problems: ReadonlyMap<string, FieldProblem>, status = 422): AgentError {
@@ -109,7 +112,7 @@ function filterArgs(spec: ResourceSpec, t: Label): ToolArg[] {
 }
 
 /** `<name>_list` and `<name>_read`. */
-function readTools(spec: ResourceSpec, store: RecordStore, handlers: Handlers, t: Label): ToolDef[] {
+function readTools({ spec, store, handlers, t }: Parts): ToolDef[] {
   const title = t(`${spec.Name}.title`);
   return [
     defineAction({
@@ -155,13 +158,7 @@ function readTools(spec: ResourceSpec, store: RecordStore, handlers: Handlers, t
 }
 
 /** `<name>_create`, `<name>_update` and `<name>_delete`. */
-function writeTools(
-  spec: ResourceSpec,
-  store: RecordStore,
-  handlers: Handlers,
-  refs: Pick<References, "problems" | "refusal">,
-  t: Label,
-): ToolDef[] {
+function writeTools({ spec, store, handlers, refs, t }: Parts): ToolDef[] {
   const title = t(`${spec.Name}.title`);
   const fieldArgs = (required: boolean): ToolArg[] =>
     spec.Form.Fields.map((f) => ({ ...valueArg(f, t), Name: f.Name, Required: required && f.Required === true }));

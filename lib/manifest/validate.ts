@@ -93,9 +93,8 @@ export function validateResource(spec: ResourceSpec): void {
 
   const columns = new Set<string>();
   for (const column of spec.List?.Columns ?? []) {
-    if (!names.has(column.Field) && !fixed.has(column.Field)) {
+    if (!names.has(column.Field) && !fixed.has(column.Field))
       fail("ERR_MANIFEST_UNKNOWN_COLUMN", "list column names no field", column.Field);
-    }
     if (columns.has(column.Field)) fail("ERR_MANIFEST_DUPLICATE_COLUMN", "is listed twice as a column", column.Field);
     columns.add(column.Field);
   }

@@ -69,22 +69,11 @@ export function isNullable(kind: Kind): boolean {
  * 24; a yes/no (0 or 1) in 1; a date in 12; a choice's value in 191.
  */
 export function maxValueBytes(field: Field): number {
-  switch (field.Kind) {
-    case Kind.Money:
-    case Kind.Integer:
-      return 24;
-    case Kind.Boolean:
-      return 1;
-    case Kind.Date:
-      return 12;
-    case Kind.Choice:
-      return 3 * 63 + 2;
-    case Kind.Reference:
-      return 64 + 2;
-    default:
-      return 3 * maxLength(field) + 2;
-  }
+  return VALUE_BYTES[field.Kind] ?? 3 * maxLength(field) + 2;
 }
+
+// The kinds whose values' length does not depend on the field: a record id is at most 64 characters, quoted.
+const VALUE_BYTES: Partial<Record<Kind, number>> = { money: 24, integer: 24, boolean: 1, date: 12, choice: 3 * 63 + 2, reference: 64 + 2 };
 
 /**
  * Returns the most bytes a Mergeable record's largest event (an update

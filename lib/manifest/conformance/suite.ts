@@ -75,18 +75,6 @@ function refusedValues(field: Field): string[] {
 const ids = (body: string): string[] => [...new Set([...body.matchAll(/data-record-id="([^"]+)"/g)].map((m) => m[1] ?? ""))];
 const versionOf = (body: string): string => /name="version" value="([0-9]+)"/.exec(body)?.[1] ?? "";
 
-/** The running application the cases drive, the two people they drive it as, and what they do most. */
-interface Run {
-  app: ConformanceApp;
-  ada: string;
-  bob: string;
-  send: (method: string, path: string, cookie: string, form?: Record<string, string>, origin?: string) => Promise<Reply>;
-  /** The ids the list shows the person of `cookie`. */
-  listed: (cookie: string) => Promise<string[]>;
-  /** Creates a record of sample values as the person of `cookie`; returns its id. */
-  created: (cookie: string, tag: string) => Promise<string>;
-}
-
 /**
  * Registers the conformance cases of `resource` (mounted in the app that
  * `start` returns). Call it at the top level of a test file.
@@ -95,37 +83,43 @@ interface Run {
  * describeResourceConformance(expenses, async () => ({ base, origin, signIn, tools, catalogs }));
  */
 export function describeResourceConformance(resource: Resource, start: () => Promise<ConformanceApp>): void {
-  const route = resource.Route;
   describe(`resource ${resource.Name} (conformance)`, () => {
     let started: ConformanceApp | undefined;
     let run: Run | undefined;
-    const ready = async (): Promise<Run> => {
-      if (run !== undefined) return run;
-      const app = (started = await start());
-      const send: Run["send"] = (method, path, cookie, form, origin = app.origin) => {
-        const body = form === undefined ? undefined : new URLSearchParams(form).toString();
-        const headers: Record<string, string> = { Cookie: cookie, "Accept-Language": "en" };
-        if (method !== "GET") headers["Origin"] = origin;
-        if (body !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
-        return exchange(app.base, method, path, headers, body);
-      };
-      const listed = async (cookie: string): Promise<string[]> => ids((await send("GET", route, cookie)).body);
-      const created = async (cookie: string, tag: string): Promise<string> => {
-        const res = await send("POST", route, cookie, sample(resource.Form.Fields, tag));
-        assert.equal(res.status, 303, `create ${resource.Name}: ${res.status} ${res.body.slice(0, 200)}`);
-        const id = res.headers.location?.slice(route.length + 1) ?? "";
-        assert.match(id, /^[A-Za-z0-9_-]+$/);
-        return id;
-      };
-      const [ada, bob] = [await app.signIn("conformance-ada@example.com"), await app.signIn("conformance-bob@example.com")];
-      return (run = { app, ada, bob, send, listed, created });
-    };
+    // Started by the first case that runs (none, when every case is filtered out); `started` is closed even if a sign-in failed.
+    const ready = async (): Promise<Run> => (run ??= await startRun(resource, (started = await start())));
     after(async () => started?.close?.());
     scopeCase(resource, ready);
     inputCases(resource, ready);
     writeCases(resource, ready);
   });
 }
+
+/** The running application the cases drive, the two people they drive it as, and what they do most. */
+async function startRun(resource: Resource, app: ConformanceApp) {
+  const route = resource.Route;
+  const send = (method: string, path: string, cookie: string, form?: Record<string, string>, origin = app.origin): Promise<Reply> => {
+    const body = form === undefined ? undefined : new URLSearchParams(form).toString();
+    const headers: Record<string, string> = { Cookie: cookie, "Accept-Language": "en" };
+    if (method !== "GET") headers["Origin"] = origin;
+    if (body !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
+    return exchange(app.base, method, path, headers, body);
+  };
+  // The ids the list shows the person of `cookie`.
+  const listed = async (cookie: string): Promise<string[]> => ids((await send("GET", route, cookie)).body);
+  // Creates a record of sample values as the person of `cookie`; returns its id.
+  const created = async (cookie: string, tag: string): Promise<string> => {
+    const res = await send("POST", route, cookie, sample(resource.Form.Fields, tag));
+    assert.equal(res.status, 303, `create ${resource.Name}: ${res.status} ${res.body.slice(0, 200)}`);
+    const id = res.headers.location?.slice(route.length + 1) ?? "";
+    assert.match(id, /^[A-Za-z0-9_-]+$/);
+    return id;
+  };
+  const [ada, bob] = [await app.signIn("conformance-ada@example.com"), await app.signIn("conformance-bob@example.com")];
+  return { app, ada, bob, send, listed, created };
+}
+
+type Run = Awaited<ReturnType<typeof startRun>>;
 
 // Always run: a resource names its Scope (docs/spec.md §2.5), and each scope promises something checkable.
 function scopeCase(resource: Resource, ready: () => Promise<Run>): void {
