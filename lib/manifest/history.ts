@@ -94,15 +94,15 @@ export function validateHistory(spec: ResourceSpec): void {
   }
 }
 
-/** What history.ts needs of the table as declared now (schema.ts hands it over, so neither file imports the other). */
+/**
+ * What history.ts needs of the table as declared now (schema.ts hands it over, so neither file imports the other): its
+ * steps without history, its CREATE TABLE statement under `name` with every field's column inline, its list index
+ * statement, and its searched fields in form order.
+ */
 export interface TableShape {
-  /** The table's steps as declared now: table, fields, sort indexes, search (`resourceSchema` without history). */
   readonly steps: readonly Step[];
-  /** The CREATE TABLE statement of the table as declared now, every field's column inline, under `name`. */
   readonly createTable: (name: string) => string;
-  /** The list index statement (part of the table step). */
   readonly listIndex: string;
-  /** The searched fields, in form order (the search index holds their text, one per line). */
   readonly searched: readonly string[];
 }
 
@@ -203,10 +203,8 @@ function fillSearch(db: DB, spec: ResourceSpec, shape: TableShape, rows: readonl
   const index = db.prepare(`INSERT INTO "${spec.Name}_search" (rowid, body) VALUES (?, ?)`);
   const searchedAt = shape.searched.map((name) => spec.Form.Fields.findIndex((f) => f.Name === name));
   rows.forEach((row, i) => {
-    const body = searchRow(
-      ownerOf(spec, String(row["owner"])),
-      searchedAt.map((at) => values[i]?.[at] ?? null),
-    );
+    const texts = searchedAt.map((at) => values[i]?.[at] ?? null);
+    const body = searchRow(ownerOf(spec, String(row["owner"])), texts);
     if (body !== undefined) index.run(row["latch_rowid"], body);
   });
 }

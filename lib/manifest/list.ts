@@ -15,7 +15,7 @@ import { LIST_PAGE_SIZE, type ListFilter, type ListQuery, type StoredRecord } fr
 import type { ReferenceOption } from "./references.ts";
 import { isOwned } from "./scope.ts";
 import { parseField, type FieldProblem } from "./values.ts";
-import { cellHTML, choiceOptions, displayValue, errorHTML, fixedValue, selectHTML, type ReferenceLink } from "./views.ts";
+import { cellHTML, choiceOptions, displayValue, errorHTML, fixedValue, selectHTML, type Option, type ReferenceLink } from "./views.ts";
 
 /** Records per list page (declared beside the store's list query). */
 export { LIST_PAGE_SIZE };
@@ -147,21 +147,6 @@ export interface ListReferences {
   options: (field: Field) => readonly ReferenceOption[];
 }
 
-function cell(
-  req: IncomingMessage,
-  spec: ResourceSpec,
-  column: string,
-  record: StoredRecord,
-  linked: boolean,
-  refs?: ListReferences,
-): SafeHTML {
-  const field = spec.Form.Fields.find((f) => f.Name === column);
-  const value = field === undefined ? fixedValue(req, column, record) : displayValue(req, field, record.values[column] ?? null);
-  // The first column links to the record (an address there is text: a link holds no link); the others show their kind.
-  if (linked) return html`<a href="${spec.Route}/${record.id}">${value === "" ? record.id : value}</a>`;
-  return field === undefined ? html`${value}` : cellHTML(req, field, record.values[column] ?? null, refs?.link);
-}
-
 function link(base: string, params: URLSearchParams, changes: Record<string, string | undefined>): string {
   const next = new URLSearchParams(params);
   for (const [k, v] of Object.entries(changes)) {
@@ -170,31 +155,6 @@ function link(base: string, params: URLSearchParams, changes: Record<string, str
   }
   const query = next.toString();
   return query === "" ? base : `${base}?${query}`;
-}
-
-// A filter's input: a date picker for dates, a select of "any" and the values for yes/no and choices, else text (amounts and numbers in the locale's notation).
-function filterControl(
-  req: IncomingMessage,
-  field: Field,
-  name: string,
-  value: string,
-  aria: SafeHTML,
-  records: readonly ReferenceOption[],
-): SafeHTML {
-  const id = `filter-${name}`;
-  const style = filterStyle(field);
-  if (style === "reference" || style === "yesno" || style === "choice") {
-    const yesno = [
-      { value: "yes", label: T(req, "resource.yes") },
-      { value: "no", label: T(req, "resource.no") },
-    ];
-    const options =
-      style === "reference" ? records.map((r) => ({ value: r.id, label: r.label })) : style === "yesno" ? yesno : choiceOptions(req, field);
-    return selectHTML(id, name, aria, T(req, "resource.filter.any"), options, value);
-  }
-  const type = field.Kind === Kind.Date ? "date" : "text";
-  const mode = field.Kind === Kind.Integer ? html` inputmode="numeric"` : field.Kind === Kind.Money ? html` inputmode="decimal"` : "";
-  return html`<input id="${id}" name="${name}" type="${type}"${mode} value="${value}"${aria}>`;
 }
 
 // The search box and the filters, one form, so a search keeps the filters and the sort and the reverse.
@@ -207,8 +167,25 @@ function filtersHTML(req: IncomingMessage, spec: ResourceSpec, list: ListRequest
 ${control(aria)}
 ${problem === undefined ? "" : errorHTML(req, name, problem)}</div>`;
   };
-  const control = (field: Field, name: string) => (aria: SafeHTML) =>
-    filterControl(req, field, name, list.entered.get(name) ?? "", aria, field.Kind === Kind.Reference ? (refs?.options(field) ?? []) : []);
+  // A filter's input: a date picker for dates, a select of "any" and the values for yes/no, choices and references, else
+  // text (amounts and numbers in the locale's notation).
+  const control = (field: Field, name: string) => (aria: SafeHTML) => {
+    const id = `filter-${name}`;
+    const value = list.entered.get(name) ?? "";
+    const style = filterStyle(field);
+    if (style === "reference" || style === "yesno" || style === "choice") {
+      const yesno = [
+        { value: "yes", label: T(req, "resource.yes") },
+        { value: "no", label: T(req, "resource.no") },
+      ];
+      const records = (): Option[] => (refs?.options(field) ?? []).map((r) => ({ value: r.id, label: r.label }));
+      const options = style === "reference" ? records() : style === "yesno" ? yesno : choiceOptions(req, field);
+      return selectHTML(id, name, aria, T(req, "resource.filter.any"), options, value);
+    }
+    const type = field.Kind === Kind.Date ? "date" : "text";
+    const mode = field.Kind === Kind.Integer ? html` inputmode="numeric"` : field.Kind === Kind.Money ? html` inputmode="decimal"` : "";
+    return html`<input id="${id}" name="${name}" type="${type}"${mode} value="${value}"${aria}>`;
+  };
   const params = queryParams(req);
   const kept = ["sort", "dir"]
     .filter((k) => params.has(k))
@@ -241,6 +218,13 @@ export function listHTML(
   const columns = spec.List.Columns.filter((c) => !(c.Field === "owner" && isOwned(spec)));
   const sortable = sortableColumns(spec);
   const filtered = list.query.filters.length > 0 || list.query.search.length > 0;
+  const cell = (column: string, record: StoredRecord, linked: boolean): SafeHTML => {
+    const field = spec.Form.Fields.find((f) => f.Name === column);
+    const value = field === undefined ? fixedValue(req, column, record) : displayValue(req, field, record.values[column] ?? null);
+    // The first column links to the record (an address there is text: a link holds no link); the others show their kind.
+    if (linked) return html`<a href="${spec.Route}/${record.id}">${value === "" ? record.id : value}</a>`;
+    return field === undefined ? html`${value}` : cellHTML(req, field, record.values[column] ?? null, refs?.link);
+  };
   const header = (column: string, label: string | undefined): SafeHTML => {
     const text = columnLabel(req, spec, column, label);
     if (!sortable.includes(column)) return html`<th scope="col">${text}</th>`;
@@ -254,8 +238,7 @@ export function listHTML(
       ? html`<p class="muted" data-empty>${T(req, filtered ? "resource.empty_filtered" : "resource.empty")}</p>`
       : html`<table data-resource="${spec.Name}"><thead><tr>${columns.map((c) => header(c.Field, c.Label))}</tr></thead><tbody>
 ${page.records.map(
-  (record) =>
-    html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(req, spec, c.Field, record, n === 0, refs)}</td>`)}</tr>`,
+  (record) => html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(c.Field, record, n === 0)}</td>`)}</tr>`,
 )}
 </tbody></table>`;
   const more =

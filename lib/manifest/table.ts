@@ -74,10 +74,8 @@ export class RecordTable {
   // Replaces the search row of `owner`'s record at `rowid` (search.ts).
   #reindex(owner: string, rowid: number | bigint, values: RecordValues): void {
     this.#prepare(`DELETE FROM ${this.#index} WHERE rowid = ?`).run(rowid);
-    const body = searchRow(
-      ownerOf(this.#spec, owner),
-      this.#searched.map((f) => values[f] ?? null),
-    );
+    const texts = this.#searched.map((f) => values[f] ?? null);
+    const body = searchRow(ownerOf(this.#spec, owner), texts);
     if (body !== undefined) this.#prepare(`INSERT INTO ${this.#index} (rowid, body) VALUES (?, ?)`).run(rowid, body);
   }
 

@@ -90,22 +90,18 @@ export function errorHTML(req: IncomingMessage, name: string, problem: FieldProb
   return html`<p class="field-error" id="error-${name}" data-error-for="${name}" role="alert">${text}</p>`;
 }
 
+/** One option of a select: the value it sends and the text it shows. */
+export type Option = { value: string; label: string };
+
 /** Renders a select of `options` with `value` selected, after an empty option shown as `empty`. */
-export function selectHTML(
-  id: string,
-  name: string,
-  attributes: SafeHTML,
-  empty: string,
-  options: readonly { value: string; label: string }[],
-  value: string,
-): SafeHTML {
-  return html`<select id="${id}" name="${name}"${attributes}><option value="">${empty}</option>${options.map(
+export function selectHTML(id: string, name: string, attrs: SafeHTML, empty: string, options: readonly Option[], value: string): SafeHTML {
+  return html`<select id="${id}" name="${name}"${attrs}><option value="">${empty}</option>${options.map(
     (o) => html`<option value="${o.value}"${o.value === value ? html` selected` : ""}>${o.label}</option>`,
   )}</select>`;
 }
 
 /** A Choice field's choices as a select offers them, labels translated. */
-export function choiceOptions(req: IncomingMessage, field: Field): { value: string; label: string }[] {
+export function choiceOptions(req: IncomingMessage, field: Field): Option[] {
   return (field.Choices ?? []).map((c) => ({ value: c.Value, label: T(req, c.Label) }));
 }
 
