@@ -41,10 +41,8 @@ function unit(currency: string): number {
 }
 
 /**
- * The conversions a `Retype` may ask for, by "<From>→<To>"; any other
- * pair is refused by `Validate` (go through Text, or remove the field and
- * add a new one). Empty values stay empty. The table in README "Changing
- * a field" is this one.
+ * The conversions a `Retype` may ask for, by "<From>→<To>"; any other pair is refused by `Validate` (go through Text,
+ * or remove the field and add a new one). Empty values stay empty. The table in README "Changing a field" is this one.
  */
 export const CONVERSIONS: ReadonlyMap<string, Conversion> = new Map<string, Conversion>([
   [`${Kind.Text}→${Kind.Textarea}`, asText],

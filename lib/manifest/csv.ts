@@ -35,9 +35,8 @@ export function csvField(text: string, number = false): string {
 }
 
 /**
- * Records read per query of `spec`'s export: CSV_CHUNK, or fewer when
- * that many of its longest records would pass DOWNLOAD_PIECE characters,
- * so no page holds the event loop long.
+ * Records read per query of `spec`'s export: CSV_CHUNK, or fewer when that many of its longest records would pass
+ * DOWNLOAD_PIECE characters, so no page holds the event loop long.
  */
 export function csvPage(spec: ResourceSpec): number {
   const longest = spec.Form.Fields.reduce((n, f) => n + maxValueBytes(f) + 1, 64);

@@ -276,9 +276,8 @@ function defaultValue(field: Field): FieldValue {
 }
 
 /**
- * The way forward when a field's step was applied with other SQL: the
- * kind it is stored as (its column's definition in the table's SQL) and
- * the history entry that converts it.
+ * The way forward when a field's step was applied with other SQL: the kind it is stored as (its column's definition in
+ * the table's SQL) and the history entry that converts it.
  */
 export function driftAdvice(db: DB, spec: ResourceSpec, field: Field, columnSQL: (field: Field) => string): string {
   const row = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(spec.Name) as { sql: string } | undefined;

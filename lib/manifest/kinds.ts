@@ -1,7 +1,6 @@
 /*
- * The enumerations of the manifest model as `as const` objects plus union
- * types (no `enum`). Each value is its own stable string, safe to write in
- * a JSON manifest.
+ * The enumerations of the manifest model as `as const` objects plus union types (no `enum`). Each value is its own
+ * stable string, safe to write in a JSON manifest.
  */
 
 /** How a form field is edited and stored. */

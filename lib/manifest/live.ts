@@ -134,11 +134,10 @@ function resume(header: string | string[] | undefined, feed: LiveFeed, resource:
 }
 
 /**
- * The notices of a live record page, hidden until `live.js` shows one: the
- * record changed and the form showed it (`updated`); it changed while the
- * form was being edited (`changed`: Mergeable offers the merge, which saving
- * from the form's base version is; Exclusive lists the new values and keeps
- * the input, and saving answers 409 as ever); it was deleted (`deleted`).
+ * The notices of a live record page, hidden until `live.js` shows one: the record changed and the form showed it
+ * (`updated`); it changed while the form was being edited (`changed`: Mergeable offers the merge, which saving from the
+ * form's base version is; Exclusive lists the new values and keeps the input, and saving answers 409 as ever); it was
+ * deleted (`deleted`).
  */
 export function liveNoticesHTML(req: IncomingMessage, spec: ResourceSpec): SafeHTML {
   const changed =

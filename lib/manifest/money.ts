@@ -37,10 +37,9 @@ export function latinDigits(text: string): string {
 const SPACES = /[\s\u00a0\u202f]/;
 
 /**
- * Returns the digits of a whole number written with `group` between groups
- * of three ("1.234.567" with "." → "1234567"), without leading zeros, or
- * undefined when it is not so written. A space group separator matches
- * any space, as people type a plain one where the locale writes U+202F.
+ * Returns the digits of a whole number written with `group` between groups of three ("1.234.567" with "." → "1234567"),
+ * without leading zeros, or undefined when it is not so written. A space group separator matches any space, as people
+ * type a plain one where the locale writes U+202F.
  */
 export function groupedDigits(whole: string, group: string): string | undefined {
   const [first = "", ...rest] = SPACES.test(group) ? whole.split(SPACES) : whole.split(group);
@@ -56,10 +55,9 @@ export function signed(text: string): { negative: boolean; rest: string } {
 }
 
 /**
- * Parses an amount typed in `locale` into minor units of `currency`.
- * Accepts an optional leading "-", digits, the locale's group separator
- * between groups of three, and the locale's decimal separator followed by
- * at most the currency's decimals.
+ * Parses an amount typed in `locale` into minor units of `currency`. Accepts an optional leading "-", digits, the
+ * locale's group separator between groups of three, and the locale's decimal separator followed by at most the
+ * currency's decimals.
  *
  * @example
  * parseMoney("1.234,56", "de", "EUR"); // { ok: true, minor: 123456 }

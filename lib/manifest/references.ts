@@ -69,9 +69,8 @@ export class References {
   readonly #prepare: (sql: string) => Statement;
 
   /**
-   * Registers `spec` on `db` (validated), after checking each of its
-   * Reference fields against the resources mounted before it
-   * (`validateReferences`: `ERR_MANIFEST_INVALID_FIELD` naming the field).
+   * Registers `spec` on `db` (validated), after checking each of its Reference fields against the resources mounted
+   * before it (`validateReferences`: `ERR_MANIFEST_INVALID_FIELD` naming the field).
    */
   constructor(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock) {
     const mounted = MOUNTED.get(db) ?? new Map<string, Mounted>();
@@ -108,9 +107,8 @@ export class References {
   }
 
   /**
-   * Returns the records a select of `field` offers `owner`: the target's
-   * newest `REFERENCE_OPTIONS_LIMIT`, and `current` (the stored value)
-   * when it is older.
+   * Returns the records a select of `field` offers `owner`: the target's newest `REFERENCE_OPTIONS_LIMIT`, and
+   * `current` (the stored value) when it is older.
    */
   options(owner: string, field: Field, current: string): ReferenceOption[] {
     const options = this.#select(owner, field, undefined, " ORDER BY created_at DESC, id DESC LIMIT ?", [REFERENCE_OPTIONS_LIMIT]);
@@ -133,9 +131,8 @@ export class References {
   }
 
   /**
-   * Returns the problem of each Reference field in `values` naming a record
-   * `owner` may not point to (unknown, or another person's): the same
-   * problem for both, so a reply tells nothing of others' records.
+   * Returns the problem of each Reference field in `values` naming a record `owner` may not point to (unknown, or
+   * another person's): the same problem for both, so a reply tells nothing of others' records.
    */
   problems(owner: string, values: RecordValues): Map<string, FieldProblem> {
     const problems = new Map<string, FieldProblem>();
@@ -203,11 +200,9 @@ export class References {
   }
 
   /**
-   * Returns `store` with its writes checked: a create or update naming a
-   * record its Reference field may not point to throws `ReferenceRefused`,
-   * a delete of a record referred to by a "refuse" field throws
-   * `RecordReferenced`, and a delete clears the "clear" fields referring to
-   * it; each in the write's transaction, so all of it lands or none does.
+   * Returns `store` with its writes checked: a create or update naming a record its Reference field may not point to
+   * throws `ReferenceRefused`, a delete of a record referred to by a "refuse" field throws `RecordReferenced`, and a
+   * delete clears the "clear" fields referring to it; each in the write's transaction, so all of it lands or none does.
    */
   guard(store: RecordStore): RecordStore {
     const inTransaction = <R>(write: () => R): R => this.#db.transaction(write).immediate();

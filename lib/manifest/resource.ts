@@ -1,9 +1,7 @@
 /*
- * The declarative model of a resource: what a generator turns into a
- * store, list page and form. `Resource` is a class only to carry the
- * contract's `Resource.Validate` method; its fields are the plain
- * `ResourceSpec`, so a manifest read from JSON is checked the same way
- * (`validateResource`).
+ * The declarative model of a resource: what a generator turns into a store, list page and form. `Resource` is a class
+ * only to carry the contract's `Resource.Validate` method; its fields are the plain `ResourceSpec`, so a manifest read
+ * from JSON is checked the same way (`validateResource`).
  */
 import type { ScopeKind, StoreKind } from "./kinds.ts";
 import type { Change, Form, List, ResourceSpec } from "./spec.ts";

@@ -124,10 +124,9 @@ export function isEmail(text: string): boolean {
 }
 
 /**
- * Returns `text` as a normalized http or https address (`URL.href`), or
- * undefined: another scheme (javascript:, data:, file:), no scheme, no
- * host, or a user name or password in it (a secret shown in every list,
- * and a way to dress one host as another).
+ * Returns `text` as a normalized http or https address (`URL.href`), or undefined: another scheme (javascript:, data:,
+ * file:), no scheme, no host, or a user name or password in it (a secret shown in every list, and a way to dress one
+ * host as another).
  *
  * @example
  * parseWebAddress("HTTPS://Example.com"); // "https://example.com/"

@@ -14,12 +14,10 @@ import { EMAIL_MAX_LENGTH, INTEGER_LIMIT, URL_MAX_LENGTH } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 
 /**
- * Returns the column definition of `field`. Text, Textarea and Money keep
- * the definitions they were first applied with (a changed step is drift).
- * The other kinds carry a `CHECK` of what the kind stores, so no write
- * path, even one that skips parsing, can store another shape; a field's
- * own bounds and choices (`Min`, `Max`, `Choices`) are checked when parsing
- * and left out of the SQL, so changing them is no schema change.
+ * Returns the column definition of `field`. Text, Textarea and Money keep the definitions they were first applied with
+ * (a changed step is drift). The other kinds carry a `CHECK` of what the kind stores, so no write path, even one that
+ * skips parsing, can store another shape; a field's own bounds and choices (`Min`, `Max`, `Choices`) are checked when
+ * parsing and left out of the SQL, so changing them is no schema change.
  */
 export function columnSQL(field: Field): string {
   const c = `"${field.Name}"`;

@@ -17,10 +17,9 @@ export function ownerTag(owner: string): string {
 }
 
 /**
- * Returns the index row of a record holding `texts` (its searched fields'
- * values, in form order): the non-empty ones one per line, after the tag
- * of `owner` when the resource is user-scoped. Undefined: no row (a
- * shared resource's record without text).
+ * Returns the index row of a record holding `texts` (its searched fields' values, in form order): the non-empty ones
+ * one per line, after the tag of `owner` when the resource is user-scoped. Undefined: no row (a shared resource's
+ * record without text).
  */
 export function searchRow(owner: string | undefined, texts: readonly FieldValue[]): string | undefined {
   const lines = texts.filter((t) => t !== null && t !== "").map(String);

@@ -16,9 +16,8 @@ import { LIST_PAGE_SIZE, RecordTable, type ListQuery, type StoredRecord } from "
 import type { RecordValues } from "./values.ts";
 
 /**
- * How many events a Mergeable update's base version may lag the record's
- * head; further behind, the update is refused as stale (the current record
- * shown with the submitted text), so merging reads at most this many events.
+ * How many events a Mergeable update's base version may lag the record's head; further behind, the update is refused as
+ * stale (the current record shown with the submitted text), so merging reads at most this many events.
  */
 export const MERGE_MAX_BEHIND: number = 100;
 
@@ -27,9 +26,8 @@ export interface Writer {
   owner: string;
   actor: ActorLike;
   /**
-   * Whether the session or token the write came with still acts for
-   * `owner`, asked first in the write's transaction (lib/internal
-   * credential.ts); absent: not asked.
+   * Whether the session or token the write came with still acts for `owner`, asked first in the write's transaction
+   * (lib/internal credential.ts); absent: not asked.
    */
   stillHeld?: (() => boolean) | undefined;
 }
@@ -56,9 +54,8 @@ const LIST_DEFAULTS: ListQuery = { filters: [], search: [], sort: "created_at", 
 /** A resource's records, scoped to their owner. */
 export interface RecordStore {
   /**
-   * One page of the owner's records. Every query field is optional: no
-   * filter, sorted by `created_at` newest first, the first page,
-   * `LIST_PAGE_SIZE` (20) records.
+   * One page of the owner's records. Every query field is optional: no filter, sorted by `created_at` newest first, the
+   * first page, `LIST_PAGE_SIZE` (20) records.
    */
   list(owner: string, query?: Partial<ListQuery>): ReturnType<RecordTable["list"]>;
   /** The record and the version an edit of it must carry, or undefined (unknown and foreign alike). */
@@ -67,9 +64,8 @@ export interface RecordStore {
   /** Applies `mine` (the fields given) to record `id` as edited from `version`. */
   update(who: Writer, id: string, version: number, mine: RecordValues): UpdateOutcome;
   /**
-   * What `update` from `version` would answer now before weighing any value,
-   * changing nothing: "missing", "bad_version", "stale", or "ok" with the
-   * current version. A Mergeable conflict shows only when the update merges.
+   * What `update` from `version` would answer now before weighing any value, changing nothing: "missing",
+   * "bad_version", "stale", or "ok" with the current version. A Mergeable conflict shows only when the update merges.
    */
   check(owner: string, id: string, version: number): UpdateOutcome;
   delete(who: Writer, id: string): boolean;
@@ -132,12 +128,10 @@ function storeBase(db: DB, spec: ResourceSpec, events: EventStore, version: (rec
 }
 
 /**
- * Returns the Exclusive store of `spec` over its table. Each change appends
- * `<resource>.created`, `.updated` (the names of the fields changed) or
- * `.deleted` to the record's stream `<resource>:<id>` with the writer's
- * actor, in the change's transaction: both land or neither does. The
- * values stay in the table only (an Exclusive record is not bounded by
- * `MAX_EVENT_DATA`).
+ * Returns the Exclusive store of `spec` over its table. Each change appends `<resource>.created`, `.updated` (the names
+ * of the fields changed) or `.deleted` to the record's stream `<resource>:<id>` with the writer's actor, in the
+ * change's transaction: both land or neither does. The values stay in the table only (an Exclusive record is not
+ * bounded by `MAX_EVENT_DATA`).
  */
 export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
   const { table, append, write, shared, check } = storeBase(db, spec, events, (record) => record.updated_at);

@@ -110,10 +110,9 @@ export class RecordTable {
   }
 
   /**
-   * Writes `values` over `owner`'s record `id` when its `updated_at` is
-   * still `version` (undefined: unconditionally); the new `updated_at` is
-   * max(now, version + 1). Returns the new version, or undefined when
-   * nothing matched (unknown, foreign or stale).
+   * Writes `values` over `owner`'s record `id` when its `updated_at` is still `version` (undefined: unconditionally);
+   * the new `updated_at` is max(now, version + 1). Returns the new version, or undefined when nothing matched (unknown,
+   * foreign or stale).
    */
   update(owner: string, id: string, version: number | undefined, values: RecordValues, now: number): number | undefined {
     const { clauses, params } = ownerClauses(this.#spec, owner);

@@ -123,18 +123,15 @@ export function validateResource(spec: ResourceSpec): void {
 }
 
 /**
- * Checks every resource (`validateResource`), that no two share a name
- * or a route (`ERR_MANIFEST_DUPLICATE_RESOURCE`, naming both), and what
- * each Reference field points to (`validateReferences`).
+ * Checks every resource (`validateResource`), that no two share a name or a route (`ERR_MANIFEST_DUPLICATE_RESOURCE`,
+ * naming both), and what each Reference field points to (`validateReferences`).
  */
 export function validateResources(specs: readonly ResourceSpec[]): void {
   const byName = new Map<string, ResourceSpec>();
   const byRoute = new Map<string, ResourceSpec>();
   for (const spec of specs) {
     validateResource(spec);
-    if (byName.has(spec.Name)) {
-      throw new ManifestError("ERR_MANIFEST_DUPLICATE_RESOURCE", { resource: spec.Name }, "is declared twice");
-    }
+    if (byName.has(spec.Name)) throw new ManifestError("ERR_MANIFEST_DUPLICATE_RESOURCE", { resource: spec.Name }, "is declared twice");
     const other = byRoute.get(spec.Route);
     if (other !== undefined) {
       throw new ManifestError("ERR_MANIFEST_DUPLICATE_RESOURCE", { resource: spec.Name }, `shares route ${spec.Route} with ${other.Name}`);
@@ -198,11 +195,10 @@ function checkReferenceOptions(field: Field, fail: (reason: string) => never): v
 }
 
 /**
- * Checks what a Reference field of `spec` points to, given the resources
- * known by name (those of one manifest, or those mounted on one database):
- * the target is known, is not `spec` itself, and is not user-scoped when
- * `spec` is unscoped (a record everyone sees cannot point to one person's
- * records). Throws `ERR_MANIFEST_INVALID_FIELD` naming the resource and field.
+ * Checks what a Reference field of `spec` points to, given the resources known by name (those of one manifest, or those
+ * mounted on one database): the target is known, is not `spec` itself, and is not user-scoped when `spec` is unscoped
+ * (a record everyone sees cannot point to one person's records). Throws `ERR_MANIFEST_INVALID_FIELD` naming the
+ * resource and field.
  */
 export function validateReferences(spec: ResourceSpec, known: (name: string) => ResourceSpec | undefined): void {
   for (const field of spec.Form.Fields) {

@@ -61,12 +61,10 @@ export function isNullable(kind: Kind): boolean {
 }
 
 /**
- * Returns the most bytes one value of `field` takes in an event's JSON:
- * 3 per UTF-16 code unit (3-byte UTF-8, `"` and `\\` escaped as 2, a
- * surrogate pair 4 for 2; lone surrogates and control characters other
- * than line break and tab are refused), plus the quotes; an amount
- * (MONEY_MAX_MINOR, signed) or a whole number (INTEGER_LIMIT, signed) in
- * 24; a yes/no (0 or 1) in 1; a date in 12; a choice's value in 191.
+ * Returns the most bytes one value of `field` takes in an event's JSON: 3 per UTF-16 code unit (3-byte UTF-8, `"` and
+ * `\\` escaped as 2, a surrogate pair 4 for 2; lone surrogates and control characters other than line break and tab are
+ * refused), plus the quotes; an amount (MONEY_MAX_MINOR, signed) or a whole number (INTEGER_LIMIT, signed) in 24; a
+ * yes/no (0 or 1) in 1; a date in 12; a choice's value in 191.
  */
 export function maxValueBytes(field: Field): number {
   return VALUE_BYTES[field.Kind] ?? 3 * maxLength(field) + 2;
@@ -76,11 +74,9 @@ export function maxValueBytes(field: Field): number {
 const VALUE_BYTES: Partial<Record<Kind, number>> = { money: 24, integer: 24, boolean: 1, date: 12, choice: 3 * 63 + 2, reference: 64 + 2 };
 
 /**
- * Returns the most bytes a Mergeable record's largest event (an update
- * changing every field: its values and the values they replaced) takes
- * serialized; `Validate` refuses a Mergeable resource whose fields could
- * exceed `MAX_EVENT_DATA`, so every value a form accepts can be stored,
- * merged and kept in a conflict.
+ * Returns the most bytes a Mergeable record's largest event (an update changing every field: its values and the values
+ * they replaced) takes serialized; `Validate` refuses a Mergeable resource whose fields could exceed `MAX_EVENT_DATA`,
+ * so every value a form accepts can be stored, merged and kept in a conflict.
  */
 export function maxEventBytes(fields: readonly Field[]): number {
   // Per field, twice: "name":value, — and the envelope {"base":N,"values":{},"before":{}}.
@@ -93,10 +89,9 @@ export function currencyOf(field: Field): string {
 }
 
 /**
- * Reports whether `given` holds a name that is neither a field of `spec`
- * nor one of `extra`, or a repeated name (which value would win is exactly
- * the ambiguity to refuse). The name itself is client input: callers say
- * "an undeclared field" and never echo it into a message or the log.
+ * Reports whether `given` holds a name that is neither a field of `spec` nor one of `extra`, or a repeated name (which
+ * value would win is exactly the ambiguity to refuse). The name itself is client input: callers say "an undeclared
+ * field" and never echo it into a message or the log.
  */
 export function hasUndeclaredName(spec: ResourceSpec, given: Iterable<string>, extra: readonly string[]): boolean {
   const allowed = new Set([...spec.Form.Fields.map((f) => f.Name), ...extra]);
@@ -109,9 +104,8 @@ export function hasUndeclaredName(spec: ResourceSpec, given: Iterable<string>, e
 }
 
 /**
- * Checks the entered text of every field (missing = empty) and returns the
- * values to store, or the problem of each field at fault. `locale` decides
- * how amounts are read.
+ * Checks the entered text of every field (missing = empty) and returns the values to store, or the problem of each
+ * field at fault. `locale` decides how amounts are read.
  */
 export function parseValues(spec: ResourceSpec, entered: ReadonlyMap<string, string>, locale: string): ParsedValues {
   const values: RecordValues = {};

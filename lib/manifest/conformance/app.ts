@@ -6,7 +6,22 @@ import { createServer, request, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ToolRegistry } from "../../agent/index.ts";
 import type { HandlerFunc } from "../../http/index.ts";
-import type { ConformanceApp } from "./suite.ts";
+
+/** A running application, as the suite sees it. */
+export interface ConformanceApp {
+  /** Where requests go, e.g. "http://127.0.0.1:4321". */
+  base: string;
+  /** The public origin mutating requests carry. */
+  origin: string;
+  /** Returns a Cookie header of a fresh session for `subject`. */
+  signIn(subject: string): Promise<string>;
+  /** The registry the resources were mounted with. */
+  tools: ToolRegistry;
+  /** The application's catalogs by locale code (all must hold every label). */
+  catalogs: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** Stops the application; the suite calls it after its last case. */
+  close?: () => Promise<void>;
+}
 
 /** A message the capturing mailer kept: the fields of latch's `Message` a sign-in test reads. */
 export interface CapturedMail {
@@ -52,9 +67,8 @@ export function exchange(base: string, method: string, path: string, headers: Re
 }
 
 /**
- * Starts the application `factory` builds for `describeResourceConformance`.
- * Its `signIn(subject)` posts `email` to `SigninPath`, opens the link in the
- * mail sent to `subject` and returns the cookies as a `Cookie` header.
+ * Starts the application `factory` builds for `describeResourceConformance`. Its `signIn(subject)` posts `email` to
+ * `SigninPath`, opens the link in the mail sent to `subject` and returns the cookies as a `Cookie` header.
  */
 export async function startApp(factory: AppFactory, options: { Origin?: string; SigninPath?: string } = {}): Promise<ConformanceApp> {
   const origin = options.Origin ?? "http://app.test";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { ToolRead, ToolWrite, type ToolRegistry } from "../../agent/index.ts";
+import { ToolRead, ToolWrite } from "../../agent/index.ts";
 import { Kind, StoreKind } from "../kinds.ts";
 import { currencyDigits, formatMoneyInput, parseMoney } from "../money.ts";
 import { INTEGER_LIMIT } from "../scalars.ts";
@@ -13,23 +13,7 @@ import { isOwned } from "../scope.ts";
 import { DEFAULT_CURRENCY, integerRange, maxLength } from "../values.ts";
 import type { Resource } from "../resource.ts";
 import type { Field } from "../spec.ts";
-import { exchange, type Reply } from "./app.ts";
-
-/** A running application, as the suite sees it. */
-export interface ConformanceApp {
-  /** Where requests go, e.g. "http://127.0.0.1:4321". */
-  base: string;
-  /** The public origin mutating requests carry. */
-  origin: string;
-  /** Returns a Cookie header of a fresh session for `subject`. */
-  signIn(subject: string): Promise<string>;
-  /** The registry the resources were mounted with. */
-  tools: ToolRegistry;
-  /** The application's catalogs by locale code (all must hold every label). */
-  catalogs: ReadonlyMap<string, Readonly<Record<string, string>>>;
-  /** Stops the application; the suite calls it after its last case. */
-  close?: () => Promise<void>;
-}
+import { exchange, type ConformanceApp, type Reply } from "./app.ts";
 
 /** A valid value for every field (amounts and numbers in English notation). */
 function sample(fields: readonly Field[], tag: string): Record<string, string> {
