@@ -181,7 +181,7 @@ function replaceTable(
   // 4, 5: the new table, every record copied with its rowid (the search index's key) and its converted values.
   const fresh = `${table}_rebuild`;
   db.exec(shape.createTable(fresh));
-  const fixed = [...columns].filter((c) => isFixed(c) && !spec.Form.Fields.some((f) => f.Name === c));
+  const fixed = [...columns].filter((c) => FIXED.has(c) && !spec.Form.Fields.some((f) => f.Name === c));
   const names = ["rowid", ...fixed, ...spec.Form.Fields.map((f) => f.Name)];
   const insert = db.prepare(
     `INSERT INTO "${fresh}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
@@ -209,9 +209,8 @@ function fillSearch(db: DB, spec: ResourceSpec, shape: TableShape, rows: readonl
   });
 }
 
-function isFixed(column: string): boolean {
-  return column === "id" || column === "owner" || column === "created_at" || column === "updated_at";
-}
+// The columns every table has besides its fields (validate.ts FIXED_COLUMNS, and owner when user-scoped).
+const FIXED = new Set(["id", "owner", "created_at", "updated_at"]);
 
 // Walks the pending changes back from `field` as declared now: the column it is read from and the kinds it passes through.
 function source(spec: ResourceSpec, field: Field, pending: readonly Change[], columns: ReadonlySet<string>): Source {

@@ -74,7 +74,7 @@ export function validateResource(spec: ResourceSpec): void {
     if (max !== undefined && !LENGTH_KINDS.has(field.Kind))
       fail("ERR_MANIFEST_INVALID_FIELD", "MaxLength is for Text and Textarea fields", name);
     checkKindOptions(field, (reason) => fail("ERR_MANIFEST_INVALID_FIELD", reason, name));
-    if (field.Currency !== undefined && (field.Kind !== "money" || !isCurrency(field.Currency))) {
+    if (field.Currency !== undefined && (field.Kind !== "money" || !CURRENCIES.has(field.Currency))) {
       fail(
         "ERR_MANIFEST_INVALID_FIELD",
         'Currency must be an ISO 4217 code that Intl lists (Intl.supportedValuesOf("currency")), on a Money field',
@@ -225,12 +225,7 @@ function nameReason(name: string): string {
   return name === "" ? "empty name" : `name must match ${NAME_PATTERN.source}`;
 }
 
-// An ISO 4217 code that Intl lists: its minor unit is what money parsing reads.
-// The list, not a trial NumberFormat: any three letters format (even "XYZ"), and the
-// first currency formatter loads ICU data, about 20 ms of every cold start. Funds
-// and metal codes (CLF, XAU) are not listed, and not accepted.
-const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
-
-function isCurrency(code: unknown): boolean {
-  return typeof code === "string" && CURRENCIES.has(code);
-}
+// The ISO 4217 codes Intl lists: a code's minor unit is what money parsing reads. The list, not a trial NumberFormat:
+// any three letters format (even "XYZ"), and the first currency formatter loads ICU data, about 20 ms of every cold
+// start. Funds and metal codes (CLF, XAU) are not listed, and not accepted.
+const CURRENCIES: ReadonlySet<unknown> = new Set(Intl.supportedValuesOf("currency"));

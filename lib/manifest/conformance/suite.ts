@@ -236,14 +236,8 @@ function writeCases(resource: Resource, ready: () => Promise<Run>): void {
 
   it("registers its tools with the right access", async () => {
     const { app } = await ready();
-    const want = [
-      ["list", ToolRead],
-      ["read", ToolRead],
-      ["create", ToolWrite],
-      ["update", ToolWrite],
-      ["delete", ToolWrite],
-    ] as const;
-    for (const [action, access] of want) {
+    const want = { list: ToolRead, read: ToolRead, create: ToolWrite, update: ToolWrite, delete: ToolWrite };
+    for (const [action, access] of Object.entries(want)) {
       const def = app.tools.get(`${resource.Name}_${action}`);
       assert.ok(def !== undefined && def.Run !== undefined, action);
       assert.equal(def.Tool.Access, access, action);
