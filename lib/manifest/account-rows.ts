@@ -1,22 +1,17 @@
 /*
- * An application's resources' rows of a person (lib/db
- * `AccountRows`, which lib/account composes): the records of every
- * user-scoped resource, `owner` holding the person's address. A move
- * re-owns them and re-tags their search rows (search.ts: a row starts with
- * its owner's tag, so the records stay findable by their new owner); an
- * export shows every column; each record's event stream `<resource>:<id>`
- * (store.ts) is erased with it. An unscoped resource's records are
- * nobody's and stay.
+ * An application's resources' rows of a person (lib/db `AccountRows`, which lib/account composes): the records of
+ * every user-scoped resource. A move re-owns them and re-tags their search rows (search.ts); each record's event stream
+ * `<resource>:<id>` is erased with it. An unscoped resource's records are nobody's and stay.
  */
 import type { DB } from "../db/index.ts";
 import { keysetPages, type AccountRows } from "../db/index.ts";
-import { ScopeKind } from "./kinds.ts";
 import type { Resource } from "./resource.ts";
+import { isOwned } from "./scope.ts";
 import { ownerTag } from "./search.ts";
 
 /** The records of `resources` (their schemas applied) as lib/account moves, exports and erases them. */
 export function accountRows(db: DB, resources: readonly Resource[]): AccountRows {
-  const owned = resources.filter((r) => r.Scope === ScopeKind.UserScoped).map((r) => r.Name);
+  const owned = resources.filter(isOwned).map((r) => r.Name);
   const exists = db.prepare<[string], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
   const indexed = owned.filter((name) => exists.get(`${name}_search`) !== undefined);
   const run = (sql: string, ...params: unknown[]): void => void db.prepare(sql).run(...params);

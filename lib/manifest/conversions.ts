@@ -1,11 +1,10 @@
 /*
- * The value conversions of a field's `Retype` (README "Changing a field"):
- * what a stored value of one kind becomes in another, or why it cannot.
- * history.ts applies them while it rebuilds a table.
+ * The value conversions of a field's `Retype` (README "Changing a field"), which history.ts applies while it rebuilds
+ * a table: what a stored value of one kind becomes in another, or why it cannot.
  */
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
-import { currencyDigits, MONEY_MAX_MINOR } from "./money.ts";
+import { currencyDigits, formatMinor, MONEY_MAX_MINOR } from "./money.ts";
 import { isEmail, parseDate, parseWebAddress } from "./scalars.ts";
 import type { Field } from "./spec.ts";
 import { currencyOf, integerRange, isNullable, maxLength } from "./values.ts";
@@ -42,10 +41,8 @@ function unit(currency: string): number {
 }
 
 /**
- * The conversions a `Retype` may ask for, by "<From>→<To>"; any other
- * pair is refused by `Validate` (go through Text, or remove the field and
- * add a new one). Empty values stay empty. The table in README "Changing
- * a field" is this one.
+ * The conversions a `Retype` may ask for, by "<From>→<To>"; any other pair is refused by `Validate` (go through Text,
+ * or remove the field and add a new one). Empty values stay empty. The table in README "Changing a field" is this one.
  */
 export const CONVERSIONS: ReadonlyMap<string, Conversion> = new Map<string, Conversion>([
   [`${Kind.Text}→${Kind.Textarea}`, asText],
@@ -59,12 +56,7 @@ export const CONVERSIONS: ReadonlyMap<string, Conversion> = new Map<string, Conv
   [
     `${Kind.Money}→${Kind.Text}`,
     (v, from, to) => {
-      if (v === null) return empty(to);
-      const digits = currencyDigits(currencyOf(from));
-      const minor = Number(v);
-      const whole = Math.trunc(Math.abs(minor) / 10 ** digits);
-      const fraction = digits === 0 ? "" : `.${String(Math.abs(minor) % 10 ** digits).padStart(digits, "0")}`;
-      return asText(`${minor < 0 ? "-" : ""}${whole}${fraction}`, from, to);
+      return v === null ? empty(to) : asText(formatMinor(Number(v), currencyOf(from)), from, to);
     },
   ],
   [`${Kind.Text}→${Kind.Email}`, parsed((t) => (isEmail(t) ? t : undefined), "an email address")],

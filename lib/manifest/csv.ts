@@ -1,21 +1,8 @@
 /*
- * The CSV export of a list (`GET <Route>.csv`, with the list's own query:
- * filters, `q`, `sort`, `dir`): every record the list would show, over all
- * its pages, as RFC 4180 text in UTF-8 with a byte order mark, so a
- * spreadsheet opens it in the right encoding.
- *
- * Streamed: the records are read a page at a time (`csvPage`: CSV_CHUNK,
- * fewer for long records) with the list's keyset (table.ts), each page
- * written before the next is read, waiting for the socket to drain
- * whenever the response's buffer is full. Never all rows in memory, and
- * never a statement left open across a wait: the application has one
- * database handle, and an open iterator would hold it busy for every
- * other request until the download ends. A client that takes nothing for
- * DOWNLOAD_WRITE_TIMEOUT is cut, and the download stops reading.
- *
- * Columns: `id`, each field by its name, `created_at`, `updated_at`
- * (ISO 8601). Values as a tool returns them: an amount as a decimal with
- * a point, a yes/no as `true`/`false`, a date as ISO, the rest as stored.
+ * The CSV export of a list (`GET <Route>.csv`, with the list's own query; README "Search and export": CSV, Formulas,
+ * Streamed): every record the list would show, as RFC 4180 text in UTF-8 with a byte order mark, read a page at a time
+ * with the list's keyset and each page written before the next is read. Never all rows in memory, and never a
+ * statement left open across a wait: the application has one database handle.
  */
 import type { ServerResponse } from "node:http";
 import { DOWNLOAD_PIECE, endChunks, writeChunk } from "../internal/index.ts";
@@ -31,24 +18,16 @@ import { currencyOf, maxValueBytes } from "./values.ts";
 export const CSV_CHUNK: number = 500;
 
 /**
- * The rule for formulas: OWASP "CSV Injection"
- * (https://owasp.org/www-community/attacks/CSV_Injection) and ASVS 5.0
- * §1.2.10. A spreadsheet reads a cell starting with `=`, `+`, `-`, `@`, a
- * tab, a carriage return or a NUL as a formula. A cell starts at the
- * start of a field, and, for a spreadsheet that splits there (on `;` in
- * locales with a decimal comma, on a tab, on a line break when pasted, on
- * `,` when it ignores quotes), after each separator inside the field: so
- * each such character in either place gets a `'` before it, and reads as
- * text. `x;=1+1` is written `"x;'=1+1"`, `a,=1` is `"a,'=1"`.
+ * OWASP "CSV Injection" (https://owasp.org/www-community/attacks/CSV_Injection), ASVS 5.0 §1.2.10: a formula character
+ * (`=`, `+`, `-`, `@`, tab, CR, NUL) where a spreadsheet may start a cell, at a field's start or after a separator inside
+ * it (README "Formulas"), gets a `'` before it and reads as text: `x;=1+1` is written `"x;'=1+1"`.
  */
 const FORMULA_START = /(^|[,;\t\r\n])(?=[=+\-@\t\r\0])/g;
 
 /**
- * Returns `text` as one CSV field, formulas neutralised (`FORMULA_START`)
- * unless it is a `number` latch wrote. RFC 4180 §2: a field holding a
- * quote, a comma or a line break is quoted, its quotes doubled; so is
- * one holding a `;` or a tab, the separators of other spreadsheets, so
- * it stays one cell whichever a reader splits on.
+ * Returns `text` as one CSV field, formulas neutralised (`FORMULA_START`) unless it is a `number` latch wrote. RFC 4180
+ * §2: a field holding a quote, a comma or a line break is quoted, its quotes doubled; so is one holding a `;` or a tab,
+ * the separators of other spreadsheets.
  */
 export function csvField(text: string, number = false): string {
   const safe = number ? text : text.replace(FORMULA_START, "$1'");
@@ -56,9 +35,8 @@ export function csvField(text: string, number = false): string {
 }
 
 /**
- * Records read per query of `spec`'s export: CSV_CHUNK, or fewer when
- * that many of its longest records would pass DOWNLOAD_PIECE characters,
- * so no page holds the event loop long.
+ * Records read per query of `spec`'s export: CSV_CHUNK, or fewer when that many of its longest records would pass
+ * DOWNLOAD_PIECE characters, so no page holds the event loop long.
  */
 export function csvPage(spec: ResourceSpec): number {
   const longest = spec.Form.Fields.reduce((n, f) => n + maxValueBytes(f) + 1, 64);

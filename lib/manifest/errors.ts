@@ -1,8 +1,6 @@
 /*
- * Codes thrown by manifest validation. Each error names the resource and,
- * when one is at fault, the field (or column or filter) in both its message
- * and its `resource` / `field` properties, so a generator can point at the
- * line of the manifest.
+ * Codes thrown by manifest validation. Each error names the resource and, when one is at fault, the field (or column
+ * or filter), in its message and in its `resource` / `field` properties.
  */
 import { LatchError } from "../http/index.ts";
 import { hasErrorCode } from "../internal/index.ts";
@@ -33,23 +31,15 @@ export const MANIFEST_ERROR_CODES = {
 /** A manifest error code. */
 export type ManifestErrorCode = keyof typeof MANIFEST_ERROR_CODES;
 
-/** Where a manifest mistake is. */
-export interface ManifestLocation {
-  /** The resource's name (as written, possibly invalid). */
-  resource: string;
-  /** The field, column or filter at fault, when there is one. */
-  field?: string;
-}
-
 /** A mistake in a resource manifest, found by `Resource.Validate`. */
 export class ManifestError extends LatchError<ManifestErrorCode> {
   override name: string = "ManifestError";
-  /** The resource's name. */
+  /** The resource's name (as written, possibly invalid). */
   readonly resource: string;
   /** The field, column or filter at fault, or `undefined`. */
   readonly field: string | undefined;
 
-  constructor(code: ManifestErrorCode, where: ManifestLocation, reason: string) {
+  constructor(code: ManifestErrorCode, where: { resource: string; field?: string }, reason: string) {
     const field = where.field === undefined ? "" : ` field ${JSON.stringify(where.field)}`;
     super(code, `validate resource ${JSON.stringify(where.resource)}${field}: ${reason}`);
     this.resource = where.resource;

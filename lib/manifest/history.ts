@@ -1,29 +1,16 @@
 /*
- * A resource's `History`: the renames, kind changes and removals of its
- * fields, each a named schema step `resource/<name>/history-<Step>` that
- * comes before the table's own steps (schema.ts). On a new database the
- * table does not exist yet, so a history step does nothing and the table
- * is created as the manifest declares it now. On a database holding the
- * table, the first pending history step applies every pending change in
- * its one transaction: it reads every record, converts its values
- * (CONVERSIONS), and rebuilds the table in SQLite's documented 12-step
- * way (https://www.sqlite.org/lang_altertable.html#otheralter: a `CHECK`
- * cannot be altered), so the table, its list and sort indexes, its
- * search index and the ledger of applied steps are then exactly what the
- * manifest declares; a restart finds every step applied and does nothing.
- * A value that does not convert refuses the boot and changes nothing,
- * naming the field, how many records hold one, the first record's id and
- * the fix.
- *
- * A history step writes no event: it is the operator's change of the
- * schema, not a person's or an agent's change of a record, and its row in
- * `latch_schema` (name, applied_at) is its record (README "Changing a
- * field").
+ * A resource's `History` (README "Changing a field"): each rename, kind change and removal of a field is a named
+ * schema step before the table's own. On a database holding the table, the first pending step applies every pending
+ * change in its one transaction: it reads every record, converts its values (CONVERSIONS) and rebuilds the table in
+ * SQLite's 12-step way (https://www.sqlite.org/lang_altertable.html#otheralter: a `CHECK` cannot be altered). A value
+ * that does not convert refuses the boot and changes nothing. A history step writes no event: it is the operator's
+ * change of the schema, and its row in `latch_schema` is its record.
  */
 import type { DB, Step } from "../db/index.ts";
 import { ManifestError } from "./errors.ts";
-import { Kind, ScopeKind, StoreKind } from "./kinds.ts";
+import { Kind, StoreKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
+import { ownerOf } from "./scope.ts";
 import { searchRow } from "./search.ts";
 import type { Change, Field, ResourceSpec } from "./spec.ts";
 import { CONVERSIONS } from "./conversions.ts";
@@ -50,14 +37,8 @@ function describe(change: Change): string {
 }
 
 /**
- * Checks `spec.History` against its fields, walking back from the fields
- * declared now: each `Step` matches HISTORY_STEP_PATTERN and is unique;
- * a Rename's `To` is a field at that point and its `From` is not; a
- * Retype's field is of kind `To` at that point, the conversion is in
- * CONVERSIONS, and `Currency` is a Money field's; a Remove's field is not
- * declared after it (a removed name is not reused); only an Exclusive
- * resource has a history (a Mergeable record's events hold its field
- * names and values, which a rebuild of its projection cannot rewrite).
+ * Checks `spec.History` against its fields, walking back from the fields declared now (each refusal says the rule it
+ * enforces); only an Exclusive resource has a history, as a Mergeable record's events hold its field names and values.
  * Throws `ManifestError` ERR_MANIFEST_INVALID_HISTORY naming the entry.
  */
 export function validateHistory(spec: ResourceSpec): void {
@@ -113,15 +94,15 @@ export function validateHistory(spec: ResourceSpec): void {
   }
 }
 
-/** What history.ts needs of the table as declared now (schema.ts hands it over, so neither file imports the other). */
+/**
+ * What history.ts needs of the table as declared now (schema.ts hands it over, so neither file imports the other): its
+ * steps without history, its CREATE TABLE statement under `name` with every field's column inline, its list index
+ * statement, and its searched fields in form order.
+ */
 export interface TableShape {
-  /** The table's steps as declared now: table, fields, sort indexes, search (`resourceSchema` without history). */
   readonly steps: readonly Step[];
-  /** The CREATE TABLE statement of the table as declared now, every field's column inline, under `name`. */
   readonly createTable: (name: string) => string;
-  /** The list index statement (part of the table step). */
   readonly listIndex: string;
-  /** The searched fields, in form order (the search index holds their text, one per line). */
   readonly searched: readonly string[];
 }
 
@@ -200,7 +181,7 @@ function replaceTable(
   // 4, 5: the new table, every record copied with its rowid (the search index's key) and its converted values.
   const fresh = `${table}_rebuild`;
   db.exec(shape.createTable(fresh));
-  const fixed = [...columns].filter((c) => isFixed(c) && !spec.Form.Fields.some((f) => f.Name === c));
+  const fixed = [...columns].filter((c) => FIXED.has(c) && !spec.Form.Fields.some((f) => f.Name === c));
   const names = ["rowid", ...fixed, ...spec.Form.Fields.map((f) => f.Name)];
   const insert = db.prepare(
     `INSERT INTO "${fresh}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
@@ -221,19 +202,15 @@ function fillSearch(db: DB, spec: ResourceSpec, shape: TableShape, rows: readonl
   if (search !== undefined) db.exec(search.SQL);
   const index = db.prepare(`INSERT INTO "${spec.Name}_search" (rowid, body) VALUES (?, ?)`);
   const searchedAt = shape.searched.map((name) => spec.Form.Fields.findIndex((f) => f.Name === name));
-  const scoped = spec.Scope === ScopeKind.UserScoped;
   rows.forEach((row, i) => {
-    const body = searchRow(
-      scoped ? String(row["owner"]) : undefined,
-      searchedAt.map((at) => values[i]?.[at] ?? null),
-    );
+    const texts = searchedAt.map((at) => values[i]?.[at] ?? null);
+    const body = searchRow(ownerOf(spec, String(row["owner"])), texts);
     if (body !== undefined) index.run(row["latch_rowid"], body);
   });
 }
 
-function isFixed(column: string): boolean {
-  return column === "id" || column === "owner" || column === "created_at" || column === "updated_at";
-}
+// The columns every table has besides its fields (validate.ts FIXED_COLUMNS, and owner when user-scoped).
+const FIXED = new Set(["id", "owner", "created_at", "updated_at"]);
 
 // Walks the pending changes back from `field` as declared now: the column it is read from and the kinds it passes through.
 function source(spec: ResourceSpec, field: Field, pending: readonly Change[], columns: ReadonlySet<string>): Source {
@@ -298,9 +275,8 @@ function defaultValue(field: Field): FieldValue {
 }
 
 /**
- * The way forward when a field's step was applied with other SQL: the
- * kind it is stored as (its column's definition in the table's SQL) and
- * the history entry that converts it.
+ * The way forward when a field's step was applied with other SQL: the kind it is stored as (its column's definition in
+ * the table's SQL) and the history entry that converts it.
  */
 export function driftAdvice(db: DB, spec: ResourceSpec, field: Field, columnSQL: (field: Field) => string): string {
   const row = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").get(spec.Name) as { sql: string } | undefined;

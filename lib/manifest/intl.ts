@@ -1,12 +1,7 @@
 /*
- * Intl formatters, made once per locale and options and then kept (issue 27).
- * Building one costs tens of microseconds, and a list page built a new one
- * for every amount and date it showed: in a profile of the scale bench on
- * Node 26, formatting took more time than the searches (BENCHMARKS.md (k)).
- * A formatter is immutable. The keys are few: the application's locales,
- * its resources' currencies and the option sets of this module's callers.
- * Past FORMATTERS_KEPT (a caller passing something unbounded) the cache
- * starts again rather than grow.
+ * Intl formatters, made once per locale and options and then kept (issue 27): building one costs tens of microseconds,
+ * and a list page built one for every amount and date it showed (BENCHMARKS.md (k)). Past FORMATTERS_KEPT (a caller
+ * passing something unbounded) the cache starts again rather than grow.
  */
 
 /** Formatters kept of each kind before the cache starts again. */

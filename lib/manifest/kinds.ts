@@ -1,7 +1,6 @@
 /*
- * The enumerations of the manifest model as `as const` objects plus union
- * types (no `enum`). Each value is its own stable string, safe to write in
- * a JSON manifest.
+ * The enumerations of the manifest model as `as const` objects plus union types (no `enum`). Each value is its own
+ * stable string, safe to write in a JSON manifest.
  */
 
 /** How a form field is edited and stored. */
@@ -52,20 +51,3 @@ export const ScopeKind = {
 
 /** A scope kind: "unscoped" or "user". */
 export type ScopeKind = (typeof ScopeKind)[keyof typeof ScopeKind];
-
-const KINDS: ReadonlySet<unknown> = new Set(Object.values(Kind));
-
-/** Reports whether `value` is a `Kind`. */
-export function isKind(value: unknown): value is Kind {
-  return KINDS.has(value);
-}
-
-/** Reports whether `value` is a `StoreKind`. */
-export function isStoreKind(value: unknown): value is StoreKind {
-  return value === StoreKind.Exclusive || value === StoreKind.Mergeable;
-}
-
-/** Reports whether `value` is a `ScopeKind`. */
-export function isScopeKind(value: unknown): value is ScopeKind {
-  return value === ScopeKind.Unscoped || value === ScopeKind.UserScoped;
-}

@@ -1,29 +1,21 @@
 /*
- * The list page: filters and sorting read from the query string, keyset
- * pagination (`after`, an opaque cursor of the last row's sort value and
- * id), an empty state, and one link per record. Filters come from
- * `List.Filters` (see `filterStyle`): text-like fields by "contains"
- * (`<field>`); Money, Integer and Date by range (`<field>_min`,
- * `<field>_max`, both included; amounts and numbers read in the request's
- * locale, dates ISO as a date input sends them or in the locale's short
- * notation); Boolean by `yes`/`no`, Choice by one of its values and
- * Reference by one record's id (`<field>`). A filter value that does not parse is shown inline
- * and the page answers 400, listing nothing rather than something
- * unfiltered.
+ * The list page (README "Search and export", `Filter` in spec.ts): filters and sorting read from the query string,
+ * keyset pagination (`after`, an opaque cursor of the last row's sort value and id), an empty state, and one link per
+ * record. A filter value that does not parse is shown inline and the page answers 400, listing nothing rather than
+ * something unfiltered.
  */
 import type { IncomingMessage } from "node:http";
 import { html, queryParams, type SafeHTML } from "../http/index.ts";
 import { T, Tf } from "../i18n/index.ts";
-import { Kind, ScopeKind } from "./kinds.ts";
+import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
-import { currencyDigits, parseMoney } from "./money.ts";
-import { formatInteger, INTEGER_LIMIT, parseInteger, parseLocalDate } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { LIVE_POLL_SECONDS } from "./live.ts";
 import { LIST_PAGE_SIZE, type ListFilter, type ListQuery, type StoredRecord } from "./table.ts";
 import type { ReferenceOption } from "./references.ts";
-import { currencyOf, REFERENCE_ID_PATTERN, type FieldProblem } from "./values.ts";
-import { cellHTML, displayValue, fixedValue, type ReferenceLink } from "./views.ts";
+import { isOwned } from "./scope.ts";
+import { parseField, type FieldProblem } from "./values.ts";
+import { cellHTML, choiceOptions, displayValue, errorHTML, fixedValue, selectHTML, type Option, type ReferenceLink } from "./views.ts";
 
 /** Records per list page (declared beside the store's list query). */
 export { LIST_PAGE_SIZE };
@@ -77,15 +69,18 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
     if (field === undefined) continue;
     const style = filterStyle(field);
     if (style === "range") {
+      // Each end read as the form reads the field, within what any Integer column holds (a field's own Min and Max only
+      // bound what is stored).
+      const { Min, Max, ...unbounded } = field;
       const range: { min: number | string | undefined; max: number | string | undefined } = { min: undefined, max: undefined };
       for (const end of ["min", "max"] as const) {
         const name = `${field.Name}_${end}`;
         const text = (params.get(name) ?? "").trim();
         entered.set(name, text);
         if (text === "") continue;
-        const bound = parseBound(field, text, locale);
+        const bound = parseField(unbounded, text, locale);
         if ("key" in bound) errors.set(name, bound);
-        else range[end] = bound.value;
+        else range[end] = bound.value ?? undefined;
         // A date typed in the locale's notation goes back into the date input as the ISO it reads.
         if (field.Kind === Kind.Date && !("key" in bound)) entered.set(name, String(bound.value));
       }
@@ -98,15 +93,16 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
     if (style === "contains") {
       if (text.length > FILTER_MAX_LENGTH) errors.set(field.Name, { key: "resource.err.too_long", args: { max: FILTER_MAX_LENGTH } });
       else filters.push({ field: field.Name, contains: text });
-    } else if (style === "reference") {
-      // One record's id: a foreign or unknown one matches nothing of this person's (the owner scope is in the query).
-      if (REFERENCE_ID_PATTERN.test(text)) filters.push({ field: field.Name, equals: text });
-      else errors.set(field.Name, { key: "resource.err.reference_missing", args: {} });
     } else if (style === "yesno") {
       if (text === "yes" || text === "no") filters.push({ field: field.Name, equals: text === "yes" ? 1 : 0 });
       else errors.set(field.Name, { key: "resource.err.boolean_invalid", args: {} });
-    } else if (field.Choices?.some((c) => c.Value === text) === true) filters.push({ field: field.Name, equals: text });
-    else errors.set(field.Name, { key: "resource.err.choice_invalid", args: {} });
+    } else {
+      // One of the choices, or one record's id (a foreign or unknown one matches nothing of this person's: the owner
+      // scope is in the query), read as the form reads it.
+      const one = parseField(field, text, locale);
+      if ("key" in one) errors.set(field.Name, one);
+      else filters.push({ field: field.Name, equals: String(one.value) });
+    }
   }
   // The search box: at most FILTER_MAX_LENGTH characters and SEARCH_MAX_WORDS words, each found in any searched field.
   const q = (params.get("q") ?? "").trim();
@@ -125,45 +121,19 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
 }
 
 /** How a field filters the list: by text contained, by a range, by yes or no, by one of its choices, or by the record it references. */
-export function filterStyle(field: Field): "contains" | "range" | "yesno" | "choice" | "reference" {
-  switch (field.Kind) {
-    case Kind.Reference:
-      return "reference";
-    case Kind.Money:
-    case Kind.Integer:
-    case Kind.Date:
-      return "range";
-    case Kind.Boolean:
-      return "yesno";
-    case Kind.Choice:
-      return "choice";
-    default:
-      return "contains";
-  }
+export function filterStyle(field: Field): FilterStyle {
+  return FILTER_STYLES[field.Kind] ?? "contains";
 }
 
-// One end of a range filter: an amount or a whole number in the request's locale, or an ISO date.
-function parseBound(field: Field, text: string, locale: string): { value: number | string } | FieldProblem {
-  if (field.Kind === Kind.Date) {
-    const iso = parseLocalDate(text, locale);
-    return iso === undefined ? { key: "resource.err.date_invalid", args: {} } : { value: iso };
-  }
-  if (field.Kind === Kind.Integer) {
-    const whole = parseInteger(text, locale);
-    if (whole.ok) return { value: whole.value };
-    if (whole.reason === "invalid") return { key: "resource.err.integer_invalid", args: {} };
-    return { key: "resource.err.integer_range", args: limits(locale) };
-  }
-  const money = parseMoney(text, locale, currencyOf(field));
-  if (money.ok) return { value: money.minor };
-  if (money.reason === "precision") return { key: "resource.err.money_precision", args: { digits: currencyDigits(currencyOf(field)) } };
-  return { key: money.reason === "range" ? "resource.err.money_range" : "resource.err.money_invalid", args: {} };
-}
-
-// The bounds a range filter's number may take: what any Integer column holds (a field's own Min and Max only bound what is stored).
-function limits(locale: string): Record<string, string> {
-  return { min: formatInteger(-INTEGER_LIMIT, locale), max: formatInteger(INTEGER_LIMIT, locale) };
-}
+type FilterStyle = "contains" | "range" | "yesno" | "choice" | "reference";
+const FILTER_STYLES: Partial<Record<Kind, FilterStyle>> = {
+  reference: "reference",
+  money: "range",
+  integer: "range",
+  date: "range",
+  boolean: "yesno",
+  choice: "choice",
+};
 
 function columnLabel(req: IncomingMessage, spec: ResourceSpec, column: string, label: string | undefined): string {
   if (label !== undefined) return T(req, label);
@@ -177,21 +147,6 @@ export interface ListReferences {
   options: (field: Field) => readonly ReferenceOption[];
 }
 
-function cell(
-  req: IncomingMessage,
-  spec: ResourceSpec,
-  column: string,
-  record: StoredRecord,
-  linked: boolean,
-  refs?: ListReferences,
-): SafeHTML {
-  const field = spec.Form.Fields.find((f) => f.Name === column);
-  const value = field === undefined ? fixedValue(req, column, record) : displayValue(req, field, record.values[column] ?? null);
-  // The first column links to the record (an address there is text: a link holds no link); the others show their kind.
-  if (linked) return html`<a href="${spec.Route}/${record.id}">${value === "" ? record.id : value}</a>`;
-  return field === undefined ? html`${value}` : cellHTML(req, field, record.values[column] ?? null, refs?.link);
-}
-
 function link(base: string, params: URLSearchParams, changes: Record<string, string | undefined>): string {
   const next = new URLSearchParams(params);
   for (const [k, v] of Object.entries(changes)) {
@@ -202,39 +157,6 @@ function link(base: string, params: URLSearchParams, changes: Record<string, str
   return query === "" ? base : `${base}?${query}`;
 }
 
-// A filter's input: a date picker for dates, a select of "any" and the values for yes/no and choices, else text (amounts and numbers in the locale's notation).
-function filterControl(
-  req: IncomingMessage,
-  field: Field,
-  name: string,
-  value: string,
-  aria: SafeHTML,
-  records: readonly ReferenceOption[],
-): SafeHTML {
-  const id = `filter-${name}`;
-  const style = filterStyle(field);
-  if (style === "reference") {
-    return html`<select id="${id}" name="${name}"${aria}><option value="">${T(req, "resource.filter.any")}</option>${records.map(
-      (r) => html`<option value="${r.id}"${r.id === value ? html` selected` : ""}>${r.label}</option>`,
-    )}</select>`;
-  }
-  if (style === "yesno" || style === "choice") {
-    const options =
-      style === "yesno"
-        ? [
-            { Value: "yes", Label: "resource.yes" },
-            { Value: "no", Label: "resource.no" },
-          ]
-        : (field.Choices ?? []);
-    return html`<select id="${id}" name="${name}"${aria}><option value="">${T(req, "resource.filter.any")}</option>${options.map(
-      (c) => html`<option value="${c.Value}"${c.Value === value ? html` selected` : ""}>${T(req, c.Label)}</option>`,
-    )}</select>`;
-  }
-  const type = field.Kind === Kind.Date ? "date" : "text";
-  const mode = field.Kind === Kind.Integer ? html` inputmode="numeric"` : field.Kind === Kind.Money ? html` inputmode="decimal"` : "";
-  return html`<input id="${id}" name="${name}" type="${type}"${mode} value="${value}"${aria}>`;
-}
-
 // The search box and the filters, one form, so a search keeps the filters and the sort and the reverse.
 function filtersHTML(req: IncomingMessage, spec: ResourceSpec, list: ListRequest, refs?: ListReferences): SafeHTML {
   const filters = spec.List.Filters ?? [];
@@ -243,10 +165,27 @@ function filtersHTML(req: IncomingMessage, spec: ResourceSpec, list: ListRequest
     const aria = problem === undefined ? html`` : html` aria-invalid="true" aria-describedby="error-${name}"`;
     return html`<div class="field${problem === undefined ? "" : " invalid"}"><label for="filter-${name}">${label}</label>
 ${control(aria)}
-${problem === undefined ? "" : html`<p class="field-error" id="error-${name}" data-error-for="${name}" role="alert">${Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args)}</p>`}</div>`;
+${problem === undefined ? "" : errorHTML(req, name, problem)}</div>`;
   };
-  const control = (field: Field, name: string) => (aria: SafeHTML) =>
-    filterControl(req, field, name, list.entered.get(name) ?? "", aria, field.Kind === Kind.Reference ? (refs?.options(field) ?? []) : []);
+  // A filter's input: a date picker for dates, a select of "any" and the values for yes/no, choices and references, else
+  // text (amounts and numbers in the locale's notation).
+  const control = (field: Field, name: string) => (aria: SafeHTML) => {
+    const id = `filter-${name}`;
+    const value = list.entered.get(name) ?? "";
+    const style = filterStyle(field);
+    if (style === "reference" || style === "yesno" || style === "choice") {
+      const yesno = [
+        { value: "yes", label: T(req, "resource.yes") },
+        { value: "no", label: T(req, "resource.no") },
+      ];
+      const records = (): Option[] => (refs?.options(field) ?? []).map((r) => ({ value: r.id, label: r.label }));
+      const options = style === "reference" ? records() : style === "yesno" ? yesno : choiceOptions(req, field);
+      return selectHTML(id, name, aria, T(req, "resource.filter.any"), options, value);
+    }
+    const type = field.Kind === Kind.Date ? "date" : "text";
+    const mode = field.Kind === Kind.Integer ? html` inputmode="numeric"` : field.Kind === Kind.Money ? html` inputmode="decimal"` : "";
+    return html`<input id="${id}" name="${name}" type="${type}"${mode} value="${value}"${aria}>`;
+  };
   const params = queryParams(req);
   const kept = ["sort", "dir"]
     .filter((k) => params.has(k))
@@ -276,9 +215,16 @@ export function listHTML(
   refs?: ListReferences,
 ): SafeHTML {
   const params = queryParams(req);
-  const columns = spec.List.Columns.filter((c) => !(c.Field === "owner" && spec.Scope === ScopeKind.UserScoped));
+  const columns = spec.List.Columns.filter((c) => !(c.Field === "owner" && isOwned(spec)));
   const sortable = sortableColumns(spec);
   const filtered = list.query.filters.length > 0 || list.query.search.length > 0;
+  const cell = (column: string, record: StoredRecord, linked: boolean): SafeHTML => {
+    const field = spec.Form.Fields.find((f) => f.Name === column);
+    const value = field === undefined ? fixedValue(req, column, record) : displayValue(req, field, record.values[column] ?? null);
+    // The first column links to the record (an address there is text: a link holds no link); the others show their kind.
+    if (linked) return html`<a href="${spec.Route}/${record.id}">${value === "" ? record.id : value}</a>`;
+    return field === undefined ? html`${value}` : cellHTML(req, field, record.values[column] ?? null, refs?.link);
+  };
   const header = (column: string, label: string | undefined): SafeHTML => {
     const text = columnLabel(req, spec, column, label);
     if (!sortable.includes(column)) return html`<th scope="col">${text}</th>`;
@@ -292,8 +238,7 @@ export function listHTML(
       ? html`<p class="muted" data-empty>${T(req, filtered ? "resource.empty_filtered" : "resource.empty")}</p>`
       : html`<table data-resource="${spec.Name}"><thead><tr>${columns.map((c) => header(c.Field, c.Label))}</tr></thead><tbody>
 ${page.records.map(
-  (record) =>
-    html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(req, spec, c.Field, record, n === 0, refs)}</td>`)}</tr>`,
+  (record) => html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(c.Field, record, n === 0)}</td>`)}</tr>`,
 )}
 </tbody></table>`;
   const more =

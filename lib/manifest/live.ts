@@ -1,25 +1,9 @@
 /*
- * Live pages: `GET <Route>/events`, a server-sent event stream of the
- * changes to a resource's records, which `lib/client/live.js` follows on
- * the list and record pages (README "Live pages").
- *
- * Every create, update and delete that lands goes through the mounted
- * store, which tells the application's one `LiveFeed` (one per event
- * store) once the write has committed. A stream hears the changes of its
- * resource that its person may read: for a user-scoped resource their own
- * records only (the writer's owner is the record's), for an unscoped one
- * every record. An event carries no values, only
- * `{"id","change","version"}`: the page fetches what it shows through the
- * routes that already check the owner.
- *
- * Event ids are `<boot>.<seq>`, the feed's own counter, so a reconnecting
- * browser's `Last-Event-ID` (WHATWG HTML §9.2.4) resumes from the feed's
- * last `LIVE_BACKLOG` changes; an id from another boot or older than that
- * gets one `reset` event instead, and the page fetches itself again.
- *
- * A stream is latch's one event-stream endpoint (`eventStreams`), as the
- * jobs' is, with its limits (SPEC.md §6.1); the 10 per person count across
- * the application's resources (one feed's `streams`).
+ * Live pages (README "Live pages"): `GET <Route>/events`, a server-sent event stream of the changes to a resource's
+ * records that its person may read, which `lib/client/live.js` follows. The mounted store tells the application's one
+ * `LiveFeed` (one per event store) of every write once it has committed; an event carries no values, only
+ * `{"id","change","version"}`, and its id `<boot>.<seq>` lets a reconnecting browser resume (WHATWG HTML §9.2.4). The
+ * stream is latch's one event-stream endpoint (`eventStreams`), with its limits (SPEC.md §6.1).
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -27,7 +11,8 @@ import type { EventStore } from "../events/index.ts";
 import { html, type HandlerFunc, type SafeHTML } from "../http/index.ts";
 import { T } from "../i18n/index.ts";
 import { encodeEvent, eventStreams, type ServeStream } from "../internal/index.ts";
-import { ScopeKind, StoreKind } from "./kinds.ts";
+import { StoreKind } from "./kinds.ts";
+import { ownerOf } from "./scope.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordStore, Writer } from "./store.ts";
 
@@ -54,8 +39,8 @@ export class LiveFeed {
   readonly boot: string = randomBytes(6).toString("base64url");
   #seq = 0;
   readonly #backlog: Change[] = [];
-  // resource → audience → listeners: a write reaches only the streams that may hear it.
-  readonly #listeners = new Map<string, Map<string, Set<Listener>>>();
+  // By "<resource> <audience>" (a resource's name holds no space): a write reaches only the streams that may hear it.
+  readonly #listeners = new Map<string, Set<Listener>>();
   /** The live streams of the application's resources, counted per person together. */
   readonly streams: ServeStream = eventStreams();
 
@@ -63,7 +48,7 @@ export class LiveFeed {
     const told: Change = { ...change, seq: ++this.#seq };
     this.#backlog.push(told);
     if (this.#backlog.length > LIVE_BACKLOG) this.#backlog.shift();
-    for (const listener of this.#listeners.get(told.resource)?.get(told.audience) ?? []) listener(told);
+    for (const listener of this.#listeners.get(`${told.resource} ${told.audience}`) ?? []) listener(told);
   }
 
   /** The changes after `seq` that `audience` hears, or undefined when the backlog no longer reaches back to it. */
@@ -74,15 +59,12 @@ export class LiveFeed {
   }
 
   listen(resource: string, audience: string, listener: Listener): () => void {
-    let byAudience = this.#listeners.get(resource);
-    if (byAudience === undefined) this.#listeners.set(resource, (byAudience = new Map()));
-    let set = byAudience.get(audience);
-    if (set === undefined) byAudience.set(audience, (set = new Set()));
-    set.add(listener);
-    const listeners = set;
+    const key = `${resource} ${audience}`;
+    const listeners = this.#listeners.get(key) ?? new Set<Listener>();
+    this.#listeners.set(key, listeners.add(listener));
     return () => {
       listeners.delete(listener);
-      if (listeners.size === 0) byAudience.delete(audience);
+      if (listeners.size === 0) this.#listeners.delete(key);
     };
   }
 }
@@ -98,9 +80,8 @@ export function liveFeed(events: EventStore): LiveFeed {
 
 /** Returns `store` telling `feed` of each create, update and delete once it has landed. */
 export function liveStore(spec: ResourceSpec, store: RecordStore, feed: LiveFeed): RecordStore {
-  const audience = (who: Writer): string => (spec.Scope === ScopeKind.UserScoped ? who.owner : "");
   const tell = (who: Writer, id: string, change: Change["change"], version: number): void =>
-    feed.publish({ resource: spec.Name, audience: audience(who), id, change, version });
+    feed.publish({ resource: spec.Name, audience: ownerOf(spec, who.owner) ?? "", id, change, version });
   return Object.freeze({
     ...store,
     create(who, values) {
@@ -126,7 +107,7 @@ export function liveHandler(spec: ResourceSpec, feed: LiveFeed, person: (req: In
   return function liveEvents(req, res) {
     const subject = person(req);
     // SPEC §2.5 UserScoped: a person hears of their own records only.
-    const audience = spec.Scope === ScopeKind.UserScoped ? subject : "";
+    const audience = ownerOf(spec, subject) ?? "";
     feed.streams(req, res, subject, (writer) => {
       const encode = (c: Change): string =>
         encodeEvent({
@@ -153,11 +134,10 @@ function resume(header: string | string[] | undefined, feed: LiveFeed, resource:
 }
 
 /**
- * The notices of a live record page, hidden until `live.js` shows one: the
- * record changed and the form showed it (`updated`); it changed while the
- * form was being edited (`changed`: Mergeable offers the merge, which saving
- * from the form's base version is; Exclusive lists the new values and keeps
- * the input, and saving answers 409 as ever); it was deleted (`deleted`).
+ * The notices of a live record page, hidden until `live.js` shows one: the record changed and the form showed it
+ * (`updated`); it changed while the form was being edited (`changed`: Mergeable offers the merge, which saving from the
+ * form's base version is; Exclusive lists the new values and keeps the input, and saving answers 409 as ever); it was
+ * deleted (`deleted`).
  */
 export function liveNoticesHTML(req: IncomingMessage, spec: ResourceSpec): SafeHTML {
   const changed =

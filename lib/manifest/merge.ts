@@ -1,35 +1,21 @@
 /*
- * Merging two edits of a Mergeable record made from the same base version.
- * Per field: a side that left the base value unchanged yields to the other;
- * equal edits agree; otherwise the field kind decides. Text and Money are
- * single values: two different edits are a conflict for a person to
- * resolve, never last-writer-wins, never a sum. Textarea merges three-way
- * by lines (diff3): edits to separate lines both survive, overlapping edits
- * are a conflict.
- *
- * diff3 here: the longest common subsequence of lines aligns each side
- * with the base; regions where both sides still match the base are
- * stable, and between them each unstable region is resolved as a whole
- * (one side unchanged, or both equal) or, when every side replaced the
- * same number of lines one for one, line by line, so edits of adjacent
- * lines merge too.
+ * Merging two edits of a Mergeable record made from the same base version (README "Mergeable merges"). Per field: a
+ * side that left the base value unchanged yields to the other; equal edits agree; otherwise Text and Money conflict,
+ * never last-writer-wins, and Textarea merges three-way by lines (diff3): the LCS of lines aligns each side with the
+ * base, and each region between stable ones is resolved as a whole or, when every side replaced the same number of
+ * lines one for one, line by line.
  */
 
 /**
- * The largest LCS table a line merge builds (base lines × the longer
- * side's lines); bigger texts edited on both sides are a conflict for the
- * person to resolve. 250 000 cells (500 × 500 lines): what one merge costs
- * is measured by `scripts/bench-merge.ts` (README "Mergeable merges").
+ * The largest LCS table a line merge builds (base lines × the longer side's lines); bigger texts edited on both sides
+ * are a conflict. 250 000 cells (500 × 500 lines): what one costs is in README "Mergeable merges" (bench-merge.ts).
  */
 export const MERGE_CELLS: number = 250_000;
 
 /**
- * Line merges one person may make per resource: 20 a minute. A merge is
- * synchronous work on the event loop, so a person (or an agent acting for
- * one) sending edits that all need one could otherwise keep a core busy;
- * past the limit an update that needs a line merge is refused (429 with
- * Retry-After). People editing by hand merge a few times an hour. Counted
- * in memory by latch's one limiter (a restart forgets them).
+ * Line merges one person may make per resource: 20 a minute. A merge is synchronous work on the event loop, so past the
+ * limit an update that needs one is refused (429 with Retry-After); people editing by hand merge a few times an hour.
+ * Counted in memory by latch's one limiter (a restart forgets them).
  */
 export const MERGE_RATE: Readonly<{ Max: number; Window: number }> = Object.freeze({ Max: 20, Window: 60 * 1000 });
 

@@ -1,13 +1,7 @@
 /*
- * Money as integer minor units (cents for USD, none for JPY, mills for
- * BHD): never a float in storage or arithmetic. Parsing reads the request
- * locale's decimal and group separators from Intl.NumberFormat parts, so
- * "12.34" (en), "12,34" (de) and "1.234,56" (de) all mean 1234 / 123456
- * minor units where the locale writes them so. More decimals than the
- * currency has ("12.345" USD) is refused, never rounded: silently rounding
- * an amount someone typed is a wrong amount. Group separators must sit
- * between groups of three digits, so "12.34" in German (where "." groups)
- * is refused rather than read as 1234.
+ * Money as integer minor units of its currency, never a float in storage or arithmetic (README "Money"). Parsing reads
+ * the request locale's separators from Intl.NumberFormat parts; more decimals than the currency has is refused, never
+ * rounded, and group separators must sit between groups of three digits ("12.34" in German is refused, not 1234).
  */
 import { numberFormat } from "./intl.ts";
 
@@ -43,10 +37,9 @@ export function latinDigits(text: string): string {
 const SPACES = /[\s\u00a0\u202f]/;
 
 /**
- * Returns the digits of a whole number written with `group` between groups
- * of three ("1.234.567" with "." → "1234567"), without leading zeros, or
- * undefined when it is not so written. A space group separator matches
- * any space, as people type a plain one where the locale writes U+202F.
+ * Returns the digits of a whole number written with `group` between groups of three ("1.234.567" with "." → "1234567"),
+ * without leading zeros, or undefined when it is not so written. A space group separator matches any space, as people
+ * type a plain one where the locale writes U+202F.
  */
 export function groupedDigits(whole: string, group: string): string | undefined {
   const [first = "", ...rest] = SPACES.test(group) ? whole.split(SPACES) : whole.split(group);
@@ -54,11 +47,17 @@ export function groupedDigits(whole: string, group: string): string | undefined 
   return (first + rest.join("")).replace(/^0+(?=[0-9])/, "");
 }
 
+/** `text` in Latin digits without its leading minus sign ("-" or U+2212), if any, and whether it had one. */
+export function signed(text: string): { negative: boolean; rest: string } {
+  const s = latinDigits(text).trim();
+  const negative = s.startsWith("-") || s.startsWith("\u2212");
+  return { negative, rest: negative ? s.slice(1).trim() : s };
+}
+
 /**
- * Parses an amount typed in `locale` into minor units of `currency`.
- * Accepts an optional leading "-", digits, the locale's group separator
- * between groups of three, and the locale's decimal separator followed by
- * at most the currency's decimals.
+ * Parses an amount typed in `locale` into minor units of `currency`. Accepts an optional leading "-", digits, the
+ * locale's group separator between groups of three, and the locale's decimal separator followed by at most the
+ * currency's decimals.
  *
  * @example
  * parseMoney("1.234,56", "de", "EUR"); // { ok: true, minor: 123456 }
@@ -66,9 +65,7 @@ export function groupedDigits(whole: string, group: string): string | undefined 
  */
 export function parseMoney(text: string, locale: string, currency: string): ParsedMoney {
   const { decimal, group } = numberSeparators(locale);
-  let s = latinDigits(text).trim();
-  const negative = s.startsWith("-") || s.startsWith("\u2212");
-  if (negative) s = s.slice(1).trim();
+  const { negative, rest: s } = signed(text);
   if (s === "") return { ok: false, reason: "invalid" };
   const at = s.lastIndexOf(decimal);
   const whole = at < 0 ? s : s.slice(0, at);

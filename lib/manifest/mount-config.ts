@@ -1,7 +1,5 @@
 /*
- * What `mountResource` takes and returns: the application's handles (the
- * database, mux, tool registry, event store, session gate) and the
- * request context it renders through.
+ * What `mountResource` takes and returns: the application's handles and the request context it renders through.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ToolDef, ToolRegistry } from "../agent/index.ts";

@@ -1,8 +1,6 @@
 /*
- * `mountResource`: a validated `Resource` becomes a working part of the
- * application at boot: its schema steps applied (drift refused), its store,
- * its routes on the mux and its actions as tools in the registry. Nothing
- * is generated to disk, so nothing drifts from the manifest.
+ * `mountResource`: a validated `Resource` becomes a working part of the application at boot: its schema steps applied
+ * (drift refused), its store, its routes on the mux and its actions as tools in the registry.
  *
  *   GET  <Route>              list (search `q`, filters, sorting, keyset pages)
  *   GET  <Route>.csv          the list as CSV: every page, same query (csv.ts)
@@ -12,14 +10,11 @@
  *   POST <Route>/{id}         update (carries `version`) → 303 <Route>/<id>?saved=1
  *   POST <Route>/{id}/delete  delete            → 303 <Route>?deleted=1
  *
- * Every route requires a session (the app's `RequireSession`); the owner is
- * the session subject. Mutating routes also sit behind cross-origin
- * protection here, whatever the app's `Wrap` does. Every page renders
- * through `Ctx.Render`; when it is unset every action answers a logged 500
- * with a reference (SPEC §2.2, §7) before reading or storing anything.
+ * Every route requires a session; the owner is the session subject. Mutating routes also sit behind cross-origin
+ * protection here, whatever the app's `Wrap` does.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { actorFrom, isCredentialEnded, subjectFrom, type Actor } from "../agent/index.ts";
+import { actorFrom, isCredentialEnded, subjectFrom } from "../agent/index.ts";
 import { applySchema } from "../db/index.ts";
 import {
   crossOriginProtection,
@@ -52,19 +47,14 @@ import type { MountOptions, MountedResource, RenderCtx } from "./mount-config.ts
 
 export type { MountOptions, MountedResource, RenderCtx } from "./mount-config.ts";
 
-type Page = { view: ResourceView["View"]; title: string; status: number; body: SafeHTML };
+type Page = Omit<ResourceView, "Resource" | "Scripts">;
 
-// The writer of a form's write: its session is asked again inside the write's transaction (store.ts `holding`), so a
-// change of address or a deletion since commits nothing (lib/account README, "Writes in flight").
-function formWriter(req: IncomingMessage, subject: string): Writer & { actor: Actor } {
-  return { owner: subject, actor: actorFrom(req), stillHeld: () => credentialHeld(req, subject) };
-}
+/** What a form shows, before its action and button. */
+type FormInput = Omit<FormState, "action" | "submit">;
 
 /**
- * Mounts `resource` (validated here) on `options.mux`: applies its schema,
- * builds its store, registers its routes and tools. Throws `ManifestError`
- * for an invalid resource, `ERR_MANIFEST_INVALID_FIELD` when there is no
- * event store, lib/db errors on schema drift, and lib/agent
+ * Mounts `resource` (validated here) on `options.mux`: applies its schema, builds its store, registers its routes and
+ * tools. Throws `ManifestError` for an invalid resource or no event store, lib/db errors on schema drift, and lib/agent
  * errors when a tool name or route is taken.
  *
  * @example
@@ -96,7 +86,6 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   const context = mountContext(spec, options, refs, store);
   const { list, exportCSV, blank, read } = readHandlers(context);
   const { create, update, remove } = writeHandlers(context);
-  const { owner } = context;
 
   const reading = options.mux.With(options.requireSession);
   // SPEC §4.2 (as for every mutating route): behind CSRF protection, here cross-origin refusal.
@@ -107,7 +96,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   writing.Handle(`POST ${route}`, create);
   reading.Handle(`GET ${route}/{id}`, read);
   // More specific than `{id}`, and no id is "events" (ids are 12 base64url characters).
-  reading.Handle(`GET ${route}/events`, liveHandler(spec, feed, owner));
+  reading.Handle(`GET ${route}/events`, liveHandler(spec, feed, context.owner));
   writing.Handle(`POST ${route}/{id}`, update);
   writing.Handle(`POST ${route}/{id}/delete`, remove);
 
@@ -126,22 +115,16 @@ function mountContext(spec: Resource, options: MountOptions, refs: References, s
     return render;
   };
   const show = async (req: IncomingMessage, res: ServerResponse, page: Page): Promise<void> => {
-    if (page.status !== 200) res.statusCode = page.status;
+    if (page.Status !== 200) res.statusCode = page.Status;
     // The list and a record follow their changes (live.js); the new-record form has nothing to follow.
-    const scripts = page.view === "new" ? [] : ["live.js"];
-    const view: ResourceView = {
-      Resource: spec.Name,
-      View: page.view,
-      Title: page.title,
-      Status: page.status,
-      Body: page.body,
-      Scripts: scripts,
-    };
-    await renderer(req)(req, res, `resource.${page.view}`, view);
+    const view: ResourceView = { Resource: spec.Name, ...page, Scripts: page.View === "new" ? [] : ["live.js"] };
+    await renderer(req)(req, res, `resource.${page.View}`, view);
   };
   // As the runtime's writeError (this module sits below the runtime, so both answer through lib/internal's writeErrorPage).
   const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string): void =>
     writeErrorPage(req, res, status, `${status} ${message}`, options.ctxFrom(req), NewRef());
+  // SPEC §7: another owner's record and an unknown id are the same 404.
+  const missing = (req: IncomingMessage, res: ServerResponse): void => refuse(req, res, 404, `${spec.Name}: no such record`);
   // SPEC §2.5 UserScoped: the owner is the session subject, never anything the client sends.
   const owner = (req: IncomingMessage): string => {
     const subject = subjectFrom(req);
@@ -153,46 +136,53 @@ function mountContext(spec: Resource, options: MountOptions, refs: References, s
       );
     return subject;
   };
-  // SPEC §2.3: the change is attributed to whoever made the request: the person, or an agent whose token the app's gate verified.
-  const writer = (req: IncomingMessage): Writer & { actor: Actor } => formWriter(req, owner(req));
+  // SPEC §2.3: the change is attributed to whoever made the request (the person, or an agent whose token the app's gate
+  // verified), and its session is asked again inside the write's transaction (store.ts `storeBase`), so a change of address
+  // or a deletion since commits nothing (lib/account README, "Writes in flight").
+  const writer = (req: IncomingMessage): Writer => {
+    const subject = owner(req);
+    return { owner: subject, actor: actorFrom(req), stillHeld: () => credentialHeld(req, subject) };
+  };
   // A write whose session ended while it ran is answered by the app's session gate, as an expired session is (the
   // failed check unbound the request's session): a redirect to sign in, or 401.
   const ended = (req: IncomingMessage, res: ServerResponse): void | Promise<void> =>
     options.requireSession(() => refuse(req, res, 401, "unauthorized: sign in again"))(req, res);
   const entered = (form: URLSearchParams): Map<string, string> => new Map(spec.Form.Fields.map((f) => [f.Name, form.get(f.Name) ?? ""]));
-  const storedEntered = (req: IncomingMessage, values: RecordValues): Map<string, string> =>
-    new Map(spec.Form.Fields.map((f) => [f.Name, inputValue(req, f, values[f.Name] ?? null)]));
-  const noErrors = new Map<string, FieldProblem>();
+  // A form showing `values` as stored, at `version`.
+  const stored = (req: IncomingMessage, values: RecordValues, version: number): FormInput => ({
+    entered: new Map(spec.Form.Fields.map((f) => [f.Name, inputValue(req, f, values[f.Name] ?? null)])),
+    errors: new Map(),
+    version,
+  });
   // A record is headed by its first field's stored value (its name, usually), else by the resource's title.
-  const headingOf = (req: IncomingMessage, stored: RecordValues): string => {
+  const headingOf = (req: IncomingMessage, values: RecordValues): string => {
     const first = spec.Form.Fields[0];
-    const name = first === undefined ? "" : (displayValue(req, first, stored[first.Name] ?? null).split("\n")[0] ?? "");
+    const name = first === undefined ? "" : (displayValue(req, first, values[first.Name] ?? null).split("\n")[0] ?? "");
     return name === "" ? T(req, `${spec.Name}.title`) : name;
   };
-
-  const newForm = (req: IncomingMessage, state: Omit<FormState, "action" | "submit">, status: number): Page => ({
-    view: "new",
-    title: T(req, `${spec.Name}.new`),
-    status,
-    body: html`<h1>${T(req, `${spec.Name}.new`)}</h1>
+  const newForm = (req: IncomingMessage, state: FormInput, status: number): Page => ({
+    View: "new",
+    Title: T(req, `${spec.Name}.new`),
+    Status: status,
+    Body: html`<h1>${T(req, `${spec.Name}.new`)}</h1>
 ${state.errors.size > 0 ? noticeHTML(req, "invalid", false) : ""}
 ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.entered), action: route, submit: T(req, "resource.create") })}
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
   });
-  // A record's page, headed by its `stored` values (`headingOf`), under the resource's title.
+  // A record's page, headed by its `values` as stored (`headingOf`), under the resource's title.
   const recordPage = (
     req: IncomingMessage,
     id: string,
-    stored: RecordValues,
-    state: Omit<FormState, "action" | "submit">,
+    values: RecordValues,
+    state: FormInput,
     status: number,
     notice: SafeHTML,
   ): Page => ({
-    view: "record",
-    title: headingOf(req, stored),
-    status,
-    body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
-<h1>${headingOf(req, stored)}</h1>
+    View: "record",
+    Title: headingOf(req, values),
+    Status: status,
+    Body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
+<h1>${headingOf(req, values)}</h1>
 ${notice}
 <section class="card" data-record-id="${id}" data-live="${route}/events" data-live-every="${LIVE_POLL_SECONDS}">
 ${liveNoticesHTML(req, spec)}
@@ -201,32 +191,14 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
 </section>
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
   });
-  return {
-    spec,
-    options,
-    refs,
-    store,
-    route,
-    renderer,
-    show,
-    refuse,
-    owner,
-    writer,
-    ended,
-    entered,
-    storedEntered,
-    noErrors,
-    headingOf,
-    newForm,
-    recordPage,
-  };
+  return { spec, options, refs, store, renderer, show, refuse, missing, owner, writer, ended, entered, stored, newForm, recordPage };
 }
 
 type MountContext = ReturnType<typeof mountContext>;
 
 /** The reading routes: the list, its CSV, the blank form, a record. */
 function readHandlers(context: MountContext) {
-  const { spec, options, refs, store, renderer, show, refuse, owner, storedEntered, noErrors, newForm, recordPage } = context;
+  const { spec, options, refs, store, renderer, show, refuse, missing, owner, stored, newForm, recordPage } = context;
   const list: HandlerFunc = async (req, res) => {
     renderer(req);
     const parsed = parseListRequest(spec, queryParams(req), LocaleFrom(req));
@@ -241,12 +213,8 @@ function readHandlers(context: MountContext) {
       },
       options: (field) => refs.options(owner(req), field, parsed.entered.get(field.Name) ?? ""),
     };
-    await show(req, res, {
-      view: "list",
-      title: T(req, `${spec.Name}.title`),
-      status: bad ? 400 : 200,
-      body: listHTML(req, spec, parsed, page, done, links),
-    });
+    const body = listHTML(req, spec, parsed, page, done, links);
+    await show(req, res, { View: "list", Title: T(req, `${spec.Name}.title`), Status: bad ? 400 : 200, Body: body });
   };
   const exportCSV: HandlerFunc = async (req, res) => {
     const parsed = parseListRequest(spec, queryParams(req), LocaleFrom(req));
@@ -260,25 +228,24 @@ function readHandlers(context: MountContext) {
   };
   const blank: HandlerFunc = async (req, res) => {
     renderer(req);
-    await show(req, res, newForm(req, { entered: new Map(), errors: noErrors }, 200));
+    await show(req, res, newForm(req, { entered: new Map(), errors: new Map() }, 200));
   };
   const read: HandlerFunc = async (req, res) => {
     renderer(req);
     const id = PathValue(req, "id") ?? "";
     const found = store.get(owner(req), id);
-    // SPEC §7: another owner's record and an unknown id are the same 404.
-    if (found === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
+    if (found === undefined) return missing(req, res);
     const notice = queryParams(req).has("saved") ? noticeHTML(req, "saved", true) : html``;
-    const stored = found.record.values;
-    const state = { entered: storedEntered(req, stored), errors: noErrors, version: found.version };
-    await show(req, res, recordPage(req, id, stored, state, 200, notice));
+    const values = found.record.values;
+    await show(req, res, recordPage(req, id, values, stored(req, values, found.version), 200, notice));
   };
   return { list, exportCSV, blank, read };
 }
 
 /** The writing routes: create, update, delete. */
 function writeHandlers(context: MountContext) {
-  const { spec, store, route, renderer, show, refuse, writer, ended, entered, storedEntered, noErrors, newForm, recordPage } = context;
+  const { spec, store, renderer, show, refuse, missing, writer, ended, entered, stored, newForm, recordPage } = context;
+  const route = spec.Route;
   const create: HandlerFunc = async (req, res) => {
     renderer(req);
     const form = await readForm(req);
@@ -308,24 +275,26 @@ function writeHandlers(context: MountContext) {
     if (version === undefined) return refuse(req, res, 400, `update ${spec.Name}: version missing or malformed`);
     const who = writer(req);
     const existing = store.get(who.owner, id);
-    if (existing === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
+    if (existing === undefined) return missing(req, res);
+    const invalid = (errors: ReadonlyMap<string, FieldProblem>): Promise<void> =>
+      show(
+        req,
+        res,
+        recordPage(req, id, existing.record.values, { entered: entered(form), errors, version }, 422, noticeHTML(req, "invalid", false)),
+      );
     const values = parseValues(spec, entered(form), LocaleFrom(req));
-    if (!values.ok) {
-      const state = { entered: entered(form), errors: values.errors, version };
-      return show(req, res, recordPage(req, id, existing.record.values, state, 422, noticeHTML(req, "invalid", false)));
-    }
+    if (!values.ok) return invalid(values.errors);
     let outcome: UpdateOutcome;
     try {
       outcome = store.update(who, id, version, values.values);
     } catch (e) {
       if (isCredentialEnded(e)) return ended(req, res);
       if (!(e instanceof ReferenceRefused)) throw e;
-      const state = { entered: entered(form), errors: e.problems, version };
-      return show(req, res, recordPage(req, id, existing.record.values, state, 422, noticeHTML(req, "invalid", false)));
+      return invalid(e.problems);
     }
     switch (outcome.kind) {
       case "missing":
-        return refuse(req, res, 404, `${spec.Name}: no such record`);
+        return missing(req, res);
       case "bad_version":
         return refuse(req, res, 400, `update ${spec.Name}: unknown version`);
       case "busy":
@@ -333,18 +302,12 @@ function writeHandlers(context: MountContext) {
         res.setHeader("Retry-After", String(outcome.retryAfter));
         return refuse(req, res, 429, busyMessage(spec.Name, outcome.retryAfter));
       case "stale": {
-        const stored = outcome.current.values;
-        const state = { entered: storedEntered(req, stored), errors: noErrors, version: outcome.version };
         const yours = html`<p>${T(req, "resource.stale.yours")}</p>${enteredHTML(req, spec, entered(form))}`;
-        return show(req, res, recordPage(req, id, stored, state, 409, noticeHTML(req, "stale", false, yours)));
+        const state = stored(req, outcome.current.values, outcome.version);
+        return show(req, res, recordPage(req, id, outcome.current.values, state, 409, noticeHTML(req, "stale", false, yours)));
       }
       case "conflict": {
-        const state = {
-          entered: storedEntered(req, outcome.merged),
-          errors: noErrors,
-          version: outcome.version,
-          conflicts: outcome.conflicts,
-        };
+        const state = { ...stored(req, outcome.merged, outcome.version), conflicts: outcome.conflicts };
         return show(req, res, recordPage(req, id, outcome.current.values, state, 409, noticeHTML(req, "conflict", false)));
       }
       case "ok":
@@ -366,13 +329,16 @@ function writeHandlers(context: MountContext) {
       if (!(e instanceof RecordReferenced)) throw e;
       // OnDelete "refuse": the record stays, and its page says which records refer to it (409, as a refused update).
       const found = store.get(who.owner, id);
-      if (found === undefined) return refuse(req, res, 404, `${spec.Name}: no such record`);
-      const stored = found.record.values;
-      const state = { entered: storedEntered(req, stored), errors: noErrors, version: found.version };
+      if (found === undefined) return missing(req, res);
       const which = html`<p><a href="${e.resource.Route}">${T(req, `${e.resource.Name}.title`)}</a></p>`;
-      return show(req, res, recordPage(req, id, stored, state, 409, noticeHTML(req, "referenced", false, which)));
+      const values = found.record.values;
+      return show(
+        req,
+        res,
+        recordPage(req, id, values, stored(req, values, found.version), 409, noticeHTML(req, "referenced", false, which)),
+      );
     }
-    if (!deleted) return refuse(req, res, 404, `${spec.Name}: no such record`);
+    if (!deleted) return missing(req, res);
     seeOther(res, `${route}?deleted=1`);
   };
   return { create, update, remove };

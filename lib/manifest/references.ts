@@ -1,33 +1,15 @@
 /*
- * References (issue 25): a Reference field holds the id of a record of the
- * resource its `References` names (the target). latch's extension of the
- * contract (docs/spec.md §2.5, README "References").
- *
- * - **Which records.** When both resources are user-scoped, only the
- *   writer's own records of the target; when the target is unscoped, any
- *   of its records. An unscoped resource cannot reference a user-scoped one
- *   (`validateReferences`). Every create and update checks each reference
- *   it writes with one `SELECT` on the target (`owner = ?` when scoped) in
- *   the write's own transaction, whatever path it came by (form, tool, MCP):
- *   an id that is unknown or someone else's is the same 422 naming the
- *   field, and nothing is stored. The form is never trusted.
- * - **Deleting a referenced record** (`OnDelete`): "refuse" (the default)
- *   refuses while any record refers to it (`RecordReferenced`; 409), and
- *   "clear" sets the referring field to NULL in the delete's transaction,
- *   each an update of the referring record with its event and the
- *   deleter's actor, as any update (lib/events README "a write and its
- *   event"). These statements cross owners on purpose: a reference to an
- *   unscoped record may be anyone's.
- *
- * A resource learns of the resources mounted before it on the same
- * database from a registry kept per `DB` handle: the target must be
- * mounted first, and a delete looks up, when it runs, every resource
- * mounted since that refers to it.
+ * References (issue 25; README "References"): a Reference field holds the id of a record of the resource its
+ * `References` names (the target). Every create and update checks each reference it writes with one `SELECT` on the
+ * target in the write's own transaction, whatever path it came by; a delete refuses or clears the references to its
+ * record (`OnDelete`). The delete's statements cross owners on purpose: a reference to an unscoped record may be
+ * anyone's. A resource learns of the resources mounted before it on the same database from a registry per `DB` handle.
  */
 import type { DB, Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
-import { Kind, ScopeKind, StoreKind } from "./kinds.ts";
+import { Kind, StoreKind } from "./kinds.ts";
+import { isOwned, ownerClauses, preparer, where } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import type { RecordStore, Writer } from "./store.ts";
 import { validateReferences } from "./validate.ts";
@@ -84,34 +66,21 @@ export class References {
   readonly #db: DB;
   readonly #spec: ResourceSpec;
   readonly #mounted: Map<string, Mounted>;
-  readonly #statements = new Map<string, Statement>();
+  readonly #prepare: (sql: string) => Statement;
 
   /**
-   * Registers `spec` on `db` (validated), after checking each of its
-   * Reference fields against the resources mounted before it
-   * (`validateReferences`: `ERR_MANIFEST_INVALID_FIELD` naming the field).
+   * Registers `spec` on `db` (validated), after checking each of its Reference fields against the resources mounted
+   * before it (`validateReferences`: `ERR_MANIFEST_INVALID_FIELD` naming the field).
    */
   constructor(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock) {
-    let mounted = MOUNTED.get(db);
-    if (mounted === undefined) {
-      mounted = new Map();
-      MOUNTED.set(db, mounted);
-    }
-    const known = mounted;
-    validateReferences(spec, (name) => known.get(name)?.spec);
+    const mounted = MOUNTED.get(db) ?? new Map<string, Mounted>();
+    MOUNTED.set(db, mounted);
+    validateReferences(spec, (name) => mounted.get(name)?.spec);
     this.#db = db;
+    this.#prepare = preparer(db);
     this.#spec = spec;
     this.#mounted = mounted;
     mounted.set(spec.Name, { spec, events, clock });
-  }
-
-  #prepare(sql: string): Statement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
   }
 
   #target(field: Field): ResourceSpec {
@@ -120,35 +89,29 @@ export class References {
     return target;
   }
 
-  // "id, <first Text field> AS label FROM <target>", and the owner clause when the target is user-scoped.
-  #select(target: ResourceSpec): { from: string; scoped: boolean } {
+  // The records of `field`'s target that `owner` may point to (record `id` alone, when given), each labelled by the
+  // target's first Text field, else its id; `tail` orders and bounds them.
+  #select(owner: string, field: Field, id: string | undefined, tail = "", tailParams: unknown[] = []): ReferenceOption[] {
+    const target = this.#target(field);
     const label = target.Form.Fields.find((f) => f.Kind === Kind.Text)?.Name;
-    return {
-      from: `id, ${label === undefined ? "id" : `"${label}"`} AS label FROM "${target.Name}"`,
-      scoped: target.Scope === ScopeKind.UserScoped,
-    };
+    const scope = ownerClauses(target, owner);
+    const byID = id === undefined ? [] : ["id = ?"];
+    const sql = `SELECT id, ${label === undefined ? "id" : `"${label}"`} AS label FROM "${target.Name}"${where([...byID, ...scope.clauses])}${tail}`;
+    const rows = this.#prepare(sql).all(...(id === undefined ? [] : [id]), ...scope.params, ...tailParams) as ReferenceOption[];
+    return rows.map((r) => ({ id: r.id, label: r.label === "" ? r.id : r.label }));
   }
 
   /** Returns the record `id` of `field`'s target that `owner` may point to, with its label, or undefined (unknown and foreign alike). */
   find(owner: string, field: Field, id: string): ReferenceOption | undefined {
-    const { from, scoped } = this.#select(this.#target(field));
-    const row = this.#prepare(`SELECT ${from} WHERE id = ?${scoped ? " AND owner = ?" : ""}`).get(id, ...(scoped ? [owner] : [])) as
-      { id: string; label: string } | undefined;
-    return row === undefined ? undefined : { id: row.id, label: row.label === "" ? row.id : row.label };
+    return this.#select(owner, field, id)[0];
   }
 
   /**
-   * Returns the records a select of `field` offers `owner`: the target's
-   * newest `REFERENCE_OPTIONS_LIMIT`, and `current` (the stored value)
-   * when it is older.
+   * Returns the records a select of `field` offers `owner`: the target's newest `REFERENCE_OPTIONS_LIMIT`, and
+   * `current` (the stored value) when it is older.
    */
   options(owner: string, field: Field, current: string): ReferenceOption[] {
-    const { from, scoped } = this.#select(this.#target(field));
-    const rows = this.#prepare(`SELECT ${from}${scoped ? " WHERE owner = ?" : ""} ORDER BY created_at DESC, id DESC LIMIT ?`).all(
-      ...(scoped ? [owner] : []),
-      REFERENCE_OPTIONS_LIMIT,
-    ) as { id: string; label: string }[];
-    const options = rows.map((r) => ({ id: r.id, label: r.label === "" ? r.id : r.label }));
+    const options = this.#select(owner, field, undefined, " ORDER BY created_at DESC, id DESC LIMIT ?", [REFERENCE_OPTIONS_LIMIT]);
     const older = current === "" || options.some((o) => o.id === current) ? undefined : this.find(owner, field, current);
     return older === undefined ? options : [...options, older];
   }
@@ -168,9 +131,8 @@ export class References {
   }
 
   /**
-   * Returns the problem of each Reference field in `values` naming a record
-   * `owner` may not point to (unknown, or another person's): the same
-   * problem for both, so a reply tells nothing of others' records.
+   * Returns the problem of each Reference field in `values` naming a record `owner` may not point to (unknown, or
+   * another person's): the same problem for both, so a reply tells nothing of others' records.
    */
   problems(owner: string, values: RecordValues): Map<string, FieldProblem> {
     const problems = new Map<string, FieldProblem>();
@@ -207,7 +169,7 @@ export class References {
     for (const { mounted, field } of this.#referrers()) {
       if (field.OnDelete !== "clear") continue;
       const { spec, events, clock } = mounted;
-      const owner = spec.Scope === ScopeKind.UserScoped ? "owner" : "NULL";
+      const owner = isOwned(spec) ? "owner" : "NULL";
       const rows = this.#prepare(`SELECT id, ${owner} AS owner FROM "${spec.Name}" WHERE "${field.Name}" = ?`).all(id) as {
         id: string;
         owner: string | null;
@@ -238,13 +200,12 @@ export class References {
   }
 
   /**
-   * Returns `store` with its writes checked: a create or update naming a
-   * record its Reference field may not point to throws `ReferenceRefused`,
-   * a delete of a record referred to by a "refuse" field throws
-   * `RecordReferenced`, and a delete clears the "clear" fields referring to
-   * it; each in the write's transaction, so all of it lands or none does.
+   * Returns `store` with its writes checked: a create or update naming a record its Reference field may not point to
+   * throws `ReferenceRefused`, a delete of a record referred to by a "refuse" field throws `RecordReferenced`, and a
+   * delete clears the "clear" fields referring to it; each in the write's transaction, so all of it lands or none does.
    */
   guard(store: RecordStore): RecordStore {
+    const inTransaction = <R>(write: () => R): R => this.#db.transaction(write).immediate();
     const refuse = (owner: string, values: RecordValues): void => {
       const problems = this.problems(owner, values);
       if (problems.size > 0) throw new ReferenceRefused(problems);
@@ -252,29 +213,23 @@ export class References {
     return {
       ...store,
       create: (who, values) =>
-        this.#db
-          .transaction(() => {
-            refuse(who.owner, values);
-            return store.create(who, values);
-          })
-          .immediate(),
+        inTransaction(() => {
+          refuse(who.owner, values);
+          return store.create(who, values);
+        }),
       update: (who, id, version, mine) =>
-        this.#db
-          .transaction(() => {
-            refuse(who.owner, mine);
-            return store.update(who, id, version, mine);
-          })
-          .immediate(),
+        inTransaction(() => {
+          refuse(who.owner, mine);
+          return store.update(who, id, version, mine);
+        }),
       delete: (who, id) =>
-        this.#db
-          .transaction(() => {
-            if (store.get(who.owner, id) === undefined) return false;
-            const refused = this.refusal(id);
-            if (refused !== undefined) throw refused;
-            this.#clear(who, id);
-            return store.delete(who, id);
-          })
-          .immediate(),
+        inTransaction(() => {
+          if (store.get(who.owner, id) === undefined) return false;
+          const refused = this.refusal(id);
+          if (refused !== undefined) throw refused;
+          this.#clear(who, id);
+          return store.delete(who, id);
+        }),
     };
   }
 }

@@ -1,9 +1,7 @@
 /*
- * The declarative model of a resource: what a generator turns into a
- * store, list page and form. `Resource` is a class only to carry the
- * contract's `Resource.Validate` method; its fields are the plain
- * `ResourceSpec`, so a manifest read from JSON is checked the same way
- * (`validateResource`).
+ * The declarative model of a resource: what a generator turns into a store, list page and form. `Resource` is a class
+ * only to carry the contract's `Resource.Validate` method; its fields are the plain `ResourceSpec`, so a manifest read
+ * from JSON is checked the same way (`validateResource`).
  */
 import type { ScopeKind, StoreKind } from "./kinds.ts";
 import type { Change, Form, List, ResourceSpec } from "./spec.ts";
@@ -29,12 +27,7 @@ export class Resource implements ResourceSpec {
   readonly History?: readonly Change[];
 
   constructor(spec: ResourceSpec) {
-    this.Name = spec.Name;
-    this.Route = spec.Route;
-    this.Store = spec.Store;
-    this.Scope = spec.Scope;
-    this.List = spec.List;
-    this.Form = spec.Form;
+    ({ Name: this.Name, Route: this.Route, Store: this.Store, Scope: this.Scope, List: this.List, Form: this.Form } = spec);
     if (spec.History !== undefined) this.History = spec.History;
   }
 

@@ -1,19 +1,10 @@
 /*
- * The values of the kinds beyond text and money: dates, whole numbers,
- * email addresses and web addresses, each parsed from what a person (or a
- * tool call) sent into the one form it is stored in, and formatted back.
- *
- * A date is a calendar date, never an instant: it is stored as the ISO
- * text "YYYY-MM-DD" (what `<input type="date">` posts in every locale) and
- * formatted at UTC midnight in UTC, so no time zone can move it a day.
- * Typed in a form, it is read in the locale's short notation too
- * (`parseLocalDate`).
- * A whole number is read in the request's locale like an amount: the
- * locale's group separator between groups of three ("1.234" in German,
- * "1,234" in English), no decimals (an `<input type="number">` posts plain
- * digits, which every locale reads).
+ * The values of the kinds beyond text and money (README "Field kinds"): dates, whole numbers, email addresses and web
+ * addresses, each parsed from what a person (or a tool call) sent into the one form it is stored in, and formatted
+ * back. A date is a calendar date, never an instant: stored as ISO "YYYY-MM-DD" and formatted at UTC midnight in UTC,
+ * so no time zone can move it a day.
  */
-import { groupedDigits, latinDigits, numberSeparators } from "./money.ts";
+import { groupedDigits, latinDigits, numberSeparators, signed } from "./money.ts";
 import { numberFormat, dateTimeFormat } from "./intl.ts";
 
 /** The largest absolute whole number an Integer field holds: 2^53 - 1, exact in JSON and JavaScript. */
@@ -47,16 +38,10 @@ export function parseDate(text: string): string | undefined {
 const BIDI_MARKS = /[\u200e\u200f\u061c]/g;
 
 /**
- * Returns the ISO date a person typed in `locale`, or undefined: ISO
- * "YYYY-MM-DD" in every locale, or the locale's short numeric notation
- * as Intl (CLDR) writes it, day and month of one or two digits and a
- * year of four ("31.12.2026" de and ru, "31/12/2026" fr, "2026/12/31"
- * ja, "2026. 12. 31." ko, Arabic-Indic digits as well). A notation that
- * puts the month first (English, "12/31/2026") is not read: "01/04/2026"
- * is 4 January to most of the world, and a wrong date stored is worse
- * than a refusal. For form input and the list's date filters only: a
- * date input posts ISO, a plain form or a browser without a date picker
- * what the person typed; tools take ISO (their locale is English).
+ * Returns the ISO date a person typed in `locale`, or undefined: ISO "YYYY-MM-DD" in every locale, or the locale's
+ * short numeric notation as Intl (CLDR) writes it, with a year of four digits ("31.12.2026" de, "2026. 12. 31." ko). A
+ * notation with the month first (English) is not read: a wrong date stored is worse than a refusal (README "Field
+ * kinds"). For form input and the list's date filters only; tools take ISO.
  *
  * @example
  * parseLocalDate("31.12.2026", "de"); // "2026-12-31"
@@ -116,9 +101,7 @@ export type ParsedInteger = { ok: true; value: number } | { ok: false; reason: "
  * parseInteger("1.5", "en");   // { ok: false, reason: "invalid" }
  */
 export function parseInteger(text: string, locale: string): ParsedInteger {
-  let s = latinDigits(text).trim();
-  const negative = s.startsWith("-") || s.startsWith("\u2212");
-  if (negative) s = s.slice(1).trim();
+  const { negative, rest: s } = signed(text);
   const digits = groupedDigits(s, numberSeparators(locale).group);
   if (digits === undefined) return { ok: false, reason: "invalid" };
   const value = digits.length > 16 ? Infinity : Number(digits);
@@ -141,10 +124,9 @@ export function isEmail(text: string): boolean {
 }
 
 /**
- * Returns `text` as a normalized http or https address (`URL.href`), or
- * undefined: another scheme (javascript:, data:, file:), no scheme, no
- * host, or a user name or password in it (a secret shown in every list,
- * and a way to dress one host as another).
+ * Returns `text` as a normalized http or https address (`URL.href`), or undefined: another scheme (javascript:, data:,
+ * file:), no scheme, no host, or a user name or password in it (a secret shown in every list, and a way to dress one
+ * host as another).
  *
  * @example
  * parseWebAddress("HTTPS://Example.com"); // "https://example.com/"

@@ -1,34 +1,23 @@
 /*
- * A resource's table as named schema steps (lib/db `Step`), generated at
- * boot from the manifest and never written to disk, so there is no
- * generated file to drift from its source. One step creates the table with
- * the fixed columns; one step per field adds its column, so declaring a new
- * field is a new step, applied at the next boot to a table that already
- * holds records (SQLite's ADD COLUMN: existing rows get the column's
- * default, NULL or '' or 0, which every CHECK accepts). Changing a
- * declared field's kind changes that step's SQL, which `applySchema`
- * refuses (ERR_DB_STEP_CHANGED, naming the History entry to write):
- * renames, kind changes and removals are the resource's `History`, steps
- * of their own before these (history.ts). An Exclusive resource's table is the store; a Mergeable
- * resource's is the projection of its event streams, for lists and filters.
- *
- * `updated_at` doubles as an Exclusive record's version: every write sets
- * it to max(now, previous + 1), so it strictly increases per record.
+ * A resource's table as named schema steps (lib/db `Step`), generated at boot from the manifest and never written to
+ * disk (README "Decisions"): one step creates the table with the fixed columns, one per field adds its column (SQLite's
+ * ADD COLUMN: rows already there get the kind's empty value, which every CHECK accepts). A changed field's step is drift
+ * that `applySchema` refuses; renames, kind changes and removals are the resource's `History` (history.ts).
+ * `updated_at` doubles as an Exclusive record's version: every write sets it to max(now, previous + 1).
  */
 import type { DB, Step } from "../db/index.ts";
 import { driftAdvice, historySteps } from "./history.ts";
-import { Kind, ScopeKind } from "./kinds.ts";
+import { Kind } from "./kinds.ts";
+import { isOwned } from "./scope.ts";
 import { searchRow } from "./search.ts";
 import { EMAIL_MAX_LENGTH, INTEGER_LIMIT, URL_MAX_LENGTH } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 
 /**
- * Returns the column definition of `field`. Text, Textarea and Money keep
- * the definitions they were first applied with (a changed step is drift).
- * The other kinds carry a `CHECK` of what the kind stores, so no write
- * path, even one that skips parsing, can store another shape; a field's
- * own bounds and choices (`Min`, `Max`, `Choices`) are checked when parsing
- * and left out of the SQL, so changing them is no schema change.
+ * Returns the column definition of `field`. Text, Textarea and Money keep the definitions they were first applied with
+ * (a changed step is drift). The other kinds carry a `CHECK` of what the kind stores, so no write path, even one that
+ * skips parsing, can store another shape; a field's own bounds and choices (`Min`, `Max`, `Choices`) are checked when
+ * parsing and left out of the SQL, so changing them is no schema change.
  */
 export function columnSQL(field: Field): string {
   const c = `"${field.Name}"`;
@@ -79,81 +68,51 @@ export function isSearched(field: Field): boolean {
 }
 
 /**
- * Returns the schema steps of `spec` (validate it first): its history's
- * `resource/<name>/history-<Step>` (history.ts), then the table
- * `resource/<name>/001-table`, its list index, one
- * `resource/<name>/field-<field>` step per field, and one
- * `resource/<name>/sort-<column>` index per list column a list may be
- * sorted by (besides created_at, which the list index covers): a page of a
- * sorted list then reads one page of the index, however many records its
- * owner holds (issue 27).
- *
- * One `resource/<name>/reference-<field>` index per Reference field finds
- * the records referring to one being deleted.
- *
- * The search index `resource/<name>/002-search` and one
- * `resource/<name>/search-<field>` step per searched field follow, which
- * index the records already there.
- *
- * The search index is an FTS5 table `<name>_search`, one row per record
- * (its rowid is the record's), holding the searched fields' text, one per
- * line; a trigger drops a deleted record's row. A field's step appends its text to the rows, so a step never
- * changes when a field is added: a new field's step finds only empty
- * values (ADD COLUMN) and the write paths index the rest (table.ts).
+ * Returns the schema steps of `spec` (validate it first): its history's `resource/<name>/history-<Step>` (history.ts),
+ * the table `resource/<name>/001-table` with its list index, `field-<field>` per field, `sort-<column>` per column a
+ * list may be sorted by (so a sorted page reads one page of an index, issue 27), `reference-<field>` per Reference
+ * field (finding the records referring to one being deleted), then the search index `002-search` (an FTS5 table
+ * `<name>_search`, one row per record, and the trigger that drops a deleted record's row), `search-<field>` per searched
+ * field (appending its text of the records already there, so a step never changes when a field is added) and, when
+ * user-scoped, `003-search-owner` (README "Search and export").
  */
 export function resourceSchema(spec: ResourceSpec): Step[] {
-  const scoped = spec.Scope === ScopeKind.UserScoped;
-  const steps: Step[] = [{ Name: `resource/${spec.Name}/001-table`, SQL: `${createTableSQL(spec, spec.Name, [])}\n${listIndexSQL(spec)}` }];
-  for (const field of spec.Form.Fields) {
-    steps.push({
+  const scoped = isOwned(spec);
+  const index = `"${spec.Name}_search"`;
+  const searched = spec.Form.Fields.filter(isSearched);
+  const steps: Step[] = [
+    { Name: `resource/${spec.Name}/001-table`, SQL: `${createTableSQL(spec, spec.Name, [])}\n${listIndexSQL(spec)}` },
+    ...spec.Form.Fields.map((field): Step => ({
       Name: `resource/${spec.Name}/field-${field.Name}`,
       SQL: `ALTER TABLE "${spec.Name}" ADD COLUMN ${columnSQL(field)};`,
       Changed: (db) => driftAdvice(db, spec, field, columnSQL),
-    });
-  }
-  for (const column of sortColumns(spec)) {
-    steps.push({
+    })),
+    ...sortColumns(spec).map((column) => ({
       Name: `resource/${spec.Name}/sort-${column}`,
       SQL: `CREATE INDEX "${spec.Name}_sort_${column}" ON "${spec.Name}" (${scoped ? "owner, " : ""}${column === "id" ? "id" : `${sortExpression(spec, column)}, id`});`,
-    });
-  }
-  // Deleting a record looks up the records referring to it: one index per Reference field.
-  for (const field of spec.Form.Fields.filter((f) => f.Kind === Kind.Reference)) {
-    steps.push({
+    })),
+    // Deleting a record looks up the records referring to it: one index per Reference field.
+    ...spec.Form.Fields.filter((f) => f.Kind === Kind.Reference).map((field) => ({
       Name: `resource/${spec.Name}/reference-${field.Name}`,
       SQL: `CREATE INDEX "${spec.Name}_ref_${field.Name}" ON "${spec.Name}" ("${field.Name}");`,
-    });
-  }
-  const index = `"${spec.Name}_search"`;
-  steps.push({
-    Name: `resource/${spec.Name}/002-search`,
-    // The trigram tokenizer splits no words, so it finds Chinese and Japanese as well as Latin, Cyrillic and Arabic (README "Search").
-    // A record's text leaves the index with the record, whoever deletes it (lib/account deletes a person's rows itself).
-    SQL: `CREATE VIRTUAL TABLE ${index} USING fts5(body, tokenize = 'trigram remove_diacritics 1');
+    })),
+    {
+      Name: `resource/${spec.Name}/002-search`,
+      // The trigram tokenizer splits no words, so it finds Chinese and Japanese as well as Latin, Cyrillic and Arabic (README "Search").
+      // A record's text leaves the index with the record, whoever deletes it (lib/account deletes a person's rows itself).
+      SQL: `CREATE VIRTUAL TABLE ${index} USING fts5(body, tokenize = 'trigram remove_diacritics 1');
 CREATE TRIGGER "${spec.Name}_search_delete" AFTER DELETE ON "${spec.Name}" BEGIN
   DELETE FROM ${index} WHERE rowid = old.rowid;
 END;`,
-  });
-  const searched = spec.Form.Fields.filter(isSearched);
-  for (const field of searched) {
-    const c = `"${field.Name}"`;
-    steps.push({
+    },
+    ...searched.map((field) => ({
       Name: `resource/${spec.Name}/search-${field.Name}`,
       SQL: `INSERT OR REPLACE INTO ${index} (rowid, body)
-  SELECT r.rowid, coalesce((SELECT s.body || char(10) FROM ${index} s WHERE s.rowid = r.rowid), '') || r.${c}
-  FROM "${spec.Name}" r WHERE r.${c} <> '';`,
-    });
-  }
-  if (scoped) {
-    steps.push({
-      Name: `resource/${spec.Name}/003-search-owner`,
-      SQL: `-- Every record of "${spec.Name}" gets its row of ${index}, starting with its owner's tag (search.ts searchRow).`,
-      Run: (db) => {
-        tagSearchRows(db, spec, index);
-        return [];
-      },
-    });
-  }
+  SELECT r.rowid, coalesce((SELECT s.body || char(10) FROM ${index} s WHERE s.rowid = r.rowid), '') || r."${field.Name}"
+  FROM "${spec.Name}" r WHERE r."${field.Name}" <> '';`,
+    })),
+    ...(scoped ? [ownerTagStep(spec, index)] : []),
+  ];
   const shape = {
     steps,
     createTable: (name: string) => createTableSQL(spec, name, spec.Form.Fields),
@@ -161,6 +120,18 @@ END;`,
     searched: searched.map((f) => f.Name),
   };
   return [...historySteps(spec, shape), ...steps];
+}
+
+// The step giving every record of a database from before it its search row's owner tag (`tagSearchRows`).
+function ownerTagStep(spec: ResourceSpec, index: string): Step {
+  return {
+    Name: `resource/${spec.Name}/003-search-owner`,
+    SQL: `-- Every record of "${spec.Name}" gets its row of ${index}, starting with its owner's tag (search.ts searchRow).`,
+    Run: (db) => {
+      tagSearchRows(db, spec, index);
+      return [];
+    },
+  };
 }
 
 // Rewrites every record's search row as searchRow makes it: its owner's tag, then the text already indexed; in batches by
@@ -181,7 +152,7 @@ WHERE r.rowid > ? ORDER BY r.rowid LIMIT 10000`,
 
 // The table's CREATE TABLE statement under `name`, with `fields`' columns inline (none: the first step's, as it was first applied).
 function createTableSQL(spec: ResourceSpec, name: string, fields: readonly Field[]): string {
-  const scoped = spec.Scope === ScopeKind.UserScoped;
+  const scoped = isOwned(spec);
   const columns = fields.map((f) => `,\n  ${columnSQL(f)}`).join("");
   return `CREATE TABLE "${name}" (
   id TEXT PRIMARY KEY,${scoped ? "\n  owner TEXT NOT NULL," : ""}
@@ -191,7 +162,7 @@ function createTableSQL(spec: ResourceSpec, name: string, fields: readonly Field
 }
 
 function listIndexSQL(spec: ResourceSpec): string {
-  const scoped = spec.Scope === ScopeKind.UserScoped;
+  const scoped = isOwned(spec);
   return `CREATE INDEX "${spec.Name}_list" ON "${spec.Name}" (${scoped ? "owner, " : ""}created_at, id);`;
 }
 

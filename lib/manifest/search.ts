@@ -1,17 +1,8 @@
 /*
- * A record's row of its resource's search index (schema.ts makes the
- * index; table.ts and history.ts write it, both through `searchRow`).
- *
- * A user-scoped resource's row starts with its owner's tag: three
- * characters of Unicode's Supplementary Private Use Area-A taken from the
- * SHA-256 of the owner, on a line of their own. The trigram tokenizer
- * makes the three one token, so `"<tag>" AND "<word>"` finds a word among
- * one person's rows by that person's token, never reading every person's
- * matches of a common word (issue 27; README "Search"). Every record has a
- * row, its tag alone when it holds no text, so a field whose search step
- * comes later appends its text to a tagged row. A tag shared by two owners
- * (a chance of about one in 2⁴⁵ a pair) costs reading both, never a wrong
- * answer: the SQL still checks `owner = ?`.
+ * A record's row of its resource's search index (README "Search and export"; schema.ts makes the index, table.ts and
+ * history.ts write it through `searchRow`). A user-scoped resource's row starts with its owner's tag, which the trigram
+ * tokenizer makes one token, so `"<tag>" AND "<word>"` finds a word among one person's rows (issue 27). A tag shared by
+ * two owners (about one in 2⁴⁵ a pair) costs reading both, never a wrong answer: the SQL still checks `owner = ?`.
  */
 import { createHash } from "node:crypto";
 import type { FieldValue } from "./merge.ts";
@@ -26,10 +17,9 @@ export function ownerTag(owner: string): string {
 }
 
 /**
- * Returns the index row of a record holding `texts` (its searched fields'
- * values, in form order): the non-empty ones one per line, after the tag
- * of `owner` when the resource is user-scoped. Undefined: no row (a
- * shared resource's record without text).
+ * Returns the index row of a record holding `texts` (its searched fields' values, in form order): the non-empty ones
+ * one per line, after the tag of `owner` when the resource is user-scoped. Undefined: no row (a shared resource's
+ * record without text).
  */
 export function searchRow(owner: string | undefined, texts: readonly FieldValue[]): string | undefined {
   const lines = texts.filter((t) => t !== null && t !== "").map(String);

@@ -1,8 +1,6 @@
 /*
- * The plain shapes of a manifest (SPEC §2.5): a resource as written, its
- * list and its form. Types only, so `Resource` (resource.ts), validation
- * and everything mounted from a resource read them without importing one
- * another.
+ * The plain shapes of a manifest (SPEC §2.5): a resource as written, its list and its form. Types only, so `Resource`
+ * (resource.ts), validation and everything mounted from a resource read them without importing one another.
  */
 import type { Kind, ScopeKind, StoreKind } from "./kinds.ts";
 
@@ -26,9 +24,8 @@ export interface Field {
   /** Largest value of an Integer field. @default INTEGER_LIMIT (2^53 - 1) */
   readonly Max?: number;
   /**
-   * The values a Choice field accepts, in the order its select shows them:
-   * `Value` is stored (a-z, 0-9, "_" or "-", at most 63 characters) and
-   * `Label` is a catalog key, like the field's own.
+   * The values a Choice field accepts, in the order its select shows them: `Value` is stored (a-z, 0-9, "_" or "-", at
+   * most 63 characters) and `Label` is a catalog key, like the field's own.
    */
   readonly Choices?: readonly { readonly Value: string; readonly Label: string }[];
   /**
@@ -37,9 +34,8 @@ export interface Field {
    */
   readonly References?: string;
   /**
-   * What deleting a referenced record does to a Reference field: "refuse"
-   * the delete while a record refers to it, or "clear" the field (set it
-   * empty, an update of the referring record). @default "refuse"
+   * What deleting a referenced record does to a Reference field: "refuse" the delete while a record refers to it, or
+   * "clear" the field (set it empty, an update of the referring record). @default "refuse"
    */
   readonly OnDelete?: "refuse" | "clear";
 }
@@ -53,11 +49,9 @@ export interface Column {
 }
 
 /**
- * One filter of the list page: a Text, Textarea, Email or URL field filters
- * by "contains" (query parameter `<field>`); a Money, Integer or Date field
- * by range (`<field>_min`, `<field>_max`, both ends included; amounts and
- * numbers in the request's locale, dates ISO); a Choice field by one of its
- * values and a Boolean field by `yes` or `no` (`<field>`).
+ * One filter of the list page: a Text, Textarea, Email or URL field filters by "contains" (query parameter `<field>`);
+ * a Money, Integer or Date field by range (`<field>_min`, `<field>_max`, both ends included; amounts and numbers in the
+ * request's locale, dates ISO); a Choice field by one of its values and a Boolean field by `yes` or `no` (`<field>`).
  */
 export interface Filter {
   /** A form field's name. */
@@ -79,10 +73,9 @@ export interface Form {
 }
 
 /**
- * One change of a field that adding cannot express, in a resource's
- * `History` (latch's extension of the contract; README "Changing a
- * field"): applied once at boot as the schema step
- * `resource/<name>/history-<Step>`, in order, never edited once applied.
+ * One change of a field that adding cannot express, in a resource's `History` (latch's extension of the contract;
+ * README "Changing a field"): applied once at boot as the schema step `resource/<name>/history-<Step>`, in order, never
+ * edited once applied.
  */
 export type Change =
   /** The field `From` is now called `To` (its values kept). */
@@ -107,9 +100,8 @@ export interface ResourceSpec {
   readonly Route: string;
   readonly Store: StoreKind;
   /**
-   * Whose records the resource shows: `ScopeKind.UserScoped` (each person
-   * their own; the recommendation) or `ScopeKind.Unscoped` (everyone signed
-   * in sees every record). Required: no default (docs/spec.md §2.5).
+   * Whose records the resource shows: `ScopeKind.UserScoped` (each person their own; the recommendation) or
+   * `ScopeKind.Unscoped` (everyone signed in sees every record). Required: no default (docs/spec.md §2.5).
    */
   readonly Scope: ScopeKind;
   readonly List: List;

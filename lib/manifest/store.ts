@@ -1,25 +1,8 @@
 /*
- * The two stores a resource can have (SPEC §2.5 StoreKind), behind one
- * interface the routes and tools use.
- *
- * Exclusive: the table is the store. An update names the version it was
- * rendered from (the record's `updated_at`); the write is one conditional
- * UPDATE, so of two edits from the same version exactly one lands and the
- * other is refused as stale, with the current record, never a lost update.
- * Each change is still recorded, with its actor, as an event on the
- * record's stream in the change's transaction (which fields, not values).
- *
- * Mergeable: one event stream per record, `<resource>:<id>` in lib/events
- * (`<resource>.created`, `.updated`, `.conflict`, `.deleted`; every event
- * carries its actor), folded into the table as a projection for lists and
- * filters. An update names its base version (the stream sequence it was
- * rendered from); each field is merged against what happened since
- * (merge.ts). An `.updated` event carries the changed values and the
- * values they replaced (`before`), so the base is the projection with the
- * events since the base undone: an update reads at most `MERGE_MAX_BEHIND`
- * events, however long the stream. A conflict changes nothing but is itself
- * appended with the submitted values (the stored ones are in the stream
- * already), so nothing anyone typed is lost.
+ * The two stores a resource can have (SPEC §2.5 StoreKind), behind one interface the routes and tools use
+ * (README "Exclusive versions", "Mergeable merges"). Exclusive: the table is the store, an update lands only on
+ * the version it was rendered from. Mergeable: one event stream per record, `<resource>:<id>`, folded into the
+ * table as a projection; each field of an update is merged against what happened since its base (merge.ts).
  */
 import { randomBytes } from "node:crypto";
 import type { DB } from "../db/index.ts";
@@ -33,9 +16,8 @@ import { LIST_PAGE_SIZE, RecordTable, type ListQuery, type StoredRecord } from "
 import type { RecordValues } from "./values.ts";
 
 /**
- * How many events a Mergeable update's base version may lag the record's
- * head; further behind, the update is refused as stale (the current record
- * shown with the submitted text), so merging reads at most this many events.
+ * How many events a Mergeable update's base version may lag the record's head; further behind, the update is refused as
+ * stale (the current record shown with the submitted text), so merging reads at most this many events.
  */
 export const MERGE_MAX_BEHIND: number = 100;
 
@@ -44,21 +26,10 @@ export interface Writer {
   owner: string;
   actor: ActorLike;
   /**
-   * Whether the session or token the write came with still acts for
-   * `owner`, asked first in the write's transaction (lib/internal
-   * credential.ts); absent: not asked.
+   * Whether the session or token the write came with still acts for `owner`, asked first in the write's transaction
+   * (lib/internal credential.ts); absent: not asked.
    */
   stillHeld?: (() => boolean) | undefined;
-}
-
-/**
- * Throws `ERR_AGENT_CREDENTIAL_ENDED` when `who`'s session or token no
- * longer acts for its owner: a write authenticated before a change of
- * address or a deletion commits nothing after it (lib/account README,
- * "Writes in flight"). Called first inside each write's transaction.
- */
-function holding(who: Writer, what: string): void {
-  if (who.stillHeld?.() === false) throw credentialEnded(what);
 }
 
 /** A conflicting field of a Mergeable update: the value submitted and the value stored meanwhile. */
@@ -83,9 +54,8 @@ const LIST_DEFAULTS: ListQuery = { filters: [], search: [], sort: "created_at", 
 /** A resource's records, scoped to their owner. */
 export interface RecordStore {
   /**
-   * One page of the owner's records. Every query field is optional: no
-   * filter, sorted by `created_at` newest first, the first page,
-   * `LIST_PAGE_SIZE` (20) records.
+   * One page of the owner's records. Every query field is optional: no filter, sorted by `created_at` newest first, the
+   * first page, `LIST_PAGE_SIZE` (20) records.
    */
   list(owner: string, query?: Partial<ListQuery>): ReturnType<RecordTable["list"]>;
   /** The record and the version an edit of it must carry, or undefined (unknown and foreign alike). */
@@ -94,9 +64,8 @@ export interface RecordStore {
   /** Applies `mine` (the fields given) to record `id` as edited from `version`. */
   update(who: Writer, id: string, version: number, mine: RecordValues): UpdateOutcome;
   /**
-   * What `update` from `version` would answer now before weighing any value,
-   * changing nothing: "missing", "bad_version", "stale", or "ok" with the
-   * current version. A Mergeable conflict shows only when the update merges.
+   * What `update` from `version` would answer now before weighing any value, changing nothing: "missing",
+   * "bad_version", "stale", or "ok" with the current version. A Mergeable conflict shows only when the update merges.
    */
   check(owner: string, id: string, version: number): UpdateOutcome;
   delete(who: Writer, id: string): boolean;
@@ -109,32 +78,63 @@ function newID(): string {
 /** The record an update may be applied to and its current version, or the outcome that refuses it. */
 type Admitted = { kind: "admitted"; current: StoredRecord; head: number } | Exclude<UpdateOutcome, { kind: "ok" | "conflict" }>;
 
-function checked(admitted: Admitted): UpdateOutcome {
-  return admitted.kind === "admitted" ? { kind: "ok", version: admitted.head } : admitted;
-}
-
 /**
- * Returns the Exclusive store of `spec` over its table. Each change appends
- * `<resource>.created`, `.updated` (the names of the fields changed) or
- * `.deleted` to the record's stream `<resource>:<id>` with the writer's
- * actor, in the change's transaction: both land or neither does. The
- * values stay in the table only (an Exclusive record is not bounded by
- * `MAX_EVENT_DATA`).
+ * What both stores share: the table, the record's stream, a write in one transaction, and
+ * the reads and the delete, which differ only in what a record's version is.
  */
-export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
+function storeBase(db: DB, spec: ResourceSpec, events: EventStore, version: (record: StoredRecord) => number) {
   const table = new RecordTable(db, spec);
   const stream = (id: string): string => `${spec.Name}:${id}`;
   // SPEC §6.2: the change is recorded with its actor, atomically with it (lib/events README "A write and its event").
-  const record = (who: Writer, id: string, change: "created" | "updated" | "deleted", data: Record<string, unknown> = {}): void => {
+  const append = (who: Writer, id: string, change: string, data: Record<string, unknown> = {}, expected = events.version(stream(id))) =>
     events.append({
       Stream: stream(id),
-      Expected: events.version(stream(id)),
+      Expected: expected,
       Type: `${spec.Name}.${change}`,
       Data: data,
       Actor: who.actor,
       Subject: who.owner,
     });
+  // First in each write's transaction: ERR_AGENT_CREDENTIAL_ENDED when `who`'s session or token no longer acts for its
+  // owner, so a write authenticated before a change of address or a deletion commits nothing (lib/account README,
+  // "Writes in flight").
+  const write = <R>(who: Writer, what: "create" | "update" | "delete", run: () => R): R =>
+    db
+      .transaction(() => {
+        if (who.stillHeld?.() === false) throw credentialEnded(`${what} ${spec.Name}`);
+        return run();
+      })
+      .immediate();
+  const shared: Pick<RecordStore, "list" | "get" | "delete"> = {
+    list: (owner, query) => table.list(owner, { ...LIST_DEFAULTS, ...query }),
+    get(owner, id) {
+      const record = table.get(owner, id);
+      return record === undefined ? undefined : { record, version: version(record) };
+    },
+    delete: (who, id) =>
+      write(who, "delete", () => {
+        if (!table.delete(who.owner, id)) return false;
+        append(who, id, "deleted");
+        return true;
+      }),
   };
+  const check =
+    (admit: (owner: string, id: string, version: number) => Admitted): RecordStore["check"] =>
+    (owner, id, version) => {
+      const admitted = admit(owner, id, version);
+      return admitted.kind === "admitted" ? { kind: "ok", version: admitted.head } : admitted;
+    };
+  return { table, stream, append, write, shared, check };
+}
+
+/**
+ * Returns the Exclusive store of `spec` over its table. Each change appends `<resource>.created`, `.updated` (the names
+ * of the fields changed) or `.deleted` to the record's stream `<resource>:<id>` with the writer's actor, in the
+ * change's transaction: both land or neither does. The values stay in the table only (an Exclusive record is not
+ * bounded by `MAX_EVENT_DATA`).
+ */
+export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
+  const { table, append, write, shared, check } = storeBase(db, spec, events, (record) => record.updated_at);
   const admit = (owner: string, id: string, version: number): Admitted => {
     const current = table.get(owner, id);
     if (current === undefined) return { kind: "missing" };
@@ -143,57 +143,53 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
     return { kind: "admitted", current, head: version };
   };
   return {
-    list: (owner, query) => table.list(owner, { ...LIST_DEFAULTS, ...query }),
-    get(owner, id) {
-      const record = table.get(owner, id);
-      return record === undefined ? undefined : { record, version: record.updated_at };
-    },
-    create(who, values) {
-      return db
-        .transaction(() => {
-          holding(who, `create ${spec.Name}`);
-          const now = clock.now().getTime();
-          const id = newID();
-          table.insert(who.owner, { id, created_at: now, updated_at: now, values });
-          record(who, id, "created");
-          return { id, version: now };
-        })
-        .immediate();
-    },
-    update(who, id, version, mine) {
-      return db
-        .transaction((): UpdateOutcome => {
-          holding(who, `update ${spec.Name}`);
-          const admitted = admit(who.owner, id, version);
-          if (admitted.kind !== "admitted") return admitted;
-          const current = admitted.current;
-          const next = table.update(who.owner, id, version, { ...current.values, ...mine }, clock.now().getTime());
-          if (next === undefined) return { kind: "missing" };
-          record(who, id, "updated", { fields: Object.keys(mine).filter((f) => mine[f] !== (current.values[f] ?? null)) });
-          return { kind: "ok", version: next };
-        })
-        .immediate();
-    },
-    check: (owner, id, version) => checked(admit(owner, id, version)),
-    delete(who, id) {
-      return db
-        .transaction(() => {
-          holding(who, `delete ${spec.Name}`);
-          if (!table.delete(who.owner, id)) return false;
-          record(who, id, "deleted");
-          return true;
-        })
-        .immediate();
-    },
+    ...shared,
+    create: (who, values) =>
+      write(who, "create", () => {
+        const now = clock.now().getTime();
+        const id = newID();
+        table.insert(who.owner, { id, created_at: now, updated_at: now, values });
+        append(who, id, "created");
+        return { id, version: now };
+      }),
+    update: (who, id, version, mine) =>
+      write(who, "update", (): UpdateOutcome => {
+        const admitted = admit(who.owner, id, version);
+        if (admitted.kind !== "admitted") return admitted;
+        const current = admitted.current.values;
+        const next = table.update(who.owner, id, version, { ...current, ...mine }, clock.now().getTime());
+        if (next === undefined) return { kind: "missing" };
+        append(who, id, "updated", { fields: Object.keys(mine).filter((f) => mine[f] !== (current[f] ?? null)) });
+        return { kind: "ok", version: next };
+      }),
+    check: check(admit),
   };
 }
 
-/** Returns the Mergeable store of `spec`: event streams in `events`, projected into its table. */
+/** Merges each field of `mine` with `theirs`, both edited from `base` (merge.ts): the values to store, those changed, those in conflict. */
+function mergeFields(kind: (name: string) => string, base: RecordValues, mine: RecordValues, theirs: RecordValues) {
+  const merged: RecordValues = { ...theirs };
+  const changes: RecordValues = {};
+  const conflicts = new Map<string, FieldConflict>();
+  for (const [name, value] of Object.entries(mine)) {
+    const result = mergeField(kind(name), base[name] ?? null, value, theirs[name] ?? null);
+    if (!result.ok) conflicts.set(name, { mine: value, theirs: theirs[name] ?? null });
+    else if (result.value !== (theirs[name] ?? null)) merged[name] = changes[name] = result.value;
+  }
+  return { merged, changes, conflicts };
+}
+
+/**
+ * Returns the Mergeable store of `spec`: event streams in `events`, projected into its table. An `.updated` event
+ * carries the values it replaced (`before`), so an update reads at most `MERGE_MAX_BEHIND` events, however long the
+ * stream; a conflict changes nothing but is itself appended with the submitted values, so nothing typed is lost.
+ */
 export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
-  const table = new RecordTable(db, spec);
+  const common = storeBase(db, spec, events, (record) => events.version(common.stream(record.id)));
+  const { table, stream, append, write, shared, check } = common;
   const lineMerges = new MemoryLog();
-  const stream = (id: string): string => `${spec.Name}:${id}`;
   const kinds = new Map(spec.Form.Fields.map((f) => [f.Name, f.Kind as string]));
+  const kind = (name: string): string => kinds.get(name) ?? "text";
 
   // The record's values at `base`: the current values with every `.updated` event after it undone
   // (each carries the values it replaced), so only the events since the base are read, never the whole stream.
@@ -221,99 +217,38 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
   };
 
   return {
-    list: (owner, query) => table.list(owner, { ...LIST_DEFAULTS, ...query }),
-    get(owner, id) {
-      const record = table.get(owner, id);
-      return record === undefined ? undefined : { record, version: events.version(stream(id)) };
-    },
-    create(who, values) {
-      return db
-        .transaction(() => {
-          holding(who, `create ${spec.Name}`);
-          const id = newID();
-          const event = events.append({
-            Stream: stream(id),
-            Expected: 0,
-            Type: `${spec.Name}.created`,
-            Data: { values },
-            Actor: who.actor,
-            Subject: who.owner,
-          });
-          table.insert(who.owner, { id, created_at: event.At.getTime(), updated_at: event.At.getTime(), values });
-          return { id, version: event.Seq };
-        })
-        .immediate();
-    },
-    update(who, id, version, mine) {
-      return db
-        .transaction((): UpdateOutcome => {
-          holding(who, `update ${spec.Name}`);
-          const admitted = admit(who.owner, id, version);
-          if (admitted.kind !== "admitted") return admitted;
-          const { current, head } = admitted;
-          const theirs = current.values;
-          const base = valuesAt(id, version, head, theirs);
-          const kind = (name: string): string => kinds.get(name) ?? "text";
-          // A line merge is synchronous work: a person past MERGE_RATE waits, so no one person holds the event loop.
-          if (Object.entries(mine).some(([name, value]) => needsLineMerge(kind(name), base[name] ?? null, value, theirs[name] ?? null))) {
-            const retryAfter = takeLimit(lineMerges, who.owner, MERGE_RATE, clock.now().getTime());
-            if (retryAfter > 0) return { kind: "busy", retryAfter };
-          }
-          const merged: RecordValues = { ...theirs };
-          const changes: RecordValues = {};
-          const conflicts = new Map<string, FieldConflict>();
-          for (const [name, value] of Object.entries(mine)) {
-            const result = mergeField(kind(name), base[name] ?? null, value, theirs[name] ?? null);
-            if (!result.ok) conflicts.set(name, { mine: value, theirs: theirs[name] ?? null });
-            else if (result.value !== (theirs[name] ?? null)) {
-              merged[name] = result.value;
-              changes[name] = result.value;
-            }
-          }
-          if (conflicts.size > 0) {
-            // Both values are kept, each once: the stored one in the stream already, the submitted one in this event.
-            const event = events.append({
-              Stream: stream(id),
-              Expected: head,
-              Type: `${spec.Name}.conflict`,
-              Actor: who.actor,
-              Subject: who.owner,
-              Data: { base: version, values: mine, conflicts: [...conflicts.keys()] },
-            });
-            return { kind: "conflict", current, version: event.Seq, merged, conflicts };
-          }
-          if (Object.keys(changes).length === 0) return { kind: "ok", version: head };
-          const event = events.append({
-            Stream: stream(id),
-            Expected: head,
-            Type: `${spec.Name}.updated`,
-            Data: { base: version, values: changes, before: Object.fromEntries(Object.keys(changes).map((f) => [f, theirs[f] ?? null])) },
-            Actor: who.actor,
-            Subject: who.owner,
-          });
-          table.update(who.owner, id, undefined, merged, event.At.getTime());
-          return { kind: "ok", version: event.Seq };
-        })
-        .immediate();
-    },
-    check: (owner, id, version) => checked(admit(owner, id, version)),
-    delete(who, id) {
-      return db
-        .transaction(() => {
-          holding(who, `delete ${spec.Name}`);
-          if (table.get(who.owner, id) === undefined) return false;
-          const head = events.version(stream(id));
-          events.append({
-            Stream: stream(id),
-            Expected: head,
-            Type: `${spec.Name}.deleted`,
-            Data: {},
-            Actor: who.actor,
-            Subject: who.owner,
-          });
-          return table.delete(who.owner, id);
-        })
-        .immediate();
-    },
+    ...shared,
+    create: (who, values) =>
+      write(who, "create", () => {
+        const id = newID();
+        const event = append(who, id, "created", { values }, 0);
+        table.insert(who.owner, { id, created_at: event.At.getTime(), updated_at: event.At.getTime(), values });
+        return { id, version: event.Seq };
+      }),
+    update: (who, id, version, mine) =>
+      write(who, "update", (): UpdateOutcome => {
+        const admitted = admit(who.owner, id, version);
+        if (admitted.kind !== "admitted") return admitted;
+        const { current, head } = admitted;
+        const theirs = current.values;
+        const base = valuesAt(id, version, head, theirs);
+        // A line merge is synchronous work: a person past MERGE_RATE waits, so no one person holds the event loop.
+        if (Object.entries(mine).some(([name, value]) => needsLineMerge(kind(name), base[name] ?? null, value, theirs[name] ?? null))) {
+          const retryAfter = takeLimit(lineMerges, who.owner, MERGE_RATE, clock.now().getTime());
+          if (retryAfter > 0) return { kind: "busy", retryAfter };
+        }
+        const { merged, changes, conflicts } = mergeFields(kind, base, mine, theirs);
+        if (conflicts.size > 0) {
+          // Both values are kept, each once: the stored one in the stream already, the submitted one in this event.
+          const event = append(who, id, "conflict", { base: version, values: mine, conflicts: [...conflicts.keys()] }, head);
+          return { kind: "conflict", current, version: event.Seq, merged, conflicts };
+        }
+        if (Object.keys(changes).length === 0) return { kind: "ok", version: head };
+        const before = Object.fromEntries(Object.keys(changes).map((f) => [f, theirs[f] ?? null]));
+        const event = append(who, id, "updated", { base: version, values: changes, before }, head);
+        table.update(who.owner, id, undefined, merged, event.At.getTime());
+        return { kind: "ok", version: event.Seq };
+      }),
+    check: check(admit),
   };
 }

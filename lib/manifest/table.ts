@@ -1,27 +1,15 @@
 /*
- * SQL over a resource's table (the Exclusive store, or a Mergeable
- * resource's projection). Owner scoping lives here and only here: for a
- * user-scoped resource every statement carries `owner = ?`, so another
- * owner's record is simply not found, exactly like an unknown id. Column
- * names come from the validated manifest (lowercase identifiers), values
- * are always bound parameters.
- *
- * Lists use keyset pagination on (sort value, id): a page is "the next N
- * rows after this one", stable while rows are added, with no OFFSET scan.
- * An empty amount or number sorts as the smallest value, an empty date
- * before every date.
- *
- * Search: every insert and update also writes the record's row of the
- * FTS5 index `<name>_search` (schema.ts), in the caller's transaction, and
- * a trigger drops it with the record: the index never disagrees with the
- * table. A search runs beside the owner scope, the filters and the keyset
- * in every statement (#search), so it combines with all three.
+ * SQL over a resource's table (the Exclusive store, or a Mergeable resource's projection). Owner scoping lives here
+ * (scope.ts says what it is): another owner's record is simply not found, exactly like an unknown id. Column names come
+ * from the validated manifest, values are always bound. Lists use keyset pagination on (sort value, id), with no OFFSET
+ * scan; every write also writes the record's row of the search index in the caller's transaction (README "Search and
+ * export").
  */
 import { requireTables, type DB, type Statement } from "../db/index.ts";
-import { ScopeKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { isSearched } from "./schema.ts";
 import { ownerTag, searchRow } from "./search.ts";
+import { isOwned, ownerClauses, ownerOf, preparer, where } from "./scope.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordValues } from "./values.ts";
 import { nullSort, sortExpression } from "./schema.ts";
@@ -62,58 +50,32 @@ type Row = Record<string, unknown>;
  */
 const SEARCH_WALK = 4;
 
-// " WHERE a AND b", or nothing.
-function where(clauses: readonly string[]): string {
-  return clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
-}
-
 /** Records per list page. */
 export const LIST_PAGE_SIZE: number = 20;
 
 /** The SQL of one resource's table, scoped to an owner when the resource is user-scoped. */
 export class RecordTable {
-  readonly #db: DB;
   readonly #spec: ResourceSpec;
-  readonly #scoped: boolean;
   readonly #fields: string[];
   readonly #searched: string[];
   readonly #index: string;
-  // Prepared statements by SQL text. The text is built from manifest names only (values are bound), so
-  // there are finitely many (a list's: filters present × sort column × direction × first page or not).
-  readonly #statements = new Map<string, Statement>();
+  // A list's statements: filters present × sort column × direction × first page or not.
+  readonly #prepare: (sql: string) => Statement;
 
   constructor(db: DB, spec: ResourceSpec) {
     requireTables(db, `resource ${spec.Name}`, `resourceSchema(${spec.Name})`, [spec.Name]);
-    this.#db = db;
+    this.#prepare = preparer(db);
     this.#spec = spec;
-    this.#scoped = spec.Scope === ScopeKind.UserScoped;
     this.#fields = spec.Form.Fields.map((f) => f.Name);
     this.#searched = spec.Form.Fields.filter(isSearched).map((f) => f.Name);
     this.#index = `"${spec.Name}_search"`;
   }
 
-  // Prepared on first use, not at construction, so a store may be built before its schema is applied.
-  #prepare(sql: string): Statement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  // "owner = ?" for a user-scoped resource, with its parameter; nothing otherwise.
-  #owner(owner: string): [string, unknown[]] {
-    return this.#scoped ? [" AND owner = ?", [owner]] : ["", []];
-  }
-
   // Replaces the search row of `owner`'s record at `rowid` (search.ts).
   #reindex(owner: string, rowid: number | bigint, values: RecordValues): void {
     this.#prepare(`DELETE FROM ${this.#index} WHERE rowid = ?`).run(rowid);
-    const body = searchRow(
-      this.#scoped ? owner : undefined,
-      this.#searched.map((f) => values[f] ?? null),
-    );
+    const texts = this.#searched.map((f) => values[f] ?? null);
+    const body = searchRow(ownerOf(this.#spec, owner), texts);
     if (body !== undefined) this.#prepare(`INSERT INTO ${this.#index} (rowid, body) VALUES (?, ?)`).run(rowid, body);
   }
 
@@ -125,10 +87,11 @@ export class RecordTable {
 
   /** Inserts a record for `owner`. */
   insert(owner: string, record: StoredRecord): void {
-    const names = ["id", ...(this.#scoped ? ["owner"] : []), "created_at", "updated_at", ...this.#fields];
+    const owned = isOwned(this.#spec);
+    const names = ["id", ...(owned ? ["owner"] : []), "created_at", "updated_at", ...this.#fields];
     const params = [
       record.id,
-      ...(this.#scoped ? [owner] : []),
+      ...(owned ? [owner] : []),
       record.created_at,
       record.updated_at,
       ...this.#fields.map((f) => record.values[f] ?? null),
@@ -141,23 +104,22 @@ export class RecordTable {
 
   /** Returns `owner`'s record `id`, or undefined (unknown and foreign ids alike). */
   get(owner: string, id: string): StoredRecord | undefined {
-    const [where, params] = this.#owner(owner);
-    const row = this.#prepare(`SELECT * FROM "${this.#spec.Name}" WHERE id = ?${where}`).get(id, ...params);
+    const { clauses, params } = ownerClauses(this.#spec, owner);
+    const row = this.#prepare(`SELECT * FROM "${this.#spec.Name}"${where(["id = ?", ...clauses])}`).get(id, ...params);
     return row === undefined ? undefined : this.#toRecord(row as Record<string, unknown>);
   }
 
   /**
-   * Writes `values` over `owner`'s record `id` when its `updated_at` is
-   * still `version` (undefined: unconditionally); the new `updated_at` is
-   * max(now, version + 1). Returns the new version, or undefined when
-   * nothing matched (unknown, foreign or stale).
+   * Writes `values` over `owner`'s record `id` when its `updated_at` is still `version` (undefined: unconditionally);
+   * the new `updated_at` is max(now, version + 1). Returns the new version, or undefined when nothing matched (unknown,
+   * foreign or stale).
    */
   update(owner: string, id: string, version: number | undefined, values: RecordValues, now: number): number | undefined {
-    const [where, params] = this.#owner(owner);
+    const { clauses, params } = ownerClauses(this.#spec, owner);
     const sets = this.#fields.map((f) => `"${f}" = ?`).join(", ");
-    const guard = version === undefined ? "" : " AND updated_at = ?";
+    const guard = version === undefined ? [] : ["updated_at = ?"];
     const row = this.#prepare(
-      `UPDATE "${this.#spec.Name}" SET ${sets}, updated_at = max(?, updated_at + 1) WHERE id = ?${where}${guard} RETURNING rowid, updated_at`,
+      `UPDATE "${this.#spec.Name}" SET ${sets}, updated_at = max(?, updated_at + 1)${where(["id = ?", ...clauses, ...guard])} RETURNING rowid, updated_at`,
     ).get(...this.#fields.map((f) => values[f] ?? null), now, id, ...params, ...(version === undefined ? [] : [version])) as
       { rowid: number; updated_at: number } | undefined;
     if (row !== undefined) this.#reindex(owner, row.rowid, values);
@@ -166,32 +128,27 @@ export class RecordTable {
 
   /** Deletes `owner`'s record `id`; reports whether it existed. */
   delete(owner: string, id: string): boolean {
-    const [where, params] = this.#owner(owner);
-    return this.#prepare(`DELETE FROM "${this.#spec.Name}" WHERE id = ?${where}`).run(id, ...params).changes === 1;
+    const { clauses, params } = ownerClauses(this.#spec, owner);
+    return this.#prepare(`DELETE FROM "${this.#spec.Name}"${where(["id = ?", ...clauses])}`).run(id, ...params).changes === 1;
   }
 
   /** Returns one page of `owner`'s records and the keyset of the next page, if any. */
   list(owner: string, query: ListQuery): { records: StoredRecord[]; next: [FieldValue, string] | undefined } {
-    const clauses: string[] = this.#scoped ? ["owner = ?"] : [];
-    const params: unknown[] = this.#scoped ? [owner] : [];
+    const { clauses, params } = ownerClauses(this.#spec, owner);
     for (const filter of query.filters) {
-      if ("contains" in filter) {
-        clauses.push(`instr(lower("${filter.field}"), lower(?)) > 0`);
-        params.push(filter.contains);
-        continue;
-      }
-      if ("equals" in filter) {
-        clauses.push(`"${filter.field}" = ?`);
-        params.push(filter.equals);
-        continue;
-      }
-      if (filter.min !== undefined) {
-        clauses.push(`"${filter.field}" >= ?`);
-        params.push(filter.min);
-      }
-      if (filter.max !== undefined) {
-        clauses.push(`"${filter.field}" <= ?`);
-        params.push(filter.max);
+      const c = `"${filter.field}"`;
+      const conditions: [string, unknown][] =
+        "contains" in filter
+          ? [[`instr(lower(${c}), lower(?)) > 0`, filter.contains]]
+          : "equals" in filter
+            ? [[`${c} = ?`, filter.equals]]
+            : [
+                [`${c} >= ?`, filter.min],
+                [`${c} <= ?`, filter.max],
+              ];
+      for (const [clause, param] of conditions.filter(([, param]) => param !== undefined)) {
+        clauses.push(clause);
+        params.push(param);
       }
     }
     const words: string[] = [];
@@ -205,7 +162,7 @@ export class RecordTable {
         params.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       }
     }
-    const sortExpr = this.#sortExpression(query.sort);
+    const sortExpr = sortExpression(this.#spec, query.sort);
     const dir = query.desc ? "DESC" : "ASC";
     // Sorted by id, the keyset is the id alone: a repeated ORDER BY term would make SQLite sort outside the index.
     const byID = query.sort === "id";
@@ -249,14 +206,9 @@ WHERE EXISTS (SELECT 1 FROM ${this.#index} WHERE ${this.#index}.rowid = r.latch_
       .get(...params, budget);
     // Fewer rows than the walk could read: it read them all, and found every match.
     if (Number(read) < budget) return walked;
-    const scoped = this.#scoped ? `"${ownerTag(owner)}" AND ${match}` : match;
+    const scoped = isOwned(this.#spec) ? `"${ownerTag(owner)}" AND ${match}` : match;
     const matches = `rowid IN (SELECT rowid FROM ${this.#index} WHERE ${this.#index} MATCH ?)`;
     return this.#prepare(`SELECT * FROM ${table}${where([...clauses, matches])} ${order} LIMIT ?`).all(...params, scoped, want) as Row[];
-  }
-
-  // What an empty (NULL) value sorts as, for a column that can hold one: below every number, or before every date.
-  #sortExpression(column: string): string {
-    return sortExpression(this.#spec, column);
   }
 
   #sortValue(column: string, record: StoredRecord): FieldValue {

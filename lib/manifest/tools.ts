@@ -1,35 +1,31 @@
 /*
- * A resource's actions as tools (SPEC §2.3): ordinary `ToolDef`s, bound to
- * the human routes, so any transport over the registry (the tools API, an
- * MCP endpoint) offers them. List and read are `ToolRead`; create, update
- * and delete are `ToolWrite` with a confirm sentence built from the
- * resource's labels, so an agent's call waits for its person's approval.
- * Arguments are the form's fields, typed by kind (`valueArg`: amounts as
- * decimal strings, "12.34"; numbers, yes/no as JSON numbers and booleans;
- * dates ISO), checked by the same rules as the form (422 naming the field); every call is scoped to the
- * subject the caller acts for and attributed to its actor. The write tools
- * declare a `Check`, the dry run the invoker makes before a person is asked
- * to approve: the values pass the form's rules, and for an update or delete
- * the record exists for this subject and (update) the version is one the
- * store accepts, each refused as the run would refuse it.
+ * A resource's actions as tools (SPEC §2.3; README "Tools are checked before approval", "Field kinds"): ordinary
+ * `ToolDef`s bound to the human routes, so any transport over the registry offers them. List and read are `ToolRead`;
+ * create, update and delete are `ToolWrite`, with a confirm sentence from the resource's labels and a `Check`, the dry
+ * run before a person is asked, refusing what the run would refuse. Arguments are the form's fields typed by kind
+ * (`valueArg`), checked by the form's rules; every call is scoped to the subject the caller acts for and attributed to
+ * its actor.
  */
 import { AgentError, defineAction, ToolRead, ToolWrite, type ToolArg, type ToolDef } from "../agent/index.ts";
 import type { HandlerFunc } from "../http/index.ts";
 import { BaseCatalog, interpolate } from "../i18n/index.ts";
 import { Kind } from "./kinds.ts";
-import { FILTER_MAX_LENGTH, filterStyle, LIST_PAGE_SIZE, parseListRequest, SEARCH_MAX_WORDS } from "./list.ts";
+import { encodeCursor, FILTER_MAX_LENGTH, filterStyle, LIST_PAGE_SIZE, parseListRequest, SEARCH_MAX_WORDS } from "./list.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { RecordReferenced, ReferenceRefused, type References } from "./references.ts";
 import type { RecordStore, UpdateOutcome } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
-import { currencyOf, integerRange, parseValues, type RecordValues } from "./values.ts";
+import { currencyOf, integerRange, parseValues, type FieldProblem, type RecordValues } from "./values.ts";
 
 /** The locale tool arguments are read in: amounts are "1234.56". */
 const TOOL_LOCALE = "en";
 
 type Handlers = Record<"list" | "read" | "create" | "update" | "delete", HandlerFunc>;
+
+/** Translates a catalog key in the application's default locale. */
+type Label = (key: string) => string;
 
 function refused(status: number, message: string): AgentError {
   return new AgentError("ERR_AGENT_INVALID_CALL", message, { status });
@@ -48,84 +44,51 @@ export function resourceTools(
   refs: Pick<References, "problems" | "refusal">,
   label?: (key: string) => string,
 ): ToolDef[] {
-  const context = toolContext(spec, store, handlers, refs, label);
-  return [...readTools(context), ...writeTools(context)];
+  const english = BaseCatalog();
+  const parts: Parts = { spec, store, handlers, refs, t: label ?? ((key: string): string => english[key] ?? key) };
+  return [...readTools(parts), ...writeTools(parts)];
 }
 
-/** What the tools share: labels, the shape of a record as returned, and the refusals, as the form has them. */
-function toolContext(
-  spec: ResourceSpec,
-  store: RecordStore,
-  handlers: Handlers,
-  refs: Pick<References, "problems" | "refusal">,
-  label?: (key: string) => string,
-) {
-  const english = BaseCatalog();
-  const t = label ?? ((key: string): string => english[key] ?? key);
-  const title = t(`${spec.Name}.title`);
-  const route = spec.Route;
-  const kinds = new Map(spec.Form.Fields.map((f) => [f.Name, f]));
-  // A value as a tool returns it: an amount as a decimal string, a yes/no as a boolean, the rest as stored.
-  const out = (value: FieldValue, name: string): FieldValue | boolean => {
-    const field = kinds.get(name);
-    if (field?.Kind === Kind.Money && typeof value === "number") return formatMinor(value, currencyOf(field));
-    return field?.Kind === Kind.Boolean ? value === 1 : value;
+/** What the tools are made of: the resource, its store, the routes they are bound to, its references, its labels. */
+type Parts = { spec: ResourceSpec; store: RecordStore; handlers: Handlers; refs: Pick<References, "problems" | "refusal">; t: Label };
+
+// As the form: the first field at fault, named with why (422; a list's filter, 400).
+function problemRefusal(t: Label, problems: ReadonlyMap<string, FieldProblem>, status = 422): AgentError {
+  const [[field, problem] = ["", { key: "", args: {} }]] = problems;
+  return refused(status, `${field}: ${interpolate(t(problem.key), problem.args)}`);
+}
+
+// The tool `<name>_<action>`, bound to the route that does the same for a person.
+function binding(spec: ResourceSpec, handlers: Handlers, action: keyof Handlers, method: "GET" | "POST", path = "") {
+  return { name: `${spec.Name}_${action}`, method, route: `${spec.Route}${path}`, handler: handlers[action] };
+}
+
+function missing(spec: ResourceSpec): AgentError {
+  return refused(404, `${spec.Name}: no such record`);
+}
+
+function idArg(spec: ResourceSpec): ToolArg {
+  return { Name: "id", Type: "string", Required: true, Description: `The record's id (from ${spec.Name}_list)` };
+}
+
+// A record as a tool returns it: an amount as a decimal string, a yes/no as a boolean, the rest as stored.
+function shown(spec: ResourceSpec, record: StoredRecord, version?: number): Record<string, unknown> {
+  const out = (field: Field, value: FieldValue): FieldValue | boolean => {
+    if (field.Kind === Kind.Money && typeof value === "number") return formatMinor(value, currencyOf(field));
+    return field.Kind === Kind.Boolean ? value === 1 : value;
   };
-  const shown = (record: StoredRecord, version?: number): Record<string, unknown> => ({
+  return {
     id: record.id,
     ...(version !== undefined && { version }),
     created_at: new Date(record.created_at).toISOString(),
     updated_at: new Date(record.updated_at).toISOString(),
-    ...Object.fromEntries(Object.entries(record.values).map(([k, v]) => [k, out(v, k)])),
-  });
-  const fieldArgs = (required: boolean): ToolArg[] =>
-    spec.Form.Fields.map((f) => ({ ...valueArg(f, t), Name: f.Name, Required: required && f.Required === true }));
-  const checked = (args: ReadonlyMap<string, unknown>, partial: boolean): RecordValues => {
-    const given = spec.Form.Fields.filter((f) => !partial || args.has(f.Name));
-    // Typed arguments become the text a form posts: a number as plain digits (read in English), true as "1", false as "".
-    const entered = new Map(given.map((f) => [f.Name, enteredText(args.get(f.Name))]));
-    const parsed = parseValues({ ...spec, Form: { Fields: given } }, entered, TOOL_LOCALE);
-    if (parsed.ok) return parsed.values;
-    const [[field, problem] = ["", { key: "", args: {} }]] = parsed.errors;
-    // As the form: a value its field refuses is 422, naming the field and why.
-    throw refused(422, `${field}: ${interpolate(t(problem.key), problem.args)}`);
+    ...Object.fromEntries(spec.Form.Fields.map((f) => [f.Name, out(f, record.values[f.Name] ?? null)])),
   };
-  // As the form: a reference to a record that is unknown or someone else's is 422 naming the field (references.ts).
-  const ownReferences = (subject: string, values: RecordValues): RecordValues => {
-    const [[field, problem] = ["", { key: "", args: {} }]] = refs.problems(subject, values);
-    if (field !== "") throw refused(422, `${field}: ${interpolate(t(problem.key), problem.args)}`);
-    return values;
-  };
-  const referenced = (e: RecordReferenced): AgentError =>
-    refused(409, `delete ${spec.Name}: ${e.resource.Name} refer to this record (field ${e.field}); change or delete them first`);
-  // The store checks again in the write's transaction: the same refusals when a record changed since the check.
-  const refusing = <R>(write: () => R): R => {
-    try {
-      return write();
-    } catch (e) {
-      if (e instanceof ReferenceRefused) {
-        const [[field, problem] = ["", { key: "", args: {} }]] = e.problems;
-        throw refused(422, `${field}: ${interpolate(t(problem.key), problem.args)}`);
-      }
-      throw e instanceof RecordReferenced ? referenced(e) : e;
-    }
-  };
-  const missing = (): AgentError => refused(404, `${spec.Name}: no such record`);
-  const existing = (subject: string, args: ReadonlyMap<string, unknown>): string => {
-    const recordID = String(args.get("id"));
-    if (store.get(subject, recordID) === undefined) throw missing();
-    return recordID;
-  };
-  // An update's outcome other than "ok" as the refusal the caller gets.
-  const updateRefusal = (outcome: Exclude<UpdateOutcome, { kind: "ok" }>, version: number): AgentError => {
-    if (outcome.kind === "missing") return missing();
-    if (outcome.kind === "bad_version") return refused(400, `update ${spec.Name}: unknown version`);
-    if (outcome.kind === "busy") return refused(429, busyMessage(spec.Name, outcome.retryAfter));
-    const fields = outcome.kind === "conflict" ? ` (conflicting: ${[...outcome.conflicts.keys()].join(", ")})` : "";
-    return refused(409, `update ${spec.Name}: changed since version ${version}${fields}; read it again (now version ${outcome.version})`);
-  };
-  const id = { Name: "id", Type: "string" as const, Required: true, Description: `The record's id (from ${spec.Name}_list)` };
-  const filterArgs: ToolArg[] = (spec.List.Filters ?? []).flatMap((filter): ToolArg[] => {
+}
+
+// The list's filters as arguments, one per filter (two for a range), as the list page reads them.
+function filterArgs(spec: ResourceSpec, t: Label): ToolArg[] {
+  return (spec.List.Filters ?? []).flatMap((filter): ToolArg[] => {
     const field = spec.Form.Fields.find((f) => f.Name === filter.Field);
     if (field === undefined) return [];
     const label = t(field.Label);
@@ -146,39 +109,14 @@ function toolContext(
         }));
     }
   });
-  return {
-    spec,
-    store,
-    handlers,
-    t,
-    title,
-    route,
-    shown,
-    fieldArgs,
-    checked,
-    ownReferences,
-    refusing,
-    missing,
-    existing,
-    updateRefusal,
-    id,
-    filterArgs,
-    refs,
-    referenced,
-  };
 }
 
-type ToolContext = ReturnType<typeof toolContext>;
-
-/** `<name>_list` and `<name>_get`. */
-function readTools(context: ToolContext): ToolDef[] {
-  const { spec, store, handlers, t, title, route, shown, missing, id, filterArgs } = context;
+/** `<name>_list` and `<name>_read`. */
+function readTools({ spec, store, handlers, t }: Parts): ToolDef[] {
+  const title = t(`${spec.Name}.title`);
   return [
     defineAction({
-      name: `${spec.Name}_list`,
-      method: "GET",
-      route,
-      handler: handlers.list,
+      ...binding(spec, handlers, "list", "GET"),
       tool: {
         Description: `Lists the person's ${title}, newest first, ${LIST_PAGE_SIZE} per page; pass "after" from the previous answer for the next page.`,
         Access: ToolRead,
@@ -188,7 +126,7 @@ function readTools(context: ToolContext): ToolDef[] {
             Type: "string",
             Description: `Search: words separated by spaces, each found in any text field (case and accents aside), at most ${SEARCH_MAX_WORDS} words and ${FILTER_MAX_LENGTH} characters`,
           },
-          ...filterArgs,
+          ...filterArgs(spec, t),
           { Name: "sort", Type: "string", Description: "Column to sort by" },
           { Name: "dir", Type: "string", Description: '"asc" or "desc"' },
           { Name: "after", Type: "string", Description: "The next cursor of the previous page" },
@@ -198,61 +136,91 @@ function readTools(context: ToolContext): ToolDef[] {
         const params = new URLSearchParams([...Args].map(([k, v]): [string, string] => [k, enteredText(v)]));
         const parsed = parseListRequest(spec, params, TOOL_LOCALE);
         if ("bad" in parsed) throw refused(400, `list ${spec.Name}: ${parsed.bad}`);
-        const [[name, problem] = ["", { key: "", args: {} }]] = parsed.errors;
-        if (name !== "") throw refused(400, `${name}: ${interpolate(t(problem.key), problem.args)}`);
+        if (parsed.errors.size > 0) throw problemRefusal(t, parsed.errors, 400);
         const page = store.list(Subject, parsed.query);
-        return {
-          items: page.records.map((r) => shown(r)),
-          next: page.next === undefined ? null : Buffer.from(JSON.stringify(page.next)).toString("base64url"),
-        };
+        return { items: page.records.map((r) => shown(spec, r)), next: page.next === undefined ? null : encodeCursor(page.next) };
       },
     }),
     defineAction({
-      name: `${spec.Name}_read`,
-      method: "GET",
-      route: `${route}/{id}`,
-      handler: handlers.read,
-      tool: { Description: `Reads one of the person's ${title}, with the version an update must carry.`, Access: ToolRead, Args: [id] },
+      ...binding(spec, handlers, "read", "GET", "/{id}"),
+      tool: {
+        Description: `Reads one of the person's ${title}, with the version an update must carry.`,
+        Access: ToolRead,
+        Args: [idArg(spec)],
+      },
       run: ({ Args, Subject }) => {
         const found = store.get(Subject, String(Args.get("id")));
-        if (found === undefined) throw missing();
-        return shown(found.record, found.version);
+        if (found === undefined) throw missing(spec);
+        return shown(spec, found.record, found.version);
       },
     }),
   ];
 }
 
 /** `<name>_create`, `<name>_update` and `<name>_delete`. */
-function writeTools(context: ToolContext): ToolDef[] {
-  const { spec, store, handlers, t, title, route, fieldArgs, checked, ownReferences, refusing, missing, existing } = context;
-  const { updateRefusal, id, refs, referenced } = context;
+function writeTools({ spec, store, handlers, refs, t }: Parts): ToolDef[] {
+  const title = t(`${spec.Name}.title`);
+  const fieldArgs = (required: boolean): ToolArg[] =>
+    spec.Form.Fields.map((f) => ({ ...valueArg(f, t), Name: f.Name, Required: required && f.Required === true }));
+  const checked = (args: ReadonlyMap<string, unknown>, partial: boolean): RecordValues => {
+    const given = spec.Form.Fields.filter((f) => !partial || args.has(f.Name));
+    // Typed arguments become the text a form posts: a number as plain digits (read in English), true as "1", false as "".
+    const entered = new Map(given.map((f) => [f.Name, enteredText(args.get(f.Name))]));
+    const parsed = parseValues({ ...spec, Form: { Fields: given } }, entered, TOOL_LOCALE);
+    if (!parsed.ok) throw problemRefusal(t, parsed.errors);
+    return parsed.values;
+  };
+  // As the form: a reference to a record that is unknown or someone else's is 422 naming the field (references.ts).
+  const ownReferences = (subject: string, values: RecordValues): void => {
+    const problems = refs.problems(subject, values);
+    if (problems.size > 0) throw problemRefusal(t, problems);
+  };
+  const referenced = (e: RecordReferenced): AgentError =>
+    refused(409, `delete ${spec.Name}: ${e.resource.Name} refer to this record (field ${e.field}); change or delete them first`);
+  // The store checks again in the write's transaction: the same refusals when a record changed since the check.
+  const refusing = <R>(write: () => R): R => {
+    try {
+      return write();
+    } catch (e) {
+      if (e instanceof ReferenceRefused) throw problemRefusal(t, e.problems);
+      throw e instanceof RecordReferenced ? referenced(e) : e;
+    }
+  };
+  const existing = (subject: string, args: ReadonlyMap<string, unknown>): string => {
+    const recordID = String(args.get("id"));
+    if (store.get(subject, recordID) === undefined) throw missing(spec);
+    return recordID;
+  };
+  // An update's outcome other than "ok" as the refusal the caller gets.
+  const updateRefusal = (outcome: Exclude<UpdateOutcome, { kind: "ok" }>, version: number): AgentError => {
+    if (outcome.kind === "missing") return missing(spec);
+    if (outcome.kind === "bad_version") return refused(400, `update ${spec.Name}: unknown version`);
+    if (outcome.kind === "busy") return refused(429, busyMessage(spec.Name, outcome.retryAfter));
+    const fields = outcome.kind === "conflict" ? ` (conflicting: ${[...outcome.conflicts.keys()].join(", ")})` : "";
+    return refused(409, `update ${spec.Name}: changed since version ${version}${fields}; read it again (now version ${outcome.version})`);
+  };
+  const confirm = (action: string): string => interpolate(t(`resource.confirm.${action}`), { resource: title });
   return [
     defineAction({
-      name: `${spec.Name}_create`,
-      method: "POST",
-      route,
-      handler: handlers.create,
+      ...binding(spec, handlers, "create", "POST"),
       tool: {
         Description: `Creates a record in the person's ${title}.`,
         Access: ToolWrite,
-        Confirm: interpolate(t("resource.confirm.create"), { resource: title }),
+        Confirm: confirm("create"),
         Args: fieldArgs(true),
       },
-      check: ({ Args, Subject }) => void ownReferences(Subject, checked(Args, false)),
+      check: ({ Args, Subject }) => ownReferences(Subject, checked(Args, false)),
       run: ({ Args, Subject, Actor, StillHeld }) =>
         refusing(() => store.create({ owner: Subject, actor: Actor, stillHeld: StillHeld }, checked(Args, false))),
     }),
     defineAction({
-      name: `${spec.Name}_update`,
-      method: "POST",
-      route: `${route}/{id}`,
-      handler: handlers.update,
+      ...binding(spec, handlers, "update", "POST", "/{id}"),
       tool: {
         Description: `Changes the given fields of one of the person's ${title}, as read at "version" (from ${spec.Name}_read); a stale or conflicting change is refused with 409.`,
         Access: ToolWrite,
-        Confirm: interpolate(t("resource.confirm.update"), { resource: title }),
+        Confirm: confirm("update"),
         Args: [
-          id,
+          idArg(spec),
           { Name: "version", Type: "number", Required: true, Description: `The version ${spec.Name}_read returned` },
           ...fieldArgs(false),
         ],
@@ -260,7 +228,7 @@ function writeTools(context: ToolContext): ToolDef[] {
       check: ({ Args, Subject }) => {
         const version = Number(Args.get("version"));
         const outcome = store.check(Subject, String(Args.get("id")), version);
-        if (outcome.kind === "missing") throw missing();
+        if (outcome.kind === "missing") throw missing(spec);
         ownReferences(Subject, checked(Args, true));
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
       },
@@ -274,23 +242,21 @@ function writeTools(context: ToolContext): ToolDef[] {
       },
     }),
     defineAction({
-      name: `${spec.Name}_delete`,
-      method: "POST",
-      route: `${route}/{id}/delete`,
-      handler: handlers.delete,
+      ...binding(spec, handlers, "delete", "POST", "/{id}/delete"),
       tool: {
         Description: `Deletes one of the person's ${title}.`,
         Access: ToolWrite,
-        Confirm: interpolate(t("resource.confirm.delete"), { resource: title }),
+        Confirm: confirm("delete"),
         Destructive: true,
-        Args: [id],
+        Args: [idArg(spec)],
       },
       check: ({ Args, Subject }) => {
         const refusal = refs.refusal(existing(Subject, Args));
         if (refusal !== undefined) throw referenced(refusal);
       },
       run: ({ Args, Subject, Actor, StillHeld }) => {
-        if (!refusing(() => store.delete({ owner: Subject, actor: Actor, stillHeld: StillHeld }, String(Args.get("id"))))) throw missing();
+        if (!refusing(() => store.delete({ owner: Subject, actor: Actor, stillHeld: StillHeld }, String(Args.get("id")))))
+          throw missing(spec);
         return { deleted: true };
       },
     }),
@@ -298,7 +264,7 @@ function writeTools(context: ToolContext): ToolDef[] {
 }
 
 /** Returns what a tool argument given for a field holds: its JSON type, and its format, choices or bounds (JSON Schema). */
-export function valueArg(field: Field, t: (key: string) => string): Omit<ToolArg, "Name"> {
+export function valueArg(field: Field, t: Label): Omit<ToolArg, "Name"> {
   const label = t(field.Label);
   switch (field.Kind) {
     case Kind.Money:

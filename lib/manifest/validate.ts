@@ -1,15 +1,14 @@
 /*
- * Manifest validation: every mistake a generator would otherwise turn into
- * broken SQL, a broken page or a silent data leak is caught here, in
- * manifest order, and reported with the resource and field at fault.
- * Names are restricted to lowercase SQL identifiers so that they can be
- * emitted into SQL and HTML without quoting surprises.
+ * Manifest validation: every mistake a generator would otherwise turn into broken SQL, a broken page or a silent data
+ * leak is caught here, in manifest order, naming the resource and field at fault. Names are lowercase SQL identifiers,
+ * so they can be emitted into SQL and HTML without quoting surprises.
  */
 import { ManifestError, type ManifestErrorCode } from "./errors.ts";
-import { isKind, isScopeKind, isStoreKind, Kind, ScopeKind, StoreKind } from "./kinds.ts";
+import { Kind, ScopeKind, StoreKind } from "./kinds.ts";
 import { MAX_EVENT_DATA } from "../events/index.ts";
 import { validateHistory } from "./history.ts";
 import { INTEGER_LIMIT } from "./scalars.ts";
+import { isOwned } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { isNullable, maxEventBytes } from "./values.ts";
 
@@ -32,18 +31,10 @@ export const ROUTE_PATTERN: RegExp = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)+$/;
 export const MAX_LENGTH_LIMIT: number = 50_000;
 
 /**
- * Checks one resource. Throws `ManifestError`: a resource or field name
- * that is empty or not a lowercase identifier (`ERR_MANIFEST_INVALID_NAME`),
- * a route not starting with "/" or otherwise malformed
- * (`ERR_MANIFEST_INVALID_ROUTE`), a missing Scope (`ERR_MANIFEST_NO_SCOPE`),
- * an unknown Store, Scope or Kind, a form
- * with no fields, a field named id, created_at, updated_at, or owner when
- * user-scoped (`ERR_MANIFEST_RESERVED_FIELD`), duplicate fields, columns
- * or filters, an empty label, a column naming neither a field nor a fixed
- * column, a filter naming no field, a MaxLength out of range or a
- * Currency that Intl does not list, or not on a Money field
- * (`ERR_MANIFEST_INVALID_FIELD`), a History entry that does not fit the
- * fields (`ERR_MANIFEST_INVALID_HISTORY`, history.ts).
+ * Checks one resource. Throws `ManifestError` with the code of the first mistake, naming the resource and the field,
+ * column or filter at fault: a name that is not a lowercase identifier, a malformed route, a missing or unknown Scope,
+ * an unknown Store or Kind, no fields, a field colliding with a fixed column, duplicates, an empty label, a column or
+ * filter naming no field, an option its kind does not take, a History entry that does not fit (history.ts).
  */
 export function validateResource(spec: ResourceSpec): void {
   const resource = typeof spec.Name === "string" ? spec.Name : "";
@@ -54,15 +45,15 @@ export function validateResource(spec: ResourceSpec): void {
   if (typeof spec.Route !== "string" || !ROUTE_PATTERN.test(spec.Route)) {
     fail("ERR_MANIFEST_INVALID_ROUTE", 'route must start with "/" and hold non-empty segments without a trailing slash');
   }
-  if (!isStoreKind(spec.Store)) fail("ERR_MANIFEST_UNKNOWN_STORE", 'Store must be "exclusive" or "mergeable"');
+  if (!oneOf(StoreKind, spec.Store)) fail("ERR_MANIFEST_UNKNOWN_STORE", 'Store must be "exclusive" or "mergeable"');
   const scope = spec.Scope;
   // docs/spec.md §2.5 (latch): the owner scope is chosen, never defaulted; a missing one once showed everyone's records.
   if (scope === undefined) {
     fail("ERR_MANIFEST_NO_SCOPE", "Scope is required: ScopeKind.UserScoped (each person sees their own records) or ScopeKind.Unscoped");
   }
-  if (!isScopeKind(scope)) fail("ERR_MANIFEST_UNKNOWN_SCOPE", 'Scope must be "unscoped" or "user"');
+  if (!oneOf(ScopeKind, scope)) fail("ERR_MANIFEST_UNKNOWN_SCOPE", 'Scope must be "unscoped" or "user"');
   const fixed = new Set(FIXED_COLUMNS);
-  if (scope === ScopeKind.UserScoped) fixed.add(OWNER_COLUMN);
+  if (isOwned(spec)) fixed.add(OWNER_COLUMN);
 
   const fields = spec.Form?.Fields ?? [];
   if (fields.length === 0) fail("ERR_MANIFEST_NO_FIELDS", "the form has no fields");
@@ -74,7 +65,7 @@ export function validateResource(spec: ResourceSpec): void {
     if (fixed.has(name)) fail("ERR_MANIFEST_RESERVED_FIELD", "collides with a fixed column of the generated store", name);
     if (names.has(name)) fail("ERR_MANIFEST_DUPLICATE_FIELD", "is declared twice", name);
     names.add(name);
-    if (!isKind(field.Kind)) fail("ERR_MANIFEST_UNKNOWN_KIND", `Kind must be one of ${Object.values(Kind).join(", ")}`, name);
+    if (!oneOf(Kind, field.Kind)) fail("ERR_MANIFEST_UNKNOWN_KIND", `Kind must be one of ${Object.values(Kind).join(", ")}`, name);
     if (typeof field.Label !== "string" || field.Label.trim() === "") fail("ERR_MANIFEST_EMPTY_LABEL", "has an empty Label", name);
     const max = field.MaxLength;
     if (max !== undefined && (!Number.isSafeInteger(max) || max < 1 || max > MAX_LENGTH_LIMIT)) {
@@ -83,7 +74,7 @@ export function validateResource(spec: ResourceSpec): void {
     if (max !== undefined && !LENGTH_KINDS.has(field.Kind))
       fail("ERR_MANIFEST_INVALID_FIELD", "MaxLength is for Text and Textarea fields", name);
     checkKindOptions(field, (reason) => fail("ERR_MANIFEST_INVALID_FIELD", reason, name));
-    if (field.Currency !== undefined && (field.Kind !== "money" || !isCurrency(field.Currency))) {
+    if (field.Currency !== undefined && (field.Kind !== "money" || !CURRENCIES.has(field.Currency))) {
       fail(
         "ERR_MANIFEST_INVALID_FIELD",
         'Currency must be an ISO 4217 code that Intl lists (Intl.supportedValuesOf("currency")), on a Money field',
@@ -102,9 +93,8 @@ export function validateResource(spec: ResourceSpec): void {
 
   const columns = new Set<string>();
   for (const column of spec.List?.Columns ?? []) {
-    if (!names.has(column.Field) && !fixed.has(column.Field)) {
+    if (!names.has(column.Field) && !fixed.has(column.Field))
       fail("ERR_MANIFEST_UNKNOWN_COLUMN", "list column names no field", column.Field);
-    }
     if (columns.has(column.Field)) fail("ERR_MANIFEST_DUPLICATE_COLUMN", "is listed twice as a column", column.Field);
     columns.add(column.Field);
   }
@@ -133,18 +123,15 @@ export function validateResource(spec: ResourceSpec): void {
 }
 
 /**
- * Checks every resource (`validateResource`), that no two share a name
- * or a route (`ERR_MANIFEST_DUPLICATE_RESOURCE`, naming both), and what
- * each Reference field points to (`validateReferences`).
+ * Checks every resource (`validateResource`), that no two share a name or a route (`ERR_MANIFEST_DUPLICATE_RESOURCE`,
+ * naming both), and what each Reference field points to (`validateReferences`).
  */
 export function validateResources(specs: readonly ResourceSpec[]): void {
   const byName = new Map<string, ResourceSpec>();
   const byRoute = new Map<string, ResourceSpec>();
   for (const spec of specs) {
     validateResource(spec);
-    if (byName.has(spec.Name)) {
-      throw new ManifestError("ERR_MANIFEST_DUPLICATE_RESOURCE", { resource: spec.Name }, "is declared twice");
-    }
+    if (byName.has(spec.Name)) throw new ManifestError("ERR_MANIFEST_DUPLICATE_RESOURCE", { resource: spec.Name }, "is declared twice");
     const other = byRoute.get(spec.Route);
     if (other !== undefined) {
       throw new ManifestError("ERR_MANIFEST_DUPLICATE_RESOURCE", { resource: spec.Name }, `shares route ${spec.Route} with ${other.Name}`);
@@ -208,11 +195,10 @@ function checkReferenceOptions(field: Field, fail: (reason: string) => never): v
 }
 
 /**
- * Checks what a Reference field of `spec` points to, given the resources
- * known by name (those of one manifest, or those mounted on one database):
- * the target is known, is not `spec` itself, and is not user-scoped when
- * `spec` is unscoped (a record everyone sees cannot point to one person's
- * records). Throws `ERR_MANIFEST_INVALID_FIELD` naming the resource and field.
+ * Checks what a Reference field of `spec` points to, given the resources known by name (those of one manifest, or those
+ * mounted on one database): the target is known, is not `spec` itself, and is not user-scoped when `spec` is unscoped
+ * (a record everyone sees cannot point to one person's records). Throws `ERR_MANIFEST_INVALID_FIELD` naming the
+ * resource and field.
  */
 export function validateReferences(spec: ResourceSpec, known: (name: string) => ResourceSpec | undefined): void {
   for (const field of spec.Form.Fields) {
@@ -224,22 +210,22 @@ export function validateReferences(spec: ResourceSpec, known: (name: string) => 
     const target = known(field.References);
     if (target === undefined) fail(`references ${field.References}, which is not declared (or not mounted before it on this database)`);
     // docs/spec.md §2.5 UserScoped: one person's records are seen only by that person, so an unscoped record cannot point to one.
-    if (spec.Scope === ScopeKind.Unscoped && target?.Scope === ScopeKind.UserScoped) {
+    if (!isOwned(spec) && target !== undefined && isOwned(target)) {
       fail(`an Unscoped resource cannot reference ${field.References}, which is UserScoped (whose record would everyone see?)`);
     }
   }
+}
+
+// Whether `value` is one of an enumeration's values (kinds.ts).
+function oneOf(enumeration: object, value: unknown): boolean {
+  return Object.values(enumeration).includes(value);
 }
 
 function nameReason(name: string): string {
   return name === "" ? "empty name" : `name must match ${NAME_PATTERN.source}`;
 }
 
-// An ISO 4217 code that Intl lists: its minor unit is what money parsing reads.
-// The list, not a trial NumberFormat: any three letters format (even "XYZ"), and the
-// first currency formatter loads ICU data, about 20 ms of every cold start. Funds
-// and metal codes (CLF, XAU) are not listed, and not accepted.
-const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf("currency"));
-
-function isCurrency(code: unknown): boolean {
-  return typeof code === "string" && CURRENCIES.has(code);
-}
+// The ISO 4217 codes Intl lists: a code's minor unit is what money parsing reads. The list, not a trial NumberFormat:
+// any three letters format (even "XYZ"), and the first currency formatter loads ICU data, about 20 ms of every cold
+// start. Funds and metal codes (CLF, XAU) are not listed, and not accepted.
+const CURRENCIES: ReadonlySet<unknown> = new Set(Intl.supportedValuesOf("currency"));

@@ -1,11 +1,7 @@
 /*
- * A submitted form (or a tool call's arguments) turned into field values,
- * accepting only declared fields: an undeclared name is refused outright
- * (400), never passed to the store, so a client cannot set `owner`, `id`
- * or anything the manifest did not declare. Each value is then checked
- * against its field: required, single line for Text, length limits,
- * money, whole numbers and dates parsed in the request's locale, and the other
- * kinds' shapes (scalars.ts). Problems come back per field as
+ * A submitted form (or a tool call's arguments) turned into field values, accepting only declared fields: an
+ * undeclared name is refused outright (400), so a client cannot set `owner`, `id` or anything the manifest did not
+ * declare. Each value is then checked against its field (README "Field kinds"); problems come back per field as
  * catalog keys, shown inline beside the input with the entered text kept.
  */
 import { Kind } from "./kinds.ts";
@@ -65,37 +61,22 @@ export function isNullable(kind: Kind): boolean {
 }
 
 /**
- * Returns the most bytes one value of `field` takes in an event's JSON:
- * 3 per UTF-16 code unit (3-byte UTF-8, `"` and `\\` escaped as 2, a
- * surrogate pair 4 for 2; lone surrogates and control characters other
- * than line break and tab are refused), plus the quotes; an amount
- * (MONEY_MAX_MINOR, signed) or a whole number (INTEGER_LIMIT, signed) in
- * 24; a yes/no (0 or 1) in 1; a date in 12; a choice's value in 191.
+ * Returns the most bytes one value of `field` takes in an event's JSON: 3 per UTF-16 code unit (3-byte UTF-8, `"` and
+ * `\\` escaped as 2, a surrogate pair 4 for 2; lone surrogates and control characters other than line break and tab are
+ * refused), plus the quotes; an amount (MONEY_MAX_MINOR, signed) or a whole number (INTEGER_LIMIT, signed) in 24; a
+ * yes/no (0 or 1) in 1; a date in 12; a choice's value in 191.
  */
 export function maxValueBytes(field: Field): number {
-  switch (field.Kind) {
-    case Kind.Money:
-    case Kind.Integer:
-      return 24;
-    case Kind.Boolean:
-      return 1;
-    case Kind.Date:
-      return 12;
-    case Kind.Choice:
-      return 3 * 63 + 2;
-    case Kind.Reference:
-      return 64 + 2;
-    default:
-      return 3 * maxLength(field) + 2;
-  }
+  return VALUE_BYTES[field.Kind] ?? 3 * maxLength(field) + 2;
 }
 
+// The kinds whose values' length does not depend on the field: a record id is at most 64 characters, quoted.
+const VALUE_BYTES: Partial<Record<Kind, number>> = { money: 24, integer: 24, boolean: 1, date: 12, choice: 3 * 63 + 2, reference: 64 + 2 };
+
 /**
- * Returns the most bytes a Mergeable record's largest event (an update
- * changing every field: its values and the values they replaced) takes
- * serialized; `Validate` refuses a Mergeable resource whose fields could
- * exceed `MAX_EVENT_DATA`, so every value a form accepts can be stored,
- * merged and kept in a conflict.
+ * Returns the most bytes a Mergeable record's largest event (an update changing every field: its values and the values
+ * they replaced) takes serialized; `Validate` refuses a Mergeable resource whose fields could exceed `MAX_EVENT_DATA`,
+ * so every value a form accepts can be stored, merged and kept in a conflict.
  */
 export function maxEventBytes(fields: readonly Field[]): number {
   // Per field, twice: "name":value, — and the envelope {"base":N,"values":{},"before":{}}.
@@ -108,10 +89,9 @@ export function currencyOf(field: Field): string {
 }
 
 /**
- * Reports whether `given` holds a name that is neither a field of `spec`
- * nor one of `extra`, or a repeated name (which value would win is exactly
- * the ambiguity to refuse). The name itself is client input: callers say
- * "an undeclared field" and never echo it into a message or the log.
+ * Reports whether `given` holds a name that is neither a field of `spec` nor one of `extra`, or a repeated name (which
+ * value would win is exactly the ambiguity to refuse). The name itself is client input: callers say "an undeclared
+ * field" and never echo it into a message or the log.
  */
 export function hasUndeclaredName(spec: ResourceSpec, given: Iterable<string>, extra: readonly string[]): boolean {
   const allowed = new Set([...spec.Form.Fields.map((f) => f.Name), ...extra]);
@@ -124,9 +104,8 @@ export function hasUndeclaredName(spec: ResourceSpec, given: Iterable<string>, e
 }
 
 /**
- * Checks the entered text of every field (missing = empty) and returns the
- * values to store, or the problem of each field at fault. `locale` decides
- * how amounts are read.
+ * Checks the entered text of every field (missing = empty) and returns the values to store, or the problem of each
+ * field at fault. `locale` decides how amounts are read.
  */
 export function parseValues(spec: ResourceSpec, entered: ReadonlyMap<string, string>, locale: string): ParsedValues {
   const values: RecordValues = {};
@@ -143,7 +122,8 @@ function problem(key: string, args: Record<string, string | number> = {}): Field
   return { key, args };
 }
 
-function parseField(field: Field, raw: string, locale: string): { value: FieldValue } | FieldProblem {
+/** Checks the text entered for `field` (missing = empty): the value to store, or the field's problem. */
+export function parseField(field: Field, raw: string, locale: string): { value: FieldValue } | FieldProblem {
   // Browsers submit textarea line breaks as CRLF (HTML §4.10.21.4); store LF.
   const text = field.Kind === Kind.Textarea ? raw.replace(/\r\n?/g, "\n") : raw.trim();
   // HTML §4.10.18.3: an unchecked checkbox is not submitted at all, so empty is no.

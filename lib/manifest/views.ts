@@ -1,17 +1,8 @@
 /*
- * The HTML of a resource's pages, as fragments: the application's
- * `Ctx.Render` puts them in its own layout (see `ResourceView`). Every
- * label and message goes through the catalogs (`T`/`Tf`: a missing
- * translation shows the key), amounts are formatted in the request's
- * locale, and an input with a problem keeps what was entered and names
- * its error (`aria-invalid`, `aria-describedby`). Plain forms and links
- * only: everything works without JavaScript.
- *
- * Stable hooks for tests and scripts: `data-resource`, `data-record-id`,
- * `data-empty`, `data-error-for="<field>"`, `data-outcome="saved|deleted|
- * stale|conflict|invalid|referenced"`, `data-conflict="<field>"`,
- * `data-reference` (a Reference field's select, naming its target, and
- * its link in a list, naming the field).
+ * The HTML of a resource's pages, as fragments the application's `Ctx.Render` puts in its layout (`ResourceView`).
+ * Every label goes through the catalogs, an input with a problem keeps what was entered and names its error
+ * (`aria-invalid`, `aria-describedby`), and everything works without JavaScript. Stable hooks for tests and scripts:
+ * `data-resource`, `data-record-id`, `data-empty`, `data-error-for`, `data-outcome`, `data-conflict`, `data-reference`.
  */
 import type { IncomingMessage } from "node:http";
 import { html, type SafeHTML } from "../http/index.ts";
@@ -93,8 +84,25 @@ export function fixedValue(req: IncomingMessage, column: string, record: StoredR
   return column === "id" ? record.id : "";
 }
 
-function problemText(req: IncomingMessage, problem: FieldProblem): string {
-  return Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args);
+/** Renders the problem of the input `name`, which its `aria-describedby` names (`error-<name>`). */
+export function errorHTML(req: IncomingMessage, name: string, problem: FieldProblem): SafeHTML {
+  const text = Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args);
+  return html`<p class="field-error" id="error-${name}" data-error-for="${name}" role="alert">${text}</p>`;
+}
+
+/** One option of a select: the value it sends and the text it shows. */
+export type Option = { value: string; label: string };
+
+/** Renders a select of `options` with `value` selected, after an empty option shown as `empty`. */
+export function selectHTML(id: string, name: string, attrs: SafeHTML, empty: string, options: readonly Option[], value: string): SafeHTML {
+  return html`<select id="${id}" name="${name}"${attrs}><option value="">${empty}</option>${options.map(
+    (o) => html`<option value="${o.value}"${o.value === value ? html` selected` : ""}>${o.label}</option>`,
+  )}</select>`;
+}
+
+/** A Choice field's choices as a select offers them, labels translated. */
+export function choiceOptions(req: IncomingMessage, field: Field): Option[] {
+  return (field.Choices ?? []).map((c) => ({ value: c.Value, label: T(req, c.Label) }));
 }
 
 /** What a form shows. */
@@ -125,7 +133,7 @@ function input(req: IncomingMessage, field: Field, state: FormState): SafeHTML {
   <label for="${id}">${T(req, field.Label)}</label>
   ${control}
   ${field.Help ? html`<p class="muted" id="help-${field.Name}">${T(req, field.Help)}</p>` : ""}
-  ${problem === undefined ? "" : html`<p class="field-error" id="error-${field.Name}" data-error-for="${field.Name}" role="alert">${problemText(req, problem)}</p>`}
+  ${problem === undefined ? "" : errorHTML(req, field.Name, problem)}
   ${
     conflict === undefined
       ? ""
@@ -162,20 +170,17 @@ function controlHTML(
     case Kind.Boolean:
       return html`<input id="${id}" name="${name}" type="checkbox" value="1"${value === "1" ? html` checked` : ""}${aria}>`;
     case Kind.Choice:
-      return html`<select id="${id}" name="${name}"${aria}><option value=""></option>${(field.Choices ?? []).map(
-        (c) => html`<option value="${c.Value}"${c.Value === value ? html` selected` : ""}>${T(req, c.Label)}</option>`,
-      )}</select>`;
-    case Kind.Reference:
+      return selectHTML(id, name, aria, "", choiceOptions(req, field), value);
+    case Kind.Reference: {
       // The person's records of the target, newest first (REFERENCE_OPTIONS_LIMIT); labels are data, never catalog keys.
-      return html`<select id="${id}" name="${name}" data-reference="${field.References ?? ""}"${aria}><option value=""></option>${options.map(
-        (o) => html`<option value="${o.id}"${o.id === value ? html` selected` : ""}>${o.label}</option>`,
-      )}</select>`;
-    case Kind.Email:
-      return html`<input id="${id}" name="${name}" type="email" dir="ltr" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
-    case Kind.URL:
-      return html`<input id="${id}" name="${name}" type="url" dir="ltr" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
-    default:
-      return html`<input id="${id}" name="${name}" type="text" dir="auto" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
+      const records = options.map((o) => ({ value: o.id, label: o.label }));
+      return selectHTML(id, name, html` data-reference="${field.References ?? ""}"${aria}`, "", records, value);
+    }
+    default: {
+      // An address is written left to right whatever the page's direction; text in its writer's.
+      const type = field.Kind === Kind.Email ? "email" : field.Kind === Kind.URL ? "url" : "text";
+      return html`<input id="${id}" name="${name}" type="${type}" dir="${type === "text" ? "auto" : "ltr"}" maxlength="${maxLength(field)}" value="${value}"${aria}>`;
+    }
   }
 }
 

@@ -15,6 +15,8 @@ export interface Refusal {
   readonly Code:
     "name" | "confirm" | "email" | "role" | "member" | "already_member" | "last_owner" | "forbidden" | "not_found" | "rate" | "mail";
   readonly Reason: string;
+  /** For a 429: the whole seconds until an attempt may succeed, sent as `Retry-After`. */
+  readonly RetryAfter?: number;
 }
 
 /** An invitation as its accept page shows it. */

@@ -5,14 +5,14 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { EventStore } from "../events/index.ts";
-import { newLogger, systemClock, type Clock, type Logger } from "../http/index.ts";
+import { newLogger, readForm, seeOther, systemClock, type Clock, type HandlerFunc, type Logger } from "../http/index.ts";
 import { parseOrigin, writeText } from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { Config, InviteLimits, Refusal } from "./config.ts";
 import { TeamsError } from "./errors.ts";
 import { INVITATION_TTL, INVITE_LIMITS, InvitationRows } from "./invitations.ts";
-import type { Role } from "./roles.ts";
+import { may, type Role, type TeamAction } from "./roles.ts";
 import { TEAM_ID_PATTERN, TeamStore } from "./store.ts";
 
 /** The longest team name, in characters: 80. */
@@ -79,7 +79,29 @@ export class HandlerContext {
     return { subject, team, role };
   }
 
+  /**
+   * A team page's form post: reads the form, finds the asker (404 otherwise), refuses a role that may not `action`
+   * (`what` words it), then runs `handle`, whose refusal is answered and whose path is where the 303 goes.
+   */
+  post(
+    action: TeamAction,
+    what: string,
+    handle: (form: URLSearchParams, asker: Asker, req: IncomingMessage) => Refusal | string | Promise<Refusal | string>,
+  ): HandlerFunc {
+    return async (req, res) => {
+      const form = await readForm(req);
+      const asker = this.asker(req, res);
+      if (asker === undefined) return;
+      // OWASP ASVS 5.0 §8.2.1: function-level access, checked on the server before anything changes.
+      if (!may(asker.role, action)) return this.refuse(req, res, forbidden(what));
+      const outcome = await handle(form, asker, req);
+      if (typeof outcome === "string") return seeOther(res, outcome);
+      this.refuse(req, res, outcome);
+    };
+  }
+
   refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
+    if (refusal.RetryAfter !== undefined) res.setHeader("Retry-After", String(refusal.RetryAfter));
     if (this.config.RefusalPage !== undefined) return this.config.RefusalPage(req, res, refusal);
     writeText(res, refusal.Status, `${refusal.Status} ${refusal.Field}: ${refusal.Reason}`);
   }
@@ -103,6 +125,9 @@ export class HandlerContext {
 export function notFound(field = "team"): Refusal {
   return { Status: 404, Field: field, Code: "not_found", Reason: "no such team, member or invitation" };
 }
+
+/** A form's `role` that names no role. */
+export const BAD_ROLE: Refusal = { Status: 400, Field: "role", Code: "role", Reason: "must be owner, admin, member or viewer" };
 
 /** A role too low for the action. */
 export function forbidden(action: string): Refusal {

@@ -8,29 +8,23 @@ import { awaitDurable } from "../db/index.ts";
 import { NewRef, queryParams, readForm, seeOther, type HandlerFunc } from "../http/index.ts";
 import { awayAndBack, limitWait, requestTarget } from "../internal/index.ts";
 import { normalizeAddress } from "../signin/index.ts";
-import { forbidden, notFound, type HandlerContext } from "./context.ts";
+import { BAD_ROLE, forbidden, notFound, type HandlerContext } from "./context.ts";
 import { inviteMessage } from "./mail.ts";
-import { isRole, may, mayChange } from "./roles.ts";
+import { isRole, mayChange } from "./roles.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
 /** `POST <team>/invitations`, fields `email` and `role` (admins; an owner alone invites an owner): mails a single-use link. */
 export function inviteHandler(ctx: HandlerContext): HandlerFunc {
-  return async (req, res) => {
-    const form = await readForm(req);
-    const asker = ctx.asker(req, res);
-    if (asker === undefined) return;
-    // OWASP ASVS 5.0 §8.2.1: only admins and owners invite.
-    if (!may(asker.role, "invite")) return ctx.refuse(req, res, forbidden("invite"));
+  // OWASP ASVS 5.0 §8.2.1: only admins and owners invite (`post` checks "invite").
+  return ctx.post("invite", "invite", async (form, asker, req) => {
     const address = normalizeAddress(form.get("email") ?? "");
-    if (address === undefined)
-      return ctx.refuse(req, res, { Status: 400, Field: "email", Code: "email", Reason: "must be an email address" });
+    if (address === undefined) return { Status: 400, Field: "email", Code: "email", Reason: "must be an email address" };
     const role = form.get("role");
-    if (!isRole(role))
-      return ctx.refuse(req, res, { Status: 400, Field: "role", Code: "role", Reason: "must be owner, admin, member or viewer" });
-    if (!mayChange(asker.role, "viewer", role)) return ctx.refuse(req, res, forbidden(`invite an ${role}`));
+    if (!isRole(role)) return BAD_ROLE;
+    if (!mayChange(asker.role, "viewer", role)) return forbidden(`invite an ${role}`);
     if (ctx.store.roleOf(asker.team, address) !== undefined) {
-      return ctx.refuse(req, res, { Status: 409, Field: "email", Code: "already_member", Reason: "this address is a member already" });
+      return { Status: 409, Field: "email", Code: "already_member", Reason: "this address is a member already" };
     }
     const now = ctx.now();
     // OWASP ASVS 5.0 §2.4.1 (anti-automation): a team, and an inviter across teams, mail a bounded number of invitations.
@@ -38,11 +32,9 @@ export function inviteHandler(ctx: HandlerContext): HandlerFunc {
       limitWait(ctx.invitations.byTeam, asker.team, ctx.limits.PerTeam, now),
       limitWait(ctx.invitations.byInviter, asker.subject, ctx.limits.PerInviter, now),
     );
-    if (wait > 0) {
-      // RFC 6585 §4: the 429 says when to try again.
-      res.setHeader("Retry-After", String(wait));
-      return ctx.refuse(req, res, { Status: 429, Field: "email", Code: "rate", Reason: `too many invitations; try again in ${wait} s` });
-    }
+    // RFC 6585 §4: the 429 says when to try again (`Retry-After`, set by the refusal).
+    if (wait > 0)
+      return { Status: 429, Field: "email", Code: "rate", Reason: `too many invitations; try again in ${wait} s`, RetryAfter: wait };
     const made = ctx.store.atomically(() => {
       const { id, token } = ctx.invitations.insert(asker.team, address, role, asker.subject, now, ctx.ttl);
       ctx.store.record(asker.team, "team.invited", asker.subject, { member: address, role, invitation: id });
@@ -62,19 +54,15 @@ export function inviteHandler(ctx: HandlerContext): HandlerFunc {
         }
       });
       ctx.logger.error("teams: sending an invitation failed", { ref: NewRef(), error: err });
-      return ctx.refuse(req, res, { Status: 502, Field: "email", Code: "mail", Reason: "the invitation could not be mailed" });
+      return { Status: 502, Field: "email", Code: "mail", Reason: "the invitation could not be mailed" };
     }
-    seeOther(res, ctx.teamPath(asker.team, "invited=1"));
-  };
+    return ctx.teamPath(asker.team, "invited=1");
+  });
 }
 
 /** `POST <team>/invitations/revoke`, field `invitation` (its id; admins). */
 export function revokeHandler(ctx: HandlerContext): HandlerFunc {
-  return async (req, res) => {
-    const form = await readForm(req);
-    const asker = ctx.asker(req, res);
-    if (asker === undefined) return;
-    if (!may(asker.role, "invite")) return ctx.refuse(req, res, forbidden("revoke invitations"));
+  return ctx.post("invite", "revoke invitations", (form, asker) => {
     const id = form.get("invitation") ?? "";
     const revoked = ctx.store.atomically(() => {
       const address = ctx.invitations.revoke(id, asker.team, ctx.now());
@@ -82,9 +70,8 @@ export function revokeHandler(ctx: HandlerContext): HandlerFunc {
         ctx.store.record(asker.team, "team.invitation_revoked", asker.subject, { member: address, invitation: id });
       return address !== undefined;
     });
-    if (!revoked) return ctx.refuse(req, res, notFound("invitation"));
-    seeOther(res, ctx.teamPath(asker.team, "revoked=1"));
-  };
+    return revoked ? ctx.teamPath(asker.team, "revoked=1") : notFound("invitation");
+  });
 }
 
 /** `GET JoinPath?token=`: the accept page, for the invited address's session; without a session, to sign in and back. */

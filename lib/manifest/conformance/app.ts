@@ -1,15 +1,27 @@
 /*
- * The application a conformance run needs, built by the application's own
- * factory: latch serves the handler it returns on 127.0.0.1, gives it a
- * mailer that keeps each message instead of sending it, and signs a person
- * in as a browser does (asks for a link at the sign-in path, then opens the
- * emailed link with the cookies that request set).
+ * The application a conformance run needs, built by the application's own factory: latch serves its handler on
+ * 127.0.0.1, gives it a mailer that keeps each message, and signs a person in as a browser does.
  */
 import { createServer, request, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ToolRegistry } from "../../agent/index.ts";
 import type { HandlerFunc } from "../../http/index.ts";
-import type { ConformanceApp } from "./suite.ts";
+
+/** A running application, as the suite sees it. */
+export interface ConformanceApp {
+  /** Where requests go, e.g. "http://127.0.0.1:4321". */
+  base: string;
+  /** The public origin mutating requests carry. */
+  origin: string;
+  /** Returns a Cookie header of a fresh session for `subject`. */
+  signIn(subject: string): Promise<string>;
+  /** The registry the resources were mounted with. */
+  tools: ToolRegistry;
+  /** The application's catalogs by locale code (all must hold every label). */
+  catalogs: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** Stops the application; the suite calls it after its last case. */
+  close?: () => Promise<void>;
+}
 
 /** A message the capturing mailer kept: the fields of latch's `Message` a sign-in test reads. */
 export interface CapturedMail {
@@ -37,13 +49,17 @@ export interface FactoryApp {
 /** The application's factory: it gets the origin to serve and the mailer to send with. */
 export type AppFactory = (given: { Origin: string; Mailer: CapturingMailer }) => FactoryApp | Promise<FactoryApp>;
 
-type Reply = { status: number; headers: IncomingHttpHeaders };
+/** An answer, as the suite reads it. */
+export type Reply = { status: number; headers: IncomingHttpHeaders; body: string };
 
-function send(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
+/** Sends one request to `base` on a fresh connection and reads the whole answer. */
+export function exchange(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, base), { method, headers, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
     });
     req.on("error", reject);
     req.end(body);
@@ -51,9 +67,8 @@ function send(base: string, method: string, path: string, headers: Record<string
 }
 
 /**
- * Starts the application `factory` builds for `describeResourceConformance`.
- * Its `signIn(subject)` posts `email` to `SigninPath`, opens the link in the
- * mail sent to `subject` and returns the cookies as a `Cookie` header.
+ * Starts the application `factory` builds for `describeResourceConformance`. Its `signIn(subject)` posts `email` to
+ * `SigninPath`, opens the link in the mail sent to `subject` and returns the cookies as a `Cookie` header.
  */
 export async function startApp(factory: AppFactory, options: { Origin?: string; SigninPath?: string } = {}): Promise<ConformanceApp> {
   const origin = options.Origin ?? "http://app.test";
@@ -75,12 +90,12 @@ export async function startApp(factory: AppFactory, options: { Origin?: string; 
     const before = sent.length;
     const form = new URLSearchParams({ email: subject }).toString();
     const headers = { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" };
-    keep(await send(base, "POST", options.SigninPath ?? "/signin", headers, form));
+    keep(await exchange(base, "POST", options.SigninPath ?? "/signin", headers, form));
     const mail = sent.slice(before).find((m) => [m.To].flat().some((to) => to.includes(subject)));
     const link = mail?.Text.match(/https?:\/\/\S+/g)?.find((url) => url.startsWith(`${origin}/`));
     if (link === undefined) throw new Error(`conformance: no sign-in link was mailed to ${subject}`);
     const url = new URL(link);
-    keep(await send(base, "GET", url.pathname + url.search, { Cookie: cookie() }));
+    keep(await exchange(base, "GET", url.pathname + url.search, { Cookie: cookie() }));
     return cookie();
   };
   const close = async (): Promise<void> => {

@@ -1,4 +1,3 @@
 export { describeResourceConformance } from "./suite.ts";
-export type { ConformanceApp } from "./suite.ts";
 export { startApp } from "./app.ts";
-export type { AppFactory, CapturedMail, CapturingMailer, FactoryApp } from "./app.ts";
+export type { AppFactory, CapturedMail, CapturingMailer, ConformanceApp, FactoryApp } from "./app.ts";
