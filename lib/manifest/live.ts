@@ -25,7 +25,7 @@ export const LIVE_BACKLOG = 256;
 interface Change {
   seq: number;
   resource: string;
-  /** The record's owner for a user-scoped resource; "" for an unscoped one (everyone hears it). */
+  /** The record's owner for a user-scoped resource, its team for a team-scoped one; "" for an unscoped one (everyone hears it). */
   audience: string;
   id: string;
   change: "created" | "updated" | "deleted";
@@ -102,12 +102,20 @@ export function liveStore(spec: ResourceSpec, store: RecordStore, feed: LiveFeed
   } satisfies RecordStore);
 }
 
-/** Returns the handler of `GET <Route>/events`; `person` is the session subject (the route sits behind the session gate). */
-export function liveHandler(spec: ResourceSpec, feed: LiveFeed, person: (req: IncomingMessage) => string): HandlerFunc {
+/**
+ * Returns the handler of `GET <Route>/events`; `person` is the session subject (the route sits behind the session gate),
+ * `owner` whose records the request reaches (the person, or the team of the path).
+ */
+export function liveHandler(
+  spec: ResourceSpec,
+  feed: LiveFeed,
+  person: (req: IncomingMessage) => string,
+  owner: (req: IncomingMessage) => string,
+): HandlerFunc {
   return function liveEvents(req, res) {
     const subject = person(req);
-    // SPEC §2.5 UserScoped: a person hears of their own records only.
-    const audience = ownerOf(spec, subject) ?? "";
+    // SPEC §2.5 UserScoped: a person hears of their own records only; TeamScoped: of their team's.
+    const audience = ownerOf(spec, owner(req)) ?? "";
     feed.streams(req, res, subject, (writer) => {
       const encode = (c: Change): string =>
         encodeEvent({
