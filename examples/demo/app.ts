@@ -254,7 +254,16 @@ function buildRouter(
     stopped,
     teams: team,
   });
-  mountResources({ db, mux, events, tools, origin: config.origin, requireSession: auth.RequireSession, localeDir: LOCALE_DIR });
+  mountResources({
+    db,
+    mux,
+    events,
+    tools,
+    origin: config.origin,
+    requireSession: auth.RequireSession,
+    localeDir: LOCALE_DIR,
+    teams: team,
+  });
   mountTeamPages({ mux, signedIn, teams: team, assets, shell: renderDemo });
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
