@@ -8,11 +8,23 @@ import type { Driver, WritePath } from "./write-paths.ts";
 
 const TEAMS_ATOMIC = "test/teams/teams.test.ts";
 
-/** The team routes' rows of WRITE_PATHS, in the order they are driven, for the person `address` the drives act as. */
-export function teamWritePaths(address: string): WritePath[] {
-  // The person's newest team, as the drives act in it.
+/** What the team rows share with the rest of the table. */
+export interface TeamDrives {
+  /** The person the drives act as. */
+  address: string;
+  /** The version a record's page carries in its form. */
+  version: (d: Driver, route: string, id: string) => Promise<string>;
+  /** The failure-injection test of a record's event. */
+  recordAtomic: string;
+}
+
+/** The team routes' rows of WRITE_PATHS, in the order they are driven: the team's, its task list's, the team's deletion. */
+export function teamWritePaths({ address, version, recordAtomic }: TeamDrives): WritePath[] {
+  // The person's newest team, as the drives act in it, and its newest task.
   const team = (d: Driver): string =>
     String(d.one("SELECT team FROM team_members WHERE subject = ? ORDER BY joined_at DESC LIMIT 1", address)?.["team"] ?? "");
+  const task = (d: Driver): string =>
+    String(d.one("SELECT id FROM tasks WHERE team = ? ORDER BY rowid DESC LIMIT 1", team(d))?.["id"] ?? "");
   return [
     {
       name: "POST /teams",
@@ -56,6 +68,33 @@ export function teamWritePaths(address: string): WritePath[] {
     {
       name: "POST /teams/{team}/leave",
       none: "the only owner cannot leave (409); a member who leaves appends team.left (test/teams/teams.test.ts)",
+    },
+    // The team's task list (the starter's tasks.ts): a record's event names the member who wrote it.
+    {
+      name: "POST /teams/{team}/tasks",
+      drive: (d) => d.post(`/teams/${team(d)}/tasks`, { title: "Sharpen the chisels" }),
+      event: { type: "tasks.created", actor: "human" },
+      atomic: recordAtomic,
+    },
+    {
+      name: "POST /teams/{team}/tasks/{id}",
+      drive: async (d) => {
+        const route = `/teams/${team(d)}/tasks`;
+        const id = task(d);
+        return d.post(`${route}/${id}`, { title: "Sharpen the chisels", done: "1", version: await version(d, route, id) });
+      },
+      event: { type: "tasks.updated", actor: "human" },
+      atomic: recordAtomic,
+    },
+    {
+      name: "POST /teams/{team}/tasks/{id}/delete",
+      drive: async (d) => {
+        const route = `/teams/${team(d)}/tasks`;
+        const id = task(d);
+        return d.post(`${route}/${id}/delete`, { version: await version(d, route, id) });
+      },
+      event: { type: "tasks.deleted", actor: "human" },
+      atomic: recordAtomic,
     },
     {
       name: "POST /teams/{team}/delete",

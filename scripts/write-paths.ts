@@ -132,7 +132,7 @@ export const WRITE_PATHS: readonly WritePath[] = [
     none: "a code typed with no pending link of this browser changes nothing; a right code signs in as the link does (signed_in, test/signin/code.test.ts)",
   },
   // Teams: the drives act in the person's newest team (scripts/write-paths-teams.ts).
-  ...teamWritePaths(ADDRESS),
+  ...teamWritePaths({ address: ADDRESS, version, recordAtomic: RECORD_ATOMIC }),
   {
     name: "POST /account/agents",
     drive: (d) => d.post("/account/agents", { name: "writer", access: "write" }),
@@ -351,12 +351,12 @@ export function writingNames(dir: string = join(ROOT, "api")): string[] {
 }
 
 /** The starter's modules the demo mounts as they are: their routes are the demo's. */
-const STARTER_MOUNTED = ["examples/starter/teams.ts"];
+const STARTER_MOUNTED = ["examples/starter/teams.ts", "examples/starter/tasks.ts"];
 
 /** The demo's writing routes: its mux table's literal patterns, and the routes `mountResource` mounts for each of its resources. */
 export function writingRoutes(demo: string = join(ROOT, "examples/demo"), mount: string = join(ROOT, "lib/manifest/mount.ts")): string[] {
   const found = new Set<string>();
-  // The demo's own files, and the starter's modules it mounts (the team pages' routes).
+  // The demo's own files, and the starter's modules it mounts (the team pages' routes, the team task list).
   const files = [...readdirSync(demo).map((f) => join(demo, f)), ...STARTER_MOUNTED.map((f) => join(ROOT, f))];
   for (const file of files.filter((f) => f.endsWith(".ts"))) {
     const source = readFileSync(file, "utf8");
