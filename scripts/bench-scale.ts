@@ -25,8 +25,9 @@
  *   events     /account/activity, EventStore.latest and appendAudit with
  *              10³/10⁵/10⁶ events in the person's stream and BENCH_EVENTS
  *              (10⁷) in all
- *   teams      a team of 1,000 members beside a team of 3, the person in
- *              both: the membership check (Teams.roleOf) per team
+ *   teams      a team of 1,000 members and 10⁵ tasks beside a team of 3
+ *              and 10², the person in both: the list page, the membership
+ *              check (Teams.roleOf) and a tool call, per team
  *              (scripts/bench-scale-teams.ts)
  *   cold       the shipped unit's cold start with a BENCH_COLD_BYTES (1 GB)
  *              database beside an empty one (needs `npm run build`'s bundle)
