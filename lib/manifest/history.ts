@@ -10,7 +10,7 @@ import type { DB, Step } from "../db/index.ts";
 import { ManifestError } from "./errors.ts";
 import { Kind, StoreKind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
-import { ownerOf } from "./scope.ts";
+import { ownerOf, scopeColumn } from "./scope.ts";
 import { searchRow } from "./search.ts";
 import type { Change, Field, ResourceSpec } from "./spec.ts";
 import { CONVERSIONS } from "./conversions.ts";
@@ -204,13 +204,13 @@ function fillSearch(db: DB, spec: ResourceSpec, shape: TableShape, rows: readonl
   const searchedAt = shape.searched.map((name) => spec.Form.Fields.findIndex((f) => f.Name === name));
   rows.forEach((row, i) => {
     const texts = searchedAt.map((at) => values[i]?.[at] ?? null);
-    const body = searchRow(ownerOf(spec, String(row["owner"])), texts);
+    const body = searchRow(ownerOf(spec, String(row[scopeColumn(spec) ?? "owner"])), texts);
     if (body !== undefined) index.run(row["latch_rowid"], body);
   });
 }
 
-// The columns every table has besides its fields (validate.ts FIXED_COLUMNS, and owner when user-scoped).
-const FIXED = new Set(["id", "owner", "created_at", "updated_at"]);
+// The columns every table has besides its fields (validate.ts FIXED_COLUMNS, owner when user-scoped, team and author when team-scoped).
+const FIXED = new Set(["id", "owner", "team", "author", "created_at", "updated_at"]);
 
 // Walks the pending changes back from `field` as declared now: the column it is read from and the kinds it passes through.
 function source(spec: ResourceSpec, field: Field, pending: readonly Change[], columns: ReadonlySet<string>): Source {

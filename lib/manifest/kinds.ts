@@ -47,7 +47,12 @@ export const ScopeKind = {
   Unscoped: "unscoped",
   /** Records are filtered by owner = the session subject. The recommendation. */
   UserScoped: "user",
+  /**
+   * Records belong to a team (its `team` column; latch's addition): its members read them, members and above write them
+   * (lib/teams roles); the Route holds `{team}`, e.g. `/teams/{team}/tasks`.
+   */
+  TeamScoped: "team",
 } as const;
 
-/** A scope kind: "unscoped" or "user". */
+/** A scope kind: "unscoped", "user" or "team". */
 export type ScopeKind = (typeof ScopeKind)[keyof typeof ScopeKind];

@@ -8,6 +8,7 @@ import type { EventStore } from "../events/index.ts";
 import type { Clock, Middleware } from "../http/index.ts";
 import type { ErrorPageTarget } from "../internal/index.ts";
 import type { Mux } from "../router/index.ts";
+import type { Teams } from "../teams/index.ts";
 import type { Resource } from "./resource.ts";
 import type { RecordStore } from "./store.ts";
 
@@ -35,6 +36,8 @@ export interface MountOptions {
   label?: (key: string) => string;
   /** @default systemClock */
   clock?: Clock;
+  /** The application's teams (lib/teams): required by a TeamScoped resource, whose every request asks `roleOf` first. */
+  teams?: Teams | undefined;
 }
 
 /** What `mountResource` built. */

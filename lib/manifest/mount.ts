@@ -10,8 +10,9 @@
  *   POST <Route>/{id}         update (carries `version`) → 303 <Route>/<id>?saved=1
  *   POST <Route>/{id}/delete  delete            → 303 <Route>?deleted=1
  *
- * Every route requires a session; the owner is the session subject. Mutating routes also sit behind cross-origin
- * protection here, whatever the app's `Wrap` does.
+ * Every route requires a session; the owner is the session subject, or for a TeamScoped resource the team of the path
+ * (`{team}`), which the person must be a member of (scope.ts `teamAccess`: 404 otherwise; 403 for a viewer's write).
+ * Mutating routes also sit behind cross-origin protection here, whatever the app's `Wrap` does.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { actorFrom, isCredentialEnded, subjectFrom } from "../agent/index.ts";
@@ -34,10 +35,11 @@ import { writeCSV } from "./csv.ts";
 import { ManifestError } from "./errors.ts";
 import { StoreKind } from "./kinds.ts";
 import { listHTML, parseListRequest, type ListReferences } from "./list.ts";
-import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore } from "./live.ts";
+import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore, OpenStreams } from "./live.ts";
 import { RecordReferenced, ReferenceRefused, References } from "./references.ts";
 import type { Resource } from "./resource.ts";
 import { resourceSchema } from "./schema.ts";
+import { isTeamScoped, requestScope, routeIn, viewerRefusal } from "./scope.ts";
 import { exclusiveStore, mergeableStore, type RecordStore, type UpdateOutcome, type Writer } from "./store.ts";
 import { busyMessage, resourceTools } from "./tools.ts";
 import { parseValues, hasUndeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
@@ -67,6 +69,9 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   if (options.events === undefined) {
     throw new ManifestError("ERR_MANIFEST_INVALID_FIELD", { resource: spec.Name }, "a resource needs MountOptions.events");
   }
+  if (isTeamScoped(spec) && options.teams === undefined) {
+    throw new ManifestError("ERR_MANIFEST_INVALID_FIELD", { resource: spec.Name }, "a TeamScoped resource needs MountOptions.teams");
+  }
   // A Reference's target must be mounted before it on this database (references.ts).
   const refs = new References(options.db, spec, options.events, options.clock);
   const schema = resourceSchema(spec);
@@ -84,30 +89,43 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   );
   const route = spec.Route;
   const context = mountContext(spec, options, refs, store);
+  const { access, missing, refuse } = context;
+  // OWASP ASVS 5.0 §8.2.2: a team resource's request is its member's, as their role allows, before anything is read.
+  const gate = (action: "read" | "write", handler: HandlerFunc): HandlerFunc =>
+    !isTeamScoped(spec)
+      ? handler
+      : (req, res) => {
+          const allowed = access(req, action);
+          if (allowed === 404) return missing(req, res);
+          return allowed === 403 ? refuse(req, res, 403, viewerRefusal(spec.Name)) : handler(req, res);
+        };
   const { list, exportCSV, blank, read } = readHandlers(context);
   const { create, update, remove } = writeHandlers(context);
 
   const reading = options.mux.With(options.requireSession);
   // SPEC §4.2 (as for every mutating route): behind CSRF protection, here cross-origin refusal.
   const writing = options.mux.With(crossOriginProtection({ Origin: options.origin }), options.requireSession);
-  reading.Handle(`GET ${route}`, list);
-  reading.Handle(`GET ${route}.csv`, exportCSV);
-  reading.Handle(`GET ${route}/new`, blank);
-  writing.Handle(`POST ${route}`, create);
-  reading.Handle(`GET ${route}/{id}`, read);
+  reading.Handle(`GET ${route}`, gate("read", list));
+  reading.Handle(`GET ${route}.csv`, gate("read", exportCSV));
+  reading.Handle(`GET ${route}/new`, gate("write", blank));
+  writing.Handle(`POST ${route}`, gate("write", create));
+  reading.Handle(`GET ${route}/{id}`, gate("read", read));
   // More specific than `{id}`, and no id is "events" (ids are 12 base64url characters).
-  reading.Handle(`GET ${route}/events`, liveHandler(spec, feed, context.owner));
-  writing.Handle(`POST ${route}/{id}`, update);
-  writing.Handle(`POST ${route}/{id}/delete`, remove);
+  // OWASP ASVS 5.0 §8.2.2 (issue 38): a member removed, leaving, or whose team is deleted hears nothing more: their streams end.
+  const open = new OpenStreams();
+  if (isTeamScoped(spec)) options.teams?.onMembershipEnded((team, subject) => open.close(team, subject));
+  reading.Handle(`GET ${route}/events`, gate("read", liveHandler(spec, feed, context.subject, context.owner, open)));
+  writing.Handle(`POST ${route}/{id}`, gate("write", update));
+  writing.Handle(`POST ${route}/{id}/delete`, gate("write", remove));
 
-  const tools = resourceTools(spec, store, { list, read, create, update, delete: remove }, refs, options.label);
+  const handlers = { list, read, create, update, delete: remove };
+  const tools = resourceTools(spec, store, handlers, refs, options.label, requestScope(spec, options.teams));
   for (const def of tools) options.tools.register(def);
   return Object.freeze({ Resource: resource, Schema: schema, Store: store, Tools: tools });
 }
 
 /** What a resource's handlers share: its store, who is asking, and its pages. */
 function mountContext(spec: Resource, options: MountOptions, refs: References, store: RecordStore) {
-  const route = spec.Route;
   // SPEC §7: a generated action with nil Render answers a logged 500 (recoverPanics logs it with a reference).
   const renderer = (req: IncomingMessage): NonNullable<RenderCtx["Render"]> => {
     const render = options.ctxFrom(req)?.Render;
@@ -125,24 +143,8 @@ function mountContext(spec: Resource, options: MountOptions, refs: References, s
     writeErrorPage(req, res, status, `${status} ${message}`, options.ctxFrom(req), NewRef());
   // SPEC §7: another owner's record and an unknown id are the same 404.
   const missing = (req: IncomingMessage, res: ServerResponse): void => refuse(req, res, 404, `${spec.Name}: no such record`);
-  // SPEC §2.5 UserScoped: the owner is the session subject, never anything the client sends.
-  const owner = (req: IncomingMessage): string => {
-    const subject = subjectFrom(req);
-    if (subject === undefined)
-      throw new ManifestError(
-        "ERR_MANIFEST_NO_SUBJECT",
-        { resource: spec.Name },
-        "a request reached the resource without a session subject; mount it behind RequireSession",
-      );
-    return subject;
-  };
-  // SPEC §2.3: the change is attributed to whoever made the request (the person, or an agent whose token the app's gate
-  // verified), and its session is asked again inside the write's transaction (store.ts `storeBase`), so a change of address
-  // or a deletion since commits nothing (lib/account README, "Writes in flight").
-  const writer = (req: IncomingMessage): Writer => {
-    const subject = owner(req);
-    return { owner: subject, actor: actorFrom(req), stillHeld: () => credentialHeld(req, subject) };
-  };
+  const who = asking(spec, options);
+  const { owner, at } = who;
   // A write whose session ended while it ran is answered by the app's session gate, as an expired session is (the
   // failed check unbound the request's session): a redirect to sign in, or 401.
   const ended = (req: IncomingMessage, res: ServerResponse): void | Promise<void> =>
@@ -160,28 +162,26 @@ function mountContext(spec: Resource, options: MountOptions, refs: References, s
     const name = first === undefined ? "" : (displayValue(req, first, values[first.Name] ?? null).split("\n")[0] ?? "");
     return name === "" ? T(req, `${spec.Name}.title`) : name;
   };
-  const newForm = (req: IncomingMessage, state: FormInput, status: number): Page => ({
-    View: "new",
-    Title: T(req, `${spec.Name}.new`),
-    Status: status,
-    Body: html`<h1>${T(req, `${spec.Name}.new`)}</h1>
+  const newForm = (req: IncomingMessage, state: FormInput, status: number): Page => {
+    const route = at(req);
+    return {
+      View: "new",
+      Title: T(req, `${spec.Name}.new`),
+      Status: status,
+      Body: html`<h1>${T(req, `${spec.Name}.new`)}</h1>
 ${state.errors.size > 0 ? noticeHTML(req, "invalid", false) : ""}
 ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.entered), action: route, submit: T(req, "resource.create") })}
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
-  });
+    };
+  };
   // A record's page, headed by its `values` as stored (`headingOf`), under the resource's title.
-  const recordPage = (
-    req: IncomingMessage,
-    id: string,
-    values: RecordValues,
-    state: FormInput,
-    status: number,
-    notice: SafeHTML,
-  ): Page => ({
-    View: "record",
-    Title: headingOf(req, values),
-    Status: status,
-    Body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
+  const recordPage = (req: IncomingMessage, id: string, values: RecordValues, state: FormInput, status: number, notice: SafeHTML): Page => {
+    const route = at(req);
+    return {
+      View: "record",
+      Title: headingOf(req, values),
+      Status: status,
+      Body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
 <h1>${headingOf(req, values)}</h1>
 ${notice}
 <section class="card" data-record-id="${id}" data-live="${route}/events" data-live-every="${LIVE_POLL_SECONDS}">
@@ -190,15 +190,51 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
 <form method="post" action="${route}/${id}/delete"><button class="danger" type="submit">${T(req, "resource.delete")}</button></form>
 </section>
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
-  });
-  return { spec, options, refs, store, renderer, show, refuse, missing, owner, writer, ended, entered, stored, newForm, recordPage };
+    };
+  };
+  return { spec, options, refs, store, renderer, show, refuse, missing, ...who, ended, entered, stored, newForm, recordPage };
+}
+
+/** Who asks, and for whose records: the session subject, the owner (the person, or the team of the path), its access, its route, the writer. */
+function asking(spec: Resource, options: MountOptions) {
+  const subject = (req: IncomingMessage): string => {
+    const found = subjectFrom(req);
+    if (found === undefined)
+      throw new ManifestError(
+        "ERR_MANIFEST_NO_SUBJECT",
+        { resource: spec.Name },
+        "a request reached the resource without a session subject; mount it behind RequireSession",
+      );
+    return found;
+  };
+  // SPEC §2.5 UserScoped: the owner is the session subject, never anything the client sends; TeamScoped: the team of the
+  // path, whose membership `gate` checked before the handler ran.
+  const scope = requestScope(spec, options.teams);
+  const owner = (req: IncomingMessage): string => scope.owner(subject(req), PathValue(req, "team"));
+  const access = (req: IncomingMessage, action: "read" | "write") => scope.access(subject(req), PathValue(req, "team"), action);
+  // The route of `req`'s records: a team resource's holds the team.
+  const at = (req: IncomingMessage): string => routeIn(spec, owner(req));
+  // SPEC §2.3: the change is attributed to whoever made the request (the person, or an agent whose token the app's gate
+  // verified), and its session is asked again inside the write's transaction (store.ts `storeBase`), so a change of address
+  // or a deletion since commits nothing (lib/account README, "Writes in flight").
+  // A team member removed while their write was read commits nothing either.
+  const writer = (req: IncomingMessage): Writer => {
+    const person = subject(req);
+    return {
+      owner: owner(req),
+      person,
+      actor: actorFrom(req),
+      stillHeld: () => credentialHeld(req, person) && scope.access(person, PathValue(req, "team"), "write") === "ok",
+    };
+  };
+  return { subject, owner, access, at, writer };
 }
 
 type MountContext = ReturnType<typeof mountContext>;
 
 /** The reading routes: the list, its CSV, the blank form, a record. */
 function readHandlers(context: MountContext) {
-  const { spec, options, refs, store, renderer, show, refuse, missing, owner, stored, newForm, recordPage } = context;
+  const { spec, options, refs, store, renderer, show, refuse, missing, owner, at, stored, newForm, recordPage } = context;
   const list: HandlerFunc = async (req, res) => {
     renderer(req);
     const parsed = parseListRequest(spec, queryParams(req), LocaleFrom(req));
@@ -209,11 +245,11 @@ function readHandlers(context: MountContext) {
     const links: ListReferences = {
       link: (field, id) => {
         const found = refs.find(owner(req), field, id);
-        return found === undefined ? undefined : { href: refs.href(field, id), label: found.label };
+        return found === undefined ? undefined : { href: refs.href(field, id, owner(req)), label: found.label };
       },
       options: (field) => refs.options(owner(req), field, parsed.entered.get(field.Name) ?? ""),
     };
-    const body = listHTML(req, spec, parsed, page, done, links);
+    const body = listHTML(req, { ...spec, Route: at(req) }, parsed, page, done, links);
     await show(req, res, { View: "list", Title: T(req, `${spec.Name}.title`), Status: bad ? 400 : 200, Body: body });
   };
   const exportCSV: HandlerFunc = async (req, res) => {
@@ -244,8 +280,7 @@ function readHandlers(context: MountContext) {
 
 /** The writing routes: create, update, delete. */
 function writeHandlers(context: MountContext) {
-  const { spec, store, renderer, show, refuse, missing, writer, ended, entered, stored, newForm, recordPage } = context;
-  const route = spec.Route;
+  const { spec, store, renderer, show, refuse, missing, at, writer, ended, entered, stored, newForm, recordPage } = context;
   const create: HandlerFunc = async (req, res) => {
     renderer(req);
     const form = await readForm(req);
@@ -262,7 +297,7 @@ function writeHandlers(context: MountContext) {
       if (!(e instanceof ReferenceRefused)) throw e;
       return show(req, res, newForm(req, { entered: entered(form), errors: e.problems }, 422));
     }
-    seeOther(res, `${route}/${created.id}`);
+    seeOther(res, `${at(req)}/${created.id}`);
   };
   const update: HandlerFunc = async (req, res) => {
     renderer(req);
@@ -311,7 +346,7 @@ function writeHandlers(context: MountContext) {
         return show(req, res, recordPage(req, id, outcome.current.values, state, 409, noticeHTML(req, "conflict", false)));
       }
       case "ok":
-        return seeOther(res, `${route}/${id}?saved=1`);
+        return seeOther(res, `${at(req)}/${id}?saved=1`);
     }
   };
   const remove: HandlerFunc = async (req, res) => {
@@ -330,7 +365,7 @@ function writeHandlers(context: MountContext) {
       // OnDelete "refuse": the record stays, and its page says which records refer to it (409, as a refused update).
       const found = store.get(who.owner, id);
       if (found === undefined) return missing(req, res);
-      const which = html`<p><a href="${e.resource.Route}">${T(req, `${e.resource.Name}.title`)}</a></p>`;
+      const which = html`<p><a href="${routeIn(e.resource, who.owner)}">${T(req, `${e.resource.Name}.title`)}</a></p>`;
       const values = found.record.values;
       return show(
         req,
@@ -339,7 +374,7 @@ function writeHandlers(context: MountContext) {
       );
     }
     if (!deleted) return missing(req, res);
-    seeOther(res, `${route}?deleted=1`);
+    seeOther(res, `${at(req)}?deleted=1`);
   };
   return { create, update, remove };
 }

@@ -9,9 +9,9 @@ import type { DB, Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { Kind, StoreKind } from "./kinds.ts";
-import { isOwned, ownerClauses, preparer, where } from "./scope.ts";
+import { ownerClauses, preparer, routeIn, scopeColumn, where } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
-import type { RecordStore, Writer } from "./store.ts";
+import { personOf, type RecordStore, type Writer } from "./store.ts";
 import { validateReferences } from "./validate.ts";
 import type { FieldProblem, RecordValues } from "./values.ts";
 
@@ -121,9 +121,9 @@ export class References {
     return new Map(this.#fields().map((f) => [f.Name, this.options(owner, f, entered.get(f.Name) ?? "")]));
   }
 
-  /** Returns the route of the record `id` of `field`'s target. */
-  href(field: Field, id: string): string {
-    return `${this.#target(field).Route}/${id}`;
+  /** Returns the route of the record `id` of `field`'s target, seen by `owner` (a team target's route holds the team). */
+  href(field: Field, id: string, owner: string): string {
+    return `${routeIn(this.#target(field), owner)}/${id}`;
   }
 
   #fields(): Field[] {
@@ -169,7 +169,8 @@ export class References {
     for (const { mounted, field } of this.#referrers()) {
       if (field.OnDelete !== "clear") continue;
       const { spec, events, clock } = mounted;
-      const owner = isOwned(spec) ? "owner" : "NULL";
+      // The person each cleared record's event names: its owner, a team record's author, else whoever deleted.
+      const owner = { owner: "owner", team: "author", none: "NULL" }[scopeColumn(spec) ?? "none"];
       const rows = this.#prepare(`SELECT id, ${owner} AS owner FROM "${spec.Name}" WHERE "${field.Name}" = ?`).all(id) as {
         id: string;
         owner: string | null;
@@ -188,7 +189,7 @@ export class References {
           Type: `${spec.Name}.updated`,
           Data: data,
           Actor: who.actor,
-          Subject: row.owner ?? who.owner,
+          Subject: row.owner ?? personOf(who),
         });
         const now = spec.Store === StoreKind.Mergeable ? event.At.getTime() : clock.now().getTime();
         this.#prepare(`UPDATE "${spec.Name}" SET "${field.Name}" = NULL, updated_at = max(?, updated_at + 1) WHERE id = ?`).run(

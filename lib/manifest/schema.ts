@@ -8,7 +8,7 @@
 import type { DB, Step } from "../db/index.ts";
 import { driftAdvice, historySteps } from "./history.ts";
 import { Kind } from "./kinds.ts";
-import { isOwned } from "./scope.ts";
+import { isOwned, scopeColumn } from "./scope.ts";
 import { searchRow } from "./search.ts";
 import { EMAIL_MAX_LENGTH, INTEGER_LIMIT, URL_MAX_LENGTH } from "./scalars.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
@@ -77,7 +77,7 @@ export function isSearched(field: Field): boolean {
  * user-scoped, `003-search-owner` (README "Search and export").
  */
 export function resourceSchema(spec: ResourceSpec): Step[] {
-  const scoped = isOwned(spec);
+  const scope = scopeColumn(spec);
   const index = `"${spec.Name}_search"`;
   const searched = spec.Form.Fields.filter(isSearched);
   const steps: Step[] = [
@@ -89,7 +89,7 @@ export function resourceSchema(spec: ResourceSpec): Step[] {
     })),
     ...sortColumns(spec).map((column) => ({
       Name: `resource/${spec.Name}/sort-${column}`,
-      SQL: `CREATE INDEX "${spec.Name}_sort_${column}" ON "${spec.Name}" (${scoped ? "owner, " : ""}${column === "id" ? "id" : `${sortExpression(spec, column)}, id`});`,
+      SQL: `CREATE INDEX "${spec.Name}_sort_${column}" ON "${spec.Name}" (${scope === undefined ? "" : `${scope}, `}${column === "id" ? "id" : `${sortExpression(spec, column)}, id`});`,
     })),
     // Deleting a record looks up the records referring to it: one index per Reference field.
     ...spec.Form.Fields.filter((f) => f.Kind === Kind.Reference).map((field) => ({
@@ -111,7 +111,7 @@ END;`,
   SELECT r.rowid, coalesce((SELECT s.body || char(10) FROM ${index} s WHERE s.rowid = r.rowid), '') || r."${field.Name}"
   FROM "${spec.Name}" r WHERE r."${field.Name}" <> '';`,
     })),
-    ...(scoped ? [ownerTagStep(spec, index)] : []),
+    ...(isOwned(spec) ? [ownerTagStep(spec, index)] : []),
   ];
   const shape = {
     steps,
@@ -152,18 +152,21 @@ WHERE r.rowid > ? ORDER BY r.rowid LIMIT 10000`,
 
 // The table's CREATE TABLE statement under `name`, with `fields`' columns inline (none: the first step's, as it was first applied).
 function createTableSQL(spec: ResourceSpec, name: string, fields: readonly Field[]): string {
-  const scoped = isOwned(spec);
   const columns = fields.map((f) => `,\n  ${columnSQL(f)}`).join("");
+  // A team's record keeps its author: the person who created it (attribution, their export, their erasure's pseudonym).
+  const scope = { owner: "\n  owner TEXT NOT NULL,", team: "\n  team TEXT NOT NULL,\n  author TEXT NOT NULL,", none: "" }[
+    scopeColumn(spec) ?? "none"
+  ];
   return `CREATE TABLE "${name}" (
-  id TEXT PRIMARY KEY,${scoped ? "\n  owner TEXT NOT NULL," : ""}
+  id TEXT PRIMARY KEY,${scope}
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL${columns}
 ) STRICT;`;
 }
 
 function listIndexSQL(spec: ResourceSpec): string {
-  const scoped = isOwned(spec);
-  return `CREATE INDEX "${spec.Name}_list" ON "${spec.Name}" (${scoped ? "owner, " : ""}created_at, id);`;
+  const scope = scopeColumn(spec);
+  return `CREATE INDEX "${spec.Name}_list" ON "${spec.Name}" (${scope === undefined ? "" : `${scope}, `}created_at, id);`;
 }
 
 // The columns a list sorts by that the list index does not cover: the list's fields, updated_at and id.

@@ -1,27 +1,82 @@
 /*
- * The owner scope (SPEC §2.5 ScopeKind; README "Owner in SQL"): whose records a statement, a live stream or a search
- * row reaches. Every rule that tells one owner's records from another's asks here, and a resource's SQL is built with
- * the two helpers beside it (`where`, `preparer`).
+ * The owner scope (SPEC §2.5 ScopeKind; README "Owner in SQL", "Team resources"): whose records a statement, a live
+ * stream or a search row reaches. Every rule that tells one owner's records from another's asks here, and a resource's
+ * SQL is built with the two helpers beside it (`where`, `preparer`). The "owner" the store and table take is the scope's
+ * key: the person (UserScoped), the team (TeamScoped), or ignored (Unscoped).
  */
 import type { DB, Statement } from "../db/index.ts";
+import { may, type Teams } from "../teams/index.ts";
 import { ScopeKind } from "./kinds.ts";
 import type { ResourceSpec } from "./spec.ts";
 
 type Scoped = Pick<ResourceSpec, "Scope">;
+
+/** The path value a TeamScoped resource's Route holds: the team's id. */
+export const TEAM_SEGMENT = "{team}";
 
 /** Reports whether each record of `spec` belongs to one owner, kept in its `owner` column (UserScoped). */
 export function isOwned(spec: Scoped): boolean {
   return spec.Scope === ScopeKind.UserScoped;
 }
 
-/** Who a record of `spec` written for `owner` belongs to: `owner` when owned, undefined when everyone signed in shares it. */
-export function ownerOf(spec: Scoped, owner: string): string | undefined {
-  return isOwned(spec) ? owner : undefined;
+/** Reports whether each record of `spec` belongs to one team, kept in its `team` column, its creator in `author` (TeamScoped). */
+export function isTeamScoped(spec: Scoped): boolean {
+  return spec.Scope === ScopeKind.TeamScoped;
 }
 
-/** The conditions keeping `owner`'s records of `spec`, with their parameters: `owner = ?` when owned, none otherwise. */
-export function ownerClauses(spec: Scoped, owner: string): { clauses: string[]; params: unknown[] } {
-  return isOwned(spec) ? { clauses: ["owner = ?"], params: [owner] } : { clauses: [], params: [] };
+/** The column holding whose records they are: `owner` (UserScoped), `team` (TeamScoped), none (Unscoped). */
+export function scopeColumn(spec: Scoped): "owner" | "team" | undefined {
+  return isOwned(spec) ? "owner" : isTeamScoped(spec) ? "team" : undefined;
+}
+
+/** Whose records a record of `spec` written under `key` belongs to: `key` when scoped, undefined when everyone signed in shares it. */
+export function ownerOf(spec: Scoped, key: string): string | undefined {
+  return scopeColumn(spec) === undefined ? undefined : key;
+}
+
+/** The conditions keeping `key`'s records of `spec`, with their parameters: `owner = ?` or `team = ?`, none when unscoped. */
+export function ownerClauses(spec: Scoped, key: string): { clauses: string[]; params: unknown[] } {
+  const column = scopeColumn(spec);
+  return column === undefined ? { clauses: [], params: [] } : { clauses: [`${column} = ?`], params: [key] };
+}
+
+/**
+ * What `subject` may do in `team` for `action` on a TeamScoped resource: "ok", 404 (unknown team, malformed id, not a
+ * member: alike, as an unknown id) or 403 (a member whose role does not allow it: a viewer's write). `teams.roleOf` is
+ * the one membership check (lib/teams README "One place decides membership").
+ */
+export function teamAccess(teams: Teams, team: string, subject: string, action: "read" | "write"): "ok" | 403 | 404 {
+  const role = teams.roleOf(team, subject);
+  // OWASP ASVS 5.0 §8.2.2: data-specific access; a team's records answer its members only, and as their role allows.
+  if (!may(role, "read")) return 404;
+  return may(role, action) ? "ok" : 403;
+}
+
+/** Whose records a request reaches and what it may do there, asked by the routes and the tools alike. */
+export interface RequestScope {
+  /** The owner key of `subject`'s request naming `team` (a path value or a tool's argument): the team, else the person. */
+  owner(subject: string, team: string): string;
+  /** "ok", 404 or 403 as `teamAccess` answers for a team resource; "ok" for a person's or everyone's records. */
+  access(subject: string, team: string, action: "read" | "write"): "ok" | 403 | 404;
+}
+
+/** The `RequestScope` of `spec`; `teams` answers membership for a TeamScoped one. */
+export function requestScope(spec: Scoped, teams: Teams | undefined): RequestScope {
+  const members = isTeamScoped(spec) ? teams : undefined;
+  return {
+    owner: (subject, team) => (members === undefined ? subject : team),
+    access: (subject, team, action) => (members === undefined ? "ok" : teamAccess(members, team, subject, action)),
+  };
+}
+
+/** The reason a viewer's write is refused (403), for the route's page and the tool's caller. */
+export function viewerRefusal(resource: string): string {
+  return `${resource}: your role in this team reads its records but does not change them (a viewer); ask an admin for the member role`;
+}
+
+/** `spec`'s Route with the team's id in place of `{team}` (other scopes' routes hold no path value). */
+export function routeIn(spec: Pick<ResourceSpec, "Route">, team: string): string {
+  return spec.Route.replace(TEAM_SEGMENT, team);
 }
 
 /** " WHERE a AND b", or nothing. */

@@ -21,9 +21,11 @@ import type { RecordValues } from "./values.ts";
  */
 export const MERGE_MAX_BEHIND: number = 100;
 
-/** Who writes: the owner the record belongs to (the subject acted for) and the actor. */
+/** Who writes: the owner the record belongs to (the subject acted for, or the team), the person, and the actor. */
 export interface Writer {
   owner: string;
+  /** The person acted for, when `owner` is a team (the record's author, its events' Subject). @default owner */
+  person?: string | undefined;
   actor: ActorLike;
   /**
    * Whether the session or token the write came with still acts for `owner`, asked first in the write's transaction
@@ -71,6 +73,11 @@ export interface RecordStore {
   delete(who: Writer, id: string): boolean;
 }
 
+/** The person a write acts for: its events' Subject, and a team record's author. */
+export function personOf(who: Writer): string {
+  return who.person ?? who.owner;
+}
+
 function newID(): string {
   return randomBytes(9).toString("base64url");
 }
@@ -93,7 +100,7 @@ function storeBase(db: DB, spec: ResourceSpec, events: EventStore, version: (rec
       Type: `${spec.Name}.${change}`,
       Data: data,
       Actor: who.actor,
-      Subject: who.owner,
+      Subject: personOf(who),
     });
   // First in each write's transaction: ERR_AGENT_CREDENTIAL_ENDED when `who`'s session or token no longer acts for its
   // owner, so a write authenticated before a change of address or a deletion commits nothing (lib/account README,
@@ -148,7 +155,7 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
       write(who, "create", () => {
         const now = clock.now().getTime();
         const id = newID();
-        table.insert(who.owner, { id, created_at: now, updated_at: now, values });
+        table.insert(who.owner, { id, created_at: now, updated_at: now, values }, personOf(who));
         append(who, id, "created");
         return { id, version: now };
       }),
@@ -222,7 +229,7 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
       write(who, "create", () => {
         const id = newID();
         const event = append(who, id, "created", { values }, 0);
-        table.insert(who.owner, { id, created_at: event.At.getTime(), updated_at: event.At.getTime(), values });
+        table.insert(who.owner, { id, created_at: event.At.getTime(), updated_at: event.At.getTime(), values }, personOf(who));
         return { id, version: event.Seq };
       }),
     update: (who, id, version, mine) =>

@@ -9,7 +9,7 @@ import { requireTables, type DB, type Statement } from "../db/index.ts";
 import type { FieldValue } from "./merge.ts";
 import { isSearched } from "./schema.ts";
 import { ownerTag, searchRow } from "./search.ts";
-import { isOwned, ownerClauses, ownerOf, preparer, where } from "./scope.ts";
+import { ownerClauses, ownerOf, preparer, scopeColumn, where } from "./scope.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordValues } from "./values.ts";
 import { nullSort, sortExpression } from "./schema.ts";
@@ -53,7 +53,7 @@ const SEARCH_WALK = 4;
 /** Records per list page. */
 export const LIST_PAGE_SIZE: number = 20;
 
-/** The SQL of one resource's table, scoped to an owner when the resource is user-scoped. */
+/** The SQL of one resource's table, scoped to an owner (a person or a team) when the resource is scoped. */
 export class RecordTable {
   readonly #spec: ResourceSpec;
   readonly #fields: string[];
@@ -85,13 +85,13 @@ export class RecordTable {
     return { id: String(row["id"]), created_at: Number(row["created_at"]), updated_at: Number(row["updated_at"]), values };
   }
 
-  /** Inserts a record for `owner`. */
-  insert(owner: string, record: StoredRecord): void {
-    const owned = isOwned(this.#spec);
-    const names = ["id", ...(owned ? ["owner"] : []), "created_at", "updated_at", ...this.#fields];
+  /** Inserts a record for `owner` (a team: by `author`). */
+  insert(owner: string, record: StoredRecord, author: string = owner): void {
+    const scope = { owner: { owner }, team: { team: owner, author }, none: {} }[scopeColumn(this.#spec) ?? "none"];
+    const names = ["id", ...Object.keys(scope), "created_at", "updated_at", ...this.#fields];
     const params = [
       record.id,
-      ...(owned ? [owner] : []),
+      ...Object.values(scope),
       record.created_at,
       record.updated_at,
       ...this.#fields.map((f) => record.values[f] ?? null),
@@ -206,7 +206,7 @@ WHERE EXISTS (SELECT 1 FROM ${this.#index} WHERE ${this.#index}.rowid = r.latch_
       .get(...params, budget);
     // Fewer rows than the walk could read: it read them all, and found every match.
     if (Number(read) < budget) return walked;
-    const scoped = isOwned(this.#spec) ? `"${ownerTag(owner)}" AND ${match}` : match;
+    const scoped = ownerOf(this.#spec, owner) === undefined ? match : `"${ownerTag(owner)}" AND ${match}`;
     const matches = `rowid IN (SELECT rowid FROM ${this.#index} WHERE ${this.#index} MATCH ?)`;
     return this.#prepare(`SELECT * FROM ${table}${where([...clauses, matches])} ${order} LIMIT ?`).all(...params, scoped, want) as Row[];
   }

@@ -13,9 +13,10 @@ import { Kind } from "./kinds.ts";
 import { encodeCursor, FILTER_MAX_LENGTH, filterStyle, LIST_PAGE_SIZE, parseListRequest, SEARCH_MAX_WORDS } from "./list.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
+import { isTeamScoped, requestScope, viewerRefusal, type RequestScope } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { RecordReferenced, ReferenceRefused, type References } from "./references.ts";
-import type { RecordStore, UpdateOutcome } from "./store.ts";
+import type { RecordStore, UpdateOutcome, Writer } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
 import { currencyOf, integerRange, parseValues, type FieldProblem, type RecordValues } from "./values.ts";
 
@@ -43,14 +44,58 @@ export function resourceTools(
   handlers: Handlers,
   refs: Pick<References, "problems" | "refusal">,
   label?: (key: string) => string,
+  scope: RequestScope = requestScope(spec, undefined),
 ): ToolDef[] {
   const english = BaseCatalog();
-  const parts: Parts = { spec, store, handlers, refs, t: label ?? ((key: string): string => english[key] ?? key) };
+  // The owner a call reaches: the person, or the team its `team` argument names, which the person must be a member of
+  // with a role that allows `action`, asked again on every call (OWASP ASVS 5.0 §8.2.2; a removed member's token: 404).
+  const team = (call: Call): string => String(call.Args.get("team") ?? "");
+  const access = (call: Call, action: "read" | "write") => scope.access(call.Subject, team(call), action);
+  const owner = (call: Call, action: "read" | "write"): string => {
+    const allowed = access(call, action);
+    if (allowed === 404) throw missing(spec);
+    if (allowed === 403) throw refused(403, viewerRefusal(spec.Name));
+    return scope.owner(call.Subject, team(call));
+  };
+  // A team member removed while the call waited commits nothing, as an ended token (store.ts `Writer.stillHeld`).
+  const writer = (call: ToolInvocation): Writer => ({
+    owner: owner(call, "write"),
+    person: call.Subject,
+    actor: call.Actor,
+    stillHeld: () => call.StillHeld?.() !== false && access(call, "write") === "ok",
+  });
+  const t = label ?? ((key: string): string => english[key] ?? key);
+  // A team resource's tools say which team, in their schema and in tools/list (issue 38).
+  const teamArg: ToolArg[] = isTeamScoped(spec)
+    ? [
+        {
+          Name: "team",
+          Type: "string",
+          Required: true,
+          Description: "The id of the team whose records this reaches (one the person is a member of)",
+        },
+      ]
+    : [];
+  const parts: Parts = { spec, store, handlers, refs, t, owner, writer, team: teamArg };
   return [...readTools(parts), ...writeTools(parts)];
 }
 
-/** What the tools are made of: the resource, its store, the routes they are bound to, its references, its labels. */
-type Parts = { spec: ResourceSpec; store: RecordStore; handlers: Handlers; refs: Pick<References, "problems" | "refusal">; t: Label };
+/** What a tool's run receives (lib/agent `ToolInvocation`). */
+type ToolInvocation = Parameters<NonNullable<ToolDef["Run"]>>[0];
+type Call = Pick<ToolInvocation, "Args" | "Subject">;
+
+/** What the tools are made of: the resource, its store, the routes they are bound to, its references, its labels, whose records a call reaches. */
+type Parts = {
+  spec: ResourceSpec;
+  store: RecordStore;
+  handlers: Handlers;
+  refs: Pick<References, "problems" | "refusal">;
+  t: Label;
+  owner: (call: Call, action: "read" | "write") => string;
+  writer: (call: ToolInvocation) => Writer;
+  /** The `team` argument of a team resource's tools, else none. */
+  team: ToolArg[];
+};
 
 // As the form: the first field at fault, named with why (422; a list's filter, 400).
 function problemRefusal(t: Label, problems: ReadonlyMap<string, FieldProblem>, status = 422): AgentError {
@@ -112,7 +157,7 @@ function filterArgs(spec: ResourceSpec, t: Label): ToolArg[] {
 }
 
 /** `<name>_list` and `<name>_read`. */
-function readTools({ spec, store, handlers, t }: Parts): ToolDef[] {
+function readTools({ spec, store, handlers, t, owner, team }: Parts): ToolDef[] {
   const title = t(`${spec.Name}.title`);
   return [
     defineAction({
@@ -121,6 +166,7 @@ function readTools({ spec, store, handlers, t }: Parts): ToolDef[] {
         Description: `Lists the person's ${title}, newest first, ${LIST_PAGE_SIZE} per page; pass "after" from the previous answer for the next page.`,
         Access: ToolRead,
         Args: [
+          ...team,
           {
             Name: "q",
             Type: "string",
@@ -132,12 +178,13 @@ function readTools({ spec, store, handlers, t }: Parts): ToolDef[] {
           { Name: "after", Type: "string", Description: "The next cursor of the previous page" },
         ],
       },
-      run: ({ Args, Subject }) => {
+      run: (call) => {
+        const { Args } = call;
         const params = new URLSearchParams([...Args].map(([k, v]): [string, string] => [k, enteredText(v)]));
         const parsed = parseListRequest(spec, params, TOOL_LOCALE);
         if ("bad" in parsed) throw refused(400, `list ${spec.Name}: ${parsed.bad}`);
         if (parsed.errors.size > 0) throw problemRefusal(t, parsed.errors, 400);
-        const page = store.list(Subject, parsed.query);
+        const page = store.list(owner(call, "read"), parsed.query);
         return { items: page.records.map((r) => shown(spec, r)), next: page.next === undefined ? null : encodeCursor(page.next) };
       },
     }),
@@ -146,10 +193,10 @@ function readTools({ spec, store, handlers, t }: Parts): ToolDef[] {
       tool: {
         Description: `Reads one of the person's ${title}, with the version an update must carry.`,
         Access: ToolRead,
-        Args: [idArg(spec)],
+        Args: [...team, idArg(spec)],
       },
-      run: ({ Args, Subject }) => {
-        const found = store.get(Subject, String(Args.get("id")));
+      run: (call) => {
+        const found = store.get(owner(call, "read"), String(call.Args.get("id")));
         if (found === undefined) throw missing(spec);
         return shown(spec, found.record, found.version);
       },
@@ -158,7 +205,7 @@ function readTools({ spec, store, handlers, t }: Parts): ToolDef[] {
 }
 
 /** `<name>_create`, `<name>_update` and `<name>_delete`. */
-function writeTools({ spec, store, handlers, refs, t }: Parts): ToolDef[] {
+function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Parts): ToolDef[] {
   const title = t(`${spec.Name}.title`);
   const fieldArgs = (required: boolean): ToolArg[] =>
     spec.Form.Fields.map((f) => ({ ...valueArg(f, t), Name: f.Name, Required: required && f.Required === true }));
@@ -207,11 +254,10 @@ function writeTools({ spec, store, handlers, refs, t }: Parts): ToolDef[] {
         Description: `Creates a record in the person's ${title}.`,
         Access: ToolWrite,
         Confirm: confirm("create"),
-        Args: fieldArgs(true),
+        Args: [...team, ...fieldArgs(true)],
       },
-      check: ({ Args, Subject }) => ownReferences(Subject, checked(Args, false)),
-      run: ({ Args, Subject, Actor, StillHeld }) =>
-        refusing(() => store.create({ owner: Subject, actor: Actor, stillHeld: StillHeld }, checked(Args, false))),
+      check: (call) => ownReferences(owner(call, "write"), checked(call.Args, false)),
+      run: (call) => refusing(() => store.create(writer(call), checked(call.Args, false))),
     }),
     defineAction({
       ...binding(spec, handlers, "update", "POST", "/{id}"),
@@ -220,23 +266,25 @@ function writeTools({ spec, store, handlers, refs, t }: Parts): ToolDef[] {
         Access: ToolWrite,
         Confirm: confirm("update"),
         Args: [
+          ...team,
           idArg(spec),
           { Name: "version", Type: "number", Required: true, Description: `The version ${spec.Name}_read returned` },
           ...fieldArgs(false),
         ],
       },
-      check: ({ Args, Subject }) => {
+      check: (call) => {
+        const { Args } = call;
         const version = Number(Args.get("version"));
-        const outcome = store.check(Subject, String(Args.get("id")), version);
+        const outcome = store.check(owner(call, "write"), String(Args.get("id")), version);
         if (outcome.kind === "missing") throw missing(spec);
-        ownReferences(Subject, checked(Args, true));
+        ownReferences(owner(call, "write"), checked(Args, true));
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
       },
-      run: ({ Args, Subject, Actor, StillHeld }) => {
-        const recordID = existing(Subject, Args);
-        const version = Number(Args.get("version"));
-        const who = { owner: Subject, actor: Actor, stillHeld: StillHeld };
-        const outcome = refusing(() => store.update(who, recordID, version, checked(Args, true)));
+      run: (call) => {
+        const who = writer(call);
+        const recordID = existing(who.owner, call.Args);
+        const version = Number(call.Args.get("version"));
+        const outcome = refusing(() => store.update(who, recordID, version, checked(call.Args, true)));
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
         return { id: recordID, version: outcome.version };
       },
@@ -248,15 +296,14 @@ function writeTools({ spec, store, handlers, refs, t }: Parts): ToolDef[] {
         Access: ToolWrite,
         Confirm: confirm("delete"),
         Destructive: true,
-        Args: [idArg(spec)],
+        Args: [...team, idArg(spec)],
       },
-      check: ({ Args, Subject }) => {
-        const refusal = refs.refusal(existing(Subject, Args));
+      check: (call) => {
+        const refusal = refs.refusal(existing(owner(call, "write"), call.Args));
         if (refusal !== undefined) throw referenced(refusal);
       },
-      run: ({ Args, Subject, Actor, StillHeld }) => {
-        if (!refusing(() => store.delete({ owner: Subject, actor: Actor, stillHeld: StillHeld }, String(Args.get("id")))))
-          throw missing(spec);
+      run: (call) => {
+        if (!refusing(() => store.delete(writer(call), String(call.Args.get("id"))))) throw missing(spec);
         return { deleted: true };
       },
     }),

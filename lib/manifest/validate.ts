@@ -8,7 +8,7 @@ import { Kind, ScopeKind, StoreKind } from "./kinds.ts";
 import { MAX_EVENT_DATA } from "../events/index.ts";
 import { validateHistory } from "./history.ts";
 import { INTEGER_LIMIT } from "./scalars.ts";
-import { isOwned } from "./scope.ts";
+import { scopeColumn } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { isNullable, maxEventBytes } from "./values.ts";
 
@@ -21,8 +21,14 @@ export const FIXED_COLUMNS: readonly string[] = Object.freeze(["id", "created_at
 /** The extra fixed column of a user-scoped resource. */
 export const OWNER_COLUMN: string = "owner";
 
+/** The extra fixed columns of a team-scoped resource: its team, and the person who created the record. */
+export const TEAM_COLUMNS: readonly string[] = Object.freeze(["team", "author"]);
+
 /** The shape of resource and field names: a lowercase SQL identifier of at most 63 characters. */
 export const NAME_PATTERN: RegExp = /^[a-z][a-z0-9_]{0,62}$/;
+
+// The path value of a TeamScoped route (scope.ts TEAM_SEGMENT), as a whole segment.
+const TEAM_ROUTE = /\/\{team\}(?=\/|$)/;
 
 /** The shape of a resource route: "/" then segments of A-Z a-z 0-9 . _ ~ -, each starting with a letter or digit. */
 export const ROUTE_PATTERN: RegExp = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)+$/;
@@ -42,8 +48,14 @@ export function validateResource(spec: ResourceSpec): void {
     throw new ManifestError(code, field === undefined ? { resource } : { resource, field }, reason);
   };
   if (!NAME_PATTERN.test(resource)) fail("ERR_MANIFEST_INVALID_NAME", nameReason(resource));
-  if (typeof spec.Route !== "string" || !ROUTE_PATTERN.test(spec.Route)) {
+  if (typeof spec.Route !== "string" || !ROUTE_PATTERN.test(spec.Route.replace(TEAM_ROUTE, "/team"))) {
     fail("ERR_MANIFEST_INVALID_ROUTE", 'route must start with "/" and hold non-empty segments without a trailing slash');
+  }
+  // A team's records are reached under the team's own path (README "Team resources"): the path value is the scope.
+  if ((spec.Scope === ScopeKind.TeamScoped) !== (spec.Route.split(TEAM_ROUTE).length === 2)) {
+    const reason =
+      spec.Scope === ScopeKind.TeamScoped ? "a TeamScoped route holds the segment {team} once" : "only a TeamScoped route holds {team}";
+    fail("ERR_MANIFEST_INVALID_ROUTE", `${reason}, e.g. /teams/{team}/tasks`);
   }
   if (!oneOf(StoreKind, spec.Store)) fail("ERR_MANIFEST_UNKNOWN_STORE", 'Store must be "exclusive" or "mergeable"');
   const scope = spec.Scope;
@@ -51,9 +63,11 @@ export function validateResource(spec: ResourceSpec): void {
   if (scope === undefined) {
     fail("ERR_MANIFEST_NO_SCOPE", "Scope is required: ScopeKind.UserScoped (each person sees their own records) or ScopeKind.Unscoped");
   }
-  if (!oneOf(ScopeKind, scope)) fail("ERR_MANIFEST_UNKNOWN_SCOPE", 'Scope must be "unscoped" or "user"');
-  const fixed = new Set(FIXED_COLUMNS);
-  if (isOwned(spec)) fixed.add(OWNER_COLUMN);
+  if (!oneOf(ScopeKind, scope)) fail("ERR_MANIFEST_UNKNOWN_SCOPE", 'Scope must be "unscoped", "user" or "team"');
+  const fixed = new Set([
+    ...FIXED_COLUMNS,
+    ...(scopeColumn(spec) === "owner" ? [OWNER_COLUMN] : scopeColumn(spec) === "team" ? TEAM_COLUMNS : []),
+  ]);
 
   const fields = spec.Form?.Fields ?? [];
   if (fields.length === 0) fail("ERR_MANIFEST_NO_FIELDS", "the form has no fields");
@@ -209,11 +223,18 @@ export function validateReferences(spec: ResourceSpec, known: (name: string) => 
     if (field.References === spec.Name) fail("a resource cannot reference its own records");
     const target = known(field.References);
     if (target === undefined) fail(`references ${field.References}, which is not declared (or not mounted before it on this database)`);
-    // docs/spec.md §2.5 UserScoped: one person's records are seen only by that person, so an unscoped record cannot point to one.
-    if (!isOwned(spec) && target !== undefined && isOwned(target)) {
-      fail(`an Unscoped resource cannot reference ${field.References}, which is UserScoped (whose record would everyone see?)`);
+    // docs/spec.md §2.5: one person's (one team's) records are seen only by that person (team), so a record may point only
+    // to records of its own scope or to unscoped ones.
+    if (target !== undefined && target.Scope !== ScopeKind.Unscoped && target.Scope !== spec.Scope) {
+      fail(
+        `${scopeName(spec) === "Unscoped" ? "an" : "a"} ${scopeName(spec)} resource cannot reference ${field.References}, which is ${scopeName(target)} (whose record would its readers see?)`,
+      );
     }
   }
+}
+
+function scopeName(spec: ResourceSpec): string {
+  return Object.entries(ScopeKind).find(([, value]) => value === spec.Scope)?.[0] ?? String(spec.Scope);
 }
 
 // Whether `value` is one of an enumeration's values (kinds.ts).

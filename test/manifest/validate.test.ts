@@ -89,7 +89,7 @@ describe("Resource.Validate()", () => {
     { name: "a dot-dot segment", spec: { ...base, Route: "/a/../b" }, code: "ERR_MANIFEST_INVALID_ROUTE", want: "route" },
     { name: "a route with a space", spec: { ...base, Route: "/a b" }, code: "ERR_MANIFEST_INVALID_ROUTE", want: "route" },
     { name: "an unknown store", spec: { ...base, Store: "sql" as StoreKind }, code: "ERR_MANIFEST_UNKNOWN_STORE", want: "Store" },
-    { name: "an unknown scope", spec: { ...base, Scope: "team" as ScopeKind }, code: "ERR_MANIFEST_UNKNOWN_SCOPE", want: "Scope" },
+    { name: "an unknown scope", spec: { ...base, Scope: "group" as ScopeKind }, code: "ERR_MANIFEST_UNKNOWN_SCOPE", want: "Scope" },
     { name: "a form without fields", spec: withFields(), code: "ERR_MANIFEST_NO_FIELDS", want: "no fields" },
     {
       name: "an empty field name",

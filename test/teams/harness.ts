@@ -6,6 +6,10 @@
  * helpers to act as a signed-in person.
  */
 import type { TestContext } from "node:test";
+import type { AccountRows, DB, Step } from "../../lib/db/index.ts";
+import type { RenderFunc } from "../../lib/index.ts";
+import type { Mux } from "../../lib/router/index.ts";
+import type { Signin } from "../../lib/signin/index.ts";
 import * as account from "../../lib/account/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { PathValue } from "../../lib/router/index.ts";
@@ -13,6 +17,9 @@ import * as teams from "../../lib/teams/index.ts";
 import { FakeClock } from "../_support/clock.ts";
 import type { CookieJar, TestResponse } from "../_support/http-client.ts";
 import { startSigninApp, type SigninApp } from "../_support/signin-app.ts";
+
+/** The public origin of an application with a mounted resource. */
+export const ORIGIN = "http://app.test";
 
 /** The application and its teams component. */
 export interface TeamsApp extends SigninApp {
@@ -29,11 +36,25 @@ export interface TeamsApp extends SigninApp {
 }
 
 /** Starts the application; `limits` overrides the invitation limits. */
-export async function startTeamsApp(t: TestContext, options: { limits?: teams.InviteLimits } = {}): Promise<TeamsApp> {
+export async function startTeamsApp(
+  t: TestContext,
+  options: {
+    limits?: teams.InviteLimits;
+    /** More schema steps (a team resource's), applied after the teams'. */
+    schema?: readonly Step[];
+    /** The runtime's `Render`. */
+    render?: RenderFunc;
+    /** Mounts more on the application (a team resource), with its events and teams; returns more account rows. */
+    mount?: (mux: Mux, auth: Signin, db: DB, events: EventStore, component: teams.Teams) => AccountRows[] | void;
+  } = {},
+): Promise<TeamsApp> {
   const built: { teams?: teams.Teams; events?: EventStore } = {};
   const clock = new FakeClock();
   const app = await startSigninApp(t, {
-    schema: [...eventsSchema, ...teams.Schema, ...account.Schema],
+    schema: [...eventsSchema, ...teams.Schema, ...account.Schema, ...(options.schema ?? [])],
+    ...(options.render !== undefined && { render: options.render }),
+    // A mounted resource refuses another origin's writes: one origin for the runtime, the teams and the resource.
+    ...(options.mount !== undefined && { origin: ORIGIN }),
     extend: (mux, auth, db, logger, mailer) => {
       const events = new EventStore(db, { Clock: clock });
       const component = teams.create({
@@ -53,13 +74,14 @@ export async function startTeamsApp(t: TestContext, options: { limits?: teams.In
       });
       built.teams = component;
       built.events = events;
+      const more = options.mount?.(mux, auth, db, events, component) ?? [];
       // lib/account with the teams' rows: a change of address, the export, the deletion.
       const settings = account.create({
         DB: db,
         Signin: auth,
         Origin: "http://app.test",
         InstanceKey: "teams-harness-instance-key-0123456789abcdef",
-        Rows: [teams.accountRows(db)],
+        Rows: [teams.accountRows(db), ...more],
         AccountPath: "/account/security",
         SigninPath: "/signin",
         ConfirmPath: "/account/address/confirm",
