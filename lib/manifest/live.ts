@@ -111,6 +111,7 @@ export function liveHandler(
   feed: LiveFeed,
   person: (req: IncomingMessage) => string,
   owner: (req: IncomingMessage) => string,
+  open?: OpenStreams,
 ): HandlerFunc {
   return function liveEvents(req, res) {
     const subject = person(req);
@@ -124,13 +125,35 @@ export function liveHandler(
           data: JSON.stringify({ id: c.id, change: c.change, version: c.version }),
         });
       const stop = feed.listen(spec.Name, audience, (c) => writer.update(encode(c)));
+      const forget = open?.add(audience, subject, () => writer.end());
       const resumed = resume(req.headers["last-event-id"], feed, spec.Name, audience);
       if (resumed === undefined) writer.update(encodeEvent({ event: "reset", data: "{}" }));
       // One write: the writer keeps only the latest of writes it cannot flush, and a replay must arrive whole.
       else if (resumed.length > 0) writer.update(resumed.map(encode).join(""));
-      return stop;
+      return () => (stop(), forget?.());
     });
   };
+}
+
+/** The open live streams of a team resource, by team and person: a membership's end closes its person's (issue 38). */
+export class OpenStreams {
+  readonly #ends = new Map<string, Set<() => void>>();
+
+  /** Keeps `end` for `subject`'s stream on `team`'s records; returns its removal. */
+  add(team: string, subject: string, end: () => void): () => void {
+    const key = `${team} ${subject}`;
+    const ends = this.#ends.get(key) ?? new Set();
+    this.#ends.set(key, ends.add(end));
+    return () => {
+      ends.delete(end);
+      if (ends.size === 0) this.#ends.delete(key);
+    };
+  }
+
+  /** Ends `subject`'s streams on `team`'s records. */
+  close(team: string, subject: string): void {
+    for (const end of this.#ends.get(`${team} ${subject}`) ?? []) end();
+  }
 }
 
 /** The changes a reconnecting stream missed: none for a new one, undefined when they cannot be told (then `reset`). */

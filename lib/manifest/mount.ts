@@ -35,7 +35,7 @@ import { writeCSV } from "./csv.ts";
 import { ManifestError } from "./errors.ts";
 import { StoreKind } from "./kinds.ts";
 import { listHTML, parseListRequest, type ListReferences } from "./list.ts";
-import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore } from "./live.ts";
+import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore, OpenStreams } from "./live.ts";
 import { RecordReferenced, ReferenceRefused, References } from "./references.ts";
 import type { Resource } from "./resource.ts";
 import { resourceSchema } from "./schema.ts";
@@ -111,7 +111,10 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   writing.Handle(`POST ${route}`, gate("write", create));
   reading.Handle(`GET ${route}/{id}`, gate("read", read));
   // More specific than `{id}`, and no id is "events" (ids are 12 base64url characters).
-  reading.Handle(`GET ${route}/events`, gate("read", liveHandler(spec, feed, context.subject, context.owner)));
+  // OWASP ASVS 5.0 §8.2.2 (issue 38): a member removed, leaving, or whose team is deleted hears nothing more: their streams end.
+  const open = new OpenStreams();
+  if (isTeamScoped(spec)) options.teams?.onMembershipEnded((team, subject) => open.close(team, subject));
+  reading.Handle(`GET ${route}/events`, gate("read", liveHandler(spec, feed, context.subject, context.owner, open)));
   writing.Handle(`POST ${route}/{id}`, gate("write", update));
   writing.Handle(`POST ${route}/{id}/delete`, gate("write", remove));
 

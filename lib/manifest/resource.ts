@@ -3,9 +3,11 @@
  * only to carry the contract's `Resource.Validate` method; its fields are the plain `ResourceSpec`, so a manifest read
  * from JSON is checked the same way (`validateResource`).
  */
-import type { ScopeKind, StoreKind } from "./kinds.ts";
-import type { Change, Form, List, ResourceSpec } from "./spec.ts";
+import type { ResourceSpec } from "./spec.ts";
 import { validateResource } from "./validate.ts";
+
+/** A resource's fields: `ResourceSpec`'s, declared there once (the class below adds `Validate`). */
+export interface Resource extends ResourceSpec {}
 
 /**
  * A resource of the manifest. The constructor only copies (a missing
@@ -17,18 +19,10 @@ import { validateResource } from "./validate.ts";
  *   Form: { Fields: [{ Name: "title", Label: "Title", Kind: Kind.Text, Required: true }] } });
  * invoices.Validate();
  */
-export class Resource implements ResourceSpec {
-  readonly Name: string;
-  readonly Route: string;
-  readonly Store: StoreKind;
-  readonly Scope: ScopeKind;
-  readonly List: List;
-  readonly Form: Form;
-  readonly History?: readonly Change[];
-
+export class Resource {
   constructor(spec: ResourceSpec) {
-    ({ Name: this.Name, Route: this.Route, Store: this.Store, Scope: this.Scope, List: this.List, Form: this.Form } = spec);
-    if (spec.History !== undefined) this.History = spec.History;
+    const { Name, Route, Store, Scope, List, Form, History } = spec;
+    Object.assign(this, { Name, Route, Store, Scope, List, Form }, History === undefined ? {} : { History });
   }
 
   /**

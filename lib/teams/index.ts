@@ -9,5 +9,5 @@ export { isTeamsError } from "./errors.ts";
 export type { Config, Invitation, InviteLimits, Refusal } from "./config.ts";
 export type { Role, TeamAction } from "./roles.ts";
 export type { TeamView } from "./teams.ts";
-export type { TeamSummary, Member } from "./store.ts";
+export type { TeamSummary, Member, MembershipEnded } from "./store.ts";
 export type { PendingInvitation } from "./invitations.ts";

@@ -37,12 +37,20 @@ export interface Member {
   readonly JoinedAt: Date;
 }
 
+/** Told that `subject` is no longer a member of `team` (removed, left, or the team deleted), after it committed. */
+export type MembershipEnded = (team: string, subject: string) => void;
+
 /** The SQL of the teams' rows, and their events. */
 export class TeamStore {
+  readonly #db: DB;
   readonly #events: EventStore;
   readonly #sql;
+  readonly #listeners = new Set<MembershipEnded>();
+  // The memberships ended by the transaction running, told once it commits (nothing when it rolls back).
+  #ended: [string, string][] = [];
 
   constructor(db: DB, events: EventStore) {
+    this.#db = db;
     this.#events = events;
     this.#sql = {
       role: db.prepare<[string, string], { role: Role }>("SELECT role FROM team_members WHERE team = ? AND subject = ?"),
@@ -100,9 +108,20 @@ export class TeamStore {
     this.#events.append({ Stream: stream, Expected: this.#events.version(stream), Type: type, Data: data, Actor: HUMAN, Subject: by });
   }
 
-  /** Runs `fn` in one IMMEDIATE transaction with the events it appends. */
+  /** Runs `fn` in one IMMEDIATE transaction with the events it appends; then tells `onEnded`'s listeners what it ended. */
   atomically<T>(fn: () => T): T {
-    return this.#events.transaction(fn);
+    if (this.#db.inTransaction) return this.#events.transaction(fn);
+    this.#ended = [];
+    const result = this.#events.transaction(fn);
+    const ended = this.#ended;
+    this.#ended = [];
+    for (const [team, subject] of ended) for (const listener of this.#listeners) listener(team, subject);
+    return result;
+  }
+
+  /** Adds `listener`, told of each membership that ends, after its transaction committed. */
+  onEnded(listener: MembershipEnded): void {
+    this.#listeners.add(listener);
   }
 
   create(name: string, owner: string, now: number): string {
@@ -125,8 +144,9 @@ export class TeamStore {
   /** Deletes the team and its memberships (its invitations are revoked by the caller, in the same transaction). */
   delete(team: string, by: string, also: () => void): void {
     this.atomically(() => {
-      const members = this.members(team).length;
-      this.record(team, "team.deleted", by, { name: this.name(team) ?? "", members });
+      const members = this.members(team);
+      this.record(team, "team.deleted", by, { name: this.name(team) ?? "", members: members.length });
+      this.#ended.push(...members.map((m): [string, string] => [team, m.Subject]));
       this.#sql.deleteMembers.run(team);
       this.#sql.deleteTeam.run(team);
       also();
@@ -150,6 +170,7 @@ export class TeamStore {
     this.atomically(() => {
       this.#sql.removeMember.run(team, subject);
       this.record(team, type, by, { member: subject });
+      this.#ended.push([team, subject]);
     });
   }
 }

@@ -14,7 +14,7 @@ import { createHandler, deleteHandler, leaveHandler, removeHandler, renameHandle
 import { acceptHandler, inviteHandler, joinHandler, revokeHandler } from "./invite-handlers.ts";
 import type { PendingInvitation } from "./invitations.ts";
 import { may, type Role } from "./roles.ts";
-import { TEAM_ID_PATTERN, type Member, type TeamSummary } from "./store.ts";
+import { TEAM_ID_PATTERN, type Member, type MembershipEnded, type TeamSummary } from "./store.ts";
 
 /** A team as one of its members sees it; pending invitations only for those who may invite. */
 export interface TeamView {
@@ -86,6 +86,14 @@ export class Teams {
    */
   roleOf(team: string, subject: string): Role | undefined {
     return TEAM_ID_PATTERN.test(team) ? this.#ctx.store.roleOf(team, subject) : undefined;
+  }
+
+  /**
+   * Calls `listener(team, subject)` each time a membership ends (a member removed, a member leaving, the team deleted:
+   * once per member), after the change committed; a live page or a pending approval of that member ends with it.
+   */
+  onMembershipEnded(listener: MembershipEnded): void {
+    this.#ctx.store.onEnded(listener);
   }
 
   /** The teams `subject` belongs to, by name. */

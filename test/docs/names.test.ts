@@ -29,7 +29,8 @@
  * Where a name the reports do not hold may be written:
  * - a module's README (lib/<module>/README.md, lib/signin/oidc/README.md)
  *   names what its own folder declares, exported by a file or not public
- *   (its file table, its decisions); lib/internal/README.md names internal's;
+ *   (its file table, its decisions), and in its file table's names cell
+ *   only what the row's file declares; lib/internal/README.md names internal's;
  * - the maintainer documents (MAINTAINER_DOCUMENTS: docs/design.md,
  *   docs/handbook.md, docs/style.md) name any declaration of lib/ in the
  *   table row or paragraph that gives its file (`lib/internal/secret.ts`, or
@@ -234,16 +235,47 @@ function blockAt(markdown: string, line: number): string {
   return lines.slice(start, end + 1).join("\n");
 }
 
-/** Returns the lib/ files whose declarations a span on `line` of `document` may name beyond the reports (see the header). */
-function filesInScope(document: string, markdown: string, line: number, files: readonly string[]): string[] {
+/**
+ * Returns the lib/ files whose declarations a span on `line` of `document`
+ * may name beyond the reports (see the header). In a module README's file
+ * table (a `File` column beside a `Name` or `Holds` one), a span of the
+ * names cell may name only what the row's files declare, so a name that
+ * moved to another file fails where the row still gives the old one.
+ */
+function filesInScope(document: string, markdown: string, line: number, files: readonly string[], span = ""): string[] {
   if (document.startsWith("lib/")) {
     const folder = document.slice(0, document.lastIndexOf("/") + 1);
-    return files.filter((file) => file.startsWith(folder));
+    const own = files.filter((file) => file.startsWith(folder));
+    const row = fileTableRow(markdown, line);
+    if (row === undefined || !row.names.includes(`\`${span}\``)) return own;
+    const cited = own.filter((file) => row.files.some((name) => file === `${folder}${name}`));
+    return cited.length > 0 ? cited : own;
   }
   if (!MAINTAINER_DOCUMENTS.includes(document)) return [];
   // `lib/http/csrf.ts`, `http/csrf.ts`, `csrf.ts`, [csrf.ts](../lib/http/csrf.ts)
   const given = [...blockAt(markdown, line).matchAll(/[\w.-]+(?:\/[\w.-]+)*\.ts\b/g)].map((m) => `/${m[0].replace(/^(?:\.\.?\/)+/, "")}`);
   return files.filter((file) => given.some((tail) => `/${file}`.endsWith(tail)));
+}
+
+/** Returns, for a row of a file table (header cells `File` or `Files`, and `Name` or `Holds`), the files it gives (relative to the document's folder) and its names cell. */
+function fileTableRow(markdown: string, line: number): { files: string[]; names: string } | undefined {
+  const lines = prose(markdown).split("\n");
+  const cells = (i: number): string[] =>
+    (lines[i] ?? "")
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((cell) => cell.trim());
+  const isRow = (i: number): boolean => /^\s*\|/.test(lines[i] ?? "");
+  if (!isRow(line - 1)) return undefined;
+  let header = line - 1;
+  while (header > 0 && isRow(header - 1)) header--;
+  const heads = cells(header);
+  const fileColumn = heads.findIndex((cell) => /^Files?$/.test(cell));
+  const nameColumn = heads.findIndex((cell) => /^(?:Name|Holds)$/.test(cell));
+  if (header >= line - 2 || fileColumn < 0 || nameColumn < 0) return undefined;
+  const row = cells(line - 1);
+  const files = [...(row[fileColumn] ?? "").matchAll(/`([\w./-]+\.ts)`/g)].map((m) => m[1] ?? "");
+  return { files, names: row[nameColumn] ?? "" };
 }
 
 /**
@@ -594,6 +626,23 @@ describe("filesInScope()", () => {
     assert.deepEqual(filesInScope("lib/internal/README.md", "", 1, files), ["lib/internal/secret.ts"]);
   });
 
+  test("a module's README file table: a names cell, the files its row gives", () => {
+    const readme = [
+      "| Name | File | What |",
+      "|---|---|---|",
+      "| `clientBucket` | `rate.ts` | Uses `pendingStore`, declared elsewhere. |",
+      "| `gone` | `nope.ts` | A file no longer there. |",
+    ].join("\n");
+    const scope = (line: number, span: string): string[] => filesInScope("lib/signin/README.md", readme, line, files, span);
+    assert.deepEqual(scope(3, "clientBucket"), ["lib/signin/rate.ts"]);
+    // The description cell names what other files declare; a row giving no file of the folder leaves the folder.
+    assert.deepEqual(scope(3, "pendingStore"), ["lib/signin/rate.ts", "lib/signin/oidc/pending.ts"]);
+    assert.deepEqual(scope(4, "gone"), ["lib/signin/rate.ts", "lib/signin/oidc/pending.ts"]);
+    assert.deepEqual(filesInScope("lib/signin/README.md", "| File | Holds |\n|---|---|\n| `oidc/pending.ts` | `x` |", 3, files, "x"), [
+      "lib/signin/oidc/pending.ts",
+    ]);
+  });
+
   test("a maintainer document: the files its table row or paragraph gives", () => {
     assert.deepEqual(filesInScope("docs/design.md", design, 3, files), ["lib/internal/secret.ts"]);
     assert.deepEqual(filesInScope("docs/design.md", design, 4, files), []);
@@ -652,7 +701,7 @@ test("every latch name in the shipped documents exists in the API reports or, wh
     const markdown = readRepoFile(document);
     for (const span of codeSpans(markdown)) {
       spans++;
-      const scope = filesInScope(document, markdown, span.line, [...lib.keys()]);
+      const scope = filesInScope(document, markdown, span.line, [...lib.keys()], span.text);
       const local = merged(
         scope.map((file) => lib.get(file) ?? { names: new Map(), members: new Map() }),
         true,

@@ -5,6 +5,7 @@
  * (403, nothing written); members write, each change attributed to its author; no team reaches another's records.
  */
 import assert from "node:assert/strict";
+import { get } from "node:http";
 import { describe, it, type TestContext } from "node:test";
 import { Approvals, humanActor, type CallOutcome, Schema as agentSchema, ToolInvoker, ToolRegistry } from "../../lib/agent/index.ts";
 import type { RenderFunc } from "../../lib/index.ts";
@@ -75,6 +76,11 @@ export async function teamWorld(t: TestContext, resource: Resource = tasks): Pro
 /** Calls tool `name` as a person (a human caller needs no approval). */
 export function call(world: TeamWorld, subject: string, name: string, input: Record<string, unknown>): Promise<CallOutcome> {
   return world.invoker.call({ Actor: humanActor(), Subject: subject }, name, input);
+}
+
+/** Resolves once `ready()` holds, asking again on each turn of the event loop (no timing threshold). */
+async function waitFor(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((turn) => setImmediate(turn));
 }
 
 const rows = (app: TeamsApp): unknown[] => app.db.prepare("SELECT id, team, author, title, done FROM tasks ORDER BY created_at, id").all();
@@ -196,6 +202,37 @@ describe("a TeamScoped resource", () => {
     const removed = await call(world, "bob@example.com", "tasks_list", { team });
     assert.equal(removed.kind === "refused" && removed.status, 404);
     assert.equal(rows(app).length, 1);
+  });
+});
+
+/** Opens `path`'s event stream as `jar`'s person; resolves with what it read once the server ends it. */
+function follow(base: string, path: string, jar: CookieJar): Promise<{ status: number; ended: Promise<string>; read: () => string }> {
+  return new Promise((resolve, reject) => {
+    const cookie = jar.header();
+    const headers = { Accept: "text/event-stream", ...(cookie !== undefined && { Cookie: cookie }) };
+    get(`${base}${path}`, { headers, agent: false }, (res) => {
+      let body = "";
+      res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      const ended = new Promise<string>((done) => res.on("end", () => done(body)));
+      resolve({ status: res.statusCode ?? 0, ended, read: () => body });
+    }).on("error", reject);
+  });
+}
+
+describe("a TeamScoped resource's live pages", () => {
+  it("tell every member of the team's changes, and end a member's stream at once when they are removed", async (t) => {
+    const { app, team, jars } = await teamWorld(t);
+    const bobs = await follow(app.base, `/teams/${team}/tasks/events`, jars.bob);
+    const cats = await follow(app.base, `/teams/${team}/tasks/events`, jars.cat);
+    assert.equal(bobs.status, 200);
+    const id = (await app.post(jars.ann, `/teams/${team}/tasks`, { title: "Order oak" })).location?.split("/").pop() ?? "";
+    await waitFor(() => bobs.read().includes(id) && cats.read().includes(id));
+    assert.equal((await app.post(jars.ann, `/teams/${team}/members/remove`, { member: "bob@example.com" })).status, 303);
+    assert.match(await bobs.ended, new RegExp(`"id":"${id}"`));
+    // Cat's stream stays open: one more change reaches it, and the stream Bob would reopen is the 404 of a stranger.
+    await app.post(jars.ann, `/teams/${team}/tasks`, { title: "Plane boards" });
+    await waitFor(() => (cats.read().match(/"change":"created"/g) ?? []).length === 2);
+    assert.equal((await follow(app.base, `/teams/${team}/tasks/events`, jars.bob)).status, 404);
   });
 });
 
