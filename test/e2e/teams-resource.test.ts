@@ -5,8 +5,9 @@
  * the team's tasks (`/teams/{team}/tasks`), each change attributed to its
  * author; Carol, in no team, gets 404 on every team route and tool, and a
  * forged invitation accepts nothing; Vera, a viewer, reads but cannot
- * write; removing Bob ends his open live stream and his agent's access at
- * once; the last owner cannot leave. Nothing is written on a refusal.
+ * write; a task Ada adds is told on Bob's open live stream, and removing
+ * Bob ends that stream and his agent's access at once; the last owner
+ * cannot leave. Nothing is written on a refusal.
  */
 import assert from "node:assert/strict";
 import { request } from "node:http";
@@ -185,7 +186,17 @@ describe("a team's shared tasks on the demo (issue 38)", () => {
     await new Promise<void>((resolve) => stream.once("data", (chunk: Buffer) => resolve(void (received += chunk.toString()))));
     assert.match(received, /^retry: /m);
     assert.equal(open, true);
-    stream.on("data", (chunk: Buffer) => (received += chunk.toString()));
+    const heard = new Promise<void>((resolve) =>
+      stream.on("data", (chunk: Buffer) => {
+        received += chunk.toString();
+        if (/^event: change$/m.test(received)) resolve();
+      }),
+    );
+    // Ada's new task is told on Bob's open stream: the audience of a team's records is the team.
+    const added = await post("ada", `/teams/${team}/tasks`, { title: "Oil the plane" });
+    const addedID = /\/tasks\/([A-Za-z0-9_-]+)$/.exec(added.location ?? "")?.[1] ?? assert.fail(`create: ${added.status}`);
+    await heard;
+    assert.match(received, new RegExp(`"id":"${addedID}","change":"created"`));
     assert.equal((await post("ada", `/teams/${team}/members/remove`, { member: "bob@example.com" })).location, `/teams/${team}?removed=1`);
     await ended; // the server closed it: no timer waits for it
     assert.equal((await call("bob", "tasks_list", { team })).status, 404);
@@ -199,6 +210,6 @@ describe("a team's shared tasks on the demo (issue 38)", () => {
     assert.equal(refused.status, 409);
     assert.match(refused.body, /data-refusal="last_owner"/);
     assert.equal(count("SELECT count(*) AS n FROM team_members WHERE team = ? AND subject = 'ada@example.com'", team), 1);
-    assert.equal(count("SELECT count(*) AS n FROM tasks WHERE team = ?", team), 1);
+    assert.equal(count("SELECT count(*) AS n FROM tasks WHERE team = ?", team), 2);
   });
 });
