@@ -25,6 +25,10 @@
  *   events     /account/activity, EventStore.latest and appendAudit with
  *              10³/10⁵/10⁶ events in the person's stream and BENCH_EVENTS
  *              (10⁷) in all
+ *   teams      a team of 1,000 members and 10⁵ tasks beside a team of 3
+ *              and 10², the person in both: the list page, the membership
+ *              check (Teams.roleOf) and a tool call, per team
+ *              (scripts/bench-scale-teams.ts)
  *   cold       the shipped unit's cold start with a BENCH_COLD_BYTES (1 GB)
  *              database beside an empty one (needs `npm run build`'s bundle)
  *
@@ -43,88 +47,52 @@
  * scenario to its table in seconds, for a quick look at a change; the rows
  * then name the sizes seeded. The 1,000 people stay 1,000.
  */
-import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { Agent, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { OpenDB, type DB } from "../lib/db/index.ts";
 import { EventStore, auditStream } from "../lib/events/index.ts";
 import { newLogger } from "../lib/http/index.ts";
-import { Handler } from "../lib/index.ts";
 import { HashToken, NewToken } from "../lib/session/index.ts";
 import * as signin from "../lib/signin/index.ts";
 import { LIST_PAGE_SIZE } from "../lib/manifest/list.ts";
 import { ownerTag, searchRow } from "../lib/manifest/search.ts";
-import { demoOptions } from "../examples/demo/app.ts";
-import { loadConfig } from "../examples/demo/config.ts";
-import { copyClientScripts } from "../test/_support/demo.ts";
 import { listen } from "../test/_support/server.ts";
 import { SHIPPED_DEMO, coldStart, coldServers } from "./bench-cold.ts";
+import { teams } from "./bench-scale-teams.ts";
+import {
+  DIVISOR,
+  RATE,
+  SECONDS,
+  SEQUENTIAL,
+  SUBJECT,
+  UUID,
+  UUIDS,
+  agent,
+  bigCache,
+  found,
+  judgeRPC,
+  mb,
+  measure,
+  paced,
+  perMillion,
+  report,
+  rows,
+  scaled,
+  seedRange,
+  sequential,
+  serve,
+  sizes,
+  timed,
+  tokenPool,
+  type Point,
+} from "./bench-scale-kit.ts";
 
-const RATE = Number(process.env["BENCH_RATE"] ?? 200);
-const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 3);
-const SUBJECT = "ada@example.com";
-/** What every size and seeding count is divided by (BENCH_SCALE_DIVISOR, default 1). */
-const DIVISOR = Number(process.env["BENCH_SCALE_DIVISOR"] ?? 1);
-if (!Number.isSafeInteger(DIVISOR) || DIVISOR < 1) throw new Error("bench-scale: BENCH_SCALE_DIVISOR must be a whole number of at least 1");
-/** `n` divided by DIVISOR, at least 1. */
-const scaled = (n: number): number => Math.max(1, Math.round(n / DIVISOR));
 /** Expired rows of each kind the sweep scenario deletes (BENCH_SWEEP_ROWS, default 10⁶). */
 const SWEEP_ROWS = scaled(Number(process.env["BENCH_SWEEP_ROWS"] ?? 1_000_000));
-
-/** A demo served on a database file. */
-interface Served {
-  db: DB;
-  path: string;
-  base: string;
-  origin: string;
-  cookie: string;
-  close(): Promise<void>;
-}
-
-async function serve(dir: string): Promise<Served> {
-  copyClientScripts();
-  const path = join(dir, "scale.db");
-  const db = OpenDB(path);
-  const listening = await listen();
-  const origin = `http://localhost:${listening.port}`;
-  const quiet = new Writable({ write: (_c, _e, done) => done() });
-  const logger = newLogger({ stream: quiet });
-  const env = {
-    STATE_DIRECTORY: dir,
-    ORIGIN: origin,
-    INSTANCE_KEY: "bench-scale-instance-key-not-secret",
-    MAIL_FROM: "demo@localhost",
-    JOB_STEP_MS: "50",
-    FRESH_SECONDS: "3600",
-  };
-  const { cleanup, ...options } = demoOptions(loadConfig(env, logger), logger);
-  const [handler, close] = Handler({ ...options, DB: db });
-  (listening.server as Server).on("request", (req, res) => void handler(req, res));
-  // A signed-in person: a session row as sign-in writes it, and its cookie.
-  const token = NewToken();
-  const now = Date.now();
-  db.prepare(
-    "INSERT INTO sessions (token_hash, subject, method, auth_time, created_at, last_seen, expires_at, public_id, device) VALUES (?, ?, 'magiclink', ?, ?, ?, ?, ?, '')",
-  ).run(HashToken(token), SUBJECT, now, now, now, now + 86_400_000, randomUUID());
-  return {
-    db,
-    path,
-    base: listening.base,
-    origin,
-    cookie: `framework_session=${token}`,
-    async close() {
-      await listening.close();
-      cleanup();
-      close();
-      db.close();
-    },
-  };
-}
 
 function seedSessions(db: DB, count: number, expired: boolean): void {
   const now = Date.now();
@@ -158,120 +126,6 @@ function seedSignin(db: DB, from: number, count: number, now: number): void {
     now,
     from,
   );
-}
-
-/** What one request sends. */
-interface Req {
-  method: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-  /** Names the answer in the status counts from its status and body (a refusal inside a 200); default: the status. */
-  judge?: (status: number, body: string) => string;
-}
-
-/** Median and p99 latency in ms, and the status codes seen. */
-interface Point {
-  p50: number;
-  p99: number;
-  statuses: string;
-}
-
-const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-
-function once(base: string, r: Req): Promise<[string, number]> {
-  const start = process.hrtime.bigint();
-  return new Promise((resolve) => {
-    const req = request(base + r.path, { method: r.method, headers: r.headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => void (r.judge === undefined || chunks.push(c)));
-      res.on("end", () => {
-        const status = res.statusCode ?? 0;
-        const name = r.judge === undefined ? String(status) : r.judge(status, Buffer.concat(chunks).toString());
-        resolve([name, Number(process.hrtime.bigint() - start) / 1e6]);
-      });
-    });
-    // A failed request (a kept-alive socket the server closed during seeding) counts as status 0.
-    req.on("error", () => resolve(["0", Number(process.hrtime.bigint() - start) / 1e6]));
-    req.end(r.body);
-  });
-}
-
-/** Median and p99 of the answers' times, and how many of each status. */
-function summarize(results: [string, number][]): Point {
-  const times = results.map(([, ms]) => ms).sort((a, b) => a - b);
-  const statuses = new Map<string, number>();
-  for (const [status] of results) statuses.set(status, (statuses.get(status) ?? 0) + 1);
-  return {
-    p50: times[Math.floor(times.length * 0.5)] ?? 0,
-    p99: times[Math.floor(times.length * 0.99)] ?? 0,
-    statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(" "),
-  };
-}
-
-/** Sends `make(i)` at RATE per second for `seconds`, not waiting for answers (an open loop). */
-async function load(base: string, make: (i: number) => Req, seconds: number): Promise<Point> {
-  const total = Math.round(RATE * seconds);
-  const started = performance.now();
-  const pending: Promise<[string, number]>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await sleep(wait);
-    pending.push(once(base, make(i)));
-  }
-  return summarize(await Promise.all(pending));
-}
-
-async function measure(base: string, make: (i: number) => Req): Promise<Point> {
-  await load(base, make, 1);
-  return load(base, make, SECONDS);
-}
-
-/** Requests slower than the offered load allows (a search over 10⁶ rows): BENCH_SEQUENTIAL (10) of them one after another. */
-const SEQUENTIAL = Number(process.env["BENCH_SEQUENTIAL"] ?? 10);
-
-async function sequential(base: string, make: (i: number) => Req): Promise<Point> {
-  await once(base, make(0));
-  const results: [string, number][] = [];
-  for (let i = 0; i < SEQUENTIAL; i++) results.push(await once(base, make(i)));
-  return summarize(results);
-}
-
-/** One request's points across the sizes, printed as a table row with the largest/smallest ratios. */
-const rows: string[] = [];
-function report(scenario: string, label: string, points: [string, Point][]): void {
-  const first = points[0]?.[1];
-  const last = points[points.length - 1]?.[1];
-  const cells = points.map(([size, p]) => `${size}: ${p.p50.toFixed(2)} / ${p.p99.toFixed(2)} ms (${p.statuses})`);
-  const ratio =
-    first === undefined || last === undefined ? "" : `${(last.p50 / first.p50).toFixed(2)}× / ${(last.p99 / first.p99).toFixed(2)}×`;
-  const line = `| ${scenario} | ${label} | ${cells.join(" · ")} | ${ratio} |`;
-  rows.push(line);
-  console.log(line);
-}
-
-function mb(path: string): string {
-  const bytes = statSync(path).size + (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0);
-  return `${(bytes / 1e6).toFixed(0)} MB`;
-}
-
-async function timed(label: string, fn: () => void): Promise<void> {
-  const start = performance.now();
-  fn();
-  console.log(`  seeded ${label} in ${((performance.now() - start) / 1000).toFixed(1)} s`);
-}
-
-/** `n` as a power of ten where it is one (10⁵), else in digits. */
-function sizeLabel(n: number): string {
-  const exponent = Math.log10(n);
-  if (!Number.isInteger(exponent)) return n.toLocaleString("en-US");
-  return `10${[...String(exponent)].map((d) => "⁰¹²³⁴⁵⁶⁷⁸⁹"[Number(d)]).join("")}`;
-}
-
-/** Sizes as [label, rows], each divided by DIVISOR. */
-function sizes(...ns: number[]): [string, number][] {
-  return ns.map((n) => [sizeLabel(scaled(n)), scaled(n)]);
 }
 
 const SIZES = sizes(1_000, 100_000, 1_000_000);
@@ -355,35 +209,6 @@ async function sweep(dir: string): Promise<void> {
   console.log(line);
   db.close();
 }
-
-/**
- * Runs `sql`, an INSERT … SELECT from `n(i)` (i from 0 to count - 1, a
- * recursive CTE the statement begins with), in one transaction: the rows
- * are made inside SQLite, no JavaScript per row.
- */
-function seedRange(db: DB, count: number, sql: string, ...params: unknown[]): void {
-  const insert = db.prepare(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?) ${sql}`);
-  bigCache(db, () => db.transaction(() => insert.run(count, ...params))());
-}
-
-/**
- * Runs `fn` with a page cache of 512 MB (SQLite's default, 2 MB, spills the
- * index pages of a large transaction to the WAL again and again); the
- * requests measured afterwards run with the default again.
- */
-function bigCache(db: DB, fn: () => void): void {
-  const cache = db.pragma("cache_size", { simple: true }) as number;
-  db.pragma("cache_size = -524288");
-  try {
-    fn();
-  } finally {
-    db.pragma(`cache_size = ${cache}`);
-  }
-}
-
-/** A random UUID v4 per row of `n(i)`, made once per row (a materialized CTE: randomblob() is not repeated). */
-const UUIDS = `, u(i, h) AS MATERIALIZED (SELECT i, lower(hex(randomblob(16))) FROM n)`;
-const UUID = `substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-a' || substr(h, 18, 3) || '-' || substr(h, 21, 12)`;
 
 /** Other people's expenses: 999 people of 901 records each (900,099 rows), each person's rows in a run. */
 const OTHERS = 999;
@@ -621,52 +446,6 @@ async function resources(dir: string): Promise<void> {
   await s.close();
 }
 
-/**
- * Inserts `count` read tokens of the signed-in person, rows as
- * `AgentTokens.mint` writes them, and returns a function handing out each
- * token once. A token's rate limit (lib/agent/rate.ts: 60 calls a minute, 20
- * at once, per token) stays as shipped; a token called once is never
- * refused, so the agents' rows measure the tool call and not the refusal.
- * A person may mint at most MAX_AGENT_TOKENS (20) live tokens; the pool
- * holds more (up to 3 · 4 · BENCH_RATE), which nothing on the call path
- * sees: a token is found by its hash.
- */
-function tokenPool(db: DB, count: number): () => string {
-  const insert = db.prepare(
-    `INSERT INTO agent_tokens (id, token_hash, subject, name, access, created_at, expires_at)
-     VALUES (?, ?, ?, ?, 'read', ?, ?)`,
-  );
-  const now = Date.now();
-  const tokens: string[] = [];
-  db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const token = NewToken();
-      const id = randomUUID();
-      insert.run(id, HashToken(token), SUBJECT, `bench-${id}`, now, now + 86_400_000);
-      tokens.push(token);
-    }
-  })();
-  let next = 0;
-  return () => {
-    const token = tokens[next++];
-    if (token === undefined) throw new Error(`bench: the pool of ${count} agent tokens is spent`);
-    return token;
-  };
-}
-
-/** Names a list page's answer by its status and the records it shows: a search finds the person's records. */
-function found(status: number, body: string): string {
-  return `${status} (${body.split("<tr data-record-id=").length - 1} shown)`;
-}
-
-/** Names an MCP answer: "200" for a tool's result, else the JSON-RPC error or the refusal inside the result. */
-function judgeRPC(status: number, body: string): string {
-  if (status !== 200) return String(status);
-  const answer = JSON.parse(body) as { error?: { code: number }; result?: { isError?: boolean } };
-  if (answer.error !== undefined) return `200 JSON-RPC error ${answer.error.code}`;
-  return answer.result?.isError === true ? "200 isError" : "200";
-}
-
 /** Events in all (BENCH_EVENTS, default 10⁷): the person's stream grows to 10⁶, the rest are others' streams of 100. */
 const EVENTS_TOTAL = scaled(Number(process.env["BENCH_EVENTS"] ?? 10_000_000));
 
@@ -706,22 +485,6 @@ function seedStreamEvents(db: DB, stream: string, subject: string, from: number,
   );
 }
 
-/** Calls `fn` RATE times a second for `seconds` in this process; median and p99 of one call, in ms. */
-async function paced(fn: () => void, seconds: number): Promise<Point> {
-  const total = Math.round(RATE * seconds);
-  const times: number[] = [];
-  const started = performance.now();
-  for (let i = 0; i < total; i++) {
-    const wait = started + (i * 1000) / RATE - performance.now();
-    if (wait > 1) await sleep(wait);
-    const t = performance.now();
-    fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(total * 0.5)] ?? 0, p99: times[Math.floor(total * 0.99)] ?? 0, statuses: `${total} calls` };
-}
-
 async function events(dir: string): Promise<void> {
   const s = await serve(dir);
   const now = Date.now();
@@ -753,12 +516,6 @@ async function events(dir: string): Promise<void> {
   report("events", "EventStore.latest(stream, 50, 'human') in-process", latest);
   report("events", "EventStore.appendAudit in-process (one transaction each)", appends);
   await s.close();
-}
-
-/** The database file's (and its WAL's) MB per million rows (its bytes a row). */
-function perMillion(path: string, rows: number): string {
-  const bytes = statSync(path).size + (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0);
-  return `${(bytes / rows).toFixed(0)} MB`;
 }
 
 /** Database size for the cold start (BENCH_COLD_BYTES, default 1 GB). */
@@ -806,7 +563,15 @@ async function cold(dir: string): Promise<void> {
   console.log(line);
 }
 
-const SCENARIOS: Record<string, (dir: string) => Promise<void>> = { sessions, signin: signinScenario, sweep, resources, events, cold };
+const SCENARIOS: Record<string, (dir: string) => Promise<void>> = {
+  sessions,
+  signin: signinScenario,
+  sweep,
+  resources,
+  events,
+  teams,
+  cold,
+};
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(SCENARIOS);
 console.log(`bench-scale: Node ${process.version}, ${RATE} req/s for ${SECONDS} s per point, sizes divided by ${DIVISOR}`);
 for (const name of chosen) {

@@ -25,6 +25,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { teamWritePaths } from "./write-paths-teams.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -116,9 +117,6 @@ const TOOL_ATOMIC = "test/agent/atomic.test.ts";
 const RECORD_ATOMIC = "test/manifest/attribution.test.ts";
 const PASSKEY_ATOMIC = "test/passkey/routes-manage.test.ts";
 const ACCOUNT_ATOMIC = "test/account/move.test.ts";
-const TEAMS_ATOMIC = "test/teams/teams.test.ts";
-// The person's newest team, as the teams drives act in it.
-const team = (d: Driver): string => newest(d, "SELECT team AS id FROM team_members WHERE subject = ? ORDER BY joined_at DESC LIMIT 1");
 
 /** Every write path, in the order the test drives them (a token is minted before it is revoked). */
 export const WRITE_PATHS: readonly WritePath[] = [
@@ -133,56 +131,8 @@ export const WRITE_PATHS: readonly WritePath[] = [
     drive: (d) => d.post("/auth/code", { code: "000000" }),
     none: "a code typed with no pending link of this browser changes nothing; a right code signs in as the link does (signed_in, test/signin/code.test.ts)",
   },
-  // Teams: the drives act in the person's newest team (README of lib/teams, "Events").
-  {
-    name: "POST /teams",
-    drive: (d) => d.post("/teams", { name: "Workshop" }),
-    event: { type: "team.created", actor: "human" },
-    atomic: TEAMS_ATOMIC,
-  },
-  {
-    name: "POST /teams/{team}/rename",
-    drive: (d) => d.post(`/teams/${team(d)}/rename`, { name: "Loans" }),
-    event: { type: "team.renamed", actor: "human" },
-    atomic: TEAMS_ATOMIC,
-  },
-  {
-    name: "POST /teams/{team}/invitations",
-    drive: (d) => d.post(`/teams/${team(d)}/invitations`, { email: "grace-writes@example.com", role: "member" }),
-    event: { type: "team.invited", actor: "human" },
-    atomic: TEAMS_ATOMIC,
-  },
-  {
-    name: "POST /teams/{team}/invitations/revoke",
-    drive: async (d) => {
-      const id = (/data-invitation="([A-Za-z0-9_-]+)"/.exec((await d.get(`/teams/${team(d)}`)).body) ?? [])[1] ?? "";
-      return d.post(`/teams/${team(d)}/invitations/revoke`, { invitation: id });
-    },
-    event: { type: "team.invitation_revoked", actor: "human" },
-    atomic: TEAMS_ATOMIC,
-  },
-  {
-    name: "POST /teams/join",
-    none: "needs the link mailed to the invited address: test/teams/invitations.test.ts accepts it over SMTP and finds team.joined on team:<id>",
-  },
-  {
-    name: "POST /teams/{team}/members/role",
-    none: "needs a second member, who joins by the mailed link: test/teams/teams.test.ts finds team.role_changed with its actor",
-  },
-  {
-    name: "POST /teams/{team}/members/remove",
-    none: "needs a second member, who joins by the mailed link: test/teams/teams.test.ts finds team.member_removed with its actor",
-  },
-  {
-    name: "POST /teams/{team}/leave",
-    none: "the only owner cannot leave (409); a member who leaves appends team.left (test/teams/teams.test.ts)",
-  },
-  {
-    name: "POST /teams/{team}/delete",
-    drive: (d) => d.post(`/teams/${team(d)}/delete`, { name: "Loans" }),
-    event: { type: "team.deleted", actor: "human" },
-    atomic: TEAMS_ATOMIC,
-  },
+  // Teams: the drives act in the person's newest team (scripts/write-paths-teams.ts).
+  ...teamWritePaths({ address: ADDRESS, version, recordAtomic: RECORD_ATOMIC }),
   {
     name: "POST /account/agents",
     drive: (d) => d.post("/account/agents", { name: "writer", access: "write" }),
@@ -400,11 +350,16 @@ export function writingNames(dir: string = join(ROOT, "api")): string[] {
   return found;
 }
 
+/** The starter's modules the demo mounts as they are: their routes are the demo's. */
+const STARTER_MOUNTED = ["examples/starter/teams.ts", "examples/starter/tasks.ts"];
+
 /** The demo's writing routes: its mux table's literal patterns, and the routes `mountResource` mounts for each of its resources. */
 export function writingRoutes(demo: string = join(ROOT, "examples/demo"), mount: string = join(ROOT, "lib/manifest/mount.ts")): string[] {
   const found = new Set<string>();
-  for (const file of readdirSync(demo).filter((f) => f.endsWith(".ts"))) {
-    const source = readFileSync(join(demo, file), "utf8");
+  // The demo's own files, and the starter's modules it mounts (the team pages' routes, the team task list).
+  const files = [...readdirSync(demo).map((f) => join(demo, f)), ...STARTER_MOUNTED.map((f) => join(ROOT, f))];
+  for (const file of files.filter((f) => f.endsWith(".ts"))) {
+    const source = readFileSync(file, "utf8");
     for (const m of source.matchAll(/\.Handle\("([^"]+)"/g)) {
       const pattern = m[1] ?? "";
       const method = /^([A-Z]+) /.exec(pattern)?.[1];

@@ -31,6 +31,7 @@ import type { Registry } from "../../lib/jobs/index.ts";
 import { PathValue, type Mux } from "../../lib/router/index.ts";
 import { From, type Signin } from "../../lib/signin/index.ts";
 import { newOAuthServer } from "../../lib/oauth/index.ts";
+import type { Teams } from "../../lib/teams/index.ts";
 import { mountMCP } from "./mcp.ts";
 import { consentPage } from "./pages/connect.ts";
 import { activityPage, agentsPage, approvalPage } from "./pages/agents.ts";
@@ -58,6 +59,8 @@ export interface AgentsDeps {
   jobStatusPage: HandlerFunc;
   /** Aborts when the application stops: the sweeps end with it. */
   stopped: AbortSignal;
+  /** The person's teams, named on the consent page: a grant reaches them (issue 38). */
+  teams: Teams;
 }
 
 /** The kind of job `start_job` asks for: "ok" (the default) or "fail"; anything else is refused (400). */
@@ -138,7 +141,7 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
     SigninPath: "/signin",
     StalePath: "/stepup",
     FreshFor: deps.freshFor,
-    ConsentPage: (req, res, consent) => consentPage(req, res, assets, consent),
+    ConsentPage: (req, res, consent) => consentPage(req, res, assets, consent, deps.teams.teamsOf(From(req)?.Subject ?? "")),
     ErrorPage: (req, res, status, message) => writeError(req, res, status, message),
   });
   // Lapsed approvals, and the authorization server's codes, tokens of ended grants and unused registrations.

@@ -35,7 +35,8 @@ import * as oauth from "../../lib/oauth/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { securityPage } from "./pages/security.ts";
 import * as teams from "../../lib/teams/index.ts";
-import { deleteTeamPage, joinPage, refusalPage, teamPage, teamsPage } from "../starter/pages/teams.ts";
+import { joinPage, refusalPage } from "../starter/pages/teams.ts";
+import { mountTeamPages } from "../starter/teams.ts";
 import { mountResources, resourceRows, renderResource, resourcesSchema } from "./resources.ts";
 
 /** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, OAuth codes and refresh tokens, teams, the resources, the account. */
@@ -251,9 +252,19 @@ function buildRouter(
     freshFor: config.freshFor,
     jobStatusPage: jobHandlers.StatusPage,
     stopped,
+    teams: team,
   });
-  mountResources({ db, mux, events, tools, origin: config.origin, requireSession: auth.RequireSession, localeDir: LOCALE_DIR });
-  mountTeams(mux, signedIn, team, assets);
+  mountResources({
+    db,
+    mux,
+    events,
+    tools,
+    origin: config.origin,
+    requireSession: auth.RequireSession,
+    localeDir: LOCALE_DIR,
+    teams: team,
+  });
+  mountTeamPages({ mux, signedIn, teams: team, assets, shell: renderDemo });
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
   signedIn.Handle("GET /jobs/{id}/events", jobHandlers.Events);
@@ -269,29 +280,4 @@ function buildRouter(
     await team.Sweep(now);
   });
   return mux;
-}
-
-// The teams pages and handlers (README "Demo"): a page is 404 for anyone not in the team, as the handlers are.
-function mountTeams(mux: Mux, signedIn: ReturnType<Mux["With"]>, team: teams.Teams, assets: Assets): void {
-  const subject = (req: Parameters<typeof From>[0]): string => From(req)?.Subject ?? "";
-  const member =
-    (page: typeof teamPage, owner = false) =>
-    (req: Parameters<typeof From>[0], res: Parameters<typeof teamPage>[1]) => {
-      const view = team.view(PathValue(req, "team") ?? "", subject(req));
-      if (view === undefined || (owner && view.Role !== "owner")) return notFoundPage(assets)(req, res);
-      page(req, res, assets, renderDemo, view);
-    };
-  signedIn.Handle("GET /teams", (req, res) => teamsPage(req, res, assets, renderDemo, team.teamsOf(subject(req))));
-  signedIn.Handle("POST /teams", team.Create);
-  mux.Handle("GET /teams/join", team.Join);
-  mux.Handle("POST /teams/join", team.Accept);
-  signedIn.Handle("GET /teams/{team}", member(teamPage));
-  signedIn.Handle("GET /teams/{team}/delete", member(deleteTeamPage, true));
-  signedIn.Handle("POST /teams/{team}/rename", team.Rename);
-  signedIn.Handle("POST /teams/{team}/delete", team.Delete);
-  signedIn.Handle("POST /teams/{team}/invitations", team.Invite);
-  signedIn.Handle("POST /teams/{team}/invitations/revoke", team.Revoke);
-  signedIn.Handle("POST /teams/{team}/members/role", team.SetRole);
-  signedIn.Handle("POST /teams/{team}/members/remove", team.Remove);
-  signedIn.Handle("POST /teams/{team}/leave", team.Leave);
 }

@@ -2,8 +2,10 @@
  * The demo's resources, declared in the manifest and mounted at boot:
  * `expenses` (one SQL table per person's records: a label, an amount in
  * euros, the day it was spent and a category, filtered by label text,
- * amount and date range and category) and `notes` (one event
- * stream per note, so two edits of the same note merge). Their pages render
+ * amount and date range and category), `notes` (one event
+ * stream per note, so two edits of the same note merge), and the
+ * starter's `tasks`, a team's shared task list under `/teams/{team}/tasks`
+ * (team-scoped: its members read, members and above write). Their pages render
  * through the demo's `Render` (main layout), their actions are tools in the
  * demo's registry, so agents list and (after approval) change them.
  */
@@ -26,6 +28,8 @@ import {
   resourceSchema,
 } from "../../lib/manifest/index.ts";
 import type { Mux } from "../../lib/router/index.ts";
+import type { Teams } from "../../lib/teams/index.ts";
+import { tasks } from "../starter/tasks.ts";
 import { render } from "./pages/layout.ts";
 
 /** Expenses: Exclusive, user-scoped; `label` (Text), `amount` (Money, EUR), `spent_on` (Date) and `category` (Choice). */
@@ -81,11 +85,15 @@ export const notes: Resource = new Resource({
  * export and delete with the account.
  */
 export function resourceRows(db: DB): AccountRows {
-  return accountRows(db, [expenses, notes]);
+  return accountRows(db, [expenses, notes, tasks]);
 }
 
 /** The resources' schema steps, merged into the demo's schema. */
-export const resourcesSchema: ReturnType<typeof resourceSchema> = [...resourceSchema(expenses), ...resourceSchema(notes)];
+export const resourcesSchema: ReturnType<typeof resourceSchema> = [
+  ...resourceSchema(expenses),
+  ...resourceSchema(notes),
+  ...resourceSchema(tasks),
+];
 
 /** The demo's `Render`: a resource page inside the demo layout. */
 export function renderResource(assets: Assets): (req: IncomingMessage, res: ServerResponse, view: string, data: unknown) => void {
@@ -104,12 +112,14 @@ export interface ResourcesDeps {
   origin: string;
   requireSession: Middleware;
   localeDir: string;
+  /** Who is in which team: a team's tasks ask it before every read and write. */
+  teams: Teams;
 }
 
-/** Mounts `expenses` and `notes`. */
+/** Mounts `expenses`, `notes` and `tasks`. */
 export function mountResources(deps: ResourcesDeps): void {
   const english = NewLocales(["en"], "en", undefined, deps.localeDir);
-  for (const resource of [expenses, notes]) {
+  for (const resource of [expenses, notes, tasks]) {
     mountResource(resource, {
       db: deps.db,
       mux: deps.mux,
@@ -119,6 +129,7 @@ export function mountResources(deps: ResourcesDeps): void {
       requireSession: deps.requireSession,
       ctxFrom,
       label: (key) => english.T("en", key),
+      teams: deps.teams,
     });
   }
 }

@@ -2,8 +2,9 @@
  * The application docs/guide.md builds, step by step: a runtime and a Mux,
  * emailed-link sign-in with its pages, passkeys with Gate, the confirm page
  * and recovery codes, a background job with its status page, an agent
- * token with a tool call, a resource from the manifest, and an MCP client
- * whose write waits for the person's approval. Its pages are
+ * token with a tool call, a resource from the manifest, an MCP client
+ * whose write waits for the person's approval, and records a team shares
+ * (teams, invitations, a team's task list). Its pages are
  * examples/starter's. Compiled with the project and run end to end by
  * test/e2e/guide.test.ts; the package test compiles it against the packed
  * tarball. Both directories ship in
@@ -25,6 +26,7 @@ import * as oauth from "latch/oauth";
 import * as passkey from "latch/passkey";
 import * as session from "latch/session";
 import * as signin from "latch/signin";
+import * as teams from "latch/teams";
 import { LOCALES_DIR, STATIC_DIR } from "../starter/files.ts";
 import { renderAccount } from "../starter/pages/account.ts";
 import { confirmPage, stepUpPage } from "../starter/pages/confirm.ts";
@@ -35,6 +37,7 @@ import { mountAgents } from "./agents.ts";
 import { mountConnect } from "./connect.ts";
 import { mountExpenses, renderResource } from "./expenses.ts";
 import { mountJobs } from "./job.ts";
+import { mountTeams } from "./teams.ts";
 
 // Step 1: the runtime and a Mux.
 const env = process.env;
@@ -49,7 +52,7 @@ await Run({
   DBPath: "app.db", // relative: lives in $STATE_DIRECTORY when set
   Origin,
   Logger: logger,
-  Schema: mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema, oauth.Schema),
+  Schema: mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema, oauth.Schema, teams.Schema),
   Wrap: (next) => crossOriginProtection({ Origin })(next),
   Locales: ["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"],
   LocaleFS: LOCALES_DIR,
@@ -132,6 +135,9 @@ await Run({
     // Step 7: an MCP client connects; a write waits for the person's approval.
     const connected = mountConnect({ db, mux, auth, fresh, agents, tools, assets, Origin });
 
+    // Step 8: records a team shares: teams, invitations by email, and the team's task list.
+    const team = mountTeams({ db, mux, auth, signedIn, tools, assets, mailer, Origin });
+
     const sweep = setInterval(
       () => {
         // One after another: each deletes in bounded steps, leaving the event loop to requests between them.
@@ -140,6 +146,7 @@ await Run({
           await passkey.Sweep(db, now);
           await agents.approvals.sweep(now);
           await connected.sweep(now);
+          await team.Sweep(now);
         };
         sweeps(new Date()).catch((error: unknown) => logger.error("sweep failed", { error }));
       },

@@ -40,6 +40,7 @@ test("the guide builds the application in the issue's order of steps", () => {
     "5: an agent token and a tool call",
     "6: a resource from the manifest",
     "7: an MCP client and an approved write",
+    "8: a team resource",
   ]);
   for (const file of [
     "examples/guide/main.ts",
@@ -47,6 +48,8 @@ test("the guide builds the application in the issue's order of steps", () => {
     "examples/guide/agents.ts",
     "examples/guide/expenses.ts",
     "examples/guide/connect.ts",
+    "examples/guide/teams.ts",
+    "examples/starter/tasks.ts",
   ]) {
     assert.ok(GUIDE.includes(`excerpt=${file}`), `${file} is quoted`);
   }

@@ -1,8 +1,9 @@
 /*
  * The demo as an OAuth authorization server (`node dist/examples/demo/main.js`):
  * discovery, JSON answers on every OAuth and well-known path, the MCP
- * resource metadata naming the server, and an authorization request of an
- * unknown client shown to the person, never redirected.
+ * resource metadata naming the server, an authorization request of an
+ * unknown client shown to the person, never redirected, and the consent
+ * page naming the teams a grant reaches with the person's role in each.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -10,7 +11,7 @@ import { join } from "node:path";
 import { AgentTokens } from "../../lib/agent/index.ts";
 import { OpenDB } from "../../lib/db/index.ts";
 import { signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
-import { sendRequest } from "../_support/http-client.ts";
+import { sendRequest, type CookieJar } from "../_support/http-client.ts";
 
 describe("the demo's authorization server", () => {
   let demo: Demo;
@@ -78,5 +79,74 @@ describe("the demo's authorization server", () => {
     assert.equal(revoked.status, 303);
     const after = await sendRequest(demo.origin, "GET", "/account/agents", { jar }, demo.origin);
     assert.doesNotMatch(after.body, /data-agent-client-host/);
+  });
+
+  it("names on the consent page the teams the grant reaches, with the person's role in each (issue 38)", async () => {
+    const ada = await signInOverHTTP(demo, "ada-teams@example.com");
+    const bob = await signInOverHTTP(demo, "bob-teams@example.com");
+    const created = async (jar: CookieJar, name: string): Promise<string> => {
+      const res = await sendRequest(demo.origin, "POST", "/teams", { jar, form: { name } }, demo.origin);
+      const id = /^\/teams\/([A-Za-z0-9_-]+)/.exec(res.location ?? "")?.[1];
+      assert.ok(id !== undefined, `POST /teams answered ${res.status} ${res.location ?? ""}`);
+      return id;
+    };
+    const atelier = await created(ada, "Atelier");
+    const bench = await created(bob, "Bench");
+    // Bob invites Ada as a viewer; she accepts through the emailed link.
+    const mails = demo.smtp.messages.length;
+    const invited = await sendRequest(
+      demo.origin,
+      "POST",
+      `/teams/${bench}/invitations`,
+      { jar: bob, form: { email: "ada-teams@example.com", role: "viewer" } },
+      demo.origin,
+    );
+    assert.equal(invited.status, 303);
+    const mail = await demo.smtp.waitForMessage(
+      (m) => demo.smtp.messages.indexOf(m) >= mails && /\/teams\/join\?token=/.test(m.parsed.text ?? ""),
+    );
+    const token = /\/teams\/join\?token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? "")?.[1] ?? "";
+    const joined = await sendRequest(demo.origin, "POST", "/teams/join", { jar: ada, form: { token } }, demo.origin);
+    assert.equal(joined.location, `/teams/${bench}?joined=1`);
+
+    const registered = await sendRequest(
+      demo.origin,
+      "POST",
+      "/oauth/register",
+      {
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ client_name: "Team client", redirect_uris: ["http://127.0.0.1:9/cb"] }),
+      },
+      demo.origin,
+    );
+    assert.equal(registered.status, 201, registered.body);
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: String(JSON.parse(registered.body).client_id),
+      redirect_uri: "http://127.0.0.1:9/cb",
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256",
+      scope: "write",
+    });
+    const consent = async (jar: CookieJar): Promise<string> => {
+      const res = await sendRequest(demo.origin, "GET", `/oauth/authorize?${query.toString()}`, { jar }, demo.origin);
+      assert.equal(res.status, 200);
+      assert.match(res.body, /data-consent="allow"/);
+      return res.body;
+    };
+    const teams = (body: string): string[] =>
+      [...body.matchAll(/data-consent-team="([^"]+)" data-consent-team-role="([^"]+)"><span dir="auto">([^<]*)</g)].map((m) =>
+        m.slice(1).join(" "),
+      );
+    const adas = await consent(ada);
+    assert.deepEqual(teams(adas).sort(), [`${atelier} owner Atelier`, `${bench} viewer Bench`].sort());
+    assert.match(adas, /It reaches the records of your teams, with no more than your role in each allows:/);
+    assert.match(adas, /Owner<\/span>/);
+    assert.match(adas, /Viewer<\/span>/);
+    assert.deepEqual(teams(await consent(bob)), [`${bench} owner Bench`]);
+    const carol = await signInOverHTTP(demo, "carol-teams@example.com");
+    const carols = await consent(carol);
+    assert.deepEqual(teams(carols), []);
+    assert.match(carols, /<p data-consent-teams>It reaches no team&#39;s records: you are in no team\.<\/p>/);
   });
 });

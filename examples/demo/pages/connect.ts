@@ -5,7 +5,9 @@
  * so it appears only inside `data-agent-text`, after the demo's own.
  * Contract attributes the tests read: data-consent-client, data-consent-host,
  * data-consent-access ("read" or "write"), data-consent-resource, and
- * data-consent ("allow" / "deny" buttons).
+ * data-consent ("allow" / "deny" buttons), and the teams the grant
+ * reaches with the person's role in each (the starter's `consentTeams`:
+ * data-consent-teams, data-consent-team, data-consent-team-role).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Assets } from "../../../lib/assets/index.ts";
@@ -13,10 +15,18 @@ import { html } from "../../../lib/http/index.ts";
 import { T } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
 import type { Consent } from "../../../lib/oauth/index.ts";
+import type { TeamSummary } from "../../../lib/teams/index.ts";
+import { consentTeams } from "../../starter/pages/consent.ts";
 import { render } from "./layout.ts";
 
-/** `GET /oauth/authorize` for a signed-in person: what the client asks, and Allow / Deny. */
-export function consentPage(req: IncomingMessage, res: ServerResponse, assets: Assets, consent: Consent): void {
+/** `GET /oauth/authorize` for a signed-in person: what the client asks, the teams it reaches, and Allow / Deny. */
+export function consentPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  assets: Assets,
+  consent: Consent,
+  teams: readonly TeamSummary[],
+): void {
   const client = html`<strong data-agent-text dir="auto" data-consent-client>${consent.Client.Name}</strong>`;
   const host = html`<code dir="ltr" data-consent-host>${consent.Client.Host}</code>`;
   render(req, res, assets, {
@@ -27,6 +37,7 @@ export function consentPage(req: IncomingMessage, res: ServerResponse, assets: A
   <p>${client} · ${host}</p>
   <p data-consent-access="${consent.Access}">${consent.Access === "write" ? T(req, "demo.connect.write") : T(req, "demo.connect.read")}</p>
   <p>${T(req, "demo.connect.resource")} <code data-consent-resource>${consent.Resource}</code></p>
+  ${consentTeams(req, teams)}
   <form class="row" method="post" action="${consent.Action}">
     ${consent.Fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
     <button type="submit" name="decision" value="allow" data-consent="allow">${Icon("check")} ${T(req, "demo.connect.allow")}</button>

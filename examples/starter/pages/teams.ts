@@ -6,7 +6,8 @@
  * `email`, `role`) and pending invitations (`data-invitation`) for admins,
  * leave, rename and delete for owners; the delete confirmation naming what
  * goes; the accept page of an invitation; and a refusal (`data-refusal`,
- * the field in `data-field`). `shell` is the application's layout.
+ * the field in `data-field`). `shell` is the application's layout. A
+ * team's page links to its task list (`data-team-tasks`, tasks.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Assets } from "latch/assets";
@@ -122,6 +123,7 @@ export function teamPage(req: IncomingMessage, res: ServerResponse, assets: Asse
     bodyAttrs: { "data-team": team.ID, "data-role": team.Role },
     body: html`<h1 dir="auto">${team.Name}</h1>
 ${outcome === undefined ? html`` : html`<p class="notice ok" role="status" data-outcome="${outcome}">${Icon("check")} ${T(req, "starter.teams.done")}</p>`}
+<p><a href="/teams/${team.ID}/tasks" data-team-tasks>${T(req, "tasks.title")}</a></p>
 <section class="card">
   <h2>${T(req, "starter.teams.members")}</h2>
   <ul class="list">${team.Members.map((m) => memberRow(req, team, m, From(req)?.Subject))}</ul>

@@ -1,0 +1,106 @@
+/*
+ * The write paths of the demo's team routes (scripts/write-paths.ts
+ * describes the table): lib/teams' handlers, each driven in the person's
+ * newest team, the team deleted last. Their events go to the team's own
+ * stream `team:<id>` (lib/teams README, "Events").
+ */
+import type { Driver, WritePath } from "./write-paths.ts";
+
+const TEAMS_ATOMIC = "test/teams/teams.test.ts";
+
+/** What the team rows share with the rest of the table. */
+export interface TeamDrives {
+  /** The person the drives act as. */
+  address: string;
+  /** The version a record's page carries in its form. */
+  version: (d: Driver, route: string, id: string) => Promise<string>;
+  /** The failure-injection test of a record's event. */
+  recordAtomic: string;
+}
+
+/** The team routes' rows of WRITE_PATHS, in the order they are driven: the team's, its task list's, the team's deletion. */
+export function teamWritePaths({ address, version, recordAtomic }: TeamDrives): WritePath[] {
+  // The person's newest team, as the drives act in it, and its newest task.
+  const team = (d: Driver): string =>
+    String(d.one("SELECT team FROM team_members WHERE subject = ? ORDER BY joined_at DESC LIMIT 1", address)?.["team"] ?? "");
+  const task = (d: Driver): string =>
+    String(d.one("SELECT id FROM tasks WHERE team = ? ORDER BY rowid DESC LIMIT 1", team(d))?.["id"] ?? "");
+  return [
+    {
+      name: "POST /teams",
+      drive: (d) => d.post("/teams", { name: "Workshop" }),
+      event: { type: "team.created", actor: "human" },
+      atomic: TEAMS_ATOMIC,
+    },
+    {
+      name: "POST /teams/{team}/rename",
+      drive: (d) => d.post(`/teams/${team(d)}/rename`, { name: "Loans" }),
+      event: { type: "team.renamed", actor: "human" },
+      atomic: TEAMS_ATOMIC,
+    },
+    {
+      name: "POST /teams/{team}/invitations",
+      drive: (d) => d.post(`/teams/${team(d)}/invitations`, { email: "grace-writes@example.com", role: "member" }),
+      event: { type: "team.invited", actor: "human" },
+      atomic: TEAMS_ATOMIC,
+    },
+    {
+      name: "POST /teams/{team}/invitations/revoke",
+      drive: async (d) => {
+        const id = (/data-invitation="([A-Za-z0-9_-]+)"/.exec((await d.get(`/teams/${team(d)}`)).body) ?? [])[1] ?? "";
+        return d.post(`/teams/${team(d)}/invitations/revoke`, { invitation: id });
+      },
+      event: { type: "team.invitation_revoked", actor: "human" },
+      atomic: TEAMS_ATOMIC,
+    },
+    {
+      name: "POST /teams/join",
+      none: "needs the link mailed to the invited address: test/teams/invitations.test.ts accepts it over SMTP and finds team.joined on team:<id>",
+    },
+    {
+      name: "POST /teams/{team}/members/role",
+      none: "needs a second member, who joins by the mailed link: test/teams/teams.test.ts finds team.role_changed with its actor",
+    },
+    {
+      name: "POST /teams/{team}/members/remove",
+      none: "needs a second member, who joins by the mailed link: test/teams/teams.test.ts finds team.member_removed with its actor",
+    },
+    {
+      name: "POST /teams/{team}/leave",
+      none: "the only owner cannot leave (409); a member who leaves appends team.left (test/teams/teams.test.ts)",
+    },
+    // The team's task list (the starter's tasks.ts): a record's event names the member who wrote it.
+    {
+      name: "POST /teams/{team}/tasks",
+      drive: (d) => d.post(`/teams/${team(d)}/tasks`, { title: "Sharpen the chisels" }),
+      event: { type: "tasks.created", actor: "human" },
+      atomic: recordAtomic,
+    },
+    {
+      name: "POST /teams/{team}/tasks/{id}",
+      drive: async (d) => {
+        const route = `/teams/${team(d)}/tasks`;
+        const id = task(d);
+        return d.post(`${route}/${id}`, { title: "Sharpen the chisels", done: "1", version: await version(d, route, id) });
+      },
+      event: { type: "tasks.updated", actor: "human" },
+      atomic: recordAtomic,
+    },
+    {
+      name: "POST /teams/{team}/tasks/{id}/delete",
+      drive: async (d) => {
+        const route = `/teams/${team(d)}/tasks`;
+        const id = task(d);
+        return d.post(`${route}/${id}/delete`, { version: await version(d, route, id) });
+      },
+      event: { type: "tasks.deleted", actor: "human" },
+      atomic: recordAtomic,
+    },
+    {
+      name: "POST /teams/{team}/delete",
+      drive: (d) => d.post(`/teams/${team(d)}/delete`, { name: "Loans" }),
+      event: { type: "team.deleted", actor: "human" },
+      atomic: TEAMS_ATOMIC,
+    },
+  ];
+}
