@@ -16,8 +16,8 @@ export const APPROVAL_TTL: number = 5 * 60 * 1000;
 /** How many unanswered, unexpired requests one token may hold (each keeps up to 64 KiB of arguments until the sweep). */
 export const MAX_PENDING_APPROVALS: number = 20;
 
-/** The state of an approval request. */
-export type ApprovalStatus = "pending" | "approved" | "declined" | "spent";
+/** The state of an approval request: "voided" when the access it was asked under ended (`voidPending`). */
+export type ApprovalStatus = "pending" | "approved" | "declined" | "spent" | "voided";
 
 /** An approval request, as shown to the person who decides it. */
 export interface Approval {
@@ -31,6 +31,8 @@ export interface Approval {
   readonly Status: ApprovalStatus;
   readonly CreatedAt: Date;
   readonly ExpiresAt: Date;
+  /** Why it was voided (`voidPending`), for its page; "" otherwise. */
+  readonly Reason: string;
 }
 
 /** What binds an approval to one call. */
@@ -59,7 +61,7 @@ export const APPROVAL_ID_PATTERN: RegExp = /^[A-Za-z0-9_-]{22}$/;
 
 // The columns under the names `Approval` gives them; `toApproval` makes the arguments and times its types.
 const COLUMNS =
-  "id AS ID, subject AS Subject, token_id AS TokenID, tool AS Tool, args_hash AS ArgsHash, args AS Args, status AS Status, created_at AS CreatedAt, expires_at AS ExpiresAt";
+  "id AS ID, subject AS Subject, token_id AS TokenID, tool AS Tool, args_hash AS ArgsHash, args AS Args, status AS Status, created_at AS CreatedAt, expires_at AS ExpiresAt, reason AS Reason";
 
 type Row = Omit<Approval, "Args" | "CreatedAt" | "ExpiresAt"> & { Args: string; CreatedAt: number; ExpiresAt: number };
 
@@ -90,6 +92,8 @@ export class Approvals {
   readonly #decide: Statement<[string, number, string]>;
   readonly #consume: Statement<[string, string, string, string, number], { id: string }>;
   readonly #sweep: Statement<[number, number]>;
+  readonly #unspent: Statement<[string, number], Row>;
+  readonly #void: Statement<[string, string]>;
 
   constructor(db: DB, options: ApprovalsOptions = {}) {
     requireTables(db, "agent approvals", "agent.Schema", ["agent_approvals"]);
@@ -103,8 +107,8 @@ export class Approvals {
       "SELECT count(*) AS n FROM agent_approvals WHERE token_id = ? AND status = 'pending' AND expires_at > ?",
     );
     this.#insert = db.prepare(
-      `INSERT INTO agent_approvals (id, subject, token_id, tool, args_hash, args, status, created_at, expires_at)
-       VALUES (@ID, @Subject, @TokenID, @Tool, @ArgsHash, @Args, @Status, @CreatedAt, @ExpiresAt)`,
+      `INSERT INTO agent_approvals (id, subject, token_id, tool, args_hash, args, status, created_at, expires_at, reason)
+       VALUES (@ID, @Subject, @TokenID, @Tool, @ArgsHash, @Args, @Status, @CreatedAt, @ExpiresAt, @Reason)`,
     );
     this.#get = db.prepare(`SELECT ${COLUMNS} FROM agent_approvals WHERE id = ? AND subject = ?`);
     this.#awaiting = db.prepare(
@@ -119,6 +123,9 @@ export class Approvals {
     this.#sweep = db.prepare(
       "DELETE FROM agent_approvals WHERE rowid IN (SELECT rowid FROM agent_approvals WHERE expires_at <= ? LIMIT ?)",
     );
+    const unspent = "status IN ('pending', 'approved')";
+    this.#unspent = db.prepare(`SELECT ${COLUMNS} FROM agent_approvals WHERE subject = ? AND ${unspent} AND expires_at > ?`);
+    this.#void = db.prepare(`UPDATE agent_approvals SET status = 'voided', reason = ? WHERE id = ? AND ${unspent}`);
   }
 
   /**
@@ -157,6 +164,7 @@ export class Approvals {
           Status: "pending",
           CreatedAt: now,
           ExpiresAt: now + APPROVAL_TTL,
+          Reason: "",
         };
         this.#insert.run(row);
         return toApproval(row);
@@ -216,6 +224,23 @@ export class Approvals {
   async sweep(now: Date): Promise<number> {
     const t = now.getTime();
     return (await sweepInSteps(this.#db, { approvals: (limit) => this.#sweep.run(t, limit).changes })).approvals;
+  }
+
+  /**
+   * Voids `subject`'s requests awaiting a decision and approvals not yet spent that `match` picks, recording `reason`
+   * for their page, and returns how many: the access they were asked under ended (lib/manifest voids a removed team
+   * member's calls to the team's records). A voided one is never approved nor spent; `decide` answers "decided".
+   */
+  voidPending(subject: string, match: (approval: Approval) => boolean, reason: string): number {
+    const now = this.#clock.now().getTime();
+    return this.#db
+      .transaction(() =>
+        this.#unspent
+          .all(subject, now)
+          .filter((row) => match(toApproval(row)))
+          .reduce((voided, row) => voided + this.#void.run(reason, row.ID).changes, 0),
+      )
+      .immediate();
   }
 
   /** Spends one live approval matching `binding` and returns its id, or undefined when there is none. */

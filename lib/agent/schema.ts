@@ -62,4 +62,27 @@ CREATE INDEX agent_access_tokens_grant ON agent_access_tokens (token_id);`,
     Name: "agent/005-approvals-expiry",
     SQL: "CREATE INDEX agent_approvals_expires_at ON agent_approvals (expires_at);",
   },
+  {
+    // `voidPending`: a request whose access ended (a team membership) is voided with its reason. The status CHECK is
+    // part of the table, so the table is rebuilt (SQLite lang_altertable.html#otheralter); no table references it.
+    Name: "agent/006-approvals-voided",
+    SQL: `ALTER TABLE agent_approvals RENAME TO agent_approvals_before;
+CREATE TABLE agent_approvals (
+  id TEXT PRIMARY KEY,
+  subject TEXT NOT NULL,
+  token_id TEXT NOT NULL REFERENCES agent_tokens (id),
+  tool TEXT NOT NULL,
+  args_hash TEXT NOT NULL,
+  args TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'declined', 'spent', 'voided')),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  reason TEXT NOT NULL DEFAULT ''
+) STRICT;
+INSERT INTO agent_approvals (id, subject, token_id, tool, args_hash, args, status, created_at, expires_at)
+  SELECT id, subject, token_id, tool, args_hash, args, status, created_at, expires_at FROM agent_approvals_before;
+DROP TABLE agent_approvals_before;
+CREATE INDEX agent_approvals_binding ON agent_approvals (token_id, tool, args_hash);
+CREATE INDEX agent_approvals_expires_at ON agent_approvals (expires_at);`,
+  },
 ];

@@ -2,7 +2,7 @@
  * What `mountResource` takes and returns: the application's handles and the request context it renders through.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ToolDef, ToolRegistry } from "../agent/index.ts";
+import type { Approvals, ToolDef, ToolRegistry } from "../agent/index.ts";
 import type { DB, Step } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import type { Clock, Middleware } from "../http/index.ts";
@@ -38,6 +38,8 @@ export interface MountOptions {
   clock?: Clock;
   /** The application's teams (lib/teams): required by a TeamScoped resource, whose every request asks `roleOf` first. */
   teams?: Teams | undefined;
+  /** The approvals the app's `ToolInvoker` asks: a TeamScoped resource voids a member's pending ones when their membership ends. */
+  approvals?: Approvals | undefined;
 }
 
 /** What `mountResource` built. */

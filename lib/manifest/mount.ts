@@ -39,7 +39,7 @@ import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore, O
 import { RecordReferenced, ReferenceRefused, References } from "./references.ts";
 import type { Resource } from "./resource.ts";
 import { resourceSchema } from "./schema.ts";
-import { isTeamScoped, requestScope, routeIn, viewerRefusal } from "./scope.ts";
+import { isTeamScoped, requestScope, routeIn, viewerRefusal, voidTeamApprovals } from "./scope.ts";
 import { exclusiveStore, mergeableStore, type RecordStore, type UpdateOutcome, type Writer } from "./store.ts";
 import { busyMessage, resourceTools } from "./tools.ts";
 import { parseValues, hasUndeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
@@ -111,9 +111,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   writing.Handle(`POST ${route}`, gate("write", create));
   reading.Handle(`GET ${route}/{id}`, gate("read", read));
   // More specific than `{id}`, and no id is "events" (ids are 12 base64url characters).
-  // OWASP ASVS 5.0 §8.2.2 (issue 38): a member removed, leaving, or whose team is deleted hears nothing more: their streams end.
   const open = new OpenStreams();
-  if (isTeamScoped(spec)) options.teams?.onMembershipEnded((team, subject) => open.close(team, subject));
   reading.Handle(`GET ${route}/events`, gate("read", liveHandler(spec, feed, context.subject, context.owner, open)));
   writing.Handle(`POST ${route}/{id}`, gate("write", update));
   writing.Handle(`POST ${route}/{id}/delete`, gate("write", remove));
@@ -121,6 +119,13 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   const handlers = { list, read, create, update, delete: remove };
   const tools = resourceTools(spec, store, handlers, refs, options.label, requestScope(spec, options.teams));
   for (const def of tools) options.tools.register(def);
+  // OWASP ASVS 5.0 §8.2.2 (issue 38): a member removed, leaving, or whose team is deleted hears nothing more (their streams
+  // end), and their agent's writes to the team waiting for approval can no longer be approved (voided).
+  if (isTeamScoped(spec))
+    options.teams?.onMembershipEnded((team, subject) => {
+      open.close(team, subject);
+      if (options.approvals !== undefined) voidTeamApprovals(options.approvals, tools, team, subject);
+    });
   return Object.freeze({ Resource: resource, Schema: schema, Store: store, Tools: tools });
 }
 

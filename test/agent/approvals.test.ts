@@ -160,3 +160,45 @@ describe("Approvals", () => {
     assert.equal(count(db, "agent_approvals"), 0);
   });
 });
+
+describe("Approvals.voidPending", () => {
+  it("voids the person's matching requests and unspent approvals with the reason; a voided one is never approved nor spent", (t) => {
+    const { approvals, binding } = approvalStore(t);
+    const waiting = approvals.request(binding, { team: "a" });
+    const approved = approvals.request({ ...binding, ArgsHash: "b".repeat(64) }, { team: "a" });
+    const other = approvals.request({ ...binding, ArgsHash: "c".repeat(64) }, { team: "b" });
+    approvals.decide(approved.ID, binding.Subject, "approve");
+    assert.equal(
+      approvals.voidPending("bob@example.com", () => true, "gone"),
+      0,
+      "another person's requests are not theirs",
+    );
+    assert.equal(
+      approvals.voidPending(binding.Subject, (a) => a.Args["team"] === "a", "membership ended"),
+      2,
+    );
+    for (const id of [waiting.ID, approved.ID]) {
+      assert.deepEqual(approvals.decide(id, binding.Subject, "approve"), { ok: false, reason: "decided" });
+      const voided = approvals.get(id, binding.Subject);
+      assert.deepEqual([voided?.Status, voided?.Reason], ["voided", "membership ended"]);
+    }
+    assert.equal(approvals.consume({ ...binding, ArgsHash: "b".repeat(64) }), undefined);
+    assert.deepEqual([approvals.get(other.ID, binding.Subject)?.Status, approvals.get(other.ID, binding.Subject)?.Reason], ["pending", ""]);
+  });
+
+  it("keeps the requests made before the status column allowed voided (step agent/006 rebuilds the table)", (t) => {
+    const db = open(t, ":memory:");
+    const before = Schema.filter((step) => step.Name !== "agent/006-approvals-voided");
+    applySchema(db, [...session.Schema, ...before]);
+    const { Info } = new AgentTokens(db).mint({ Subject: "ada@example.com", Name: "bot", Access: ToolWrite });
+    db.prepare(
+      `INSERT INTO agent_approvals (id, subject, token_id, tool, args_hash, args, status, created_at, expires_at)
+       VALUES ('AAAAAAAAAAAAAAAAAAAAAA', 'ada@example.com', ?, 'add', 'h', '{"by":1}', 'pending', 0, ?)`,
+    ).run(Info.ID, Date.now() + APPROVAL_TTL);
+    assert.deepEqual(applySchema(db, [...session.Schema, ...Schema]), ["agent/006-approvals-voided"]);
+    const kept = new Approvals(db).get("AAAAAAAAAAAAAAAAAAAAAA", "ada@example.com");
+    assert.deepEqual([kept?.Status, kept?.Tool, kept?.Args["by"], kept?.Reason], ["pending", "add", 1, ""]);
+    const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'agent_approvals' AND sql IS NOT NULL");
+    assert.deepEqual(indexes.pluck().all().sort(), ["agent_approvals_binding", "agent_approvals_expires_at"]);
+  });
+});

@@ -6,77 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { get } from "node:http";
-import { describe, it, type TestContext } from "node:test";
-import { Approvals, humanActor, type CallOutcome, Schema as agentSchema, ToolInvoker, ToolRegistry } from "../../lib/agent/index.ts";
-import type { RenderFunc } from "../../lib/index.ts";
-import { isResourceView, Kind, mountResource, Resource, resourceSchema, ScopeKind, StoreKind } from "../../lib/manifest/index.ts";
+import { describe, it } from "node:test";
+import { Kind, mountResource, Resource, ScopeKind } from "../../lib/manifest/index.ts";
 import { validateResources } from "../../lib/manifest/validate.ts";
+import { ToolRegistry } from "../../lib/agent/index.ts";
 import { ctxFrom } from "../../lib/index.ts";
-import { discardLogger } from "../../lib/http/index.ts";
 import type { CookieJar } from "../_support/http-client.ts";
-import { ORIGIN, startTeamsApp, type TeamsApp } from "../teams/harness.ts";
+import { ORIGIN, type TeamsApp } from "../teams/harness.ts";
+import { call, tasks, teamWorld } from "./team-world.ts";
 
-export const tasks: Resource = new Resource({
-  Name: "tasks",
-  Route: "/teams/{team}/tasks",
-  Store: StoreKind.Exclusive,
-  Scope: ScopeKind.TeamScoped,
-  List: { Columns: [{ Field: "title" }, { Field: "done" }], Filters: [{ Field: "done" }] },
-  Form: {
-    Fields: [
-      { Name: "title", Label: "tasks.title", Kind: Kind.Text, Required: true },
-      { Name: "done", Label: "tasks.done", Kind: Kind.Boolean },
-    ],
-  },
-});
-
-const render: RenderFunc = (_req, res, _view, data) => {
-  if (!isResourceView(data)) throw new Error("test render: not a resource view");
-  res.statusCode = data.Status;
-  res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.end(`<!doctype html><title>${data.Title}</title>${data.Body.toString()}`);
-};
-
-export interface TeamWorld {
-  app: TeamsApp;
-  tools: ToolRegistry;
-  invoker: ToolInvoker;
-  team: string;
-  jars: Record<"ann" | "bob" | "cat" | "dan", CookieJar>;
-}
-
-/** Ann owns a team; Bob is its member, Cat its viewer; Dan is in no team. */
-export async function teamWorld(t: TestContext, resource: Resource = tasks): Promise<TeamWorld> {
-  const tools = new ToolRegistry();
-  const app = await startTeamsApp(t, {
-    render,
-    schema: [...agentSchema, ...resourceSchema(resource)],
-    mount: (mux, auth, db, events, teams) => {
-      mountResource(resource, { db, mux, tools, events, origin: ORIGIN, requireSession: auth.RequireSession, ctxFrom, teams });
-    },
-  });
-  const invoker = new ToolInvoker({ Registry: tools, Approvals: new Approvals(app.db), Events: app.events, Logger: discardLogger });
-  const jars = {
-    ann: await app.signIn("ann@example.com"),
-    bob: await app.signIn("bob@example.com"),
-    cat: await app.signIn("cat@example.com"),
-    dan: await app.signIn("dan@example.com"),
-  };
-  const team = await app.createTeam(jars.ann);
-  for (const [who, role] of [
-    ["bob", "member"],
-    ["cat", "viewer"],
-  ] as const) {
-    const token = await app.invite(jars.ann, team, `${who}@example.com`, role);
-    assert.equal((await app.post(jars[who], "/teams/join", { token })).location, `/teams/${team}?joined=1`);
-  }
-  return { app, tools, invoker, team, jars };
-}
-
-/** Calls tool `name` as a person (a human caller needs no approval). */
-export function call(world: TeamWorld, subject: string, name: string, input: Record<string, unknown>): Promise<CallOutcome> {
-  return world.invoker.call({ Actor: humanActor(), Subject: subject }, name, input);
-}
+export { call, tasks, teamWorld, type TeamWorld } from "./team-world.ts";
 
 /** Resolves once `ready()` holds, asking again on each turn of the event loop (no timing threshold). */
 async function waitFor(ready: () => boolean): Promise<void> {
