@@ -9,7 +9,16 @@ import { get } from "node:http";
 import { describe, it, type TestContext } from "node:test";
 import { Approvals, humanActor, type CallOutcome, Schema as agentSchema, ToolInvoker, ToolRegistry } from "../../lib/agent/index.ts";
 import type { RenderFunc } from "../../lib/index.ts";
-import { isResourceView, Kind, mountResource, Resource, resourceSchema, ScopeKind, StoreKind } from "../../lib/manifest/index.ts";
+import {
+  accountRows,
+  isResourceView,
+  Kind,
+  mountResource,
+  Resource,
+  resourceSchema,
+  ScopeKind,
+  StoreKind,
+} from "../../lib/manifest/index.ts";
 import { validateResources } from "../../lib/manifest/validate.ts";
 import { ctxFrom } from "../../lib/index.ts";
 import { discardLogger } from "../../lib/http/index.ts";
@@ -45,7 +54,7 @@ export interface TeamWorld {
   jars: Record<"ann" | "bob" | "cat" | "dan", CookieJar>;
 }
 
-/** Ann owns a team; Bob is its member, Cat its viewer; Dan is in no team. */
+/** Ann owns a team; Bob is its member, Cat its viewer; Dan is in no team. lib/account has the resource's rows. */
 export async function teamWorld(t: TestContext, resource: Resource = tasks): Promise<TeamWorld> {
   const tools = new ToolRegistry();
   const app = await startTeamsApp(t, {
@@ -53,6 +62,7 @@ export async function teamWorld(t: TestContext, resource: Resource = tasks): Pro
     schema: [...agentSchema, ...resourceSchema(resource)],
     mount: (mux, auth, db, events, teams) => {
       mountResource(resource, { db, mux, tools, events, origin: ORIGIN, requireSession: auth.RequireSession, ctxFrom, teams });
+      return [accountRows(db, [resource])];
     },
   });
   const invoker = new ToolInvoker({ Registry: tools, Approvals: new Approvals(app.db), Events: app.events, Logger: discardLogger });
