@@ -86,10 +86,11 @@ export class Records {
     return undefined;
   }
 
-  /** Deletes every row of `subject` and erases their events (`others`: their events in other streams). */
+  /** Deletes every row of `subject` (rows that stay name `alias`) and erases their events (`others`: their events in other streams). */
   erase(subject: string, others: OtherEvents, alias: string): void {
     const streams = this.#rows.flatMap((rows) => rows.streams?.(subject) ?? []);
     for (const rows of this.#rows) rows.erase(subject);
+    for (const rows of this.#rows) rows.pseudonymize?.(subject, alias);
     this.#events?.eraseHistory(subject, streams, others, alias);
   }
 }

@@ -35,6 +35,11 @@ export interface AccountRows {
   streams?(subject: string): string[];
   /** Deletes the person's rows. */
   erase(subject: string): void;
+  /**
+   * Rows a deletion keeps because they are others' too (a team's records): names `alias` in place of the person, the
+   * pseudonym lib/account gives the deleted person's events in other streams. Called after every module's `erase`.
+   */
+  pseudonymize?(subject: string, alias: string): void;
   /** Why the person may not be deleted yet (a word the application's page explains, e.g. "team_owner"), or undefined. */
   refuseErasure?(subject: string): string | undefined;
 }

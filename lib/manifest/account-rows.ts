@@ -1,20 +1,27 @@
 /*
  * An application's resources' rows of a person (lib/db `AccountRows`, which lib/account composes): the records of
  * every user-scoped resource. A move re-owns them and re-tags their search rows (search.ts); each record's event stream
- * `<resource>:<id>` is erased with it. An unscoped resource's records are nobody's and stay.
+ * `<resource>:<id>` is erased with it. A team resource's records are the team's: the person's authorship of them moves
+ * with the address and is in the export; a deletion keeps them, `author` the person's pseudonym as in their events
+ * (lib/events `eraseHistory`). An unscoped resource's records are nobody's and stay.
  */
 import type { DB } from "../db/index.ts";
 import { keysetPages, type AccountRows } from "../db/index.ts";
 import type { Resource } from "./resource.ts";
-import { isOwned } from "./scope.ts";
+import { isOwned, isTeamScoped } from "./scope.ts";
 import { ownerTag } from "./search.ts";
 
 /** The records of `resources` (their schemas applied) as lib/account moves, exports and erases them. */
 export function accountRows(db: DB, resources: readonly Resource[]): AccountRows {
   const owned = resources.filter(isOwned).map((r) => r.Name);
+  const authored = resources.filter(isTeamScoped).map((r) => r.Name);
   const exists = db.prepare<[string], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
   const indexed = owned.filter((name) => exists.get(`${name}_search`) !== undefined);
   const run = (sql: string, ...params: unknown[]): void => void db.prepare(sql).run(...params);
+  // A team record's author becomes `to` (a new address, or the deleted person's pseudonym); its search row is the team's.
+  const reattribute = (from: string, to: string): void => {
+    for (const name of authored) run(`UPDATE "${name}" SET author = ? WHERE author = ?`, to, from);
+  };
   return {
     isAccount: (address) => owned.some((name) => db.prepare(`SELECT 1 FROM "${name}" WHERE owner = ? LIMIT 1`).get(address) !== undefined),
     move(from, to, merge) {
@@ -29,8 +36,12 @@ export function accountRows(db: DB, resources: readonly Resource[]): AccountRows
         }
         run(`${merge ? "UPDATE OR REPLACE" : "UPDATE"} "${name}" SET owner = ? WHERE owner = ?`, to, from);
       }
+      reattribute(from, to);
     },
-    export: (subject) => owned.map((name) => keysetPages(db, { table: name, columns: "*", where: "owner = @s", params: { s: subject } })),
+    export: (subject) => [
+      ...owned.map((name) => keysetPages(db, { table: name, columns: "*", where: "owner = @s", params: { s: subject } })),
+      ...authored.map((name) => keysetPages(db, { table: name, columns: "*", where: "author = @s", params: { s: subject } })),
+    ],
     streams: (subject) =>
       owned.flatMap((name) =>
         (db.prepare(`SELECT id FROM "${name}" WHERE owner = ?`).pluck().all(subject) as string[]).map((id) => `${name}:${id}`),
@@ -38,5 +49,6 @@ export function accountRows(db: DB, resources: readonly Resource[]): AccountRows
     erase(subject) {
       for (const name of owned) run(`DELETE FROM "${name}" WHERE owner = ?`, subject);
     },
+    pseudonymize: (subject, alias) => reattribute(subject, alias),
   };
 }

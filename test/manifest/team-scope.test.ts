@@ -15,8 +15,6 @@ import type { CookieJar } from "../_support/http-client.ts";
 import { ORIGIN, type TeamsApp } from "../teams/harness.ts";
 import { call, tasks, teamWorld } from "./team-world.ts";
 
-export { call, tasks, teamWorld, type TeamWorld } from "./team-world.ts";
-
 /** Resolves once `ready()` holds, asking again on each turn of the event loop (no timing threshold). */
 async function waitFor(ready: () => boolean): Promise<void> {
   while (!ready()) await new Promise((turn) => setImmediate(turn));

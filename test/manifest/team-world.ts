@@ -18,7 +18,16 @@ import {
 } from "../../lib/agent/index.ts";
 import { discardLogger, readForm, writeJSON } from "../../lib/http/index.ts";
 import { ctxFrom, type RenderFunc } from "../../lib/index.ts";
-import { isResourceView, Kind, mountResource, Resource, resourceSchema, ScopeKind, StoreKind } from "../../lib/manifest/index.ts";
+import {
+  accountRows,
+  isResourceView,
+  Kind,
+  mountResource,
+  Resource,
+  resourceSchema,
+  ScopeKind,
+  StoreKind,
+} from "../../lib/manifest/index.ts";
 import { newMCPServer } from "../../lib/mcp/index.ts";
 import { PathValue } from "../../lib/router/index.ts";
 import { From } from "../../lib/signin/index.ts";
@@ -60,7 +69,7 @@ export interface TeamWorld {
   mcpCall(token: string, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
-/** Ann owns a team; Bob is its member, Cat its viewer; Dan is in no team. */
+/** Ann owns a team; Bob is its member, Cat its viewer; Dan is in no team. lib/account has the resource's rows. */
 export async function teamWorld(t: TestContext, resource: Resource = tasks): Promise<TeamWorld> {
   const tools = new ToolRegistry();
   const built: { invoker?: ToolInvoker; tokens?: AgentTokens; approvals?: Approvals } = {};
@@ -84,6 +93,7 @@ export async function teamWorld(t: TestContext, resource: Resource = tasks): Pro
         writeJSON(res, 200, approvals.decide(PathValue(req, "id"), person(req), decision));
       });
       Object.assign(built, { invoker, tokens, approvals });
+      return [accountRows(db, [resource])];
     },
   });
   const { invoker, tokens, approvals } = built;

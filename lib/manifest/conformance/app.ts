@@ -19,6 +19,13 @@ export interface ConformanceApp {
   tools: ToolRegistry;
   /** The application's catalogs by locale code (all must hold every label). */
   catalogs: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /**
+   * A TeamScoped resource's runs: the last link the application mailed to `address` (under `origin`). The suite makes
+   * its team through the application's lib/teams routes under `teamsPath` (default "/teams"): creates it, invites a
+   * member and a viewer, accepts with this link, removes the member.
+   */
+  mailedLink?(address: string): Promise<string>;
+  teamsPath?: string;
   /** Stops the application; the suite calls it after its last case. */
   close?: () => Promise<void>;
 }
@@ -70,7 +77,10 @@ export function exchange(base: string, method: string, path: string, headers: Re
  * Starts the application `factory` builds for `describeResourceConformance`. Its `signIn(subject)` posts `email` to
  * `SigninPath`, opens the link in the mail sent to `subject` and returns the cookies as a `Cookie` header.
  */
-export async function startApp(factory: AppFactory, options: { Origin?: string; SigninPath?: string } = {}): Promise<ConformanceApp> {
+export async function startApp(
+  factory: AppFactory,
+  options: { Origin?: string; SigninPath?: string; TeamsPath?: string } = {},
+): Promise<ConformanceApp> {
   const origin = options.Origin ?? "http://app.test";
   const sent: CapturedMail[] = [];
   const mailer: CapturingMailer = { Sent: sent, Send: async (message) => void sent.push(message) };
@@ -78,6 +88,13 @@ export async function startApp(factory: AppFactory, options: { Origin?: string; 
   const server = createServer((req, res) => void app.Handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The last link under `origin` in the mail sent to `address` since the `from`th message.
+  const linkTo = (address: string, from = 0): string => {
+    const mail = sent.slice(from).findLast((m) => [m.To].flat().some((to) => to.includes(address)));
+    const link = mail?.Text.match(/https?:\/\/\S+/g)?.find((url) => url.startsWith(`${origin}/`));
+    if (link === undefined) throw new Error(`conformance: no link was mailed to ${address}`);
+    return link;
+  };
   const signIn = async (subject: string): Promise<string> => {
     const jar = new Map<string, string>();
     const keep = (reply: Reply): void => {
@@ -91,10 +108,7 @@ export async function startApp(factory: AppFactory, options: { Origin?: string; 
     const form = new URLSearchParams({ email: subject }).toString();
     const headers = { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" };
     keep(await exchange(base, "POST", options.SigninPath ?? "/signin", headers, form));
-    const mail = sent.slice(before).find((m) => [m.To].flat().some((to) => to.includes(subject)));
-    const link = mail?.Text.match(/https?:\/\/\S+/g)?.find((url) => url.startsWith(`${origin}/`));
-    if (link === undefined) throw new Error(`conformance: no sign-in link was mailed to ${subject}`);
-    const url = new URL(link);
+    const url = new URL(linkTo(subject, before));
     keep(await exchange(base, "GET", url.pathname + url.search, { Cookie: cookie() }));
     return cookie();
   };
@@ -102,5 +116,15 @@ export async function startApp(factory: AppFactory, options: { Origin?: string; 
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.Close?.();
   };
-  return { base, origin, signIn, tools: app.Tools, catalogs: app.Catalogs, close };
+  const teamsPath = options.TeamsPath ?? "/teams";
+  return {
+    base,
+    origin,
+    signIn,
+    mailedLink: async (address) => linkTo(address),
+    teamsPath,
+    tools: app.Tools,
+    catalogs: app.Catalogs,
+    close,
+  };
 }

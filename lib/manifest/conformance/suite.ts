@@ -9,11 +9,12 @@ import { ToolRead, ToolWrite } from "../../agent/index.ts";
 import { Kind, StoreKind } from "../kinds.ts";
 import { currencyDigits, formatMoneyInput, parseMoney } from "../money.ts";
 import { INTEGER_LIMIT } from "../scalars.ts";
-import { isOwned } from "../scope.ts";
+import { isOwned, isTeamScoped, routeIn } from "../scope.ts";
 import { DEFAULT_CURRENCY, integerRange, maxLength } from "../values.ts";
 import type { Resource } from "../resource.ts";
 import type { Field } from "../spec.ts";
 import { exchange, type ConformanceApp, type Reply } from "./app.ts";
+import { teamFor, toolStatus } from "./teams.ts";
 
 /** A valid value for every field (amounts and numbers in English notation). */
 function sample(fields: readonly Field[], tag: string): Record<string, string> {
@@ -74,14 +75,14 @@ export function describeResourceConformance(resource: Resource, start: () => Pro
     const ready = async (): Promise<Run> => (run ??= await startRun(resource, (started = await start())));
     after(async () => started?.close?.());
     scopeCase(resource, ready);
+    if (isTeamScoped(resource)) teamCase(resource, ready);
     inputCases(resource, ready);
     writeCases(resource, ready);
   });
 }
 
-/** The running application the cases drive, the two people they drive it as, and what they do most. */
+/** The running application the cases drive, the two people they drive it as (a team resource: inside Ada's team, Bob a stranger), and what they do most. */
 async function startRun(resource: Resource, app: ConformanceApp) {
-  const route = resource.Route;
   const send = (method: string, path: string, cookie: string, form?: Record<string, string>, origin = app.origin): Promise<Reply> => {
     const body = form === undefined ? undefined : new URLSearchParams(form).toString();
     const headers: Record<string, string> = { Cookie: cookie, "Accept-Language": "en" };
@@ -89,6 +90,9 @@ async function startRun(resource: Resource, app: ConformanceApp) {
     if (body !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
     return exchange(app.base, method, path, headers, body);
   };
+  const [ada, bob] = [await app.signIn("conformance-ada@example.com"), await app.signIn("conformance-bob@example.com")];
+  const team = isTeamScoped(resource) ? await teamFor(app, send, ada) : undefined;
+  const route = team === undefined ? resource.Route : routeIn(resource, team.id);
   // The ids the list shows the person of `cookie`.
   const listed = async (cookie: string): Promise<string[]> => ids((await send("GET", route, cookie)).body);
   // Creates a record of sample values as the person of `cookie`; returns its id.
@@ -99,18 +103,16 @@ async function startRun(resource: Resource, app: ConformanceApp) {
     assert.match(id, /^[A-Za-z0-9_-]+$/);
     return id;
   };
-  const [ada, bob] = [await app.signIn("conformance-ada@example.com"), await app.signIn("conformance-bob@example.com")];
-  return { app, ada, bob, send, listed, created };
+  return { app, ada, bob, team, route, send, listed, created };
 }
 
 type Run = Awaited<ReturnType<typeof startRun>>;
 
 // Always run: a resource names its Scope (docs/spec.md §2.5), and each scope promises something checkable.
 function scopeCase(resource: Resource, ready: () => Promise<Run>): void {
-  const route = resource.Route;
-  if (!isOwned(resource)) {
+  if (!isOwned(resource) && !isTeamScoped(resource)) {
     it("shares every record: unscoped means every signed-in person lists and reads another's record", async () => {
-      const { ada, bob, send, listed, created } = await ready();
+      const { route, ada, bob, send, listed, created } = await ready();
       const id = await created(ada, "shared");
       assert.ok((await listed(ada)).includes(id));
       assert.ok((await listed(bob)).includes(id), "in the other person's list too");
@@ -119,7 +121,7 @@ function scopeCase(resource: Resource, ready: () => Promise<Run>): void {
     return;
   }
   it("isolates owners: another person cannot list, read, edit, delete or reference a record (the same 404 as an unknown id)", async () => {
-    const { ada, bob, send, listed, created } = await ready();
+    const { route, ada, bob, send, listed, created } = await ready();
     const id = await created(ada, "isolation");
     const version = versionOf((await send("GET", `${route}/${id}`, ada)).body);
     assert.ok((await listed(ada)).includes(id));
@@ -142,12 +144,54 @@ function scopeCase(resource: Resource, ready: () => Promise<Run>): void {
   });
 }
 
+// A team's records answer its members as their role allows (README "Team resources"); others get an unknown id's 404.
+function teamCase(resource: Resource, ready: () => Promise<Run>): void {
+  const actions = ["list", "read", "create", "update", "delete"];
+  it("isolates teams: a stranger and a removed member get 404 on every route and tool, a viewer's write 403, a member writes", async () => {
+    const { app, route, ada, bob, send, listed, created, team } = await ready();
+    const { member, viewer, remove } = team!;
+    const id = await created(ada, "team");
+    const mine = await created(member.cookie, "member");
+    const seen = await send("GET", route, member.cookie);
+    assert.ok(ids(seen.body).includes(mine), `a member writes: ${seen.status}`);
+    const version = versionOf((await send("GET", `${route}/${id}`, ada)).body);
+    const form = { ...sample(resource.Form.Fields, "taken"), version };
+    const writes: [string, string, Record<string, string>?][] = [
+      ["GET", `${route}/new`],
+      ["POST", route, form],
+      ["POST", `${route}/${id}`, form],
+      ["POST", `${route}/${id}/delete`, {}],
+    ];
+    const routes = [
+      ["GET", route],
+      ["GET", `${route}.csv`],
+      ["GET", `${route}/${id}`],
+      ["GET", `${route}/events`],
+      ...writes,
+    ] as typeof writes;
+    // A list or create names no record: a stranger's call is refused for the team alone, before its other arguments are read.
+    const args = (action: string) => (action === "list" || action === "create" ? { team: team!.id } : { team: team!.id, id, version });
+    const before = await listed(ada);
+    const refused = async (cookie: string, subject: string, status: number, tried: typeof writes, tools: string[]) => {
+      for (const [method, path, body] of tried)
+        assert.equal((await send(method, path, cookie, body)).status, status, `${subject}: ${method} ${path}`);
+      for (const action of tools)
+        assert.equal(await toolStatus(app, resource, action, subject, args(action)), status, `${subject}: ${action} tool`);
+    };
+    await refused(bob, "conformance-bob@example.com", 404, routes, actions);
+    await refused(viewer.cookie, viewer.address, 403, writes, actions.slice(2));
+    await remove();
+    await refused(member.cookie, member.address, 404, routes, actions);
+    assert.deepEqual(await listed(ada), before, "nothing written");
+    assert.equal(versionOf((await send("GET", `${route}/${id}`, ada)).body), version, "unchanged");
+  });
+}
+
 // What a create accepts and refuses: declared fields only, required and overlong values, each kind's values, money.
 function inputCases(resource: Resource, ready: () => Promise<Run>): void {
-  const route = resource.Route;
   const fields = resource.Form.Fields;
   it("accepts only declared fields, requires a version to update, and refuses cross-origin writes", async () => {
-    const { ada, send, listed, created } = await ready();
+    const { route, ada, send, listed, created } = await ready();
     const before = (await listed(ada)).length;
     for (const extra of ["owner", "id", "created_at", "undeclared"]) {
       assert.equal((await send("POST", route, ada, { ...sample(fields, "extra"), [extra]: "x" })).status, 400, extra);
@@ -159,7 +203,7 @@ function inputCases(resource: Resource, ready: () => Promise<Run>): void {
   });
 
   it("refuses empty required fields and overlong text inline, keeping the entered values", async () => {
-    const { ada, send } = await ready();
+    const { route, ada, send } = await ready();
     for (const field of fields) {
       if (field.Required === true) {
         const res = await send("POST", route, ada, { ...sample(fields, "req"), [field.Name]: "" });
@@ -178,7 +222,7 @@ function inputCases(resource: Resource, ready: () => Promise<Run>): void {
     "refuses a value its kind does not hold (dates, numbers, yes/no, choices, addresses) with 422 naming the field, storing nothing",
     { skip: fields.some((f) => refusedValues(f).length > 0) ? false : "no field of these kinds" },
     async () => {
-      const { ada, send, listed } = await ready();
+      const { route, ada, send, listed } = await ready();
       const before = (await listed(ada)).length;
       for (const field of fields) {
         for (const bad of refusedValues(field)) {
@@ -193,7 +237,7 @@ function inputCases(resource: Resource, ready: () => Promise<Run>): void {
 
   const money = fields.find((f) => f.Kind === Kind.Money);
   it("parses money in the request's locale and never rounds", { skip: money === undefined ? "no Money field" : false }, async () => {
-    const { ada, send } = await ready();
+    const { route, ada, send } = await ready();
     const field = money as Field;
     const currency = field.Currency ?? DEFAULT_CURRENCY;
     const digits = currencyDigits(currency);
@@ -215,13 +259,12 @@ function inputCases(resource: Resource, ready: () => Promise<Run>): void {
 
 // Concurrent updates, the tools and the catalogs.
 function writeCases(resource: Resource, ready: () => Promise<Run>): void {
-  const route = resource.Route;
   const fields = resource.Form.Fields;
   const exclusive = resource.Store === StoreKind.Exclusive;
   it(
     exclusive ? "refuses a stale update with the current values" : "merges or refuses concurrent updates without losing a value",
     async () => {
-      const { ada, send, created } = await ready();
+      const { route, ada, send, created } = await ready();
       const id = await created(ada, "race");
       const version = versionOf((await send("GET", `${route}/${id}`, ada)).body);
       const field = fields.find((f) => f.Kind === Kind.Text) ?? (fields[0] as Field);
@@ -246,7 +289,7 @@ function writeCases(resource: Resource, ready: () => Promise<Run>): void {
     const create = app.tools.get(`${resource.Name}_create`);
     assert.deepEqual(
       create?.Tool.Args.map((a) => a.Name),
-      fields.map((f) => f.Name),
+      [...(isTeamScoped(resource) ? ["team"] : []), ...fields.map((f) => f.Name)],
     );
   });
 
