@@ -200,6 +200,15 @@ export function seed(app: AccountApp, address: string, tag: string): Seeded {
   );
   const noteID = `note-${tag}`;
   run("INSERT INTO notes (id, owner, created_at, updated_at, title, body) VALUES (?, ?, ?, ?, 'todo', 'milk')", noteID, address, now, now);
+  // A task the person wrote in their team's shared list (the team's record; the person its author).
+  run(
+    "INSERT INTO tasks (id, team, author, created_at, updated_at, title) VALUES (?, ?, ?, ?, ?, 'sharpen chisels')",
+    `task-${tag}`,
+    `team-${tag}`,
+    address,
+    now,
+    now,
+  );
   const human = { String: () => "human" };
   app.events.append({
     Stream: `notes:${noteID}`,
