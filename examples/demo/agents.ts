@@ -71,8 +71,8 @@ function jobKind(args: ReadonlyMap<string, unknown>): "ok" | "fail" {
   return kind;
 }
 
-/** Mounts the agent routes and the `POST /jobs` form on `deps.mux`; returns the tool registry (resources add theirs). */
-export function mountAgents(deps: AgentsDeps): ToolRegistry {
+/** Mounts the agent routes and the `POST /jobs` form on `deps.mux`; returns the tool registry (resources add theirs) and the approvals (a team's tasks void theirs when a membership ends). */
+export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals: Approvals } {
   const { db, mux, auth, jobs, assets, events } = deps;
   // Tokens expire (90 days), end with the person's sessions (auth.Sessions.RevokeAll) and commit with their audit event.
   const tokens = new AgentTokens(db, { Sessions: auth.Sessions, Events: events });
@@ -205,7 +205,7 @@ export function mountAgents(deps: AgentsDeps): ToolRegistry {
     const who = subject(req);
     activityPage(req, res, assets, events.latestHistory(who, ACTIVITY_SHOWN, "human"), events.latestHistory(who, ACTIVITY_SHOWN, "agent"));
   });
-  return registry;
+  return { tools: registry, approvals };
 }
 
 // The approval page names the agent by its token's name ("agent:<name>"); a revoked token's name is gone from the list.

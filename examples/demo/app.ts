@@ -239,7 +239,7 @@ function buildRouter(
   mux.Handle("POST /account/address/undo", settings.Reverse);
   fresh.Handle("GET /account/export", settings.Export);
   fresh.Handle("POST /account/delete", settings.Delete);
-  const tools = mountAgents({
+  const { tools, approvals } = mountAgents({
     db,
     events,
     mux,
@@ -263,6 +263,7 @@ function buildRouter(
     requireSession: auth.RequireSession,
     localeDir: LOCALE_DIR,
     teams: team,
+    approvals,
   });
   mountTeamPages({ mux, signedIn, teams: team, assets, shell: renderDemo });
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);

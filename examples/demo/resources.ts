@@ -10,7 +10,7 @@
  * demo's registry, so agents list and (after approval) change them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ToolRegistry } from "../../lib/agent/index.ts";
+import type { Approvals, ToolRegistry } from "../../lib/agent/index.ts";
 import type { Assets } from "../../lib/assets/index.ts";
 import type { AccountRows, DB } from "../../lib/db/index.ts";
 import type { EventStore } from "../../lib/events/index.ts";
@@ -114,6 +114,8 @@ export interface ResourcesDeps {
   localeDir: string;
   /** Who is in which team: a team's tasks ask it before every read and write. */
   teams: Teams;
+  /** The agents' approvals: a member's pending ones for a team's tasks are voided when the membership ends. */
+  approvals: Approvals;
 }
 
 /** Mounts `expenses`, `notes` and `tasks`. */
@@ -130,6 +132,7 @@ export function mountResources(deps: ResourcesDeps): void {
       ctxFrom,
       label: (key) => english.T("en", key),
       teams: deps.teams,
+      approvals: deps.approvals,
     });
   }
 }

@@ -161,49 +161,66 @@ describe("a team's shared tasks on the demo (issue 38)", () => {
   });
 
   // The timeout bounds only a regression's hang (a stream left open), never a measurement.
-  it("ends Bob's open live stream and his agent's access the moment he is removed", { timeout: 120_000 }, async () => {
-    assert.equal((await call("bob", "tasks_list", { team })).status, 200);
-    const stream = await new Promise<import("node:http").IncomingMessage>((resolve, reject) => {
-      const req = request(
-        `${demo.origin}/teams/${team}/tasks/events`,
-        { headers: { Cookie: as("bob").header() ?? "", Accept: "text/event-stream" } },
-        resolve,
+  it(
+    "ends Bob's open live stream, his agent's access and his pending approval the moment he is removed",
+    { timeout: 120_000 },
+    async () => {
+      assert.equal((await call("bob", "tasks_list", { team })).status, 200);
+      const stream = await new Promise<import("node:http").IncomingMessage>((resolve, reject) => {
+        const req = request(
+          `${demo.origin}/teams/${team}/tasks/events`,
+          { headers: { Cookie: as("bob").header() ?? "", Accept: "text/event-stream" } },
+          resolve,
+        );
+        req.on("error", reject);
+        req.end();
+      });
+      assert.equal(stream.statusCode, 200);
+      assert.match(String(stream.headers["content-type"]), /^text\/event-stream/);
+      // Bob's agent asks to write a task: it waits for Bob's approval.
+      const asked = await call("bob", "tasks_create", { team, title: "Plane the edge" });
+      assert.equal(asked.status, 202, asked.body);
+      const approvalPath = new URL((JSON.parse(asked.body) as { approval_url: string }).approval_url).pathname;
+      let received = "";
+      let open = true;
+      const ended = new Promise<void>((resolve) =>
+        stream.on("close", () => {
+          open = false;
+          resolve();
+        }),
       );
-      req.on("error", reject);
-      req.end();
-    });
-    assert.equal(stream.statusCode, 200);
-    assert.match(String(stream.headers["content-type"]), /^text\/event-stream/);
-    let received = "";
-    let open = true;
-    const ended = new Promise<void>((resolve) =>
-      stream.on("close", () => {
-        open = false;
-        resolve();
-      }),
-    );
-    // The stream is open: its first bytes (`retry:`) arrived and it did not end.
-    await new Promise<void>((resolve) => stream.once("data", (chunk: Buffer) => resolve(void (received += chunk.toString()))));
-    assert.match(received, /^retry: /m);
-    assert.equal(open, true);
-    const heard = new Promise<void>((resolve) =>
-      stream.on("data", (chunk: Buffer) => {
-        received += chunk.toString();
-        if (/^event: change$/m.test(received)) resolve();
-      }),
-    );
-    // Ada's new task is told on Bob's open stream: the audience of a team's records is the team.
-    const added = await post("ada", `/teams/${team}/tasks`, { title: "Oil the plane" });
-    const addedID = /\/tasks\/([A-Za-z0-9_-]+)$/.exec(added.location ?? "")?.[1] ?? assert.fail(`create: ${added.status}`);
-    await heard;
-    assert.match(received, new RegExp(`"id":"${addedID}","change":"created"`));
-    assert.equal((await post("ada", `/teams/${team}/members/remove`, { member: "bob@example.com" })).location, `/teams/${team}?removed=1`);
-    await ended; // the server closed it: no timer waits for it
-    assert.equal((await call("bob", "tasks_list", { team })).status, 404);
-    assert.equal((await call("bob", "tasks_read", { team, id: task })).status, 404);
-    assert.equal((await get("bob", `/teams/${team}/tasks`)).status, 404);
-    assert.equal((await get("bob", `/teams/${team}/tasks/${task}`)).status, 404);
-  });
+      // The stream is open: its first bytes (`retry:`) arrived and it did not end.
+      await new Promise<void>((resolve) => stream.once("data", (chunk: Buffer) => resolve(void (received += chunk.toString()))));
+      assert.match(received, /^retry: /m);
+      assert.equal(open, true);
+      const heard = new Promise<void>((resolve) =>
+        stream.on("data", (chunk: Buffer) => {
+          received += chunk.toString();
+          if (/^event: change$/m.test(received)) resolve();
+        }),
+      );
+      // Ada's new task is told on Bob's open stream: the audience of a team's records is the team.
+      const added = await post("ada", `/teams/${team}/tasks`, { title: "Oil the plane" });
+      const addedID = /\/tasks\/([A-Za-z0-9_-]+)$/.exec(added.location ?? "")?.[1] ?? assert.fail(`create: ${added.status}`);
+      await heard;
+      assert.match(received, new RegExp(`"id":"${addedID}","change":"created"`));
+      assert.equal(
+        (await post("ada", `/teams/${team}/members/remove`, { member: "bob@example.com" })).location,
+        `/teams/${team}?removed=1`,
+      );
+      await ended; // the server closed it: no timer waits for it
+      assert.equal((await call("bob", "tasks_list", { team })).status, 404);
+      assert.equal((await call("bob", "tasks_read", { team, id: task })).status, 404);
+      assert.equal((await get("bob", `/teams/${team}/tasks`)).status, 404);
+      assert.equal((await get("bob", `/teams/${team}/tasks/${task}`)).status, 404);
+      // The approval Bob had pending for the team is voided: its page says so, approving it writes nothing.
+      const id = approvalPath.split("/").pop() ?? "";
+      assert.equal((db.prepare("SELECT status FROM agent_approvals WHERE id = ?").get(id) as { status: string }).status, "voided");
+      assert.match((await get("bob", approvalPath)).body, /data-outcome="voided"/);
+      assert.match((await post("bob", approvalPath, { decision: "approve" })).body, /data-outcome="voided"/);
+      assert.equal(count("SELECT count(*) AS n FROM tasks WHERE title = ?", "Plane the edge"), 0);
+    },
+  );
 
   it("refuses the last owner's leaving (409 last_owner), the team and its tasks untouched", async () => {
     const refused = await post("ada", `/teams/${team}/leave`, {});

@@ -97,9 +97,11 @@ export function approvalPage(
       ? html`<p class="card notice ok" role="status" data-outcome="approved">${Tf(req, "demo.approval.approved", { minutes: APPROVAL_TTL / 60000 })}</p>`
       : approval.Status === "declined"
         ? html`<p class="card notice" role="status" data-outcome="declined">${T(req, "demo.approval.declined")}</p>`
-        : refused !== undefined || approval.Status !== "pending"
-          ? html`<p class="card notice bad" role="alert" data-outcome="closed">${T(req, "demo.approval.closed")}</p>`
-          : html``;
+        : approval.Status === "voided"
+          ? html`<p class="card notice" role="status" data-outcome="voided">${T(req, "demo.approval.voided")}</p>`
+          : refused !== undefined || approval.Status !== "pending"
+            ? html`<p class="card notice bad" role="alert" data-outcome="closed">${T(req, "demo.approval.closed")}</p>`
+            : html``;
   render(req, res, assets, {
     title: T(req, "demo.approval.title"),
     bodyAttrs: { "data-approval-status": approval.Status },
