@@ -4,7 +4,7 @@
  * invitation to the old address is dropped (its link was mailed there and
  * binds that address); invitations the person sent follow them. The export
  * shows memberships, and invitations to or from the person without their
- * tokens' hashes. A deletion is refused while the person is the only owner
+ * tokens' hashes, and the person's key in team events (deleted with them). A deletion is refused while the person is the only owner
  * of a team: its members would be left with no one to manage it.
  */
 import type { DB } from "../db/index.ts";
@@ -24,11 +24,15 @@ export function accountRows(db: DB): AccountRows {
   const dropTo = db.prepare("DELETE FROM team_invitations WHERE address = ?");
   const moveFrom = db.prepare("UPDATE team_invitations SET inviter = ? WHERE inviter = ?");
   const dropFrom = db.prepare("DELETE FROM team_invitations WHERE inviter = ?");
+  // The person's key in team events follows them; an address moved to (one invited, never an account) takes the mover's.
+  const moveKey = db.prepare("UPDATE OR REPLACE team_people SET subject = ? WHERE subject = ?");
+  const dropKey = db.prepare("DELETE FROM team_people WHERE subject = ?");
   return {
     move(from, to, merge) {
       members.move(from, to, merge);
       dropTo.run(from);
       moveFrom.run(to, from);
+      moveKey.run(to, from);
     },
     export: (subject) => [
       ...members.export(subject),
@@ -38,11 +42,14 @@ export function accountRows(db: DB): AccountRows {
         where: "address = @s OR inviter = @s",
         params: { s: subject },
       }),
+      keysetPages(db, { table: "team_people", columns: "key", where: "subject = @s", params: { s: subject } }),
     ],
     erase(subject) {
       members.erase(subject);
       dropTo.run(subject);
       dropFrom.run(subject);
+      // What the team streams say of the person keeps only this key, which now names no one.
+      dropKey.run(subject);
     },
     refuseErasure: (subject) => (store.soleOwnerOf(subject) === undefined ? undefined : SOLE_OWNER),
   };

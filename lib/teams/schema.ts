@@ -43,4 +43,12 @@ CREATE INDEX team_invitations_inviter ON team_invitations (inviter, created_at);
 CREATE INDEX team_invitations_address ON team_invitations (address);
 CREATE INDEX team_invitations_expires_at ON team_invitations (expires_at);`,
   },
+  {
+    // Team events name a person by this key, not their address (store.ts): a deletion drops the row, the key then names no one.
+    Name: "teams/002-people",
+    SQL: `CREATE TABLE team_people (
+  subject TEXT PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE
+) STRICT;`,
+  },
 ];

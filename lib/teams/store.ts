@@ -3,14 +3,20 @@
  * (`roleOf`) and the one writer of `teams` and `team_members`. Every change
  * runs in one IMMEDIATE transaction with the event it appends to the
  * team's own stream `team:<id>` (README "Events"): the event names the
- * person who acted (`Subject`, actor "human") and, in `Data.member`, the
- * person affected. Nothing here updates or deletes an event; deleting a
- * team appends `team.deleted`, and its rows go.
+ * person who acted (`Subject`, actor "human") and, in `Data.member` (and a
+ * join's `Data.inviter`), the person affected by their key in `team_people`,
+ * never their address: a deletion empties the key's row, and what the team's
+ * stream says of the person is then a pseudonym (the erasure pseudonymises
+ * `Subject`). Nothing here updates or deletes an event; deleting a team
+ * appends `team.deleted`, and its rows go.
  */
 import { randomBytes } from "node:crypto";
 import type { DB } from "../db/index.ts";
 import type { ActorLike, EventStore } from "../events/index.ts";
 import type { Role } from "./roles.ts";
+
+/** The fields of a team event's data that name a person: written as the person's key (`team_people`). */
+const PERSON_FIELDS = ["member", "inviter"] as const;
 
 /** The actor of every change made through a page: a person. */
 export const HUMAN: ActorLike = { String: () => "human" };
@@ -73,6 +79,8 @@ export class TeamStore {
       putMember: db.prepare("INSERT OR IGNORE INTO team_members (team, subject, role, joined_at) VALUES (?, ?, ?, ?)"),
       setRole: db.prepare("UPDATE team_members SET role = ? WHERE team = ? AND subject = ?"),
       removeMember: db.prepare("DELETE FROM team_members WHERE team = ? AND subject = ?"),
+      putPerson: db.prepare("INSERT OR IGNORE INTO team_people (subject, key) VALUES (?, ?)"),
+      personKey: db.prepare<[string], { key: string }>("SELECT key FROM team_people WHERE subject = ?"),
     };
   }
 
@@ -104,8 +112,18 @@ export class TeamStore {
 
   /** Appends `type` to the team's stream at its end, inside the caller's transaction. */
   record(team: string, type: string, by: string, data: Record<string, unknown>): void {
+    for (const field of PERSON_FIELDS) {
+      const person = data[field];
+      if (typeof person === "string") data = { ...data, [field]: this.#keyOf(person) };
+    }
     const stream = teamStream(team);
     this.#events.append({ Stream: stream, Expected: this.#events.version(stream), Type: type, Data: data, Actor: HUMAN, Subject: by });
+  }
+
+  // The person's key in team events (made on first use), inside the caller's transaction.
+  #keyOf(subject: string): string {
+    this.#sql.putPerson.run(subject, randomBytes(12).toString("base64url"));
+    return this.#sql.personKey.get(subject)?.key ?? "";
   }
 
   /** Runs `fn` in one IMMEDIATE transaction with the events it appends; then tells `onEnded`'s listeners what it ended. */

@@ -235,6 +235,7 @@ export function seed(app: AccountApp, address: string, tag: string): Seeded {
   // A team the person is a member of (another owns it: an only owner's deletion is refused), an invitation to them and one from them.
   run("INSERT INTO teams (id, name, created_at) VALUES (?, 'Workshop', ?)", `team-${tag}`, now);
   run("INSERT INTO team_members (team, subject, role, joined_at) VALUES (?, ?, 'member', ?)", `team-${tag}`, address, now);
+  run("INSERT INTO team_people (subject, key) VALUES (?, ?)", address, `key-${tag}`);
   run(
     `INSERT INTO team_invitations (id, token_hash, team, address, role, inviter, created_at, expires_at)
      VALUES (?, ?, ?, ?, 'viewer', 'owner@example.org', ?, ?), (?, ?, ?, 'guest@example.org', 'viewer', ?, ?, ?)`,

@@ -2,7 +2,8 @@
  * The teams' rows in a person's account life (lib/account with
  * `teams.accountRows`): the deletion of a team's only owner is refused and
  * deletes nothing; the export holds the memberships; a deletion removes
- * them; a change of address carries them.
+ * them and leaves the team's stream naming the person by a key that maps to
+ * no one; a change of address carries them.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -26,6 +27,12 @@ describe("teams: account life", () => {
     assert.equal((await app.post(bob, "/account/delete", { email: "bob@example.com" })).location, "/signin?account=deleted");
     assert.equal(app.teams.roleOf(team, "bob@example.com"), undefined);
     assert.equal(count(app.db, "team_invitations", "address = ?", "bob@example.com"), 0);
+    // The team's stream still tells of his invitation and join, but no longer who he was: the key it names maps to no one,
+    // and his own events' subject is the deletion's pseudonym.
+    assert.equal(app.stream(team).filter((e) => e.type === "team.invited" || e.type === "team.joined").length, 2);
+    assert.doesNotMatch(app.raw(team), /bob@example\.com/);
+    assert.equal(count(app.db, "team_people", "subject = ?", "bob@example.com"), 0);
+    assert.equal(count(app.db, "events", "stream = ? AND subject = ?", `team:${team}`, "bob@example.com"), 0);
     // With the team deleted, nothing stops Ann's deletion.
     await app.post(ann, `/teams/${team}/delete`, { name: "Workshop" });
     assert.equal((await app.post(ann, "/account/delete", { email: "ann@example.com" })).location, "/signin?account=deleted");

@@ -31,8 +31,10 @@ export interface TeamsApp extends SigninApp {
   createTeam(jar: CookieJar, name?: string): Promise<string>;
   /** Invites `address` as `role` and returns the emailed link's token. */
   invite(jar: CookieJar, team: string, address: string, role: teams.Role): Promise<string>;
-  /** Rows of `team`'s event stream: type, subject (who acted) and data. */
+  /** Rows of `team`'s event stream: type, subject (who acted) and data, a person's key shown as their address while it has one. */
   stream(team: string): { type: string; subject: string; actor: string; data: Record<string, unknown> }[];
+  /** The data of `team`'s events as stored: a person is a key of team_people there, never an address. */
+  raw(team: string): string;
 }
 
 /** Starts the application; `limits` overrides the invitation limits. */
@@ -107,6 +109,12 @@ export async function startTeamsApp(
   if (built.teams === undefined || built.events === undefined) throw new Error("teams harness: not mounted");
   const post = (jar: CookieJar, path: string, form: Record<string, string> = {}): Promise<TestResponse> =>
     app.request("POST", path, { jar, form });
+  // A team event names a person by their key in team_people (lib/teams store.ts); shown here as the address it maps to.
+  const addressOf = app.db.prepare<[string], string>("SELECT subject FROM team_people WHERE key = ?").pluck();
+  const people = (data: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries(data).map(([k, v]) => [k, (k === "member" || k === "inviter") && typeof v === "string" ? (addressOf.get(v) ?? v) : v]),
+    );
   return {
     ...app,
     teams: built.teams,
@@ -129,6 +137,9 @@ export async function startTeamsApp(
       if (token === undefined) throw new Error(`no invitation link in: ${mail.parsed.text ?? ""}`);
       return token;
     },
+    raw(team) {
+      return app.db.prepare("SELECT data FROM events WHERE stream = ?").pluck().all(`team:${team}`).join("\n");
+    },
     stream(team) {
       return (
         app.db.prepare("SELECT type, subject, actor, data FROM events WHERE stream = ? ORDER BY seq").all(`team:${team}`) as {
@@ -137,7 +148,7 @@ export async function startTeamsApp(
           actor: string;
           data: string;
         }[]
-      ).map((r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> }));
+      ).map((r) => ({ ...r, data: people(JSON.parse(r.data) as Record<string, unknown>) }));
     },
   };
 }
