@@ -117,7 +117,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   writing.Handle(`POST ${route}/{id}/delete`, gate("write", remove));
 
   const handlers = { list, read, create, update, delete: remove };
-  const tools = resourceTools(spec, store, handlers, refs, options.label, requestScope(spec, options.teams));
+  const tools = resourceTools(spec, store, handlers, refs, options.label, context.scope);
   for (const def of tools) options.tools.register(def);
   // OWASP ASVS 5.0 §8.2.2 (issue 38): a member removed, leaving, or whose team is deleted hears nothing more (their streams
   // end), and their agent's writes to the team waiting for approval can no longer be approved (voided).
@@ -200,7 +200,7 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
   return { spec, options, refs, store, renderer, show, refuse, missing, ...who, ended, entered, stored, newForm, recordPage };
 }
 
-/** Who asks, and for whose records: the session subject, the owner (the person, or the team of the path), its access, its route, the writer. */
+/** Who asks, and for whose records: the session subject, the scope (the tools ask it too), the owner (the person, or the team of the path), its access, its route, the writer. */
 function asking(spec: Resource, options: MountOptions) {
   const subject = (req: IncomingMessage): string => {
     const found = subjectFrom(req);
@@ -232,7 +232,7 @@ function asking(spec: Resource, options: MountOptions) {
       stillHeld: () => credentialHeld(req, person) && scope.access(person, PathValue(req, "team"), "write") === "ok",
     };
   };
-  return { subject, owner, access, at, writer };
+  return { subject, scope, owner, access, at, writer };
 }
 
 type MountContext = ReturnType<typeof mountContext>;
