@@ -21,8 +21,13 @@ export const REFERENCE_OPTIONS_LIMIT: number = 200;
 /** One record a Reference field may point to, as its select shows it. */
 export interface ReferenceOption {
   id: string;
-  /** The target record's first Text field, else its id. */
+  /** The target record's name (`titleField`), else its id. */
   label: string;
+}
+
+/** Returns the field that names a record of `spec` (README "A record's name"): its `Title`, else its first Text field. */
+export function titleField(spec: ResourceSpec): string | undefined {
+  return spec.Title ?? spec.Form.Fields.find((f) => f.Kind === Kind.Text)?.Name;
 }
 
 /** A write named a record its Reference field may not point to: unknown, or another person's. Nothing was stored. */
@@ -89,11 +94,11 @@ export class References {
     return target;
   }
 
-  // The records of `field`'s target that `owner` may point to (record `id` alone, when given), each labelled by the
-  // target's first Text field, else its id; `tail` orders and bounds them.
+  // The records of `field`'s target that `owner` may point to (record `id` alone, when given), each labelled by its
+  // name (`titleField`), else its id; `tail` orders and bounds them.
   #select(owner: string, field: Field, id: string | undefined, tail = "", tailParams: unknown[] = []): ReferenceOption[] {
     const target = this.#target(field);
-    const label = target.Form.Fields.find((f) => f.Kind === Kind.Text)?.Name;
+    const label = titleField(target);
     const scope = ownerClauses(target, owner);
     const byID = id === undefined ? [] : ["id = ?"];
     const sql = `SELECT id, ${label === undefined ? "id" : `"${label}"`} AS label FROM "${target.Name}"${where([...byID, ...scope.clauses])}${tail}`;

@@ -108,4 +108,9 @@ export interface ResourceSpec {
   readonly Form: Form;
   /** The renames, kind changes and removals of its fields, oldest first (latch's extension; README "Changing a field"). @default [] */
   readonly History?: readonly Change[];
+  /**
+   * The Text field that names a record wherever a person reads it: a reference to it, its page, an approval of a change
+   * to it (latch's extension; README "A record's name"). @default the first Text field; the id when there is none
+   */
+  readonly Title?: string;
 }

@@ -133,6 +133,10 @@ export function validateResource(spec: ResourceSpec): void {
       parameters.add(name);
     }
   }
+  // README "A record's name": the field that names a record holds short text.
+  if (spec.Title !== undefined && fields.find((f) => f.Name === spec.Title)?.Kind !== Kind.Text) {
+    fail("ERR_MANIFEST_INVALID_FIELD", "Title must name a Text field of the form", String(spec.Title));
+  }
   validateHistory(spec);
 }
 

@@ -142,6 +142,20 @@ describe("Resource.Validate()", () => {
       want: "50000",
     },
     {
+      name: "a Title naming a Textarea field",
+      spec: { ...base, Title: "notes" },
+      code: "ERR_MANIFEST_INVALID_FIELD",
+      field: "notes",
+      want: "Title",
+    },
+    {
+      name: "a Title naming no field",
+      spec: { ...base, Title: "name" },
+      code: "ERR_MANIFEST_INVALID_FIELD",
+      field: "name",
+      want: "Title",
+    },
+    {
       name: "a lowercase currency",
       spec: withFields({ ...amount, Currency: "eur" }),
       code: "ERR_MANIFEST_INVALID_FIELD",
