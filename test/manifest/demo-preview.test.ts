@@ -34,7 +34,13 @@ describe("demo: the approval page of a resource write (HTTP, MCP)", () => {
   let token: string;
   let db: Database.Database;
   const page = (url: string, language = "en"): Promise<TestResponse> =>
-    sendRequest(demo.origin, "GET", new URL(url, demo.origin).pathname, { jar: ada, headers: { "Accept-Language": language } }, demo.origin);
+    sendRequest(
+      demo.origin,
+      "GET",
+      new URL(url, demo.origin).pathname,
+      { jar: ada, headers: { "Accept-Language": language } },
+      demo.origin,
+    );
   const post = (path: string, form: Record<string, string>): Promise<TestResponse> =>
     sendRequest(demo.origin, "POST", path, { jar: ada, form }, demo.origin);
   const call = (tool: string, args: Record<string, unknown>): Promise<TestResponse> =>
@@ -111,7 +117,11 @@ describe("demo: the approval page of a resource write (HTTP, MCP)", () => {
     const approvalID = path.split("/").pop();
     assert.equal((db.prepare("SELECT status FROM agent_approvals WHERE id = ?").get(approvalID) as { status: string }).status, "pending");
     assert.equal(
-      (db.prepare("SELECT count(*) AS n FROM events WHERE type = 'agent.call_approved' AND data LIKE ?").get(`%${approvalID}%`) as { n: number }).n,
+      (
+        db.prepare("SELECT count(*) AS n FROM events WHERE type = 'agent.call_approved' AND data LIKE ?").get(`%${approvalID}%`) as {
+          n: number;
+        }
+      ).n,
       0,
     );
     // The agent's repeat is refused as stale by the tool's check (409), never run on an approval.

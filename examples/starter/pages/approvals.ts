@@ -66,25 +66,26 @@ export function approvable(preview: CallPreview | undefined): boolean {
   return preview?.Stale !== true;
 }
 
-// A value as a cell shows it: the empty value in the page's own words, anything else in its writer's direction.
-function valueHTML(req: IncomingMessage, value: string, attrs: SafeHTML = html``): SafeHTML {
-  if (value === "") return html`<td${attrs}><span class="muted">${T(req, "starter.approvals.empty_value")}</span></td>`;
-  return html`<td${attrs} dir="auto">${value}</td>`;
+// A value as shown: the empty value in the page's own words; anything else isolated in its writer's direction, inside
+// a cell aligned with the page's; an agent's value only inside `data-agent-text`.
+function valueHTML(req: IncomingMessage, value: string, agent = false): SafeHTML {
+  if (value === "") return html`<span class="muted">${T(req, "starter.approvals.empty_value")}</span>`;
+  return html`<span${agent ? html` data-agent-text` : html``} dir="auto">${value}</span>`;
 }
 
 function fieldsTable(req: IncomingMessage, preview: CallPreview): SafeHTML {
   const head = (cells: string[]): SafeHTML => html`<thead><tr>${cells.map((k) => html`<th scope="col">${T(req, k)}</th>`)}</tr></thead>`;
   if (preview.Kind !== "update") {
     // A create's values are the agent's; a delete's, the record's own.
-    const agent = preview.Kind === "create" ? html` data-agent-text` : html``;
     return html`<table class="preview">${head(["starter.approvals.field", "starter.approvals.value"])}<tbody>${preview.Fields.map(
-      (f) => html`<tr data-value="${f.Field}"><th scope="row">${f.Label}</th>${valueHTML(req, f.Value, agent)}</tr>`,
+      (f) =>
+        html`<tr data-value="${f.Field}"><th scope="row">${f.Label}</th><td>${valueHTML(req, f.Value, preview.Kind === "create")}</td></tr>`,
     )}</tbody></table>`;
   }
   if (preview.Fields.length === 0) return html`<p class="muted" data-no-change>${T(req, "starter.approvals.no_change")}</p>`;
   return html`<table class="preview">${head(["starter.approvals.field", "starter.approvals.before", "starter.approvals.after"])}<tbody>${preview.Fields.map(
     (f) =>
-      html`<tr data-change="${f.Field}"><th scope="row">${f.Label}</th>${valueHTML(req, f.Before ?? "", html` data-before`)}${valueHTML(req, f.Value, html` data-after data-agent-text`)}</tr>`,
+      html`<tr data-change="${f.Field}"><th scope="row">${f.Label}</th><td data-before>${valueHTML(req, f.Before ?? "")}</td><td data-after>${valueHTML(req, f.Value, true)}</td></tr>`,
   )}</tbody></table>`;
 }
 
@@ -102,7 +103,7 @@ export function callHTML(req: IncomingMessage, args: Approval["Args"], preview: 
     preview.Unchanged.length === 0
       ? html``
       : html`<details data-unchanged><summary>${T(req, "starter.approvals.unchanged")}</summary><dl class="facts">${preview.Unchanged.map(
-          (f) => html`<dt>${f.Label}</dt><dd dir="auto">${f.Value === "" ? html`<span class="muted">${T(req, "starter.approvals.empty_value")}</span>` : f.Value}</dd>`,
+          (f) => html`<dt>${f.Label}</dt><dd>${valueHTML(req, f.Value)}</dd>`,
         )}</dl></details>`
   }
   ${
