@@ -42,6 +42,7 @@ export type ToolCheck = (call: ToolInvocation) => void | Promise<void>;
  * never among them.
  */
 export interface CallPreview {
+  /** What the call does to the record. */
   readonly Kind: "create" | "update" | "delete";
   /** The record's name; absent for a create. */
   readonly Title?: string;
