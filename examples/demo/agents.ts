@@ -35,6 +35,7 @@ import type { Teams } from "../../lib/teams/index.ts";
 import { mountMCP } from "./mcp.ts";
 import { consentPage } from "./pages/connect.ts";
 import { activityPage, agentsPage, approvalPage } from "./pages/agents.ts";
+import { approvable, previewOf } from "../starter/pages/approvals.ts";
 import { startDemoJob, startJob } from "./pages/jobs.ts";
 import { sweepUntil } from "./sweeps.ts";
 
@@ -183,6 +184,11 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
   fresh.Handle("POST /account/approvals/{id}", async (req, res) => {
     const decision = (await readForm(req)).get("decision") ?? "";
     const id = PathValue(req, "id") ?? "";
+    // A stale call has nothing to approve (its tool would refuse it): the page says so again, and nothing is decided.
+    const asked = decision === "approve" ? approvals.get(id, subject(req)) : undefined;
+    if (asked !== undefined && !approvable(previewOf(req, registry.get(asked.Tool), asked))) {
+      return approvalPage(req, res, assets, asked, registry.get(asked.Tool), agentName(tokens, subject(req), asked.TokenID));
+    }
     const outcome = approvals.decide(id, subject(req), decision);
     if (!outcome.ok && outcome.reason === "unknown") return writeError(req, res, 404, "404 approval: no such request");
     const approval = approvals.get(id, subject(req));

@@ -22,7 +22,7 @@ import { newMCPServer } from "latch/mcp";
 import { newOAuthServer } from "latch/oauth";
 import { PathValue, type Group, type Mux } from "latch/router";
 import { From, type Signin } from "latch/signin";
-import { approvalsPage, type ApprovalView } from "../starter/pages/approvals.ts";
+import { approvable, approvalsPage, previewOf, type ApprovalView } from "../starter/pages/approvals.ts";
 import { consentPage } from "../starter/pages/consent.ts";
 import type { Agents } from "./agents.ts";
 
@@ -98,12 +98,17 @@ export function mountConnect({ db, mux, auth, fresh, agents, tools, assets, Orig
   fresh.Handle("GET /account/approvals/{id}", (req, res) => {
     const approval = approvals.get(PathValue(req, "id"), subject(req));
     if (approval === undefined) return writeError(req, res, 404, "approval: no such request");
-    approvalsPage(req, res, assets, [view(req, approval)], new Date());
+    // One request's page shows what its call would do (its tool's preview).
+    approvalsPage(req, res, assets, [{ ...view(req, approval), preview: previewOf(req, tools.get(approval.Tool), approval) }], new Date());
   });
   fresh.Handle("POST /account/approvals/{id}", async (req, res) => {
     const id = PathValue(req, "id");
+    const decision = (await readForm(req)).get("decision") ?? "";
+    // A stale call has nothing to approve (its tool would refuse it): nothing is decided, and the page says why.
+    const asked = decision === "approve" ? approvals.get(id, subject(req)) : undefined;
+    if (asked !== undefined && !approvable(previewOf(req, tools.get(asked.Tool), asked))) return seeOther(res, `/account/approvals/${id}`);
     // "approve" or "decline"; anything else is a 400 with the reason (ERR_AGENT_INVALID_APPROVAL).
-    const decided = approvals.decide(id, subject(req), (await readForm(req)).get("decision") ?? "");
+    const decided = approvals.decide(id, subject(req), decision);
     if (!decided.ok && decided.reason === "unknown") return writeError(req, res, 404, "approval: no such request");
     seeOther(res, `/account/approvals/${id}`); // the page says the outcome, also of one decided or lapsed meanwhile
   });

@@ -2,6 +2,7 @@
  * An action opts into being a tool (SPEC §2.3): `defineAction` binds the tool to its route and checks that the method
  * agrees with the access, so a read tool is never a state-changing route.
  */
+import type { IncomingMessage } from "node:http";
 import type { HandlerFunc } from "../http/index.ts";
 import { ToolRead } from "./access.ts";
 import type { Actor } from "./actor.ts";
@@ -35,6 +36,44 @@ export type ToolRun = (call: ToolInvocation) => unknown | Promise<unknown>;
  */
 export type ToolCheck = (call: ToolInvocation) => void | Promise<void>;
 
+/**
+ * What a write call would do to a record, as the person asked to approve it reads it (a tool's `Preview`): values are
+ * formatted for the request's locale, fields named by their labels; the call's internal arguments (an id, a version) are
+ * never among them.
+ */
+export interface CallPreview {
+  /** What the call does to the record. */
+  readonly Kind: "create" | "update" | "delete";
+  /** The record's name; absent for a create. */
+  readonly Title?: string;
+  /**
+   * A create's values, an update's changed fields (`Before` the stored value, `Value` the new one), a delete's record as
+   * it is.
+   */
+  readonly Fields: readonly PreviewField[];
+  /** The fields an update leaves as they are (an argument equal to the stored value among them); [] otherwise. */
+  readonly Unchanged: readonly PreviewField[];
+  /** Whether the call names a version other than the record's current one: it would be refused, so nothing to approve. */
+  readonly Stale: boolean;
+  /** What a delete does to the records referring to this one, per referring resource; [] otherwise. */
+  readonly ReferredBy: readonly { Resource: string; Label: string; Count: number; OnDelete: "refuse" | "clear" }[];
+}
+
+/** One field of a `CallPreview`: its name, its label and its value as a person reads them. */
+export interface PreviewField {
+  readonly Field: string;
+  readonly Label: string;
+  readonly Value: string;
+  /** An update's stored value, which `Value` replaces. */
+  readonly Before?: string;
+}
+
+/**
+ * Says what a call would do, for its approval page, changing nothing; undefined when it cannot tell (a record the
+ * subject may not read is not found). For pages only: never in a tool listing.
+ */
+export type ToolPreview = (call: Pick<ToolInvocation, "Args" | "Subject">, req: IncomingMessage) => CallPreview | undefined;
+
 /** A registry entry: a tool bound to the route that performs it. */
 export interface ToolDef {
   /** Tool name, unique in a registry. */
@@ -48,6 +87,8 @@ export interface ToolDef {
   readonly Run: ToolRun | undefined;
   /** The dry run of a call before the approval rule (see `ToolCheck`); without it every well-formed call is asked for. */
   readonly Check?: ToolCheck | undefined;
+  /** What a call would do, as its approval page shows it (see `ToolPreview`); without it the page shows the arguments. */
+  readonly Preview?: ToolPreview | undefined;
 }
 
 /** The fields given to `defineAction`. */
@@ -62,6 +103,8 @@ export interface ActionSpec {
   run?: ToolRun | undefined;
   /** A write tool's dry run against the current state (see `ToolDef.Check`). */
   check?: ToolCheck | undefined;
+  /** A write tool's preview for its approval page (see `ToolDef.Preview`). */
+  preview?: ToolPreview | undefined;
 }
 
 /** The shape of a tool name. */
@@ -73,7 +116,7 @@ const UNSAFE: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /**
  * Declares an action that is also a tool and returns its frozen `ToolDef`.
  * Throws `AgentError` `ERR_AGENT_INVALID_ACTION` for a bad name, method,
- * route, handler, run or check, or a method that disagrees with the access level (read
+ * route, handler, run, check or preview, or a method that disagrees with the access level (read
  * tools use GET; write tools POST, PUT, PATCH or DELETE), and
  * `ERR_AGENT_INVALID_TOOL` for a bad tool (see `validateTool`).
  *
@@ -96,6 +139,7 @@ export function defineAction(spec: ActionSpec): ToolDef {
   if (typeof spec.handler !== "function") fail(`${where}: handler must be a function`);
   if (spec.run !== undefined && typeof spec.run !== "function") fail(`${where}: run must be a function`);
   if (spec.check !== undefined && typeof spec.check !== "function") fail(`${where}: check must be a function`);
+  if (spec.preview !== undefined && typeof spec.preview !== "function") fail(`${where}: preview must be a function`);
   const tool = buildTool(spec.tool, `validate tool ${spec.name}`, spec.method === "DELETE");
   // RFC 9110 §9.2.1: a read tool observes only, so it must sit on a safe method; a write tool must not.
   if ((tool.Access === ToolRead) !== SAFE.has(spec.method)) {
@@ -109,5 +153,6 @@ export function defineAction(spec: ActionSpec): ToolDef {
     Handler: spec.handler,
     Run: spec.run,
     Check: spec.check,
+    Preview: spec.preview,
   });
 }

@@ -158,6 +158,17 @@ export class References {
     );
   }
 
+  /**
+   * Returns each resource and field whose records refer to record `id`, with how many do: every such record, whoever
+   * owns it, as the delete that refuses or clears them reaches them all.
+   */
+  referrers(id: string): { resource: ResourceSpec; field: Field; count: number }[] {
+    return this.#referrers().flatMap(({ mounted, field }) => {
+      const row = this.#prepare(`SELECT count(*) AS n FROM "${mounted.spec.Name}" WHERE "${field.Name}" = ?`).get(id) as { n: number };
+      return row.n === 0 ? [] : [{ resource: mounted.spec, field, count: row.n }];
+    });
+  }
+
   /** Returns the first referring resource and field that refuses the deletion of record `id` while a record refers to it. */
   refusal(id: string): RecordReferenced | undefined {
     for (const { mounted, field } of this.#referrers()) {

@@ -13,6 +13,7 @@ import { Kind } from "./kinds.ts";
 import { encodeCursor, FILTER_MAX_LENGTH, filterStyle, LIST_PAGE_SIZE, parseListRequest, SEARCH_MAX_WORDS } from "./list.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
+import { recordPreviews } from "./preview.ts";
 import { isTeamScoped, requestScope, viewerRefusal, type RequestScope } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { RecordReferenced, ReferenceRefused, type References } from "./references.ts";
@@ -22,6 +23,9 @@ import { currencyOf, integerRange, parseValues, type FieldProblem, type RecordVa
 
 /** The locale tool arguments are read in: amounts are "1234.56". */
 const TOOL_LOCALE = "en";
+
+/** What the tools ask of a resource's references: a write's checks, and the names and referrers its preview shows. */
+type ToolReferences = Pick<References, "problems" | "refusal" | "find" | "referrers">;
 
 type Handlers = Record<"list" | "read" | "create" | "update" | "delete", HandlerFunc>;
 
@@ -42,7 +46,7 @@ export function resourceTools(
   spec: ResourceSpec,
   store: RecordStore,
   handlers: Handlers,
-  refs: Pick<References, "problems" | "refusal">,
+  refs: ToolReferences,
   label?: (key: string) => string,
   scope: RequestScope = requestScope(spec, undefined),
 ): ToolDef[] {
@@ -89,7 +93,7 @@ type Parts = {
   spec: ResourceSpec;
   store: RecordStore;
   handlers: Handlers;
-  refs: Pick<References, "problems" | "refusal">;
+  refs: ToolReferences;
   t: Label;
   owner: (call: Call, action: "read" | "write") => string;
   writer: (call: ToolInvocation) => Writer;
@@ -247,6 +251,7 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
     return refused(409, `update ${spec.Name}: changed since version ${version}${fields}; read it again (now version ${outcome.version})`);
   };
   const confirm = (action: string): string => interpolate(t(`resource.confirm.${action}`), { resource: title });
+  const preview = recordPreviews({ spec, store, refs, reader: (call) => owner(call, "read"), values: checked });
   return [
     defineAction({
       ...binding(spec, handlers, "create", "POST"),
@@ -257,6 +262,7 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
         Args: [...team, ...fieldArgs(true)],
       },
       check: (call) => ownReferences(owner(call, "write"), checked(call.Args, false)),
+      preview: preview.create,
       run: (call) => refusing(() => store.create(writer(call), checked(call.Args, false))),
     }),
     defineAction({
@@ -280,6 +286,7 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
         ownReferences(owner(call, "write"), checked(Args, true));
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
       },
+      preview: preview.update,
       run: (call) => {
         const who = writer(call);
         const recordID = existing(who.owner, call.Args);
@@ -302,6 +309,7 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
         const refusal = refs.refusal(existing(owner(call, "write"), call.Args));
         if (refusal !== undefined) throw referenced(refusal);
       },
+      preview: preview.delete,
       run: (call) => {
         if (!refusing(() => store.delete(writer(call), String(call.Args.get("id"))))) throw missing(spec);
         return { deleted: true };

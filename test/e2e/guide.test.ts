@@ -204,7 +204,7 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     );
   });
 
-  it("step 7: a write token's call waits for approval; the person reads its arguments, approves, and it runs once", async () => {
+  it("step 7: a write token's call waits for approval; the person reads what it would create, approves, and it runs once", async () => {
     await page.goto(`${app.origin}/account`);
     await page.click('a[href="/account/agents"]');
     await page.waitForURL(`${app.origin}/account/agents`);
@@ -234,9 +234,9 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     await page.waitForSelector(`[data-approval-id="${id}"][data-approval-status="pending"]`);
     await page.goto(url);
     const cells = (name: string): Promise<unknown> =>
-      page.evaluate(`[...document.querySelectorAll('[data-arguments] tr[data-argument="${name}"] > *')].map((c) => c.textContent)`);
-    assert.deepEqual(await cells("label"), ["label", label, "text"]);
-    assert.deepEqual(await cells("amount"), ["amount", "312.40", "text"]);
+      page.evaluate(`[...document.querySelectorAll('[data-preview="create"] tr[data-value="${name}"] > *')].map((c) => c.textContent)`);
+    assert.deepEqual(await cells("label"), ["Label", label]);
+    assert.deepEqual(await cells("amount"), ["Amount", "€312.40"]);
     assert.doesNotMatch(await page.content(), /<pre|"label":/, "no raw JSON");
     await shoot(page, app.origin, "approval", new URL(url).pathname);
     await page.click('[data-approval="approve"]');

@@ -3,8 +3,9 @@
  * approval page an agent's write call points its person to, and the
  * person's activity (their audit stream, actors in audit form). Contract
  * attributes the tests read: data-agent-token (the new token, once, with
- * the starter's Copy button, data-copy), data-arguments (the starter's
- * table of an approval's arguments),
+ * the starter's Copy button, data-copy), data-preview (the starter's
+ * preview of what an approval's call would do) or data-arguments (the
+ * starter's table of its arguments, for a tool without a preview),
  * data-agent-id (each listed token), data-agent-client-host (an OAuth grant's client host), data-agent-expires (its expiry, ISO 8601), data-approval (approve/decline
  * buttons), data-actor / data-type / data-via (each activity entry; via is the transport of a tool call, "" for /api/tools),
  * data-activity ("own" or "agents", the two activity lists), data-agent-text (the only elements holding text an agent
@@ -18,7 +19,7 @@ import { html, type SafeHTML } from "../../../lib/http/index.ts";
 import { T, Tf } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
 import { COPY_SCRIPT, newToken } from "../../starter/pages/agents.ts";
-import { argumentsTable } from "../../starter/pages/approvals.ts";
+import { approvable, callHTML, previewOf } from "../../starter/pages/approvals.ts";
 import { render } from "./layout.ts";
 
 /** What a mint attempt shows: the new token (once), or the refusal. */
@@ -81,7 +82,10 @@ ${notice}
   );
 }
 
-/** `/account/approvals/{id}`: the tool's confirm sentence, the exact arguments, approve and decline. */
+/**
+ * `/account/approvals/{id}`: the tool's confirm sentence, what the call would do (its preview, else the exact
+ * arguments), approve (not for a stale call) and decline.
+ */
 export function approvalPage(
   req: IncomingMessage,
   res: ServerResponse,
@@ -92,6 +96,7 @@ export function approvalPage(
   refused?: string,
 ): void {
   const open = approval.Status === "pending" && refused === undefined;
+  const preview = previewOf(req, def, approval);
   const outcome =
     approval.Status === "approved"
       ? html`<p class="card notice ok" role="status" data-outcome="approved">${Tf(req, "demo.approval.approved", { minutes: APPROVAL_TTL / 60000 })}</p>`
@@ -110,12 +115,12 @@ ${outcome}
 <section class="card">
   <p>${Tf(req, "demo.approval.asks", { agent, tool: approval.Tool })}</p>
   <p><strong data-confirm>${def?.Tool.Confirm ?? ""}</strong></p>
-  <h2>${T(req, "demo.approval.arguments")}</h2>
-  ${argumentsTable(req, approval.Args)}
+  <h2>${T(req, preview === undefined ? "demo.approval.arguments" : "demo.approval.preview")}</h2>
+  ${callHTML(req, approval.Args, preview)}
   ${
     open
       ? html`<form class="row" method="post" action="/account/approvals/${approval.ID}">
-    <button type="submit" name="decision" value="approve" data-approval="approve">${Icon("check")} ${T(req, "demo.approval.approve")}</button>
+    ${approvable(preview) ? html`<button type="submit" name="decision" value="approve" data-approval="approve">${Icon("check")} ${T(req, "demo.approval.approve")}</button>` : html``}
     <button class="secondary" type="submit" name="decision" value="decline" data-approval="decline">${Icon("x")} ${T(req, "demo.approval.decline")}</button>
   </form>`
       : html``
