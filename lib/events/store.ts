@@ -65,12 +65,6 @@ interface Last {
   hash: Buffer | null;
 }
 
-/** The head of a stream: its last sequence and that event's hash, hex (README "The chain"). */
-export interface Head {
-  readonly Seq: number;
-  readonly Hash: string;
-}
-
 function toEvent(row: Row): Event {
   return Object.freeze({
     Stream: row.stream,
@@ -205,7 +199,7 @@ export class EventStore {
    * Returns the head of `stream`: its last sequence and that event's hash (64 hex digits; for an empty stream 0 and
    * the 32 zero bytes a first event links to). Kept elsewhere, it shows later that nothing before it was rewritten.
    */
-  head(stream: string): Head {
+  head(stream: string): { readonly Seq: number; readonly Hash: string } {
     checkID("Stream", stream);
     const last = this.#last.get(stream);
     return Object.freeze({ Seq: last?.seq ?? 0, Hash: (last?.hash ?? GENESIS).toString("hex") });
