@@ -63,9 +63,10 @@ export function invalidEvent(reason: string, operation = "append event"): Events
 /** Throws `EventsError` ERR_EVENTS_INVALID_EVENT (400) unless `id` is a usable stream id (`what` "Stream") or subject. */
 export function checkID(what: "Stream" | "Subject", id: unknown): asserts id is string {
   const max = what === "Stream" ? MAX_STREAM : MAX_SUBJECT;
-  // Control characters would make stored ids ambiguous on any line-based display or log of them.
-  if (typeof id !== "string" || id === "" || id.length > max || /[\u0000-\u001f\u007f]/.test(id)) {
-    throw invalidEvent(`${what} must be 1-${max} characters without control characters`);
+  // Control characters would make stored ids ambiguous on any line-based display or log of them; a lone surrogate reads
+  // back from SQLite as other characters, so the event would no longer hash to its stored hash (chain.ts).
+  if (typeof id !== "string" || id === "" || id.length > max || /[\u0000-\u001f\u007f]|\p{Cs}/u.test(id)) {
+    throw invalidEvent(`${what} must be 1-${max} characters without control characters or lone surrogates`);
   }
 }
 

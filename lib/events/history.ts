@@ -7,15 +7,16 @@
 import type { DB } from "../db/index.ts";
 import { keysetPages, type RowPages } from "../db/index.ts";
 import { AUDIT_STREAM_PREFIX } from "./event.ts";
+import { ERASURE_RECORD, ERASURES_STREAM, TOMBSTONE } from "./chain.ts";
+
+export { ERASURES_STREAM };
 
 /** The type of the event on a person's old audit stream that names the new one. */
 export const HISTORY_CONTINUES = "history.continues";
 /** The type of the first event of a person's new audit stream: it names the old stream and the sequence of its `history.continues`. */
 export const HISTORY_CONTINUED_FROM = "history.continued_from";
 /** The type of the record of an erasure, on ERASURES_STREAM. */
-export const HISTORY_ERASED = "history.erased";
-/** The stream that records each erasure (it survives every deletion; its events name no address). */
-export const ERASURES_STREAM = "latch:erasures";
+export const HISTORY_ERASED: string = ERASURE_RECORD;
 /** The prefix of the types only this file appends: `append` and `appendAudit` refuse them, so no one can forge a link to another's history. */
 export const HISTORY_TYPE_PREFIX = "history.";
 
@@ -104,7 +105,14 @@ function elsewhereCondition(parts: readonly HistoryPart[]): Condition {
  * table for every page: 75 ms a page, seconds for an export).
  */
 export function historyPages(db: DB, subject: string): RowPages {
-  const shape = (row: Record<string, unknown>): unknown => ({ ...row, data: JSON.parse(String(row["data"])) as unknown });
+  // The links as hex, the form README "The chain" gives them in, so an outside tool can check the export.
+  const hex = (v: unknown): string | null => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : null);
+  const shape = (row: Record<string, unknown>): unknown => ({
+    ...row,
+    data: JSON.parse(String(row["data"])) as unknown,
+    prev_hash: hex(row["prev_hash"]),
+    hash: hex(row["hash"]),
+  });
   const parts = historyOf(db, subject);
   const reads = [partCondition(parts), elsewhereCondition(parts)].flatMap(({ terms, params }) =>
     terms.map((where) => keysetPages(db, { table: "events", columns: "*", where, params, shape })),
@@ -126,9 +134,24 @@ export function historyPages(db: DB, subject: string): RowPages {
 /** What an erasure does with the person's events in other people's streams. */
 export type OtherEvents = "pseudonymize" | "delete";
 
+/** What an erasure did, recorded on `ERASURES_STREAM` (README "The erasure and the chain"). */
+export interface Erased {
+  /** Events whose content it erased. */
+  deleted: number;
+  /** Events elsewhere it gave the pseudonym. */
+  pseudonymized: number;
+  /** Rows it left marked with its sequence: tombstones in streams that stay, and the pseudonymised events. */
+  rewritten: number;
+  /** Rows marked by earlier erasures (by their sequence) that this one removed or marked again; absent when none. */
+  moved?: Record<string, number>;
+}
+
 /**
- * The erasure (see the header): inside the caller's transaction, deletes the person's audit history and `streams`
- * (their records' streams), and pseudonymises (`alias`) or deletes their events elsewhere.
+ * The erasure (see the header), inside the caller's transaction, as `record`, the sequence its record will take on
+ * `ERASURES_STREAM`: the person's audit history, `streams` (their records' streams) and, with `others` "delete", their
+ * events elsewhere become tombstones in place (sequence and hashes kept, content gone, `erased` = `record`), so the
+ * streams that stay still verify; a stream left with tombstones only is removed whole. With "pseudonymize", their
+ * events elsewhere keep their content but take `alias` as subject, marked the same way.
  */
 export function eraseHistory(
   db: DB,
@@ -136,15 +159,43 @@ export function eraseHistory(
   streams: readonly string[],
   others: OtherEvents,
   alias: string,
-): { deleted: number; pseudonymized: number } {
+  record: number,
+): Erased {
+  const marks = db.prepare<[], { erased: number; n: number }>(
+    "SELECT erased, count(*) AS n FROM events INDEXED BY events_erased WHERE erased IS NOT NULL GROUP BY erased",
+  );
+  const before = marks.all();
   const parts = historyOf(db, subject);
   const own = partCondition(parts);
-  let deleted = db.prepare(`DELETE FROM events WHERE ${own.where}`).run(own.params).changes;
-  const drop = db.prepare("DELETE FROM events WHERE stream = ?");
-  for (const stream of streams) deleted += drop.run(stream).changes;
   const elsewhere = elsewhereCondition(parts);
+  const touched = new Set([...parts.map((p) => p.Stream), ...streams]);
   if (others === "delete")
-    return { deleted: deleted + db.prepare(`DELETE FROM events WHERE ${elsewhere.where}`).run(elsewhere.params).changes, pseudonymized: 0 };
-  const renamed = db.prepare(`UPDATE events SET subject = @alias WHERE ${elsewhere.where}`).run({ ...elsewhere.params, alias }).changes;
-  return { deleted, pseudonymized: renamed };
+    for (const s of db
+      .prepare<[object], string>(`SELECT DISTINCT stream FROM events WHERE ${elsewhere.where}`)
+      .pluck()
+      .all(elsewhere.params))
+      touched.add(s);
+  const tombstone = (where: string, params: object): number =>
+    db
+      .prepare(`UPDATE events SET type = '${TOMBSTONE}', data = '{}', actor = 'human', subject = @alias, erased = @record WHERE ${where}`)
+      .run({ ...params, alias, record }).changes;
+  let deleted = tombstone(`(${own.where}) AND type <> '${TOMBSTONE}'`, own.params);
+  for (const stream of streams) deleted += tombstone(`stream = @stream AND type <> '${TOMBSTONE}'`, { stream });
+  let pseudonymized = 0;
+  if (others === "delete") deleted += tombstone(elsewhere.where, elsewhere.params);
+  else
+    pseudonymized = db
+      .prepare(`UPDATE events SET subject = @alias, erased = @record WHERE ${elsewhere.where}`)
+      .run({ ...elsewhere.params, alias, record }).changes;
+  // A stream of tombstones only keeps nothing worth its name (an address, for an audit stream): it goes whole.
+  const drop = db.prepare(
+    `DELETE FROM events WHERE stream = @stream AND NOT EXISTS (SELECT 1 FROM events WHERE stream = @stream AND type <> '${TOMBSTONE}')`,
+  );
+  for (const stream of touched) drop.run({ stream });
+  const after = new Map(marks.all().map((m) => [m.erased, m.n]));
+  const moved = Object.fromEntries(
+    before.filter((m) => m.n !== (after.get(m.erased) ?? 0)).map((m) => [String(m.erased), m.n - (after.get(m.erased) ?? 0)]),
+  );
+  const erased: Erased = { deleted, pseudonymized, rewritten: after.get(record) ?? 0 };
+  return Object.keys(moved).length > 0 ? { ...erased, moved } : erased;
 }

@@ -3,6 +3,7 @@
  * event. Times are Unix ms; data is JSON text.
  */
 import type { Step } from "../db/index.ts";
+import { chainExisting } from "./chain.ts";
 
 /** Schema steps of the events module. */
 export const Schema: readonly Step[] = [
@@ -36,5 +37,18 @@ export const Schema: readonly Step[] = [
     SQL: `DROP INDEX IF EXISTS account_events_subject;
 CREATE INDEX events_by_subject ON events (subject);`,
     Run: () => ["account/002-events-subject"],
+  },
+  {
+    // The hash chain (chain.ts, README "The chain"): each event's link to the one before it in its stream, filled in
+    // for the events already there; `erased` names the erasure that kept an event's place but not its content.
+    Name: "events/005-chain",
+    SQL: `ALTER TABLE events ADD COLUMN prev_hash BLOB CHECK (length(prev_hash) = 32);
+ALTER TABLE events ADD COLUMN hash BLOB CHECK (length(hash) = 32);
+ALTER TABLE events ADD COLUMN erased INTEGER;
+CREATE INDEX events_erased ON events (erased) WHERE erased IS NOT NULL;`,
+    Run: (db) => {
+      chainExisting(db, Date.now());
+      return [];
+    },
   },
 ];

@@ -6,6 +6,7 @@
 import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { EventConflictError } from "./errors.ts";
+import { GENESIS, INSERT_EVENT, chained, type ChainedRow } from "./chain.ts";
 import { AUDIT_STREAM_PREFIX, checkEvent, checkID, invalidEvent, type Event, type EventInput } from "./event.ts";
 import {
   ERASURES_STREAM,
@@ -58,6 +59,12 @@ interface Row {
   at: number;
 }
 
+/** A stream's last event: its sequence and hash (null only for a row written around the store, which the verifier reports). */
+interface Last {
+  seq: number;
+  hash: Buffer | null;
+}
+
 function toEvent(row: Row): Event {
   return Object.freeze({
     Stream: row.stream,
@@ -83,8 +90,8 @@ export class EventStore {
   readonly #db: DB;
   readonly #clock: Clock;
   readonly #onAppend: ((event: Event) => void) | undefined;
-  readonly #last: Statement<[string], { seq: number | null }>;
-  readonly #insert: Statement<Row>;
+  readonly #last: Statement<[string], Last>;
+  readonly #insert: Statement<ChainedRow>;
   readonly #read: Statement<[string, number, number], Row>;
   readonly #latest: Record<"human" | "agent" | "any", Statement<[string, number], Row>>;
   readonly #part: Record<"human" | "agent" | "any", Statement<[string, number, number, number], Row>>;
@@ -94,10 +101,9 @@ export class EventStore {
     this.#db = db;
     this.#clock = options.Clock ?? systemClock;
     this.#onAppend = options.OnAppend;
-    this.#last = db.prepare("SELECT max(seq) AS seq FROM events WHERE stream = ?");
-    this.#insert = db.prepare(
-      "INSERT INTO events (stream, seq, type, data, actor, subject, at) VALUES (@stream, @seq, @type, @data, @actor, @subject, @at)",
-    );
+    // One read of the primary key's last entry gives both the sequence and the hash the next event links to.
+    this.#last = db.prepare("SELECT seq, hash FROM events WHERE stream = ? ORDER BY seq DESC LIMIT 1");
+    this.#insert = db.prepare(INSERT_EVENT);
     this.#read = db.prepare("SELECT * FROM events WHERE stream = ? AND seq >= ? ORDER BY seq LIMIT ?");
     this.#latest = {
       // The partial index of people's events (schema step events/002): without it SQLite walks the primary key past every agent event.
@@ -125,9 +131,10 @@ export class EventStore {
     const checked = this.#check(input);
     return this.#db
       .transaction(() => {
-        const actual = this.#last.get(input.Stream)?.seq ?? 0;
+        const last = this.#last.get(input.Stream);
+        const actual = last?.seq ?? 0;
         if (actual !== input.Expected) throw new EventConflictError(input.Stream, input.Expected, actual);
-        return this.#write(input.Stream, actual + 1, checked);
+        return this.#write(input.Stream, last, checked);
       })
       .immediate();
   }
@@ -137,7 +144,7 @@ export class EventStore {
     checkID("Subject", input.Subject);
     const stream = auditStream(input.Subject);
     const checked = this.#check(input);
-    return this.#db.transaction(() => this.#write(stream, (this.#last.get(stream)?.seq ?? 0) + 1, checked)).immediate();
+    return this.#db.transaction(() => this.#write(stream, this.#last.get(stream), checked)).immediate();
   }
 
   /**
@@ -155,9 +162,10 @@ export class EventStore {
     return checked;
   }
 
-  #write(stream: string, seq: number, checked: ReturnType<typeof checkEvent>): Event {
-    const row: Row = { stream, seq, ...checked, at: this.#clock.now().getTime() };
-    this.#insert.run(row);
+  // Every append comes here: the event links to `last`, the stream's last event, read in the same transaction.
+  #write(stream: string, last: Last | undefined, checked: ReturnType<typeof checkEvent>): Event {
+    const row: Row = { stream, seq: (last?.seq ?? 0) + 1, ...checked, at: this.#clock.now().getTime() };
+    this.#insert.run(chained(last?.hash ?? GENESIS, row));
     const event = toEvent(row);
     this.#onAppend?.(event);
     return event;
@@ -185,6 +193,16 @@ export class EventStore {
   version(stream: string): number {
     checkID("Stream", stream);
     return this.#last.get(stream)?.seq ?? 0;
+  }
+
+  /**
+   * Returns the head of `stream`: its last sequence and that event's hash (64 hex digits; for an empty stream 0 and
+   * the 32 zero bytes a first event links to). Kept elsewhere, it shows later that nothing before it was rewritten.
+   */
+  head(stream: string): { readonly Seq: number; readonly Hash: string } {
+    checkID("Stream", stream);
+    const last = this.#last.get(stream);
+    return Object.freeze({ Seq: last?.seq ?? 0, Hash: (last?.hash ?? GENESIS).toString("hex") });
   }
 
   /** The parts of `subject`'s history, oldest first: their audit stream and those it continues (history.ts). */
@@ -220,7 +238,7 @@ export class EventStore {
 
   // The store's own events (history.ts), at the end of `stream`; actor human: the person moved, or asked to be deleted.
   #mark(stream: string, type: string, data: object, subject: string): Event {
-    return this.#write(stream, this.version(stream) + 1, { type, data: JSON.stringify(data), actor: "human", subject });
+    return this.#write(stream, this.#last.get(stream), { type, data: JSON.stringify(data), actor: "human", subject });
   }
 
   /** `subject`'s events for the export (history.ts `historyPages`). */
@@ -235,7 +253,7 @@ export class EventStore {
    */
   eraseHistory(subject: string, streams: readonly string[], others: OtherEvents, alias: string): void {
     this.transaction(() => {
-      const erased = eraseHistory(this.#db, subject, streams, others, alias);
+      const erased = eraseHistory(this.#db, subject, streams, others, alias, this.version(ERASURES_STREAM) + 1);
       this.#mark(ERASURES_STREAM, HISTORY_ERASED, { ...erased, others }, alias);
     });
   }

@@ -7,6 +7,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { askChange, ROUTES, rowsWith, scan, seed, startAccountApp } from "./harness.ts";
+import { verifyEvents, type Break } from "../../lib/events/verify.ts";
 
 const ADA = "ada@example.com";
 const BOB = "bob@example.org";
@@ -61,6 +62,13 @@ describe("account: deletion", () => {
       erasures.map((e) => [e.Type, e.Subject]),
       [["history.erased", kept[1]?.Subject]],
     );
+    // Issue 41: every stream still verifies, and the verifier counts the event the erasure rewrote in Bob's stream.
+    const broken: Break[] = [];
+    assert.deepEqual(
+      { ...verifyEvents(app.db, (b) => broken.push(b)), Streams: 0, Events: 0 },
+      { Streams: 0, Events: 0, Erased: 1, Erasures: 1, Broken: 0 },
+    );
+    assert.deepEqual(broken, []);
   });
 
   it("after a change of address, erases the history under both addresses", async (t) => {

@@ -118,7 +118,7 @@ describe("EventStore history", () => {
       [
         `audit:${C} auth.signed_in ${C} {}`,
         "board:1 board.posted deleted:x {}",
-        `${ERASURES_STREAM} history.erased deleted:x {"deleted":4,"pseudonymized":1,"others":"pseudonymize"}`,
+        `${ERASURES_STREAM} history.erased deleted:x {"deleted":4,"pseudonymized":1,"rewritten":1,"others":"pseudonymize"}`,
       ],
     );
   });

@@ -29,7 +29,7 @@ describe("events schema", () => {
   it("a new database gets the subject index from events alone, and account no longer names the table", (t) => {
     const db = open(t, ":memory:");
     applySchema(db, [...Schema, ...AccountSchema]);
-    assert.deepEqual(indexes(db), ["events_by_people", "events_by_subject", "events_history"]);
+    assert.deepEqual(indexes(db), ["events_by_people", "events_by_subject", "events_erased", "events_history"]);
     assert.equal(
       AccountSchema.some((s) => /\bevents\b/.test(s.SQL)),
       false,
@@ -42,8 +42,8 @@ describe("events schema", () => {
     const [first, ...rest] = AccountSchema;
     applySchema(db, [...Schema.slice(0, 3), first!, OLD_ACCOUNT_STEP, ...rest]);
     assert.deepEqual(indexes(db), ["account_events_subject", "events_by_people", "events_history"]);
-    assert.deepEqual(applySchema(db, [...Schema, ...AccountSchema]), ["events/004-subject-index"]);
-    assert.deepEqual(indexes(db), ["events_by_people", "events_by_subject", "events_history"]);
+    assert.deepEqual(applySchema(db, [...Schema, ...AccountSchema]), ["events/004-subject-index", "events/005-chain"]);
+    assert.deepEqual(indexes(db), ["events_by_people", "events_by_subject", "events_erased", "events_history"]);
     assert.equal(recorded(db).includes("account/002-events-subject"), false);
     assert.deepEqual(applySchema(db, [...Schema, ...AccountSchema]), []);
   });

@@ -108,11 +108,19 @@ describe("the event log is append-only", () => {
     assert.doesNotMatch("INSERT INTO events (stream)", REWRITE);
   });
 
+  // Schema step events/005-chain (issue 41) fills the links of the events that had none; it changes no column they had.
+  const CHAINING = "lib/events/chain.ts";
+
   test(`no file of lib/ updates or deletes an event but the erasure path (${ERASURE})`, () => {
     const rewriting = sourceFiles(LIB)
       .map((file) => relative(ROOT, file).split(sep).join("/"))
-      .filter((path) => path !== ERASURE && REWRITE.test(code(join(ROOT, path))));
+      .filter((path) => path !== ERASURE && path !== CHAINING && REWRITE.test(code(join(ROOT, path))));
     assert.deepEqual(rewriting, []);
     assert.match(code(join(ROOT, ERASURE)), REWRITE, "the erasure path is where the test looks for it");
+  });
+
+  test(`the chaining step (${CHAINING}) sets only the two links`, () => {
+    const rewrites = [...code(join(ROOT, CHAINING)).matchAll(new RegExp(REWRITE.source + "([^\n]*)", "g"))].map((m) => m[0]);
+    assert.deepEqual(rewrites, ['UPDATE events SET prev_hash = ?, hash = ? WHERE stream = ? AND seq = ?");']);
   });
 });
