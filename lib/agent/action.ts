@@ -35,6 +35,17 @@ export type ToolRun = (call: ToolInvocation) => unknown | Promise<unknown>;
  */
 export type ToolCheck = (call: ToolInvocation) => void | Promise<void>;
 
+/**
+ * What a write call touches, for matching it against a standing approval (README, Standing approvals): the record it
+ * changes (undefined when it names none, e.g. a create), the fields it sets, and a context every matching call shares
+ * (e.g. the team; "" for none).
+ */
+export interface CallTarget {
+  readonly Record: string | undefined;
+  readonly Fields: readonly string[];
+  readonly Context: string;
+}
+
 /** A registry entry: a tool bound to the route that performs it. */
 export interface ToolDef {
   /** Tool name, unique in a registry. */
@@ -48,6 +59,8 @@ export interface ToolDef {
   readonly Run: ToolRun | undefined;
   /** The dry run of a call before the approval rule (see `ToolCheck`); without it every well-formed call is asked for. */
   readonly Check?: ToolCheck | undefined;
+  /** What a write call touches (see `CallTarget`); without it a standing approval covers the tool's calls in context "". */
+  readonly Target?: ((args: ReadonlyMap<string, ArgValue>) => CallTarget) | undefined;
 }
 
 /** The fields given to `defineAction`. */
@@ -62,6 +75,8 @@ export interface ActionSpec {
   run?: ToolRun | undefined;
   /** A write tool's dry run against the current state (see `ToolDef.Check`). */
   check?: ToolCheck | undefined;
+  /** What a write call touches, for standing approvals (see `ToolDef.Target`). */
+  target?: ((args: ReadonlyMap<string, ArgValue>) => CallTarget) | undefined;
 }
 
 /** The shape of a tool name. */
@@ -73,7 +88,7 @@ const UNSAFE: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /**
  * Declares an action that is also a tool and returns its frozen `ToolDef`.
  * Throws `AgentError` `ERR_AGENT_INVALID_ACTION` for a bad name, method,
- * route, handler, run or check, or a method that disagrees with the access level (read
+ * route, handler, run, check or target, or a method that disagrees with the access level (read
  * tools use GET; write tools POST, PUT, PATCH or DELETE), and
  * `ERR_AGENT_INVALID_TOOL` for a bad tool (see `validateTool`).
  *
@@ -96,6 +111,7 @@ export function defineAction(spec: ActionSpec): ToolDef {
   if (typeof spec.handler !== "function") fail(`${where}: handler must be a function`);
   if (spec.run !== undefined && typeof spec.run !== "function") fail(`${where}: run must be a function`);
   if (spec.check !== undefined && typeof spec.check !== "function") fail(`${where}: check must be a function`);
+  if (spec.target !== undefined && typeof spec.target !== "function") fail(`${where}: target must be a function`);
   const tool = buildTool(spec.tool, `validate tool ${spec.name}`, spec.method === "DELETE");
   // RFC 9110 §9.2.1: a read tool observes only, so it must sit on a safe method; a write tool must not.
   if ((tool.Access === ToolRead) !== SAFE.has(spec.method)) {
@@ -109,5 +125,6 @@ export function defineAction(spec: ActionSpec): ToolDef {
     Handler: spec.handler,
     Run: spec.run,
     Check: spec.check,
+    Target: spec.target,
   });
 }

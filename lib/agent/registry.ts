@@ -27,6 +27,7 @@ export class ToolRegistry {
       handler: def.Handler,
       run: def.Run,
       check: def.Check,
+      target: def.Target,
     });
     const route = `${checked.Method} ${checked.Route}`;
     if (this.#byName.has(checked.Name)) {

@@ -247,6 +247,13 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
     return refused(409, `update ${spec.Name}: changed since version ${version}${fields}; read it again (now version ${outcome.version})`);
   };
   const confirm = (action: string): string => interpolate(t(`resource.confirm.${action}`), { resource: title });
+  // What a call touches, for a standing approval (lib/agent README): the record (none for a create), the form fields
+  // given, and the team every matching call must name ("" for a person's own records).
+  const target = (hasRecord: boolean) => (args: ReadonlyMap<string, unknown>) => ({
+    Record: hasRecord ? String(args.get("id")) : undefined,
+    Fields: spec.Form.Fields.filter((f) => args.has(f.Name)).map((f) => f.Name),
+    Context: String(args.get("team") ?? ""),
+  });
   return [
     defineAction({
       ...binding(spec, handlers, "create", "POST"),
@@ -257,6 +264,7 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
         Args: [...team, ...fieldArgs(true)],
       },
       check: (call) => ownReferences(owner(call, "write"), checked(call.Args, false)),
+      target: target(false),
       run: (call) => refusing(() => store.create(writer(call), checked(call.Args, false))),
     }),
     defineAction({
@@ -280,6 +288,7 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
         ownReferences(owner(call, "write"), checked(Args, true));
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
       },
+      target: target(true),
       run: (call) => {
         const who = writer(call);
         const recordID = existing(who.owner, call.Args);
@@ -302,6 +311,7 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
         const refusal = refs.refusal(existing(owner(call, "write"), call.Args));
         if (refusal !== undefined) throw referenced(refusal);
       },
+      target: target(true),
       run: (call) => {
         if (!refusing(() => store.delete(writer(call), String(call.Args.get("id"))))) throw missing(spec);
         return { deleted: true };

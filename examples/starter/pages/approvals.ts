@@ -17,6 +17,7 @@ import { html, type SafeHTML } from "latch/http";
 import { T, Tf } from "latch/i18n";
 import { Icon } from "latch/icons";
 import { render, starterNav } from "./layout.ts";
+import { standingForm } from "./standing.ts";
 
 /** One request as the page shows it. */
 export interface ApprovalView {
@@ -72,6 +73,7 @@ function request(req: IncomingMessage, { approval, agent, confirm }: ApprovalVie
   </form>`
       : outcome(req, approval.Status)
   }
+  ${standingForm(req, approval)}
 </section>`;
 }
 
