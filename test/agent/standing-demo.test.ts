@@ -161,6 +161,33 @@ describe("Standing approvals on the demo", () => {
     assert.equal((await decide(jar, id, { ...form, calls: "20", hours: "8" })).status, 303, "the ceilings themselves are allowed");
   });
 
+  it("creates and revokes no standing approval whose audit event cannot be appended", async () => {
+    const jar = await signInOverHTTP(demo, "ed-standing@example.com");
+    const token = await mintAgentToken(demo, jar, "atomic", "write");
+    const db = OpenDB(join(demo.stateDir, "demo.db"));
+    // As a full disk would refuse it, from a second connection (test/agent/demo-atomic.test.ts).
+    const refuse = () =>
+      db.exec(
+        "CREATE TRIGGER refuse_standing BEFORE INSERT ON events WHEN NEW.type LIKE 'agent.standing%' BEGIN SELECT RAISE(ABORT, 'injected'); END",
+      );
+    try {
+      const id = approvalID(await call(token, "start_job", { kind: "ok" }));
+      refuse();
+      assert.equal((await decide(jar, id, { decision: "standing", calls: "2", hours: "1" })).status, 500);
+      db.exec("DROP TRIGGER refuse_standing");
+      assert.deepEqual(await listed(jar), [], "no standing approval");
+      assert.equal((await decide(jar, id, { decision: "standing", calls: "2", hours: "1" })).status, 303, "the request still waited");
+      const [live] = await listed(jar);
+      refuse();
+      const form = { id: live?.id ?? "" };
+      assert.equal((await sendRequest(demo.origin, "POST", "/account/agents/standing/revoke", { jar, form }, demo.origin)).status, 500);
+      db.exec("DROP TRIGGER refuse_standing");
+      assert.equal((await listed(jar)).length, 1, "still live");
+    } finally {
+      db.close();
+    }
+  });
+
   it("over MCP, a covered call runs and an uncovered one still answers with the approval URL", async () => {
     const jar = await signInOverHTTP(demo, "di-standing@example.com");
     const token = await mintAgentToken(demo, jar, "mcp", "write");
