@@ -157,6 +157,17 @@ export const WRITE_PATHS: readonly WritePath[] = [
     none: "the MCP transport of the tools API: its calls are tool calls, attributed as POST /api/tools/{name}'s (test/agent/transports.test.ts)",
   },
   {
+    name: "POST /account/agents/standing/revoke",
+    drive: async (d) => {
+      const waiting = approvalOf(await d.call("start_job", {}));
+      await d.post(`/account/approvals/${waiting}`, { decision: "standing", calls: "1", hours: "1" });
+      const id = newest(d, "SELECT id FROM agent_standing_approvals WHERE subject = ? ORDER BY rowid DESC LIMIT 1");
+      return d.post("/account/agents/standing/revoke", { id });
+    },
+    event: { type: "agent.standing_revoked", actor: "human" },
+    atomic: "test/agent/standing-demo.test.ts",
+  },
+  {
     name: "POST /account/agents/revoke",
     drive: (d) =>
       d.post("/account/agents/revoke", { id: newest(d, "SELECT id FROM agent_tokens WHERE subject = ? AND revoked_at IS NULL") }),
@@ -296,6 +307,8 @@ export const WRITE_PATHS: readonly WritePath[] = [
     none: "/oauth/revoke of one access token (RFC 7009 §2.1): it ends alone, the grant stays; test/oauth/server.test.ts",
   },
   { name: "agent: Approvals.decide", via: "POST /account/approvals/{id}" },
+  { name: "agent: StandingApprovals.create", via: "POST /account/approvals/{id}" },
+  { name: "agent: StandingApprovals.revoke", via: "POST /account/agents/standing/revoke" },
   { name: "agent: Approvals.consume", via: "POST /api/tools/{name}" },
   { name: "agent: ToolCallLimiter.take", none: "counts calls in memory, changes no record" },
   { name: "agent: ToolRegistry.register", none: "declares a tool at boot, before any request" },

@@ -16,6 +16,7 @@ import {
   Approvals,
   newToolsAPI,
   subjectFrom,
+  StandingApprovals,
   ToolInvoker,
   ToolRead,
   ToolRegistry,
@@ -26,6 +27,7 @@ import type { Assets } from "../../lib/assets/index.ts";
 import type { DB } from "../../lib/db/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
 import { seeOther, writeJSON, readForm, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
+import type { Mailer } from "../../lib/mail/index.ts";
 import { withCtx, writeError } from "../../lib/index.ts";
 import type { Registry } from "../../lib/jobs/index.ts";
 import { PathValue, type Mux } from "../../lib/router/index.ts";
@@ -34,7 +36,7 @@ import { newOAuthServer } from "../../lib/oauth/index.ts";
 import type { Teams } from "../../lib/teams/index.ts";
 import { mountMCP } from "./mcp.ts";
 import { consentPage } from "./pages/connect.ts";
-import { activityPage, agentsPage, approvalPage } from "./pages/agents.ts";
+import { activityPage, agentsPage, approvalPage, standingRefusedPage } from "./pages/agents.ts";
 import { approvable, previewOf } from "../starter/pages/approvals.ts";
 import { startDemoJob, startJob } from "./pages/jobs.ts";
 import { sweepUntil } from "./sweeps.ts";
@@ -62,6 +64,9 @@ export interface AgentsDeps {
   stopped: AbortSignal;
   /** The person's teams, named on the consent page: a grant reaches them (issue 38). */
   teams: Teams;
+  /** The mailer and sender of the security notice of a token's first standing approval. */
+  mailer: Mailer;
+  mailFrom: string;
 }
 
 /** The kind of job `start_job` asks for: "ok" (the default) or "fail"; anything else is refused (400). */
@@ -72,14 +77,26 @@ function jobKind(args: ReadonlyMap<string, unknown>): "ok" | "fail" {
   return kind;
 }
 
-/** Mounts the agent routes and the `POST /jobs` form on `deps.mux`; returns the tool registry (resources add theirs) and the approvals (a team's tasks void theirs when a membership ends). */
-export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals: Approvals } {
+/**
+ * Mounts the agent routes and the `POST /jobs` form on `deps.mux`; returns the tool registry (resources add theirs), the
+ * approvals and the standing approvals (a team's tasks void and end theirs when a membership ends).
+ */
+export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals: Approvals; standing: StandingApprovals } {
   const { db, mux, auth, jobs, assets, events } = deps;
   // Tokens expire (90 days), end with the person's sessions (auth.Sessions.RevokeAll) and commit with their audit event.
   const tokens = new AgentTokens(db, { Sessions: auth.Sessions, Events: events });
   const approvals = new Approvals(db, { Events: events });
   const registry = new ToolRegistry();
-  const invoker = new ToolInvoker({ Registry: registry, Approvals: approvals, Events: events, Logger: deps.logger });
+  // "Approve calls like this" (issue 39): bounded, audited, mailed to the person the first time for a token.
+  const standing = new StandingApprovals(db, {
+    Approvals: approvals,
+    Tools: registry,
+    Events: events,
+    Mailer: deps.mailer,
+    MailFrom: deps.mailFrom,
+    Logger: deps.logger,
+  });
+  const invoker = new ToolInvoker({ Registry: registry, Approvals: approvals, Events: events, Logger: deps.logger, Standing: standing });
   registry.register(
     defineAction({
       name: "start_job",
@@ -148,6 +165,7 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
   // Lapsed approvals, and the authorization server's codes, tokens of ended grants and unused registrations.
   sweepUntil(deps.stopped, deps.logger, async () => {
     await approvals.sweep(new Date());
+    await standing.sweep(new Date());
     await oauth.Sweep(new Date());
   });
   // Every path under /oauth/ and /.well-known/ answers JSON, never the HTML 404 page (the MCP metadata routes stay more specific).
@@ -157,17 +175,18 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
 
   const fresh = mux.With(auth.RequireFreshSession(deps.freshFor));
   const subject = (req: Parameters<HandlerFunc>[0]): string => From(req)?.Subject ?? "";
-  fresh.Handle("GET /account/agents", (req, res) => agentsPage(req, res, assets, tokens.list(subject(req))));
+  const listed = (req: Parameters<HandlerFunc>[0]) => ({ tokens: tokens.list(subject(req)), standing: standing.list(subject(req)) });
+  fresh.Handle("GET /account/agents", (req, res) => agentsPage(req, res, assets, listed(req)));
   fresh.Handle("POST /account/agents", async (req, res) => {
     const form = await readForm(req);
     const access = form.get("access") ?? "";
     const who = subject(req);
     try {
       const minted = tokens.mint({ Subject: who, Name: form.get("name") ?? "", Access: access });
-      agentsPage(req, res, assets, tokens.list(who), { token: minted.Token, name: minted.Info.Name });
+      agentsPage(req, res, assets, listed(req), { token: minted.Token, name: minted.Info.Name });
     } catch (err) {
       if (!(err instanceof AgentError) || err.status === undefined) throw err;
-      agentsPage(req, res, assets, tokens.list(who), { error: err.message, status: err.status });
+      agentsPage(req, res, assets, listed(req), { error: err.message, status: err.status });
     }
   });
   fresh.Handle("POST /account/agents/revoke", async (req, res) => {
@@ -176,19 +195,26 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
     if (!tokens.revoke(subject(req), id)) return writeError(req, res, 404, "404 revoke agent token: no such token");
     seeOther(res, "/account/agents");
   });
+  fresh.Handle("POST /account/agents/standing/revoke", async (req, res) => {
+    const id = (await readForm(req)).get("id") ?? "";
+    if (!standing.revoke(subject(req), id)) return writeError(req, res, 404, "404 revoke standing approval: no such standing approval");
+    seeOther(res, "/account/agents");
+  });
   fresh.Handle("GET /account/approvals/{id}", (req, res) => {
     const approval = approvals.get(PathValue(req, "id") ?? "", subject(req));
     if (approval === undefined) return writeError(req, res, 404, "404 approval: no such request");
     approvalPage(req, res, assets, approval, registry.get(approval.Tool), agentName(tokens, subject(req), approval.TokenID));
   });
   fresh.Handle("POST /account/approvals/{id}", async (req, res) => {
-    const decision = (await readForm(req)).get("decision") ?? "";
+    const form = await readForm(req);
+    const decision = form.get("decision") ?? "";
     const id = PathValue(req, "id") ?? "";
     // A stale call has nothing to approve (its tool would refuse it): the page says so again, and nothing is decided.
-    const asked = decision === "approve" ? approvals.get(id, subject(req)) : undefined;
+    const asked = decision === "approve" || decision === "standing" ? approvals.get(id, subject(req)) : undefined;
     if (asked !== undefined && !approvable(previewOf(req, registry.get(asked.Tool), asked))) {
       return approvalPage(req, res, assets, asked, registry.get(asked.Tool), agentName(tokens, subject(req), asked.TokenID));
     }
+    if (decision === "standing") return createStanding(req, res, assets, standing, form, id);
     const outcome = approvals.decide(id, subject(req), decision);
     if (!outcome.ok && outcome.reason === "unknown") return writeError(req, res, 404, "404 approval: no such request");
     const approval = approvals.get(id, subject(req));
@@ -211,7 +237,32 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
     const who = subject(req);
     activityPage(req, res, assets, events.latestHistory(who, ACTIVITY_SHOWN, "human"), events.latestHistory(who, ACTIVITY_SHOWN, "agent"));
   });
-  return { tools: registry, approvals };
+  return { tools: registry, approvals, standing };
+}
+
+// "Approve calls like this": the bounds from the form, refused with a 400 naming the field; then the token's list.
+async function createStanding(
+  req: Parameters<HandlerFunc>[0],
+  res: Parameters<HandlerFunc>[1],
+  assets: Assets,
+  standing: StandingApprovals,
+  form: URLSearchParams,
+  id: string,
+): Promise<void> {
+  const bounds = {
+    Calls: Number(form.get("calls") ?? ""),
+    Hours: Number(form.get("hours") ?? ""),
+    SameRecord: form.get("same_record") === "1",
+    SameFields: form.get("same_fields") === "1",
+  };
+  try {
+    const made = await standing.create(req, From(req)?.Subject ?? "", id, bounds);
+    if (made === undefined) return writeError(req, res, 404, "404 standing approval: no such pending request");
+    seeOther(res, "/account/agents");
+  } catch (err) {
+    if (!(err instanceof AgentError) || err.status !== 400) throw err;
+    standingRefusedPage(req, res, assets, err.message, id);
+  }
 }
 
 // The approval page names the agent by its token's name ("agent:<name>"); a revoked token's name is gone from the list.

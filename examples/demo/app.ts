@@ -115,12 +115,13 @@ function buildRouter(
     ...(config.smtpCertSHA256 !== undefined && { certSHA256: config.smtpCertSHA256 }),
   };
   const mailer = config.smtpURL !== undefined ? newSMTPMailer(config.smtpURL, smtp) : newLogMailer(logger);
+  const mailFrom = config.mailFrom ?? `no-reply@${new URL(config.origin).hostname}`;
   // Security notices (ASVS 5.0 §6.3.7): new devices, passkeys, recovery codes from the
   // auth events; agent tokens given write access and a changed address from the event store.
   const notices = signin.securityNotices({
     DB: db,
     Mailer: mailer,
-    MailFrom: config.mailFrom ?? `no-reply@${new URL(config.origin).hostname}`,
+    MailFrom: mailFrom,
     Origin: config.origin,
     Logger: logger,
   });
@@ -239,7 +240,7 @@ function buildRouter(
   mux.Handle("POST /account/address/undo", settings.Reverse);
   fresh.Handle("GET /account/export", settings.Export);
   fresh.Handle("POST /account/delete", settings.Delete);
-  const { tools, approvals } = mountAgents({
+  const { tools, approvals, standing } = mountAgents({
     db,
     events,
     mux,
@@ -253,6 +254,8 @@ function buildRouter(
     jobStatusPage: jobHandlers.StatusPage,
     stopped,
     teams: team,
+    mailer,
+    mailFrom,
   });
   mountResources({
     db,
@@ -264,6 +267,7 @@ function buildRouter(
     localeDir: LOCALE_DIR,
     teams: team,
     approvals,
+    standing,
   });
   mountTeamPages({ mux, signedIn, teams: team, assets, shell: renderDemo });
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);

@@ -10,7 +10,7 @@
  * demo's registry, so agents list and (after approval) change them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Approvals, ToolRegistry } from "../../lib/agent/index.ts";
+import type { Approvals, StandingApprovals, ToolRegistry } from "../../lib/agent/index.ts";
 import type { Assets } from "../../lib/assets/index.ts";
 import type { AccountRows, DB } from "../../lib/db/index.ts";
 import type { EventStore } from "../../lib/events/index.ts";
@@ -116,6 +116,8 @@ export interface ResourcesDeps {
   teams: Teams;
   /** The agents' approvals: a member's pending ones for a team's tasks are voided when the membership ends. */
   approvals: Approvals;
+  /** The agents' standing approvals: a member's for a team's tasks end when the membership ends. */
+  standing: StandingApprovals;
 }
 
 /** Mounts `expenses`, `notes` and `tasks`. */
@@ -133,6 +135,7 @@ export function mountResources(deps: ResourcesDeps): void {
       label: (key) => english.T("en", key),
       teams: deps.teams,
       approvals: deps.approvals,
+      standing: deps.standing,
     });
   }
 }

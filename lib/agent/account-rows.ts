@@ -1,6 +1,6 @@
 /*
- * The agent rows of a person (lib/db `AccountRows`): tokens and grants, grants' access tokens, approvals; deleted
- * approvals and access tokens first. lib/oauth's rows name tokens by id too: they ask `tokenIDs` and go before these.
+ * The agent rows of a person (lib/db `AccountRows`): tokens and grants, grants' access tokens, approvals, standing
+ * approvals; deleted approvals, standing approvals and access tokens first. lib/oauth's rows name tokens by id too: they ask `tokenIDs` and go before these.
  */
 import type { DB } from "../db/index.ts";
 import { tableRows, type AccountRows } from "../db/index.ts";
@@ -18,6 +18,13 @@ export function accountRows(db: DB): AgentRows {
       column: "subject",
       onMove: "move",
       exported: ["id", "token_id", "tool", "args", "status", "created_at", "expires_at"],
+      account: true,
+    },
+    {
+      table: "agent_standing_approvals",
+      column: "subject",
+      onMove: "move",
+      exported: ["id", "token_id", "tool", "context", "record", "fields", "remaining", "created_at", "expires_at", "ended"],
       account: true,
     },
     {

@@ -74,6 +74,17 @@ export interface PreviewField {
  */
 export type ToolPreview = (call: Pick<ToolInvocation, "Args" | "Subject">, req: IncomingMessage) => CallPreview | undefined;
 
+/**
+ * What a write call touches, for matching it against a standing approval (README, Standing approvals): the record it
+ * changes (undefined when it names none, e.g. a create), the fields it sets, and a context every matching call shares
+ * (e.g. the team; "" for none).
+ */
+export interface CallTarget {
+  readonly Record: string | undefined;
+  readonly Fields: readonly string[];
+  readonly Context: string;
+}
+
 /** A registry entry: a tool bound to the route that performs it. */
 export interface ToolDef {
   /** Tool name, unique in a registry. */
@@ -89,6 +100,8 @@ export interface ToolDef {
   readonly Check?: ToolCheck | undefined;
   /** What a call would do, as its approval page shows it (see `ToolPreview`); without it the page shows the arguments. */
   readonly Preview?: ToolPreview | undefined;
+  /** What a write call touches (see `CallTarget`); without it a standing approval covers the tool's calls in context "". */
+  readonly Target?: ((args: ReadonlyMap<string, ArgValue>) => CallTarget) | undefined;
 }
 
 /** The fields given to `defineAction`. */
@@ -105,6 +118,8 @@ export interface ActionSpec {
   check?: ToolCheck | undefined;
   /** A write tool's preview for its approval page (see `ToolDef.Preview`). */
   preview?: ToolPreview | undefined;
+  /** What a write call touches, for standing approvals (see `ToolDef.Target`). */
+  target?: ((args: ReadonlyMap<string, ArgValue>) => CallTarget) | undefined;
 }
 
 /** The shape of a tool name. */
@@ -116,7 +131,7 @@ const UNSAFE: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /**
  * Declares an action that is also a tool and returns its frozen `ToolDef`.
  * Throws `AgentError` `ERR_AGENT_INVALID_ACTION` for a bad name, method,
- * route, handler, run, check or preview, or a method that disagrees with the access level (read
+ * route, handler, run, check, preview or target, or a method that disagrees with the access level (read
  * tools use GET; write tools POST, PUT, PATCH or DELETE), and
  * `ERR_AGENT_INVALID_TOOL` for a bad tool (see `validateTool`).
  *
@@ -140,6 +155,7 @@ export function defineAction(spec: ActionSpec): ToolDef {
   if (spec.run !== undefined && typeof spec.run !== "function") fail(`${where}: run must be a function`);
   if (spec.check !== undefined && typeof spec.check !== "function") fail(`${where}: check must be a function`);
   if (spec.preview !== undefined && typeof spec.preview !== "function") fail(`${where}: preview must be a function`);
+  if (spec.target !== undefined && typeof spec.target !== "function") fail(`${where}: target must be a function`);
   const tool = buildTool(spec.tool, `validate tool ${spec.name}`, spec.method === "DELETE");
   // RFC 9110 §9.2.1: a read tool observes only, so it must sit on a safe method; a write tool must not.
   if ((tool.Access === ToolRead) !== SAFE.has(spec.method)) {
@@ -154,5 +170,6 @@ export function defineAction(spec: ActionSpec): ToolDef {
     Run: spec.run,
     Check: spec.check,
     Preview: spec.preview,
+    Target: spec.target,
   });
 }

@@ -14,6 +14,7 @@ import type { ApprovalBinding, Approvals } from "./approvals.ts";
 import { canonicalArgs, hashToolArgs, parseToolArgs } from "./call.ts";
 import { isCredentialEnded } from "./errors.ts";
 import type { ToolRegistry } from "./registry.ts";
+import { targetOf, type StandingApprovals } from "./standing.ts";
 import type { ArgValue } from "./tool.ts";
 import type { TokenGrant } from "./tokens.ts";
 
@@ -44,8 +45,8 @@ export type CallOutcome =
 
 type StepOutcome = { kind: "done"; result: unknown } | Extract<CallOutcome, { kind: "refused" | "failed" | "unauthorized" }>;
 
-/** A write call on record: the approval it spent (none for a human), and the sequence of its "started" event. */
-type Begun = { approval: string | undefined; started: number };
+/** A write call on record: the approval or standing approval it spent (none for a human), and its "started" event's sequence. */
+type Begun = { approval: string | undefined; standing: string | undefined; started: number };
 
 const UNAUTHORIZED: CallOutcome = Object.freeze({ kind: "unauthorized" });
 
@@ -55,6 +56,8 @@ export interface ToolInvokerConfig {
   Approvals: Approvals;
   Events: EventStore;
   Logger: Logger;
+  /** The standing approvals an agent's write call may run under when no single-use approval is there (README). */
+  Standing?: StandingApprovals | undefined;
 }
 
 /** The audit event type of a tool call. */
@@ -108,7 +111,8 @@ export class ToolInvoker {
     if ("kind" in begun) return begun;
     const outcome = await this.#run(caller, def, invocation, begun.approval);
     try {
-      if (this.#audit(caller, name, argsHash, outcome.kind, begun.approval ?? null, begun.started) === undefined) return UNAUTHORIZED;
+      const audited = this.#audit(caller, name, argsHash, outcome.kind, begun.approval ?? null, begun.started, begun.standing);
+      if (audited === undefined) return UNAUTHORIZED;
     } catch (err) {
       // The effect happened and its "started" event names it: the caller is told the outcome, not a 500.
       this.#config.Logger.error("tool call outcome not recorded", { ref: NewRef(), tool: name, started: begun.started, error: err });
@@ -126,18 +130,21 @@ export class ToolInvoker {
     // Checked first, in this transaction: a token or session ended since the call began spends no approval.
     if (caller.StillHeld?.() === false) return UNAUTHORIZED;
     let approval: string | undefined;
-    // SPEC §2.3: ToolWrite requires an explicitly confirmed call; for an agent only its person's approval counts.
+    let standing: string | undefined;
+    // SPEC §2.3: ToolWrite requires an explicitly confirmed call; for an agent only its person's approval counts: this
+    // call's, or a standing one of theirs covering it, one of its calls spent in this transaction (README, Standing approvals).
     if (caller.Grant !== undefined) {
       const binding = { Subject: caller.Subject, TokenID: caller.Grant.TokenID, Tool: def.Name, ArgsHash: argsHash };
       approval = this.#config.Approvals.consume(binding);
-      if (approval === undefined) {
+      if (approval === undefined) standing = this.#config.Standing?.spend(caller.Subject, binding.TokenID, def.Name, targetOf(def, args));
+      if (approval === undefined && standing === undefined) {
         const held = this.#request(binding, args);
         this.#audit(caller, def.Name, argsHash, held.kind, held.kind === "approval_required" ? held.approval : null);
         return held;
       }
     }
-    const started = this.#audit(caller, def.Name, argsHash, TOOL_CALL_STARTED, approval ?? null);
-    return started === undefined ? UNAUTHORIZED : { approval, started: started.Seq };
+    const started = this.#audit(caller, def.Name, argsHash, TOOL_CALL_STARTED, approval ?? null, undefined, standing);
+    return started === undefined ? UNAUTHORIZED : { approval, standing, started: started.Seq };
   }
 
   #request(binding: ApprovalBinding, args: ReadonlyMap<string, ArgValue>): CallOutcome {
@@ -172,13 +179,29 @@ export class ToolInvoker {
 
   // Appends a "tool.call" event, in one transaction with the check that the caller's credential still acts for the
   // subject; undefined, nothing appended, when it does not (the subject's stream was moved or deleted meanwhile).
-  #audit(caller: Caller, name: string, argsHash: string, outcome: string, approval: string | null, started?: number): Event | undefined {
+  #audit(
+    caller: Caller,
+    name: string,
+    argsHash: string,
+    outcome: string,
+    approval: string | null,
+    started?: number,
+    standing?: string,
+  ): Event | undefined {
     return this.#config.Events.transaction(() =>
-      caller.StillHeld?.() === false ? undefined : this.#append(caller, name, argsHash, outcome, approval, started),
+      caller.StillHeld?.() === false ? undefined : this.#append(caller, name, argsHash, outcome, approval, started, standing),
     );
   }
 
-  #append(caller: Caller, name: string, argsHash: string, outcome: string, approval: string | null, started?: number): Event {
+  #append(
+    caller: Caller,
+    name: string,
+    argsHash: string,
+    outcome: string,
+    approval: string | null,
+    started?: number,
+    standing?: string,
+  ): Event {
     return this.#config.Events.appendAudit({
       Type: TOOL_CALL_EVENT,
       Actor: caller.Actor,
@@ -189,6 +212,7 @@ export class ToolInvoker {
         approval,
         outcome,
         ...(started !== undefined && { started }),
+        ...(standing !== undefined && { standing }),
         // The token's public row id (the listing's ID, never the secret or its hash): two tokens of one name stay apart.
         ...(caller.Grant !== undefined && { token_id: caller.Grant.TokenID }),
         ...(caller.Via !== undefined && { via: caller.Via }),

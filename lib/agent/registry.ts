@@ -28,6 +28,7 @@ export class ToolRegistry {
       run: def.Run,
       check: def.Check,
       preview: def.Preview,
+      target: def.Target,
     });
     const route = `${checked.Method} ${checked.Route}`;
     if (this.#byName.has(checked.Name)) {

@@ -1,6 +1,7 @@
 /*
  * The agent schema (lib/db `Step`s), merged after the sessions schema: tokens as their SHA-256, revoked and expired
- * rows kept (the audit names them); approvals by binding; an OAuth grant's access tokens. Times are Unix ms.
+ * rows kept (the audit names them); approvals by binding; an OAuth grant's access tokens; standing approvals. Times
+ * are Unix ms.
  */
 import type { Step } from "../db/index.ts";
 
@@ -84,5 +85,27 @@ INSERT INTO agent_approvals (id, subject, token_id, tool, args_hash, args, statu
 DROP TABLE agent_approvals_before;
 CREATE INDEX agent_approvals_binding ON agent_approvals (token_id, tool, args_hash);
 CREATE INDEX agent_approvals_expires_at ON agent_approvals (expires_at);`,
+  },
+  {
+    // Standing approvals (standing.ts): a bounded permission for calls like one the person saw. `record` NULL is any
+    // record, `fields` NULL any fields (else a JSON array); `ended` says why it ended early (NULL while it may match).
+    // `standing_noticed_at` marks the token whose first standing approval was mailed to its person, once.
+    Name: "agent/007-standing-approvals",
+    SQL: `CREATE TABLE agent_standing_approvals (
+  id TEXT PRIMARY KEY,
+  subject TEXT NOT NULL,
+  token_id TEXT NOT NULL REFERENCES agent_tokens (id),
+  tool TEXT NOT NULL,
+  context TEXT NOT NULL,
+  record TEXT,
+  fields TEXT,
+  remaining INTEGER NOT NULL CHECK (remaining >= 0),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  ended TEXT
+) STRICT;
+CREATE INDEX agent_standing_approvals_binding ON agent_standing_approvals (token_id, tool, context);
+CREATE INDEX agent_standing_approvals_expires_at ON agent_standing_approvals (expires_at);
+ALTER TABLE agent_tokens ADD COLUMN standing_noticed_at INTEGER;`,
   },
 ];

@@ -2,7 +2,7 @@
  * What `mountResource` takes and returns: the application's handles and the request context it renders through.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Approvals, ToolDef, ToolRegistry } from "../agent/index.ts";
+import type { Approvals, StandingApprovals, ToolDef, ToolRegistry } from "../agent/index.ts";
 import type { DB, Step } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import type { Clock, Middleware } from "../http/index.ts";
@@ -40,6 +40,8 @@ export interface MountOptions {
   teams?: Teams | undefined;
   /** The approvals the app's `ToolInvoker` asks: a TeamScoped resource voids a member's pending ones when their membership ends. */
   approvals?: Approvals | undefined;
+  /** The app's standing approvals: a TeamScoped resource ends a member's for its tools in that team when their membership ends. */
+  standing?: StandingApprovals | undefined;
 }
 
 /** What `mountResource` built. */

@@ -124,7 +124,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   if (isTeamScoped(spec))
     options.teams?.onMembershipEnded((team, subject) => {
       open.close(team, subject);
-      if (options.approvals !== undefined) voidTeamApprovals(options.approvals, tools, team, subject);
+      voidTeamApprovals(options, tools, team, subject);
     });
   return Object.freeze({ Resource: resource, Schema: schema, Store: store, Tools: tools });
 }

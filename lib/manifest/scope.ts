@@ -4,7 +4,7 @@
  * SQL is built with the two helpers beside it (`where`, `preparer`). The "owner" the store and table take is the scope's
  * key: the person (UserScoped), the team (TeamScoped), or ignored (Unscoped).
  */
-import { ToolWrite, type Approvals, type ToolDef } from "../agent/index.ts";
+import { ToolWrite, type Approvals, type StandingApprovals, type ToolDef } from "../agent/index.ts";
 import type { DB, Statement } from "../db/index.ts";
 import { may, type Teams } from "../teams/index.ts";
 import { ScopeKind } from "./kinds.ts";
@@ -74,13 +74,20 @@ export function requestScope(spec: Scoped, teams: Teams | undefined): RequestSco
 export const MEMBERSHIP_ENDED = "voided: your membership of the team it writes to ended";
 
 /**
- * Voids `subject`'s pending approvals of a write among `tools` naming `team`, once their membership ended (issue 38: a
- * removal takes effect at once); returns how many. The tool's run asks `roleOf` again anyway: voiding is what the
- * person sees, a request that can no longer be approved, saying why.
+ * Voids `subject`'s pending approvals of a write among `tools` naming `team`, and ends their standing approvals of
+ * those tools in that team's context, once their membership ended (issue 38: a removal takes effect at once); returns
+ * how many requests were voided. The tool's run asks `roleOf` again anyway: voiding is what the person sees, a request
+ * that can no longer be approved, saying why, and a standing approval gone from beside the token.
  */
-export function voidTeamApprovals(approvals: Approvals, tools: readonly ToolDef[], team: string, subject: string): number {
+export function voidTeamApprovals(
+  agents: { approvals?: Approvals | undefined; standing?: StandingApprovals | undefined },
+  tools: readonly ToolDef[],
+  team: string,
+  subject: string,
+): number {
   const writes = new Set(tools.filter((def) => def.Tool.Access === ToolWrite).map((def) => def.Name));
-  return approvals.voidPending(subject, (a) => writes.has(a.Tool) && a.Args["team"] === team, MEMBERSHIP_ENDED);
+  agents.standing?.end(subject, (s) => writes.has(s.Tool) && s.Context === team, MEMBERSHIP_ENDED);
+  return agents.approvals?.voidPending(subject, (a) => writes.has(a.Tool) && a.Args["team"] === team, MEMBERSHIP_ENDED) ?? 0;
 }
 
 /** The reason a viewer's write is refused (403), for the route's page and the tool's caller. */

@@ -252,6 +252,13 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
   };
   const confirm = (action: string): string => interpolate(t(`resource.confirm.${action}`), { resource: title });
   const preview = recordPreviews({ spec, store, refs, reader: (call) => owner(call, "read"), values: checked });
+  // What a call touches, for a standing approval (lib/agent README): the record (none for a create), the form fields
+  // given, and the team every matching call must name ("" for a person's own records).
+  const target = (hasRecord: boolean) => (args: ReadonlyMap<string, unknown>) => ({
+    Record: hasRecord ? String(args.get("id")) : undefined,
+    Fields: spec.Form.Fields.filter((f) => args.has(f.Name)).map((f) => f.Name),
+    Context: String(args.get("team") ?? ""),
+  });
   return [
     defineAction({
       ...binding(spec, handlers, "create", "POST"),
@@ -263,6 +270,7 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
       },
       check: (call) => ownReferences(owner(call, "write"), checked(call.Args, false)),
       preview: preview.create,
+      target: target(false),
       run: (call) => refusing(() => store.create(writer(call), checked(call.Args, false))),
     }),
     defineAction({
@@ -287,6 +295,7 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
       },
       preview: preview.update,
+      target: target(true),
       run: (call) => {
         const who = writer(call);
         const recordID = existing(who.owner, call.Args);
@@ -310,6 +319,7 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
         if (refusal !== undefined) throw referenced(refusal);
       },
       preview: preview.delete,
+      target: target(true),
       run: (call) => {
         if (!refusing(() => store.delete(writer(call), String(call.Args.get("id"))))) throw missing(spec);
         return { deleted: true };

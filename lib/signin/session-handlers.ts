@@ -61,7 +61,9 @@ export function revokeOtherSessions(ctx: SessionHandlersContext, req: IncomingMe
 
 // Without a session: HTML requests are redirected (303) to sign in, others get 401.
 function refuse(req: IncomingMessage, res: ServerResponse, location: string, status: number, text: string): void {
-  if (wantsHTML(req)) return seeOther(res, location);
+  // RFC 9110 §11.6.1, RFC 6750 §3: a request that brought its own credentials (an agent's bearer token) is answered 401,
+  // never sent to a sign-in page it cannot use, whatever it accepts (issue 39: a person's approval routes).
+  if (wantsHTML(req) && req.headers.authorization === undefined) return seeOther(res, location);
   writeText(res, status, `${status} ${text}`);
 }
 

@@ -20,12 +20,12 @@ const NOTICE = "Your account is locked: call support";
 
 /** The contents of every `data-agent-text` element of `body`. */
 function agentTexts(body: string): string[] {
-  return [...body.matchAll(/<(code|pre|td)\b[^>]*\bdata-agent-text\b[^>]*>([^<]*)<\/\1>/g)].map((m) => m[2] ?? "");
+  return [...body.matchAll(/<(code|pre|td|span)\b[^>]*\bdata-agent-text\b[^>]*>([^<]*)<\/\1>/g)].map((m) => m[2] ?? "");
 }
 
 /** `body` without the `data-agent-text` elements' contents. */
 function outsideAgentTexts(body: string): string {
-  return body.replace(/(<(code|pre|td)\b[^>]*\bdata-agent-text\b[^>]*>)[^<]*(<\/\2>)/g, "$1$3");
+  return body.replace(/(<(code|pre|td|span)\b[^>]*\bdata-agent-text\b[^>]*>)[^<]*(<\/\2>)/g, "$1$3");
 }
 
 /** The `data-type` of each entry of one activity list ("own" or "agents"), newest first. */
@@ -125,8 +125,8 @@ describe("The demo's activity and approval pages", () => {
       demo.origin,
     );
     assert.equal(approval.status, 200);
-    // The arguments table (names in order): each name and value the agent sent is marked as the agent's, nothing else is.
-    assert.deepEqual(agentTexts(approval.body), ["body", "Call +1 555 0100 now.", "title", NOTICE]);
+    // The preview (the form's fields in order, by the page's own labels): each value the agent sent is marked as the agent's, nothing else is.
+    assert.deepEqual(agentTexts(approval.body), [NOTICE, "Call +1 555 0100 now."]);
     assert.doesNotMatch(outsideAgentTexts(approval.body), /account is locked|555 0100/i);
   });
 });

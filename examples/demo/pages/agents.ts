@@ -8,11 +8,12 @@
  * starter's table of its arguments, for a tool without a preview),
  * data-agent-id (each listed token), data-agent-client-host (an OAuth grant's client host), data-agent-expires (its expiry, ISO 8601), data-approval (approve/decline
  * buttons), data-actor / data-type / data-via (each activity entry; via is the transport of a tool call, "" for /api/tools),
- * data-activity ("own" or "agents", the two activity lists), data-agent-text (the only elements holding text an agent
+ * data-standing-id / data-standing-remaining / data-standing-expires (each token's standing approvals, listed beside it),
+ * data-standing-form (the "approve calls like this" form of a pending approval), data-activity ("own" or "agents", the two activity lists), data-agent-text (the only elements holding text an agent
  * chose: a tool name as called, the arguments of an approval).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { APPROVAL_TTL, type AgentTokenInfo, type Approval, type ToolDef } from "../../../lib/agent/index.ts";
+import { APPROVAL_TTL, type AgentTokenInfo, type Approval, type StandingApproval, type ToolDef } from "../../../lib/agent/index.ts";
 import type { Assets } from "../../../lib/assets/index.ts";
 import type { Event } from "../../../lib/events/index.ts";
 import { html, type SafeHTML } from "../../../lib/http/index.ts";
@@ -20,6 +21,7 @@ import { T, Tf } from "../../../lib/i18n/index.ts";
 import { Icon } from "../../../lib/icons/index.ts";
 import { COPY_SCRIPT, newToken } from "../../starter/pages/agents.ts";
 import { approvable, callHTML, previewOf } from "../../starter/pages/approvals.ts";
+import { standingForm, standingList } from "../../starter/pages/standing.ts";
 import { render } from "./layout.ts";
 
 /** What a mint attempt shows: the new token (once), or the refusal. */
@@ -29,7 +31,13 @@ function when(date: Date): SafeHTML {
   return html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace("T", " ")} UTC</time>`;
 }
 
-function tokenList(req: IncomingMessage, tokens: readonly AgentTokenInfo[]): SafeHTML {
+/** The person's live tokens, and beside each its live standing approvals. */
+export interface AgentsListed {
+  tokens: readonly AgentTokenInfo[];
+  standing: readonly StandingApproval[];
+}
+
+function tokenList(req: IncomingMessage, { tokens, standing }: AgentsListed): SafeHTML {
   if (tokens.length === 0) return html`<p class="muted">${T(req, "demo.agents.list_empty")}</p>`;
   return html`<ul class="agents">${tokens.map(
     (t) => html`<li data-agent-id="${t.ID}" data-agent-name="${t.Name}" data-agent-access="${t.Access}"><div>
@@ -37,18 +45,13 @@ function tokenList(req: IncomingMessage, tokens: readonly AgentTokenInfo[]): Saf
   ${t.Client === undefined ? html`` : html`<span class="muted">${T(req, "demo.agents.client")}:</span> <span data-agent-text dir="auto">${t.Client.Name}</span> · <code dir="ltr" data-agent-client-host>${t.Client.Host}</code>`}
   <span class="muted">${T(req, "demo.agents.created")} ${when(t.CreatedAt)} · <span data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "demo.agents.expires")} ${when(t.ExpiresAt)}</span> · ${t.LastUsedAt === undefined ? T(req, "demo.agents.never_used") : html`${T(req, "demo.agents.last_used")} ${when(t.LastUsedAt)}`}</span></div>
   <form class="inline" method="post" action="/account/agents/revoke"><input type="hidden" name="id" value="${t.ID}"><button class="danger" type="submit">${Icon("x")} ${T(req, "demo.agents.revoke")}</button></form>
+  ${standingList(req, standing, t.ID)}
 </li>`,
   )}</ul>`;
 }
 
 /** `/account/agents`: the mint form, the token just minted (shown once) or the refusal, and the live tokens. */
-export function agentsPage(
-  req: IncomingMessage,
-  res: ServerResponse,
-  assets: Assets,
-  tokens: readonly AgentTokenInfo[],
-  minted?: MintResult,
-): void {
+export function agentsPage(req: IncomingMessage, res: ServerResponse, assets: Assets, listed: AgentsListed, minted?: MintResult): void {
   const notice =
     minted === undefined
       ? html``
@@ -75,7 +78,7 @@ ${notice}
     <button type="submit">${T(req, "demo.agents.mint")}</button>
   </form>
 </section>
-<section class="card">${tokenList(req, tokens)}</section>
+<section class="card">${tokenList(req, listed)}</section>
 <p><a href="/account/activity">${T(req, "demo.activity.title")}</a> · <a href="/account">${T(req, "account.title")}</a></p>`,
     },
     minted !== undefined && "status" in minted ? minted.status : 200,
@@ -125,9 +128,18 @@ ${outcome}
   </form>`
       : html``
   }
+  ${open && approvable(preview) ? standingForm(req, approval, def) : html``}
 </section>
 <p><a href="/account/activity">${T(req, "demo.activity.title")}</a></p>`,
   });
+}
+
+/** A refused "approve calls like this" (400): the reason, naming the field, and the way back to the request. */
+export function standingRefusedPage(req: IncomingMessage, res: ServerResponse, assets: Assets, reason: string, approvalID: string): void {
+  const body = html`<h1>${Icon("alert")} ${T(req, "demo.approval.title")}</h1>
+<p class="card notice bad" role="alert" data-error>${reason}</p>
+<p><a href="/account/approvals/${approvalID}">${T(req, "demo.approval.title")}</a></p>`;
+  render(req, res, assets, { title: T(req, "demo.approval.title"), body }, 400);
 }
 
 /** The audit event type of a tool call (lib/agent `ToolInvoker`). */

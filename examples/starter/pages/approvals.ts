@@ -20,6 +20,7 @@ import { html, type SafeHTML } from "latch/http";
 import { T, Tf } from "latch/i18n";
 import { Icon } from "latch/icons";
 import { render, starterNav } from "./layout.ts";
+import { standingForm } from "./standing.ts";
 
 /** One request as the page shows it. */
 export interface ApprovalView {
@@ -142,6 +143,7 @@ function request(req: IncomingMessage, { approval, agent, confirm, preview }: Ap
   </form>`
       : outcome(req, approval.Status)
   }
+  ${open && approvable(preview) ? standingForm(req, approval) : html``}
 </section>`;
 }
 
