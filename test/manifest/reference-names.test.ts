@@ -56,8 +56,8 @@ const render: RenderFunc = (_req, res, _view, data) => {
 
 // Counts the runs of the statements looking projects' names up by id (references.ts), with the database itself
 // answering them: a list page that named each cell with its own query would run one per row.
-function countLookups(db: DB): { runs: number } {
-  const counted = { runs: 0 };
+function countLookups(db: DB): { runs: number; last?: { sql: string; params: unknown[] } } {
+  const counted: { runs: number; last?: { sql: string; params: unknown[] } } = { runs: 0 };
   const prepare = db.prepare.bind(db);
   db.prepare = ((sql: string) => {
     const statement = prepare(sql);
@@ -65,6 +65,7 @@ function countLookups(db: DB): { runs: number } {
     const all = statement.all.bind(statement);
     statement.all = (...params: unknown[]) => {
       counted.runs++;
+      counted.last = { sql, params };
       return all(...params);
     };
     return statement;
@@ -72,8 +73,8 @@ function countLookups(db: DB): { runs: number } {
   return counted;
 }
 
-async function start(t: TestContext): Promise<{ app: SigninApp; lookups: { runs: number } }> {
-  let lookups = { runs: 0 };
+async function start(t: TestContext): Promise<{ app: SigninApp; lookups: ReturnType<typeof countLookups> }> {
+  let lookups: ReturnType<typeof countLookups> = { runs: 0 };
   const app = await startSigninApp(t, {
     render,
     schema: [...events.Schema],
@@ -172,6 +173,13 @@ describe("references by name on the pages", () => {
     const list = await ada.get("/tasks");
     assert.equal([...list.body.matchAll(/data-reference="project">Project [0-9]+</g)].length, LIST_PAGE_SIZE);
     assert.equal(lookups.runs, 1, "one lookup for the page's 20 references");
+    // Each id sought in an index (the key, or the owner's ids), not found by reading every project of the person.
+    const { sql, params } = lookups.last ?? { sql: "", params: [] };
+    const plan = app.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+    assert.ok(
+      plan.some((step) => /^SEARCH projects USING .*\((owner=\? AND )?id=\?\)$/.test(step.detail)),
+      JSON.stringify(plan),
+    );
     lookups.runs = 0;
     const csv = await ada.get("/tasks.csv");
     assert.equal(csv.body.split("\r\n").filter((l) => /,Project [0-9]+,/.test(l)).length, rows);
