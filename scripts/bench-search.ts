@@ -33,6 +33,7 @@ import * as events from "../lib/events/index.ts";
 import { Kind, Resource, ScopeKind, StoreKind, resourceSchema } from "../lib/manifest/index.ts";
 import { writeCSV } from "../lib/manifest/csv.ts";
 import { LIST_PAGE_SIZE } from "../lib/manifest/list.ts";
+import { References } from "../lib/manifest/references.ts";
 import { exclusiveStore } from "../lib/manifest/store.ts";
 import { RecordTable, type ListQuery } from "../lib/manifest/table.ts";
 
@@ -146,9 +147,11 @@ export async function benchSearch(runs: number): Promise<SearchBench> {
     return { name, medianMs: percentile(times, 50), p99Ms: percentile(times, 99), cpuMedianMs: percentile(cpu, 50), found };
   });
 
-  const store = exclusiveStore(db, notes, new events.EventStore(db));
+  const eventStore = new events.EventStore(db);
+  const store = exclusiveStore(db, notes, eventStore);
+  const refs = new References(db, notes, eventStore);
   const query: ListQuery = { filters: [], search: [], sort: "created_at", desc: false, after: undefined, limit: LIST_PAGE_SIZE };
-  const server = http.createServer((_req, res) => void writeCSV(res, notes, store, "person-1", query));
+  const server = http.createServer((_req, res) => void writeCSV(res, notes, store, "person-1", query, refs));
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   global.gc?.();

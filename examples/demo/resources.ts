@@ -38,6 +38,8 @@ export const expenses: Resource = new Resource({
   Route: "/expenses",
   Store: StoreKind.Exclusive,
   Scope: ScopeKind.UserScoped,
+  // The field that names a record wherever a person reads it (a reference to it, an approval of a change to it).
+  Title: "label",
   List: {
     Columns: [{ Field: "label" }, { Field: "amount" }, { Field: "spent_on" }, { Field: "category" }, { Field: "created_at" }],
     Filters: [{ Field: "label" }, { Field: "amount" }, { Field: "spent_on" }, { Field: "category" }],
@@ -64,6 +66,8 @@ export const notes: Resource = new Resource({
   Route: "/notes",
   Store: StoreKind.Mergeable,
   Scope: ScopeKind.UserScoped,
+  // The field that names a record wherever a person reads it (a reference to it, an approval of a change to it).
+  Title: "title",
   List: {
     Columns: [{ Field: "title" }, { Field: "expense" }, { Field: "updated_at" }],
     Filters: [{ Field: "title" }, { Field: "expense" }],

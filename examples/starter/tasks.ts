@@ -17,6 +17,8 @@ export const tasks: Resource = new Resource({
   Route: "/teams/{team}/tasks",
   Store: StoreKind.Exclusive,
   Scope: ScopeKind.TeamScoped,
+  // The field that names a record wherever a person reads it (a reference to it, an approval of a change to it).
+  Title: "title",
   List: {
     Columns: [{ Field: "title" }, { Field: "done" }, { Field: "assignee" }, { Field: "updated_at" }],
     Filters: [{ Field: "title" }, { Field: "done" }, { Field: "assignee" }],

@@ -104,7 +104,7 @@ CREATE INDEX agent_approvals_expires_at ON agent_approvals (expires_at);`,
   expires_at INTEGER NOT NULL,
   ended TEXT
 ) STRICT;
-CREATE INDEX agent_standing_approvals_binding ON agent_standing_approvals (token_id, tool, context);
+CREATE INDEX agent_standing_approvals_subject ON agent_standing_approvals (subject, created_at, id);
 CREATE INDEX agent_standing_approvals_expires_at ON agent_standing_approvals (expires_at);
 ALTER TABLE agent_tokens ADD COLUMN standing_noticed_at INTEGER;`,
   },

@@ -144,15 +144,15 @@ export class StandingApprovals {
     );
     this.#end = db.prepare("UPDATE agent_standing_approvals SET ended = @reason WHERE id = @id AND subject = @subject AND ended IS NULL");
     // The call's fields must all be among the standing approval's (json_each over both arrays); one statement, so two
-    // racing calls cannot both take the last one.
+    // racing calls cannot both take the last one; the oldest first, in the order of the subject index (no sort).
     this.#spend = db.prepare(
       `UPDATE agent_standing_approvals SET remaining = remaining - 1 WHERE remaining > 0 AND id = (
          SELECT s.id FROM agent_standing_approvals s
          WHERE s.subject = @subject AND s.token_id = @token AND s.tool = @tool AND s.context = @context AND ${LIVE}
            AND (s.record IS NULL OR s.record = @record)
            AND (s.fields IS NULL OR NOT EXISTS (
-             SELECT 1 FROM json_each(@fields) c WHERE c.value NOT IN (SELECT value FROM json_each(s.fields))))
-         ORDER BY s.expires_at, s.id LIMIT 1
+             SELECT 1 FROM json_each(@fields) AS json_each WHERE json_each.value NOT IN (SELECT value FROM json_each(s.fields))))
+         ORDER BY s.created_at, s.id LIMIT 1
        ) RETURNING id`,
     );
     this.#sweep = db.prepare(

@@ -9,7 +9,8 @@ import { DOWNLOAD_PIECE, endChunks, writeChunk } from "../internal/index.ts";
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
-import type { ResourceSpec } from "./spec.ts";
+import type { References } from "./references.ts";
+import type { Field, ResourceSpec } from "./spec.ts";
 import type { RecordStore } from "./store.ts";
 import type { ListQuery, StoredRecord } from "./table.ts";
 import { currencyOf, maxValueBytes } from "./values.ts";
@@ -48,15 +49,25 @@ function row(fields: string[]): string {
   return `${fields.join(",")}\r\n`;
 }
 
-/** Writes `owner`'s records of `spec` that `query` lists (all pages, `query.after` ignored) to `res` as CSV. */
+/** The header of the column beside a Reference field's id holding the referenced record's name: `<field>.name` (no field name holds a dot). */
+function nameColumn(field: string): string {
+  return `${field}.name`;
+}
+
+/**
+ * Writes `owner`'s records of `spec` that `query` lists (all pages, `query.after` ignored) to `res` as CSV; each Reference
+ * field's id is followed by the name of the record it refers to (`nameColumn`), empty when `owner` may not read it.
+ */
 export async function writeCSV(
   res: ServerResponse,
   spec: ResourceSpec,
   store: RecordStore,
   owner: string,
   query: ListQuery,
+  refs: Pick<References, "recordNames" | "titleOf">,
 ): Promise<void> {
   const fields = spec.Form.Fields;
+  const isReference = (f: Field): boolean => f.Kind === Kind.Reference;
   // An amount or a whole number is written by latch, never typed as a formula: "-12.50" stays a number.
   const cell = (value: FieldValue, kind: string, currency: string): string => {
     if (value === null) return "";
@@ -64,22 +75,32 @@ export async function writeCSV(
     if (kind === Kind.Boolean) return value === 1 ? "true" : "false";
     return csvField(String(value), kind === Kind.Integer);
   };
-  const line = (record: StoredRecord): string =>
+  // A name is text a person typed: formulas neutralised as any.
+  const line = (record: StoredRecord, names: Map<string, Map<string, string>>): string =>
     row([
       csvField(record.id),
-      ...fields.map((f) => cell(record.values[f.Name] ?? null, f.Kind, f.Kind === Kind.Money ? currencyOf(f) : "")),
+      ...fields.flatMap((f) => {
+        const value = record.values[f.Name] ?? null;
+        const shown = cell(value, f.Kind, f.Kind === Kind.Money ? currencyOf(f) : "");
+        return isReference(f) ? [shown, csvField(names.get(f.Name)?.get(String(value)) ?? "")] : [shown];
+      }),
       new Date(record.created_at).toISOString(),
       new Date(record.updated_at).toISOString(),
     ]);
   res.setHeader("Content-Type", "text/csv; charset=utf-8; header=present");
   res.setHeader("Content-Disposition", `attachment; filename="${spec.Name}.csv"`);
-  if (!(await writeChunk(res, `\uFEFF${row(["id", ...fields.map((f) => f.Name), "created_at", "updated_at"])}`))) return;
-  const limit = csvPage(spec);
+  const header = ["id", ...fields.flatMap((f) => (isReference(f) ? [f.Name, nameColumn(f.Name)] : [f.Name])), "created_at", "updated_at"];
+  if (!(await writeChunk(res, `\uFEFF${row(header)}`))) return;
+  // A page's longest record holds the longest name of each record it refers to.
+  const titles = fields.filter(isReference).flatMap((f) => refs.titleOf(f) ?? []);
+  const limit = csvPage({ ...spec, Form: { Fields: [...fields, ...titles] } });
   let after = undefined as ListQuery["after"];
   do {
     const page = store.list(owner, { ...query, after, limit });
     // The client gone, or taking nothing for DOWNLOAD_WRITE_TIMEOUT: nothing more is read.
-    if (!(await writeChunk(res, page.records.map(line).join("")))) return;
+    // The page's names: one query per Reference field (references.ts `recordNames`).
+    const names = refs.recordNames(owner, page.records);
+    if (!(await writeChunk(res, page.records.map((r) => line(r, names)).join("")))) return;
     after = page.next;
   } while (after !== undefined);
   await endChunks(res, "");

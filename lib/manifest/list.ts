@@ -220,10 +220,13 @@ export function listHTML(
   const filtered = list.query.filters.length > 0 || list.query.search.length > 0;
   const cell = (column: string, record: StoredRecord, linked: boolean): SafeHTML => {
     const field = spec.Form.Fields.find((f) => f.Name === column);
-    const value = field === undefined ? fixedValue(req, column, record) : displayValue(req, field, record.values[column] ?? null);
-    // The first column links to the record (an address there is text: a link holds no link); the others show their kind.
+    const stored = record.values[column] ?? null;
+    // A reference is named (`refs.link`), never shown as its id.
+    const named = field?.Kind === Kind.Reference && typeof stored === "string" ? (refs?.link(field, stored)?.label ?? "") : undefined;
+    const value = field === undefined ? fixedValue(req, column, record) : (named ?? displayValue(req, field, stored));
+    // The first column links to the record (an address or a reference there is text: a link holds no link); the others show their kind.
     if (linked) return html`<a href="${spec.Route}/${record.id}">${value === "" ? record.id : value}</a>`;
-    return field === undefined ? html`${value}` : cellHTML(req, field, record.values[column] ?? null, refs?.link);
+    return field === undefined ? html`${value}` : cellHTML(req, field, stored, refs?.link);
   };
   const header = (column: string, label: string | undefined): SafeHTML => {
     const text = columnLabel(req, spec, column, label);

@@ -36,14 +36,14 @@ import { ManifestError } from "./errors.ts";
 import { StoreKind } from "./kinds.ts";
 import { listHTML, parseListRequest, type ListReferences } from "./list.ts";
 import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore, OpenStreams } from "./live.ts";
-import { RecordReferenced, ReferenceRefused, References } from "./references.ts";
+import { recordName, RecordReferenced, ReferenceRefused, References } from "./references.ts";
 import type { Resource } from "./resource.ts";
 import { resourceSchema } from "./schema.ts";
 import { isTeamScoped, requestScope, routeIn, viewerRefusal, voidTeamApprovals } from "./scope.ts";
 import { exclusiveStore, mergeableStore, type RecordStore, type UpdateOutcome, type Writer } from "./store.ts";
 import { busyMessage, resourceTools } from "./tools.ts";
 import { parseValues, hasUndeclaredName, type FieldProblem, type RecordValues } from "./values.ts";
-import { displayValue, enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
+import { enteredHTML, formHTML, inputValue, noticeHTML, type FormState, type ResourceView } from "./views.ts";
 
 import type { MountOptions, MountedResource, RenderCtx } from "./mount-config.ts";
 
@@ -161,12 +161,6 @@ function mountContext(spec: Resource, options: MountOptions, refs: References, s
     errors: new Map(),
     version,
   });
-  // A record is headed by its first field's stored value (its name, usually), else by the resource's title.
-  const headingOf = (req: IncomingMessage, values: RecordValues): string => {
-    const first = spec.Form.Fields[0];
-    const name = first === undefined ? "" : (displayValue(req, first, values[first.Name] ?? null).split("\n")[0] ?? "");
-    return name === "" ? T(req, `${spec.Name}.title`) : name;
-  };
   const newForm = (req: IncomingMessage, state: FormInput, status: number): Page => {
     const route = at(req);
     return {
@@ -179,15 +173,16 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
     };
   };
-  // A record's page, headed by its `values` as stored (`headingOf`), under the resource's title.
+  // A record's page, headed by its name as stored (README "A record's name"), under the resource's title.
   const recordPage = (req: IncomingMessage, id: string, values: RecordValues, state: FormInput, status: number, notice: SafeHTML): Page => {
     const route = at(req);
+    const name = recordName(spec, id, values);
     return {
       View: "record",
-      Title: headingOf(req, values),
+      Title: name,
       Status: status,
       Body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
-<h1>${headingOf(req, values)}</h1>
+<h1>${name}</h1>
 ${notice}
 <section class="card" data-record-id="${id}" data-live="${route}/events" data-live-every="${LIVE_POLL_SECONDS}">
 ${liveNoticesHTML(req, spec)}
@@ -247,10 +242,13 @@ function readHandlers(context: MountContext) {
     const bad = parsed.errors.size > 0;
     const page = bad ? { records: [], next: undefined } : store.list(owner(req), parsed.query);
     const done = queryParams(req).has("deleted") ? noticeHTML(req, "deleted", true) : html``;
+    // The names of the page's references, one query per Reference column, never one per cell.
+    const shown = spec.Form.Fields.filter((f) => spec.List.Columns.some((c) => c.Field === f.Name));
+    const names = refs.recordNames(owner(req), page.records, shown);
     const links: ListReferences = {
       link: (field, id) => {
-        const found = refs.find(owner(req), field, id);
-        return found === undefined ? undefined : { href: refs.href(field, id, owner(req)), label: found.label };
+        const label = names.get(field.Name)?.get(id);
+        return label === undefined ? undefined : { href: refs.href(field, id, owner(req)), label };
       },
       options: (field) => refs.options(owner(req), field, parsed.entered.get(field.Name) ?? ""),
     };
@@ -265,7 +263,7 @@ function readHandlers(context: MountContext) {
     // OWASP ASVS 5.0 §13.1.3: a person's downloads, exports and CSV together, are bounded (429 with Retry-After past them).
     if (!admitDownload(options.db, owner(req), res))
       return refuse(req, res, 429, `export ${spec.Name}: ${MAX_DOWNLOADS_PER_PERSON} downloads running already`);
-    await writeCSV(res, spec, store, owner(req), parsed.query);
+    await writeCSV(res, spec, store, owner(req), parsed.query, refs);
   };
   const blank: HandlerFunc = async (req, res) => {
     renderer(req);

@@ -12,6 +12,7 @@ import { Kind, StoreKind } from "./kinds.ts";
 import { ownerClauses, preparer, routeIn, scopeColumn, where } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { personOf, type RecordStore, type Writer } from "./store.ts";
+import type { StoredRecord } from "./table.ts";
 import { validateReferences } from "./validate.ts";
 import type { FieldProblem, RecordValues } from "./values.ts";
 
@@ -28,6 +29,13 @@ export interface ReferenceOption {
 /** Returns the field that names a record of `spec` (README "A record's name"): its `Title`, else its first Text field. */
 export function titleField(spec: ResourceSpec): string | undefined {
   return spec.Title ?? spec.Form.Fields.find((f) => f.Kind === Kind.Text)?.Name;
+}
+
+/** Returns the name of record `id` of `spec` holding `values` (README "A record's name"): its `titleField`'s text, else its id. */
+export function recordName(spec: ResourceSpec, id: string, values: RecordValues): string {
+  const title = titleField(spec);
+  const name = title === undefined ? "" : String(values[title] ?? "");
+  return name === "" ? id : name;
 }
 
 /** A write named a record its Reference field may not point to: unknown, or another person's. Nothing was stored. */
@@ -94,21 +102,46 @@ export class References {
     return target;
   }
 
-  // The records of `field`'s target that `owner` may point to (record `id` alone, when given), each labelled by its
-  // name (`titleField`), else its id; `tail` orders and bounds them.
-  #select(owner: string, field: Field, id: string | undefined, tail = "", tailParams: unknown[] = []): ReferenceOption[] {
+  // The records of `field`'s target that `owner` may point to (those of `ids` alone, when given: one statement however
+  // many, a JSON array bound to one parameter), each labelled by its name (`titleField`), else its id; `tail` orders and
+  // bounds them.
+  #select(owner: string, field: Field, ids: readonly string[] | undefined, tail = "", tailParams: unknown[] = []): ReferenceOption[] {
     const target = this.#target(field);
     const label = titleField(target);
     const scope = ownerClauses(target, owner);
-    const byID = id === undefined ? [] : ["id = ?"];
+    const byID = ids === undefined ? [] : ["id IN (SELECT value FROM json_each(?))"];
     const sql = `SELECT id, ${label === undefined ? "id" : `"${label}"`} AS label FROM "${target.Name}"${where([...byID, ...scope.clauses])}${tail}`;
-    const rows = this.#prepare(sql).all(...(id === undefined ? [] : [id]), ...scope.params, ...tailParams) as ReferenceOption[];
+    const params = [...(ids === undefined ? [] : [JSON.stringify(ids)]), ...scope.params, ...tailParams];
+    const rows = this.#prepare(sql).all(...params) as ReferenceOption[];
     return rows.map((r) => ({ id: r.id, label: r.label === "" ? r.id : r.label }));
   }
 
   /** Returns the record `id` of `field`'s target that `owner` may point to, with its label, or undefined (unknown and foreign alike). */
   find(owner: string, field: Field, id: string): ReferenceOption | undefined {
-    return this.#select(owner, field, id)[0];
+    return this.#select(owner, field, [id])[0];
+  }
+
+  /**
+   * Returns the names (README "A record's name") of the records among `ids` of `field`'s target that `owner` may read,
+   * by id, in one query: an id unknown, deleted, or of another person's or team's record has none, as `find` finds none.
+   */
+  names(owner: string, field: Field, ids: Iterable<string>): Map<string, string> {
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) return new Map();
+    return new Map(this.#select(owner, field, wanted).map((r) => [r.id, r.label]));
+  }
+
+  /**
+   * Returns the names of the records `records` refer to, by Reference field (among `fields`, default all) then id: one
+   * query per field (`names`), never one per record.
+   */
+  recordNames(
+    owner: string,
+    records: readonly StoredRecord[],
+    fields: readonly Field[] = this.#fields(),
+  ): Map<string, Map<string, string>> {
+    const ids = (field: Field) => records.map((r) => r.values[field.Name]).filter((v): v is string => typeof v === "string");
+    return new Map(fields.filter((f) => f.Kind === Kind.Reference).map((f) => [f.Name, this.names(owner, f, ids(f))]));
   }
 
   /**
@@ -124,6 +157,12 @@ export class References {
   /** Returns the options of each Reference field of the form, `entered` holding the values shown. */
   formOptions(owner: string, entered: ReadonlyMap<string, string>): Map<string, ReferenceOption[]> {
     return new Map(this.#fields().map((f) => [f.Name, this.options(owner, f, entered.get(f.Name) ?? "")]));
+  }
+
+  /** Returns the field naming the records of `field`'s target (`titleField`), undefined when they are named by their ids. */
+  titleOf(field: Field): Field | undefined {
+    const target = this.#target(field);
+    return target.Form.Fields.find((f) => f.Name === titleField(target));
   }
 
   /** Returns the route of the record `id` of `field`'s target, seen by `owner` (a team target's route holds the team). */

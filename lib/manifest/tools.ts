@@ -25,7 +25,7 @@ import { currencyOf, integerRange, parseValues, type FieldProblem, type RecordVa
 const TOOL_LOCALE = "en";
 
 /** What the tools ask of a resource's references: a write's checks, and the names and referrers its preview shows. */
-type ToolReferences = Pick<References, "problems" | "refusal" | "find" | "referrers">;
+type ToolReferences = Pick<References, "problems" | "refusal" | "find" | "referrers" | "recordNames">;
 
 type Handlers = Record<"list" | "read" | "create" | "update" | "delete", HandlerFunc>;
 
@@ -160,14 +160,35 @@ function filterArgs(spec: ResourceSpec, t: Label): ToolArg[] {
   });
 }
 
+/**
+ * The key of the names of a record's references in a list or read tool's item: `{ <field>: <name> }` for each reference
+ * to a record the person may read. No field is named so (a field name starts with a letter), as HAL's `_links`.
+ */
+const LABELS_KEY = "_labels";
+
 /** `<name>_list` and `<name>_read`. */
-function readTools({ spec, store, handlers, t, owner, team }: Parts): ToolDef[] {
+function readTools({ spec, store, handlers, refs, t, owner, team }: Parts): ToolDef[] {
   const title = t(`${spec.Name}.title`);
+  const hasReferences = spec.Form.Fields.some((f) => f.Kind === Kind.Reference);
+  // The records as the tools return them, each with the names of its references (one query per Reference field).
+  const items = (subject: string, records: StoredRecord[], version?: number): Record<string, unknown>[] => {
+    const names = refs.recordNames(subject, records);
+    const labels = (r: StoredRecord) =>
+      Object.fromEntries(
+        [...names].flatMap(([field, byID]) => {
+          const name = byID.get(String(r.values[field]));
+          return name === undefined ? [] : [[field, name]];
+        }),
+      );
+    return records.map((r) => ({ ...shown(spec, r, version), ...(hasReferences && { [LABELS_KEY]: labels(r) }) }));
+  };
+  const labelsNote = (whose: string): string =>
+    hasReferences ? ` ${whose} "${LABELS_KEY}" names the record each reference points to, by field, when the person may read it.` : "";
   return [
     defineAction({
       ...binding(spec, handlers, "list", "GET"),
       tool: {
-        Description: `Lists the person's ${title}, newest first, ${LIST_PAGE_SIZE} per page; pass "after" from the previous answer for the next page.`,
+        Description: `Lists the person's ${title}, newest first, ${LIST_PAGE_SIZE} per page; pass "after" from the previous answer for the next page.${labelsNote("Each item's")}`,
         Access: ToolRead,
         Args: [
           ...team,
@@ -188,21 +209,23 @@ function readTools({ spec, store, handlers, t, owner, team }: Parts): ToolDef[] 
         const parsed = parseListRequest(spec, params, TOOL_LOCALE);
         if ("bad" in parsed) throw refused(400, `list ${spec.Name}: ${parsed.bad}`);
         if (parsed.errors.size > 0) throw problemRefusal(t, parsed.errors, 400);
-        const page = store.list(owner(call, "read"), parsed.query);
-        return { items: page.records.map((r) => shown(spec, r)), next: page.next === undefined ? null : encodeCursor(page.next) };
+        const key = owner(call, "read");
+        const page = store.list(key, parsed.query);
+        return { items: items(key, page.records), next: page.next === undefined ? null : encodeCursor(page.next) };
       },
     }),
     defineAction({
       ...binding(spec, handlers, "read", "GET", "/{id}"),
       tool: {
-        Description: `Reads one of the person's ${title}, with the version an update must carry.`,
+        Description: `Reads one of the person's ${title}, with the version an update must carry.${labelsNote("Its")}`,
         Access: ToolRead,
         Args: [...team, idArg(spec)],
       },
       run: (call) => {
-        const found = store.get(owner(call, "read"), String(call.Args.get("id")));
+        const key = owner(call, "read");
+        const found = store.get(key, String(call.Args.get("id")));
         if (found === undefined) throw missing(spec);
-        return shown(spec, found.record, found.version);
+        return items(key, [found.record], found.version)[0];
       },
     }),
   ];

@@ -2,7 +2,8 @@
  * The HTML of a resource's pages, as fragments the application's `Ctx.Render` puts in its layout (`ResourceView`).
  * Every label goes through the catalogs, an input with a problem keeps what was entered and names its error
  * (`aria-invalid`, `aria-describedby`), and everything works without JavaScript. Stable hooks for tests and scripts:
- * `data-resource`, `data-record-id`, `data-empty`, `data-error-for`, `data-outcome`, `data-conflict`, `data-reference`.
+ * `data-resource`, `data-record-id`, `data-empty`, `data-error-for`, `data-outcome`, `data-conflict`, `data-reference`,
+ * `data-reference-unavailable`.
  */
 import type { IncomingMessage } from "node:http";
 import { html, type SafeHTML } from "../http/index.ts";
@@ -56,11 +57,16 @@ export type ReferenceLink = (field: Field, id: string) => { href: string; label:
 
 /**
  * Returns the value of `field` as a list cell: a URL as a link that tells the linked site nothing (rel="noopener noreferrer"),
- * a reference as a link to the record it points to (`link`), else the value as shown.
+ * a reference as a link to the record it points to, by its name (`link`), else the value as shown.
  */
 export function cellHTML(req: IncomingMessage, field: Field, value: FieldValue, link?: ReferenceLink): SafeHTML {
-  const target = field.Kind === Kind.Reference && typeof value === "string" ? link?.(field, value) : undefined;
-  if (target !== undefined) return html`<a href="${target.href}" data-reference="${field.Name}">${target.label}</a>`;
+  if (field.Kind === Kind.Reference && typeof value === "string" && link !== undefined) {
+    const target = link(field, value);
+    if (target !== undefined) return html`<a href="${target.href}" data-reference="${field.Name}">${target.label}</a>`;
+    // OWASP ASVS 5.0 §8.2.2: a record the person may not read (another's, another team's, deleted) is not named, and its id
+    // tells them nothing either.
+    return html`<span class="muted" data-reference-unavailable="${field.Name}">${T(req, "resource.reference.unavailable")}</span>`;
+  }
   // Only http(s) addresses are stored (parseWebAddress, ASVS 5.0 §1.2.2); the linked page gets no window.opener and no Referer (HTML §4.6.6).
   if (field.Kind === Kind.URL && typeof value === "string" && value !== "") {
     return html`<a href="${value}" rel="noopener noreferrer">${value}</a>`;

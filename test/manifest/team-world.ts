@@ -69,17 +69,21 @@ export interface TeamWorld {
   mcpCall(token: string, tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
-/** Ann owns a team; Bob is its member, Cat its viewer; Dan is in no team. lib/account has the resource's rows. */
-export async function teamWorld(t: TestContext, resource: Resource = tasks): Promise<TeamWorld> {
+/**
+ * Ann owns a team; Bob is its member, Cat its viewer; Dan is in no team. lib/account has the resource's rows. `targets`
+ * are mounted before `resource` (the targets of its Reference fields).
+ */
+export async function teamWorld(t: TestContext, resource: Resource = tasks, targets: readonly Resource[] = []): Promise<TeamWorld> {
   const tools = new ToolRegistry();
   const built: { invoker?: ToolInvoker; tokens?: AgentTokens; approvals?: Approvals } = {};
   const app = await startTeamsApp(t, {
     render,
-    schema: [...agentSchema, ...resourceSchema(resource)],
+    schema: [...agentSchema, ...[...targets, resource].flatMap((r) => resourceSchema(r))],
     mount: (mux, auth, db, events, teams) => {
       const approvals = new Approvals(db);
       const tokens = new AgentTokens(db);
-      mountResource(resource, { db, mux, tools, events, origin: ORIGIN, requireSession: auth.RequireSession, ctxFrom, teams, approvals });
+      for (const mounted of [...targets, resource])
+        mountResource(mounted, { db, mux, tools, events, origin: ORIGIN, requireSession: auth.RequireSession, ctxFrom, teams, approvals });
       const invoker = new ToolInvoker({ Registry: tools, Approvals: approvals, Events: events, Logger: discardLogger });
       const transport = { Invoker: invoker, Tokens: tokens, Origin: ORIGIN, ApprovalPath: "/approvals" };
       const api = newToolsAPI({ ...transport, Sessions: auth.Sessions });
@@ -93,7 +97,7 @@ export async function teamWorld(t: TestContext, resource: Resource = tasks): Pro
         writeJSON(res, 200, approvals.decide(PathValue(req, "id"), person(req), decision));
       });
       Object.assign(built, { invoker, tokens, approvals });
-      return [accountRows(db, [resource])];
+      return [accountRows(db, [...targets, resource])];
     },
   });
   const { invoker, tokens, approvals } = built;
