@@ -85,4 +85,14 @@ DROP TABLE agent_approvals_before;
 CREATE INDEX agent_approvals_binding ON agent_approvals (token_id, tool, args_hash);
 CREATE INDEX agent_approvals_expires_at ON agent_approvals (expires_at);`,
   },
+  {
+    // Waiting calls (README "Waiting calls"): the last waiting-call mail of each person (notices.ts mails at most one an
+    // hour), and the index the waiting count of every signed-in page and the notices' sweep read by.
+    Name: "agent/008-approval-notices",
+    SQL: `CREATE TABLE agent_approval_notices (
+  subject TEXT PRIMARY KEY,
+  noticed_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX agent_approvals_waiting ON agent_approvals (subject, status, expires_at);`,
+  },
 ];
