@@ -117,10 +117,11 @@ function buildRouter(
   const mailer = config.smtpURL !== undefined ? newSMTPMailer(config.smtpURL, smtp) : newLogMailer(logger);
   // Security notices (ASVS 5.0 §6.3.7): new devices, passkeys, recovery codes from the
   // auth events; agent tokens given write access and a changed address from the event store.
+  const mailFrom = config.mailFrom ?? `no-reply@${new URL(config.origin).hostname}`;
   const notices = signin.securityNotices({
     DB: db,
     Mailer: mailer,
-    MailFrom: config.mailFrom ?? `no-reply@${new URL(config.origin).hostname}`,
+    MailFrom: mailFrom,
     Origin: config.origin,
     Logger: logger,
   });
@@ -253,6 +254,8 @@ function buildRouter(
     jobStatusPage: jobHandlers.StatusPage,
     stopped,
     teams: team,
+    mailer,
+    mailFrom,
   });
   mountResources({
     db,

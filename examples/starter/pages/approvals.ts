@@ -1,8 +1,8 @@
 /*
  * The approval page (behind RequireFreshSession): the write calls agents
- * ask the person to approve. `/account/approvals` lists every request
- * awaiting a decision; `/account/approvals/{id}` (the link the agent was
- * given) shows one, and its outcome once decided. Each request
+ * ask the person to approve. `/account/approvals/{id}` (the link the agent
+ * was given) shows one, and its outcome once decided; the list of every
+ * request awaiting a decision is approval-list.ts, with these cards. Each request
  * (`data-approval-id`, `data-approval-status`) names the agent and the
  * tool, says the tool's confirm sentence, and shows the exact arguments
  * as a table (`data-arguments`: name, value, type, long values wrapped);
@@ -55,7 +55,8 @@ function outcome(req: IncomingMessage, status: Approval["Status"]): SafeHTML {
   return html`<p class="notice bad" role="status" data-outcome="closed">${T(req, "starter.approvals.closed")}</p>`;
 }
 
-function request(req: IncomingMessage, { approval, agent, confirm }: ApprovalView, now: Date): SafeHTML {
+/** One request's card: who asks, the tool, its confirm sentence, the arguments; approve and decline while it waits. */
+export function request(req: IncomingMessage, { approval, agent, confirm }: ApprovalView, now: Date): SafeHTML {
   const open = approval.Status === "pending" && approval.ExpiresAt > now;
   return html`<section class="card" data-approval-id="${approval.ID}" data-approval-status="${open || approval.Status !== "pending" ? approval.Status : "lapsed"}">
   <dl class="facts">
@@ -75,7 +76,7 @@ function request(req: IncomingMessage, { approval, agent, confirm }: ApprovalVie
 </section>`;
 }
 
-/** Renders `views` (the pending list, or the one request a link named) at `now`. */
+/** Renders `views` (the one request a link named) at `now`. */
 export function approvalsPage(req: IncomingMessage, res: ServerResponse, assets: Assets, views: readonly ApprovalView[], now: Date): void {
   render(req, res, assets, {
     nav: starterNav(req),
