@@ -191,6 +191,7 @@ export function seed(app: AccountApp, address: string, tag: string): Seeded {
     now,
     now + 60000,
   );
+  run("INSERT INTO agent_approval_notices (subject, noticed_at) VALUES (?, ?)", address, now);
   run(
     "INSERT INTO expenses (id, owner, created_at, updated_at, label, amount) VALUES (?, ?, ?, ?, 'train', 1250)",
     `exp-${tag}`,

@@ -46,7 +46,7 @@ function item(req: IncomingMessage, view: ApprovalView, now: Date): SafeHTML {
   const { approval, agent } = view;
   return html`<li data-approval-item="${approval.ID}">
   <p class="select"><label><input type="checkbox" name="id" value="${approval.ID}" form="${BATCH_FORM}" data-approval-select> ${Tf(req, "starter.approvals.select", { agent, tool: approval.Tool })}</label>
-  · <a href="/account/approvals/${approval.ID}">${T(req, "starter.approvals.open")}</a></p>
+  <a href="/account/approvals/${approval.ID}">${T(req, "starter.approvals.open")}</a></p>
   ${request(req, view, now)}
 </li>`;
 }
