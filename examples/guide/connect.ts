@@ -25,7 +25,8 @@ import { PathValue, type Group, type Mux } from "latch/router";
 import { From, type Signin } from "latch/signin";
 import { mountApprovalList } from "../starter/approvals.ts";
 import { approvalsPage, type ApprovalView } from "../starter/pages/approvals.ts";
-import { render } from "../starter/pages/layout.ts";
+import { render, starterNav } from "../starter/pages/layout.ts";
+import type { Shell } from "../starter/pages/teams.ts";
 import { consentPage } from "../starter/pages/consent.ts";
 import type { Agents } from "./agents.ts";
 
@@ -90,7 +91,8 @@ export function mountConnect({ db, mux, auth, fresh, agents, tools, assets, Orig
     };
   };
   // The list with its batch decision, and the waiting count every signed-in page shows.
-  mountApprovalList({ fresh, user: mux.With(auth.LoadSession), approvals, view, assets, shell: render });
+  const shell: Shell = (req, res, assets, page, status) => render(req, res, assets, { nav: starterNav(req), ...page }, status);
+  mountApprovalList({ fresh, user: mux.With(auth.LoadSession), approvals, view, assets, shell });
   fresh.Handle("GET /account/approvals/{id}", (req, res) => {
     const approval = approvals.get(PathValue(req, "id"), subject(req));
     if (approval === undefined) return writeError(req, res, 404, "approval: no such request");
