@@ -152,6 +152,12 @@ export const WRITE_PATHS: readonly WritePath[] = [
     atomic: AGENT_ATOMIC,
   },
   {
+    name: "POST /account/approvals",
+    drive: async (d) => d.post("/account/approvals", { id: approvalOf(await d.call("start_job", { kind: "fail" })), decision: "decline" }),
+    event: { type: "agent.call_declined", actor: "human" },
+    atomic: AGENT_ATOMIC,
+  },
+  {
     name: "/mcp",
     drive: (d) => d.post("/mcp"),
     none: "the MCP transport of the tools API: its calls are tool calls, attributed as POST /api/tools/{name}'s (test/agent/transports.test.ts)",
@@ -309,6 +315,7 @@ export const WRITE_PATHS: readonly WritePath[] = [
   { name: "agent: Approvals.decide", via: "POST /account/approvals/{id}" },
   { name: "agent: StandingApprovals.create", via: "POST /account/approvals/{id}" },
   { name: "agent: StandingApprovals.revoke", via: "POST /account/agents/standing/revoke" },
+  { name: "agent: Approvals.decideAll", via: "POST /account/approvals" },
   { name: "agent: Approvals.consume", via: "POST /api/tools/{name}" },
   { name: "agent: ToolCallLimiter.take", none: "counts calls in memory, changes no record" },
   { name: "agent: ToolRegistry.register", none: "declares a tool at boot, before any request" },
@@ -364,7 +371,7 @@ export function writingNames(dir: string = join(ROOT, "api")): string[] {
 }
 
 /** The starter's modules the demo mounts as they are: their routes are the demo's. */
-const STARTER_MOUNTED = ["examples/starter/teams.ts", "examples/starter/tasks.ts"];
+const STARTER_MOUNTED = ["examples/starter/teams.ts", "examples/starter/tasks.ts", "examples/starter/approvals.ts"];
 
 /** The demo's writing routes: its mux table's literal patterns, and the routes `mountResource` mounts for each of its resources. */
 export function writingRoutes(demo: string = join(ROOT, "examples/demo"), mount: string = join(ROOT, "lib/manifest/mount.ts")): string[] {

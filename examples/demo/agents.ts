@@ -2,8 +2,11 @@
  * The demo's agents: two tools over the jobs registry (`start_job`, a write
  * tool, also the account page's "start a job" form; `job_status`, a read
  * tool an agent follows its job with), the tools endpoint, `/api/whoami`,
- * agent tokens (`/account/agents`), approvals (`/account/approvals/{id}`)
- * and the person's audit stream (`/account/activity`).
+ * agent tokens (`/account/agents`), approvals (`/account/approvals/{id}`,
+ * and the starter's list with its batch decision and waiting count,
+ * examples/starter/approvals.ts), the waiting-call mail (lib/agent
+ * `WaitingNotices`, swept every minute) and the person's audit stream
+ * (`/account/activity`).
  *
  * Minting, revoking and deciding are appended to the person's audit stream
  * too, as the human actor, each in the transaction of its change (the
@@ -21,6 +24,7 @@ import {
   ToolRead,
   ToolRegistry,
   ToolWrite,
+  WaitingNotices,
   defineAction,
 } from "../../lib/agent/index.ts";
 import type { Assets } from "../../lib/assets/index.ts";
@@ -34,15 +38,20 @@ import { PathValue, type Mux } from "../../lib/router/index.ts";
 import { From, type Signin } from "../../lib/signin/index.ts";
 import { newOAuthServer } from "../../lib/oauth/index.ts";
 import type { Teams } from "../../lib/teams/index.ts";
+import { mountApprovalList } from "../starter/approvals.ts";
 import { mountMCP } from "./mcp.ts";
 import { consentPage } from "./pages/connect.ts";
 import { activityPage, agentsPage, approvalPage, standingRefusedPage } from "./pages/agents.ts";
 import { approvable, previewOf } from "../starter/pages/approvals.ts";
 import { startDemoJob, startJob } from "./pages/jobs.ts";
+import { render } from "./pages/layout.ts";
 import { sweepUntil } from "./sweeps.ts";
 
 /** How many of the latest audit events /account/activity shows in each list: the person's own, their agents'. */
 const ACTIVITY_SHOWN = 100;
+
+/** How often the waiting-call notices are swept: a call is mailed about between 2 and 3 minutes after it began to wait. */
+const WAITING_SWEEP_MS = 60 * 1000;
 
 /** What the demo's agent routes need. */
 export interface AgentsDeps {
@@ -64,7 +73,7 @@ export interface AgentsDeps {
   stopped: AbortSignal;
   /** The person's teams, named on the consent page: a grant reaches them (issue 38). */
   teams: Teams;
-  /** The mailer and sender of the security notice of a token's first standing approval. */
+  /** Sends the security notice of a token's first standing approval and the waiting-call mail, from `mailFrom`. */
   mailer: Mailer;
   mailFrom: string;
 }
@@ -229,6 +238,20 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
       outcome.ok ? undefined : outcome.reason,
     );
   });
+  mountApprovalList({
+    fresh,
+    user: mux.With(auth.LoadSession),
+    approvals,
+    view: (req, approval) => ({
+      approval,
+      agent: agentName(tokens, subject(req), approval.TokenID),
+      confirm: registry.get(approval.Tool)?.Tool.Confirm ?? "",
+    }),
+    assets,
+    shell: render,
+  });
+  const waiting = new WaitingNotices({ DB: db, Mailer: deps.mailer, MailFrom: deps.mailFrom, Origin: deps.origin, Logger: deps.logger });
+  sweepUntil(deps.stopped, deps.logger, () => waiting.sweep(), WAITING_SWEEP_MS);
   const signedIn = mux.With(auth.RequireSession);
   const startJobForm = registry.get("start_job");
   if (startJobForm !== undefined) signedIn.Handle("POST /jobs", startJobForm.Handler);

@@ -5,7 +5,8 @@
  * a client reads after its first 401. A write call (step 6's
  * `expenses_create`) is answered with a link to `/account/approvals/{id}`,
  * where the person sees the exact arguments and approves or declines;
- * `/account/approvals` lists every request waiting.
+ * `/account/approvals` lists every request waiting and decides several at
+ * once, and every signed-in page shows how many wait.
  *
  * A client may also connect by the address alone: latch is the OAuth 2.1
  * authorization server of `/mcp` (latch/oauth), the resource metadata
@@ -22,7 +23,10 @@ import { newMCPServer } from "latch/mcp";
 import { newOAuthServer } from "latch/oauth";
 import { PathValue, type Group, type Mux } from "latch/router";
 import { From, type Signin } from "latch/signin";
+import { mountApprovalList } from "../starter/approvals.ts";
 import { approvable, approvalsPage, previewOf, type ApprovalView } from "../starter/pages/approvals.ts";
+import { render, starterNav } from "../starter/pages/layout.ts";
+import type { Shell } from "../starter/pages/teams.ts";
 import { consentPage } from "../starter/pages/consent.ts";
 import type { Agents } from "./agents.ts";
 
@@ -86,15 +90,9 @@ export function mountConnect({ db, mux, auth, fresh, agents, tools, assets, Orig
       confirm: tools.get(approval.Tool)?.Tool.Confirm ?? "",
     };
   };
-  fresh.Handle("GET /account/approvals", (req, res) => {
-    approvalsPage(
-      req,
-      res,
-      assets,
-      approvals.pending(subject(req)).map((a) => view(req, a)),
-      new Date(),
-    );
-  });
+  // The list with its batch decision, and the waiting count every signed-in page shows.
+  const shell: Shell = (req, res, assets, page, status) => render(req, res, assets, { nav: starterNav(req), ...page }, status);
+  mountApprovalList({ fresh, user: mux.With(auth.LoadSession), approvals, view, assets, shell });
   fresh.Handle("GET /account/approvals/{id}", (req, res) => {
     const approval = approvals.get(PathValue(req, "id"), subject(req));
     if (approval === undefined) return writeError(req, res, 404, "approval: no such request");

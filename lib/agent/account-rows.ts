@@ -1,6 +1,7 @@
 /*
  * The agent rows of a person (lib/db `AccountRows`): tokens and grants, grants' access tokens, approvals, standing
- * approvals; deleted approvals, standing approvals and access tokens first. lib/oauth's rows name tokens by id too: they ask `tokenIDs` and go before these.
+ * approvals, the time of the last waiting-call notice; deleted approvals, standing approvals and access tokens first.
+ * lib/oauth's rows name tokens by id too: they ask `tokenIDs` and go before these.
  */
 import type { DB } from "../db/index.ts";
 import { tableRows, type AccountRows } from "../db/index.ts";
@@ -13,6 +14,8 @@ export interface AgentRows extends AccountRows {
 /** The person's agent tokens, grants and approvals as lib/account moves, exports and erases them. */
 export function accountRows(db: DB): AgentRows {
   const tables = tableRows(db, [
+    // The time of the person's last waiting-call mail (notices.ts): it follows the address, so the hour holds.
+    { table: "agent_approval_notices", column: "subject", onMove: "move", exported: ["noticed_at"], account: false },
     {
       table: "agent_approvals",
       column: "subject",

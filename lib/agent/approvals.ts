@@ -16,6 +16,12 @@ export const APPROVAL_TTL: number = 5 * 60 * 1000;
 /** How many unanswered, unexpired requests one token may hold (each keeps up to 64 KiB of arguments until the sweep). */
 export const MAX_PENDING_APPROVALS: number = 20;
 
+/**
+ * How many requests one batch decision (`decideAll`) may name: 100, five tokens' full queues of
+ * `MAX_PENDING_APPROVALS`. A longer list is refused whole: no page lists that many, so it is not a person's choice.
+ */
+export const MAX_BATCH_DECISIONS: number = 5 * MAX_PENDING_APPROVALS;
+
 /** The state of an approval request: "voided" when the access it was asked under ended (`voidPending`). */
 export type ApprovalStatus = "pending" | "approved" | "declined" | "spent" | "voided";
 
@@ -89,6 +95,7 @@ export class Approvals {
   readonly #insert: Statement<Row>;
   readonly #get: Statement<[string, string], Row>;
   readonly #awaiting: Statement<[string, number], Row>;
+  readonly #waiting: Statement<[string, number], { n: number }>;
   readonly #decide: Statement<[string, number, string]>;
   readonly #consume: Statement<[string, string, string, string, number], { id: string }>;
   readonly #sweep: Statement<[number, number]>;
@@ -114,6 +121,8 @@ export class Approvals {
     this.#awaiting = db.prepare(
       `SELECT ${COLUMNS} FROM agent_approvals WHERE subject = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at, rowid`,
     );
+    // Along the index agent_approvals_waiting (schema step agent/008), never a scan: every signed-in page asks it.
+    this.#waiting = db.prepare("SELECT count(*) AS n FROM agent_approvals WHERE subject = ? AND status = 'pending' AND expires_at > ?");
     this.#decide = db.prepare("UPDATE agent_approvals SET status = ?, expires_at = ? WHERE id = ?");
     this.#consume = db.prepare(
       `UPDATE agent_approvals SET status = 'spent' WHERE id = (
@@ -185,6 +194,29 @@ export class Approvals {
    */
   pending(subject: string): Approval[] {
     return this.#awaiting.all(subject, this.#clock.now().getTime()).map(toApproval);
+  }
+
+  /** Returns how many of `subject`'s requests await a decision now (the count every signed-in page shows). */
+  waiting(subject: string): number {
+    return this.#waiting.get(subject, this.#clock.now().getTime())?.n ?? 0;
+  }
+
+  /**
+   * Approves or declines each of `subject`'s requests `ids` in one transaction, each through `decide` (single-use,
+   * bound to its own arguments, its own audit event), and returns each id's outcome; a repeated id is decided once,
+   * another person's answers "unknown" like an id that never was. Throws `AgentError` ERR_AGENT_INVALID_APPROVAL (400)
+   * for no id, more than `MAX_BATCH_DECISIONS`, or a decision other than "approve" or "decline"; nothing changes then.
+   */
+  decideAll(ids: readonly string[], subject: string, decision: string): Map<string, Decision> {
+    const unique = new Set(ids);
+    const refuse = (reason: string): never => {
+      throw new AgentError("ERR_AGENT_INVALID_APPROVAL", `decide approvals: ${reason}`, { status: 400 });
+    };
+    if (unique.size === 0) refuse("id: choose at least one request");
+    // OWASP ASVS 5.0 §2.4.1 (anti-automation): one form post decides a bounded number of requests.
+    if (unique.size > MAX_BATCH_DECISIONS) refuse(`id: at most ${MAX_BATCH_DECISIONS} requests at once`);
+    if (decision !== "approve" && decision !== "decline") refuse('decision must be "approve" or "decline"');
+    return this.#db.transaction(() => new Map([...unique].map((id) => [id, this.decide(id, subject, decision)]))).immediate();
   }
 
   /**

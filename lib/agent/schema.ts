@@ -108,4 +108,14 @@ CREATE INDEX agent_standing_approvals_subject ON agent_standing_approvals (subje
 CREATE INDEX agent_standing_approvals_expires_at ON agent_standing_approvals (expires_at);
 ALTER TABLE agent_tokens ADD COLUMN standing_noticed_at INTEGER;`,
   },
+  {
+    // Waiting calls (README "Waiting calls"): the last waiting-call mail of each person (notices.ts mails at most one an
+    // hour), and the index the waiting count of every signed-in page and the notices' sweep read by.
+    Name: "agent/008-approval-notices",
+    SQL: `CREATE TABLE agent_approval_notices (
+  subject TEXT PRIMARY KEY,
+  noticed_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX agent_approvals_waiting ON agent_approvals (subject, status, expires_at);`,
+  },
 ];

@@ -191,6 +191,15 @@ export function seed(app: AccountApp, address: string, tag: string): Seeded {
     now,
     now + 60000,
   );
+  run("INSERT INTO agent_approval_notices (subject, noticed_at) VALUES (?, ?)", address, now);
+  run(
+    "INSERT INTO agent_standing_approvals (id, subject, token_id, tool, context, remaining, created_at, expires_at) VALUES (?, ?, ?, 'start_job', '', 3, ?, ?)",
+    `standing-${tag}`,
+    address,
+    `tok-${tag}`,
+    now,
+    now + 3600000,
+  );
   run(
     "INSERT INTO expenses (id, owner, created_at, updated_at, label, amount) VALUES (?, ?, ?, ?, 'train', 1250)",
     `exp-${tag}`,

@@ -180,6 +180,7 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
         "/notes",
         "/teams",
         "/account/agents",
+        "/account/approvals",
         "/account/activity",
         "/account/security",
       ]);

@@ -18,6 +18,7 @@ function demoNav(req: IncomingMessage): NavLink[] {
     { href: "/notes", label: T(req, "notes.title") },
     { href: "/teams", label: T(req, "starter.teams.title") },
     { href: "/account/agents", label: T(req, "demo.agents.title") },
+    { href: "/account/approvals", label: T(req, "starter.approvals.title") },
     { href: "/account/activity", label: T(req, "demo.activity.title") },
     { href: "/account/security", label: T(req, "demo.fresh.title") },
   ];

@@ -1,8 +1,8 @@
 /*
  * The approval page (behind RequireFreshSession): the write calls agents
- * ask the person to approve. `/account/approvals` lists every request
- * awaiting a decision; `/account/approvals/{id}` (the link the agent was
- * given) shows one, and its outcome once decided. Each request
+ * ask the person to approve. `/account/approvals/{id}` (the link the agent
+ * was given) shows one, and its outcome once decided; the list of every
+ * request awaiting a decision is approval-list.ts, with these cards. Each request
  * (`data-approval-id`, `data-approval-status`) names the agent and the
  * tool, says the tool's confirm sentence, and shows what the call would
  * do: its tool's preview (`data-preview`, a resource's write: the record by
@@ -20,7 +20,6 @@ import { html, type SafeHTML } from "latch/http";
 import { T, Tf } from "latch/i18n";
 import { Icon } from "latch/icons";
 import { render, starterNav } from "./layout.ts";
-import { standingForm } from "./standing.ts";
 
 /** One request as the page shows it. */
 export interface ApprovalView {
@@ -126,7 +125,8 @@ function outcome(req: IncomingMessage, status: Approval["Status"]): SafeHTML {
   return html`<p class="notice bad" role="status" data-outcome="closed">${T(req, "starter.approvals.closed")}</p>`;
 }
 
-function request(req: IncomingMessage, { approval, agent, confirm, preview }: ApprovalView, now: Date): SafeHTML {
+/** One request's card: who asks, the tool, its confirm sentence, what the call would do; approve and decline while it waits. */
+export function request(req: IncomingMessage, { approval, agent, confirm, preview }: ApprovalView, now: Date): SafeHTML {
   const open = approval.Status === "pending" && approval.ExpiresAt > now;
   return html`<section class="card" data-approval-id="${approval.ID}" data-approval-status="${open || approval.Status !== "pending" ? approval.Status : "lapsed"}">
   <dl class="facts">
@@ -143,11 +143,10 @@ function request(req: IncomingMessage, { approval, agent, confirm, preview }: Ap
   </form>`
       : outcome(req, approval.Status)
   }
-  ${open && approvable(preview) ? standingForm(req, approval) : html``}
 </section>`;
 }
 
-/** Renders `views` (the pending list, or the one request a link named) at `now`. */
+/** Renders `views` (the one request a link named) at `now`. */
 export function approvalsPage(req: IncomingMessage, res: ServerResponse, assets: Assets, views: readonly ApprovalView[], now: Date): void {
   render(req, res, assets, {
     nav: starterNav(req),

@@ -5,13 +5,16 @@
  * scripts a page asks for, all from /static (CSP script-src 'self').
  * A signed-in page's header carries a navigation row (`Page.nav`, by
  * default the account page; `starterNav` names the starter's own pages),
- * the current page marked `aria-current="page"`.
+ * the current page marked `aria-current="page"`, and, once the application
+ * called `showWaiting`, how many agent calls wait for the person
+ * (`waitingLink`), followed live by lib/client's jobs.js, which polls
+ * `/account/approvals/waiting` every WAITING_POLL_SECONDS.
  * `methodName` turns a session method ("magiclink+passkey") into words.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Assets } from "latch/assets";
 import { html, type SafeHTML } from "latch/http";
-import { Dir, LocaleFrom, LocaleItems, LocaleSwitchPath, T } from "latch/i18n";
+import { Dir, LocaleFrom, LocaleItems, LocaleSwitchPath, T, Tf } from "latch/i18n";
 import { Icon } from "latch/icons";
 import { From } from "latch/signin";
 
@@ -53,6 +56,30 @@ function navigation(req: IncomingMessage, links: readonly NavLink[] | undefined)
   )}</nav>`;
 }
 
+/** Seconds between two reads of the waiting count by an open page (lib/client jobs.js polls its fragment). */
+export const WAITING_POLL_SECONDS = 10;
+
+// The waiting count of each application's pages, by its assets (one `Assets` per application, given to every render).
+const waitingCounts = new WeakMap<Assets, (subject: string) => number>();
+
+/** Makes every signed-in page rendered with `assets` show `count(subject)`, the calls waiting for its person. */
+export function showWaiting(assets: Assets, count: (subject: string) => number): void {
+  waitingCounts.set(assets, count);
+}
+
+/** The count's link: the calls waiting for the person (`data-approvals-waiting`), hidden when none; the fragment polled. */
+export function waitingLink(req: IncomingMessage, count: number): SafeHTML {
+  return html`<a href="/account/approvals" data-approvals-waiting="${String(count)}"${count === 0 ? html` hidden` : html``}>${Icon("alert")} ${Tf(req, "starter.approvals.waiting", { count })}</a>`;
+}
+
+function waiting(req: IncomingMessage, assets: Assets): SafeHTML {
+  const count = waitingCounts.get(assets);
+  const subject = From(req)?.Subject;
+  if (count === undefined || subject === undefined) return html``;
+  return html`<span class="waiting" data-poll="/account/approvals/waiting" data-poll-every="${String(WAITING_POLL_SECONDS)}">${waitingLink(req, count(subject))}</span>
+<script type="module" src="${assets.Path("jobs.js")}"></script>`;
+}
+
 function languageMenu(req: IncomingMessage): SafeHTML {
   const items = LocaleItems(req);
   if (items.length === 0) return html``;
@@ -82,7 +109,7 @@ ${page.head ?? html``}
 ${(page.scripts ?? []).map((name) => html`<script type="module" src="${assets.Path(name)}"></script>`)}
 </head>
 <body${attrs}>
-<header><a class="brand" href="/">${Icon("lock")} ${T(req, "starter.name")}</a>${languageMenu(req)}${navigation(req, page.nav)}</header>
+<header><a class="brand" href="/">${Icon("lock")} ${T(req, "starter.name")}</a>${languageMenu(req)}${navigation(req, page.nav)}${waiting(req, assets)}</header>
 <main>
 ${page.body}
 </main>
