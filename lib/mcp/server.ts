@@ -186,7 +186,13 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
   }
 
   /** A request of the 2026-07-28 era: stateless, its `_meta` and headers checked first (modern-wire.ts). */
-  async function serveModern(req: IncomingMessage, res: ServerResponse, message: ParsedMessage, grant: TokenGrant, caller: Caller): Promise<void> {
+  async function serveModern(
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: ParsedMessage,
+    grant: TokenGrant,
+    caller: Caller,
+  ): Promise<void> {
     // Transports §Backward Compatibility: an Mcp-Session-Id on such a request is ignored, and none is minted.
     if (message.kind === "invalid") return writeJSON(res, 400, errorMessage(undefined, message.error));
     if (message.kind !== "request") return empty(res, 202);
