@@ -21,6 +21,20 @@ export const MCP_LIST_TTL_MS: number = 5 * 60 * 1000;
 /** The key of the approval's URL request in an `input_required` answer's `inputRequests`, and of its response. */
 export const APPROVAL_INPUT_KEY = "approval";
 
+/** An interim answer (schema: InputRequiredResult): what the client must get, and the state it echoes in its retry. */
+export interface InputRequired {
+  resultType: "input_required";
+  inputRequests: Record<string, { method: string; params: Record<string, unknown> }>;
+  requestState?: string;
+  _meta: Record<string, unknown>;
+}
+
+/** The cache hints of a list (schema: CacheableResult). */
+export interface Cacheable {
+  ttlMs: number;
+  cacheScope: "public" | "private";
+}
+
 /** Answers one 2026-07-28 request that passed `checkModern`, with the capabilities its client declared. */
 export type ModernDispatch = (
   method: string,
@@ -54,7 +68,7 @@ export function modernMethods(config: MethodsConfig, limiter: ToolCallLimiter, s
       ...result,
       resultType: "complete",
       // Server/utilities/caching §Cacheable Results: discover and the lists carry their hints.
-      ...(cacheScope !== undefined && { ttlMs: MCP_LIST_TTL_MS, cacheScope }),
+      ...(cacheScope !== undefined && ({ ttlMs: MCP_LIST_TTL_MS, cacheScope } satisfies Cacheable)),
       _meta: serverInfo,
     },
   });
@@ -94,14 +108,13 @@ export function modernMethods(config: MethodsConfig, limiter: ToolCallLimiter, s
     if (!acceptsURLElicitation(capabilities) || declined(params)) return complete(approvalResult(url));
     const request = { method: "elicitation/create", params: { mode: "url", url, message: APPROVAL_INSTRUCTION } };
     const state = states?.seal({ ...call, Approval: outcome.approval }, new Date());
-    return {
-      result: {
-        resultType: "input_required",
-        inputRequests: { [APPROVAL_INPUT_KEY]: request },
-        ...(state !== undefined && { requestState: state }),
-        _meta: serverInfo,
-      },
+    const result: InputRequired = {
+      resultType: "input_required",
+      inputRequests: { [APPROVAL_INPUT_KEY]: request },
+      ...(state !== undefined && { requestState: state }),
+      _meta: serverInfo,
     };
+    return { result };
   }
 
   return async (method, params, capabilities, grant, caller) => {
