@@ -64,6 +64,8 @@ export interface AgentsDeps {
   assets: Assets;
   logger: Logger;
   origin: string;
+  /** The demo's `InstanceKey`: MCP's 2026-07-28 `requestState` is sealed under a key derived from it. */
+  instanceKey: string;
   stepMs: number;
   /** Freshness window of token and approval pages, ms. */
   freshFor: number;
@@ -180,7 +182,7 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
   // Every path under /oauth/ and /.well-known/ answers JSON, never the HTML 404 page (the MCP metadata routes stay more specific).
   mux.With(auth.LoadSession).Handle("/oauth/", oauth.Handler);
   mux.Handle("/.well-known/", oauth.WellKnown);
-  mountMCP({ mux, invoker, tokens, origin: deps.origin, authorizationServer: oauth });
+  mountMCP({ mux, invoker, tokens, origin: deps.origin, instanceKey: deps.instanceKey, authorizationServer: oauth });
 
   const fresh = mux.With(auth.RequireFreshSession(deps.freshFor));
   const subject = (req: Parameters<HandlerFunc>[0]): string => From(req)?.Subject ?? "";

@@ -249,6 +249,7 @@ function buildRouter(
     assets,
     logger,
     origin: config.origin,
+    instanceKey: config.instanceKey,
     stepMs: app.jobStepMs ?? config.jobStepMs,
     freshFor: config.freshFor,
     jobStatusPage: jobHandlers.StatusPage,

@@ -14,6 +14,8 @@ export interface MCPDeps {
   invoker: ToolInvoker;
   tokens: AgentTokens;
   origin: string;
+  /** Seals the `requestState` of a 2026-07-28 approval answer. */
+  instanceKey: string;
   /** The OAuth authorization server the metadata names (latch/oauth). */
   authorizationServer: { readonly Issuer: string; readonly Scopes: readonly string[] };
 }
@@ -24,6 +26,7 @@ export function mountMCP(deps: MCPDeps): void {
     Invoker: deps.invoker,
     Tokens: deps.tokens,
     Origin: deps.origin,
+    InstanceKey: deps.instanceKey,
     ApprovalPath: "/account/approvals",
     Name: "latch-demo",
     Version: "0.1.0",

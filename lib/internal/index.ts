@@ -26,3 +26,5 @@ export type { RouteNeed } from "./route-needs.ts";
 export { limitWait, takeLimit, retryAfterSeconds, MemoryLog } from "./limiter.ts";
 export type { Limit, LimitLog } from "./limiter.ts";
 export { deriveKey, deriveKeyV1 } from "./derive-key.ts";
+export { sealBlob, openBlob, MAX_SEALED_LENGTH } from "./seal.ts";
+export type { OpenResult } from "./seal.ts";

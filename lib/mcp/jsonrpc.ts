@@ -9,13 +9,22 @@ export const JSONRPC_ERRORS = {
   InvalidRequest: -32600,
   MethodNotFound: -32601,
   InvalidParams: -32602,
-  /** MCP 2025-11-25: the request needs the person to visit a URL first. */
+  /** MCP 2025-11-25: the request needs the person to visit a URL first. Never sent on the 2026-07-28 wire (basic §Error Codes). */
   URLElicitationRequired: -32042,
+  /** MCP 2026-07-28: the HTTP headers do not match the body, or a required one is missing. */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: the request's protocol version is not spoken here; `data` names the supported ones and the requested one. */
+  UnsupportedProtocolVersion: -32022,
   /**
    * latch's own, in JSON-RPC's range for implementation-defined server errors (-32000 to -32099, §5.1) and none
    * MCP or its SDKs use: a token's tool calls are past their rate; `data.retryAfter` is the wait in seconds.
    */
   RateLimited: -32029,
+  /**
+   * The same refusal on the 2026-07-28 wire, where -32020 to -32099 are the specification's alone (basic §Error Codes:
+   * a code for a purpose it does not define SHOULD lie outside -32768 to -32000); `data.retryAfter` as above.
+   */
+  RateLimitedModern: -31029,
 } as const;
 
 /** A request id: a string or a safe integer. */

@@ -1,9 +1,17 @@
 /* The JSON-RPC methods the MCP endpoint answers (MCP 2025-11-25): `initialize`, `ping`, `tools/list`, `tools/call`. */
 import type { ServerResponse } from "node:http";
-import { APPROVAL_INSTRUCTION, approvalURL, type Caller, type TokenGrant, type ToolCallLimiter, type ToolInvoker } from "../agent/index.ts";
+import {
+  APPROVAL_INSTRUCTION,
+  approvalURL,
+  type Caller,
+  type CallOutcome,
+  type TokenGrant,
+  type ToolCallLimiter,
+  type ToolInvoker,
+} from "../agent/index.ts";
 import { JSONRPC_ERRORS, isObject, type RPCError } from "./jsonrpc.ts";
 import type { MCPSession, MCPSessions } from "./sessions.ts";
-import { describeMCPTool, outcomeResult, textResult } from "./tools.ts";
+import { approvalResult, describeMCPTool, outcomeResult } from "./tools.ts";
 
 /** The protocol revision spoken, as the official TypeScript SDK client (1.32) asks for it. */
 export const MCP_PROTOCOL_VERSION = "2025-11-25";
@@ -11,8 +19,35 @@ export const MCP_PROTOCOL_VERSION = "2025-11-25";
 /** Every revision accepted in `initialize` and `MCP-Protocol-Version`, newest first. */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([MCP_PROTOCOL_VERSION, "2025-06-18"]);
 
-/** A request's answer; `ended`: the token ended while the call ran (a change of address, a deletion), nothing of it committed. */
-export type Answer = { result: unknown } | { error: RPCError } | { ended: true };
+/**
+ * A request's answer; `status`: an error's HTTP status when not 200 (the 2026-07-28 transport's 400s and 404); `ended`:
+ * the token ended while the call ran (a change of address, a deletion), nothing of it committed.
+ */
+export type Answer = { result: unknown } | { error: RPCError; status?: number } | { ended: true };
+
+/** A `tools/call` run through the limiter and the invoker: its tool's name and outcome, or the wait the rate imposes. */
+export type Invoked = { retryAfter: number } | { name: string; outcome: CallOutcome };
+
+/** Runs the `tools/call` with `params` for `caller`, counted against its token by `limiter`. */
+export async function invokeTool(
+  invoker: ToolInvoker,
+  limiter: ToolCallLimiter,
+  params: Record<string, unknown>,
+  grant: TokenGrant,
+  caller: Caller,
+): Promise<Invoked> {
+  const rate = limiter.take(grant.TokenID);
+  // MCP 2025-11-25 server/tools §Security Considerations: rate limit tool invocations.
+  if (!rate.ok) return { retryAfter: rate.retryAfter };
+  const name = typeof params["name"] === "string" ? params["name"] : "";
+  // Even a call without a name goes through the invoker, so every tools/call is on the audit stream.
+  return { name, outcome: await invoker.call(caller, name, params["arguments"] ?? {}) };
+}
+
+/** The JSON-RPC error of an unknown tool (MCP server/tools §Error Handling: a protocol error, -32602). */
+export function unknownTool(name: string): { error: RPCError } {
+  return { error: { code: JSONRPC_ERRORS.InvalidParams, message: `unknown tool: ${name.slice(0, 64)}` } };
+}
 
 /** What the methods need of the server's config. */
 export interface MethodsConfig {
@@ -64,18 +99,14 @@ export function mcpMethods(config: MethodsConfig, sessions: MCPSessions, limiter
     caller: Caller,
     session: MCPSession | undefined,
   ): Promise<Answer> {
-    const rate = limiter.take(grant.TokenID);
-    // MCP 2025-11-25 server/tools §Security Considerations: rate limit tool invocations. A JSON-RPC error in a 200
-    // answer (transports §Sending Messages: a request gets its response as one JSON object), the wait in its data.
-    if (!rate.ok) {
-      const data = { retryAfter: rate.retryAfter };
+    const invoked = await invokeTool(config.Invoker, limiter, params, grant, caller);
+    // A JSON-RPC error in a 200 answer (transports §Sending Messages: a request gets its response as one JSON object), the wait in its data.
+    if ("retryAfter" in invoked) {
+      const data = { retryAfter: invoked.retryAfter };
       return { error: { code: JSONRPC_ERRORS.RateLimited, message: "rate limited: too many tool calls for this token", data } };
     }
-    const name = typeof params["name"] === "string" ? params["name"] : "";
-    // Even a call without a name goes through the invoker, so every tools/call is on the audit stream.
-    const outcome = await config.Invoker.call(caller, name, params["arguments"] ?? {});
-    if (outcome.kind === "unknown_tool")
-      return { error: { code: JSONRPC_ERRORS.InvalidParams, message: `unknown tool: ${name.slice(0, 64)}` } };
+    const { name, outcome } = invoked;
+    if (outcome.kind === "unknown_tool") return unknownTool(name);
     if (outcome.kind === "unauthorized") return { ended: true };
     if (outcome.kind !== "approval_required") return { result: outcomeResult(outcome) };
     const url = approvalURL(config, outcome.approval);
@@ -86,9 +117,7 @@ export function mcpMethods(config: MethodsConfig, sessions: MCPSessions, limiter
         error: { code: JSONRPC_ERRORS.URLElicitationRequired, message: "approval required", data: { elicitations: [elicitation] } },
       };
     }
-    return {
-      result: textResult(`approval required: ${url}\n${APPROVAL_INSTRUCTION}`, true, { status: "approval_required", approval_url: url }),
-    };
+    return { result: approvalResult(url) };
   }
 
   return async (method, params, grant, caller, session, res) => {

@@ -1,8 +1,10 @@
 /*
- * An MCP server endpoint over Streamable HTTP (MCP 2025-11-25, and clients of 2025-06-18) serving the application's
- * tools to agents: POST one JSON-RPC message, answered with one JSON response (no SSE stream), DELETE ends a session,
- * GET is 405. Every request needs an agent token as `Authorization: Bearer`; a tool call runs through the `ToolInvoker`
- * as on the tools endpoint, with `via: "mcp"` and the same per-token rate (README, Transport and Tools).
+ * An MCP server endpoint over Streamable HTTP serving the application's tools to agents, in both eras on one path
+ * (README, Transport and "MCP 2026-07-28"): a request whose `_meta` or `MCP-Protocol-Version` names 2026-07-28 is served
+ * statelessly by that revision's rules; any other by 2025-11-25's (and 2025-06-18's), after `initialize`, with sessions.
+ * POST one JSON-RPC message, answered with one JSON response (no SSE stream); DELETE ends a 2025 session; GET is 405.
+ * Every request needs an agent token as `Authorization: Bearer`; a tool call runs through the `ToolInvoker` as on the
+ * tools endpoint, with `via: "mcp"` and the same per-token rate.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -19,10 +21,13 @@ import {
 } from "../agent/index.ts";
 import { readBody, writeJSON, HTTPError, type HandlerFunc } from "../http/index.ts";
 import { mediaType, needRoute, originVerdict, parseOrigin } from "../internal/index.ts";
-import { JSONRPC_ERRORS, errorMessage, parseMessage, resultMessage } from "./jsonrpc.ts";
-import { MCP_PROTOCOL_VERSIONS, mcpMethods } from "./methods.ts";
+import { JSONRPC_ERRORS, errorMessage, parseMessage, resultMessage, type ParsedMessage, type RequestID } from "./jsonrpc.ts";
+import { MCP_PROTOCOL_VERSIONS, mcpMethods, type Answer } from "./methods.ts";
+import { modernMethods } from "./modern-methods.ts";
+import { checkModern, claimsModern } from "./modern-wire.ts";
+import { RequestStates } from "./request-state.ts";
 import { resourceMetadataHandler, resourceMetadataURL } from "./resource-metadata.ts";
-import { MCPSessions, type MCPSession } from "./sessions.ts";
+import { MCPSessions } from "./sessions.ts";
 
 export { MCP_PROTOCOL_VERSION, MCP_PROTOCOL_VERSIONS } from "./methods.ts";
 
@@ -36,6 +41,12 @@ export interface MCPServerConfig {
   Path?: string;
   /** Path of the approval page, as given to `newToolsAPI`. */
   ApprovalPath: string;
+  /**
+   * The application's `InstanceKey` (as given to latch/signin): the key of the sealed `requestState` of a 2026-07-28
+   * `input_required` answer is derived from it. Without it those answers carry no `requestState`, and a retry that
+   * presents one is refused.
+   */
+  InstanceKey?: string;
   /** `serverInfo` of `initialize`, and the metadata's `resource_name`. */
   Name: string;
   Version: string;
@@ -95,10 +106,13 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
   const origin = parseOrigin(config.Origin);
   if (origin === undefined) throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "mcp server: Origin must be an http or https URL");
   checkApprovalLink(config, "mcp server");
+  if (config.InstanceKey === "") throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", "mcp server: InstanceKey must not be empty");
   const resource = new URL(config.Path ?? "/mcp", origin).href;
   const metadataURL = resourceMetadataURL(resource);
   const sessions = new MCPSessions();
-  const dispatch = mcpMethods(config, sessions, limiterFor(config.Tokens, config.RateLimit));
+  const limiter = limiterFor(config.Tokens, config.RateLimit);
+  const dispatch = mcpMethods(config, sessions, limiter);
+  const modern = modernMethods(config, limiter, config.InstanceKey === undefined ? undefined : new RequestStates(config.InstanceKey));
 
   const challenge = (res: ServerResponse, error: string): void => {
     // RFC 9728 §5.1: a 401 names the resource metadata, so a client can find out how to authenticate.
@@ -118,7 +132,31 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     const grant = await verifyBearer(req, config.Tokens, resource);
     if (grant === "none") return challenge(res, "");
     if (grant === "invalid") return challenge(res, "invalid_token");
+    // verifyBearer bound the grant to req: the caller, Ctx.Actor and the audit event all name its agent (never undefined here).
+    const caller = callerFrom(req, "mcp");
+    if (caller === undefined) return challenge(res, "invalid_token");
     const version = header(req, "mcp-protocol-version");
+    if (req.method === "POST" && mediaType(req) === "application/json") {
+      const body = await readCallBody(req, res, readBody, (message) =>
+        errorMessage(undefined, { code: JSONRPC_ERRORS.InvalidRequest, message }),
+      );
+      if (body === undefined) return;
+      const message = parseMessage(body);
+      if (claimsModern(message, version)) return serveModern(req, res, message, grant, caller);
+      return serveLegacy(req, res, version, grant, caller, message);
+    }
+    return serveLegacy(req, res, version, grant, caller, undefined);
+  };
+
+  /** A request of the 2025 era, answered as before 2026-07-28; `message` undefined: a DELETE, or a body not JSON. */
+  async function serveLegacy(
+    req: IncomingMessage,
+    res: ServerResponse,
+    version: string | undefined,
+    grant: TokenGrant,
+    caller: Caller,
+    message: ParsedMessage | undefined,
+  ): Promise<void> {
     // MCP 2025-11-25 transports §Protocol Version Header: an unsupported version is a 400.
     if (version !== undefined && !MCP_PROTOCOL_VERSIONS.includes(version)) {
       const supported = MCP_PROTOCOL_VERSIONS.join(", ");
@@ -134,26 +172,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
       sessions.close(sessionID, grant.TokenID);
       return empty(res, 204);
     }
-    // verifyBearer bound the grant to req: the caller, Ctx.Actor and the audit event all name its agent (never undefined here).
-    const caller = callerFrom(req, "mcp");
-    if (caller === undefined) return challenge(res, "invalid_token");
-    await post(req, res, grant, caller, session);
-  };
-
-  async function post(
-    req: IncomingMessage,
-    res: ServerResponse,
-    grant: TokenGrant,
-    caller: Caller,
-    session: MCPSession | undefined,
-  ): Promise<void> {
-    if (mediaType(req) !== "application/json")
-      return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
-    const body = await readCallBody(req, res, readBody, (message) =>
-      errorMessage(undefined, { code: JSONRPC_ERRORS.InvalidRequest, message }),
-    );
-    if (body === undefined) return;
-    const message = parseMessage(body);
+    if (message === undefined) return refuse(res, 415, JSONRPC_ERRORS.InvalidRequest, "unsupported media type: send application/json");
     switch (message.kind) {
       case "invalid":
         return writeJSON(res, 400, errorMessage(undefined, message.error));
@@ -161,13 +180,32 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
       case "response":
         // Transports §Sending Messages: accepted notifications and responses get 202 and no body.
         return empty(res, 202);
-      case "request": {
-        const answer = await dispatch(message.method, message.params, grant, caller, session, res);
-        // RFC 6750 §3.1: a token that ended while its call ran is answered as a revoked one.
-        if ("ended" in answer) return challenge(res, "invalid_token");
-        return writeJSON(res, 200, "error" in answer ? errorMessage(message.id, answer.error) : resultMessage(message.id, answer.result));
-      }
+      case "request":
+        return answer(res, message.id, await dispatch(message.method, message.params, grant, caller, session, res));
     }
+  }
+
+  /** A request of the 2026-07-28 era: stateless, its `_meta` and headers checked first (modern-wire.ts). */
+  async function serveModern(
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: ParsedMessage,
+    grant: TokenGrant,
+    caller: Caller,
+  ): Promise<void> {
+    // Transports §Backward Compatibility: an Mcp-Session-Id on such a request is ignored, and none is minted.
+    if (message.kind === "invalid") return writeJSON(res, 400, errorMessage(undefined, message.error));
+    if (message.kind !== "request") return empty(res, 202);
+    const checked = checkModern(req, message.method, message.params);
+    if (!checked.ok) return writeJSON(res, checked.status, errorMessage(message.id, checked.error));
+    return answer(res, message.id, await modern(message.method, message.params, checked.capabilities, grant, caller));
+  }
+
+  function answer(res: ServerResponse, id: RequestID, reply: Answer): void {
+    // RFC 6750 §3.1: a token that ended while its call ran is answered as a revoked one.
+    if ("ended" in reply) return challenge(res, "invalid_token");
+    if ("error" in reply) return writeJSON(res, reply.status ?? 200, errorMessage(id, reply.error));
+    writeJSON(res, 200, resultMessage(id, reply.result));
   }
 
   // The approval page is the application's: the runtime warns at boot when its Mux does not route it.

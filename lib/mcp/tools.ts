@@ -2,7 +2,7 @@
  * The registry's tools in MCP's shape: the arguments as a closed `inputSchema`, access and method as behaviour hints, a
  * write tool's confirm sentence in `_meta`. Hints are hints; what protects the person is the approval rule in ToolInvoker.
  */
-import { ToolRead, type CallOutcome, type ToolArg, type ToolDef } from "../agent/index.ts";
+import { APPROVAL_INSTRUCTION, ToolRead, type CallOutcome, type ToolArg, type ToolDef } from "../agent/index.ts";
 
 /** The `_meta` key carrying a write tool's confirm sentence. */
 export const CONFIRM_META_KEY = "latch/confirm";
@@ -57,6 +57,14 @@ export function describeMCPTool(def: ToolDef): Record<string, unknown> {
 export function textResult(text: string, isError: boolean, structured?: unknown): Record<string, unknown> {
   const isPlainObject = typeof structured === "object" && structured !== null && !Array.isArray(structured);
   return { content: [{ type: "text", text }], ...(isPlainObject && { structuredContent: structured }), ...(isError && { isError: true }) };
+}
+
+/**
+ * The `tools/call` result of a write call awaiting approval, for a client that cannot open the page itself (no URL-mode
+ * elicitation, or its person declined to): a tool error whose text gives the model the URL to show its person.
+ */
+export function approvalResult(url: string): Record<string, unknown> {
+  return textResult(`approval required: ${url}\n${APPROVAL_INSTRUCTION}`, true, { status: "approval_required", approval_url: url });
 }
 
 /**

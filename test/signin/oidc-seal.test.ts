@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { describe, it } from "node:test";
 import { deriveKey } from "../../lib/internal/index.ts";
-import { MAX_SEALED_LENGTH, openBlob, sealBlob } from "../../lib/signin/oidc/seal.ts";
+import { MAX_SEALED_LENGTH, openBlob, sealBlob } from "../../lib/internal/seal.ts";
 
 const key = deriveKey("instance-key", "purpose-a");
 const now = new Date("2030-01-01T00:00:00Z");

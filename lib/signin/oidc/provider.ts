@@ -4,7 +4,7 @@
  * `iss`, provider error, code exchange, ID token, email_verified, email = address; oidc/README.md).
  */
 import { cryptoRandom, discardLogger, NewRef, systemClock, type Clock, type Logger, type RandomReader } from "../../http/index.ts";
-import { LatchCookie, PKCE_METHOD, computeCodeChallenge, deriveKey, equalSecret } from "../../internal/index.ts";
+import { LatchCookie, PKCE_METHOD, computeCodeChallenge, deriveKey, equalSecret, openBlob, sealBlob } from "../../internal/index.ts";
 import { MetadataCache } from "./discovery.ts";
 import { isOIDCError } from "./errors.ts";
 import { verifyIDToken } from "./id-token.ts";
@@ -19,7 +19,6 @@ import {
   type LookupFunc,
 } from "./options.ts";
 import { createPending, OIDC_PENDING_COOKIE, parsePending, PENDING_BLOB_TTL, PENDING_SEAL_LABEL, type PendingBlob } from "./pending.ts";
-import { openBlob, sealBlob } from "./seal.ts";
 import { exchangeCode } from "./token-exchange.ts";
 import { lookupWebFinger } from "./webfinger.ts";
 import { callbackParam, deadline, settleBefore } from "./util.ts";

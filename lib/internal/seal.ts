@@ -1,11 +1,12 @@
 /*
  * Sealed blobs: a JSON value with an expiry, carried by the browser and authenticated with HMAC-SHA-256
- * (SPEC.md §2.6), so the server keeps no state between the redirect to the provider and the return.
+ * (SPEC.md §2.6), so the server keeps no state between two requests: the OIDC pending blob between the redirect to
+ * the provider and the return, and MCP's `requestState` between an `input_required` answer and its retry.
  * Format: base64url(JSON {"exp": <unix ms>, "data": <value>}) "." base64url(HMAC(key, first part)), a
  * valid cookie value. Authenticated, not encrypted: the browser can read it. The key is `deriveKey`'s.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { ownField } from "../../internal/index.ts";
+import { ownField } from "./own-field.ts";
 
 /** Largest sealed blob `openBlob` will look at, in characters (a cookie is at most 4 KiB). */
 export const MAX_SEALED_LENGTH: number = 4096;
