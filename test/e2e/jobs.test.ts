@@ -119,8 +119,10 @@ describe("a background job's page in Arabic (browser)", { skip: hasChromium ? fa
     assert.notEqual(await page.getAttribute("progress", "value"), null);
     await page.goto(`${demo.origin}/ar${path}`);
     // The fragment and the stream carry the page's locale prefix, so an update reads as the page did.
-    assert.equal(await page.getAttribute("[data-poll]", "data-poll"), `/ar${path}/fragment`);
-    assert.equal(await page.getAttribute("[data-poll]", "data-poll-push"), `/ar${path}/events`);
+    assert.equal(await page.getAttribute("[data-poll-push]", "data-poll"), `/ar${path}/fragment`);
+    assert.equal(await page.getAttribute("[data-poll-push]", "data-poll-push"), `/ar${path}/events`);
+    // So does the header's count of waiting calls.
+    assert.equal(await page.getAttribute("header [data-poll]", "data-poll"), "/ar/account/approvals/waiting");
     await page.waitForSelector(bar([10, 20, 30, 40, 50, 60, 70, 80, 90]));
     assert.equal(await page.textContent(".job-status strong"), "جارٍ العمل…");
     assert.equal(await page.getAttribute("progress", "aria-label"), "جارٍ العمل… demo");
@@ -131,6 +133,7 @@ describe("a background job's page in Arabic (browser)", { skip: hasChromium ? fa
       "/notes",
       "/teams",
       "/account/agents",
+      "/account/approvals",
       "/account/activity",
       "/account/security",
     ]);

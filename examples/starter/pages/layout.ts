@@ -8,7 +8,7 @@
  * the current page marked `aria-current="page"`, and, once the application
  * called `showWaiting`, how many agent calls wait for the person
  * (`waitingLink`), followed live by lib/client's jobs.js, which polls
- * `/account/approvals/waiting` every WAITING_POLL_SECONDS.
+ * `/<locale>/account/approvals/waiting` every WAITING_POLL_SECONDS.
  * `methodName` turns a session method ("magiclink+passkey") into words.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -76,7 +76,8 @@ function waiting(req: IncomingMessage, assets: Assets): SafeHTML {
   const count = waitingCounts.get(assets);
   const subject = From(req)?.Subject;
   if (count === undefined || subject === undefined) return html``;
-  return html`<span class="waiting" data-poll="/account/approvals/waiting" data-poll-every="${String(WAITING_POLL_SECONDS)}">${waitingLink(req, count(subject))}</span>
+  // Under the page's locale prefix, as the jobs page's fragment (pages/jobs.ts): the count's words stay in the page's language.
+  return html`<span class="waiting" data-poll="/${LocaleFrom(req)}/account/approvals/waiting" data-poll-every="${String(WAITING_POLL_SECONDS)}">${waitingLink(req, count(subject))}</span>
 <script type="module" src="${assets.Path("jobs.js")}"></script>`;
 }
 
