@@ -45,8 +45,11 @@ export type CallOutcome =
 
 type StepOutcome = { kind: "done"; result: unknown } | Extract<CallOutcome, { kind: "refused" | "failed" | "unauthorized" }>;
 
-/** A write call on record: the approval or standing approval it spent (none for a human), and its "started" event's sequence. */
-type Begun = { approval: string | undefined; standing: string | undefined; started: number };
+/** What a call's event names: the approval or standing approval it spent (none for a human), and its "started" event's sequence. */
+type OnRecord = { approval?: string | undefined; standing?: string | undefined; started?: number | undefined };
+
+/** A write call on record, its "started" event appended. */
+type Begun = OnRecord & { started: number };
 
 const UNAUTHORIZED: CallOutcome = Object.freeze({ kind: "unauthorized" });
 
@@ -111,8 +114,7 @@ export class ToolInvoker {
     if ("kind" in begun) return begun;
     const outcome = await this.#run(caller, def, invocation, begun.approval);
     try {
-      const audited = this.#audit(caller, name, argsHash, outcome.kind, begun.approval ?? null, begun.started, begun.standing);
-      if (audited === undefined) return UNAUTHORIZED;
+      if (this.#audit(caller, name, argsHash, outcome.kind, begun) === undefined) return UNAUTHORIZED;
     } catch (err) {
       // The effect happened and its "started" event names it: the caller is told the outcome, not a 500.
       this.#config.Logger.error("tool call outcome not recorded", { ref: NewRef(), tool: name, started: begun.started, error: err });
@@ -122,7 +124,7 @@ export class ToolInvoker {
 
   // Appends the call's one event (a refusal, or a read after it ran) and returns its outcome: unauthorized when it could not.
   #withEvent(caller: Caller, name: string, outcome: CallOutcome, argsHash = ""): CallOutcome {
-    return this.#audit(caller, name, argsHash, outcome.kind, null) === undefined ? UNAUTHORIZED : outcome;
+    return this.#audit(caller, name, argsHash, outcome.kind) === undefined ? UNAUTHORIZED : outcome;
   }
 
   // Inside the transaction of `call`: spends the approval an agent's write call needs, or requests one.
@@ -139,11 +141,11 @@ export class ToolInvoker {
       if (approval === undefined) standing = this.#config.Standing?.spend(caller.Subject, binding.TokenID, def.Name, targetOf(def, args));
       if (approval === undefined && standing === undefined) {
         const held = this.#request(binding, args);
-        this.#audit(caller, def.Name, argsHash, held.kind, held.kind === "approval_required" ? held.approval : null);
+        this.#audit(caller, def.Name, argsHash, held.kind, held.kind === "approval_required" ? { approval: held.approval } : {});
         return held;
       }
     }
-    const started = this.#audit(caller, def.Name, argsHash, TOOL_CALL_STARTED, approval ?? null, undefined, standing);
+    const started = this.#audit(caller, def.Name, argsHash, TOOL_CALL_STARTED, { approval, standing });
     return started === undefined ? UNAUTHORIZED : { approval, standing, started: started.Seq };
   }
 
@@ -179,44 +181,22 @@ export class ToolInvoker {
 
   // Appends a "tool.call" event, in one transaction with the check that the caller's credential still acts for the
   // subject; undefined, nothing appended, when it does not (the subject's stream was moved or deleted meanwhile).
-  #audit(
-    caller: Caller,
-    name: string,
-    argsHash: string,
-    outcome: string,
-    approval: string | null,
-    started?: number,
-    standing?: string,
-  ): Event | undefined {
+  #audit(caller: Caller, name: string, argsHash: string, outcome: string, on: OnRecord = {}): Event | undefined {
+    const data = {
+      tool: name.slice(0, 64),
+      args_hash: argsHash,
+      approval: on.approval ?? null,
+      outcome,
+      ...(on.started !== undefined && { started: on.started }),
+      ...(on.standing !== undefined && { standing: on.standing }),
+      // The token's public row id (the listing's ID, never the secret or its hash): two tokens of one name stay apart.
+      ...(caller.Grant !== undefined && { token_id: caller.Grant.TokenID }),
+      ...(caller.Via !== undefined && { via: caller.Via }),
+    };
     return this.#config.Events.transaction(() =>
-      caller.StillHeld?.() === false ? undefined : this.#append(caller, name, argsHash, outcome, approval, started, standing),
+      caller.StillHeld?.() === false
+        ? undefined
+        : this.#config.Events.appendAudit({ Type: TOOL_CALL_EVENT, Actor: caller.Actor, Subject: caller.Subject, Data: data }),
     );
-  }
-
-  #append(
-    caller: Caller,
-    name: string,
-    argsHash: string,
-    outcome: string,
-    approval: string | null,
-    started?: number,
-    standing?: string,
-  ): Event {
-    return this.#config.Events.appendAudit({
-      Type: TOOL_CALL_EVENT,
-      Actor: caller.Actor,
-      Subject: caller.Subject,
-      Data: {
-        tool: name.slice(0, 64),
-        args_hash: argsHash,
-        approval,
-        outcome,
-        ...(started !== undefined && { started }),
-        ...(standing !== undefined && { standing }),
-        // The token's public row id (the listing's ID, never the secret or its hash): two tokens of one name stay apart.
-        ...(caller.Grant !== undefined && { token_id: caller.Grant.TokenID }),
-        ...(caller.Via !== undefined && { via: caller.Via }),
-      },
-    });
   }
 }

@@ -6,7 +6,7 @@
 import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { EventConflictError } from "./errors.ts";
-import { GENESIS, INSERT_EVENT, chained, type ChainedRow } from "./chain.ts";
+import { GENESIS, INSERT_EVENT, chained, type ChainedRow, type Hashed } from "./chain.ts";
 import { AUDIT_STREAM_PREFIX, checkEvent, checkID, invalidEvent, type Event, type EventInput } from "./event.ts";
 import {
   ERASURES_STREAM,
@@ -49,15 +49,8 @@ export function auditStream(subject: string): string {
   return AUDIT_STREAM_PREFIX + subject;
 }
 
-interface Row {
-  stream: string;
-  seq: number;
-  type: string;
-  data: string;
-  actor: string;
-  subject: string;
-  at: number;
-}
+/** An event's row as stored, the columns its hash covers (chain.ts). */
+type Row = Hashed;
 
 /** A stream's last event: its sequence and hash (null only for a row written around the store, which the verifier reports). */
 interface Last {
