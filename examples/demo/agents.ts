@@ -248,6 +248,7 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
       approval,
       agent: agentName(tokens, subject(req), approval.TokenID),
       confirm: registry.get(approval.Tool)?.Tool.Confirm ?? "",
+      preview: previewOf(req, registry.get(approval.Tool), approval),
     }),
     assets,
     shell: render,

@@ -88,6 +88,7 @@ export function mountConnect({ db, mux, auth, fresh, agents, tools, assets, Orig
       approval,
       agent: token === undefined ? "agent" : `agent:${token.Name}`,
       confirm: tools.get(approval.Tool)?.Tool.Confirm ?? "",
+      preview: previewOf(req, tools.get(approval.Tool), approval),
     };
   };
   // The list with its batch decision, and the waiting count every signed-in page shows.
@@ -97,7 +98,7 @@ export function mountConnect({ db, mux, auth, fresh, agents, tools, assets, Orig
     const approval = approvals.get(PathValue(req, "id"), subject(req));
     if (approval === undefined) return writeError(req, res, 404, "approval: no such request");
     // One request's page shows what its call would do (its tool's preview).
-    approvalsPage(req, res, assets, [{ ...view(req, approval), preview: previewOf(req, tools.get(approval.Tool), approval) }], new Date());
+    approvalsPage(req, res, assets, [view(req, approval)], new Date());
   });
   fresh.Handle("POST /account/approvals/{id}", async (req, res) => {
     const id = PathValue(req, "id");

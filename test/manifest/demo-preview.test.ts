@@ -124,6 +124,13 @@ describe("demo: the approval page of a resource write (HTTP, MCP)", () => {
       ).n,
       0,
     );
+    // Nor does a batch from the list: the list's card shows the preview, and the stale call is named and left waiting.
+    const list = await page(`${demo.origin}/account/approvals`);
+    assert.match(list.body, new RegExp(`data-approval-id="${approvalID}"[^>]*>[\\s\\S]*?data-outcome="stale"`));
+    const batch = await post("/account/approvals", { id: approvalID ?? "", decision: "approve" });
+    assert.match(batch.body, /data-batch-done="0"/);
+    assert.match(batch.body, /<li data-batch-refused="stale"><code data-agent-text dir="auto">expenses_update<\/code>/);
+    assert.equal((db.prepare("SELECT status FROM agent_approvals WHERE id = ?").get(approvalID) as { status: string }).status, "pending");
     // The agent's repeat is refused as stale by the tool's check (409), never run on an approval.
     assert.equal((await call("expenses_update", { id, version, amount: "31.00" })).status, 409);
     assert.equal((db.prepare("SELECT amount FROM expenses WHERE id = ?").get(id) as { amount: number }).amount, 3000);

@@ -3,7 +3,7 @@
  * request's card (approvals.ts) with a checkbox (`data-approval-select`, field `id`) and a link to its own page; one
  * form (`POST /account/approvals`, field `decision`, buttons `data-batch="approve|decline"`) decides the checked ones
  * at once. After a batch the page says how many were approved or declined (`data-batch-outcome`, `data-batch-done`)
- * and which could not be (`data-batch-refused`: "decided", "expired" or "unknown"). The demo and the guide's
+ * and which could not be (`data-batch-refused`: "decided", "expired", "unknown" or "stale"). The demo and the guide's
  * application render it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -20,7 +20,11 @@ const BATCH_FORM = "approvals-batch";
 
 /** What a batch decision did, for the page after it; or the refusal of the whole post (`error`). */
 export type BatchResult =
-  | { decision: "approve" | "decline"; done: number; refused: readonly { label: string; reason: "decided" | "expired" | "unknown" }[] }
+  | {
+      decision: "approve" | "decline";
+      done: number;
+      refused: readonly { label: string; reason: "decided" | "expired" | "unknown" | "stale" }[];
+    }
   | { error: string };
 
 function batchNotice(req: IncomingMessage, result: BatchResult | undefined): SafeHTML {
