@@ -6,7 +6,7 @@
  */
 import { APPROVAL_INSTRUCTION, approvalURL, type Caller, type TokenGrant, type ToolCallLimiter } from "../agent/index.ts";
 import { JSONRPC_ERRORS, isObject } from "./jsonrpc.ts";
-import { invokeTool, unknownTool, type Answer, type MethodsConfig } from "./methods.ts";
+import { invokeTool, scopeChallenge, unknownTool, type Answer, type MethodsConfig } from "./methods.ts";
 import { META, MCP_ALL_VERSIONS } from "./modern-wire.ts";
 import { argumentsDigest, type RequestStates } from "./request-state.ts";
 import { approvalResult, describeMCPTool, outcomeResult } from "./tools.ts";
@@ -101,6 +101,9 @@ export function modernMethods(config: MethodsConfig, limiter: ToolCallLimiter, s
     const { name, outcome } = invoked;
     if (outcome.kind === "unknown_tool") return unknownTool(name);
     if (outcome.kind === "unauthorized") return { ended: true };
+    // Authorization §Runtime Insufficient Scope Errors: a read grant's write call is a 403 scope challenge.
+    const challenge = scopeChallenge(outcome);
+    if (challenge !== undefined) return challenge;
     if (outcome.kind !== "approval_required") return complete(outcomeResult(outcome));
     const url = approvalURL(config, outcome.approval);
     // Mrtr §Server Requirements: no input request the client has not declared; then, or when its person declined, the

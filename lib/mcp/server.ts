@@ -120,6 +120,18 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     refuse(res, 401, JSONRPC_ERRORS.InvalidRequest, "unauthorized: an agent token is required as Authorization: Bearer");
   };
 
+  const insufficientScope = (res: ServerResponse, id: RequestID, scope: string, reason: string): void => {
+    // MCP 2026-07-28 and 2025-11-25 authorization §Runtime Insufficient Scope Errors, RFC 6750 §3.1: 403, the scope the
+    // call needs and the metadata's URL, so an OAuth client can ask its person for more (step-up). The reason is the
+    // invoker's own sentence, in error_description's characters (RFC 6750 §3: no quote, no backslash).
+    res.setHeader(
+      "WWW-Authenticate",
+      `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${metadataURL}", error_description="${reason}"`,
+    );
+    const message = `insufficient scope: ${reason}; the call needs scope ${scope}`;
+    writeJSON(res, 403, errorMessage(id, { code: JSONRPC_ERRORS.InvalidRequest, message }));
+  };
+
   const Handler: HandlerFunc = async (req, res) => {
     // MCP 2025-11-25 transports §Security Warning: validate Origin on every request (DNS rebinding); present and foreign → 403.
     if (originVerdict(req, origin) === "cross-origin") {
@@ -181,7 +193,8 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
         // Transports §Sending Messages: accepted notifications and responses get 202 and no body.
         return empty(res, 202);
       case "request":
-        return answer(res, message.id, await dispatch(message.method, message.params, grant, caller, session, res));
+        // Transports §Protocol Version Header: a request without it is of the session's revision, or an older one.
+        return answer(res, message.id, await dispatch(message.method, message.params, grant, caller, session, res, session?.Version ?? version));
     }
   }
 
@@ -204,6 +217,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
   function answer(res: ServerResponse, id: RequestID, reply: Answer): void {
     // RFC 6750 §3.1: a token that ended while its call ran is answered as a revoked one.
     if ("ended" in reply) return challenge(res, "invalid_token");
+    if ("insufficientScope" in reply) return insufficientScope(res, id, reply.insufficientScope, reply.reason);
     if ("error" in reply) return writeJSON(res, reply.status ?? 200, errorMessage(id, reply.error));
     writeJSON(res, 200, resultMessage(id, reply.result));
   }

@@ -6,59 +6,12 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { APPROVAL_INSTRUCTION, APPROVAL_TTL } from "../../lib/agent/index.ts";
 import { RequestStates, REQUEST_STATE_TTL, argumentsDigest } from "../../lib/mcp/request-state.ts";
 import { mintAgentToken, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
 import { sendRequest, type CookieJar } from "../_support/http-client.ts";
 import { connectMCP, postMCP } from "../_support/mcp-client.ts";
-
-const V2026 = "2026-07-28";
-const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-const CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-
-/** One exchange the client had with /mcp: the request body, the answer's status and body. */
-interface Exchange {
-  request: { method?: string; params?: Record<string, unknown> };
-  headers: Headers;
-  status: number;
-  response: { result?: Record<string, unknown>; error?: { code: number } } | undefined;
-  responseHeaders: Headers;
-}
-
-/** Connects the v2 client to the demo with `token`; `mode` as `versionNegotiation.mode`; every exchange lands in `wire`. */
-async function connectV2(
-  demo: Demo,
-  token: string,
-  wire: Exchange[],
-  mode: "legacy" | "auto" | { pin: string },
-  capabilities: Record<string, unknown> = {},
-): Promise<Client> {
-  const client = new Client({ name: "latch-v2-agent", version: "1.0.0" }, { capabilities, versionNegotiation: { mode } });
-  const recording = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const res = await fetch(input, init);
-    const text = await res.clone().text();
-    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as Exchange["request"]) : {};
-    const response = text === "" ? undefined : (JSON.parse(text) as Exchange["response"]);
-    wire.push({ request: body, headers: new Headers(init?.headers), status: res.status, response, responseHeaders: res.headers });
-    return res;
-  };
-  const transport = new StreamableHTTPClientTransport(new URL("/mcp", demo.origin), {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    fetch: recording,
-  });
-  await client.connect(transport);
-  return client;
-}
-
-/** A raw 2026-07-28 request: `params` with the per-request `_meta`, and the headers that mirror it. */
-function modern(id: number, method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}): unknown {
-  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: { [PROTOCOL_VERSION]: V2026, [CAPABILITIES]: capabilities } } };
-}
-
-function modernHeaders(method: string, name?: string): Record<string, string> {
-  return { "MCP-Protocol-Version": V2026, "Mcp-Method": method, ...(name !== undefined && { "Mcp-Name": name }) };
-}
+import { connectV2, modern, modernHeaders, PROTOCOL_VERSION, CAPABILITIES, V2026, type Exchange } from "../_support/mcp-v2.ts";
 
 /** The outcomes of `tool` on the person's activity page, newest first. */
 async function outcomes(demo: Demo, jar: CookieJar, tool: string): Promise<string[]> {
