@@ -10,6 +10,7 @@ import {
   type ToolInvoker,
 } from "../agent/index.ts";
 import { JSONRPC_ERRORS, isObject, type RPCError } from "./jsonrpc.ts";
+import { recordMethod, serverCapabilities, type RecordCodes } from "./resources.ts";
 import type { MCPSession, MCPSessions } from "./sessions.ts";
 import { approvalResult, describeMCPTool, outcomeResult } from "./tools.ts";
 
@@ -85,9 +86,12 @@ export type Dispatch = (
   revision: string | undefined,
 ) => Promise<Answer>;
 
+/** The codes of a record not found and of a token past its rate, in the 2025 revisions. */
+const LEGACY_CODES: RecordCodes = { NotFound: JSONRPC_ERRORS.ResourceNotFound, RateLimited: JSONRPC_ERRORS.RateLimited };
+
 /** Returns the dispatcher of a request's method over `sessions`, its tool calls counted by `limiter`. */
 export function mcpMethods(config: MethodsConfig, sessions: MCPSessions, limiter: ToolCallLimiter): Dispatch {
-  function initialize(params: Record<string, unknown>, grant: TokenGrant, res: ServerResponse): Answer {
+  function initialize(params: Record<string, unknown>, grant: TokenGrant, caller: Caller, res: ServerResponse): Answer {
     const asked = params["protocolVersion"];
     if (typeof asked !== "string")
       return { error: { code: JSONRPC_ERRORS.InvalidParams, message: "initialize: protocolVersion must be a string" } };
@@ -103,7 +107,7 @@ export function mcpMethods(config: MethodsConfig, sessions: MCPSessions, limiter
     return {
       result: {
         protocolVersion: version,
-        capabilities: { tools: { listChanged: false } },
+        capabilities: serverCapabilities(config.Invoker, caller),
         serverInfo: { name: config.Name, version: config.Version },
         instructions: APPROVAL_INSTRUCTION,
       },
@@ -145,7 +149,7 @@ export function mcpMethods(config: MethodsConfig, sessions: MCPSessions, limiter
   return async (method, params, grant, caller, session, res, revision) => {
     switch (method) {
       case "initialize":
-        return initialize(params, grant, res);
+        return initialize(params, grant, caller, res);
       case "ping":
         return { result: {} };
       case "tools/list":
@@ -153,7 +157,11 @@ export function mcpMethods(config: MethodsConfig, sessions: MCPSessions, limiter
       case "tools/call":
         return callTool(params, grant, caller, session, revision);
       default:
-        return { error: { code: JSONRPC_ERRORS.MethodNotFound, message: `method not found: ${method.slice(0, 64)}` } };
+        return (
+          (await recordMethod(method, config, limiter, LEGACY_CODES, params, grant, caller)) ?? {
+            error: { code: JSONRPC_ERRORS.MethodNotFound, message: `method not found: ${method.slice(0, 64)}` },
+          }
+        );
     }
   };
 }

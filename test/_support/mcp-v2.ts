@@ -47,7 +47,12 @@ export async function connectV2(
 }
 
 /** A raw 2026-07-28 request: `params` with the per-request `_meta`, and the headers that mirror it. */
-export function modern(id: number, method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}): unknown {
+export function modern(
+  id: number,
+  method: string,
+  params: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = {},
+): unknown {
   return { jsonrpc: "2.0", id, method, params: { ...params, _meta: { [PROTOCOL_VERSION]: V2026, [CAPABILITIES]: capabilities } } };
 }
 
@@ -55,4 +60,3 @@ export function modern(id: number, method: string, params: Record<string, unknow
 export function modernHeaders(method: string, name?: string): Record<string, string> {
   return { "MCP-Protocol-Version": V2026, "Mcp-Method": method, ...(name !== undefined && { "Mcp-Name": name }) };
 }
-

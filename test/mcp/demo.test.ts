@@ -136,7 +136,10 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     const token = await mintAgentToken(demo, jar, "peek", "read");
     const reader = await connectMCP(demo, token);
     // A 2025-11-25 client: the 403 scope challenge (test/mcp/scope.test.ts reads it), audited as forbidden.
-    await assert.rejects(reader.callTool({ name: "start_job", arguments: {} }), (err: unknown) => err instanceof StreamableHTTPError && err.code === 403);
+    await assert.rejects(
+      reader.callTool({ name: "start_job", arguments: {} }),
+      (err: unknown) => err instanceof StreamableHTTPError && err.code === 403,
+    );
     await reader.callTool({ name: "job_status", arguments: { id: "nope" } });
     await reader.close();
     const nameless = JSON.parse((await postMCP(demo, token, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: 5 } })).body);
@@ -267,7 +270,7 @@ describe("MCP endpoint of the demo (SDK client)", () => {
     const unsupported = await postMCP(demo, token, list, { "MCP-Protocol-Version": "1999-01-01" });
     assert.equal(unsupported.status, 400);
     assert.equal(JSON.parse(unsupported.body).error.code, -32600);
-    const unknown = JSON.parse((await postMCP(demo, token, { jsonrpc: "2.0", id: 3, method: "resources/list" })).body);
+    const unknown = JSON.parse((await postMCP(demo, token, { jsonrpc: "2.0", id: 3, method: "prompts/list" })).body);
     assert.deepEqual([unknown.id, unknown.error.code], [3, -32601]);
 
     const other = await mintAgentToken(demo, jar, "proto-other", "read");

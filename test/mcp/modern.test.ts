@@ -158,6 +158,36 @@ describe("MCP 2026-07-28 at the demo's /mcp (official v2 client)", () => {
     assert.deepEqual([declined.resultType, declined.isError, declined.structuredContent.status], ["complete", true, "approval_required"]);
   });
 
+  it("runs the calls a standing approval covers without asking, on the 2026 wire; past its count, asks again", async () => {
+    const ada = await signInOverHTTP(demo, "ada-v2-standing@example.com");
+    const asked: string[] = [];
+    const client = await connectV2(
+      demo,
+      await mintAgentToken(demo, ada, "v2-standing", "write"),
+      [],
+      { pin: V2026 },
+      { elicitation: { url: {} } },
+    );
+    client.setRequestHandler("elicitation/create", async (request) => {
+      const url = String((request.params as { url?: unknown }).url);
+      asked.push(url);
+      // The person approves this call and the next one like it, for an hour (lib/agent/standing.ts).
+      const form = { decision: "standing", calls: "2", hours: "1" };
+      const decided = await sendRequest(demo.origin, "POST", url, { jar: ada, form }, demo.origin);
+      assert.equal(decided.status, 303, `standing: ${decided.status}`);
+      return { action: "accept" };
+    });
+    const start = () => client.callTool({ name: "start_job", arguments: { kind: "ok" } });
+    assert.equal((await start()).isError, undefined);
+    assert.equal(asked.length, 1, "the first call asks its person");
+    assert.equal((await start()).isError, undefined);
+    assert.equal(asked.length, 1, "the second runs under the standing approval, asking no one");
+    assert.equal((await start()).isError, undefined);
+    assert.equal(asked.length, 2, "the third is past its two calls: asked again");
+    await client.close();
+    assert.equal((await outcomes(demo, ada, "start_job")).filter((o) => o === "ok").length, 3);
+  });
+
   it("answers an unsupported version with -32022 naming the supported ones, and refuses mismatched headers and unknown methods", async () => {
     const jar = await signInOverHTTP(demo, "ada-v2-proto@example.com");
     const token = await mintAgentToken(demo, jar, "v2-proto", "read");
@@ -190,7 +220,7 @@ describe("MCP 2026-07-28 at the demo's /mcp (official v2 client)", () => {
     const bare = { jsonrpc: "2.0", id: 6, method: "tools/list", params: { _meta: { [PROTOCOL_VERSION]: V2026 } } };
     assert.deepEqual(await refused(bare, modernHeaders("tools/list")), [400, -32602], "clientCapabilities missing");
     assert.deepEqual(await refused({ jsonrpc: "2.0", id: 7, method: "tools/list" }, modernHeaders("tools/list")), [400, -32602]);
-    for (const method of ["ping", "initialize", "resources/list"])
+    for (const method of ["ping", "initialize", "prompts/list"])
       assert.deepEqual(await refused(modern(8, method), modernHeaders(method)), [404, -32601], method);
   });
 

@@ -17,7 +17,8 @@ import { connectV2, modern, modernHeaders, V2026, type Exchange } from "../_supp
 /** The outcomes of the person's `start_job` calls over MCP, newest first. */
 async function startJobOutcomes(demo: Demo, jar: CookieJar): Promise<string[]> {
   const activity = await sendRequest(demo.origin, "GET", "/account/activity", { jar }, demo.origin);
-  const pattern = /data-type="tool\.call"\s+data-via="mcp"\s*>\s*<code>[^<]*<\/code>[^<]*<code data-agent-text dir="auto">start_job<\/code> → (\w+)/g;
+  const pattern =
+    /data-type="tool\.call"\s+data-via="mcp"\s*>\s*<code>[^<]*<\/code>[^<]*<code data-agent-text dir="auto">start_job<\/code> → (\w+)/g;
   return [...activity.body.matchAll(pattern)].map((m) => m[1] ?? "");
 }
 
