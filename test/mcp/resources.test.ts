@@ -12,6 +12,7 @@ import { mintAgentToken, signInOverHTTP, startDemo, type Demo } from "../_suppor
 import { sendRequest, type CookieJar } from "../_support/http-client.ts";
 import { connectMCP, postMCP } from "../_support/mcp-client.ts";
 import { connectV2, modern, modernHeaders, V2026, type Exchange } from "../_support/mcp-v2.ts";
+import { startTransportsApp } from "../_support/agent-transports.ts";
 
 /** Creates a record at `path` as the person of `jar` and returns its id (the redirect's last segment). */
 async function created(demo: Demo, jar: CookieJar, path: string, form: Record<string, string>): Promise<string> {
@@ -140,5 +141,20 @@ describe("the demo's records as MCP resources", () => {
         uri,
       );
     await client.close();
+  });
+});
+
+describe("an application without records", () => {
+  it("declares no resources capability, in either era, and knows no resources method", async (t) => {
+    const app = await startTransportsApp(t);
+    const token = app.mint("read", "no-records");
+    const { result } = await app.mcpInitialize(token, {});
+    assert.deepEqual(result["capabilities"], { tools: { listChanged: false } });
+    const legacy = JSON.parse((await app.mcp(token, { jsonrpc: "2.0", id: 2, method: "resources/templates/list" })).body);
+    assert.equal(legacy.error.code, -32601);
+    const discover = await app.mcp(token, modern(3, "server/discover"), { headers: modernHeaders("server/discover") });
+    assert.deepEqual(JSON.parse(discover.body).result.capabilities, { tools: { listChanged: false } });
+    const list = await app.mcp(token, modern(4, "resources/list"), { headers: modernHeaders("resources/list") });
+    assert.deepEqual([list.status, JSON.parse(list.body).error.code], [404, -32601]);
   });
 });
