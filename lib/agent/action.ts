@@ -85,6 +85,24 @@ export interface CallTarget {
   readonly Context: string;
 }
 
+/**
+ * Declares a read tool as the reader of one collection's records, so a transport may offer them as resources too
+ * (lib/mcp: `resources/read` through the "read" tool, `resources/list` through the "list" one), through the tool's own
+ * run and so its own scope check (README, "Records as resources").
+ */
+export interface RecordsRole {
+  /** The collection's name, 1-64 of a-z 0-9 _ -, starting with a letter: the URI's first segment. */
+  readonly Collection: string;
+  /**
+   * "read": the tool returns one record, found by its required string arguments (`id` among them), which name it in
+   * the URI; "list": it pages the person's records, returning `{ items: [{ id, … }], next }`, the next page read with
+   * its string argument `after`.
+   */
+  readonly Role: "read" | "list";
+  /** The field whose value names a record, its title where a listing shows it. @default none: a record is named by its id */
+  readonly Title?: string | undefined;
+}
+
 /** A registry entry: a tool bound to the route that performs it. */
 export interface ToolDef {
   /** Tool name, unique in a registry. */
@@ -102,6 +120,8 @@ export interface ToolDef {
   readonly Preview?: ToolPreview | undefined;
   /** What a write call touches (see `CallTarget`); without it a standing approval covers the tool's calls in context "". */
   readonly Target?: ((args: ReadonlyMap<string, ArgValue>) => CallTarget) | undefined;
+  /** The records a read tool reads (see `RecordsRole`); without it the tool is a tool only. */
+  readonly Records?: RecordsRole | undefined;
 }
 
 /** The fields given to `defineAction`. */
@@ -120,6 +140,8 @@ export interface ActionSpec {
   preview?: ToolPreview | undefined;
   /** What a write call touches, for standing approvals (see `ToolDef.Target`). */
   target?: ((args: ReadonlyMap<string, ArgValue>) => CallTarget) | undefined;
+  /** A read tool's records, offered as resources (see `ToolDef.Records`). */
+  records?: RecordsRole | undefined;
 }
 
 /** The shape of a tool name. */
@@ -131,7 +153,7 @@ const UNSAFE: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /**
  * Declares an action that is also a tool and returns its frozen `ToolDef`.
  * Throws `AgentError` `ERR_AGENT_INVALID_ACTION` for a bad name, method,
- * route, handler, run, check, preview or target, or a method that disagrees with the access level (read
+ * route, handler, run, check, preview, target or records, or a method that disagrees with the access level (read
  * tools use GET; write tools POST, PUT, PATCH or DELETE), and
  * `ERR_AGENT_INVALID_TOOL` for a bad tool (see `validateTool`).
  *
@@ -161,6 +183,10 @@ export function defineAction(spec: ActionSpec): ToolDef {
   if ((tool.Access === ToolRead) !== SAFE.has(spec.method)) {
     fail(`${where}: a ${tool.Access} tool cannot use ${spec.method}`);
   }
+  if (spec.records !== undefined) {
+    const problem = recordsProblem(spec.records, tool);
+    if (problem !== undefined) fail(`${where}: records ${problem}`);
+  }
   return Object.freeze({
     Name: spec.name,
     Method: spec.method,
@@ -171,5 +197,31 @@ export function defineAction(spec: ActionSpec): ToolDef {
     Check: spec.check,
     Preview: spec.preview,
     Target: spec.target,
+    ...(spec.records !== undefined && { Records: frozenRecords(spec.records) }),
   });
+}
+
+/** The shape of a `RecordsRole.Collection`: a URI segment as it is, needing no escape (RFC 3986 §3.3). */
+export const COLLECTION_PATTERN: RegExp = /^[a-z][a-z0-9_-]{0,63}$/;
+
+function frozenRecords({ Collection, Role, Title }: RecordsRole): RecordsRole {
+  return Object.freeze({ Collection, Role, ...(Title !== undefined && { Title }) });
+}
+
+// What a transport relies on to offer a tool's records as resources: a read tool, the arguments its role names.
+function recordsProblem(records: RecordsRole, tool: Tool): string | undefined {
+  if (tool.Access !== ToolRead) return "are read by a read tool only";
+  if (typeof records.Collection !== "string" || !COLLECTION_PATTERN.test(records.Collection))
+    return `Collection must match ${COLLECTION_PATTERN.source}`;
+  if (records.Title !== undefined && typeof records.Title !== "string") return "Title must be a string";
+  const keys = tool.Args.filter((a) => a.Required === true);
+  if (records.Role === "read")
+    return keys.some((a) => a.Name === "id") && keys.every((a) => a.Type === "string")
+      ? undefined
+      : 'of a "read" tool are found by required string arguments, "id" among them';
+  if (records.Role === "list")
+    return tool.Args.some((a) => a.Name === "after" && a.Type === "string" && a.Required !== true)
+      ? undefined
+      : 'of a "list" tool are paged with an optional string argument "after"';
+  return 'Role must be "read" or "list"';
 }

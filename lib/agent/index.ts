@@ -15,7 +15,7 @@ export { actorFrom, subjectFrom, verifyBearer } from "./request.ts";
 export { Schema } from "./schema.ts";
 export { AgentError, isAgentError, credentialEnded, isCredentialEnded } from "./errors.ts";
 export type { Tool, ToolArg } from "./tool.ts";
-export type { ToolDef, CallPreview } from "./action.ts";
+export type { ToolDef, CallPreview, RecordsRole } from "./action.ts";
 export type { AgentTokenInfo, TokenGrant } from "./tokens.ts";
 export type { Approval } from "./approvals.ts";
 export type { StandingApproval } from "./standing.ts";

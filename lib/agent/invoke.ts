@@ -7,7 +7,7 @@
  */
 import type { Event, EventStore } from "../events/index.ts";
 import { NewRef, isLatchError, type Logger } from "../http/index.ts";
-import { ToolRead, ToolWrite } from "./access.ts";
+import { ToolRead, ToolWrite, type Access } from "./access.ts";
 import type { ToolDef, ToolInvocation } from "./action.ts";
 import type { Actor } from "./actor.ts";
 import type { ApprovalBinding, Approvals } from "./approvals.ts";
@@ -35,7 +35,8 @@ export interface Caller {
 export type CallOutcome =
   | { kind: "ok"; result: unknown; approval: string | undefined }
   | { kind: "unknown_tool" }
-  | { kind: "forbidden"; reason: string }
+  /** `needs`: the access the caller's token lacks, when that is why (an OAuth client may ask its person for it). */
+  | { kind: "forbidden"; reason: string; needs?: Access }
   | { kind: "invalid"; field: string; reason: string }
   | { kind: "approval_required"; approval: string }
   | { kind: "refused"; status: number; reason: string }
@@ -92,7 +93,7 @@ export class ToolInvoker {
     if (def === undefined || def.Run === undefined) return this.#withEvent(caller, name, { kind: "unknown_tool" });
     if (!this.#allowed(caller, def)) {
       // SPEC §2.3: a write tool changes state; a token minted for reading may not.
-      return this.#withEvent(caller, name, { kind: "forbidden", reason: "this token may only call read tools" });
+      return this.#withEvent(caller, name, { kind: "forbidden", reason: "this token may only call read tools", needs: ToolWrite });
     }
     const parsed = parseToolArgs(def, input);
     if (!parsed.ok) return this.#withEvent(caller, name, { kind: "invalid", field: parsed.field, reason: parsed.reason });

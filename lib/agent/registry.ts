@@ -13,10 +13,12 @@ import { AgentError } from "./errors.ts";
 export class ToolRegistry {
   #byName = new Map<string, ToolDef>();
   #byRoute = new Map<string, ToolDef>();
+  #byRecords = new Map<string, ToolDef>();
 
   /**
    * Adds `def`, after checking it again as `defineAction` would. Throws `AgentError` `ERR_AGENT_DUPLICATE_TOOL` when
-   * its name or its method and route are taken, and `defineAction`'s errors for an invalid entry.
+   * its name, its method and route, or its collection's role (`Records`) are taken, and `defineAction`'s errors for an
+   * invalid entry.
    */
   register(def: ToolDef): void {
     const checked = defineAction({
@@ -29,6 +31,7 @@ export class ToolRegistry {
       check: def.Check,
       preview: def.Preview,
       target: def.Target,
+      records: def.Records,
     });
     const route = `${checked.Method} ${checked.Route}`;
     if (this.#byName.has(checked.Name)) {
@@ -38,8 +41,14 @@ export class ToolRegistry {
     if (other !== undefined) {
       throw new AgentError("ERR_AGENT_DUPLICATE_TOOL", `register tool: ${checked.Name} and ${other.Name} both use ${route}`);
     }
+    const records = checked.Records === undefined ? undefined : `${checked.Records.Role} ${checked.Records.Collection}`;
+    const reader = records === undefined ? undefined : this.#byRecords.get(records);
+    if (reader !== undefined) {
+      throw new AgentError("ERR_AGENT_DUPLICATE_TOOL", `register tool: ${checked.Name} and ${reader.Name} both ${records}`);
+    }
     this.#byName.set(checked.Name, checked);
     this.#byRoute.set(route, checked);
+    if (records !== undefined) this.#byRecords.set(records, checked);
   }
 
   /** Returns the entry named `name`, or `undefined`. */

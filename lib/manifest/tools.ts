@@ -187,6 +187,8 @@ function readTools({ spec, store, handlers, refs, t, owner, team }: Parts): Tool
   return [
     defineAction({
       ...binding(spec, handlers, "list", "GET"),
+      // Its pages are the resource's records as MCP resources too (lib/agent RecordsRole): this run, this scope check.
+      records: { Collection: spec.Name, Role: "list", Title: spec.Title },
       tool: {
         Description: `Lists the person's ${title}, newest first, ${LIST_PAGE_SIZE} per page; pass "after" from the previous answer for the next page.${labelsNote("Each item's")}`,
         Access: ToolRead,
@@ -216,6 +218,7 @@ function readTools({ spec, store, handlers, refs, t, owner, team }: Parts): Tool
     }),
     defineAction({
       ...binding(spec, handlers, "read", "GET", "/{id}"),
+      records: { Collection: spec.Name, Role: "read" },
       tool: {
         Description: `Reads one of the person's ${title}, with the version an update must carry.${labelsNote("Its")}`,
         Access: ToolRead,

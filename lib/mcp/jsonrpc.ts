@@ -9,6 +9,9 @@ export const JSONRPC_ERRORS = {
   InvalidRequest: -32600,
   MethodNotFound: -32601,
   InvalidParams: -32602,
+  InternalError: -32603,
+  /** MCP 2025-11-25 server/resources §Error Handling: the resource is not found (2026-07-28 uses -32602). */
+  ResourceNotFound: -32002,
   /** MCP 2025-11-25: the request needs the person to visit a URL first. Never sent on the 2026-07-28 wire (basic §Error Codes). */
   URLElicitationRequired: -32042,
   /** MCP 2026-07-28: the HTTP headers do not match the body, or a required one is missing. */

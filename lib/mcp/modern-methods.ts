@@ -6,9 +6,10 @@
  */
 import { APPROVAL_INSTRUCTION, approvalURL, type Caller, type TokenGrant, type ToolCallLimiter } from "../agent/index.ts";
 import { JSONRPC_ERRORS, isObject } from "./jsonrpc.ts";
-import { invokeTool, unknownTool, type Answer, type MethodsConfig } from "./methods.ts";
+import { invokeTool, scopeChallenge, unknownTool, type Answer, type MethodsConfig } from "./methods.ts";
 import { META, MCP_ALL_VERSIONS } from "./modern-wire.ts";
 import { argumentsDigest, type RequestStates } from "./request-state.ts";
+import { recordMethod, serverCapabilities, type RecordCodes } from "./resources.ts";
 import { approvalResult, describeMCPTool, outcomeResult } from "./tools.ts";
 
 /**
@@ -17,6 +18,15 @@ import { approvalResult, describeMCPTool, outcomeResult } from "./tools.ts";
  * unknown tool, after which a client re-fetches; a shorter hint would only cost round trips.
  */
 export const MCP_LIST_TTL_MS: number = 5 * 60 * 1000;
+
+/** The hints of what changes only with a deployment and is the same for every caller: discover, the records' templates. */
+const PUBLIC_LIST: Cacheable = { ttlMs: MCP_LIST_TTL_MS, cacheScope: "public" };
+
+/** The hints of a person's records, listed or read: stale at once (any write may change them), never shared. */
+const UNCACHED: Cacheable = { ttlMs: 0, cacheScope: "private" };
+
+/** The codes of a record not found (server/resources §Error Handling: -32602) and of a token past its rate. */
+const MODERN_CODES: RecordCodes = { NotFound: JSONRPC_ERRORS.InvalidParams, RateLimited: JSONRPC_ERRORS.RateLimitedModern };
 
 /** The key of the approval's URL request in an `input_required` answer's `inputRequests`, and of its response. */
 export const APPROVAL_INPUT_KEY = "approval";
@@ -63,14 +73,9 @@ export function modernMethods(config: MethodsConfig, limiter: ToolCallLimiter, s
   const serverInfo = { [META.ServerInfo]: { name: config.Name, version: config.Version } };
 
   // Basic §Result: every result carries `resultType`; §_meta: the server names itself in each, with no connection to recall.
-  const complete = (result: Record<string, unknown>, cacheScope?: "public" | "private"): Answer => ({
-    result: {
-      ...result,
-      resultType: "complete",
-      // Server/utilities/caching §Cacheable Results: discover and the lists carry their hints.
-      ...(cacheScope !== undefined && ({ ttlMs: MCP_LIST_TTL_MS, cacheScope } satisfies Cacheable)),
-      _meta: serverInfo,
-    },
+  const complete = (result: Record<string, unknown>, cache?: Cacheable): Answer => ({
+    // Server/utilities/caching §Cacheable Results: discover, the lists and a read carry their hints.
+    result: { ...result, resultType: "complete", ...cache, _meta: serverInfo },
   });
 
   function invalidState(): Answer {
@@ -101,6 +106,9 @@ export function modernMethods(config: MethodsConfig, limiter: ToolCallLimiter, s
     const { name, outcome } = invoked;
     if (outcome.kind === "unknown_tool") return unknownTool(name);
     if (outcome.kind === "unauthorized") return { ended: true };
+    // Authorization §Runtime Insufficient Scope Errors: a read grant's write call is a 403 scope challenge.
+    const challenge = scopeChallenge(outcome);
+    if (challenge !== undefined) return challenge;
     if (outcome.kind !== "approval_required") return complete(outcomeResult(outcome));
     const url = approvalURL(config, outcome.approval);
     // Mrtr §Server Requirements: no input request the client has not declared; then, or when its person declined, the
@@ -123,19 +131,25 @@ export function modernMethods(config: MethodsConfig, limiter: ToolCallLimiter, s
         return complete(
           {
             supportedVersions: [...MCP_ALL_VERSIONS],
-            capabilities: { tools: { listChanged: false } },
+            capabilities: serverCapabilities(config.Invoker, caller),
             instructions: APPROVAL_INSTRUCTION,
           },
-          "public",
+          PUBLIC_LIST,
         );
       case "tools/list":
         // Private: a read token's list leaves out the write tools.
-        return complete({ tools: config.Invoker.tools(caller).map(describeMCPTool) }, "private");
+        return complete({ tools: config.Invoker.tools(caller).map(describeMCPTool) }, { ttlMs: MCP_LIST_TTL_MS, cacheScope: "private" });
       case "tools/call":
         return callTool(params, capabilities, grant, caller);
-      default:
+      default: {
+        const records = await recordMethod(method, config, limiter, MODERN_CODES, params, grant, caller);
+        // Caching §Cacheable Results: the templates change only with a deployment, a person's records at any time.
+        if (records !== undefined && "result" in records)
+          return complete(records.result, method === "resources/templates/list" ? PUBLIC_LIST : UNCACHED);
+        if (records !== undefined) return records;
         // Transports §Protocol Version Header: a method not implemented is a 404 with -32601.
         return { status: 404, error: { code: JSONRPC_ERRORS.MethodNotFound, message: `method not found: ${method.slice(0, 64)}` } };
+      }
     }
   };
 }

@@ -92,6 +92,21 @@ function empty(res: ServerResponse, status: number): void {
 }
 
 /**
+ * Answers a call whose token lacks the access its tool needs. MCP 2026-07-28 and 2025-11-25 authorization §Runtime
+ * Insufficient Scope Errors, RFC 6750 §3.1: 403, the scope the call needs and the metadata's URL, so an OAuth client can
+ * ask its person for more (step-up). The reason is the invoker's own sentence, in error_description's characters (RFC
+ * 6750 §3: no quote, no backslash).
+ */
+function insufficientScope(res: ServerResponse, metadataURL: string, id: RequestID, scope: string, reason: string): void {
+  res.setHeader(
+    "WWW-Authenticate",
+    `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${metadataURL}", error_description="${reason}"`,
+  );
+  const message = `insufficient scope: ${reason}; the call needs scope ${scope}`;
+  writeJSON(res, 403, errorMessage(id, { code: JSONRPC_ERRORS.InvalidRequest, message }));
+}
+
+/**
  * Returns the MCP endpoint for `config`. Throws `HTTPError`
  * `ERR_HTTP_INVALID_OPTIONS` when `Origin` is not an http or https URL or
  * `ApprovalPath` not a local path.
@@ -164,6 +179,8 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
     }
     const sessionID = header(req, "mcp-session-id");
     const session = sessionID === undefined ? undefined : sessions.get(sessionID, grant.TokenID);
+    // Transports §Protocol Version Header: a request is of its session's revision, else its header's (else an older one).
+    const revision = session?.Version ?? version;
     // MCP transports §Session Management: an unknown (or ended) session is a 404, and the client starts over.
     if (sessionID !== undefined && session === undefined)
       return refuse(res, 404, JSONRPC_ERRORS.InvalidRequest, "session not found; initialize again");
@@ -181,7 +198,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
         // Transports §Sending Messages: accepted notifications and responses get 202 and no body.
         return empty(res, 202);
       case "request":
-        return answer(res, message.id, await dispatch(message.method, message.params, grant, caller, session, res));
+        return answer(res, message.id, await dispatch(message.method, message.params, grant, caller, session, res, revision));
     }
   }
 
@@ -204,6 +221,7 @@ export function newMCPServer(config: MCPServerConfig): MCPServer {
   function answer(res: ServerResponse, id: RequestID, reply: Answer): void {
     // RFC 6750 §3.1: a token that ended while its call ran is answered as a revoked one.
     if ("ended" in reply) return challenge(res, "invalid_token");
+    if ("insufficientScope" in reply) return insufficientScope(res, metadataURL, id, reply.insufficientScope, reply.reason);
     if ("error" in reply) return writeJSON(res, reply.status ?? 200, errorMessage(id, reply.error));
     writeJSON(res, 200, resultMessage(id, reply.result));
   }

@@ -110,3 +110,50 @@ describe("ToolRegistry", () => {
     assert.deepEqual(tools.list(), []);
   });
 });
+
+describe("defineAction() records (RecordsRole)", () => {
+  const readSpec: ActionSpec = {
+    name: "read_invoice",
+    method: "GET",
+    route: "/invoices/{id}",
+    tool: {
+      Description: "Reads an invoice",
+      Access: ToolRead,
+      Args: [{ Name: "id", Type: "string", Required: true, Description: "Its id" }],
+    },
+    handler,
+    records: { Collection: "invoices", Role: "read" },
+  };
+  const pagedSpec: ActionSpec = {
+    ...listSpec,
+    tool: { ...listSpec.tool, Args: [{ Name: "after", Type: "string", Description: "The next cursor" }] },
+    records: { Collection: "invoices", Role: "list", Title: "number" },
+  };
+
+  it("keeps a read tool's collection and role, frozen, and the registry carries them", () => {
+    const registry = new ToolRegistry();
+    registry.register(defineAction(readSpec));
+    registry.register(defineAction(pagedSpec));
+    assert.deepEqual(registry.get("read_invoice")?.Records, { Collection: "invoices", Role: "read" });
+    assert.deepEqual(registry.get("list_invoices")?.Records, { Collection: "invoices", Role: "list", Title: "number" });
+    assert.ok(Object.isFrozen(registry.get("read_invoice")?.Records));
+  });
+
+  it("refuses records on a write tool, a bad collection, a role without its arguments, and a second tool of one role", () => {
+    const invalid = "ERR_AGENT_INVALID_ACTION";
+    assertCode(() => defineAction({ ...deleteSpec, records: { Collection: "invoices", Role: "read" } }), invalid, "read tool only");
+    assertCode(() => defineAction({ ...readSpec, records: { Collection: "Invoices", Role: "read" } }), invalid, "Collection must match");
+    assertCode(() => defineAction({ ...readSpec, records: { Collection: "a/b", Role: "read" } }), invalid, "Collection must match");
+    assertCode(() => defineAction({ ...listSpec, records: { Collection: "invoices", Role: "read" } }), invalid, '"id" among them');
+    assertCode(() => defineAction({ ...readSpec, records: { Collection: "invoices", Role: "list" } }), invalid, '"after"');
+    const role = "edit" as "read";
+    assertCode(() => defineAction({ ...readSpec, records: { Collection: "invoices", Role: role } }), invalid, "Role must be");
+    const registry = new ToolRegistry();
+    registry.register(defineAction(readSpec));
+    assertCode(
+      () => registry.register(defineAction({ ...readSpec, name: "read_invoice_2", route: "/invoices2/{id}" })),
+      "ERR_AGENT_DUPLICATE_TOOL",
+      "both read invoices",
+    );
+  });
+});

@@ -6,59 +6,12 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { APPROVAL_INSTRUCTION, APPROVAL_TTL } from "../../lib/agent/index.ts";
 import { RequestStates, REQUEST_STATE_TTL, argumentsDigest } from "../../lib/mcp/request-state.ts";
 import { mintAgentToken, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
 import { sendRequest, type CookieJar } from "../_support/http-client.ts";
 import { connectMCP, postMCP } from "../_support/mcp-client.ts";
-
-const V2026 = "2026-07-28";
-const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-const CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-
-/** One exchange the client had with /mcp: the request body, the answer's status and body. */
-interface Exchange {
-  request: { method?: string; params?: Record<string, unknown> };
-  headers: Headers;
-  status: number;
-  response: { result?: Record<string, unknown>; error?: { code: number } } | undefined;
-  responseHeaders: Headers;
-}
-
-/** Connects the v2 client to the demo with `token`; `mode` as `versionNegotiation.mode`; every exchange lands in `wire`. */
-async function connectV2(
-  demo: Demo,
-  token: string,
-  wire: Exchange[],
-  mode: "legacy" | "auto" | { pin: string },
-  capabilities: Record<string, unknown> = {},
-): Promise<Client> {
-  const client = new Client({ name: "latch-v2-agent", version: "1.0.0" }, { capabilities, versionNegotiation: { mode } });
-  const recording = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const res = await fetch(input, init);
-    const text = await res.clone().text();
-    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as Exchange["request"]) : {};
-    const response = text === "" ? undefined : (JSON.parse(text) as Exchange["response"]);
-    wire.push({ request: body, headers: new Headers(init?.headers), status: res.status, response, responseHeaders: res.headers });
-    return res;
-  };
-  const transport = new StreamableHTTPClientTransport(new URL("/mcp", demo.origin), {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    fetch: recording,
-  });
-  await client.connect(transport);
-  return client;
-}
-
-/** A raw 2026-07-28 request: `params` with the per-request `_meta`, and the headers that mirror it. */
-function modern(id: number, method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}): unknown {
-  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: { [PROTOCOL_VERSION]: V2026, [CAPABILITIES]: capabilities } } };
-}
-
-function modernHeaders(method: string, name?: string): Record<string, string> {
-  return { "MCP-Protocol-Version": V2026, "Mcp-Method": method, ...(name !== undefined && { "Mcp-Name": name }) };
-}
+import { connectV2, modern, modernHeaders, PROTOCOL_VERSION, CAPABILITIES, V2026, type Exchange } from "../_support/mcp-v2.ts";
 
 /** The outcomes of `tool` on the person's activity page, newest first. */
 async function outcomes(demo: Demo, jar: CookieJar, tool: string): Promise<string[]> {
@@ -205,6 +158,36 @@ describe("MCP 2026-07-28 at the demo's /mcp (official v2 client)", () => {
     assert.deepEqual([declined.resultType, declined.isError, declined.structuredContent.status], ["complete", true, "approval_required"]);
   });
 
+  it("runs the calls a standing approval covers without asking, on the 2026 wire; past its count, asks again", async () => {
+    const ada = await signInOverHTTP(demo, "ada-v2-standing@example.com");
+    const asked: string[] = [];
+    const client = await connectV2(
+      demo,
+      await mintAgentToken(demo, ada, "v2-standing", "write"),
+      [],
+      { pin: V2026 },
+      { elicitation: { url: {} } },
+    );
+    client.setRequestHandler("elicitation/create", async (request) => {
+      const url = String((request.params as { url?: unknown }).url);
+      asked.push(url);
+      // The person approves this call and the next one like it, for an hour (lib/agent/standing.ts).
+      const form = { decision: "standing", calls: "2", hours: "1" };
+      const decided = await sendRequest(demo.origin, "POST", url, { jar: ada, form }, demo.origin);
+      assert.equal(decided.status, 303, `standing: ${decided.status}`);
+      return { action: "accept" };
+    });
+    const start = () => client.callTool({ name: "start_job", arguments: { kind: "ok" } });
+    assert.equal((await start()).isError, undefined);
+    assert.equal(asked.length, 1, "the first call asks its person");
+    assert.equal((await start()).isError, undefined);
+    assert.equal(asked.length, 1, "the second runs under the standing approval, asking no one");
+    assert.equal((await start()).isError, undefined);
+    assert.equal(asked.length, 2, "the third is past its two calls: asked again");
+    await client.close();
+    assert.equal((await outcomes(demo, ada, "start_job")).filter((o) => o === "ok").length, 3);
+  });
+
   it("answers an unsupported version with -32022 naming the supported ones, and refuses mismatched headers and unknown methods", async () => {
     const jar = await signInOverHTTP(demo, "ada-v2-proto@example.com");
     const token = await mintAgentToken(demo, jar, "v2-proto", "read");
@@ -237,7 +220,7 @@ describe("MCP 2026-07-28 at the demo's /mcp (official v2 client)", () => {
     const bare = { jsonrpc: "2.0", id: 6, method: "tools/list", params: { _meta: { [PROTOCOL_VERSION]: V2026 } } };
     assert.deepEqual(await refused(bare, modernHeaders("tools/list")), [400, -32602], "clientCapabilities missing");
     assert.deepEqual(await refused({ jsonrpc: "2.0", id: 7, method: "tools/list" }, modernHeaders("tools/list")), [400, -32602]);
-    for (const method of ["ping", "initialize", "resources/list"])
+    for (const method of ["ping", "initialize", "prompts/list"])
       assert.deepEqual(await refused(modern(8, method), modernHeaders(method)), [404, -32601], method);
   });
 
