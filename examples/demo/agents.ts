@@ -186,7 +186,13 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
 
   const fresh = mux.With(auth.RequireFreshSession(deps.freshFor));
   const subject = (req: Parameters<HandlerFunc>[0]): string => From(req)?.Subject ?? "";
-  const listed = (req: Parameters<HandlerFunc>[0]) => ({ tokens: tokens.list(subject(req)), standing: standing.list(subject(req)) });
+  // Each standing approval's record and fields named as its tool's preview names them now, in the page's locale, and its
+  // team by its name (the person's teams: a membership's end ends its standing approvals).
+  const listed = (req: Parameters<HandlerFunc>[0]) => ({
+    tokens: tokens.list(subject(req)),
+    standing: standing.list(subject(req), req),
+    teams: new Map(deps.teams.teamsOf(subject(req)).map((t) => [t.ID, t.Name])),
+  });
   fresh.Handle("GET /account/agents", (req, res) => agentsPage(req, res, assets, listed(req)));
   fresh.Handle("POST /account/agents", async (req, res) => {
     const form = await readForm(req);

@@ -27,7 +27,7 @@ export function accountRows(db: DB): AgentRows {
       table: "agent_standing_approvals",
       column: "subject",
       onMove: "move",
-      exported: ["id", "token_id", "tool", "context", "record", "fields", "remaining", "created_at", "expires_at", "ended"],
+      exported: ["id", "token_id", "tool", "context", "record", "fields", "args", "remaining", "created_at", "expires_at", "ended"],
       account: true,
     },
     {

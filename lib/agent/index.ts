@@ -7,7 +7,14 @@ export { auditAuthEvents } from "./audit.ts";
 export { AgentTokens } from "./tokens.ts";
 export { Approvals, APPROVAL_TTL, MAX_BATCH_DECISIONS } from "./approvals.ts";
 export { WaitingNotices, WAITING_NOTICE_AFTER, WAITING_NOTICE_INTERVAL } from "./notices.ts";
-export { StandingApprovals, STANDING_MAX_CALLS, STANDING_MAX_TTL, STANDING_DEFAULT_CALLS, STANDING_DEFAULT_TTL } from "./standing.ts";
+export {
+  StandingApprovals,
+  standingNames,
+  STANDING_MAX_CALLS,
+  STANDING_MAX_TTL,
+  STANDING_DEFAULT_CALLS,
+  STANDING_DEFAULT_TTL,
+} from "./standing.ts";
 export { ToolInvoker } from "./invoke.ts";
 export { ToolCallLimiter, limiterFor } from "./rate.ts";
 export { newToolsAPI, checkApprovalLink, callerFrom, approvalURL, readCallBody, APPROVAL_INSTRUCTION } from "./tools-http.ts";
@@ -18,7 +25,7 @@ export type { Tool, ToolArg } from "./tool.ts";
 export type { ToolDef, CallPreview, RecordsRole } from "./action.ts";
 export type { AgentTokenInfo, TokenGrant } from "./tokens.ts";
 export type { Approval } from "./approvals.ts";
-export type { StandingApproval } from "./standing.ts";
+export type { StandingApproval, StandingNames } from "./standing.ts";
 export type { WaitingNoticesConfig } from "./notices.ts";
 export type { Caller, CallOutcome } from "./invoke.ts";
 export type { ToolCallRate } from "./rate.ts";

@@ -88,7 +88,8 @@ CREATE INDEX agent_approvals_expires_at ON agent_approvals (expires_at);`,
   },
   {
     // Standing approvals (standing.ts): a bounded permission for calls like one the person saw. `record` NULL is any
-    // record, `fields` NULL any fields (else a JSON array); `ended` says why it ended early (NULL while it may match).
+    // record, `fields` NULL any fields (else a JSON array); `args` the approved call's arguments (JSON), whose preview
+    // names the record and fields in the list; `ended` says why it ended early (NULL while it may match).
     // `standing_noticed_at` marks the token whose first standing approval was mailed to its person, once.
     Name: "agent/007-standing-approvals",
     SQL: `CREATE TABLE agent_standing_approvals (
@@ -99,6 +100,7 @@ CREATE INDEX agent_approvals_expires_at ON agent_approvals (expires_at);`,
   context TEXT NOT NULL,
   record TEXT,
   fields TEXT,
+  args TEXT NOT NULL,
   remaining INTEGER NOT NULL CHECK (remaining >= 0),
   created_at INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,

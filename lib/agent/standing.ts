@@ -9,7 +9,7 @@ import { requireTables, sweepInSteps, type DB, type Statement } from "../db/inde
 import type { EventStore } from "../events/index.ts";
 import { cryptoRandom, NewRef, systemClock, type Clock, type Logger, type RandomReader } from "../http/index.ts";
 import type { Mailer } from "../mail/index.ts";
-import type { CallTarget, ToolDef } from "./action.ts";
+import type { CallPreview, CallTarget, ToolDef } from "./action.ts";
 import { humanActor } from "./actor.ts";
 import type { Approvals } from "./approvals.ts";
 import { AgentError } from "./errors.ts";
@@ -39,6 +39,17 @@ export interface StandingApproval {
   readonly Record: string | undefined;
   /** The fields calls may set; undefined: any. */
   readonly Fields: readonly string[] | undefined;
+  /**
+   * The record's current name, as the tool's preview of the approved call names it for `list`'s request
+   * (`standingNames`); undefined when `Record` is, without a request, or when there is no preview (the record is gone
+   * or no longer the person's to read).
+   */
+  readonly Title: string | undefined;
+  /**
+   * The labels of `Fields` in the tool's order, as that preview names them in the request's locale (a field it does
+   * not name, by its name); undefined when `Fields` is, or without a request.
+   */
+  readonly FieldLabels: readonly string[] | undefined;
   /** Calls left. */
   readonly Remaining: number;
   readonly CreatedAt: Date;
@@ -78,6 +89,26 @@ export interface StandingApprovalsOptions {
 /** Why a request's standing approval closed it (its page's reason). */
 export const STANDING_CLOSED = "covered by a standing approval: the agent's repeat of this call runs under it";
 
+/** A call's target in the words of its approval page: the record by its name, the fields by their labels. */
+export interface StandingNames {
+  /** The record's name (`CallPreview.Title`); undefined when the call names no record or there is no preview. */
+  readonly Title: string | undefined;
+  /** Each of the target's fields by its label, in the target's order; a field the preview does not name, by its name. */
+  readonly FieldLabels: readonly string[];
+}
+
+/**
+ * Returns how `preview` (the approval page's, `ToolDef.Preview` of the call) names `target`: the standing form offers
+ * "only this record" and "only these fields" in these words, and a standing approval keeps them for its list.
+ */
+export function standingNames(target: CallTarget, preview: CallPreview | undefined): StandingNames {
+  const labels = new Map([...(preview?.Fields ?? []), ...(preview?.Unchanged ?? [])].map((f) => [f.Field, f.Label]));
+  return {
+    Title: target.Record === undefined ? undefined : preview?.Title,
+    FieldLabels: target.Fields.map((f) => labels.get(f) ?? f),
+  };
+}
+
 const NO_TARGET: CallTarget = Object.freeze({ Record: undefined, Fields: Object.freeze([]), Context: "" });
 
 /** Returns what a call of `def` with `args` touches (`Target`, or "" context for a tool without one). */
@@ -86,12 +117,13 @@ export function targetOf(def: ToolDef | undefined, args: ReadonlyMap<string, Arg
 }
 
 type Row = { id: string; token_id: string; tool: string; context: string; record: string | null; fields: string | null } & {
+  args: string;
   remaining: number;
   created_at: number;
   expires_at: number;
 };
 
-function toStanding(row: Row): StandingApproval {
+function toStanding(row: Row, names?: StandingNames): StandingApproval {
   return Object.freeze({
     ID: row.id,
     TokenID: row.token_id,
@@ -99,6 +131,8 @@ function toStanding(row: Row): StandingApproval {
     Context: row.context,
     Record: row.record ?? undefined,
     Fields: row.fields === null ? undefined : Object.freeze(JSON.parse(row.fields) as string[]),
+    Title: names?.Title,
+    FieldLabels: row.fields === null || names === undefined ? undefined : Object.freeze([...names.FieldLabels]),
     Remaining: row.remaining,
     CreatedAt: new Date(row.created_at),
     ExpiresAt: new Date(row.expires_at),
@@ -134,11 +168,11 @@ export class StandingApprovals {
     this.#options = options;
     this.#clock = options.Clock ?? systemClock;
     this.#insert = db.prepare(
-      `INSERT INTO agent_standing_approvals (id, subject, token_id, tool, context, record, fields, remaining, created_at, expires_at)
-       VALUES (@id, @subject, @token_id, @tool, @context, @record, @fields, @remaining, @created_at, @expires_at)`,
+      `INSERT INTO agent_standing_approvals (id, subject, token_id, tool, context, record, fields, args, remaining, created_at, expires_at)
+       VALUES (@id, @subject, @token_id, @tool, @context, @record, @fields, @args, @remaining, @created_at, @expires_at)`,
     );
     this.#noticed = db.prepare("UPDATE agent_tokens SET standing_noticed_at = ? WHERE id = ? AND standing_noticed_at IS NULL");
-    const columns = "s.id, s.token_id, s.tool, s.context, s.record, s.fields, s.remaining, s.created_at, s.expires_at";
+    const columns = "s.id, s.token_id, s.tool, s.context, s.record, s.fields, s.args, s.remaining, s.created_at, s.expires_at";
     this.#list = db.prepare(
       `SELECT ${columns} FROM agent_standing_approvals s WHERE s.subject = @subject AND ${LIVE} ORDER BY s.created_at, s.id`,
     );
@@ -191,6 +225,8 @@ export class StandingApprovals {
           context: target.Context,
           record: bounds.SameRecord ? (target.Record ?? null) : null,
           fields: bounds.SameFields ? JSON.stringify([...target.Fields].sort()) : null,
+          // The approved call, kept so that its tool's preview names the record and fields for the list (`list`).
+          args: JSON.stringify(request.Args),
           remaining: bounds.Calls,
           created_at: now,
           expires_at: now + bounds.Hours * 3_600_000,
@@ -215,9 +251,28 @@ export class StandingApprovals {
     return made?.standing;
   }
 
-  /** Returns `subject`'s standing approvals that may still match, oldest first (the list beside each token). */
-  list(subject: string): StandingApproval[] {
-    return this.#list.all({ subject, now: this.#clock.now().getTime() }).map(toStanding);
+  /**
+   * Returns `subject`'s standing approvals that may still match, oldest first (the list beside each token). Given the
+   * person's request, each names its record and fields as its tool's preview of the approved call does now, in the
+   * request's locale (`Title`, `FieldLabels`): one preview each.
+   */
+  list(subject: string, req?: IncomingMessage): StandingApproval[] {
+    return this.#list
+      .all({ subject, now: this.#clock.now().getTime() })
+      .map((row) => toStanding(row, req === undefined ? undefined : this.#names(req, subject, row)));
+  }
+
+  // What the approved call's preview says of the standing approval's record and fields now (its own tool, its person).
+  #names(req: IncomingMessage, subject: string, row: Row): StandingNames {
+    const def = this.#options.Tools.get(row.tool);
+    const args = new Map(Object.entries(JSON.parse(row.args) as Record<string, ArgValue>));
+    const fields: readonly string[] = row.fields === null ? [] : (JSON.parse(row.fields) as string[]);
+    const target = {
+      Record: row.record ?? undefined,
+      Fields: targetOf(def, args).Fields.filter((f) => fields.includes(f)),
+      Context: row.context,
+    };
+    return standingNames(target, def?.Preview?.({ Args: args, Subject: subject }, req));
   }
 
   /** Ends `subject`'s standing approval `id`; reports whether one was live (another person's id ends nothing). */

@@ -193,7 +193,7 @@ export function seed(app: AccountApp, address: string, tag: string): Seeded {
   );
   run("INSERT INTO agent_approval_notices (subject, noticed_at) VALUES (?, ?)", address, now);
   run(
-    "INSERT INTO agent_standing_approvals (id, subject, token_id, tool, context, remaining, created_at, expires_at) VALUES (?, ?, ?, 'start_job', '', 3, ?, ?)",
+    "INSERT INTO agent_standing_approvals (id, subject, token_id, tool, context, args, remaining, created_at, expires_at) VALUES (?, ?, ?, 'start_job', '', '{}', 3, ?, ?)",
     `standing-${tag}`,
     address,
     `tok-${tag}`,

@@ -111,6 +111,39 @@ describe("Standing approvals on the demo", () => {
     assert.equal(notices(who), before + 1);
   });
 
+  it("names the record, its fields and its team in words, on the approval page's form and beside the token", async () => {
+    const jar = await signInOverHTTP(demo, "fa-standing@example.com");
+    const token = await mintAgentToken(demo, jar, "names", "write");
+    const a = await created(jar, token, "Taxi to the airport");
+    const held = await call(token, "expenses_update", { id: a, version: await version(token, a), label: "Taxi 1", amount: "2.00" });
+    const page = await sendRequest(demo.origin, "GET", `/account/approvals/${approvalID(held)}`, { jar }, demo.origin);
+    assert.match(
+      page.body,
+      /name="same_record"[^>]*> Only this record: <strong data-record-title dir="auto">Taxi to the airport<\/strong>/,
+    );
+    assert.match(
+      page.body,
+      /name="same_fields"[^>]*> Only the fields this call changes: <span dir="auto">Label<\/span>, <span dir="auto">Amount<\/span>/,
+    );
+    const form = { decision: "standing", calls: "3", hours: "1", same_record: "1", same_fields: "1" };
+    assert.equal((await decide(jar, approvalID(held), form)).status, 303);
+    // A team's task: the team every matching call must name, by its name.
+    const made = await sendRequest(demo.origin, "POST", "/teams", { jar, form: { name: "Workshop" } }, demo.origin);
+    const team = /^\/teams\/([A-Za-z0-9_-]+)$/.exec(made.location ?? "")?.[1] ?? assert.fail(`POST /teams: ${made.status}`);
+    const task = await call(token, "tasks_create", { team, title: "Sharpen the chisels" });
+    assert.equal((await decide(jar, approvalID(task), { decision: "standing", calls: "2", hours: "1", same_fields: "1" })).status, 303);
+    const agents = await sendRequest(demo.origin, "GET", "/account/agents", { jar }, demo.origin);
+    const [expense, tasks] = [...agents.body.matchAll(/<li data-standing-id[\s\S]*?<\/li>/g)].map((m) => m[0]);
+    assert.match(expense ?? "", /only record <strong data-record-title dir="auto">Taxi to the airport<\/strong>/);
+    assert.match(expense ?? "", /only fields <span dir="auto">Label<\/span>, <span dir="auto">Amount<\/span>/);
+    assert.ok(!(expense ?? "").includes(`>${a}<`), "never the record's id");
+    assert.match(
+      tasks ?? "",
+      /any record · only fields <span dir="auto">Task<\/span> · only in <strong dir="auto" data-standing-context>Workshop<\/strong>/,
+    );
+    assert.ok(!(tasks ?? "").includes(`>${team}<`), "never the team's id");
+  });
+
   it("runs no more than N of racing calls; revoking it makes the next call ask", async () => {
     const jar = await signInOverHTTP(demo, "bo-standing@example.com");
     const token = await mintAgentToken(demo, jar, "racer", "write");

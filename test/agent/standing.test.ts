@@ -27,6 +27,7 @@ import { FakeClock } from "../_support/clock.ts";
 const SUBJECT = "ada@example.com";
 const HOUR = 3_600_000;
 const REQ = { headers: {} } as IncomingMessage;
+const FRENCH = { headers: { "accept-language": "fr" } } as IncomingMessage;
 
 function store(t: TestContext) {
   const db = open(t, ":memory:");
@@ -44,6 +45,18 @@ function store(t: TestContext) {
       tool: { Description: "Edits", Access: ToolWrite, Confirm: "Edit?" },
       handler: () => undefined,
       target: (args) => ({ Record: String(args.get("id")), Fields: ["title"], Context: String(args.get("team") ?? "") }),
+      // What the approval page shows: the record by its name, the field by its label; nothing for a record it cannot read.
+      preview: ({ Args }, req) =>
+        Args.get("id") === "unreadable"
+          ? undefined
+          : {
+              Kind: "update",
+              Title: `Page ${String(Args.get("id"))}`,
+              Fields: [{ Field: "title", Label: req === FRENCH ? "Titre" : "Heading", Value: "New", Before: "Old" }],
+              Unchanged: [],
+              Stale: false,
+              ReferredBy: [],
+            },
     }),
   );
   const standing = new StandingApprovals(db, { Approvals: approvals, Tools: tools, Clock: clock });
@@ -85,6 +98,27 @@ describe("StandingApprovals", () => {
     assert.equal(spend("r1", "t1", []), made?.ID, "fewer fields");
     assert.equal(spend(), made?.ID);
     assert.equal(spend(), undefined, "the third of two");
+  });
+
+  it("names its record and fields as its tool's preview of the approved call does for the request listing it", async (t) => {
+    const { clock, grant, standing } = store(t);
+    // A millisecond apart: listed oldest first.
+    await grant();
+    clock.advance(1);
+    await grant({}, "unreadable");
+    clock.advance(1);
+    await grant({ SameRecord: false, SameFields: false });
+    const named = (req: IncomingMessage) => standing.list(SUBJECT, req).map((s) => [s.Record, s.Title, s.Fields, s.FieldLabels]);
+    assert.deepEqual(named(REQ), [
+      ["r1", "Page r1", ["title"], ["Heading"]],
+      ["unreadable", undefined, ["title"], ["title"]],
+      [undefined, undefined, undefined, undefined],
+    ]);
+    assert.deepEqual(named(FRENCH)[0], ["r1", "Page r1", ["title"], ["Titre"]], "in the locale of the page listing it");
+    assert.ok(
+      standing.list(SUBJECT).every((s) => s.Title === undefined && s.FieldLabels === undefined),
+      "without a request, none",
+    );
   });
 
   it("ends with its lifetime, its token, the person's tokens, a team membership; the sweep deletes what ended", async (t) => {

@@ -8,7 +8,8 @@
  * starter's table of its arguments, for a tool without a preview),
  * data-agent-id (each listed token), data-agent-client-host (an OAuth grant's client host), data-agent-expires (its expiry, ISO 8601), data-approval (approve/decline
  * buttons), data-actor / data-type / data-via (each activity entry; via is the transport of a tool call, "" for /api/tools),
- * data-standing-id / data-standing-remaining / data-standing-expires (each token's standing approvals, listed beside it),
+ * data-standing-id / data-standing-remaining / data-standing-expires (each token's standing approvals, listed beside it:
+ * the record by its name, data-record-title, the fields by their labels, the team by its name, data-standing-context),
  * data-standing-form (the "approve calls like this" form of a pending approval), data-activity ("own" or "agents", the two activity lists), data-agent-text (the only elements holding text an agent
  * chose: a tool name as called, the arguments of an approval).
  */
@@ -28,16 +29,18 @@ import { render } from "./layout.ts";
 export type MintResult = { token: string; name: string } | { error: string; status: number };
 
 function when(date: Date): SafeHTML {
-  return html`<time datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace("T", " ")} UTC</time>`;
+  // Isolated left to right: the date's digits and dashes keep their order on a right-to-left page.
+  return html`<time dir="ltr" datetime="${date.toISOString()}">${date.toISOString().slice(0, 16).replace("T", " ")} UTC</time>`;
 }
 
-/** The person's live tokens, and beside each its live standing approvals. */
+/** The person's live tokens, and beside each its live standing approvals; `teams` names their teams (id to name). */
 export interface AgentsListed {
   tokens: readonly AgentTokenInfo[];
   standing: readonly StandingApproval[];
+  teams: ReadonlyMap<string, string>;
 }
 
-function tokenList(req: IncomingMessage, { tokens, standing }: AgentsListed): SafeHTML {
+function tokenList(req: IncomingMessage, { tokens, standing, teams }: AgentsListed): SafeHTML {
   if (tokens.length === 0) return html`<p class="muted">${T(req, "demo.agents.list_empty")}</p>`;
   return html`<ul class="agents">${tokens.map(
     (t) => html`<li data-agent-id="${t.ID}" data-agent-name="${t.Name}" data-agent-access="${t.Access}"><div>
@@ -45,7 +48,7 @@ function tokenList(req: IncomingMessage, { tokens, standing }: AgentsListed): Sa
   ${t.Client === undefined ? html`` : html`<span class="muted">${T(req, "demo.agents.client")}:</span> <span data-agent-text dir="auto">${t.Client.Name}</span> · <code dir="ltr" data-agent-client-host>${t.Client.Host}</code>`}
   <span class="muted">${T(req, "demo.agents.created")} ${when(t.CreatedAt)} · <span data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "demo.agents.expires")} ${when(t.ExpiresAt)}</span> · ${t.LastUsedAt === undefined ? T(req, "demo.agents.never_used") : html`${T(req, "demo.agents.last_used")} ${when(t.LastUsedAt)}`}</span></div>
   <form class="inline" method="post" action="/account/agents/revoke"><input type="hidden" name="id" value="${t.ID}"><button class="danger" type="submit">${Icon("x")} ${T(req, "demo.agents.revoke")}</button></form>
-  ${standingList(req, standing, t.ID)}
+  ${standingList(req, standing, t.ID, teams)}
 </li>`,
   )}</ul>`;
 }
@@ -128,7 +131,7 @@ ${outcome}
   </form>`
       : html``
   }
-  ${open && approvable(preview) ? standingForm(req, approval, def) : html``}
+  ${open && approvable(preview) ? standingForm(req, approval, def, preview) : html``}
 </section>
 <p><a href="/account/activity">${T(req, "demo.activity.title")}</a></p>`,
   });
