@@ -70,7 +70,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, logger: Logger): DemoConfig {
     mailFrom: nonEmpty(env["MAIL_FROM"]),
     oidcIssuer: nonEmpty(env["OIDC_ISSUER"]),
     litestreamSocket: nonEmpty(env["LITESTREAM_SOCKET"]),
-    operators: (nonEmpty(env["OPERATORS"]) ?? "").split(",").map((a) => a.trim()).filter((a) => a !== ""),
+    operators: (nonEmpty(env["OPERATORS"]) ?? "")
+      .split(",")
+      .map((a) => a.trim())
+      .filter((a) => a !== ""),
     freshFor: positive(env, "FRESH_SECONDS", 300) * 1000,
     jobStepMs: positive(env, "JOB_STEP_MS", 600),
   };

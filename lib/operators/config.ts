@@ -64,7 +64,8 @@ export function checkConfig(config: Config): ReadonlySet<string> {
   for (const entry of config.Operators) {
     const address = typeof entry === "string" ? normalizeAddress(entry) : undefined;
     // An operator is a session subject: a list entry no sign-in could produce would silently grant nobody.
-    if (address === undefined || !/^[^@\s]+@[^@\s]+$/.test(address)) throw invalid(`Operators holds ${JSON.stringify(entry)}, not an email address`);
+    if (address === undefined || !/^[^@\s]+@[^@\s]+$/.test(address))
+      throw invalid(`Operators holds ${JSON.stringify(entry)}, not an email address`);
     operators.add(address);
   }
   return operators;

@@ -26,9 +26,12 @@ export const PEOPLE_PAGE: number = 25;
 /** The word sign-in answers a suspended person's sign-in with: `SigninPath?err=suspended`. */
 export const SUSPENDED_REFUSAL = "suspended";
 
+// Sign-in's rows of a person, with what operators read of them (accounts by prefix, a person's language).
+type SigninRows = ReturnType<typeof signin.accountRows>;
+
 /** One page of people whose address starts with a prefix. */
 export interface PeoplePage {
-  People: signin.SigninAccount[];
+  People: ReturnType<SigninRows["find"]>;
   /** The address to ask the next page after, or undefined on the last page. */
   Next: string | undefined;
 }
@@ -51,7 +54,7 @@ export class Operators {
   readonly #gate: GateDeps;
   readonly #actions: Actions;
   readonly #notices: OperatorNotices;
-  readonly #signin: signin.SigninRows;
+  readonly #signin: SigninRows;
   readonly #shown: readonly AccountRows[];
   readonly #config: Config;
 
@@ -156,6 +159,9 @@ export class Operators {
     }
     const { done, notice } = action(operator, subject, needsReason ? reason : "");
     const mailed = notice === undefined || (await this.#notices.send(notice, subject, this.#signin.localeOf(subject) ?? "en", reason));
-    seeOther(res, `${this.#config.OperatorsPath}/person?address=${encodeURIComponent(subject)}&done=${done}${mailed ? "" : "&mail=failed"}`);
+    seeOther(
+      res,
+      `${this.#config.OperatorsPath}/person?address=${encodeURIComponent(subject)}&done=${done}${mailed ? "" : "&mail=failed"}`,
+    );
   }
 }

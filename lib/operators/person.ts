@@ -49,7 +49,12 @@ export function shownTables(rows: readonly AccountRows[], subject: string): Show
       if (columns === undefined) continue;
       // One export page (at most EXPORT_PAGE rows): a count past it is "at least" the number shown.
       const all = JSON.parse(`[${pages.page(undefined).text}]`) as Record<string, unknown>[];
-      found.set(pages.Table, { Table: pages.Table, Columns: columns, Rows: all.slice(0, SHOWN_ROWS).map((row) => columns.map((c) => row[c] ?? null)), Count: all.length });
+      found.set(pages.Table, {
+        Table: pages.Table,
+        Columns: columns,
+        Rows: all.slice(0, SHOWN_ROWS).map((row) => columns.map((c) => row[c] ?? null)),
+        Count: all.length,
+      });
     }
   }
   return Object.keys(SHOWN).flatMap((table) => found.get(table) ?? []);

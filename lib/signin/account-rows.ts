@@ -49,10 +49,14 @@ export function accountRows(db: DB): SigninRows {
     `SELECT address AS Address, first_signin_at AS FirstSignin, last_signin_at AS LastSignin FROM signin_accounts
 WHERE (address > @from OR (@first = 1 AND address = @from)) AND address < @prefix || char(65535) ORDER BY address LIMIT @limit`,
   );
-  const locale = db.prepare<[string], string>("SELECT locale FROM signin_notice_devices WHERE subject = ? ORDER BY last_seen DESC LIMIT 1").pluck();
+  const locale = db
+    .prepare<[string], string>("SELECT locale FROM signin_notice_devices WHERE subject = ? ORDER BY last_seen DESC LIMIT 1")
+    .pluck();
   return {
     find: (prefix, after, limit) =>
-      find.all(after === undefined || after < prefix ? { from: prefix, prefix, limit, first: 1 } : { from: after, prefix, limit, first: 0 }),
+      find.all(
+        after === undefined || after < prefix ? { from: prefix, prefix, limit, first: 1 } : { from: after, prefix, limit, first: 0 },
+      ),
     localeOf: (subject) => locale.get(subject),
     isAccount: (address) => tables.isAccount?.(address) === true,
     move(from, to, merge) {

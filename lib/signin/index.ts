@@ -15,4 +15,3 @@ export type { RateLimits } from "./rate.ts";
 export type { NoticesConfig, NoticeKind, AuditedEvent } from "./notices.ts";
 export type { Identity } from "../session/index.ts";
 export { accountRows } from "./account-rows.ts";
-export type { SigninRows, SigninAccount } from "./account-rows.ts";

@@ -67,10 +67,20 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
       const html = { Accept: "text/html" };
       const anonymous = await sendRequest(demo.origin, method, target, { headers: html, ...(form && { form }) }, demo.origin);
       const signedIn = await sendRequest(demo.origin, method, target, { jar: person, headers: html, ...(form && { form }) }, demo.origin);
-      const agent = await sendRequest(demo.origin, method, target, { headers: { ...html, Authorization: `Bearer ${token}` }, ...(form && { form }) }, demo.origin);
+      const agent = await sendRequest(
+        demo.origin,
+        method,
+        target,
+        { headers: { ...html, Authorization: `Bearer ${token}` }, ...(form && { form }) },
+        demo.origin,
+      );
       assert.deepEqual([anonymous.status, signedIn.status, agent.status], [404, 404, 404], `${method} ${target}`);
     }
-    assert.equal((await sendRequest(demo.origin, "GET", "/account", { jar: person }, demo.origin)).status, 200, "the person is still signed in");
+    assert.equal(
+      (await sendRequest(demo.origin, "GET", "/account", { jar: person }, demo.origin)).status,
+      200,
+      "the person is still signed in",
+    );
   });
 
   it("sends the operator's session to step up until a passkey confirms it, then shows the operator pages", async () => {
@@ -88,7 +98,11 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
     await page.click(`a:text("${PERSON}")`);
     await page.waitForSelector(`[data-operators-person="${PERSON}"]`);
     assert.equal(await page.getAttribute("[data-operators-status]", "data-operators-status"), "active");
-    assert.equal(await page.evaluate(`document.querySelector('table[data-operators-table="agent_tokens"]') !== null`), true, "tokens shown");
+    assert.equal(
+      await page.evaluate(`document.querySelector('table[data-operators-table="agent_tokens"]') !== null`),
+      true,
+      "tokens shown",
+    );
   });
 
   it("suspends: the session, the agent token and the next sign-in are refused, the person is mailed, both streams record it", async () => {
@@ -106,15 +120,19 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
     const refused = await sendRequest(demo.origin, "GET", "/signin?err=suspended", {}, demo.origin);
     assert.match(refused.body, /data-outcome="suspended"[^>]*>[^<]*(<svg[\s\S]*?<\/svg>)?\s*This account is suspended/);
 
-    const notice = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(PERSON) && !isSigninMail(m));
+    const notice = await demo.smtp.waitForMessage(
+      (m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(PERSON) && !isSigninMail(m),
+    );
     assert.equal(notice.parsed.headers.get("subject"), "Your account has been suspended");
     assert.match(notice.parsed.text ?? "", /Reason given: account taken over/);
 
     const db = new Database(join(demo.stateDir, "demo.db"), { readonly: true });
     try {
-      const rows = db
-        .prepare("SELECT stream, actor, data FROM events WHERE type = 'operator.suspended' ORDER BY stream")
-        .all() as { stream: string; actor: string; data: string }[];
+      const rows = db.prepare("SELECT stream, actor, data FROM events WHERE type = 'operator.suspended' ORDER BY stream").all() as {
+        stream: string;
+        actor: string;
+        data: string;
+      }[];
       assert.deepEqual(
         rows.map((r) => [r.stream, r.actor, JSON.parse(r.data).operator ?? JSON.parse(r.data).subject]),
         [
@@ -122,7 +140,9 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
           [`audit:${PERSON}`, "human", OPERATOR],
         ],
       );
-      const live = db.prepare("SELECT count(*) AS n FROM agent_tokens WHERE subject = ? AND revoked_at IS NULL").get(PERSON) as { n: number };
+      const live = db.prepare("SELECT count(*) AS n FROM agent_tokens WHERE subject = ? AND revoked_at IS NULL").get(PERSON) as {
+        n: number;
+      };
       assert.equal(live.n, 0, "every agent token and OAuth grant revoked");
     } finally {
       db.close();
@@ -147,8 +167,16 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
       jar.cookies.set("framework_locale", locale);
       const before = demo.smtp.messages.length;
       await sendRequest(demo.origin, "POST", "/signin", { jar, form: { email: address } }, demo.origin);
-      const mail = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address) && isSigninMail(m));
-      await sendRequest(demo.origin, "GET", /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(mail.parsed.text ?? "")?.[0] ?? "", { jar }, demo.origin);
+      const mail = await demo.smtp.waitForMessage(
+        (m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address) && isSigninMail(m),
+      );
+      await sendRequest(
+        demo.origin,
+        "GET",
+        /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(mail.parsed.text ?? "")?.[0] ?? "",
+        { jar },
+        demo.origin,
+      );
       const status = await page.evaluate(
         `fetch("/operators/suspend", { method: "POST", body: new URLSearchParams({ address: "${address}", reason: "r-${locale}" }) }).then((r) => r.status)`,
       );
@@ -162,7 +190,9 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
   });
 
   it("refuses a suspension without a reason (400 naming the field) and writes nothing", async () => {
-    const status = await page.evaluate(`fetch("/operators/suspend", { method: "POST", body: new URLSearchParams({ address: "${PERSON}", reason: "" }) }).then((r) => r.status)`);
+    const status = await page.evaluate(
+      `fetch("/operators/suspend", { method: "POST", body: new URLSearchParams({ address: "${PERSON}", reason: "" }) }).then((r) => r.status)`,
+    );
     assert.equal(status, 400);
     assert.equal(await signinLanding(demo, PERSON), "/account");
   });

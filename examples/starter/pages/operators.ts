@@ -12,7 +12,14 @@ import type { Assets } from "latch/assets";
 import { html, queryParams, type SafeHTML } from "latch/http";
 import { T, Tf } from "latch/i18n";
 import { Icon } from "latch/icons";
-import { MAX_REASON, type PeoplePage, type PersonView } from "latch/operators";
+import type { Operators } from "latch/operators";
+
+/** What `Operators.find` and `Operators.view` answer. */
+type PeoplePage = ReturnType<Operators["find"]>;
+type PersonView = ReturnType<Operators["view"]>;
+
+/** The longest reason lib/operators accepts (its README, `MAX_REASON`). */
+const MAX_REASON = 500;
 import type { Shell } from "./teams.ts";
 
 /** The `done` outcomes the actions redirect with. */
@@ -31,7 +38,8 @@ export function peoplePage(req: IncomingMessage, res: ServerResponse, assets: As
         : html`<table data-operators-people>
   <thead><tr><th>${T(req, "starter.operators.address")}</th><th>${T(req, "starter.operators.last_signin")}</th></tr></thead>
   <tbody>${found.People.map(
-    (p) => html`<tr><td><a href="${req.url?.split("?")[0] ?? ""}/person?address=${encodeURIComponent(p.Address)}" dir="ltr">${p.Address}</a></td><td>${time(p.LastSignin)}</td></tr>`,
+    (p) =>
+      html`<tr><td><a href="${req.url?.split("?")[0] ?? ""}/person?address=${encodeURIComponent(p.Address)}" dir="ltr">${p.Address}</a></td><td>${time(p.LastSignin)}</td></tr>`,
   )}</tbody>
 </table>
 ${found.Next === undefined ? html`` : html`<p><a data-operators-next href="?q=${encodeURIComponent(q)}&amp;after=${encodeURIComponent(found.Next)}">${T(req, "starter.operators.next")}</a></p>`}`;
@@ -51,17 +59,25 @@ ${found.Next === undefined ? html`` : html`<p><a data-operators-next href="?q=${
 
 function table(t: PersonView["Tables"][number]): SafeHTML {
   return html`<h3><code>${t.Table}</code> <span class="muted" data-count="${String(t.Count)}">(${String(t.Count)})</span></h3>
-${t.Columns.length === 0 || t.Rows.length === 0 ? html`` : html`<table data-operators-table="${t.Table}">
+${
+  t.Columns.length === 0 || t.Rows.length === 0
+    ? html``
+    : html`<table data-operators-table="${t.Table}">
   <thead><tr>${t.Columns.map((c) => html`<th><code>${c}</code></th>`)}</tr></thead>
   <tbody>${t.Rows.map((row) => html`<tr>${row.map((v, i) => html`<td dir="auto">${/_at$|^last_seen$/.test(t.Columns[i] ?? "") ? time(v) : v === null ? "" : String(v)}</td>`)}</tr>`)}</tbody>
-</table>`}`;
+</table>`
+}`;
 }
 
 function action(req: IncomingMessage, path: string, subject: string, name: string, withReason: boolean): SafeHTML {
   return html`<form method="post" action="${path}/${name.replace("_", "-")}" data-operators-action="${name}">
   <input type="hidden" name="address" value="${subject}">
-  ${withReason ? html`<label for="reason-${name}">${T(req, "starter.operators.reason")}</label>
-  <input id="reason-${name}" name="reason" type="text" maxlength="${String(MAX_REASON)}" required>` : html``}
+  ${
+    withReason
+      ? html`<label for="reason-${name}">${T(req, "starter.operators.reason")}</label>
+  <input id="reason-${name}" name="reason" type="text" maxlength="${String(MAX_REASON)}" required>`
+      : html``
+  }
   <p><button type="submit" class="${name === "reactivate" ? "" : "danger"}">${T(req, `starter.operators.${name}`)}</button></p>
 </form>`;
 }
@@ -73,7 +89,10 @@ export function personPage(req: IncomingMessage, res: ServerResponse, assets: As
   const notice = OPERATOR_OUTCOMES.includes(done)
     ? html`<p class="notice ok" role="status" data-outcome="${done}">${Icon("check")} ${T(req, `starter.operators.done.${done}`)}</p>`
     : html``;
-  const mail = query.get("mail") === "failed" ? html`<p class="notice bad" role="alert" data-outcome="mail-failed">${T(req, "starter.operators.mail_failed")}</p>` : html``;
+  const mail =
+    query.get("mail") === "failed"
+      ? html`<p class="notice bad" role="alert" data-outcome="mail-failed">${T(req, "starter.operators.mail_failed")}</p>`
+      : html``;
   const s = view.Suspension;
   const status =
     s === undefined
