@@ -303,6 +303,7 @@ export const WRITE_PATHS: readonly WritePath[] = [
 
   // The API reports.
   { name: "account: create", none: "builds the account component" },
+  { name: "operators: create", none: "builds the operators component" },
   { name: "teams: create", none: "builds the teams component" },
   { name: "signin: IssuedLink.revoke", none: "withdraws a link latch/account issued and could not mail; no person's record changes" },
   { name: "agent: AgentTokens.mint", via: "POST /account/agents" },

@@ -35,11 +35,13 @@ import * as oauth from "../../lib/oauth/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
 import { securityPage } from "./pages/security.ts";
 import * as teams from "../../lib/teams/index.ts";
+import * as operators from "../../lib/operators/index.ts";
+import { mountOperatorPages } from "../starter/operators.ts";
 import { joinPage, refusalPage } from "../starter/pages/teams.ts";
 import { mountTeamPages } from "../starter/teams.ts";
 import { mountResources, resourceRows, renderResource, resourcesSchema } from "./resources.ts";
 
-/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, OAuth codes and refresh tokens, teams, the resources, the account. */
+/** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, OAuth codes and refresh tokens, teams, the resources, the account, the operators' suspensions. */
 export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
   session.Schema,
   signin.Schema,
@@ -50,6 +52,7 @@ export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
   teams.Schema,
   resourcesSchema,
   account.Schema,
+  operators.Schema,
 );
 
 /** Directory of the demo's catalogs: its own words and those of the starter's pages it uses. */
@@ -144,6 +147,9 @@ function buildRouter(
     ...(config.mailFrom !== undefined && { MailFrom: config.mailFrom }),
     ...(config.oidcIssuer !== undefined && { Provider: { Issuer: config.oidcIssuer } }),
     SecondFactor: (req, res, identity) => keys.Gate(req, res, identity),
+    // A suspended person is refused at sign-in, and the sign-in page says why (?err=suspended).
+    Authorize: (address) => ops.Authorize(address),
+    AuthorizeRefusal: (address) => ops.AuthorizeRefusal(address),
   });
   const keys = passkey.create({
     DB: db,
@@ -182,7 +188,7 @@ function buildRouter(
     Passkey: keys,
     Origin: config.origin,
     InstanceKey: config.instanceKey,
-    Rows: [oauth.accountRows(db, agentRows), agentRows, teams.accountRows(db), resourceRows(db)],
+    Rows: [oauth.accountRows(db, agentRows), agentRows, teams.accountRows(db), resourceRows(db), operators.accountRows(db)],
     AccountPath: "/account/security",
     SigninPath: "/signin",
     StalePath: "/stepup",
@@ -192,6 +198,23 @@ function buildRouter(
     Logger: logger,
     ...(config.smtpURL !== undefined && { Mailer: newSMTPMailer(config.smtpURL, { logger }) }),
     ...(config.mailFrom !== undefined && { MailFrom: config.mailFrom }),
+  });
+  // Operators (lib/operators): who they are is the OPERATORS setting; suspension ends agent tokens, grants and approvals
+  // through lib/agent's rows, sessions through sign-in's store; memberships are shown from lib/teams' rows.
+  const ops = operators.create({
+    DB: db,
+    Operators: config.operators,
+    Sessions: auth.Sessions,
+    Events: events,
+    Rows: [agentRows, teams.accountRows(db)],
+    Origin: config.origin,
+    OperatorsPath: "/operators",
+    StalePath: "/stepup",
+    FreshFor: config.freshFor,
+    NotFound: notFoundPage(assets),
+    Mailer: mailer,
+    MailFrom: mailFrom,
+    Logger: logger,
   });
   const jobHandlers = newHandlers({
     Jobs: jobs,
@@ -271,6 +294,7 @@ function buildRouter(
     standing,
   });
   mountTeamPages({ mux, signedIn, teams: team, assets, shell: renderDemo });
+  mountOperatorPages({ mux, operators: ops, path: "/operators", assets, shell: renderDemo });
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);
   signedIn.Handle("GET /jobs/{id}/events", jobHandlers.Events);

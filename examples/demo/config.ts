@@ -13,6 +13,8 @@
  *   OIDC_ISSUER      an OpenID provider to upgrade claimed addresses to
  *   LITESTREAM_SOCKET  Litestream's control socket; set → new sessions, passkeys
  *                    and recovery codes wait for replication (Options.Durable)
+ *   OPERATORS        comma-separated addresses of the application's operators
+ *                    (latch/operators, /operators); unset → nobody
  *   FRESH_SECONDS    how recent a sign-in must be for /account/security and
  *                    for deleting a passkey; default 300 (5 minutes)
  *   JOB_STEP_MS      length of one of the demo job's 10 steps; default 600
@@ -40,6 +42,8 @@ export interface DemoConfig {
   oidcIssuer: string | undefined;
   /** Litestream's control socket, for the durability barrier. */
   litestreamSocket: string | undefined;
+  /** The operators' addresses (OPERATORS, comma-separated): configuration, never data an operator can grant. */
+  operators: string[];
   /** Freshness window of RequireFreshSession and passkey deletion, in ms. */
   freshFor: number;
   /** One job step, in ms. */
@@ -66,6 +70,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, logger: Logger): DemoConfig {
     mailFrom: nonEmpty(env["MAIL_FROM"]),
     oidcIssuer: nonEmpty(env["OIDC_ISSUER"]),
     litestreamSocket: nonEmpty(env["LITESTREAM_SOCKET"]),
+    operators: (nonEmpty(env["OPERATORS"]) ?? "")
+      .split(",")
+      .map((a) => a.trim())
+      .filter((a) => a !== ""),
     freshFor: positive(env, "FRESH_SECONDS", 300) * 1000,
     jobStepMs: positive(env, "JOB_STEP_MS", 600),
   };

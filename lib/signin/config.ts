@@ -30,6 +30,11 @@ export interface Config {
   Mailer?: Mailer;
   /** Admission gate for a verified address. @default admit every verified address */
   Authorize?: (address: string) => boolean | Promise<boolean>;
+  /**
+   * The word an `Authorize` refusal of `address` answers with, `SigninPath?err=<word>` (lower-case letters and
+   * underscores; lib/operators answers "suspended"). @default "address"
+   */
+  AuthorizeRefusal?: (address: string) => string | undefined;
   /** Called where the session would be minted (the passkey `Gate`): `true` when it answered the request itself, `false` to proceed. */
   SecondFactor?: (req: IncomingMessage, res: ServerResponse, session: Identity) => boolean | Promise<boolean>;
   /** Path of the application's sign-in page; outcome redirects land there. */

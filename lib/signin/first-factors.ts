@@ -220,8 +220,11 @@ async function admit(
   authTime?: Date,
 ): Promise<void> {
   if (ctx.config.Authorize !== undefined && !(await ctx.config.Authorize(address))) {
-    ctx.emit(req, { Kind: "signin_refused", Subject: address, Reason: "not_authorized" });
-    return outcome(ctx, res, "err=address");
+    const word = ctx.config.AuthorizeRefusal?.(address);
+    // A word that is not one plain token cannot change the query it is put in (RFC 3986 §3.4).
+    const refusal = word !== undefined && /^[a-z_]{1,32}$/.test(word) ? word : "address";
+    ctx.emit(req, { Kind: "signin_refused", Subject: address, Reason: refusal === "address" ? "not_authorized" : refusal });
+    return outcome(ctx, res, `err=${refusal}`);
   }
   const now = ctx.clock.now();
   ctx.recordAccount(address, now.getTime());

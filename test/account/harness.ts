@@ -22,6 +22,7 @@ import { resourceRows } from "../../examples/demo/resources.ts";
 import { accountRows as agentRows } from "../../lib/agent/index.ts";
 import { accountRows as oauthRows } from "../../lib/oauth/index.ts";
 import { accountRows as teamRows } from "../../lib/teams/index.ts";
+import { accountRows as operatorRows } from "../../lib/operators/index.ts";
 import { FakeClock } from "../_support/clock.ts";
 import assert from "node:assert/strict";
 import type { CookieJar } from "../_support/http-client.ts";
@@ -81,7 +82,7 @@ export async function startAccountApp(
         Passkey: keys,
         Origin: "http://localhost",
         InstanceKey: "account-test-instance-key",
-        Rows: [oauthRows(db, agentRows(db)), agentRows(db), teamRows(db), resourceRows(db)],
+        Rows: [oauthRows(db, agentRows(db)), agentRows(db), teamRows(db), resourceRows(db), operatorRows(db)],
         AccountPath: "/account/security",
         SigninPath: "/signin",
         StalePath: "/stepup",
@@ -245,6 +246,8 @@ export function seed(app: AccountApp, address: string, tag: string): Seeded {
   run("INSERT INTO teams (id, name, created_at) VALUES (?, 'Workshop', ?)", `team-${tag}`, now);
   run("INSERT INTO team_members (team, subject, role, joined_at) VALUES (?, ?, 'member', ?)", `team-${tag}`, address, now);
   run("INSERT INTO team_people (subject, key) VALUES (?, ?)", address, `key-${tag}`);
+  // An operator's suspension of the person (lib/operators): it follows the address.
+  run("INSERT INTO operator_suspensions (subject, reason, operator, suspended_at) VALUES (?, 'seeded', 'op@example.org', ?)", address, now);
   run(
     `INSERT INTO team_invitations (id, token_hash, team, address, role, inviter, created_at, expires_at)
      VALUES (?, ?, ?, ?, 'viewer', 'owner@example.org', ?, ?), (?, ?, ?, 'guest@example.org', 'viewer', ?, ?, ?)`,

@@ -1,7 +1,8 @@
 /*
  * The sign-in page (SPEC §4.1: the application's own, rendering every
  * outcome): `sent=1` (the link is on its way; the code form for a link
- * opened on another device), `err=rate|address|expired|keymail|code` and
+ * opened on another device), `err=rate|address|expired|keymail|code`,
+ * `err=suspended` (latch/operators: the account is suspended) and
  * `force=1` (carried into the form so the next POST skips the inbox
  * provider), and latch/account's `account=reversed|reverse_failed|deleted`. Forms post to `/signin` (Begin) and `/auth/code` (VerifyCode).
  */
@@ -14,7 +15,7 @@ import { accountNotice } from "./account-life.ts";
 import { render } from "./layout.ts";
 
 /** The `err` values Begin, Verify and VerifyCode redirect with. */
-export const SIGNIN_ERRORS: readonly string[] = ["rate", "address", "expired", "keymail", "code"];
+export const SIGNIN_ERRORS: readonly string[] = ["rate", "address", "expired", "keymail", "code", "suspended"];
 
 /** `GET /signin`. */
 export function signinPage(assets: Assets): HandlerFunc {

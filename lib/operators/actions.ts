@@ -1,0 +1,113 @@
+/*
+ * What an operator does to a person, each in one transaction with its two audit events (the operator's stream and the
+ * person's, actor "human", the data naming the other party): suspend, reactivate, end access, reset passkeys. A
+ * suspension ends every session (`Sessions.RevokeAll`, with its hooks: wired agent tokens end too) and everything the
+ * `Rows` modules end (`endAccess`: agent tokens and OAuth grants revoked, approvals declined), so none outlives it.
+ */
+import type { AccountRows, DB, Statement } from "../db/index.ts";
+import type { EventStore } from "../events/index.ts";
+import type { Clock } from "../http/index.ts";
+import type { Sessions } from "../session/index.ts";
+
+/** A person's suspension, as stored. */
+export interface Suspension {
+  Reason: string;
+  /** The operator who suspended. */
+  Operator: string;
+  At: Date;
+}
+
+/** The event types operator actions append, on both streams. */
+export const OPERATOR_EVENTS = {
+  suspended: "operator.suspended",
+  reactivated: "operator.reactivated",
+  accessEnded: "operator.access_ended",
+  passkeysReset: "operator.passkeys_reset",
+  everyoneEnded: "operator.everyone_ended",
+  auditExported: "operator.audit_exported",
+} as const;
+
+// The contract's actor stays "human" (SPEC §6.2): the operator is a person; the event's data names them.
+const HUMAN = { String: (): string => "human" };
+
+/** The suspension store and the actions' transactions. */
+export class Actions {
+  readonly #db: DB;
+  readonly #sessions: Sessions;
+  readonly #events: EventStore;
+  readonly #rows: readonly AccountRows[];
+  readonly #passkeys: AccountRows;
+  readonly #clock: Clock;
+  readonly #sql: {
+    get: Statement<[string], { reason: string; operator: string; suspended_at: number }>;
+    put: Statement<[string, string, string, number]>;
+    drop: Statement<[string]>;
+  };
+
+  constructor(db: DB, sessions: Sessions, events: EventStore, rows: readonly AccountRows[], passkeys: AccountRows, clock: Clock) {
+    this.#db = db;
+    this.#sessions = sessions;
+    this.#events = events;
+    this.#rows = rows;
+    this.#passkeys = passkeys;
+    this.#clock = clock;
+    this.#sql = {
+      get: db.prepare("SELECT reason, operator, suspended_at FROM operator_suspensions WHERE subject = ?"),
+      put: db.prepare("INSERT OR REPLACE INTO operator_suspensions (subject, reason, operator, suspended_at) VALUES (?, ?, ?, ?)"),
+      drop: db.prepare("DELETE FROM operator_suspensions WHERE subject = ?"),
+    };
+  }
+
+  /** The person's suspension, or undefined. */
+  suspension(subject: string): Suspension | undefined {
+    const row = this.#sql.get.get(subject);
+    return row === undefined ? undefined : { Reason: row.reason, Operator: row.operator, At: new Date(row.suspended_at) };
+  }
+
+  /** Records `type` on the operator's stream (data: the person) and the person's (data: the operator). */
+  record(operator: string, subject: string, type: string, data: Record<string, unknown>): void {
+    this.#events.appendAudit({ Subject: operator, Actor: HUMAN, Type: type, Data: { subject, ...data } });
+    if (subject !== operator) this.#events.appendAudit({ Subject: subject, Actor: HUMAN, Type: type, Data: { operator, ...data } });
+  }
+
+  // Every session, then what the other modules end (tokens, grants, approvals): how many of each.
+  #endAccess(subject: string): { sessions: number; access: number } {
+    const sessions = this.#sessions.RevokeAll(subject);
+    const access = this.#rows.reduce((n, rows) => n + (rows.endAccess?.(subject, this.#clock.now().getTime()) ?? 0), 0);
+    return { sessions, access };
+  }
+
+  /** Suspends `subject` and ends all their access, with both audit events, in one transaction. */
+  suspend(operator: string, subject: string, reason: string): void {
+    this.#immediate(() => {
+      this.#sql.put.run(subject, reason, operator, this.#clock.now().getTime());
+      this.record(operator, subject, OPERATOR_EVENTS.suspended, { reason, ...this.#endAccess(subject) });
+    });
+  }
+
+  /** Lifts `subject`'s suspension; false when there was none (nothing recorded). */
+  reactivate(operator: string, subject: string, reason: string): boolean {
+    return this.#immediate(() => {
+      if (this.#sql.drop.run(subject).changes === 0) return false;
+      this.record(operator, subject, OPERATOR_EVENTS.reactivated, { reason });
+      return true;
+    });
+  }
+
+  /** Ends `subject`'s sessions, agent tokens, OAuth grants and approvals (no suspension). */
+  endAccess(operator: string, subject: string): void {
+    this.#immediate(() => this.record(operator, subject, OPERATOR_EVENTS.accessEnded, this.#endAccess(subject)));
+  }
+
+  /** Deletes `subject`'s passkeys, recovery codes and user handle, and ends their sessions: they enrol again. */
+  resetPasskeys(operator: string, subject: string): void {
+    this.#immediate(() => {
+      this.#passkeys.erase(subject);
+      this.record(operator, subject, OPERATOR_EVENTS.passkeysReset, { sessions: this.#sessions.RevokeAll(subject) });
+    });
+  }
+
+  #immediate<T>(fn: () => T): T {
+    return this.#db.transaction(fn).immediate();
+  }
+}

@@ -1,0 +1,199 @@
+/*
+ * Operators end to end in the demo (its real entry point, real SMTP, headless Chromium with a CDP virtual
+ * authenticator): every operator route answers 404 to anyone not an operator (signed out, signed in, an agent's token);
+ * the operator without a passkey-confirmed session is sent to step up; after the step-up the operator finds a person,
+ * suspends them (their browser session, their agent token's next call and their next sign-in refused, a notice mailed,
+ * both audit streams written), then reactivates them (sign-in works again).
+ */
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import Database from "better-sqlite3";
+import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page } from "../_support/browser.ts";
+import { isSigninMail, mintAgentToken, signInByLink, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
+import { CookieJar, sendRequest } from "../_support/http-client.ts";
+import { decodeWords } from "../_support/mail-parse.ts";
+import { BaseCatalogs, BaseLocales } from "../../lib/i18n/index.ts";
+
+const OPERATOR = "op@example.com";
+const PERSON = "victim@example.com";
+const FRESH_SECONDS = 600;
+
+/** Every operator route, with a form for the POSTs (a valid one: only the gate may refuse it). */
+const ROUTES: readonly [string, string][] = [
+  ["GET", "/operators"],
+  ["GET", "/operators?q=vic"],
+  ["GET", `/operators/person?address=${encodeURIComponent(PERSON)}`],
+  ["POST", "/operators/suspend"],
+  ["POST", "/operators/reactivate"],
+  ["POST", "/operators/end-access"],
+  ["POST", "/operators/reset-passkeys"],
+];
+const FORM = { address: PERSON, reason: "test" };
+
+/** Signs `address` in over HTTP and answers where the emailed link lands (not asserting it is /account). */
+async function signinLanding(demo: Demo, address: string): Promise<string | undefined> {
+  const jar = new CookieJar();
+  const before = demo.smtp.messages.length;
+  await sendRequest(demo.origin, "POST", "/signin", { jar, form: { email: address } }, demo.origin);
+  const mail = await demo.smtp.waitForMessage((m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address) && isSigninMail(m));
+  const link = /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(mail.parsed.text ?? "")?.[0] ?? "";
+  return (await sendRequest(demo.origin, "GET", link, { jar }, demo.origin)).location;
+}
+
+describe("operators in the demo", { skip: hasChromium ? false : "no system Chromium" }, () => {
+  let demo: Demo;
+  let browser: Browser;
+  let page: Page;
+  let person: CookieJar;
+  let token = "";
+
+  before(async () => {
+    demo = await startDemo({ FRESH_SECONDS: String(FRESH_SECONDS), OPERATORS: ` ${OPERATOR.toUpperCase()} , other-op@example.com` });
+    browser = await launchBrowser();
+    page = (await watchedPage(await browser.newContext())).page;
+    await addVirtualAuthenticator(page);
+    person = await signInOverHTTP(demo, PERSON);
+    token = await mintAgentToken(demo, person, "helper", "read");
+  });
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+
+  it("answers 404 on every operator route to the signed out, a signed-in person and an agent's token, and changes nothing", async () => {
+    for (const [method, target] of ROUTES) {
+      const form = method === "POST" ? FORM : undefined;
+      const html = { Accept: "text/html" };
+      const anonymous = await sendRequest(demo.origin, method, target, { headers: html, ...(form && { form }) }, demo.origin);
+      const signedIn = await sendRequest(demo.origin, method, target, { jar: person, headers: html, ...(form && { form }) }, demo.origin);
+      const agent = await sendRequest(
+        demo.origin,
+        method,
+        target,
+        { headers: { ...html, Authorization: `Bearer ${token}` }, ...(form && { form }) },
+        demo.origin,
+      );
+      assert.deepEqual([anonymous.status, signedIn.status, agent.status], [404, 404, 404], `${method} ${target}`);
+    }
+    assert.equal(
+      (await sendRequest(demo.origin, "GET", "/account", { jar: person }, demo.origin)).status,
+      200,
+      "the person is still signed in",
+    );
+  });
+
+  it("sends the operator's session to step up until a passkey confirms it, then shows the operator pages", async () => {
+    await signInByLink(page, demo, OPERATOR);
+    await page.waitForURL(`${demo.origin}/account`);
+    await page.click('button[data-passkey="register"]');
+    await page.waitForSelector("li[data-credential]");
+    // A fresh session from an emailed link is not passkey-confirmed: the operator steps up first.
+    await page.goto(`${demo.origin}/operators`);
+    await page.waitForURL(/\/stepup\?next=%2Foperators$/);
+    await page.click('button[data-passkey="stepup"]');
+    await page.waitForURL(`${demo.origin}/operators`);
+    await page.fill("#operators-q", "VIC");
+    await page.click("form[data-operators-search] button");
+    await page.click(`a:text("${PERSON}")`);
+    await page.waitForSelector(`[data-operators-person="${PERSON}"]`);
+    assert.equal(await page.getAttribute("[data-operators-status]", "data-operators-status"), "active");
+    assert.equal(
+      await page.evaluate(`document.querySelector('table[data-operators-table="agent_tokens"]') !== null`),
+      true,
+      "tokens shown",
+    );
+  });
+
+  it("suspends: the session, the agent token and the next sign-in are refused, the person is mailed, both streams record it", async () => {
+    const before = demo.smtp.messages.length;
+    await page.fill("#reason-suspend", "account taken over");
+    await page.click('form[data-operators-action="suspend"] button');
+    await page.waitForSelector('[data-outcome="suspended"]');
+    assert.equal(await page.getAttribute("[data-operators-status]", "data-operators-status"), "suspended");
+
+    const account = await sendRequest(demo.origin, "GET", "/account", { jar: person, headers: { Accept: "text/html" } }, demo.origin);
+    assert.deepEqual([account.status, account.location], [303, "/signin"], "the browser session ended");
+    const whoami = await sendRequest(demo.origin, "GET", "/api/whoami", { headers: { Authorization: `Bearer ${token}` } }, demo.origin);
+    assert.equal(whoami.status, 401, "the agent token's next call");
+    assert.equal(await signinLanding(demo, PERSON), "/signin?err=suspended");
+    const refused = await sendRequest(demo.origin, "GET", "/signin?err=suspended", {}, demo.origin);
+    assert.match(refused.body, /data-outcome="suspended"[^>]*>[^<]*(<svg[\s\S]*?<\/svg>)?\s*This account is suspended/);
+
+    const notice = await demo.smtp.waitForMessage(
+      (m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(PERSON) && !isSigninMail(m),
+    );
+    assert.equal(notice.parsed.headers.get("subject"), "Your account has been suspended");
+    assert.match(notice.parsed.text ?? "", /Reason given: account taken over/);
+
+    const db = new Database(join(demo.stateDir, "demo.db"), { readonly: true });
+    try {
+      const rows = db.prepare("SELECT stream, actor, data FROM events WHERE type = 'operator.suspended' ORDER BY stream").all() as {
+        stream: string;
+        actor: string;
+        data: string;
+      }[];
+      assert.deepEqual(
+        rows.map((r) => [r.stream, r.actor, JSON.parse(r.data).operator ?? JSON.parse(r.data).subject]),
+        [
+          [`audit:${OPERATOR}`, "human", PERSON],
+          [`audit:${PERSON}`, "human", OPERATOR],
+        ],
+      );
+      const live = db.prepare("SELECT count(*) AS n FROM agent_tokens WHERE subject = ? AND revoked_at IS NULL").get(PERSON) as {
+        n: number;
+      };
+      assert.equal(live.n, 0, "every agent token and OAuth grant revoked");
+    } finally {
+      db.close();
+    }
+  });
+
+  it("reactivates: the person signs in again and is mailed", async () => {
+    await page.fill("#reason-reactivate", "owner verified");
+    await page.click('form[data-operators-action="reactivate"] button');
+    await page.waitForSelector('[data-outcome="reactivated"]');
+    assert.equal(await signinLanding(demo, PERSON), "/account");
+    await demo.smtp.waitForMessage((m) => m.to.includes(PERSON) && m.parsed.headers.get("subject") === "Your account has been reactivated");
+  });
+
+  it("says the account is suspended, on the sign-in page and in the notice, in each of the 12 languages", async () => {
+    assert.equal(BaseLocales().length, 12);
+    for (const locale of BaseLocales()) {
+      const address = `p-${locale.toLowerCase()}@example.com`;
+      const words = BaseCatalogs().get(locale) ?? {};
+      // The person's language is that of the browser they signed in from last (sign-in's known devices).
+      const jar = new CookieJar();
+      jar.cookies.set("framework_locale", locale);
+      const before = demo.smtp.messages.length;
+      await sendRequest(demo.origin, "POST", "/signin", { jar, form: { email: address } }, demo.origin);
+      const mail = await demo.smtp.waitForMessage(
+        (m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(address) && isSigninMail(m),
+      );
+      await sendRequest(
+        demo.origin,
+        "GET",
+        /\/auth\/verify\?token=[A-Za-z0-9_-]+/.exec(mail.parsed.text ?? "")?.[0] ?? "",
+        { jar },
+        demo.origin,
+      );
+      const status = await page.evaluate(
+        `fetch("/operators/suspend", { method: "POST", body: new URLSearchParams({ address: "${address}", reason: "r-${locale}" }) }).then((r) => r.status)`,
+      );
+      assert.equal(status, 200, locale);
+      const notice = await demo.smtp.waitForMessage((m) => m.to.includes(address) && !isSigninMail(m));
+      assert.equal(decodeWords(notice.parsed.headers.get("subject") ?? ""), words["mail.operator.suspended.subject"], locale);
+      assert.ok((notice.parsed.text ?? "").includes(words["mail.operator.reason"]?.replace("{reason}", `r-${locale}`) ?? "?"), locale);
+      const shown = await sendRequest(demo.origin, "GET", "/signin?err=suspended", { jar }, demo.origin);
+      assert.ok(shown.body.includes(words["signin.err.suspended"] ?? "?"), `${locale} sign-in page`);
+    }
+  });
+
+  it("refuses a suspension without a reason (400 naming the field) and writes nothing", async () => {
+    const status = await page.evaluate(
+      `fetch("/operators/suspend", { method: "POST", body: new URLSearchParams({ address: "${PERSON}", reason: "" }) }).then((r) => r.status)`,
+    );
+    assert.equal(status, 400);
+    assert.equal(await signinLanding(demo, PERSON), "/account");
+  });
+});
