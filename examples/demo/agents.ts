@@ -35,6 +35,7 @@ import type { Mailer } from "../../lib/mail/index.ts";
 import { withCtx, writeError } from "../../lib/index.ts";
 import type { Registry } from "../../lib/jobs/index.ts";
 import { PathValue, type Mux } from "../../lib/router/index.ts";
+import * as signin from "../../lib/signin/index.ts";
 import { From, type Signin } from "../../lib/signin/index.ts";
 import { newOAuthServer } from "../../lib/oauth/index.ts";
 import type { Teams } from "../../lib/teams/index.ts";
@@ -259,7 +260,16 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
     assets,
     shell: render,
   });
-  const waiting = new WaitingNotices({ DB: db, Mailer: deps.mailer, MailFrom: deps.mailFrom, Origin: deps.origin, Logger: deps.logger });
+  // The mail in the language of the device the person last signed in from (lib/signin's rows), else English.
+  const people = signin.accountRows(db);
+  const waiting = new WaitingNotices({
+    DB: db,
+    Mailer: deps.mailer,
+    MailFrom: deps.mailFrom,
+    Origin: deps.origin,
+    Logger: deps.logger,
+    Locale: (person) => people.localeOf(person) ?? "en",
+  });
   sweepUntil(deps.stopped, deps.logger, () => waiting.sweep(), WAITING_SWEEP_MS);
   const signedIn = mux.With(auth.RequireSession);
   const startJobForm = registry.get("start_job");
