@@ -61,13 +61,15 @@ const BOUNDED_SCANS: ReadonlySet<string> = new Set(["SELECT * FROM signin_notice
 /**
  * Sorts that stay in a temporary B-tree: each sorts one person's rows of a
  * kind a person holds few of (at most MAX_KNOWN_DEVICES devices, at most
- * MAX_AGENT_TOKENS live tokens, the passkeys they registered). A list of
+ * MAX_AGENT_TOKENS live tokens, the passkeys they registered, the teams they
+ * joined, named by team on the tokens page). A list of
  * records sorts through an index, so page 1 and page 500 read one page.
  */
 const BOUNDED_SORTS: ReadonlySet<string> = new Set([
   "SELECT device_hash, locale FROM signin_notice_devices WHERE subject = ? ORDER BY last_seen DESC",
   "DELETE FROM signin_notice_devices WHERE subject = ? AND device_hash IN (SELECT device_hash FROM signin_notice_devices WHERE subject = ? ORDER BY last_seen DESC LIMIT -1 OFFSET ?)",
   "SELECT * FROM passkey_credentials WHERE subject = ? ORDER BY created_at, id",
+  "SELECT t.id, t.name, m.role FROM team_members m JOIN teams t ON t.id = m.team WHERE m.subject = ? ORDER BY t.name, t.id",
   "SELECT id, subject, name, access, created_at, expires_at, last_used_at, client_id, client_name, client_host FROM agent_tokens WHERE revoked_at IS NULL AND subject = ? AND expires_at > ? ORDER BY created_at DESC, id",
 ]);
 
