@@ -17,7 +17,7 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createHTTPServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import { createServer as createHTTPSServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -35,14 +35,7 @@ import { postMCP } from "../_support/mcp-client.ts";
 import { sendRequest } from "../_support/http-client.ts";
 import { extractLink } from "../_support/signin-app.ts";
 import { testCA } from "../_support/test-ca.ts";
-
-/** What the loopback redirect URI received: the authorization response's query. */
-interface Redirected {
-  code: string | null;
-  state: string | null;
-  iss: string | null;
-  error: string | null;
-}
+import { closeServer, startRedirectListener, type Redirected } from "../_support/loopback-redirect.ts";
 
 /**
  * An in-memory `OAuthClientProvider`, as an MCP host keeps one: the SDK
@@ -106,29 +99,6 @@ class DocumentProvider extends Provider {
     super(redirect, name);
     this.clientMetadataUrl = documentURL;
   }
-}
-
-/** Listens on 127.0.0.1 for the authorization response, answering the browser with a small page. */
-async function startRedirectListener(): Promise<{ uri: string; next(): Promise<Redirected>; close(): Promise<void> }> {
-  const waiting: ((r: Redirected) => void)[] = [];
-  const server = createHTTPServer((req, res) => {
-    const query = new URL(req.url ?? "/", "http://127.0.0.1").searchParams;
-    res.writeHead(200, { "content-type": "text/plain" }).end("You may close this window.");
-    waiting.shift()?.({ code: query.get("code"), state: query.get("state"), iss: query.get("iss"), error: query.get("error") });
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  return {
-    uri: `http://127.0.0.1:${port}/callback`,
-    next: () => new Promise((resolve) => waiting.push(resolve)),
-    close: () => closeServer(server),
-  };
-}
-
-async function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** Connects an SDK client to the demo's /mcp through `provider`, going through the authorization when the SDK asks for it. */
