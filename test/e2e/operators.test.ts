@@ -2,15 +2,17 @@
  * Operators end to end in the demo (its real entry point, real SMTP, headless Chromium with a CDP virtual
  * authenticator): every operator route answers 404 to anyone not an operator (signed out, signed in, an agent's token);
  * the operator without a passkey-confirmed session is sent to step up; after the step-up the operator finds a person,
- * suspends them (their browser session, their agent token's next call and their next sign-in refused, a notice mailed,
- * both audit streams written), then reactivates them (sign-in works again).
+ * suspends them (their browser session, their agent token's and their OAuth client's next call and their next sign-in
+ * refused, a notice mailed, both audit streams written), then reactivates them (sign-in works again); resets a person's
+ * passkeys and recovery codes (mailed; the link signs them in without the passkey, which is gone: they enrol again).
  */
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import Database from "better-sqlite3";
 import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page } from "../_support/browser.ts";
-import { isSigninMail, mintAgentToken, signInByLink, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
+import { grantOAuthClient, isSigninMail, mintAgentToken, signInByLink, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
+import { postMCP } from "../_support/mcp-client.ts";
 import { CookieJar, sendRequest } from "../_support/http-client.ts";
 import { decodeWords } from "../_support/mail-parse.ts";
 import { BaseCatalogs, BaseLocales } from "../../lib/i18n/index.ts";
@@ -30,6 +32,7 @@ const ROUTES: readonly [string, string][] = [
   ["POST", "/operators/reset-passkeys"],
 ];
 const FORM = { address: PERSON, reason: "test" };
+const LIST_TOOLS = { jsonrpc: "2.0", id: 1, method: "tools/list" };
 
 /** Signs `address` in over HTTP and answers where the emailed link lands (not asserting it is /account). */
 async function signinLanding(demo: Demo, address: string): Promise<string | undefined> {
@@ -47,6 +50,7 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
   let page: Page;
   let person: CookieJar;
   let token = "";
+  let oauthToken = "";
 
   before(async () => {
     demo = await startDemo({ FRESH_SECONDS: String(FRESH_SECONDS), OPERATORS: ` ${OPERATOR.toUpperCase()} , other-op@example.com` });
@@ -55,6 +59,8 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
     await addVirtualAuthenticator(page);
     person = await signInOverHTTP(demo, PERSON);
     token = await mintAgentToken(demo, person, "helper", "read");
+    oauthToken = await grantOAuthClient(demo, person, "read");
+    assert.equal((await postMCP(demo, oauthToken, LIST_TOOLS)).status, 200, "the OAuth client's call before the suspension");
   });
   after(async () => {
     await browser?.close();
@@ -116,6 +122,7 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
     assert.deepEqual([account.status, account.location], [303, "/signin"], "the browser session ended");
     const whoami = await sendRequest(demo.origin, "GET", "/api/whoami", { headers: { Authorization: `Bearer ${token}` } }, demo.origin);
     assert.equal(whoami.status, 401, "the agent token's next call");
+    assert.equal((await postMCP(demo, oauthToken, LIST_TOOLS)).status, 401, "the OAuth client's next call");
     assert.equal(await signinLanding(demo, PERSON), "/signin?err=suspended");
     const refused = await sendRequest(demo.origin, "GET", "/signin?err=suspended", {}, demo.origin);
     assert.match(refused.body, /data-outcome="suspended"[^>]*>[^<]*(<svg[\s\S]*?<\/svg>)?\s*This account is suspended/);
@@ -155,6 +162,44 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
     await page.waitForSelector('[data-outcome="reactivated"]');
     assert.equal(await signinLanding(demo, PERSON), "/account");
     await demo.smtp.waitForMessage((m) => m.to.includes(PERSON) && m.parsed.headers.get("subject") === "Your account has been reactivated");
+  });
+
+  it("resets a person's passkeys and recovery codes: their session ends, they are mailed, the link no longer asks the passkey", async () => {
+    const lost = "lost-key@example.com";
+    const theirs = (await watchedPage(await browser.newContext())).page;
+    await addVirtualAuthenticator(theirs);
+    await signInByLink(theirs, demo, lost);
+    await theirs.waitForURL(`${demo.origin}/account`);
+    await theirs.click('button[data-passkey="register"]');
+    await theirs.waitForSelector("li[data-credential]");
+    await theirs.click('form[action="/account/recovery-codes"] button');
+    await theirs.waitForSelector("ul.codes code");
+
+    const before = demo.smtp.messages.length;
+    await page.goto(`${demo.origin}/operators/person?address=${encodeURIComponent(lost)}`);
+    await page.click('form[data-operators-action="reset_passkeys"] button');
+    await page.waitForSelector('[data-outcome="passkeys_reset"]');
+    const notice = await demo.smtp.waitForMessage(
+      (m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(lost) && !isSigninMail(m),
+    );
+    assert.equal(notice.parsed.headers.get("subject"), BaseCatalogs().get("en")?.["mail.operator.passkeys_reset.subject"]);
+
+    await theirs.goto(`${demo.origin}/account`);
+    await theirs.waitForURL(`${demo.origin}/signin`);
+    // With a passkey, the link leads to /confirm for it (test/e2e/passkey.test.ts); without, straight to the account.
+    await signInByLink(theirs, demo, lost);
+    await theirs.waitForURL(`${demo.origin}/account`);
+    assert.equal(await theirs.evaluate(`document.querySelectorAll("li[data-credential]").length`), 0, "enrol again");
+    const db = new Database(join(demo.stateDir, "demo.db"), { readonly: true });
+    try {
+      const count = (table: string): unknown => db.prepare(`SELECT count(*) AS n FROM ${table} WHERE subject = ?`).pluck().get(lost);
+      assert.deepEqual([count("passkey_credentials"), count("passkey_recovery_codes")], [0, 0]);
+      const reset = db.prepare("SELECT stream FROM events WHERE type = 'operator.passkeys_reset' ORDER BY stream").pluck().all();
+      assert.deepEqual(reset, [`audit:${lost}`, `audit:${OPERATOR}`]);
+    } finally {
+      db.close();
+    }
+    await theirs.context().close();
   });
 
   it("says the account is suspended, on the sign-in page and in the notice, in each of the 12 languages", async () => {
