@@ -133,6 +133,27 @@ export class Operators {
       return { done: "access_ended" };
     });
 
+  /**
+   * What an operator types to confirm ending everyone's access: the application's host (`Origin`'s), so the hand that
+   * types it also says which application it means (a production one, not a staging one open in another tab).
+   */
+  get EveryonePhrase(): string {
+    return new URL(this.#config.Origin).host;
+  }
+
+  /** Form POST `confirm` (`EveryonePhrase`): ends every person's sessions (but this one), tokens, grants and approvals. */
+  readonly EndEveryone: HandlerFunc = async (req, res) => {
+    const session = operatorSession(this.#gate, req);
+    if (session === undefined) return this.#gate.notFound(req, res);
+    const form = await readForm(req);
+    // OWASP ASVS 5.0 §7.4.5: ending all users' sessions; only with the phrase typed (issue 41, "confirmed by typing").
+    if ((form.get("confirm") ?? "").trim() !== this.EveryonePhrase) {
+      return writeText(res, 400, `400 confirm: type ${this.EveryonePhrase} to end everyone's sessions and grants`);
+    }
+    const { sessions, access } = this.#actions.endEveryone(session);
+    seeOther(res, `${this.#config.OperatorsPath}?done=everyone_ended&sessions=${sessions}&access=${access}`);
+  };
+
   /** Form POST `address`: deletes the person's passkeys and recovery codes, ends their sessions, mails them. */
   readonly ResetPasskeys: HandlerFunc = (req, res) =>
     this.#act(req, res, false, (operator, subject) => {

@@ -241,4 +241,49 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
     assert.equal(status, 400);
     assert.equal(await signinLanding(demo, PERSON), "/account");
   });
+
+  it("ends everyone's sessions, agent tokens and OAuth grants once the host is typed, keeping the operator's own session", async () => {
+    const someone = "incident@example.com";
+    const jar = await signInOverHTTP(demo, someone);
+    const agent = await mintAgentToken(demo, jar, "incident-helper", "read");
+    const client = await grantOAuthClient(demo, jar, "read");
+    const host = new URL(demo.origin).host;
+    await page.goto(`${demo.origin}/operators`);
+    assert.equal(await page.getAttribute("#operators-confirm", "data-phrase"), host);
+    const wrong = await page.evaluate(
+      `fetch("/operators/end-everyone", { method: "POST", body: new URLSearchParams({ confirm: "everyone" }) }).then((r) => r.status)`,
+    );
+    assert.equal(wrong, 400, "a wrong phrase");
+    assert.equal((await sendRequest(demo.origin, "GET", "/account", { jar }, demo.origin)).status, 200, "nothing ended on a refusal");
+
+    await page.fill("#operators-confirm", host);
+    await page.click('form[data-operators-action="end_everyone"] button');
+    await page.waitForSelector('[data-outcome="everyone_ended"]');
+    const account = await sendRequest(demo.origin, "GET", "/account", { jar, headers: { Accept: "text/html" } }, demo.origin);
+    assert.deepEqual([account.status, account.location], [303, "/signin"], "the person's browser session");
+    const whoami = await sendRequest(demo.origin, "GET", "/api/whoami", { headers: { Authorization: `Bearer ${agent}` } }, demo.origin);
+    assert.equal(whoami.status, 401, "the agent token's next call");
+    assert.equal((await postMCP(demo, client, LIST_TOOLS)).status, 401, "the OAuth client's next call");
+    await page.goto(`${demo.origin}/operators`);
+    assert.equal(new URL(page.url()).pathname, "/operators", "the operator's own session stays");
+
+    const db = new Database(join(demo.stateDir, "demo.db"), { readonly: true });
+    try {
+      const live = db.prepare("SELECT count(*) FROM sessions WHERE subject != ?").pluck().get(OPERATOR);
+      const tokens = db.prepare("SELECT count(*) FROM agent_tokens WHERE revoked_at IS NULL").pluck().get();
+      assert.deepEqual([live, tokens], [0, 0]);
+      const recorded = db.prepare("SELECT stream, actor, data FROM events WHERE type = 'operator.everyone_ended'").all() as {
+        stream: string;
+        actor: string;
+        data: string;
+      }[];
+      assert.deepEqual(
+        recorded.map((r) => [r.stream, r.actor, Object.keys(JSON.parse(r.data))]),
+        [[`audit:${OPERATOR}`, "human", ["sessions", "access"]]],
+      );
+      assert.ok((JSON.parse(recorded[0]?.data ?? "{}").access as number) >= 2, "the token and the grant counted");
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -4,7 +4,8 @@
  * README lists of one person (`?address=`), never their records, with the
  * action forms: suspend and reactivate (field `reason`), end sessions and
  * grants, reset passkeys and recovery codes (each with the hidden field
- * `address`). Tables and columns are named as latch stores them: an
+ * `address`); the people page ends with the incident form, ending everyone's
+ * sessions and grants once the host it shows is typed (field `confirm`). Tables and columns are named as latch stores them: an
  * operator's page is a tool, and the names are what the docs list.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -27,8 +28,33 @@ export const OPERATOR_OUTCOMES: readonly string[] = ["suspended", "reactivated",
 
 const time = (ms: unknown): string => (typeof ms === "number" ? new Date(ms).toISOString().slice(0, 16).replace("T", " ") : "");
 
-/** `GET <OperatorsPath>?q=<prefix>&after=<address>`: one page of people whose address starts with `q`. */
-export function peoplePage(req: IncomingMessage, res: ServerResponse, assets: Assets, shell: Shell, found: PeoplePage | undefined): void {
+// The incident action (README "Actions"): typing `phrase` confirms it.
+function endEveryone(req: IncomingMessage, phrase: string): SafeHTML {
+  const query = queryParams(req);
+  const done =
+    query.get("done") === "everyone_ended"
+      ? html`<p class="notice ok" role="status" data-outcome="everyone_ended">${Icon("check")} ${Tf(req, "starter.operators.done.everyone_ended", { sessions: query.get("sessions") ?? "0", access: query.get("access") ?? "0" })}</p>`
+      : html``;
+  return html`<section class="card" data-operators-incident>
+  <h2>${T(req, "starter.operators.end_everyone")}</h2>
+  ${done}
+  <form method="post" action="${(req.url ?? "").split("?")[0] ?? ""}/end-everyone" data-operators-action="end_everyone">
+    <label for="operators-confirm">${Tf(req, "starter.operators.end_everyone_confirm", { phrase })}</label>
+    <input id="operators-confirm" name="confirm" type="text" autocomplete="off" required dir="ltr" data-phrase="${phrase}">
+    <p><button type="submit" class="danger">${T(req, "starter.operators.end_everyone")}</button></p>
+  </form>
+</section>`;
+}
+
+/** `GET <OperatorsPath>?q=<prefix>&after=<address>`: one page of people whose address starts with `q`, and the incident form. */
+export function peoplePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  assets: Assets,
+  shell: Shell,
+  found: PeoplePage | undefined,
+  phrase: string,
+): void {
   const q = queryParams(req).get("q") ?? "";
   const list =
     found === undefined
@@ -53,7 +79,8 @@ ${found.Next === undefined ? html`` : html`<p><a data-operators-next href="?q=${
     <p><button type="submit">${Icon("user")} ${T(req, "starter.operators.find")}</button></p>
   </form>
   ${list}
-</section>`,
+</section>
+${endEveryone(req, phrase)}`,
   });
 }
 
