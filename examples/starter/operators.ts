@@ -4,7 +4,8 @@
  * `OperatorsPath`): `GET path` (find people), `GET path/person?address=`,
  * and the POSTs `path/suspend`, `path/reactivate`, `path/end-access`,
  * `path/reset-passkeys`, `path/end-everyone` (the incident action, field
- * `confirm`: the host the page shows). Every route is behind `Operators.Require`: 404 for
+ * `confirm`: the host the page shows), and `GET path/audit?address=` (the
+ * person's audit stream as JSON Lines). Every route is behind `Operators.Require`: 404 for
  * anyone not an operator, the step-up page for an operator whose session
  * is not fresh or not confirmed by a passkey. The demo mounts it.
  */
@@ -44,4 +45,5 @@ export function mountOperatorPages({ mux, operators, path, assets, shell }: Oper
   ops.Handle(`POST ${path}/end-access`, operators.EndAccess);
   ops.Handle(`POST ${path}/reset-passkeys`, operators.ResetPasskeys);
   ops.Handle(`POST ${path}/end-everyone`, operators.EndEveryone);
+  ops.Handle(`GET ${path}/audit`, operators.ExportAudit);
 }

@@ -70,6 +70,11 @@ export class Actions {
     if (subject !== operator) this.#events.appendAudit({ Subject: subject, Actor: HUMAN, Type: type, Data: { operator, ...data } });
   }
 
+  /** Records `type` on both streams in one transaction (an action that changes nothing else: an audit export). */
+  recordBoth(operator: string, subject: string, type: string): void {
+    this.#immediate(() => this.record(operator, subject, type, {}));
+  }
+
   // Every session, then what the other modules end (tokens, grants, approvals): how many of each.
   #endAccess(subject: string): { sessions: number; access: number } {
     const sessions = this.#sessions.RevokeAll(subject);

@@ -6,6 +6,7 @@
  * refused, a notice mailed, both audit streams written), then reactivates them (sign-in works again); resets a person's
  * passkeys and recovery codes (mailed; the link signs them in without the passkey, which is gone: they enrol again).
  */
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -30,9 +31,38 @@ const ROUTES: readonly [string, string][] = [
   ["POST", "/operators/reactivate"],
   ["POST", "/operators/end-access"],
   ["POST", "/operators/reset-passkeys"],
+  ["POST", "/operators/end-everyone"],
+  ["GET", `/operators/audit?address=${encodeURIComponent(PERSON)}`],
 ];
 const FORM = { address: PERSON, reason: "test" };
 const LIST_TOOLS = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+
+/** One line of an audit export (lib/events README, "A stream as JSON Lines"). */
+interface AuditLine {
+  stream: string;
+  seq: number;
+  type: string;
+  data: string;
+  actor: string;
+  subject: string;
+  at: number;
+  prev_hash: string;
+  hash: string;
+}
+
+/**
+ * The chain's hash recomputed from lib/events README's description alone, as an outside tool would (no latch code):
+ * SHA-256 over prev_hash's 32 bytes, then each column as a 4-byte big-endian length of its UTF-8 bytes and those bytes.
+ */
+function recomputed(line: AuditLine): string {
+  const sha = createHash("sha256").update(Buffer.from(line.prev_hash, "hex"));
+  for (const value of [line.stream, String(line.seq), line.type, line.data, line.actor, line.subject, String(line.at)]) {
+    const bytes = Buffer.from(value, "utf8");
+    sha.update(Buffer.from([bytes.length >>> 24, (bytes.length >>> 16) & 255, (bytes.length >>> 8) & 255, bytes.length & 255]));
+    sha.update(bytes);
+  }
+  return sha.digest("hex");
+}
 
 /** Signs `address` in over HTTP and answers where the emailed link lands (not asserting it is /account). */
 async function signinLanding(demo: Demo, address: string): Promise<string | undefined> {
@@ -69,7 +99,7 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
 
   it("answers 404 on every operator route to the signed out, a signed-in person and an agent's token, and changes nothing", async () => {
     for (const [method, target] of ROUTES) {
-      const form = method === "POST" ? FORM : undefined;
+      const form = method === "POST" ? { ...FORM, confirm: new URL(demo.origin).host } : undefined;
       const html = { Accept: "text/html" };
       const anonymous = await sendRequest(demo.origin, method, target, { headers: html, ...(form && { form }) }, demo.origin);
       const signedIn = await sendRequest(demo.origin, method, target, { jar: person, headers: html, ...(form && { form }) }, demo.origin);
@@ -179,10 +209,11 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
     await page.goto(`${demo.origin}/operators/person?address=${encodeURIComponent(lost)}`);
     await page.click('form[data-operators-action="reset_passkeys"] button');
     await page.waitForSelector('[data-outcome="passkeys_reset"]');
-    const notice = await demo.smtp.waitForMessage(
-      (m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(lost) && !isSigninMail(m),
+    // Security notices (a new device, new recovery codes) go to the same address: the operator's notice by its subject.
+    const subject = BaseCatalogs().get("en")?.["mail.operator.passkeys_reset.subject"];
+    await demo.smtp.waitForMessage(
+      (m) => demo.smtp.messages.indexOf(m) >= before && m.to.includes(lost) && m.parsed.headers.get("subject") === subject,
     );
-    assert.equal(notice.parsed.headers.get("subject"), BaseCatalogs().get("en")?.["mail.operator.passkeys_reset.subject"]);
 
     await theirs.goto(`${demo.origin}/account`);
     await theirs.waitForURL(`${demo.origin}/signin`);
@@ -200,6 +231,39 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
       db.close();
     }
     await theirs.context().close();
+  });
+
+  it("shows the person's audit chain head to them and to the operator, and exports their stream as JSON Lines an outside tool verifies", async () => {
+    const jar = await signInOverHTTP(demo, PERSON);
+    const activity = await sendRequest(demo.origin, "GET", "/account/activity", { jar }, demo.origin);
+    const shown = /data-audit-head-seq="(\d+)" data-audit-head-hash="([0-9a-f]{64})"/.exec(activity.body);
+    assert.ok(shown !== null, "the activity page shows the head");
+    await page.goto(`${demo.origin}/operators/person?address=${encodeURIComponent(PERSON)}`);
+    const [seq, hash] = [
+      await page.getAttribute("[data-audit-head-seq]", "data-audit-head-seq"),
+      await page.getAttribute("[data-audit-head-hash]", "data-audit-head-hash"),
+    ];
+    assert.deepEqual([seq, hash], [shown[1], shown[2]], "the operator's page shows the same head");
+
+    const exported = (await page.evaluate(
+      `fetch(document.querySelector("a[data-operators-audit]").href).then(async (r) => [r.status, r.headers.get("content-type"), await r.text()])`,
+    )) as [number, string, string];
+    assert.deepEqual(exported.slice(0, 2), [200, "application/jsonl; charset=utf-8"]);
+    const lines = exported[2]
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as AuditLine);
+    let prev = "0".repeat(64);
+    for (const [i, line] of lines.entries()) {
+      assert.deepEqual([line.stream, line.seq, line.prev_hash], [`audit:${PERSON}`, i + 1, prev], `link at ${i + 1}`);
+      assert.equal(recomputed(line), line.hash, `hash at ${line.seq}`);
+      prev = line.hash;
+    }
+    assert.equal(lines[Number(seq) - 1]?.hash, hash, "the head shown is in the export");
+    // The export records itself on both streams before the lines are read: the last line is it.
+    assert.deepEqual([lines.at(-1)?.type, JSON.parse(lines.at(-1)?.data ?? "{}")], ["operator.audit_exported", { operator: OPERATOR }]);
+    const anonymous = await sendRequest(demo.origin, "GET", `/operators/audit?address=${encodeURIComponent(PERSON)}`, { jar }, demo.origin);
+    assert.equal(anonymous.status, 404, "a non-operator");
   });
 
   it("says the account is suspended, on the sign-in page and in the notice, in each of the 12 languages", async () => {

@@ -4,7 +4,8 @@
  * README lists of one person (`?address=`), never their records, with the
  * action forms: suspend and reactivate (field `reason`), end sessions and
  * grants, reset passkeys and recovery codes (each with the hidden field
- * `address`); the people page ends with the incident form, ending everyone's
+ * `address`), the head of their audit chain and a link to export their
+ * audit stream as JSON Lines; the people page ends with the incident form, ending everyone's
  * sessions and grants once the host it shows is typed (field `confirm`). Tables and columns are named as latch stores them: an
  * operator's page is a tool, and the names are what the docs list.
  */
@@ -137,6 +138,8 @@ ${notice}${mail}
 </section>
 <section class="card">${view.Tables.map(table)}</section>
 <section class="card"><h2>${T(req, "starter.operators.events")}</h2>
+<p data-audit-head-seq="${String(view.Head.Seq)}" data-audit-head-hash="${view.Head.Hash}">${T(req, "starter.operators.head")} <code dir="ltr">${String(view.Head.Seq)} · ${view.Head.Hash}</code></p>
+<p><a href="${path}/audit?address=${encodeURIComponent(view.Subject)}" download data-operators-audit>${T(req, "starter.operators.export_audit")}</a></p>
 <table data-operators-events>
   <thead><tr><th>#</th><th><code>type</code></th><th><code>actor</code></th><th><code>at</code></th></tr></thead>
   <tbody>${view.Events.map((e) => html`<tr><td>${String(e.Seq)}</td><td><code>${e.Type}</code></td><td>${e.Actor}</td><td>${time(e.At.getTime())}</td></tr>`)}</tbody>
