@@ -17,6 +17,7 @@ import { DEMO_BUNDLE, DEMO_ENTRY } from "../../scripts/bundle.ts";
 import type { Page } from "./browser.ts";
 import { extractCode, extractLink } from "./signin-app.ts";
 import { CookieJar, sendRequest } from "./http-client.ts";
+import { newAuthenticator } from "./authenticator.ts";
 import { freePort } from "./server.ts";
 import { startSMTPServer, type CapturedMessage, type TestSMTPServer, type TestSMTPServerOptions } from "./smtp-server.ts";
 
@@ -304,4 +305,29 @@ export async function grantOAuthClient(demo: Demo, jar: CookieJar, scope: "read"
   const token = JSON.parse(exchanged.body).access_token;
   if (typeof token !== "string") throw new Error(`demo: the token endpoint answered ${exchanged.status} ${exchanged.body}`);
   return token;
+}
+
+/**
+ * Signs `address` in over HTTP, enrols a passkey of a software authenticator
+ * and steps up with it: the returned jar holds a fresh session a passkey
+ * confirmed (what latch/operators' gate asks of an operator).
+ */
+export async function passkeyConfirmedOverHTTP(demo: Demo, address: string): Promise<CookieJar> {
+  const jar = await signInOverHTTP(demo, address);
+  const authenticator = newAuthenticator({ origin: demo.origin });
+  const json = async (path: string, body: unknown = {}): Promise<unknown> => {
+    const res = await sendRequest(
+      demo.origin,
+      "POST",
+      path,
+      { jar, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
+      demo.origin,
+    );
+    if (res.status !== 200) throw new Error(`demo: ${path} answered ${res.status} ${res.body}`);
+    return JSON.parse(res.body === "" ? "{}" : res.body);
+  };
+  const credential = authenticator.register(await json("/passkey/register/begin"));
+  await json("/passkey/register/finish", credential);
+  await json("/passkey/stepup/finish", authenticator.assert(await json("/passkey/stepup/begin"), credential.id));
+  return jar;
 }

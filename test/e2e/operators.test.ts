@@ -141,6 +141,26 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
     );
   });
 
+  it("suspends in one transaction with its events: when the event cannot be stored, nothing of the suspension is", async () => {
+    const db = new Database(join(demo.stateDir, "demo.db"));
+    try {
+      db.exec(
+        "CREATE TRIGGER refuse_operator_events BEFORE INSERT ON events WHEN NEW.type LIKE 'operator.%' BEGIN SELECT RAISE(ABORT, 'injected: database or disk is full'); END",
+      );
+      const status = await page.evaluate(
+        `fetch("/operators/suspend", { method: "POST", body: new URLSearchParams({ address: "${PERSON}", reason: "refused" }) }).then((r) => r.status)`,
+      );
+      assert.equal(status, 500);
+      assert.equal(db.prepare("SELECT count(*) FROM operator_suspensions").pluck().get(), 0, "no suspension");
+      assert.equal((await sendRequest(demo.origin, "GET", "/account", { jar: person }, demo.origin)).status, 200, "the session stands");
+      const live = db.prepare("SELECT count(*) FROM agent_tokens WHERE subject = ? AND revoked_at IS NULL").pluck().get(PERSON);
+      assert.equal(live, 2, "the agent token and the OAuth grant stand");
+    } finally {
+      db.exec("DROP TRIGGER IF EXISTS refuse_operator_events");
+      db.close();
+    }
+  });
+
   it("suspends: the session, the agent token and the next sign-in are refused, the person is mailed, both streams record it", async () => {
     const before = demo.smtp.messages.length;
     await page.fill("#reason-suspend", "account taken over");
