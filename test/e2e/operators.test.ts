@@ -264,6 +264,11 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
       await page.getAttribute("[data-audit-head-hash]", "data-audit-head-hash"),
     ];
     assert.deepEqual([seq, hash], [shown[1], shown[2]], "the operator's page shows the same head");
+    // WCAG 1.4.10 (reflow): the 64 hex digits wrap on a 320-pixel screen.
+    await page.setViewportSize({ width: 320, height: 640 });
+    const head = `(() => { const p = document.querySelector("[data-audit-head-hash]"); return p.scrollWidth <= p.clientWidth; })()`;
+    assert.equal(await page.evaluate(head), true, "the head does not overflow its line");
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     const exported = (await page.evaluate(
       `fetch(document.querySelector("a[data-operators-audit]").href).then(async (r) => [r.status, r.headers.get("content-type"), await r.text()])`,
