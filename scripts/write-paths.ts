@@ -25,37 +25,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writingNames } from "./write-paths-names.ts";
+import { STARTER_MOUNTED_AT, operatorWritePaths } from "./write-paths-operators.ts";
 import { teamWritePaths } from "./write-paths-teams.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** The verbs a writing name begins with. */
-export const WRITE_VERBS: readonly string[] = [
-  "add",
-  "append",
-  "consume",
-  "create",
-  "decide",
-  "delete",
-  "exec",
-  "insert",
-  "merge",
-  "mint",
-  "regenerate",
-  "register",
-  "remove",
-  "rename",
-  "revoke",
-  "rotate",
-  "save",
-  "send",
-  "set",
-  "sign",
-  "start",
-  "take",
-  "update",
-  "write",
-];
+export { WRITE_VERBS, writingNames } from "./write-paths-names.ts";
 
 /** The HTTP methods that write. */
 const WRITE_METHODS = ["POST", "PUT", "PATCH", "DELETE"];
@@ -79,6 +55,8 @@ export interface Driver {
   one(sql: string, ...params: unknown[]): Record<string, unknown> | undefined;
   /** Signs the person in again, by link (a session to end). */
   signIn(): Promise<void>;
+  /** Posts `form` as `OPERATOR`, from a session a passkey confirmed (latch/operators' gate). */
+  operate(path: string, form: Record<string, string>): Promise<Answer>;
 }
 
 /** The person every drive acts as. */
@@ -296,6 +274,7 @@ export const WRITE_PATHS: readonly WritePath[] = [
     none: "needs the code or link mailed to the new or old address: the account tests drive it over SMTP and find auth.address_changed / auth.address_change_reversed in the audit stream",
     atomic: ACCOUNT_ATOMIC,
   })),
+  ...operatorWritePaths(),
   {
     name: "POST /account/delete",
     none: "removes the person and their audit stream: account_deleted has no stream left to hold it and is logged; test/account/delete.test.ts",
@@ -345,43 +324,18 @@ export const WRITE_PATHS: readonly WritePath[] = [
   { name: "signin: create", none: "builds the sign-in component" },
 ];
 
-// The words of a camelCase or PascalCase name, lower case.
-const words = (name: string): string[] => (name.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g) ?? []).map((w) => w.toLowerCase());
-
-/** The writing names of every API report: "entry: name" for a function, "entry: Class.method" for a method. */
-export function writingNames(dir: string = join(ROOT, "api")): string[] {
-  const found: string[] = [];
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith(".api.md"))
-    .sort()) {
-    const entry = file.slice(0, -".api.md".length);
-    let owner: string | undefined;
-    for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
-      const declared = /^export (?:declare )?(?:abstract )?(?:class|interface) (\w+)/.exec(line);
-      const fn = /^export (?:declare )?function (\w+)/.exec(line);
-      const member = /^\s+(?:static |readonly |protected |abstract )*(\w+)\??(?:<[^>]*>)?\(/.exec(line);
-      let name: string | undefined;
-      if (declared?.[1] !== undefined) owner = declared[1];
-      else if (fn?.[1] !== undefined) name = fn[1];
-      else if (line.startsWith("}")) owner = undefined;
-      else if (member?.[1] !== undefined && owner !== undefined && member[1] !== "constructor") name = `${owner}.${member[1]}`;
-      if (name !== undefined && WRITE_VERBS.includes(words(name.split(".").pop() ?? "")[0] ?? "")) found.push(`${entry}: ${name}`);
-    }
-  }
-  return found;
-}
-
 /** The starter's modules the demo mounts as they are: their routes are the demo's. */
-const STARTER_MOUNTED = ["examples/starter/teams.ts", "examples/starter/tasks.ts", "examples/starter/approvals.ts"];
+const STARTER_MOUNTED = ["teams", "tasks", "approvals", "operators"].map((name) => `examples/starter/${name}.ts`);
 
 /** The demo's writing routes: its mux table's literal patterns, and the routes `mountResource` mounts for each of its resources. */
 export function writingRoutes(demo: string = join(ROOT, "examples/demo"), mount: string = join(ROOT, "lib/manifest/mount.ts")): string[] {
   const found = new Set<string>();
-  // The demo's own files, and the starter's modules it mounts (the team pages' routes, the team task list).
+  // The demo's own files, and the starter's modules it mounts (the team pages' routes, the team task list, the operators').
   const files = [...readdirSync(demo).map((f) => join(demo, f)), ...STARTER_MOUNTED.map((f) => join(ROOT, f))];
   for (const file of files.filter((f) => f.endsWith(".ts"))) {
-    const source = readFileSync(file, "utf8");
-    for (const m of source.matchAll(/\.Handle\("([^"]+)"/g)) {
+    // A module mounted under a path the demo chooses names it `${path}`: read with the demo's path in its place.
+    const source = readFileSync(file, "utf8").replaceAll("${path}", STARTER_MOUNTED_AT[file.slice(ROOT.length)] ?? "${path}");
+    for (const m of source.matchAll(/\.Handle\(["`]([^"`$]+)["`]/g)) {
       const pattern = m[1] ?? "";
       const method = /^([A-Z]+) /.exec(pattern)?.[1];
       if (method === undefined || WRITE_METHODS.includes(method)) found.add(pattern);

@@ -29,7 +29,7 @@ import {
 } from "../../lib/agent/index.ts";
 import type { Assets } from "../../lib/assets/index.ts";
 import type { DB } from "../../lib/db/index.ts";
-import { EventStore } from "../../lib/events/index.ts";
+import { EventStore, auditStream } from "../../lib/events/index.ts";
 import { seeOther, writeJSON, readForm, type HandlerFunc, type Logger } from "../../lib/http/index.ts";
 import type { Mailer } from "../../lib/mail/index.ts";
 import { withCtx, writeError } from "../../lib/index.ts";
@@ -277,7 +277,8 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
   signedIn.Handle("GET /account/activity", (req, res) => {
     // The person's history across changes of address (lib/events: the old audit stream continues in the new one).
     const who = subject(req);
-    activityPage(req, res, assets, events.latestHistory(who, ACTIVITY_SHOWN, "human"), events.latestHistory(who, ACTIVITY_SHOWN, "agent"));
+    const [own, agents] = [events.latestHistory(who, ACTIVITY_SHOWN, "human"), events.latestHistory(who, ACTIVITY_SHOWN, "agent")];
+    activityPage(req, res, assets, own, agents, events.head(auditStream(who)));
   });
   return { tools: registry, approvals, standing };
 }

@@ -3,7 +3,9 @@
  * (pages/operators.ts), mounted in one call under `path` (the component's
  * `OperatorsPath`): `GET path` (find people), `GET path/person?address=`,
  * and the POSTs `path/suspend`, `path/reactivate`, `path/end-access`,
- * `path/reset-passkeys`. Every route is behind `Operators.Require`: 404 for
+ * `path/reset-passkeys`, `path/end-everyone` (the incident action, field
+ * `confirm`: the host the page shows), and `GET path/audit?address=` (the
+ * person's audit stream as JSON Lines). Every route is behind `Operators.Require`: 404 for
  * anyone not an operator, the step-up page for an operator whose session
  * is not fresh or not confirmed by a passkey. The demo mounts it.
  */
@@ -31,7 +33,8 @@ export function mountOperatorPages({ mux, operators, path, assets, shell }: Oper
   ops.Handle(`GET ${path}`, (req, res) => {
     const query = queryParams(req);
     const q = (query.get("q") ?? "").trim();
-    peoplePage(req, res, assets, shell, q === "" ? undefined : operators.find(q, query.get("after") ?? undefined));
+    const found = q === "" ? undefined : operators.find(q, query.get("after") ?? undefined);
+    peoplePage(req, res, assets, shell, found, operators.EveryonePhrase);
   });
   ops.Handle(`GET ${path}/person`, (req, res) => {
     const subject = normalizeAddress(queryParams(req).get("address") ?? "") ?? "";
@@ -41,4 +44,6 @@ export function mountOperatorPages({ mux, operators, path, assets, shell }: Oper
   ops.Handle(`POST ${path}/reactivate`, operators.Reactivate);
   ops.Handle(`POST ${path}/end-access`, operators.EndAccess);
   ops.Handle(`POST ${path}/reset-passkeys`, operators.ResetPasskeys);
+  ops.Handle(`POST ${path}/end-everyone`, operators.EndEveryone);
+  ops.Handle(`GET ${path}/audit`, operators.ExportAudit);
 }

@@ -15,8 +15,9 @@ export const EXPORT_FORMAT = "latch.account-export.v1";
 
 /** Writes `subject`'s export to `res` (status and headers already set by the caller), and ends it. */
 export async function writeExport(res: ServerResponse, records: Records, subject: string, now: Date): Promise<void> {
-  let open = `{"format":${JSON.stringify(EXPORT_FORMAT)},"subject":${JSON.stringify(subject)},"exported_at":${JSON.stringify(now.toISOString())},"tables":{`;
-  const { tables, events } = records.export(subject);
+  const { tables, events, head } = records.export(subject);
+  const chain = head === undefined ? "" : `"head":${JSON.stringify(head)},`;
+  let open = `{"format":${JSON.stringify(EXPORT_FORMAT)},"subject":${JSON.stringify(subject)},"exported_at":${JSON.stringify(now.toISOString())},${chain}"tables":{`;
   for (const [i, pages] of tables.entries()) {
     if (!(await writeRows(res, pages, `${open}${i === 0 ? "" : ","}${JSON.stringify(pages.Table)}:[`, "]"))) return;
     open = "";

@@ -5,7 +5,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { DB } from "../db/index.ts";
-import { EventStore } from "../events/index.ts";
+import { EventStore, auditStream } from "../events/index.ts";
 import type { Clock } from "../http/index.ts";
 import { deriveKeyV1 } from "../internal/index.ts";
 import { tableRows, type AccountRows, type RowPages } from "../db/index.ts";
@@ -72,9 +72,22 @@ export class Records {
     return this.#rows.reduce((n, rows) => n + (rows.endAccess?.(subject, now) ?? 0), 0);
   }
 
-  /** The person's rows for the export, table by table, and their events (undefined: the database has none). */
-  export(subject: string): { tables: RowPages[]; events: RowPages | undefined } {
-    return { tables: this.#rows.flatMap((rows) => rows.export(subject)), events: this.#events?.historyPages(subject) };
+  /**
+   * The person's rows for the export, table by table, their events and the head of their audit stream, read first
+   * (`EventStore.head`; undefined: the database has no events).
+   */
+  export(subject: string): {
+    tables: RowPages[];
+    events: RowPages | undefined;
+    head: { stream: string; seq: number; hash: string } | undefined;
+  } {
+    const stream = auditStream(subject);
+    const head = this.#events?.head(stream);
+    return {
+      tables: this.#rows.flatMap((rows) => rows.export(subject)),
+      events: this.#events?.historyPages(subject),
+      head: head === undefined ? undefined : { stream, seq: head.Seq, hash: head.Hash },
+    };
   }
 
   /** The first module's reason `subject` may not be deleted yet (AccountRows `refuseErasure`), or undefined. */

@@ -46,10 +46,15 @@ export function accountRows(db: DB): AgentRows {
     "UPDATE agent_approvals SET status = 'declined', expires_at = @now WHERE subject = @subject AND status IN ('pending', 'approved')",
   );
   const revoke = db.prepare("UPDATE agent_tokens SET revoked_at = @now WHERE subject = @subject AND revoked_at IS NULL");
+  const declineAll = db.prepare(
+    "UPDATE agent_approvals SET status = 'declined', expires_at = @now WHERE status IN ('pending', 'approved')",
+  );
+  const revokeAll = db.prepare("UPDATE agent_tokens SET revoked_at = @now WHERE revoked_at IS NULL");
   return {
     ...tables,
     tokenIDs: (subject) => ids.all(subject),
     endAccess: (subject, now) => decline.run({ subject, now }).changes + revoke.run({ subject, now }).changes,
+    endEveryone: (now) => declineAll.run({ now }).changes + revokeAll.run({ now }).changes,
     erase(subject) {
       dropAccess.run(subject);
       tables.erase(subject);

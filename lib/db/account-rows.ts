@@ -29,6 +29,8 @@ export interface AccountRows {
   move(from: string, to: string, merge: boolean): void;
   /** Ends what acts for `subject` besides sessions (an undo): revokes, declines; returns how many rows it changed. */
   endAccess?(subject: string, now: number): number;
+  /** Ends what acts for every person besides sessions (an operator's incident action): `endAccess` for all; how many rows. */
+  endEveryone?(now: number): number;
   /** The person's rows for the export, one reader per table; never a secret, a token's hash or key material. */
   export(subject: string): RowPages[];
   /** The event streams that belong to the person's rows (a Mergeable record's `<resource>:<id>`): erased with them. */

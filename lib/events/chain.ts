@@ -54,6 +54,16 @@ export function chained(prev: Buffer, row: Hashed, erased: number | null = null)
 }
 
 /**
+ * One event as a line of JSON Lines (README "A stream as JSON Lines"): every column its hash covers as stored (`data`
+ * the JSON text as a string, byte for byte, never re-serialized), `prev_hash` and `hash` in lowercase hex, `erased`.
+ */
+export function chainLine(row: ChainedRow): string {
+  const { stream, seq, type, data, actor, subject, at, prev_hash, hash, erased } = row;
+  const hex = (b: Uint8Array | null): string | null => (b === null ? null : Buffer.from(b).toString("hex"));
+  return JSON.stringify({ stream, seq, type, data, actor, subject, at, prev_hash: hex(prev_hash), hash: hex(hash), erased });
+}
+
+/**
  * The type of an erased event kept in its place (history.ts): its sequence and both hashes stay, so the stream still
  * verifies; its content is gone, and `erased` names the erasure's sequence on `latch:erasures`.
  */

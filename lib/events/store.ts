@@ -6,7 +6,7 @@
 import { requireTables, type DB, type Statement } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { EventConflictError } from "./errors.ts";
-import { GENESIS, INSERT_EVENT, chained, type ChainedRow, type Hashed } from "./chain.ts";
+import { GENESIS, INSERT_EVENT, chainLine, chained, type ChainedRow, type Hashed } from "./chain.ts";
 import { AUDIT_STREAM_PREFIX, checkEvent, checkID, invalidEvent, type Event, type EventInput } from "./event.ts";
 import {
   ERASURES_STREAM,
@@ -170,6 +170,16 @@ export class EventStore {
     if (!Number.isSafeInteger(from) || from < 1 || !Number.isSafeInteger(limit) || limit < 1)
       throw invalidEvent("from and limit must be positive integers", "read events");
     return this.#read.all(stream, from, Math.min(limit, MAX_READ)).map(toEvent);
+  }
+
+  /**
+   * Returns the events of `stream` from sequence `from` on as JSON Lines lines (README "A stream as JSON Lines": the
+   * columns as stored and both links in hex, so an outside tool recomputes every hash), at most `MAX_READ`; 400 for bad bounds.
+   */
+  chainLines(stream: string, from = 1): string[] {
+    checkID("Stream", stream);
+    if (!Number.isSafeInteger(from) || from < 1) throw invalidEvent("from must be a positive integer", "read events");
+    return (this.#read.all(stream, from, MAX_READ) as unknown as ChainedRow[]).map(chainLine);
   }
 
   /**

@@ -7,7 +7,7 @@
 import type { AccountRows, DB, Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import type { Clock } from "../http/index.ts";
-import type { Sessions } from "../session/index.ts";
+import type { Session, Sessions } from "../session/index.ts";
 
 /** A person's suspension, as stored. */
 export interface Suspension {
@@ -70,6 +70,11 @@ export class Actions {
     if (subject !== operator) this.#events.appendAudit({ Subject: subject, Actor: HUMAN, Type: type, Data: { operator, ...data } });
   }
 
+  /** Records `type` on both streams in one transaction (an action that changes nothing else: an audit export). */
+  recordBoth(operator: string, subject: string, type: string): void {
+    this.#immediate(() => this.record(operator, subject, type, {}));
+  }
+
   // Every session, then what the other modules end (tokens, grants, approvals): how many of each.
   #endAccess(subject: string): { sessions: number; access: number } {
     const sessions = this.#sessions.RevokeAll(subject);
@@ -97,6 +102,20 @@ export class Actions {
   /** Ends `subject`'s sessions, agent tokens, OAuth grants and approvals (no suspension). */
   endAccess(operator: string, subject: string): void {
     this.#immediate(() => this.record(operator, subject, OPERATOR_EVENTS.accessEnded, this.#endAccess(subject)));
+  }
+
+  /**
+   * An incident: ends every person's sessions (but `keep`, the operator's own), agent tokens, OAuth grants and approvals,
+   * each module through its own door (`Sessions.RevokeEveryone`, `AccountRows.endEveryone`), in one transaction with
+   * one event on the operator's stream (one per person would be a write per account; the counts say what ended).
+   */
+  endEveryone(keep: Session): { sessions: number; access: number } {
+    return this.#immediate(() => {
+      const sessions = this.#sessions.RevokeEveryone(keep);
+      const access = this.#rows.reduce((n, rows) => n + (rows.endEveryone?.(this.#clock.now().getTime()) ?? 0), 0);
+      this.#events.appendAudit({ Subject: keep.Subject, Actor: HUMAN, Type: OPERATOR_EVENTS.everyoneEnded, Data: { sessions, access } });
+      return { sessions, access };
+    });
   }
 
   /** Deletes `subject`'s passkeys, recovery codes and user handle, and ends their sessions: they enrol again. */

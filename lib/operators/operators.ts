@@ -5,13 +5,15 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AccountRows } from "../db/index.ts";
-import { newLogger, readForm, seeOther, systemClock, type HandlerFunc, type Middleware } from "../http/index.ts";
+import { newLogger, queryParams, readForm, seeOther, systemClock, type HandlerFunc, type Middleware } from "../http/index.ts";
 import { writeText } from "../internal/index.ts";
 import { newLogMailer } from "../mail/index.ts";
 import * as passkey from "../passkey/index.ts";
 import * as session from "../session/index.ts";
 import * as signin from "../signin/index.ts";
-import { Actions, type Suspension } from "./actions.ts";
+import { auditStream } from "../events/index.ts";
+import { Actions, OPERATOR_EVENTS, type Suspension } from "./actions.ts";
+import { writeAuditLines } from "./audit.ts";
 import { DEFAULT_FRESH_FOR, checkConfig, type Config } from "./config.ts";
 import { operatorSession, requireOperator, type GateDeps } from "./gate.ts";
 import { OperatorNotices, type NoticeKind } from "./notices.ts";
@@ -39,6 +41,8 @@ export interface PeoplePage {
 /** What an operator's page shows of one person. */
 export interface PersonView {
   Subject: string;
+  /** The head of the person's audit stream (`EventStore.head`): its last sequence and hash, in hex. */
+  Head: { readonly Seq: number; readonly Hash: string };
   Suspension: Suspension | undefined;
   Tables: ShownTable[];
   Events: ShownEvent[];
@@ -107,6 +111,7 @@ export class Operators {
   view(subject: string): PersonView {
     return {
       Subject: subject,
+      Head: this.#config.Events.head(auditStream(subject)),
       Suspension: this.#actions.suspension(subject),
       Tables: shownTables(this.#shown, subject),
       Events: recentEvents(this.#config.Events, subject),
@@ -133,12 +138,51 @@ export class Operators {
       return { done: "access_ended" };
     });
 
+  /**
+   * What an operator types to confirm ending everyone's access: the application's host (`Origin`'s), so the hand that
+   * types it also says which application it means (a production one, not a staging one open in another tab).
+   */
+  get EveryonePhrase(): string {
+    return new URL(this.#config.Origin).host;
+  }
+
+  /** Form POST `confirm` (`EveryonePhrase`): ends every person's sessions (but this one), tokens, grants and approvals. */
+  readonly EndEveryone: HandlerFunc = async (req, res) => {
+    const session = operatorSession(this.#gate, req);
+    if (session === undefined) return this.#gate.notFound(req, res);
+    const form = await readForm(req);
+    // OWASP ASVS 5.0 §7.4.5: ending all users' sessions; only with the phrase typed (issue 41, "confirmed by typing").
+    if ((form.get("confirm") ?? "").trim() !== this.EveryonePhrase) {
+      return writeText(res, 400, `400 confirm: type ${this.EveryonePhrase} to end everyone's sessions and grants`);
+    }
+    const { sessions, access } = this.#actions.endEveryone(session);
+    seeOther(res, `${this.#config.OperatorsPath}?done=everyone_ended&sessions=${sessions}&access=${access}`);
+  };
+
   /** Form POST `address`: deletes the person's passkeys and recovery codes, ends their sessions, mails them. */
   readonly ResetPasskeys: HandlerFunc = (req, res) =>
     this.#act(req, res, false, (operator, subject) => {
       this.#actions.resetPasskeys(operator, subject);
       return { done: "passkeys_reset", notice: "passkeys_reset" };
     });
+
+  /**
+   * `GET ?address=`: the person's audit stream as JSON Lines (README "Reading a person's audit stream"), never their
+   * records; the export is itself recorded on both streams first (`operator.audit_exported`), so the file ends with it.
+   */
+  readonly ExportAudit: HandlerFunc = async (req, res) => {
+    const operator = operatorSession(this.#gate, req)?.Subject;
+    if (operator === undefined) return this.#gate.notFound(req, res);
+    const subject = signin.normalizeAddress(queryParams(req).get("address") ?? "");
+    if (subject === undefined || subject === "") return writeText(res, 400, "400 address: an email address is required");
+    this.#actions.recordBoth(operator, subject, OPERATOR_EVENTS.auditExported);
+    res.statusCode = 200;
+    res.setHeader("Content-Type", "application/jsonl; charset=utf-8");
+    res.setHeader("Content-Disposition", `attachment; filename="audit.jsonl"`);
+    // RFC 9111 §5.2.2.5: a person's audit trail is kept by no cache.
+    res.setHeader("Cache-Control", "no-store");
+    await writeAuditLines(res, this.#config.Events, auditStream(subject));
+  };
 
   // Reads and checks the form (400 naming the field, nothing written), runs the action, mails, answers 303 to the page.
   async #act(

@@ -110,6 +110,7 @@ export class Sessions {
       revoke: db.prepare("DELETE FROM sessions WHERE subject = ? AND public_id = ?"),
       revokeOthers: db.prepare("DELETE FROM sessions WHERE subject = ? AND token_hash != ?"),
       revokeAll: db.prepare("DELETE FROM sessions WHERE subject = ?"),
+      revokeEveryone: db.prepare("DELETE FROM sessions WHERE token_hash != ?"),
       touch: db.prepare("UPDATE sessions SET last_seen = ? WHERE token_hash = ?"),
       delete: db.prepare("DELETE FROM sessions WHERE token_hash = ?"),
       // Two statements, each along its own index: one with OR would gather every matching row before its LIMIT.
@@ -221,6 +222,15 @@ export class Sessions {
   /** Ends every session of `subject` (an account disabled or deleted) and runs `onRevokeAll`, in one transaction; returns how many. */
   RevokeAll(subject: string): number {
     return this.#endAll(subject);
+  }
+
+  /**
+   * Ends every session of every person but `keep` (the operator's who asked: an incident, latch/operators); returns how
+   * many. It runs no `onRevokeAll` hook: what else acts for people (agent tokens, grants) is ended by its own module
+   * (`AccountRows.endEveryone`, lib/db), which also reaches people who hold no session.
+   */
+  RevokeEveryone(keep: Session): number {
+    return this.#sql.revokeEveryone.run(keep.ID).changes;
   }
 
   /**

@@ -8,6 +8,7 @@
  * told both PORT and ORIGIN. Readiness is the demo's "listening" log line.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +17,7 @@ import { DEMO_BUNDLE, DEMO_ENTRY } from "../../scripts/bundle.ts";
 import type { Page } from "./browser.ts";
 import { extractCode, extractLink } from "./signin-app.ts";
 import { CookieJar, sendRequest } from "./http-client.ts";
+import { newAuthenticator } from "./authenticator.ts";
 import { freePort } from "./server.ts";
 import { startSMTPServer, type CapturedMessage, type TestSMTPServer, type TestSMTPServerOptions } from "./smtp-server.ts";
 
@@ -236,4 +238,96 @@ export async function mintAgentToken(demo: Demo, jar: CookieJar, name: string, a
   const token = agentTokenIn(minted.body);
   if (token === undefined) throw new Error(`demo: minting ${name} answered ${minted.status}`);
   return token;
+}
+
+/** A PKCE verifier and its S256 challenge (RFC 7636 §4.2). */
+const PKCE_VERIFIER = "operators-test-verifier-".padEnd(43, "v");
+const PKCE = { verifier: PKCE_VERIFIER, challenge: createHash("sha256").update(PKCE_VERIFIER).digest("base64url") };
+
+/**
+ * Grants an OAuth client (registered here, RFC 7591) `scope` as the person
+ * signed in with `jar`, over HTTP as a browser would: the consent page's
+ * form posted with "allow", the code exchanged with PKCE. Returns the
+ * access token (for /mcp).
+ */
+export async function grantOAuthClient(demo: Demo, jar: CookieJar, scope: "read" | "write"): Promise<string> {
+  const redirect = "http://127.0.0.1:9/cb";
+  const json = { "Content-Type": "application/json" };
+  const registered = await sendRequest(
+    demo.origin,
+    "POST",
+    "/oauth/register",
+    { headers: json, body: JSON.stringify({ client_name: "Granted client", redirect_uris: [redirect] }) },
+    demo.origin,
+  );
+  const clientID = String(JSON.parse(registered.body).client_id);
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: clientID,
+    redirect_uri: redirect,
+    code_challenge: PKCE.challenge,
+    code_challenge_method: "S256",
+    resource: `${demo.origin}/mcp`,
+    scope,
+  });
+  const consent = await sendRequest(demo.origin, "GET", `/oauth/authorize?${query.toString()}`, { jar }, demo.origin);
+  // The consent form is the one after the resource it names (the page's header has forms of its own).
+  const form = consent.body.slice(consent.body.indexOf("data-consent-resource"));
+  const action = /<form[^>]* method="post" action="([^"]+)"/.exec(form)?.[1]?.replaceAll("&amp;", "&") ?? "";
+  const fields = [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(
+    ([, name, value]) => [name ?? "", (value ?? "").replaceAll("&amp;", "&").replaceAll("&#39;", "'").replaceAll("&quot;", '"')] as const,
+  );
+  const allowed = await sendRequest(
+    demo.origin,
+    "POST",
+    action,
+    { jar, form: { ...Object.fromEntries(fields), decision: "allow" } },
+    demo.origin,
+  );
+  const code = new URL(allowed.location ?? "http://x/").searchParams.get("code");
+  if (code === null) throw new Error(`demo: consent answered ${allowed.status} ${allowed.location ?? allowed.body.slice(0, 300)}`);
+  const exchanged = await sendRequest(
+    demo.origin,
+    "POST",
+    "/oauth/token",
+    {
+      form: {
+        grant_type: "authorization_code",
+        code,
+        client_id: clientID,
+        redirect_uri: redirect,
+        code_verifier: PKCE.verifier,
+        resource: `${demo.origin}/mcp`,
+      },
+    },
+    demo.origin,
+  );
+  const token = JSON.parse(exchanged.body).access_token;
+  if (typeof token !== "string") throw new Error(`demo: the token endpoint answered ${exchanged.status} ${exchanged.body}`);
+  return token;
+}
+
+/**
+ * Signs `address` in over HTTP, enrols a passkey of a software authenticator
+ * and steps up with it: the returned jar holds a fresh session a passkey
+ * confirmed (what latch/operators' gate asks of an operator).
+ */
+export async function passkeyConfirmedOverHTTP(demo: Demo, address: string): Promise<CookieJar> {
+  const jar = await signInOverHTTP(demo, address);
+  const authenticator = newAuthenticator({ origin: demo.origin });
+  const json = async (path: string, body: unknown = {}): Promise<unknown> => {
+    const res = await sendRequest(
+      demo.origin,
+      "POST",
+      path,
+      { jar, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
+      demo.origin,
+    );
+    if (res.status !== 200) throw new Error(`demo: ${path} answered ${res.status} ${res.body}`);
+    return JSON.parse(res.body === "" ? "{}" : res.body);
+  };
+  const credential = authenticator.register(await json("/passkey/register/begin"));
+  await json("/passkey/register/finish", credential);
+  await json("/passkey/stepup/finish", authenticator.assert(await json("/passkey/stepup/begin"), credential.id));
+  return jar;
 }

@@ -14,6 +14,7 @@ const BOB = "bob@example.org";
 interface Exported {
   format: string;
   subject: string;
+  head: { stream: string; seq: number; hash: string };
   tables: Record<string, unknown[]>;
   events: { stream: string; subject: string; data: unknown }[];
 }
@@ -34,6 +35,15 @@ describe("account: export", () => {
     const doc = JSON.parse(res.body) as Exported;
     assert.equal(doc.format, "latch.account-export.v1");
     assert.equal(doc.subject, ADA);
+    // The head of the audit chain (issue 41, 3): the stream's last sequence and its hash as stored, in hex.
+    const last = app.db
+      .prepare("SELECT seq, hex(hash) AS hash FROM events WHERE stream = ? ORDER BY seq DESC LIMIT 1")
+      .get(`audit:${ADA}`) as {
+      seq: number;
+      hash: string;
+    };
+    assert.deepEqual(doc.head, { stream: `audit:${ADA}`, seq: last.seq, hash: last.hash.toLowerCase() });
+    assert.ok(last.seq > 0);
 
     const perTable = new Map<string, number>();
     for (const row of rowsWith(app.db, ADA)) {

@@ -11,7 +11,8 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { OpenDB, type DB } from "../../lib/db/index.ts";
 import { ADDRESS, WRITE_PATHS, writingNames, writingRoutes, type Driver } from "../../scripts/write-paths.ts";
-import { mintAgentToken, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
+import { OPERATOR } from "../../scripts/write-paths-operators.ts";
+import { mintAgentToken, passkeyConfirmedOverHTTP, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
 import { sendRequest, type CookieJar } from "../_support/http-client.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -66,8 +67,9 @@ describe("write paths: each route driven once against the demo appends its event
   let db: DB;
   let jar: CookieJar;
   let token = "";
+  let operator: Promise<CookieJar> | undefined;
   before(async () => {
-    demo = await startDemo();
+    demo = await startDemo({ OPERATORS: OPERATOR });
     db = OpenDB(join(demo.stateDir, "demo.db"));
     jar = await signInOverHTTP(demo, ADDRESS);
     token = await mintAgentToken(demo, jar, "driver", "write");
@@ -90,6 +92,10 @@ describe("write paths: each route driven once against the demo appends its event
       ),
     one: (sql, ...params) => db.prepare(sql).get(...params) as Record<string, unknown> | undefined,
     signIn: async () => void (await signInOverHTTP(demo, ADDRESS)),
+    operate: async (path, form) => {
+      operator ??= passkeyConfirmedOverHTTP(demo, OPERATOR);
+      return sendRequest(demo.origin, "POST", path, { jar: await operator, form }, demo.origin);
+    },
   });
   // The last seq of every stream: events appended after are those with a higher one.
   const marks = (): Map<string, number> =>

@@ -101,6 +101,24 @@ describe("Sessions.List()", () => {
   });
 });
 
+describe("Sessions.RevokeEveryone()", () => {
+  it("ends every session of every person but the one kept, and runs no per-person hook", (t) => {
+    const { clock, sessions } = open(t);
+    const operator = signIn(sessions, "op@example.com", FIREFOX, clock.now());
+    signIn(sessions, "op@example.com", IPHONE, clock.now());
+    signIn(sessions, "ann@example.com", FIREFOX, clock.now());
+    signIn(sessions, "bob@example.com", IPHONE, clock.now());
+    const hooked: string[] = [];
+    sessions.onRevokeAll((subject) => hooked.push(subject));
+    assert.equal(sessions.RevokeEveryone(operator), 3);
+    assert.deepEqual(
+      sessions.List("op@example.com", operator).map((s) => [s.PublicID, s.Current]),
+      [[operator.PublicID, true]],
+    );
+    assert.deepEqual([sessions.List("ann@example.com"), sessions.List("bob@example.com"), hooked], [[], [], []]);
+  });
+});
+
 describe("session/002-public-id-device", () => {
   it("gives sessions that existed before it a distinct public id", (t) => {
     const db = OpenDB(":memory:");

@@ -179,7 +179,9 @@ function activityList(req: IncomingMessage, events: readonly Event[], section: s
 }
 
 /**
- * `/account/activity`: the person's audit stream in two lists, newest
+ * `/account/activity`: the head of the person's audit chain (sequence and
+ * hash, `EventStore.head`: kept, it shows later that nothing before it was
+ * rewritten), then their audit stream in two lists, newest
  * first: their own sign-ins and changes (actor `human`), then their
  * agents' calls, each read apart so no number of tool calls pushes a
  * sign-in or a token change off the page.
@@ -190,10 +192,12 @@ export function activityPage(
   assets: Assets,
   own: readonly Event[],
   agents: readonly Event[],
+  head: { readonly Seq: number; readonly Hash: string },
 ): void {
   render(req, res, assets, {
     title: T(req, "demo.activity.title"),
     body: html`<h1>${T(req, "demo.activity.title")}</h1>
+<p class="muted" data-audit-head-seq="${String(head.Seq)}" data-audit-head-hash="${head.Hash}">${T(req, "demo.activity.head")} <code dir="ltr">${String(head.Seq)} · ${head.Hash}</code></p>
 <section class="card"><h2>${T(req, "demo.activity.yours")}</h2>${activityList(req, own, "own")}</section>
 <section class="card"><h2>${T(req, "demo.activity.agents")}</h2>${activityList(req, agents, "agents")}</section>
 <p><a href="/account/agents">${T(req, "demo.agents.title")}</a> · <a href="/account">${T(req, "account.title")}</a></p>`,

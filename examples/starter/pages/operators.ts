@@ -4,7 +4,9 @@
  * README lists of one person (`?address=`), never their records, with the
  * action forms: suspend and reactivate (field `reason`), end sessions and
  * grants, reset passkeys and recovery codes (each with the hidden field
- * `address`). Tables and columns are named as latch stores them: an
+ * `address`), the head of their audit chain and a link to export their
+ * audit stream as JSON Lines; the people page ends with the incident form, ending everyone's
+ * sessions and grants once the host it shows is typed (field `confirm`). Tables and columns are named as latch stores them: an
  * operator's page is a tool, and the names are what the docs list.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -27,8 +29,33 @@ export const OPERATOR_OUTCOMES: readonly string[] = ["suspended", "reactivated",
 
 const time = (ms: unknown): string => (typeof ms === "number" ? new Date(ms).toISOString().slice(0, 16).replace("T", " ") : "");
 
-/** `GET <OperatorsPath>?q=<prefix>&after=<address>`: one page of people whose address starts with `q`. */
-export function peoplePage(req: IncomingMessage, res: ServerResponse, assets: Assets, shell: Shell, found: PeoplePage | undefined): void {
+// The incident action (README "Actions"): typing `phrase` confirms it.
+function endEveryone(req: IncomingMessage, phrase: string): SafeHTML {
+  const query = queryParams(req);
+  const done =
+    query.get("done") === "everyone_ended"
+      ? html`<p class="notice ok" role="status" data-outcome="everyone_ended">${Icon("check")} ${Tf(req, "starter.operators.done.everyone_ended", { sessions: query.get("sessions") ?? "0", access: query.get("access") ?? "0" })}</p>`
+      : html``;
+  return html`<section class="card" data-operators-incident>
+  <h2>${T(req, "starter.operators.end_everyone")}</h2>
+  ${done}
+  <form method="post" action="${(req.url ?? "").split("?")[0] ?? ""}/end-everyone" data-operators-action="end_everyone">
+    <label for="operators-confirm">${Tf(req, "starter.operators.end_everyone_confirm", { phrase })}</label>
+    <input id="operators-confirm" name="confirm" type="text" autocomplete="off" required dir="ltr" data-phrase="${phrase}">
+    <p><button type="submit" class="danger">${T(req, "starter.operators.end_everyone")}</button></p>
+  </form>
+</section>`;
+}
+
+/** `GET <OperatorsPath>?q=<prefix>&after=<address>`: one page of people whose address starts with `q`, and the incident form. */
+export function peoplePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  assets: Assets,
+  shell: Shell,
+  found: PeoplePage | undefined,
+  phrase: string,
+): void {
   const q = queryParams(req).get("q") ?? "";
   const list =
     found === undefined
@@ -53,7 +80,8 @@ ${found.Next === undefined ? html`` : html`<p><a data-operators-next href="?q=${
     <p><button type="submit">${Icon("user")} ${T(req, "starter.operators.find")}</button></p>
   </form>
   ${list}
-</section>`,
+</section>
+${endEveryone(req, phrase)}`,
   });
 }
 
@@ -110,6 +138,8 @@ ${notice}${mail}
 </section>
 <section class="card">${view.Tables.map(table)}</section>
 <section class="card"><h2>${T(req, "starter.operators.events")}</h2>
+<p data-audit-head-seq="${String(view.Head.Seq)}" data-audit-head-hash="${view.Head.Hash}">${T(req, "starter.operators.head")} <code dir="ltr">${String(view.Head.Seq)} · ${view.Head.Hash}</code></p>
+<p><a href="${path}/audit?address=${encodeURIComponent(view.Subject)}" download data-operators-audit>${T(req, "starter.operators.export_audit")}</a></p>
 <table data-operators-events>
   <thead><tr><th>#</th><th><code>type</code></th><th><code>actor</code></th><th><code>at</code></th></tr></thead>
   <tbody>${view.Events.map((e) => html`<tr><td>${String(e.Seq)}</td><td><code>${e.Type}</code></td><td>${e.Actor}</td><td>${time(e.At.getTime())}</td></tr>`)}</tbody>
