@@ -48,7 +48,8 @@ export class Actions {
     this.#db = db;
     this.#sessions = sessions;
     this.#events = events;
-    this.#rows = rows;
+    // Passkey's rows end a half-finished passkey sign-in too: none is finished after a suspension or an incident.
+    this.#rows = [...rows, passkeys];
     this.#passkeys = passkeys;
     this.#clock = clock;
     this.#sql = {

@@ -7,9 +7,14 @@
 import type { DB } from "../db/index.ts";
 import { tableRows, type AccountRows } from "../db/index.ts";
 
-/** The person's passkeys, recovery codes and user handle as lib/account moves, exports and erases them. */
+/**
+ * The person's passkeys, recovery codes and user handle as lib/account moves, exports and erases them; ending a
+ * person's access (a suspension, an undo) or everyone's drops half-finished sign-ins, so none is finished after it.
+ */
 export function accountRows(db: DB): AccountRows {
-  return tableRows(db, [
+  const endPending = db.prepare("DELETE FROM passkey_pending WHERE subject = ?");
+  const endAllPending = db.prepare("DELETE FROM passkey_pending");
+  const rows = tableRows(db, [
     {
       table: "passkey_credentials",
       column: "subject",
@@ -28,4 +33,5 @@ export function accountRows(db: DB): AccountRows {
     },
     { table: "passkey_user_handles", column: "subject", onMove: "move", exported: [], account: true },
   ]);
+  return { ...rows, endAccess: (subject) => endPending.run(subject).changes, endEveryone: () => endAllPending.run().changes };
 }

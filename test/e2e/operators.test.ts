@@ -163,6 +163,15 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
 
   it("suspends: the session, the agent token and the next sign-in are refused, the person is mailed, both streams record it", async () => {
     const before = demo.smtp.messages.length;
+    // A half-finished passkey sign-in (a first factor made, the passkey not yet given) must not be finished after it.
+    const half = new Database(join(demo.stateDir, "demo.db"));
+    try {
+      half
+        .prepare("INSERT INTO passkey_pending (token_hash, subject, first_method, expires_at) VALUES ('half', ?, 'magiclink', ?)")
+        .run(PERSON, Date.now() + 300_000);
+    } finally {
+      half.close();
+    }
     await page.fill("#reason-suspend", "account taken over");
     await page.click('form[data-operators-action="suspend"] button');
     await page.waitForSelector('[data-outcome="suspended"]');
@@ -196,6 +205,11 @@ describe("operators in the demo", { skip: hasChromium ? false : "no system Chrom
           [`audit:${OPERATOR}`, "human", PERSON],
           [`audit:${PERSON}`, "human", OPERATOR],
         ],
+      );
+      assert.equal(
+        db.prepare("SELECT count(*) AS n FROM passkey_pending WHERE subject = ?").pluck().get(PERSON),
+        0,
+        "the half-finished sign-in",
       );
       const live = db.prepare("SELECT count(*) AS n FROM agent_tokens WHERE subject = ? AND revoked_at IS NULL").get(PERSON) as {
         n: number;
