@@ -40,14 +40,31 @@ export function eventStreams(limits: StreamLimits & { perPerson: number } = STRE
     const writer = new EventWriter(res, limits);
     const shutdown = shutdownSignal(req.socket);
     const forget = shutdown === undefined ? undefined : endOnShutdown(shutdown, writer);
+    const open = openByPerson.get(person) ?? new Set<EventWriter>();
+    openByPerson.set(person, open.add(writer));
     let unfollow: (() => void) | undefined;
     writer.onClose(() => {
       forget?.();
       unfollow?.();
+      open.delete(writer);
+      if (open.size === 0 && openByPerson.get(person) === open) openByPerson.delete(person);
     });
     unfollow = follow(writer);
     if (shutdown?.aborted === true) writer.end();
   };
+}
+
+// Every open stream by the person it streams to, whichever endpoint serves it: their access ending ends them (endStreamsOf).
+const openByPerson = new Map<string, Set<EventWriter>>();
+
+/**
+ * Ends the open event streams of `person`, or of everyone when `person` is undefined: their sessions were revoked (a
+ * suspension, an incident, "sign out everywhere"), so a stream opened by one of them stops now rather than at its
+ * lifetime (OWASP ASVS 5.0 §7.4.1: a terminated session grants nothing more). A browser reconnects only with a session.
+ */
+export function endStreamsOf(person?: string): void {
+  const ending = person === undefined ? [...openByPerson.values()] : [openByPerson.get(person) ?? new Set<EventWriter>()];
+  for (const open of ending) for (const writer of [...open]) writer.end();
 }
 
 const openByShutdown = new WeakMap<AbortSignal, Set<EventWriter>>();

@@ -18,7 +18,7 @@ export { bindStreamWatcher } from "./stream-share.ts";
 export { bindWaitWatcher, waitOutside } from "./waiting.ts";
 export { OUTBOUND_FILES, takeOutbound } from "./outbound.ts";
 export { encodeEvent } from "./sse.ts";
-export { eventStreams, STREAM_LIMITS } from "./event-stream.ts";
+export { endStreamsOf, eventStreams, STREAM_LIMITS } from "./event-stream.ts";
 export type { ServeStream } from "./event-stream.ts";
 export type { ErrorPageTarget } from "./respond.ts";
 export { needRoute, routeNeedsOf, bindRouteCheck, unroutedNeeds } from "./route-needs.ts";

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { requireTables, SWEEP_STEP, type DB } from "../db/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
-import { LatchCookie, appendSetCookie, bindCredentialCheck, type CredentialCheck } from "../internal/index.ts";
+import { LatchCookie, appendSetCookie, bindCredentialCheck, endStreamsOf, type CredentialCheck } from "../internal/index.ts";
 import { setCurrentSession, lookedUp } from "./current.ts";
 import type { Identity, Session } from "./session.ts";
 import { HashToken, NewToken } from "./token.ts";
@@ -219,9 +219,14 @@ export class Sessions {
     return this.#sql.revokeOthers.run(keep.Subject, keep.ID).changes;
   }
 
-  /** Ends every session of `subject` (an account disabled or deleted) and runs `onRevokeAll`, in one transaction; returns how many. */
+  /**
+   * Ends every session of `subject` (an account disabled or deleted) and runs `onRevokeAll`, in one transaction; returns
+   * how many. Their open event streams end too (lib/internal `endStreamsOf`).
+   */
   RevokeAll(subject: string): number {
-    return this.#endAll(subject);
+    const ended = this.#endAll(subject);
+    endStreamsOf(subject);
+    return ended;
   }
 
   /**
@@ -230,7 +235,9 @@ export class Sessions {
    * (`AccountRows.endEveryone`, lib/db), which also reaches people who hold no session.
    */
   RevokeEveryone(keep: Session): number {
-    return this.#sql.revokeEveryone.run(keep.ID).changes;
+    const ended = this.#sql.revokeEveryone.run(keep.ID).changes;
+    endStreamsOf();
+    return ended;
   }
 
   /**

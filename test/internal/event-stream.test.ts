@@ -7,7 +7,9 @@
 import assert from "node:assert/strict";
 import { request, type IncomingMessage } from "node:http";
 import { describe, it } from "node:test";
-import { eventStreams, STREAM_LIMITS } from "../../lib/internal/index.ts";
+import { endStreamsOf, eventStreams, STREAM_LIMITS } from "../../lib/internal/index.ts";
+import { applySchema, OpenDB } from "../../lib/db/index.ts";
+import { Sessions, Schema as SessionSchema } from "../../lib/session/index.ts";
 import { startServer } from "../_support/server.ts";
 
 /** Opens `path` with `method`; resolves with the response once its head arrives. */
@@ -64,5 +66,27 @@ describe("eventStreams", () => {
     assert.equal(unfollowed, 1, "the closed stream let go of what it followed, once");
     again.destroy();
     bob.destroy();
+  });
+
+  it("ends a person's open streams when their sessions are revoked (Sessions.RevokeAll), another person's stay; everyone's with endStreamsOf()", async (t) => {
+    const streams = eventStreams({ heartbeat: 3_600_000, writeTimeout: 60_000, lifetime: 3_600_000, retry: 1_000, perPerson: 5 });
+    const { base } = await startServer(t, (req, res) =>
+      streams(req, res, String(req.headers["x-person"]), (writer) => {
+        writer.update("event: hello\ndata: {}\n\n");
+        return undefined;
+      }),
+    );
+    const ended = (res: IncomingMessage): Promise<void> => new Promise((done) => res.resume().once("end", done));
+    const [ada, bob] = [await open(base, "GET", "ada@example.com"), await open(base, "GET", "bob@example.com")];
+    let bobEnded = false;
+    void ended(bob).then(() => (bobEnded = true));
+    const db = OpenDB(":memory:");
+    t.after(() => db.close());
+    applySchema(db, SessionSchema);
+    new Sessions(db, { Origin: "http://localhost" }).RevokeAll("ada@example.com");
+    await ended(ada);
+    assert.equal(bobEnded, false, "another person's stream stays open");
+    endStreamsOf();
+    await ended(bob);
   });
 });
