@@ -12,8 +12,6 @@ import { tableRows, type AccountRows } from "../db/index.ts";
  * person's access (a suspension, an undo) or everyone's drops half-finished sign-ins, so none is finished after it.
  */
 export function accountRows(db: DB): AccountRows {
-  const endPending = db.prepare("DELETE FROM passkey_pending WHERE subject = ?");
-  const endAllPending = db.prepare("DELETE FROM passkey_pending");
   const rows = tableRows(db, [
     {
       table: "passkey_credentials",
@@ -33,5 +31,10 @@ export function accountRows(db: DB): AccountRows {
     },
     { table: "passkey_user_handles", column: "subject", onMove: "move", exported: [], account: true },
   ]);
-  return { ...rows, endAccess: (subject) => endPending.run(subject).changes, endEveryone: () => endAllPending.run().changes };
+  // As tableRows: a database without passkey's schema holds no half-finished sign-in to end.
+  const end = (where: string, ...params: string[]): number =>
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'passkey_pending'").get() === undefined
+      ? 0
+      : db.prepare(`DELETE FROM passkey_pending${where}`).run(...params).changes;
+  return { ...rows, endAccess: (subject) => end(" WHERE subject = ?", subject), endEveryone: () => end("") };
 }
