@@ -24,7 +24,7 @@ import { errorPage, notFoundPage } from "../starter/pages/errors.ts";
 import { jobPages } from "../starter/pages/jobs.ts";
 import { render as renderDemo } from "./pages/layout.ts";
 import { signinPage } from "../starter/pages/signin.ts";
-import { undoPage } from "../starter/pages/account-life.ts";
+import { ACCOUNT_PATHS, mountAccountPages } from "../starter/account.ts";
 import { renderAccount } from "./pages/account.ts";
 import { homePage } from "./pages/home.ts";
 import { mountAgents } from "./agents.ts";
@@ -33,7 +33,6 @@ import * as account from "../../lib/account/index.ts";
 import * as agent from "../../lib/agent/index.ts";
 import * as oauth from "../../lib/oauth/index.ts";
 import { EventStore, Schema as eventsSchema } from "../../lib/events/index.ts";
-import { securityPage } from "./pages/security.ts";
 import * as teams from "../../lib/teams/index.ts";
 import * as operators from "../../lib/operators/index.ts";
 import { mountOperatorPages } from "../starter/operators.ts";
@@ -189,11 +188,9 @@ function buildRouter(
     Origin: config.origin,
     InstanceKey: config.instanceKey,
     Rows: [oauth.accountRows(db, agentRows), agentRows, teams.accountRows(db), resourceRows(db), operators.accountRows(db)],
-    AccountPath: "/account/security",
+    ...ACCOUNT_PATHS,
     SigninPath: "/signin",
     StalePath: "/stepup",
-    ConfirmPath: "/account/address/confirm",
-    ReversePath: "/account/address/undo",
     OnAuthEvent: onAuthEvent,
     Logger: logger,
     ...(config.smtpURL !== undefined && { Mailer: newSMTPMailer(config.smtpURL, { logger }) }),
@@ -253,16 +250,7 @@ function buildRouter(
   signedIn.Handle("POST /account/passkeys/delete", keys.Delete);
   signedIn.Handle("GET /stepup", stepUpPage(assets));
   const fresh = mux.With(auth.RequireFreshSession(config.freshFor));
-  fresh.Handle("GET /account/security", securityPage(assets, auth.Sessions, keys));
-  fresh.Handle("POST /account/sessions/revoke", auth.RevokeSession);
-  fresh.Handle("POST /account/sessions/revoke-others", auth.RevokeOtherSessions);
-  fresh.Handle("POST /account/address", settings.RequestChange);
-  mux.Handle("GET /account/address/confirm", settings.ConfirmLink);
-  signedIn.Handle("POST /account/address/code", settings.ConfirmCode);
-  mux.Handle("GET /account/address/undo", undoPage(assets));
-  mux.Handle("POST /account/address/undo", settings.Reverse);
-  fresh.Handle("GET /account/export", settings.Export);
-  fresh.Handle("POST /account/delete", settings.Delete);
+  mountAccountPages({ mux, signedIn, fresh, account: settings, auth, keys, assets, shell: renderDemo });
   const { tools, approvals, standing } = mountAgents({
     db,
     events,

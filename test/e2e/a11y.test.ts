@@ -279,7 +279,7 @@ describe(
       await page.waitForURL(`${app.origin}/account`);
       for (const path of ["/account", "/account/approvals"]) {
         await page.goto(`${app.origin}${path}`);
-        assert.deepEqual(await navLinks(page), ["/account", "/account/agents", "/account/approvals"]);
+        assert.deepEqual(await navLinks(page), ["/account", "/account/agents", "/account/approvals", "/account/security"]);
       }
       for (const [name, path] of SIGNED_IN.filter(([n]) => n !== "activity")) await checker.visit(name, path);
       await checker.visit("confirm", "/confirm");

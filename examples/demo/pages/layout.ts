@@ -1,8 +1,9 @@
 /*
  * The demo's pages are examples/starter's; the demo's own pages (home,
- * account, security, agents, jobs) render in the starter's shell with one
- * more stylesheet, static/demo.css, for what only they show, and the
- * demo's signed-in navigation (`demoNav`).
+ * account, agents, jobs), and the starter's given a layout (security,
+ * teams, operators), render in the starter's shell with one more
+ * stylesheet, static/demo.css, for what only they show, and the demo's
+ * signed-in navigation (`demoNav`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Assets } from "../../../lib/assets/index.ts";

@@ -3,8 +3,8 @@
  * in (in words; <body data-subject data-method> for scripts and tests),
  * your passkeys (add, rename, delete), recovery codes (how many remain;
  * freshly generated ones shown once; after the first passkey, a prompt to
- * generate them), a background job to start, the way to agent tokens and
- * approvals, and sign-out. Each card is its own function, for an account
+ * generate them), a background job to start, the way to agent tokens,
+ * approvals and the security page (pages/security.ts), and sign-out. Each card is its own function, for an account
  * page that adds its own cards.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -95,6 +95,6 @@ ${recoverySection(req, keys, who.Subject, codes)}
   <h2>${T(req, "starter.jobs.title")}</h2>
   <form method="post" action="/jobs"><button type="submit">${T(req, "starter.jobs.start")}</button></form>
 </section>
-<nav class="card">${Icon("key")} <a href="/account/agents">${T(req, "starter.agents.title")}</a> · <a href="/account/approvals">${T(req, "starter.approvals.title")}</a></nav>`,
+<nav class="card">${Icon("key")} <a href="/account/agents">${T(req, "starter.agents.title")}</a> · <a href="/account/approvals">${T(req, "starter.approvals.title")}</a> · <a href="/account/security" data-account-link="security">${T(req, "starter.account.security.title")}</a></nav>`,
   });
 }

@@ -38,12 +38,13 @@ export interface NavLink {
   label: string;
 }
 
-/** The starter's signed-in pages: the account, the agent tokens, the approvals. */
+/** The starter's signed-in pages: the account, the agent tokens, the approvals, the security page. */
 export function starterNav(req: IncomingMessage): NavLink[] {
   return [
     { href: "/account", label: T(req, "account.title") },
     { href: "/account/agents", label: T(req, "starter.agents.title") },
     { href: "/account/approvals", label: T(req, "starter.approvals.title") },
+    { href: "/account/security", label: T(req, "starter.account.security.title") },
   ];
 }
 
