@@ -4,7 +4,8 @@
  * and recovery codes, a background job with its status page, an agent
  * token with a tool call, a resource from the manifest, an MCP client
  * whose write waits for the person's approval, and records a team shares
- * (teams, invitations, a team's task list). Its pages are
+ * (teams, invitations, a team's task list), and the account's life (a new
+ * address, the person's data, deletion). Its pages are
  * examples/starter's. Compiled with the project and run end to end by
  * test/e2e/guide.test.ts; the package test compiles it against the packed
  * tarball. Both directories ship in
@@ -18,6 +19,7 @@ import { Mux, Run } from "latch";
 import { crossOriginProtection, newLogger } from "latch/http";
 import { CLIENT_DIR, NewAssets } from "latch/assets";
 import { mergeSchemas } from "latch/db";
+import * as account from "latch/account";
 import * as agent from "latch/agent";
 import { Schema as eventsSchema } from "latch/events";
 import { Registry } from "latch/jobs";
@@ -33,6 +35,7 @@ import { confirmPage, stepUpPage } from "../starter/pages/confirm.ts";
 import { errorPage, notFoundPage } from "../starter/pages/errors.ts";
 import { homePage } from "../starter/pages/home.ts";
 import { signinPage } from "../starter/pages/signin.ts";
+import { mountAccount } from "./account.ts";
 import { mountAgents } from "./agents.ts";
 import { mountConnect } from "./connect.ts";
 import { mountExpenses, renderResource } from "./expenses.ts";
@@ -52,7 +55,16 @@ await Run({
   DBPath: "app.db", // relative: lives in $STATE_DIRECTORY when set
   Origin,
   Logger: logger,
-  Schema: mergeSchemas(session.Schema, signin.Schema, passkey.Schema, eventsSchema, agent.Schema, oauth.Schema, teams.Schema),
+  Schema: mergeSchemas(
+    session.Schema,
+    signin.Schema,
+    passkey.Schema,
+    eventsSchema,
+    agent.Schema,
+    oauth.Schema,
+    teams.Schema,
+    account.Schema,
+  ),
   Wrap: (next) => crossOriginProtection({ Origin })(next),
   Locales: ["en", "es", "pt-BR", "fr", "de", "ru", "ar", "zh-CN", "ja", "id", "tr", "ko"],
   LocaleFS: LOCALES_DIR,
@@ -69,15 +81,17 @@ await Run({
     const helo = new URL(Origin).hostname; // EHLO names the application, not the machine
     const mailer = env["SMTP_URL"] !== undefined ? newSMTPMailer(env["SMTP_URL"], { logger, helo }) : newLogMailer(logger);
     const MailFrom = env["MAIL_FROM"] ?? `no-reply@${new URL(Origin).hostname}`;
-    const notices = signin.securityNotices({ DB: db, Mailer: mailer, MailFrom, Origin, SecurityPath: "/account", Logger: logger });
+    const InstanceKey = env["INSTANCE_KEY"] ?? ""; // keys links and codes (step 2) and seals a moved account's old address (step 9)
+    const notices = signin.securityNotices({ DB: db, Mailer: mailer, MailFrom, Origin, SecurityPath: "/account/security", Logger: logger });
     const onAuthEvent = session.fanOutAuthEvents(notices.Sink, session.logAuthEvents(logger));
     const auth = signin.create({
       DB: db,
       Origin,
-      InstanceKey: env["INSTANCE_KEY"] ?? "",
+      InstanceKey,
       SigninPath: "/signin",
       SignedInPath: "/account",
       StalePath: "/stepup",
+      SessionsPath: "/account/security",
       Logger: logger,
       Mailer: mailer,
       MailFrom,
@@ -138,6 +152,9 @@ await Run({
     // Step 8: records a team shares: teams, invitations by email, and the team's task list.
     const team = mountTeams({ db, mux, auth, signedIn, tools, assets, mailer, Origin });
 
+    // Step 9: the account: a new address, the person's data, deletion.
+    const settings = mountAccount({ db, mux, auth, keys, signedIn, fresh, assets, mailer, MailFrom, onAuthEvent, InstanceKey, Origin });
+
     const sweep = setInterval(
       () => {
         // One after another: each deletes in bounded steps, leaving the event loop to requests between them.
@@ -147,6 +164,7 @@ await Run({
           await agents.approvals.sweep(now);
           await connected.sweep(now);
           await team.Sweep(now);
+          await settings.Sweep(now);
         };
         sweeps(new Date()).catch((error: unknown) => logger.error("sweep failed", { error }));
       },

@@ -41,6 +41,7 @@ test("the guide builds the application in the issue's order of steps", () => {
     "6: a resource from the manifest",
     "7: an MCP client and an approved write",
     "8: a team resource",
+    "9: the account",
   ]);
   for (const file of [
     "examples/guide/main.ts",
@@ -49,6 +50,7 @@ test("the guide builds the application in the issue's order of steps", () => {
     "examples/guide/expenses.ts",
     "examples/guide/connect.ts",
     "examples/guide/teams.ts",
+    "examples/guide/account.ts",
     "examples/starter/tasks.ts",
   ]) {
     assert.ok(GUIDE.includes(`excerpt=${file}`), `${file} is quoted`);

@@ -121,6 +121,7 @@ describe("the guide's application (browser)", { skip: hasChromium ? false : "no 
     assert.match((await page.textContent("main")) ?? "", /Signed in with email link \+ passkey/);
     await shoot(page, app.origin, "account", "/account");
     await shoot(page, app.origin, "stepup", "/stepup?next=/account");
+    await shoot(page, app.origin, "security", "/account/security"); // step 9's page, this session fresh
   });
 
   it("step 4: starts a job and follows its status page to the end, a progress bar with a fraction", async () => {
