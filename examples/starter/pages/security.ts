@@ -64,7 +64,7 @@ export function securityPage(assets: Assets, shell: Shell, sessions: Sessions, k
 <h2>${T(req, "starter.account.sessions.title")}</h2>
 <ul class="sessions">${list.map((s) => sessionItem(req, s))}</ul>
 <form method="post" action="/account/sessions/revoke-others">
-  <button class="danger" type="submit">${Icon("x")} ${T(req, "starter.account.sessions.revoke_others")}</button>
+  <p><button class="danger" type="submit">${Icon("x")} ${T(req, "starter.account.sessions.revoke_others")}</button></p>
 </form>
 <h2>${T(req, "passkey.list.title")}</h2>
 ${passkeyItems(req, keys, subject)}
