@@ -8,14 +8,12 @@ import { Chrome } from "./chrome.ts";
 import { bindCtx } from "./ctx.ts";
 import { bootDatabase } from "./database.ts";
 import { HTTPError, newLogger, type HandlerFunc, type Logger } from "../http/index.ts";
+import { LocaleSwitchPath } from "../i18n/index.ts";
 import { unroutedNeeds } from "../internal/index.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { buildLocales } from "./locales.ts";
 import { routesHandler, validateOptions, type Options, type Routes } from "./options.ts";
 import { recoverPanics } from "./recover.ts";
-
-/** The path of the locale switch route (SPEC §2.4 `LocaleSwitchPath`). */
-const LOCALE_SWITCH_PATH = "/_locale";
 
 /**
  * Builds the full request handler without a listener, for test harnesses
@@ -42,7 +40,8 @@ export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => vo
         ? app
         : function frameworkRoutes(req, res) {
             const url = req.url ?? "/";
-            const isSwitch = url === LOCALE_SWITCH_PATH || url.startsWith(LOCALE_SWITCH_PATH + "?");
+            // SPEC §2.4: the switch is mounted at the contract's one constant, which lib/i18n exports.
+            const isSwitch = url === LocaleSwitchPath || url.startsWith(LocaleSwitchPath + "?");
             return isSwitch ? locales.SwitchHandler(req, res) : app(req, res);
           };
     let wrapped = withFramework;

@@ -4,10 +4,11 @@
  * with its own 4xx (a latch error for bad input or a refusal), a 503
  * (ERR_DB_NOT_DURABLE: the change may be lost, so the client must not take
  * it as done) or a 500, through `ErrorPage` with a logged reference, else
- * plain text. Nothing of a 500's error reaches the client; after the first
- * byte the response is cut, never spliced.
+ * plain text. Nothing of the error's own words reaches the client (a 4xx
+ * without `ErrorPage` gets its status in words); after the first byte the
+ * response is cut, never spliced.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import { isAbortHandler, isLatchError, NewRef, type HandlerFunc, type LatchError, type Logger, type Middleware } from "../http/index.ts";
 import { writeErrorPage } from "../internal/index.ts";
 import type { ErrorPageFunc } from "./options.ts";
@@ -37,6 +38,11 @@ export function recoverPanics(logger: Logger, errorPage: ErrorPageFunc | undefin
   };
 }
 
+/** The plain-text body of a latch 4xx when no `ErrorPage` is set: the status in words (RFC 9110 §15.5) and the reference. */
+function plainClientError(status: number, ref: string): string {
+  return `${status} ${STATUS_CODES[status] ?? "Client Error"}\nReference: ${ref}`;
+}
+
 function isClientError(err: unknown): err is LatchError & { status: number } {
   return isLatchError(err) && typeof err.status === "number" && err.status >= 400 && err.status < 500;
 }
@@ -52,8 +58,11 @@ function handlePanic(err: unknown, req: IncomingMessage, res: ServerResponse, lo
     if (req.complete && !req.readableEnded) req.resume();
     dropBodyHeaders(res);
     // SPEC §2.2, §7: the application's ErrorPage words every error it renders (ErrOwnerBusy's too); the log keeps latch's.
-    const fields = { method: req.method, code: err.code };
-    writeErrorPage(req, res, err.status, err.message, { ErrorPage: errorPage, Logger: logger }, ref, fields);
+    // Without one, the plain text is the status in words and the reference, as a 500's is: latch's message (which
+    // may quote input) goes only to the log, once, at info (a client's fault, not the server's; OWASP ASVS 5.0 §16.5.1).
+    const logged = { method: req.method, code: err.code, reason: err.message };
+    if (errorPage === undefined) logger.info("client error", { ref, status: err.status, path: where.path, ...logged });
+    writeErrorPage(req, res, err.status, plainClientError(err.status, ref), { ErrorPage: errorPage, Logger: logger }, ref, logged);
     return;
   }
   if (res.headersSent || res.writableEnded) {

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { awaitDurable } from "../db/index.ts";
 import { newLogger, NewRef, queryParams, seeOther, writeJSON, isLocalPath, readForm, systemClock } from "../http/index.ts";
 import type { Logger } from "../http/index.ts";
-import { appendSetCookie, crossOriginVerdict, writeText, clientAddress, rememberNext, takeNext } from "../internal/index.ts";
+import { appendSetCookie, clientAddress, rememberNext, takeNext } from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, authEventEmitter, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
@@ -19,7 +19,7 @@ import { LINK_TTL, Links, PURPOSE_SIGNIN } from "./links.ts";
 import { codePage, signinMessage, sendFailurePage } from "./message.ts";
 import { InboxProvider } from "./oidc/provider.ts";
 import { RateLimiter } from "./rate.ts";
-import { wantsJSON } from "./request.ts";
+import { refusedCrossOrigin, wantsJSON } from "./request.ts";
 import type { SessionHandlersContext } from "./session-handlers.ts";
 
 /** Session method of the emailed-link path. */
@@ -95,20 +95,10 @@ function outcome(ctx: SigninContext, res: ServerResponse, query: string): void {
   seeOther(res, `${ctx.signinPath}?${query}`);
 }
 
-/**
- * Refuses a cross-origin POST with 403 (W3C Fetch Metadata §2.4, RFC 6454 §7) even without
- * `crossOriginProtection` in `Wrap`: a cross-site form that starts a sign-in for the attacker's
- * address would bind the victim's browser to the attacker's link (login CSRF).
- */
-function refusedCrossOrigin(ctx: SigninContext, req: IncomingMessage, res: ServerResponse): boolean {
-  if (crossOriginVerdict(req, ctx.origin) !== "cross-origin") return false;
-  writeText(res, 403, "403 forbidden: cross-origin request refused");
-  return true;
-}
-
 /** `POST /signin`: form fields `email` and optional `force=1` (skip the provider) and `next`. */
 export async function begin(ctx: SigninContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (refusedCrossOrigin(ctx, req, res)) return;
+  // OWASP ASVS 5.0 §3.5.1: login CSRF; the component refuses a cross-origin post itself.
+  if (refusedCrossOrigin(ctx.origin, req, res)) return;
   const form = await readForm(req);
   const address = normalizeAddress(form.get("email") ?? "");
   // The sign-in page may carry ?next= as a form field; only a local path is remembered (never another origin).
@@ -185,7 +175,8 @@ export function typedCode(code: string): string {
  * try that reaches MAX_CODE_ATTEMPTS voids the browser's pending sign-ins and answers `?err=expired`.
  */
 export async function verifyCode(ctx: SigninContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (refusedCrossOrigin(ctx, req, res)) return;
+  // OWASP ASVS 5.0 §3.5.1: login CSRF; the component refuses a cross-origin post itself.
+  if (refusedCrossOrigin(ctx.origin, req, res)) return;
   const form = await readForm(req);
   const bound = ctx.binding.hashOf(req);
   const result =

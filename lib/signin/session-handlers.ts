@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { seeOther, readForm, type Clock, type HandlerFunc } from "../http/index.ts";
 import { awayAndBack, isStale, requestTarget, writeText } from "../internal/index.ts";
 import type { AuthEventEmitter, Sessions } from "../session/index.ts";
-import { wantsHTML } from "./request.ts";
+import { refusedCrossOrigin, wantsHTML } from "./request.ts";
 
 /** What the handlers need from the component. */
 export interface SessionHandlersContext {
@@ -25,6 +25,8 @@ export interface SessionHandlersContext {
 
 /** `POST /signout`: ends the session and clears its cookie. */
 export function signout(ctx: SessionHandlersContext, req: IncomingMessage, res: ServerResponse): void {
+  // OWASP ASVS 5.0 §3.5.1: a cross-site form must not end the person's session; refused here, as Begin does.
+  if (refusedCrossOrigin(ctx.origin, req, res)) return;
   const subject = ctx.sessions.read(req)?.Subject;
   ctx.atomically(() => {
     ctx.sessions.destroy(req, res);
@@ -35,6 +37,8 @@ export function signout(ctx: SessionHandlersContext, req: IncomingMessage, res: 
 
 /** Ends one of the subject's sessions (form field `id`, its public id); ending the current one signs out. */
 export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // OWASP ASVS 5.0 §3.5.1: a cross-site form must not end the person's sessions; refused here, as Begin does.
+  if (refusedCrossOrigin(ctx.origin, req, res)) return;
   const form = await readForm(req);
   const session = ctx.sessions.read(req);
   if (session === undefined) return seeOther(res, ctx.signinPath);
@@ -50,6 +54,8 @@ export async function revokeSession(ctx: SessionHandlersContext, req: IncomingMe
 
 /** Ends every session of the subject except the current one. */
 export function revokeOtherSessions(ctx: SessionHandlersContext, req: IncomingMessage, res: ServerResponse): void {
+  // OWASP ASVS 5.0 §3.5.1: a cross-site form must not end the person's sessions; refused here, as Begin does.
+  if (refusedCrossOrigin(ctx.origin, req, res)) return;
   const session = ctx.sessions.read(req);
   if (session === undefined) return seeOther(res, ctx.signinPath);
   ctx.atomically(() => {

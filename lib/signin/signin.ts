@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sweepInSteps } from "../db/index.ts";
 import { type HandlerFunc, type Middleware } from "../http/index.ts";
-import { appendSetCookie } from "../internal/index.ts";
+import { appendSetCookie, durationProblem } from "../internal/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { Config } from "./config.ts";
 import { SigninError } from "./errors.ts";
@@ -87,8 +87,13 @@ export class Signin {
   /**
    * Middleware requiring a session whose `AuthTime` is within `maxAge` ms; a stale one gets 303 to
    * `StalePath?next=<path>` (a step-up or fresh sign-in) for HTML, else 401; none is `RequireSession`'s.
+   * Throws ERR_SIGNIN_INVALID_CONFIG for a `maxAge` that is not a whole number of ms from 1 to MAX_TIMER_MS.
    */
   RequireFreshSession(maxAge: number): Middleware {
+    // OWASP ASVS 5.0 §7.5.1: the freshness gate must not fail open. Checked once, as every other duration: NaN
+    // (Number(undefined) * 1000) compares false with any age, so unchecked it would pass a session of any age.
+    const problem = durationProblem(maxAge);
+    if (problem !== undefined) throw new SigninError("ERR_SIGNIN_INVALID_CONFIG", `signin: RequireFreshSession maxAge ${problem}`);
     return (next) => requireFreshSession(this.#ctx, maxAge, next);
   }
 

@@ -305,7 +305,8 @@ const CLIENT_DATA_TYPES = ["webauthn.create", "webauthn.get"];
 /**
  * The names no declaration here spells as the docs do: HTTP and mail header
  * names, cookie attributes, Go's `ServeMux` (the router's model), CSS's
- * `currentColor` and Node's `NODE_COMPILE_CACHE`.
+ * `currentColor`, Node's `NODE_COMPILE_CACHE` and npm's `package.json` field
+ * `allowScripts`.
  */
 const NOT_LATCH = [
   "Allow",
@@ -319,6 +320,7 @@ const NOT_LATCH = [
   "ServeMux",
   "currentColor",
   "NODE_COMPILE_CACHE",
+  "allowScripts",
 ];
 
 /** Returns the identifiers of a TypeScript text, comments left out. */

@@ -14,7 +14,10 @@
  * typescript@5, @types/node@20), skipped with the reason when the registry
  * cannot be reached. It runs with --ignore-scripts, so better-sqlite3's
  * native build is copied from this repository's install instead of being
- * compiled again (a minute) or downloaded.
+ * compiled again (a minute) or downloaded. A second project, holding the
+ * `allowScripts` docs/supply-chain.md gives an application, installs the
+ * tarball as a dry run under `--strict-allow-scripts`: npm must find no
+ * install script that field leaves unreviewed (latch's own included).
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -22,7 +25,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, posix } from "node:path";
 import { test, type TestContext } from "node:test";
-import { ROOT, listFiles } from "../_support/docs.ts";
+import { ROOT, codeBlocks, listFiles, readRepoFile } from "../_support/docs.ts";
 import { fetchHTTP } from "../_support/http.ts";
 
 interface PackResult {
@@ -120,6 +123,12 @@ function copyGuide(dir: string): void {
   }
 }
 
+/** The reason to skip when npm's output says the registry cannot be reached, else undefined. */
+function offlineReason(stderr: string): string | undefined {
+  if (!/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|ENOTCACHED|network/i.test(stderr)) return undefined;
+  return `the npm registry is unreachable: ${stderr.split("\n").find((l) => l.includes("ERR") || l.includes("error")) ?? "install failed"}`;
+}
+
 /** Installs the packed tarball, typescript@5 and @types/node@20 into `dir`; returns a skip reason when offline. */
 function install(t: TestContext, dir: string, tarball: string): string | undefined {
   const r = spawnSync(
@@ -138,9 +147,8 @@ function install(t: TestContext, dir: string, tarball: string): string | undefin
     { cwd: dir, encoding: "utf8" },
   );
   if (r.status !== 0) {
-    if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|ENOTCACHED|network/i.test(r.stderr)) {
-      return `the npm registry is unreachable: ${r.stderr.split("\n").find((l) => l.includes("ERR") || l.includes("error")) ?? "install failed"}`;
-    }
+    const offline = offlineReason(r.stderr);
+    if (offline !== undefined) return offline;
     assert.fail(`npm install failed:\n${r.stderr}`);
   }
   t.diagnostic(
@@ -210,5 +218,46 @@ test(
     assert.equal((await fetchHTTP(port, css)).status, 200);
     child.kill("SIGTERM");
     assert.equal(await exited, 0, log);
+  },
+);
+
+/** The `allowScripts` docs/supply-chain.md ("Install scripts") tells an application to declare: its JSON block. */
+function documentedAllowScripts(): Record<string, boolean> {
+  const section = readRepoFile("docs/supply-chain.md")
+    .split(/^## /m)
+    .find((part) => part.startsWith("Install scripts\n"));
+  const block = codeBlocks(section ?? "").find((b) => b.info === "json");
+  assert.ok(block !== undefined, 'docs/supply-chain.md has no JSON block under "## Install scripts"');
+  return (JSON.parse(block.code) as { allowScripts: Record<string, boolean> }).allowScripts;
+}
+
+test(
+  "an application holding docs/supply-chain.md's allowScripts installs the tarball under --strict-allow-scripts: no install script unreviewed",
+  { timeout: 300_000 },
+  (t) => {
+    // The application's entries are latch's own but for its development tools.
+    const own = JSON.parse(readRepoFile("package.json")) as {
+      allowScripts: Record<string, boolean>;
+      devDependencies: Record<string, string>;
+    };
+    const documented = documentedAllowScripts();
+    assert.deepEqual(documented, Object.fromEntries(Object.entries(own.allowScripts).filter(([name]) => !(name in own.devDependencies))));
+    assert.equal(documented["better-sqlite3"], true, "better-sqlite3's native build must run");
+    const known = spawnSync("npm", ["config", "get", "strict-allow-scripts"], { encoding: "utf8" }).stdout.trim();
+    if (known === "undefined") return t.skip("this npm has no strict-allow-scripts setting (npm 11.16 or later has)");
+    const dir = mkdtempSync(join(tmpdir(), "latch-scripts-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const result = pack(dir);
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module", allowScripts: documented }));
+    // A dry run: npm resolves the tree and checks every install script against allowScripts (strict: refusing the
+    // install), then stops before fetching or running anything.
+    const r = spawnSync("npm", ["install", "--dry-run", "--strict-allow-scripts", "--no-audit", "--no-fund", join(dir, result.filename)], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    const offline = r.status === 0 ? undefined : offlineReason(r.stderr);
+    if (offline !== undefined) return t.skip(offline);
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stdout + r.stderr, /allowScripts|ESTRICTALLOWSCRIPTS/);
   },
 );

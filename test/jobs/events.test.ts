@@ -8,6 +8,7 @@ import { STREAM_LIMITS } from "../../lib/internal/index.ts";
 const { lifetime: STREAM_LIFETIME, retry: STREAM_RETRY, writeTimeout: WRITE_TIMEOUT } = STREAM_LIMITS;
 import { HEARTBEAT_INTERVAL, newHandlers, Registry } from "../../lib/jobs/index.ts";
 import { captureLog, fetchHTTP } from "../_support/http.ts";
+import { readRepoFile } from "../_support/docs.ts";
 import { SSEParser } from "../_support/sse.ts";
 import { settle } from "./support.ts";
 import { openStream, startServer, type TestServer } from "./server.ts";
@@ -118,19 +119,25 @@ describe("newHandlers().Events", () => {
     assert.deepEqual(s.parser.comments, ["ping", "ping", "ping"]);
   });
 
-  it("ends the stream cleanly after STREAM_LIFETIME, having sent retry", async (t) => {
+  // A stream that ends too early or too late waits forever on the mocked clock: the timeout turns that into a failure.
+  it("ends the stream cleanly after 5 minutes (SPEC §6.1), not before, having sent retry: 3000", { timeout: 60_000 }, async (t) => {
+    // The contract's values written out, not read from STREAM_LIMITS: a changed constant must fail here.
+    const spec = readRepoFile("docs/spec.md").replace(/\s+/g, " ");
+    assert.match(spec, /the lifetime 5 minutes, with `retry: 3000`/);
+    const FIVE_MINUTES = 5 * 60 * 1000;
+    assert.equal(STREAM_LIFETIME, FIVE_MINUTES);
     mockTimers(t);
     const srv = await startServer(t);
     const job = startControlled(srv, "alice");
     const s = await openStream(`${srv.base}/jobs/${job.id}/events`, "alice");
     await s.until((p) => p.events.length === 1);
-    t.mock.timers.tick(STREAM_LIFETIME - 1);
+    t.mock.timers.tick(FIVE_MINUTES - 1);
     job.report("still open");
     await s.until((p) => p.events.length === 2);
     t.mock.timers.tick(1);
     await s.ended;
     assert.equal(s.res.complete, true, "a clean end, not a reset");
-    assert.equal(s.parser.retry, STREAM_RETRY);
+    assert.equal(s.parser.retry, 3000);
     assert.equal(srv.jobs.Get(job.id, "alice")?.Status, "running", "the job is unaffected");
   });
 

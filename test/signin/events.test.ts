@@ -112,6 +112,41 @@ describe("Signin RevokeSession() and RevokeOtherSessions()", () => {
   });
 });
 
+describe("Signout, RevokeSession and RevokeOtherSessions without crossOriginProtection in Wrap", () => {
+  for (const headers of [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "https://evil.example" }]) {
+    it(`refuse a cross-origin POST themselves as Begin does (${Object.keys(headers)[0]}): 403, every session survives`, async (t) => {
+      const events: AuthEvent[] = [];
+      const app = await startSigninApp(t, { crossOriginProtection: false, config: { OnAuthEvent: (e) => events.push(e) } });
+      const first = await app.signIn("ann@example.com");
+      const second = await app.signIn("ann@example.com");
+      const secondID = app.db
+        .prepare<[], { public_id: string }>("SELECT public_id FROM sessions ORDER BY created_at, rowid")
+        .all()[1]?.public_id;
+      const posts: [string, Record<string, string>][] = [
+        ["/signout", {}],
+        ["/sessions/revoke", { id: secondID ?? "" }],
+        ["/sessions/revoke-others", {}],
+      ];
+      for (const [path, form] of posts) {
+        const res = await app.request("POST", path, { jar: first, form, headers });
+        assert.equal(res.status, 403, path);
+        assert.equal(res.body, "403 forbidden: cross-origin request refused\n", path);
+        assert.deepEqual(res.setCookie, [], `${path} clears no cookie`);
+      }
+      assert.equal(count(app.db, "sessions", "subject = ?", "ann@example.com"), 2);
+      assert.equal((await app.request("GET", "/me", { jar: first })).status, 200);
+      assert.equal((await app.request("GET", "/me", { jar: second })).status, 200);
+      assert.deepEqual(
+        events.filter((e) => e.Kind === "signed_out" || e.Kind === "sessions_ended"),
+        [],
+      );
+      // The same-origin form still signs out.
+      assert.equal((await app.request("POST", "/signout", { jar: first })).location, "/signin");
+      assert.equal((await app.request("GET", "/me", { jar: first })).status, 401);
+    });
+  }
+});
+
 describe("Signin auth events in the audit stream", () => {
   it("appends a sign-in at the longest valid address (254 characters) to an audit stream that reads back", async (t) => {
     const held: { sink?: AuthEventSink; events?: EventStore } = {};

@@ -99,6 +99,20 @@ describe("Signin RequireFreshSession()", () => {
     assert.equal(count(app.db, "sessions"), 1);
   });
 
+  it("refuses, when built, a maxAge that is not a whole number of milliseconds: NaN would pass a session of any age", async (t) => {
+    const app = await startSigninApp(t);
+    const unset = Number(process.env["LATCH_TEST_UNSET_VARIABLE"]) * 1000;
+    for (const maxAge of [unset, Number.NaN, 0, -1, 1.5, Infinity, 2 ** 31]) {
+      assert.throws(() => app.auth.RequireFreshSession(maxAge), {
+        name: "SigninError",
+        code: "ERR_SIGNIN_INVALID_CONFIG",
+        message: /^signin: RequireFreshSession maxAge must be /,
+      });
+    }
+    // A whole number of ms up to Node's longest timer is a duration (lib/internal durationProblem).
+    assert.equal(typeof app.auth.RequireFreshSession(2 ** 31 - 1), "function");
+  });
+
   it("names no next for a stale unsafe request: a redirect cannot replay a form POST", async (t) => {
     const app = await startSigninApp(t, { freshFor: 5 * MINUTE });
     const jar = await app.signIn("ann@example.com");
