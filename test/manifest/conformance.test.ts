@@ -6,15 +6,15 @@
  * action answers a logged 500 with a reference and stores nothing.
  */
 import assert from "node:assert/strict";
-import { describe, it, type TestContext } from "node:test";
+import { describe, it } from "node:test";
 import { ToolRegistry } from "../../lib/agent/index.ts";
 import * as events from "../../lib/events/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
-import { BaseLocales } from "../../lib/i18n/index.ts";
-import { ctxFrom, type RenderFunc } from "../../lib/index.ts";
+import { ctxFrom } from "../../lib/index.ts";
 import { describeResourceConformance } from "../../lib/manifest/conformance/index.ts";
-import { Kind, Resource, ScopeKind, StoreKind, isResourceView, mountResource, resourceSchema } from "../../lib/manifest/index.ts";
+import { Kind, Resource, ScopeKind, StoreKind, mountResource, resourceSchema } from "../../lib/manifest/index.ts";
 import { count, startSigninApp } from "../_support/signin-app.ts";
+import { ownerApp, render } from "./conformance-apps.ts";
 
 const invoices = new Resource({
   Name: "invoices",
@@ -83,66 +83,7 @@ const outings = new Resource({
   },
 });
 
-const render: RenderFunc = (_req, res, _view, data) => {
-  if (!isResourceView(data)) throw new Error("test render: not a resource view");
-  res.statusCode = data.Status;
-  res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.end(`<!doctype html><title>${data.Title}</title>${data.Body.toString()}`);
-};
-
-const labels = [
-  "invoices.title",
-  "invoices.new",
-  "invoices.customer",
-  "invoices.memo",
-  "invoices.total",
-  "journal.title",
-  "journal.new",
-  "journal.headline",
-  "journal.entry",
-  "bulletin.title",
-  "bulletin.new",
-  "bulletin.notice",
-  "bulletin.price",
-  ...["title", "new", "place", "day", "people", "paid", "mood", "mood.calm", "host", "link"].map((k) => `outings.${k}`),
-];
-const catalogs = new Map(BaseLocales().map((code) => [code, Object.fromEntries(labels.map((k) => [k, `${code} ${k}`]))]));
-
-for (const resource of [invoices, journal, bulletin, outings]) {
-  describeResourceConformance(resource, async () => {
-    const tools = new ToolRegistry();
-    const cleanups: (() => unknown)[] = [];
-    // The suite has no TestContext of its own here: the app's cleanups run in its close().
-    const owner = { after: (fn: () => unknown) => void cleanups.push(fn) } as unknown as TestContext;
-    const app = await startSigninApp(owner, {
-      render,
-      schema: [...events.Schema, ...resourceSchema(resource)],
-      extend: (mux, auth, db) => {
-        mountResource(resource, {
-          db,
-          mux,
-          tools,
-          events: new EventStore(db),
-          origin: "http://conformance.test",
-          requireSession: auth.RequireSession,
-          ctxFrom,
-        });
-      },
-      origin: "http://conformance.test",
-    });
-    return {
-      base: app.base,
-      origin: app.origin,
-      tools,
-      catalogs,
-      signIn: async (subject) => (await app.signIn(subject)).header() ?? "",
-      close: async () => {
-        await app.closeApp();
-        for (const fn of cleanups.reverse()) await fn();
-      },
-    };
-  });
-}
+for (const resource of [invoices, journal, bulletin, outings]) describeResourceConformance(resource, ownerApp([resource]));
 
 describe("mountResource()", () => {
   // The record page is headed by the first field's stored value, never the one just typed, whatever the outcome.

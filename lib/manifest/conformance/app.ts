@@ -59,6 +59,9 @@ export type AppFactory = (given: { Origin: string; Mailer: CapturingMailer }) =>
 /** An answer, as the suite reads it. */
 export type Reply = { status: number; headers: IncomingHttpHeaders; body: string };
 
+/** Sends a request as the person of `cookie` (a form, when given, urlencoded; a write from `origin`, the app's by default). */
+export type Send = (method: string, path: string, cookie: string, form?: Record<string, string>, origin?: string) => Promise<Reply>;
+
 /** Sends one request to `base` on a fresh connection and reads the whole answer. */
 export function exchange(base: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
   return new Promise((resolve, reject) => {

@@ -6,9 +6,7 @@
 import assert from "node:assert/strict";
 import { humanActor } from "../../agent/index.ts";
 import type { Resource } from "../resource.ts";
-import type { ConformanceApp, Reply } from "./app.ts";
-
-type Send = (method: string, path: string, cookie: string, form?: Record<string, string>) => Promise<Reply>;
+import type { ConformanceApp, Send } from "./app.ts";
 
 /** A team of a run: its id, its member and viewer (address, Cookie header), and how the member is removed. */
 export interface RunTeam {
