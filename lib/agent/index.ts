@@ -17,7 +17,7 @@ export {
 } from "./standing.ts";
 export { ToolInvoker } from "./invoke.ts";
 export { ToolCallLimiter, limiterFor } from "./rate.ts";
-export { newToolsAPI, checkApprovalLink, callerFrom, approvalURL, readCallBody, APPROVAL_INSTRUCTION } from "./tools-http.ts";
+export { newToolsAPI, mountTools, checkApprovalLink, callerFrom, approvalURL, readCallBody, APPROVAL_INSTRUCTION } from "./tools-http.ts";
 export { actorFrom, subjectFrom, verifyBearer } from "./request.ts";
 export { Schema } from "./schema.ts";
 export { AgentError, isAgentError, credentialEnded, isCredentialEnded } from "./errors.ts";
