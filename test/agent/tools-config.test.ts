@@ -64,7 +64,10 @@ describe("newToolsAPI and newMCPServer config", () => {
     assert.equal(typeof api.Authenticate, "function");
     const { port } = await startHandler(t, { Router: () => mux });
     // Mounted: the gate answers (401 with the bearer challenge), not the mux's 404.
-    for (const [method, path] of [["GET", "/api/tools"], ["POST", "/api/tools/any_tool"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/tools"],
+      ["POST", "/api/tools/any_tool"],
+    ] as const) {
       const res = await fetchHTTP(port, path, { method });
       assert.equal(res.status, 401, `${method} ${path}`);
       assert.equal(res.headers["www-authenticate"], 'Bearer realm="api"');
