@@ -16,11 +16,17 @@
  *   node dist/scripts/api-report.js --update   rewrites the reports
  *   node dist/scripts/api-report.js [--check]  fails naming the reports that differ
  * test/layering/api-report.test.ts runs the check in `npm test`.
+ *
+ * A public signature names only public types (issue 42): api-extractor's
+ * ae-forgotten-export flags each type a signature names that the entry does
+ * not export; a type another entry exports is public (latch/db's `DB` named
+ * by latch/signin's `Config`), any other is reported as a problem naming it.
  */
 import { CompilerState, Extractor, ExtractorConfig, ExtractorLogLevel, type ExtractorMessage } from "@microsoft/api-extractor";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -89,35 +95,48 @@ export interface Outcome {
   problems: string[];
 }
 
-/** What runReports does: rewrite or compare, which reports, in which folder (api/ unless a test says otherwise). */
+/** What runReports does: rewrite or compare, which reports, in which folder (api/ and package.json's entries unless a test says otherwise). */
 export interface ReportOptions {
   update: boolean;
   only?: readonly string[];
   dir?: string;
+  entries?: readonly Entry[];
+}
+
+/** A type a public signature names: its name and the declaration file that names it (api-extractor's ae-forgotten-export). */
+interface NamedType {
+  name: string;
+  file: string;
 }
 
 /**
  * Generates the entries' reports. With `update`, writes them to the folder;
  * without, compares them with it and writes nothing there.
  */
-export function runReports({ update, only, dir = API_DIR }: ReportOptions): Outcome[] {
+export function runReports({ update, only, dir = API_DIR, entries: all = entries() }: ReportOptions): Outcome[] {
   const scratch = mkdtempSync(join(tmpdir(), "latch-api-"));
   if (update) mkdirSync(dir, { recursive: true });
   try {
-    return entries()
+    return all
       .filter((entry) => only === undefined || only.includes(entry.report))
       .map((entry) => {
         const config = extractorConfig(entry, dir, scratch);
+        const state = program(config, all);
         const problems: string[] = [];
+        const named: NamedType[] = [];
         const result = Extractor.invoke(config, {
           localBuild: update,
-          compilerState: program(config),
+          compilerState: state,
           messageCallback: (message: ExtractorMessage) => {
+            const forgotten = message.messageId === "ae-forgotten-export" ? /"([\w$]+)"/.exec(message.text)?.[1] : undefined;
+            if (forgotten !== undefined) named.push({ name: forgotten, file: message.sourceFilePath ?? "" });
             // Below a warning is progress chatter; warnings and errors are the caller's to see.
-            if (message.logLevel === "warning" || message.logLevel === "error") problems.push(message.text);
+            else if (message.logLevel === "warning" || message.logLevel === "error") problems.push(message.text);
             message.handled = true;
           },
         });
+        for (const { name, file } of unexported(state, all, named))
+          problems.push(`a public signature names ${name} (${relative(ROOT, file)}), which no package entry exports`);
         return { report: entry.report, changed: result.apiReportChanged, problems };
       });
   } finally {
@@ -154,7 +173,12 @@ function extractorConfig(entry: Entry, dir: string, scratch: string): ExtractorC
       newlineKind: "lf",
       messages: {
         // latch marks no release tags (@public, @beta): every exported name is public.
-        extractorMessageReporting: { "ae-missing-release-tag": { logLevel: ExtractorLogLevel.None } },
+        // A type a signature names without the entry exporting it comes to
+        // messageCallback, which keeps those no other entry exports either.
+        extractorMessageReporting: {
+          "ae-missing-release-tag": { logLevel: ExtractorLogLevel.None },
+          "ae-forgotten-export": { logLevel: ExtractorLogLevel.Warning, addToApiReportFile: false },
+        },
         tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
       },
     },
@@ -163,12 +187,64 @@ function extractorConfig(entry: Entry, dir: string, scratch: string): ExtractorC
   });
 }
 
-let shared: CompilerState | undefined;
+const programs = new Map<string, CompilerState>();
 
-/** One TypeScript program over every entry's declarations, made once per process and shared by all reports. */
-function program(config: ExtractorConfig): CompilerState {
-  shared ??= CompilerState.create(config, { additionalEntryPoints: entries().map((e) => e.types) });
-  return shared;
+/** One TypeScript program over every entry's declarations, made once per process (per set of entries) and shared by all reports. */
+function program(config: ExtractorConfig, all: readonly Entry[]): CompilerState {
+  const key = all.map((e) => e.types).join("\n");
+  let state = programs.get(key);
+  if (state === undefined) {
+    state = CompilerState.create(config, { additionalEntryPoints: all.map((e) => e.types) });
+    programs.set(key, state);
+  }
+  return state;
+}
+
+/** The few parts of the TypeScript compiler API (the copy api-extractor bundles; latch's own TypeScript has no API) the check uses. */
+interface TS {
+  SymbolFlags: { Alias: number; Type: number; Value: number; Namespace: number };
+}
+interface Symbol {
+  name: string;
+  flags: number;
+  declarations?: { getSourceFile(): { fileName: string } }[];
+}
+interface Checker {
+  getSymbolAtLocation(node: unknown): Symbol | undefined;
+  getExportsOfModule(module: Symbol): Symbol[];
+  getAliasedSymbol(symbol: Symbol): Symbol;
+  getSymbolsInScope(node: unknown, meaning: number): Symbol[];
+}
+interface Program {
+  getSourceFile(file: string): unknown;
+  getTypeChecker(): Checker;
+}
+
+const ts = createRequire(createRequire(import.meta.url).resolve("@microsoft/api-extractor"))("typescript") as TS;
+
+/** Where a symbol is declared, aliases followed: "file#name" (one key for one declaration, whatever name imports it). */
+function declarationKey(checker: Checker, symbol: Symbol): string {
+  const target = (symbol.flags & ts.SymbolFlags.Alias) !== 0 ? checker.getAliasedSymbol(symbol) : symbol;
+  return `${target.declarations?.[0]?.getSourceFile().fileName ?? "?"}#${target.name}`;
+}
+
+/** The named types no entry exports: each looked up where its signature names it and compared, as a declaration, with every entry's exports. */
+function unexported(state: CompilerState, all: readonly Entry[], named: readonly NamedType[]): NamedType[] {
+  const prog = state.program as Program;
+  const checker = prog.getTypeChecker();
+  const exported = new Set<string>();
+  for (const entry of all) {
+    const module = checker.getSymbolAtLocation(prog.getSourceFile(entry.types));
+    for (const symbol of module === undefined ? [] : checker.getExportsOfModule(module)) exported.add(declarationKey(checker, symbol));
+  }
+  const meaning = ts.SymbolFlags.Type | ts.SymbolFlags.Value | ts.SymbolFlags.Namespace | ts.SymbolFlags.Alias;
+  return named.filter(({ name, file }) => {
+    const source = prog.getSourceFile(file);
+    // api-extractor renames a clash ("Config_2"); the file knows the declared name.
+    const symbol =
+      source === undefined ? undefined : checker.getSymbolsInScope(source, meaning).find((s) => s.name === name.replace(/_\d+$/, ""));
+    return symbol === undefined || !exported.has(declarationKey(checker, symbol));
+  });
 }
 
 if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {

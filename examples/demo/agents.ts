@@ -17,7 +17,7 @@ import {
   AgentError,
   AgentTokens,
   Approvals,
-  newToolsAPI,
+  mountTools,
   subjectFrom,
   StandingApprovals,
   ToolInvoker,
@@ -148,7 +148,7 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
     }),
   );
 
-  const api = newToolsAPI({
+  const api = mountTools(mux, {
     Invoker: invoker,
     Tokens: tokens,
     Sessions: auth.Sessions,
@@ -160,8 +160,6 @@ export function mountAgents(deps: AgentsDeps): { tools: ToolRegistry; approvals:
     "GET /api/whoami",
     withCtx((ctx, req, res) => writeJSON(res, 200, { actor: ctx.Actor.String(), subject: subjectFrom(req) ?? null })),
   );
-  callers.Handle("GET /api/tools", api.List);
-  callers.Handle("POST /api/tools/{name}", api.Call);
   const oauth = newOAuthServer({
     DB: db,
     Tokens: tokens,

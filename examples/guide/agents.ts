@@ -15,7 +15,7 @@ import {
   Approvals,
   defineAction,
   isAgentError,
-  newToolsAPI,
+  mountTools,
   ToolInvoker,
   ToolRead,
   type ToolRegistry,
@@ -80,9 +80,8 @@ export function mountAgents({ db, mux, auth, fresh, jobs, tools, assets, logger,
   );
   const approvals = new Approvals(db, { Events: events }); // a decision commits with its audit event
   const invoker = new ToolInvoker({ Registry: tools, Approvals: approvals, Events: events, Logger: logger });
-  const api = newToolsAPI({ Invoker: invoker, Tokens: tokens, Sessions: auth.Sessions, Origin, ApprovalPath: "/account/approvals" });
-  mux.With(api.Authenticate).Handle("GET /api/tools", api.List);
-  mux.With(api.Authenticate).Handle("POST /api/tools/{name}", api.Call);
+  // One call mounts GET /api/tools and POST /api/tools/{name}, as mountResource mounts a resource's pages.
+  mountTools(mux, { Invoker: invoker, Tokens: tokens, Sessions: auth.Sessions, Origin, ApprovalPath: "/account/approvals" });
 
   const subject = (req: IncomingMessage): string => From(req)?.Subject ?? "";
   const mcpURL = new URL("/mcp", Origin).href; // step 7 mounts it

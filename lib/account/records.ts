@@ -5,7 +5,7 @@
  */
 import { createHmac } from "node:crypto";
 import type { DB } from "../db/index.ts";
-import { EventStore, auditStream } from "../events/index.ts";
+import { EventStore, auditStream, type OtherEvents } from "../events/index.ts";
 import type { Clock } from "../http/index.ts";
 import { deriveKeyV1 } from "../internal/index.ts";
 import { tableRows, type AccountRows, type RowPages } from "../db/index.ts";
@@ -13,8 +13,8 @@ import { accountRows as passkeyRows } from "../passkey/index.ts";
 import { accountRows as sessionRows } from "../session/index.ts";
 import { accountRows as signinRows } from "../signin/index.ts";
 
-/** What a deletion does with the person's events in streams other than their own history. */
-export type OtherEvents = "pseudonymize" | "delete";
+/** What a deletion does with the person's events in streams other than their own history: latch/events' `OtherEvents`, its one home. */
+export type { OtherEvents };
 
 /** The prefix of a deleted person's pseudonym in `events.subject`. */
 export const PSEUDONYM_PREFIX = "deleted:";

@@ -15,7 +15,7 @@ import {
   type Middleware,
 } from "../http/index.ts";
 import { credentialHeld, needRoute, parseOrigin } from "../internal/index.ts";
-import { PathValue } from "../router/index.ts";
+import { PathValue, type Mux } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";
 import type { CallOutcome, Caller, ToolInvoker } from "./invoke.ts";
@@ -128,6 +128,19 @@ export function checkApprovalLink(config: Pick<ToolsAPIConfig, "Origin" | "Appro
   if (typeof config.ApprovalPath !== "string" || !isLocalPath(config.ApprovalPath)) {
     throw new HTTPError("ERR_HTTP_INVALID_OPTIONS", `${who}: ApprovalPath must be a local path ("/..." but not "//" or "/\\")`);
   }
+}
+
+/**
+ * Mounts the tools endpoint on `mux` in one call, as `mountResource` (latch/manifest) mounts a resource's pages:
+ * `GET /api/tools` and `POST /api/tools/{name}` behind `Authenticate` (a bearer token or a session). Returns the
+ * endpoint, whose `Authenticate` an application puts in front of routes of its own for the same callers.
+ */
+export function mountTools(mux: Mux, config: ToolsAPIConfig): ToolsAPI {
+  const api = newToolsAPI(config);
+  const callers = mux.With(api.Authenticate);
+  callers.Handle(`GET ${TOOLS_RESOURCE_PATH}`, api.List);
+  callers.Handle(`POST ${TOOLS_RESOURCE_PATH}/{name}`, api.Call);
+  return api;
 }
 
 /**

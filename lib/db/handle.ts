@@ -27,8 +27,8 @@ export interface BoundStatement<Params extends unknown[], Row> {
 
 // better-sqlite3 declares the wrapped function with `any[]` parameters; the same
 // constraint and inference keep its handle assignable to `DB`.
-type AnyFunction = (...args: any[]) => unknown;
-type ArgsOf<F extends AnyFunction> = F extends (...args: infer A) => unknown ? A : never;
+export type AnyFunction = (...args: any[]) => unknown;
+export type ArgsOf<F extends AnyFunction> = F extends (...args: infer A) => unknown ? A : never;
 
 /** A function wrapped by `DB.transaction`: calling it runs `F` in BEGIN…COMMIT. */
 export interface Transaction<F extends AnyFunction> {

@@ -13,3 +13,10 @@ export type { HandlerFunc, Middleware } from "./types.ts";
 export type { LatchErrorOptions } from "./errors.ts";
 export type { Logger } from "./logger.ts";
 export type { Clock, RandomReader } from "./clock.ts";
+// Named by the signatures above (issue 42: a public signature names only public types).
+export type { BodyOptions } from "./body.ts";
+export type { CrossOriginOptions } from "./csrf.ts";
+export type { HTTPErrorCode } from "./errors.ts";
+export type { Attrs, LoggerOptions } from "./logger.ts";
+export { HTTP_ERROR_CODES } from "./errors.ts";
+export type { Level, LogFormat } from "./logger.ts";

@@ -5,16 +5,20 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Approvals, StandingApprovals, ToolDef, ToolRegistry } from "../agent/index.ts";
 import type { DB, Step } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
-import type { Clock, Middleware } from "../http/index.ts";
-import type { ErrorPageTarget } from "../internal/index.ts";
+import type { Clock, Logger, Middleware } from "../http/index.ts";
 import type { Mux } from "../router/index.ts";
 import type { Teams } from "../teams/index.ts";
 import type { Resource } from "./resource.ts";
 import type { RecordStore } from "./store.ts";
 
-/** The part of the runtime's `Ctx` a resource renders with (`ctxFrom` from `latch` returns it). */
-export interface RenderCtx extends ErrorPageTarget {
+/**
+ * The part of the runtime's `Ctx` a resource renders with (`ctxFrom` from `latch` returns it): its fields are what
+ * lib/internal's error pages read (ErrorPageTarget), spelled with public types as a public signature must be.
+ */
+export interface RenderCtx {
   readonly Render: ((req: IncomingMessage, res: ServerResponse, view: string, data: unknown) => void | Promise<void>) | undefined;
+  readonly ErrorPage?: ((req: IncomingMessage, res: ServerResponse, status: number, ref: string) => void) | undefined;
+  readonly Logger?: Logger | undefined;
 }
 
 /** What `mountResource` needs. */

@@ -59,7 +59,7 @@ export interface RecordStore {
    * One page of the owner's records. Every query field is optional: no filter, sorted by `created_at` newest first, the
    * first page, `LIST_PAGE_SIZE` (20) records.
    */
-  list(owner: string, query?: Partial<ListQuery>): ReturnType<RecordTable["list"]>;
+  list(owner: string, query?: Partial<ListQuery>): { records: StoredRecord[]; next: [FieldValue, string] | undefined };
   /** The record and the version an edit of it must carry, or undefined (unknown and foreign alike). */
   get(owner: string, id: string): { record: StoredRecord; version: number } | undefined;
   create(who: Writer, values: RecordValues): { id: string; version: number };

@@ -11,6 +11,7 @@ import { newLogMailer } from "../mail/index.ts";
 import * as passkey from "../passkey/index.ts";
 import * as session from "../session/index.ts";
 import * as signin from "../signin/index.ts";
+import type { SigninRows } from "../signin/index.ts";
 import { auditStream } from "../events/index.ts";
 import { Actions, OPERATOR_EVENTS, type Suspension } from "./actions.ts";
 import { writeAuditLines } from "./audit.ts";
@@ -29,7 +30,6 @@ export const PEOPLE_PAGE: number = 25;
 export const SUSPENDED_REFUSAL = "suspended";
 
 // Sign-in's rows of a person, with what operators read of them (accounts by prefix, a person's language).
-type SigninRows = ReturnType<typeof signin.accountRows>;
 
 /** One page of people whose address starts with a prefix. */
 export interface PeoplePage {

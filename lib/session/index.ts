@@ -9,3 +9,5 @@ export type { Identity, Session } from "./session.ts";
 export type { SessionSummary, SessionsOptions } from "./store.ts";
 export type { AuthEvent, AuthEventKind, AuthEventSink, AuthEventEmitter } from "./auth-events.ts";
 export { accountRows } from "./account-rows.ts";
+// Named by the signatures above (issue 42: a public signature names only public types): AuthEventKind is one of these.
+export { AUTH_EVENT_KINDS } from "./auth-events.ts";

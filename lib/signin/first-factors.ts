@@ -18,7 +18,8 @@ import { deriveCodeKey } from "./link-code.ts";
 import { LINK_TTL, Links, PURPOSE_SIGNIN } from "./links.ts";
 import { codePage, signinMessage, sendFailurePage } from "./message.ts";
 import { InboxProvider } from "./oidc/provider.ts";
-import { RateLimiter } from "./rate.ts";
+import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from "./rate.ts";
+import { rateHint } from "./rate-hint.ts";
 import { refusedCrossOrigin, wantsJSON } from "./request.ts";
 import type { SessionHandlersContext } from "./session-handlers.ts";
 
@@ -36,6 +37,8 @@ export interface SigninContext extends SessionHandlersContext {
   mailer: Mailer;
   links: Links;
   rate: RateLimiter;
+  /** The limits `rate` enforces, for the development hint. */
+  rateLimits: RateLimits;
   binding: Binding;
   linkTTL: number;
   provider: InboxProvider | undefined;
@@ -76,6 +79,7 @@ export function signinContext(config: Config): SigninContext {
     binding: new Binding(origin, linkTTL),
     emit: authEventEmitter(config, clock, logger),
     rate: new RateLimiter(config.DB, clock, config.RateLimits),
+    rateLimits: config.RateLimits ?? DEFAULT_RATE_LIMITS,
     signinPath: config.SigninPath,
     sessionsPath: config.SessionsPath ?? config.SignedInPath,
     stalePath: config.StalePath ?? config.SigninPath,
@@ -108,10 +112,14 @@ export async function begin(ctx: SigninContext, req: IncomingMessage, res: Serve
   const rate = ctx.rate.Take(address, clientAddress(req, ctx.config.ClientIP), ctx.isReturning(address));
   if (!rate.ok) {
     ctx.emit(req, { Kind: "rate_limited", Subject: address, Reason: rate.limit });
+    // In development (no Mailer: rate-hint.ts) the refusal names its limit and reset, in the log and the answer.
+    const hint = ctx.config.Mailer === undefined ? rateHint(ctx.rateLimits, rate.limit, rate.retryAfter, ctx.clock.now()) : undefined;
+    if (hint !== undefined) ctx.logger.warn(hint.message);
     // RFC 6585 §4: 429 with Retry-After for clients that read status codes; browsers get the page's message.
-    if (!wantsJSON(req)) return outcome(ctx, res, "err=rate");
+    if (!wantsJSON(req))
+      return outcome(ctx, res, hint === undefined ? "err=rate" : `err=rate&limit=${hint.limit}&retry=${hint.retryAfter}`);
     res.setHeader("Retry-After", String(rate.retryAfter));
-    return writeJSON(res, 429, { error: "rate" });
+    return writeJSON(res, 429, hint === undefined ? { error: "rate" } : { error: "rate", ...hint });
   }
   if (ctx.provider !== undefined && form.get("force") !== "1" && (await ctx.provider.isClaimed(address))) {
     const upgrade = await ctx.provider.begin(address).catch((err: unknown) => {

@@ -15,3 +15,12 @@ export type { RateLimits } from "./rate.ts";
 export type { NoticesConfig, NoticeKind, AuditedEvent } from "./notices.ts";
 export type { Identity } from "../session/index.ts";
 export { accountRows } from "./account-rows.ts";
+// Named by the signatures above (issue 42: a public signature names only public types).
+// SigninError as a type only: the narrowing of isSigninError, not a class to test with instanceof.
+export type { SigninError } from "./errors.ts";
+export type { RateWindow } from "./rate.ts";
+export type { SweepResult } from "./signin.ts";
+export type { SigninRows } from "./account-rows.ts";
+export { SIGNIN_ERROR_CODES } from "./errors.ts";
+export type { SigninErrorCode } from "./errors.ts";
+export type { SigninAccount } from "./account-rows.ts";

@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DB } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import type { Clock, Logger } from "../http/index.ts";
-import type { Limit } from "../internal/index.ts";
 import type { Mailer } from "../mail/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { Role } from "./roles.ts";
@@ -30,8 +29,8 @@ export interface Invitation {
 
 /** The invitation limits: per team and per inviter (any team). */
 export interface InviteLimits {
-  readonly PerTeam: Limit;
-  readonly PerInviter: Limit;
+  readonly PerTeam: { readonly Max: number; readonly Window: number };
+  readonly PerInviter: { readonly Max: number; readonly Window: number };
 }
 
 /** Configuration of `create`. */

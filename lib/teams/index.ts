@@ -11,3 +11,8 @@ export type { Role, TeamAction } from "./roles.ts";
 export type { TeamView } from "./teams.ts";
 export type { TeamSummary, Member, MembershipEnded } from "./store.ts";
 export type { PendingInvitation } from "./invitations.ts";
+// Named by the signatures above (issue 42: a public signature names only public types).
+// TeamsError as a type only: the narrowing of isTeamsError, not a class to test with instanceof.
+export type { TeamsError } from "./errors.ts";
+export { TEAMS_ERROR_CODES } from "./errors.ts";
+export type { TeamsErrorCode } from "./errors.ts";

@@ -12,3 +12,12 @@ export type { AuthenticationExpectations, AuthenticationResult, StoredCredential
 export type { AttestationType } from "./attestation.ts";
 export type { SignatureVerifierOptions } from "./signature-verifier.ts";
 export type { PasskeyErrorCode } from "./errors.ts";
+// Named by the signatures above (issue 42: a public signature names only public types): PasskeyErrorCode is a key of PASSKEY_ERROR_CODES.
+export { PASSKEY_ERROR_CODES } from "./errors.ts";
+export type { PasskeyErrorOptions } from "./errors.ts";
+export type { AttestationObject } from "./attestation-object.ts";
+export type { ClientData } from "./client-data.ts";
+export type { AuthenticatorData } from "./authenticator-data.ts";
+export type { COSEPublicKey } from "./cose.ts";
+export type { AuthenticatorFlags, AttestedCredentialData } from "./authenticator-data.ts";
+export type { Curve } from "./algorithms.ts";

@@ -11,7 +11,7 @@ import * as agent from "../../lib/agent/index.ts";
 import {
   AgentTokens,
   Approvals,
-  newToolsAPI,
+  mountTools,
   subjectFrom,
   ToolCallLimiter,
   ToolInvoker,
@@ -95,7 +95,7 @@ export async function startToolsApp(t: TestContext): Promise<ToolsApp> {
         }),
       );
       const invoker = new ToolInvoker({ Registry: registry, Approvals: approvals, Events: store, Logger: logger });
-      const api = newToolsAPI({
+      const api = mountTools(mux, {
         Invoker: invoker,
         Tokens: tokens,
         Sessions: auth.Sessions,
@@ -108,8 +108,6 @@ export async function startToolsApp(t: TestContext): Promise<ToolsApp> {
         "GET /api/whoami",
         withCtx((ctx, req, res) => writeJSON(res, 200, { actor: ctx.Actor.String(), subject: subjectFrom(req) ?? null })),
       );
-      callers.Handle("GET /api/tools", api.List);
-      callers.Handle("POST /api/tools/{name}", api.Call);
       mux.With(auth.RequireFreshSession(5 * 60 * 1000)).Handle("POST /approvals/{id}", async (req, res) => {
         const decision = (await readForm(req)).get("decision") ?? "";
         writeJSON(res, 200, approvals.decide(PathValue(req, "id") ?? "", From(req)?.Subject ?? "", decision));

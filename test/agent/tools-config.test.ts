@@ -6,7 +6,9 @@
 import { describe, it, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import * as agent from "../../lib/agent/index.ts";
-import { AgentTokens, Approvals, ToolInvoker, ToolRegistry, newToolsAPI } from "../../lib/agent/index.ts";
+import { AgentTokens, Approvals, ToolInvoker, ToolRegistry, mountTools, newToolsAPI } from "../../lib/agent/index.ts";
+import { Mux } from "../../lib/router/index.ts";
+import { startHandler, fetchHTTP } from "../_support/http.ts";
 import type { ToolsAPIConfig } from "../../lib/agent/tools-http.ts";
 import { applySchema, mergeSchemas, OpenDB } from "../../lib/db/index.ts";
 import * as events from "../../lib/events/index.ts";
@@ -54,5 +56,22 @@ describe("newToolsAPI and newMCPServer config", () => {
     newToolsAPI(config);
     newMCPServer({ ...config, Name: "t", Version: "1" });
     assert.equal(agent.approvalURL(config, "abc"), "https://app.test/account/approvals/abc");
+  });
+
+  it("mountTools mounts GET /api/tools and POST /api/tools/{name} behind Authenticate in one call", async (t) => {
+    const mux = new Mux();
+    const api = mountTools(mux, { ...parts(t), Origin: "https://app.test", ApprovalPath: "/approvals" });
+    assert.equal(typeof api.Authenticate, "function");
+    const { port } = await startHandler(t, { Router: () => mux });
+    // Mounted: the gate answers (401 with the bearer challenge), not the mux's 404.
+    for (const [method, path] of [
+      ["GET", "/api/tools"],
+      ["POST", "/api/tools/any_tool"],
+    ] as const) {
+      const res = await fetchHTTP(port, path, { method });
+      assert.equal(res.status, 401, `${method} ${path}`);
+      assert.equal(res.headers["www-authenticate"], 'Bearer realm="api"');
+    }
+    assert.equal((await fetchHTTP(port, "/api/other")).status, 404);
   });
 });

@@ -4,7 +4,18 @@
  * over the compiled declarations), and this suite fails when the declarations
  * and the reports disagree, naming the reports to regenerate with
  * `npm run api`. It also counts the exported names against the issue's
- * budget: at most 320 summed over the entries, at most 45 at the root.
+ * budget: at most 437 summed over the entries, at most 45 at the root.
+ *
+ * The budget was 320 until issue 42 ("a public signature names only public
+ * types"): 116 types that public signatures already named were not exported
+ * (jobs' `Handlers` with the contract's StatusPage, Fragment and Events,
+ * manifest's `MountOptions` and `MountedResource`, mcp's `MCPServerConfig`,
+ * each module's error base class and code table, ...), so an application
+ * could use them but not name them, and api/*.api.md did not show them. The
+ * check in scripts/api-report.ts now refuses such a signature; the budget
+ * grew by exactly the names it took to pass it (116), and by one more:
+ * latch/agent's `mountTools`, the tools endpoint mounted in one call as
+ * `mountResource` mounts a resource's pages (issue 42).
  */
 import assert from "node:assert/strict";
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -107,7 +118,28 @@ describe("the API reports", () => {
     assert.equal(stale?.changed, true);
   });
 
-  test("at most 320 public names summed over the entries, at most 45 at the root", (t) => {
+  test("a public signature naming a type no entry exports is a problem; one another entry exports is not", (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "latch-api-forgotten-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, "shared.d.ts"), "export interface Shared { a: string }\n");
+    writeFileSync(join(dir, "hidden.d.ts"), "export interface Hidden { b: string }\n");
+    writeFileSync(
+      join(dir, "main.d.ts"),
+      'import type { Shared } from "./shared.js";\nimport type { Hidden } from "./hidden.js";\nexport declare function open(s: Shared): Hidden;\n',
+    );
+    const fixture = (name: string) => ({ subpath: `./${name}`, report: `${name}.api.md`, types: join(dir, `${name}.d.ts`) });
+    const problems = (names: string[]) =>
+      runReports({ update: true, dir, entries: names.map(fixture), only: ["main.api.md"] }).flatMap((o) =>
+        o.problems.filter((p) => /signature/.test(p)),
+      );
+    // `Shared` is another entry's export; `Hidden` is no entry's until it is one.
+    const found = problems(["main", "shared"]);
+    assert.equal(found.length, 1, found.join("\n"));
+    assert.match(found[0] ?? "", /^a public signature names Hidden \(.*main\.d\.ts\), which no package entry exports$/);
+    assert.deepEqual(problems(["main", "shared", "hidden"]), []);
+  });
+
+  test("at most 437 public names summed over the entries, at most 45 at the root", (t) => {
     const counts = nameCounts();
     const total = counts.reduce((sum, c) => sum + c.names, 0);
     const root = counts.find((c) => c.report === "latch.api.md")?.names ?? 0;
@@ -115,6 +147,6 @@ describe("the API reports", () => {
       `${total} names summed over ${counts.length} entries: ${counts.map((c) => `${c.report.replace(/\.api\.md$/, "")} ${c.names}`).join(", ")}`,
     );
     assert.ok(root <= 45, `the root exports ${root} names (at most 45)`);
-    assert.ok(total <= 320, `the entries export ${total} names summed (at most 320)`);
+    assert.ok(total <= 437, `the entries export ${total} names summed (at most 437)`);
   });
 });

@@ -96,4 +96,31 @@ describe("Signin Begin() rate limits", () => {
     clock.advance(15 * MINUTE);
     assert.equal(await outcome(second, "ann@example.com"), SENT);
   });
+
+  it("in development (no Mailer) names the limit and its reset in the answer and the log; with a Mailer, the contract's answer", async (t) => {
+    const limits: RateLimits = { PerAddress: { Max: 1, Window: 15 * MINUTE }, PerIP: LOOSE, Global: LOOSE };
+    const json = { headers: { Accept: "application/json" } };
+    const dev = await startSigninApp(t, { mail: "log", config: { RateLimits: limits } });
+    assert.equal(await outcome(dev, "ann@example.com"), SENT);
+    dev.clock.advance(5 * MINUTE);
+    const resets = new Date(dev.clock.now().getTime() + 10 * MINUTE).toISOString();
+    assert.equal(await outcome(dev, "ann@example.com"), `${RATE}&limit=PerAddress&retry=600`);
+    const api = await dev.begin("ann@example.com", json);
+    assert.equal(api.status, 429);
+    assert.equal(api.headers["retry-after"], "600");
+    const message = `development: sign-in limit RateLimits.PerAddress (1 links per 15 minutes) reached; it resets in 600 s, at ${resets}. Shown because no Mailer is configured; set signin Config.RateLimits to change it.`;
+    assert.deepEqual(JSON.parse(api.body), { error: "rate", limit: "PerAddress", retryAfter: 600, message });
+    assert.ok(
+      dev.log.lines().some((l) => l["msg"] === message && l["level"] === "warn"),
+      JSON.stringify(dev.log.lines().at(-1)),
+    );
+
+    const prod = await startSigninApp(t, { config: { RateLimits: limits } });
+    assert.equal(await outcome(prod, "ann@example.com"), SENT);
+    assert.equal(await outcome(prod, "ann@example.com"), RATE);
+    const refused = await prod.begin("ann@example.com", json);
+    assert.equal(refused.status, 429);
+    assert.deepEqual(JSON.parse(refused.body), { error: "rate" });
+    assert.ok(!prod.log.lines().some((l) => String(l["msg"]).startsWith("development:")));
+  });
 });
