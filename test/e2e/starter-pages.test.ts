@@ -1,0 +1,175 @@
+/*
+ * The starter's pages look finished (issue 42, "Finished pages"): every page
+ * of test/_support/starter-pages.ts, as the guide's application serves it,
+ * in English, German and Arabic (right to left), light and dark, has no
+ * serious or critical axe-core violation (WCAG 2.1 A/AA); and the layout
+ * facts a person sees: the list's table starts within a laptop's first
+ * screen, every input kind wears the starter's border and background in
+ * both schemes, a wide table scrolls inside its box on a phone, the
+ * Revoke buttons line up, an unknown job gets the starter's 404 page.
+ *
+ * With SCREENSHOT_DIR set, each page is also written there as
+ * `starter-<locale>-<scheme>-<name>.png` for a person to look at
+ * (`SCREENSHOT_DIR=/tmp/shots node --test dist/test/e2e/starter-pages.test.js`).
+ */
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { axeViolations } from "../_support/axe.ts";
+import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page } from "../_support/browser.ts";
+import { signInByLink, startGuide, type Demo } from "../_support/demo.ts";
+import { LONG_GERMAN_LABEL, seedStarter, STARTER_PAGES, type StarterRecords } from "../_support/starter-pages.ts";
+
+const SHOTS = process.env["SCREENSHOT_DIR"];
+// Each of the job's 10 steps takes a minute, so its page is seen while it runs.
+const JOB_STEP_MS = "60000";
+const SCHEMES = ["light", "dark"] as const;
+const LOCALES = ["en", "de", "ar"] as const;
+/** The laptop screens the list must start within (CSS px): the two most common below full HD. */
+const LAPTOPS = [
+  { width: 1366, height: 768 },
+  { width: 1280, height: 800 },
+] as const;
+/** A phone's width (CSS px). */
+const PHONE = { width: 375, height: 740 } as const;
+
+/** Every input kind a resource form or a starter page renders, injected into a starter page to read its computed style. */
+const INPUT_KINDS = ["text", "email", "search", "number", "date", "datetime-local", "url", "file", "textarea", "select", "checkbox"];
+
+const prefixed = (origin: string, locale: string, path: string): string => `${origin}${locale === "en" ? "" : `/${locale}`}${path}`;
+
+describe("the starter's pages look finished (browser)", { skip: hasChromium ? false : "no system Chromium" }, () => {
+  let app: Demo;
+  let browser: Browser;
+  let signedOut: Page;
+  let page: Page;
+  let records: StarterRecords;
+  before(async () => {
+    if (SHOTS !== undefined) mkdirSync(SHOTS, { recursive: true });
+    app = await startGuide({ JOB_STEP_MS });
+    browser = await launchBrowser();
+    signedOut = (await watchedPage(await browser.newContext())).page;
+    page = (await watchedPage(await browser.newContext())).page;
+    await addVirtualAuthenticator(page);
+    records = await seedStarter(page, app, "ada-pages@example.com");
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it("every page, in English, German and Arabic, light and dark: no serious or critical axe-core violation", async () => {
+    const failures: string[] = [];
+    for (const entry of STARTER_PAGES) {
+      const tab = entry.signedIn ? page : signedOut;
+      for (const locale of LOCALES) {
+        for (const colorScheme of SCHEMES) {
+          await tab.emulateMedia({ colorScheme });
+          const url = prefixed(app.origin, locale, entry.path(records));
+          await tab.goto(url);
+          const label = `${locale}-${colorScheme}-${entry.name}`;
+          if (SHOTS !== undefined) await tab.screenshot({ path: join(SHOTS, `starter-${label}.png`), fullPage: true });
+          for (const v of await axeViolations(tab)) {
+            for (const node of v.nodes) failures.push(`${v.rule} (${v.impact}) on ${label} ${url}: ${node}`);
+          }
+        }
+      }
+    }
+    assert.deepEqual(failures, [], `${failures.length} serious or critical WCAG 2.1 A/AA violations:\n${failures.join("\n")}`);
+  });
+
+  it("the list's table, its header and first row, is within the first screen of a laptop (1366x768, 1280x800), in every locale", async () => {
+    for (const size of LAPTOPS) {
+      await page.setViewportSize(size);
+      for (const locale of LOCALES) {
+        await page.goto(prefixed(app.origin, locale, "/expenses"));
+        const [top, firstRowBottom] = (await page.evaluate(
+          `[document.querySelector("table[data-resource]"), document.querySelector("table[data-resource] tbody tr")].map((e) => Math.ceil(e.getBoundingClientRect()[e.tagName === "TABLE" ? "top" : "bottom"]))`,
+        )) as number[];
+        assert.ok((top ?? Infinity) < size.height, `${locale} at ${size.width}x${size.height}: the table starts at ${top} px`);
+        assert.ok(
+          (firstRowBottom ?? Infinity) <= size.height,
+          `${locale} at ${size.width}x${size.height}: the first record ends at ${firstRowBottom} px, below the screen`,
+        );
+      }
+    }
+  });
+
+  it("every input kind has the starter's border and background, in light and dark", async () => {
+    await page.setViewportSize(LAPTOPS[0]);
+    await page.goto(`${app.origin}/expenses/new`);
+    // The inputs a resource form renders, one of each kind, in the starter's form (the stylesheet is what is checked).
+    await page.evaluate(
+      `(() => { const form = document.querySelector("form.resource-form"); for (const kind of ${JSON.stringify(INPUT_KINDS)}) {` +
+        `const el = kind === "textarea" || kind === "select" ? document.createElement(kind) : Object.assign(document.createElement("input"), { type: kind });` +
+        `el.dataset.kind = kind; const field = document.createElement("div"); field.className = "field"; field.append(el); form.prepend(field); } })()`,
+    );
+    for (const colorScheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme });
+      // The stylesheet's colours, resolved to rgb() by the browser: the line of an input and the page's background.
+      const expected = (await page.evaluate(
+        `(() => { const probe = document.createElement("span"); probe.style.cssText = "color: var(--muted); background-color: var(--bg); accent-color: var(--accent)"; document.body.append(probe); const s = getComputedStyle(probe); const out = { border: s.color, background: s.backgroundColor, accent: s.accentColor }; probe.remove(); return out; })()`,
+      )) as { border: string; background: string; accent: string };
+      const seen = (await page.evaluate(
+        `[...document.querySelectorAll("[data-kind]")].map((el) => { const s = getComputedStyle(el); return { kind: el.dataset.kind, border: s.borderTopColor + " " + s.borderTopStyle + " " + s.borderTopWidth, background: s.backgroundColor, accent: s.accentColor }; })`,
+      )) as { kind: string; border: string; background: string; accent: string }[];
+      for (const input of seen) {
+        if (input.kind === "checkbox") {
+          // A checkbox is the browser's own, in the starter's accent colour.
+          assert.equal(input.accent, expected.accent, `${colorScheme} checkbox accent`);
+          continue;
+        }
+        assert.equal(input.border, `${expected.border} solid 1px`, `${colorScheme} ${input.kind} border`);
+        assert.equal(input.background, expected.background, `${colorScheme} ${input.kind} background`);
+      }
+    }
+  });
+
+  it("on a phone (375 px) a wide table scrolls inside its box, German and Arabic, and the page does not", async () => {
+    await page.setViewportSize(PHONE);
+    for (const locale of ["de", "ar"]) {
+      await page.goto(prefixed(app.origin, locale, "/expenses"));
+      assert.ok(((await page.textContent("table[data-resource]")) ?? "").includes(LONG_GERMAN_LABEL));
+      const [wrapperScroll, wrapperClient, pageScroll, pageClient] = (await page.evaluate(
+        `(() => { const w = document.querySelector("table[data-resource]").parentElement; const d = document.documentElement; return [w.scrollWidth, w.clientWidth, d.scrollWidth, d.clientWidth]; })()`,
+      )) as number[];
+      assert.ok(
+        (wrapperScroll ?? 0) > (wrapperClient ?? 0),
+        `${locale}: the table is wider than its box (${wrapperScroll} > ${wrapperClient})`,
+      );
+      assert.equal(pageScroll, pageClient, `${locale}: the page itself does not scroll sideways`);
+    }
+    await page.setViewportSize(LAPTOPS[0]);
+  });
+
+  it("the Revoke buttons of the tokens page line up, each on its token's first line end", async () => {
+    for (const [locale, edge] of [
+      ["en", "right"],
+      ["ar", "left"],
+    ] as const) {
+      await page.goto(prefixed(app.origin, locale, "/account/agents"));
+      const edges = (await page.evaluate(
+        `[...document.querySelectorAll("[data-agent-id] button.danger")].map((b) => Math.round(b.getBoundingClientRect().${edge}))`,
+      )) as number[];
+      assert.ok(edges.length >= 2, "two tokens listed");
+      assert.equal(new Set(edges).size, 1, `${locale}: every Revoke button ends at the same ${edge} edge (${edges.join(", ")})`);
+    }
+  });
+
+  it("an unknown job id answers 404 with the starter's page, in the layout and the locale", async () => {
+    const unknown = await page.goto(`${app.origin}/de/jobs/no-such-job`);
+    assert.equal(unknown?.status(), 404);
+    assert.equal(unknown?.headers()["content-type"], "text/html; charset=utf-8");
+    assert.equal(await page.getAttribute("html", "lang"), "de");
+    assert.ok((await page.evaluate(`document.querySelector('link[rel="stylesheet"]') !== null`)) === true, "the layout's stylesheet");
+    assert.equal(await page.getAttribute("main [data-status]", "data-status"), "404");
+    // Someone else's job is answered the same way (SPEC §4.3: indistinguishable from an unknown one).
+    const other = (await watchedPage(await browser.newContext())).page;
+    await signInByLink(other, app, "grace-pages@example.com");
+    await other.waitForURL(`${app.origin}/account`);
+    const theirs = await other.goto(`${app.origin}${records.job}`);
+    assert.equal(theirs?.status(), 404);
+    assert.equal(await other.getAttribute("main [data-status]", "data-status"), "404");
+  });
+});
