@@ -111,6 +111,19 @@ async function createRecord(page: Page, app: Demo, path: string, resource: strin
   return new URL(page.url()).pathname;
 }
 
+/** Creates the team `name` on the starter's `/teams` page, invites `invitee` from the team's page, and returns that page's path. */
+export async function teamWithInvitation(page: Page, origin: string, name: string, invitee: string): Promise<string> {
+  await page.goto(`${origin}/teams`);
+  await page.fill('form[action="/teams"] input[name="name"]', name);
+  await page.click('form[action="/teams"] button[type="submit"]');
+  await page.waitForSelector('body[data-role="owner"]');
+  const team = new URL(page.url()).pathname;
+  await page.fill(`form[action="${team}/invitations"] input[name="email"]`, invitee);
+  await page.click(`form[action="${team}/invitations"] button[type="submit"]`);
+  await page.waitForSelector("[data-invitation]");
+  return team;
+}
+
 /**
  * Signs `address` in and fills the application with what every page of
  * the list shows: a project, an expense with a long German word, a team
@@ -126,14 +139,7 @@ export async function seedStarter(page: Page, app: Demo, address: string): Promi
     amount: "1234.50",
     spent_on: "2026-11-30",
   });
-  await page.goto(`${app.origin}/teams`);
-  await page.fill('form[action="/teams"] input[name="name"]', "Werkstattverwaltungsgemeinschaft");
-  await page.click('form[action="/teams"] button[type="submit"]');
-  await page.waitForSelector('body[data-role="owner"]');
-  const team = new URL(page.url()).pathname;
-  await page.fill(`form[action="${team}/invitations"] input[name="email"]`, "grace-pages@example.com");
-  await page.click(`form[action="${team}/invitations"] button[type="submit"]`);
-  await page.waitForSelector("[data-invitation]");
+  const team = await teamWithInvitation(page, app.origin, "Werkstattverwaltungsgemeinschaft", "grace-pages@example.com");
   await createRecord(page, app, `${team}/tasks/new`, "tasks", { title: "Bohrmaschine prüfen", assignee: "grace-pages@example.com" });
   await page.goto(`${app.origin}/account`);
   await page.click('form[action="/jobs"] button');

@@ -17,7 +17,7 @@ import { after, before, describe, it } from "node:test";
 import { axeViolations } from "../_support/axe.ts";
 import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page } from "../_support/browser.ts";
 import { mintTokenInBrowser, signInByLink, startDemo, startGuide, type Demo } from "../_support/demo.ts";
-import { consentPath, pendingApproval } from "../_support/starter-pages.ts";
+import { consentPath, pendingApproval, teamWithInvitation } from "../_support/starter-pages.ts";
 
 const SHOTS = process.env["SCREENSHOT_DIR"];
 // Each of a job's 10 steps takes a minute, so its status page is checked while it runs (its progress bar and spinner).
@@ -153,14 +153,7 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
     await checker.visit("notes-new", "/notes/new");
     // Teams (latch/teams): the list with its create form, then a team's page with a pending invitation, as its owner sees it.
     await checker.visit("teams", "/teams");
-    await page.goto(`${demo.origin}/teams`);
-    await page.fill('form[action="/teams"] input[name="name"]', "Workshop");
-    await page.click('form[action="/teams"] button[type="submit"]');
-    await page.waitForSelector('body[data-role="owner"]');
-    const team = new URL(page.url()).pathname;
-    await page.fill(`form[action="${team}/invitations"] input[name="email"]`, "grace-a11y@example.com");
-    await page.click(`form[action="${team}/invitations"] button[type="submit"]`);
-    await page.waitForSelector("[data-invitation]");
+    const team = await teamWithInvitation(page, demo.origin, "Workshop", "grace-a11y@example.com");
     await checker.visit("teams-one", "/teams");
     await checker.visit("team", team);
     await checker.visit("team-delete", `${team}/delete`);
