@@ -40,6 +40,68 @@ const INPUT_KINDS = ["text", "email", "search", "number", "date", "datetime-loca
 const prefixed = (origin: string, locale: string, path: string): string => `${origin}${locale === "en" ? "" : `/${locale}`}${path}`;
 const ADDRESS = "ada-pages@example.com";
 
+/** Writes the page's screenshot (with SCREENSHOT_DIR) and returns its axe-core failures as "rule (impact) on label url: node". */
+async function lookAt(tab: Page, label: string, url: string): Promise<string[]> {
+  if (SHOTS !== undefined) await tab.screenshot({ path: join(SHOTS, `starter-${label}.png`), fullPage: true });
+  return (await axeViolations(tab)).flatMap((v) => v.nodes.map((node) => `${v.rule} (${v.impact}) on ${label} ${url}: ${node}`));
+}
+
+/** Adds one input of each kind a resource form renders to the page's resource form (the stylesheet is what is checked). */
+async function addEveryInputKind(page: Page): Promise<void> {
+  await page.evaluate(
+    `(() => { const form = document.querySelector("form.resource-form"); for (const kind of ${JSON.stringify(INPUT_KINDS)}) {` +
+      `const el = kind === "textarea" || kind === "select" ? document.createElement(kind) : Object.assign(document.createElement("input"), { type: kind });` +
+      `el.dataset.kind = kind; const field = document.createElement("div"); field.className = "field"; field.append(el); form.prepend(field); } })()`,
+  );
+}
+
+interface InputStyle {
+  kind: string;
+  border: string;
+  background: string;
+  accent: string;
+}
+
+/** The stylesheet's colours resolved to rgb() by the browser (an input's line, the page's background, the accent), and each added input's. */
+async function inputStyles(page: Page): Promise<{ expected: Omit<InputStyle, "kind">; seen: InputStyle[] }> {
+  const expected = (await page.evaluate(
+    `(() => { const probe = document.createElement("span"); probe.style.cssText = "color: var(--muted); background-color: var(--bg); accent-color: var(--accent)"; document.body.append(probe); const s = getComputedStyle(probe); const out = { border: s.color, background: s.backgroundColor, accent: s.accentColor }; probe.remove(); return out; })()`,
+  )) as Omit<InputStyle, "kind">;
+  const seen = (await page.evaluate(
+    `[...document.querySelectorAll("[data-kind]")].map((el) => { const s = getComputedStyle(el); return { kind: el.dataset.kind, border: s.borderTopColor + " " + s.borderTopStyle + " " + s.borderTopWidth, background: s.backgroundColor, accent: s.accentColor }; })`,
+  )) as InputStyle[];
+  return { expected, seen };
+}
+
+/** Every added input wears the starter's line and background; a checkbox, the browser's own, its accent colour. */
+function assertInputStyles({ expected, seen }: { expected: Omit<InputStyle, "kind">; seen: InputStyle[] }, scheme: string): void {
+  assert.equal(seen.length, INPUT_KINDS.length);
+  for (const input of seen) {
+    if (input.kind === "checkbox") assert.equal(input.accent, expected.accent, `${scheme} checkbox accent`);
+    else
+      assert.deepEqual([input.border, input.background], [`${expected.border} solid 1px`, expected.background], `${scheme} ${input.kind}`);
+  }
+}
+
+/** The `side` edge of every element `selector` matches, in whole CSS pixels. */
+async function edgesOf(page: Page, selector: string, side: "top" | "bottom" | "left" | "right"): Promise<number[]> {
+  return (await page.evaluate(
+    `[...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => Math.ceil(e.getBoundingClientRect().${side}))`,
+  )) as number[];
+}
+
+/**
+ * Opens `url` in `tab`; when `signedIn`, a page behind RequireFreshSession (5 minutes) that sends a session grown stale
+ * during the sweep to the step-up page gets a fresh sign-in and is opened again, so each page is seen as a person sees it.
+ */
+async function openSeen(app: Demo, tab: Page, url: string, signedIn: boolean): Promise<void> {
+  await tab.goto(url);
+  if (!signedIn || url.includes("/stepup") || !new URL(tab.url()).pathname.endsWith("/stepup")) return;
+  await signInByLink(tab, app, ADDRESS);
+  await tab.waitForURL(`${app.origin}/account`);
+  await tab.goto(url);
+}
+
 describe("the starter's pages look finished (browser)", { skip: hasChromium ? false : "no system Chromium" }, () => {
   let app: Demo;
   let browser: Browser;
@@ -60,17 +122,7 @@ describe("the starter's pages look finished (browser)", { skip: hasChromium ? fa
     await app?.close();
   });
 
-  /**
-   * Opens `url` in `tab`; a page behind RequireFreshSession (5 minutes) that sends a session grown stale during the
-   * sweep to the step-up page gets a fresh sign-in and is opened again, so each page is seen as a person sees it.
-   */
-  async function open(tab: Page, url: string): Promise<void> {
-    await tab.goto(url);
-    if (tab !== page || url.includes("/stepup") || !new URL(tab.url()).pathname.endsWith("/stepup")) return;
-    await signInByLink(page, app, ADDRESS);
-    await page.waitForURL(`${app.origin}/account`);
-    await tab.goto(url);
-  }
+  const open = (tab: Page, url: string): Promise<void> => openSeen(app, tab, url, tab === page);
 
   it("every page, in English, German and Arabic, light and dark: no serious or critical axe-core violation", async () => {
     const failures: string[] = [];
@@ -81,11 +133,7 @@ describe("the starter's pages look finished (browser)", { skip: hasChromium ? fa
           await tab.emulateMedia({ colorScheme });
           const url = prefixed(app.origin, locale, entry.path(records));
           await open(tab, url);
-          const label = `${locale}-${colorScheme}-${entry.name}`;
-          if (SHOTS !== undefined) await tab.screenshot({ path: join(SHOTS, `starter-${label}.png`), fullPage: true });
-          for (const v of await axeViolations(tab)) {
-            for (const node of v.nodes) failures.push(`${v.rule} (${v.impact}) on ${label} ${url}: ${node}`);
-          }
+          failures.push(...(await lookAt(tab, `${locale}-${colorScheme}-${entry.name}`, url)));
         }
       }
     }
@@ -97,9 +145,8 @@ describe("the starter's pages look finished (browser)", { skip: hasChromium ? fa
       await page.setViewportSize(size);
       for (const locale of LOCALES) {
         await open(page, prefixed(app.origin, locale, "/expenses"));
-        const [top, firstRowBottom] = (await page.evaluate(
-          `[document.querySelector("table[data-resource]"), document.querySelector("table[data-resource] tbody tr")].map((e) => Math.ceil(e.getBoundingClientRect()[e.tagName === "TABLE" ? "top" : "bottom"]))`,
-        )) as number[];
+        const [top] = await edgesOf(page, "table[data-resource]", "top");
+        const [firstRowBottom] = await edgesOf(page, "table[data-resource] tbody tr", "bottom");
         assert.ok((top ?? Infinity) < size.height, `${locale} at ${size.width}x${size.height}: the table starts at ${top} px`);
         assert.ok(
           (firstRowBottom ?? Infinity) <= size.height,
@@ -112,30 +159,10 @@ describe("the starter's pages look finished (browser)", { skip: hasChromium ? fa
   it("every input kind has the starter's border and background, in light and dark", async () => {
     await page.setViewportSize(LAPTOPS[0]);
     await page.goto(`${app.origin}/expenses/new`);
-    // The inputs a resource form renders, one of each kind, in the starter's form (the stylesheet is what is checked).
-    await page.evaluate(
-      `(() => { const form = document.querySelector("form.resource-form"); for (const kind of ${JSON.stringify(INPUT_KINDS)}) {` +
-        `const el = kind === "textarea" || kind === "select" ? document.createElement(kind) : Object.assign(document.createElement("input"), { type: kind });` +
-        `el.dataset.kind = kind; const field = document.createElement("div"); field.className = "field"; field.append(el); form.prepend(field); } })()`,
-    );
+    await addEveryInputKind(page);
     for (const colorScheme of SCHEMES) {
       await page.emulateMedia({ colorScheme });
-      // The stylesheet's colours, resolved to rgb() by the browser: the line of an input and the page's background.
-      const expected = (await page.evaluate(
-        `(() => { const probe = document.createElement("span"); probe.style.cssText = "color: var(--muted); background-color: var(--bg); accent-color: var(--accent)"; document.body.append(probe); const s = getComputedStyle(probe); const out = { border: s.color, background: s.backgroundColor, accent: s.accentColor }; probe.remove(); return out; })()`,
-      )) as { border: string; background: string; accent: string };
-      const seen = (await page.evaluate(
-        `[...document.querySelectorAll("[data-kind]")].map((el) => { const s = getComputedStyle(el); return { kind: el.dataset.kind, border: s.borderTopColor + " " + s.borderTopStyle + " " + s.borderTopWidth, background: s.backgroundColor, accent: s.accentColor }; })`,
-      )) as { kind: string; border: string; background: string; accent: string }[];
-      for (const input of seen) {
-        if (input.kind === "checkbox") {
-          // A checkbox is the browser's own, in the starter's accent colour.
-          assert.equal(input.accent, expected.accent, `${colorScheme} checkbox accent`);
-          continue;
-        }
-        assert.equal(input.border, `${expected.border} solid 1px`, `${colorScheme} ${input.kind} border`);
-        assert.equal(input.background, expected.background, `${colorScheme} ${input.kind} background`);
-      }
+      assertInputStyles(await inputStyles(page), colorScheme);
     }
   });
 
@@ -169,16 +196,12 @@ describe("the starter's pages look finished (browser)", { skip: hasChromium ? fa
       ["ar", "left"],
     ] as const) {
       await open(page, prefixed(app.origin, locale, "/account/agents"));
-      const edges = (await page.evaluate(
-        `[...document.querySelectorAll("[data-agent-id] button.danger")].map((b) => Math.round(b.getBoundingClientRect().${edge}))`,
-      )) as number[];
+      const edges = await edgesOf(page, "[data-agent-id] button.danger", edge);
       assert.ok(edges.length >= 2, "two tokens listed");
       assert.equal(new Set(edges).size, 1, `${locale}: every Revoke button ends at the same ${edge} edge (${edges.join(", ")})`);
       // A record's Save and Delete (two forms of lib/manifest's record page) share one top edge.
       await open(page, prefixed(app.origin, locale, records.expense));
-      const tops = (await page.evaluate(
-        `[...document.querySelectorAll("section[data-record-id] button")].map((b) => Math.round(b.getBoundingClientRect().top))`,
-      )) as number[];
+      const tops = await edgesOf(page, "section[data-record-id] button", "top");
       assert.equal(tops.length, 2, "Save and Delete");
       assert.equal(new Set(tops).size, 1, `${locale}: Save and Delete tops ${tops.join(", ")}`);
     }
@@ -186,8 +209,7 @@ describe("the starter's pages look finished (browser)", { skip: hasChromium ? fa
 
   it("an unknown job id answers 404 with the starter's page, in the layout and the locale", async () => {
     const unknown = await page.goto(`${app.origin}/de/jobs/no-such-job`);
-    assert.equal(unknown?.status(), 404);
-    assert.equal(unknown?.headers()["content-type"], "text/html; charset=utf-8");
+    assert.deepEqual([unknown?.status(), unknown?.headers()["content-type"]], [404, "text/html; charset=utf-8"]);
     assert.equal(await page.getAttribute("html", "lang"), "de");
     assert.ok((await page.evaluate(`document.querySelector('link[rel="stylesheet"]') !== null`)) === true, "the layout's stylesheet");
     assert.equal(await page.getAttribute("main [data-status]", "data-status"), "404");
