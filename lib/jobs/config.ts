@@ -9,6 +9,7 @@ import {
   writeText,
   type ServeStream,
 } from "../internal/index.ts";
+import type { HandlerFunc } from "../http/index.ts";
 import { currentSession } from "../session/index.ts";
 import { JobsError } from "./errors.ts";
 import { Status, type Job } from "./job.ts";
@@ -43,6 +44,14 @@ export interface Config {
    * @default (req) => currentSession(req)?.Subject
    */
   Owner?: (req: IncomingMessage) => string | undefined;
+  /**
+   * Answers `GET /jobs/{id}` for an unknown job or another owner's: the
+   * application's 404 page, in its layout and the request's locale. Called
+   * with the status already 404; it keeps it (SPEC.md §4.3). The fragment
+   * and the event stream, fetched by script, keep the plain-text 404.
+   * @default a plain-text 404
+   */
+  NotFound?: HandlerFunc;
   /** Returns the `{id}` path value (under the router, `(req) => PathValue(req, "id")`); unset, the segment after `BasePath`. */
   ID?: (req: IncomingMessage) => string | undefined;
   /** Path under which the three routes are mounted. @default "/jobs" */
@@ -75,6 +84,7 @@ export interface ResolvedConfig {
   readonly id: (req: IncomingMessage) => string | undefined;
   readonly basePath: string;
   readonly pollSeconds: number;
+  readonly notFound: HandlerFunc | undefined;
   /** The Events handler's streams, counted per owner. */
   readonly streams: ServeStream;
 }
@@ -86,6 +96,7 @@ export function resolveConfig(config: Config): ResolvedConfig {
   if (typeof config.Jobs !== "object" || config.Jobs === null) throw invalid("Jobs is required");
   if (typeof config.Render !== "function") throw invalid("Render is required");
   if (typeof config.RenderFragment !== "function") throw invalid("RenderFragment is required");
+  if (config.NotFound !== undefined && typeof config.NotFound !== "function") throw invalid("NotFound must be a function");
   const basePath = (config.BasePath ?? "/jobs").replace(/\/+$/, "");
   if (!basePath.startsWith("/") || /[\s?#]/.test(basePath)) throw invalid("BasePath must be a path starting with /");
   const basePrefix = basePath + "/";
@@ -99,6 +110,7 @@ export function resolveConfig(config: Config): ResolvedConfig {
     id: config.ID ?? ((req) => idFromPath(req, basePrefix)),
     basePath,
     pollSeconds: checked("PollSeconds", config.PollSeconds ?? DEFAULT_POLL_SECONDS, positiveProblem),
+    notFound: config.NotFound,
     streams: eventStreams({
       heartbeat: checked("HeartbeatInterval", config.HeartbeatInterval ?? HEARTBEAT_INTERVAL, durationProblem),
       writeTimeout: checked("WriteTimeout", config.WriteTimeout ?? STREAM_LIMITS.writeTimeout, durationProblem),

@@ -31,6 +31,12 @@ export function newHandlers(config: Config): Handlers {
   return {
     StatusPage: async function jobStatusPage(req, res) {
       const found = findJob(cfg, req);
+      if (found.job === undefined && found.status === 404 && cfg.notFound !== undefined) {
+        // SPEC.md §4.3: 404 for an unknown job or another owner's, in the application's words.
+        res.statusCode = 404;
+        res.setHeader("Cache-Control", "no-store");
+        return cfg.notFound(req, res);
+      }
       if (found.job === undefined) return refuse(res, found.status);
       const job = found.job;
       res.setHeader("Cache-Control", "no-store");

@@ -239,11 +239,12 @@ export function listHTML(
   const table =
     page.records.length === 0
       ? html`<p class="muted" data-empty>${T(req, filtered ? "resource.empty_filtered" : "resource.empty")}</p>`
-      : html`<table data-resource="${spec.Name}"><thead><tr>${columns.map((c) => header(c.Field, c.Label))}</tr></thead><tbody>
+      : // A table wider than the page's column (a phone, a long-word language) scrolls in its own box (`table-scroll`), not the page.
+        html`<div class="table-scroll"><table data-resource="${spec.Name}"><thead><tr>${columns.map((c) => header(c.Field, c.Label))}</tr></thead><tbody>
 ${page.records.map(
   (record) => html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(c.Field, record, n === 0)}</td>`)}</tr>`,
 )}
-</tbody></table>`;
+</tbody></table></div>`;
   const more =
     page.next === undefined
       ? ""

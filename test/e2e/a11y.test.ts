@@ -17,7 +17,7 @@ import { after, before, describe, it } from "node:test";
 import { axeViolations } from "../_support/axe.ts";
 import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page } from "../_support/browser.ts";
 import { mintTokenInBrowser, signInByLink, startDemo, startGuide, type Demo } from "../_support/demo.ts";
-import { sendRequest } from "../_support/http-client.ts";
+import { consentPath, pendingApproval, teamWithInvitation } from "../_support/starter-pages.ts";
 
 const SHOTS = process.env["SCREENSHOT_DIR"];
 // Each of a job's 10 steps takes a minute, so its status page is checked while it runs (its progress bar and spinner).
@@ -81,46 +81,6 @@ async function buttonTops(page: Page): Promise<unknown> {
 /** The hrefs of the header's navigation. */
 async function navLinks(page: Page): Promise<unknown> {
   return page.evaluate(`[...document.querySelectorAll("header nav a")].map((a) => a.getAttribute("href"))`);
-}
-
-/**
- * Registers an OAuth client (RFC 7591) with `origin` and returns the
- * authorization request whose answer, for a signed-in person, is the
- * consent page (write access: asked just after signing in, so fresh).
- */
-async function consentPath(origin: string): Promise<string> {
-  const redirect = "http://127.0.0.1:33418/callback";
-  const registered = await sendRequest(
-    origin,
-    "POST",
-    "/oauth/register",
-    { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ client_name: "Desk Assistant", redirect_uris: [redirect] }) },
-    origin,
-  );
-  assert.equal(registered.status, 201, registered.body);
-  const query = new URLSearchParams({
-    response_type: "code",
-    client_id: String(JSON.parse(registered.body).client_id),
-    redirect_uri: redirect,
-    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-    code_challenge_method: "S256",
-    scope: "read write",
-    state: "a11y",
-  });
-  return `/oauth/authorize?${query.toString()}`;
-}
-
-/** Asks, as the agent holding `token`, for a write call (`tool` with `args`) and returns its approval page's path. */
-async function pendingApproval(origin: string, token: string, tool: string, args: Record<string, unknown>): Promise<string> {
-  const held = await sendRequest(
-    origin,
-    "POST",
-    `/api/tools/${tool}`,
-    { headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(args) },
-    origin,
-  );
-  assert.equal(held.status, 202, held.body);
-  return new URL((JSON.parse(held.body) as { approval_url: string }).approval_url).pathname;
 }
 
 const SIGNED_OUT: [string, string][] = [
@@ -193,14 +153,7 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
     await checker.visit("notes-new", "/notes/new");
     // Teams (latch/teams): the list with its create form, then a team's page with a pending invitation, as its owner sees it.
     await checker.visit("teams", "/teams");
-    await page.goto(`${demo.origin}/teams`);
-    await page.fill('form[action="/teams"] input[name="name"]', "Workshop");
-    await page.click('form[action="/teams"] button[type="submit"]');
-    await page.waitForSelector('body[data-role="owner"]');
-    const team = new URL(page.url()).pathname;
-    await page.fill(`form[action="${team}/invitations"] input[name="email"]`, "grace-a11y@example.com");
-    await page.click(`form[action="${team}/invitations"] button[type="submit"]`);
-    await page.waitForSelector("[data-invitation]");
+    const team = await teamWithInvitation(page, demo.origin, "Workshop", "grace-a11y@example.com");
     await checker.visit("teams-one", "/teams");
     await checker.visit("team", team);
     await checker.visit("team-delete", `${team}/delete`);

@@ -21,6 +21,14 @@ describe("newHandlers()", () => {
     });
   }
 
+  it("refuses a NotFound that is not a function", () => {
+    // @ts-expect-error: NotFound is a handler
+    assert.throws(() => newHandlers({ ...complete, NotFound: "404.html" }), {
+      code: "ERR_JOBS_INVALID_CONFIG",
+      message: /NotFound must be a function/,
+    });
+  });
+
   it("accepts the three required fields", () => {
     const h = newHandlers(complete);
     assert.deepEqual(Object.keys(h).sort(), ["Events", "Fragment", "StatusPage"]);
@@ -77,6 +85,39 @@ describe("newHandlers() routes", () => {
       assert.deepEqual([unknown.status, unknown.body], [wrong.status, wrong.body], "indistinguishable");
       assert.equal((await fetchAs(`${srv.base}/jobs/${job.ID}${suffix}`, undefined)).status, 401);
     }
+  });
+
+  it("answer an unknown or another owner's job with NotFound when set, still 404 and never cached; the fragment and the stream keep plain text", async (t) => {
+    const page = '<!doctype html><title>Not found</title><main data-status="404">Not found</main>';
+    const srv = await startServer(t, {
+      NotFound: (_req, res) => {
+        res.setHeader("Content-Type", "text/html; charset=utf-8");
+        res.end(page);
+      },
+    });
+    const job = srv.jobs.Start("alice", "n", never);
+    for (const [id, owner] of [
+      [job.ID, "mallory"],
+      ["AAAAAAAAAAAAAAAAAAAAAA", "alice"],
+    ] as const) {
+      const got = await fetchAs(`${srv.base}/jobs/${id}`, owner);
+      assert.deepEqual(
+        [got.status, got.body, got.headers["content-type"], got.headers["cache-control"]],
+        [404, page, "text/html; charset=utf-8", "no-store"],
+        `${id} as ${owner}`,
+      );
+      for (const suffix of ["/fragment", "/events"]) {
+        const plain = await fetchAs(`${srv.base}/jobs/${id}${suffix}`, owner);
+        assert.deepEqual([plain.status, plain.body], [404, "Job not found.\n"], suffix);
+      }
+    }
+    // Without an owner it is still the plain 401: NotFound answers only what is not found.
+    assert.deepEqual(
+      [(await fetchAs(`${srv.base}/jobs/${job.ID}`, undefined)).status, (await fetchAs(`${srv.base}/jobs/${job.ID}`, undefined)).body],
+      [401, "Sign in required.\n"],
+    );
+    // The owner still sees the page.
+    assert.equal((await fetchAs(`${srv.base}/jobs/${job.ID}`, "alice")).status, 200);
   });
 
   it("take the owner from the request's session when Owner is unset (SPEC.md §5.8)", async (t) => {

@@ -42,10 +42,12 @@ function tokenList(req: IncomingMessage, tokens: readonly AgentTokenInfo[]): Saf
   if (tokens.length === 0) return html`<p class="muted">${T(req, "starter.agents.empty")}</p>`;
   return html`<ul class="list">${tokens.map(
     (t) => html`<li data-agent-id="${t.ID}" data-agent-access="${t.Access}">
-  <span>${Icon("key")} agent:${t.Name}</span>
-  ${t.Client === undefined ? html`` : html`<span class="muted">${T(req, "starter.agents.client")}: <span data-agent-text dir="auto">${t.Client.Name}</span> · <code dir="ltr" data-agent-client-host>${t.Client.Host}</code></span>`}
-  <span class="muted">${t.Access === "write" ? T(req, "starter.agents.access_write") : T(req, "starter.agents.access_read")}</span>
-  <span class="muted" data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "starter.agents.expires")} ${day(t.ExpiresAt)}</span>
+  <span class="who">
+    <span>${Icon("key")} agent:${t.Name}</span>
+    ${t.Client === undefined ? html`` : html`<span class="muted">${T(req, "starter.agents.client")}: <span data-agent-text dir="auto">${t.Client.Name}</span> · <code dir="ltr" data-agent-client-host>${t.Client.Host}</code></span>`}
+    <span class="muted">${t.Access === "write" ? T(req, "starter.agents.access_write") : T(req, "starter.agents.access_read")}</span>
+    <span class="muted" data-agent-expires="${t.ExpiresAt.toISOString()}">${T(req, "starter.agents.expires")} ${day(t.ExpiresAt)}</span>
+  </span>
   <form class="inline" method="post" action="/account/agents/revoke">
     <input type="hidden" name="id" value="${t.ID}">
     <button class="danger" type="submit">${Icon("x")} ${T(req, "starter.agents.revoke")}</button>

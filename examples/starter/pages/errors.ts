@@ -36,10 +36,13 @@ export function errorPage(req: IncomingMessage, res: ServerResponse, assets: Ass
   );
 }
 
-/** Mounted on `/`, the least specific pattern: a 404 page for every unmatched path. */
-export function notFoundPage(assets: Assets): HandlerFunc {
+/**
+ * Mounted on `/`, the least specific pattern: a 404 page for every unmatched path; also lib/jobs' `NotFound` (an
+ * unknown job id) and lib/operators'. `shell` renders the page (an application's own layout, the starter's by default).
+ */
+export function notFoundPage(assets: Assets, shell: typeof render = render): HandlerFunc {
   return (req, res) =>
-    render(
+    shell(
       req,
       res,
       assets,

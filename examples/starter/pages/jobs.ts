@@ -12,6 +12,7 @@ import type { Assets } from "latch/assets";
 import { html } from "latch/http";
 import { LocaleFrom, T } from "latch/i18n";
 import { metaRefresh, renderFragmentHTML, renderStatusHTML, type Config, type PageData, type StatusLabels } from "latch/jobs";
+import { notFoundPage } from "./errors.ts";
 import { render } from "./layout.ts";
 
 function labels(req: IncomingMessage): StatusLabels {
@@ -29,9 +30,13 @@ function inLocale(req: IncomingMessage, data: PageData): PageData {
   return { ...data, FragmentPath: prefix + data.FragmentPath, EventsPath: prefix + data.EventsPath };
 }
 
-/** The page renderers of the jobs handlers; `shell` renders the page (an application's own layout, the starter's by default). */
-export function jobPages(assets: Assets, shell: typeof render = render): Pick<Config, "Render" | "RenderFragment"> {
+/**
+ * The page renderers of the jobs handlers, and the 404 page of an unknown job id (`NotFound`, the starter's not-found
+ * page, still a 404); `shell` renders the pages (an application's own layout, the starter's by default).
+ */
+export function jobPages(assets: Assets, shell: typeof render = render): Pick<Config, "Render" | "RenderFragment" | "NotFound"> {
   return {
+    NotFound: notFoundPage(assets, shell),
     Render: (req, res, data) =>
       shell(req, res, assets, {
         title: T(req, "starter.jobs.title"),

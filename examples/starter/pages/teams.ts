@@ -96,7 +96,9 @@ function inviteCard(req: IncomingMessage, team: TeamView): SafeHTML {
       ? html``
       : html`<h3>${T(req, "starter.teams.pending")}</h3>
   <ul class="list">${team.Invitations.map(
-    (i) => html`<li data-invitation="${i.ID}"><span dir="ltr">${i.Address}</span> <span class="muted">${roleName(req, i.Role)}</span>
+    (
+      i,
+    ) => html`<li data-invitation="${i.ID}"><span class="who"><span dir="ltr">${i.Address}</span> <span class="muted">${roleName(req, i.Role)}</span></span>
     <form class="inline" method="post" action="/teams/${team.ID}/invitations/revoke"><input type="hidden" name="invitation" value="${i.ID}">
     <button class="danger" type="submit">${T(req, "starter.teams.revoke")}</button></form></li>`,
   )}</ul>`
