@@ -308,6 +308,9 @@ export const WRITE_PATHS: readonly WritePath[] = [
   { name: "latch: writeError", none: "writes a response, not a record" },
   { name: "jobs: Registry.Start", via: "POST /jobs" },
   { name: "mail: Mailer.Send", none: "sends mail, changes no record" },
+  { name: "manifest: RecordStore.create", via: "POST /expenses", atomic: RECORD_ATOMIC },
+  { name: "manifest: RecordStore.update", via: "POST /expenses/{id}", atomic: RECORD_ATOMIC },
+  { name: "manifest: RecordStore.delete", via: "POST /expenses/{id}/delete", atomic: RECORD_ATOMIC },
   { name: "manifest-conformance: ConformanceApp.signIn", none: "the conformance suite's own sign-in against a test app" },
   { name: "manifest-conformance: CapturingMailer.Send", none: "keeps a test app's mail in memory, changes no record" },
   { name: "manifest-conformance: startApp", none: "starts the application under test for the conformance suite" },
@@ -325,20 +328,31 @@ export const WRITE_PATHS: readonly WritePath[] = [
 ];
 
 /** The starter's modules the demo mounts as they are: their routes are the demo's. */
-const STARTER_MOUNTED = ["teams", "tasks", "approvals", "operators"].map((name) => `examples/starter/${name}.ts`);
+const STARTER_MOUNTED = ["teams", "tasks", "approvals", "operators", "account"].map((name) => `examples/starter/${name}.ts`);
 
-/** The demo's writing routes: its mux table's literal patterns, and the routes `mountResource` mounts for each of its resources. */
+/** The demo's writing routes: its mux table's literal patterns, the routes `mountResource` mounts for each of its resources, and `mountTools`'s. */
 export function writingRoutes(demo: string = join(ROOT, "examples/demo"), mount: string = join(ROOT, "lib/manifest/mount.ts")): string[] {
   const found = new Set<string>();
-  // The demo's own files, and the starter's modules it mounts (the team pages' routes, the team task list, the operators').
+  // The demo's own files, and the starter's modules it mounts (the team pages' routes, the team task list, the operators', the account pages).
   const files = [...readdirSync(demo).map((f) => join(demo, f)), ...STARTER_MOUNTED.map((f) => join(ROOT, f))];
   for (const file of files.filter((f) => f.endsWith(".ts"))) {
     // A module mounted under a path the demo chooses names it `${path}`: read with the demo's path in its place.
-    const source = readFileSync(file, "utf8").replaceAll("${path}", STARTER_MOUNTED_AT[file.slice(ROOT.length)] ?? "${path}");
+    const read = readFileSync(file, "utf8").replaceAll("${path}", STARTER_MOUNTED_AT[file.slice(ROOT.length)] ?? "${path}");
+    // A path from a constant table in the same file (the starter's `ACCOUNT_PATHS.ReversePath`) reads as its value.
+    const source = read.replace(
+      /\$\{[A-Z_]+\.(\w+)\}/g,
+      (whole, key: string) => new RegExp(`\\b${key}: "([^"]+)"`).exec(read)?.[1] ?? whole,
+    );
     for (const m of source.matchAll(/\.Handle\(["`]([^"`$]+)["`]/g)) {
       const pattern = m[1] ?? "";
       const method = /^([A-Z]+) /.exec(pattern)?.[1];
       if (method === undefined || WRITE_METHODS.includes(method)) found.add(pattern);
+    }
+    // latch/agent's `mountTools` mounts the tools routes under TOOLS_RESOURCE_PATH ("/api/tools").
+    if (source.includes("mountTools(")) {
+      const tools = readFileSync(join(ROOT, "lib/agent/tools-http.ts"), "utf8");
+      for (const t of tools.matchAll(/\.Handle\(`([A-Z]+) \$\{TOOLS_RESOURCE_PATH\}([^`]*)`/g))
+        if (WRITE_METHODS.includes(t[1] ?? "")) found.add(`${t[1]} /api/tools${t[2]}`);
     }
     for (const m of source.matchAll(/^\s+Route: "([^"]+)"/gm)) {
       for (const t of readFileSync(mount, "utf8").matchAll(/\.Handle\(`([A-Z]+) \$\{route\}([^`]*)`/g))

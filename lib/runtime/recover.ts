@@ -4,11 +4,11 @@
  * with its own 4xx (a latch error for bad input or a refusal), a 503
  * (ERR_DB_NOT_DURABLE: the change may be lost, so the client must not take
  * it as done) or a 500, through `ErrorPage` with a logged reference, else
- * plain text. Nothing of the error's own words reaches the client (a 4xx
- * without `ErrorPage` gets its status in words); after the first byte the
- * response is cut, never spliced.
+ * plain text. Nothing of a 500's error reaches the client (a 4xx without
+ * `ErrorPage` gets latch's reason and the reference); after the first byte
+ * the response is cut, never spliced.
  */
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { isAbortHandler, isLatchError, NewRef, type HandlerFunc, type LatchError, type Logger, type Middleware } from "../http/index.ts";
 import { writeErrorPage } from "../internal/index.ts";
 import type { ErrorPageFunc } from "./options.ts";
@@ -38,9 +38,9 @@ export function recoverPanics(logger: Logger, errorPage: ErrorPageFunc | undefin
   };
 }
 
-/** The plain-text body of a latch 4xx when no `ErrorPage` is set: the status in words (RFC 9110 §15.5) and the reference. */
-function plainClientError(status: number, ref: string): string {
-  return `${status} ${STATUS_CODES[status] ?? "Client Error"}\nReference: ${ref}`;
+/** The plain-text body of a latch 4xx when no `ErrorPage` is set: latch's reason for the client (SPEC §2.2, "else the plain-text message") and the reference the log line carries. */
+function plainClientError(message: string, ref: string): string {
+  return `${message}\nReference: ${ref}`;
 }
 
 function isClientError(err: unknown): err is LatchError & { status: number } {
@@ -58,11 +58,11 @@ function handlePanic(err: unknown, req: IncomingMessage, res: ServerResponse, lo
     if (req.complete && !req.readableEnded) req.resume();
     dropBodyHeaders(res);
     // SPEC §2.2, §7: the application's ErrorPage words every error it renders (ErrOwnerBusy's too); the log keeps latch's.
-    // Without one, the plain text is the status in words and the reference, as a 500's is: latch's message (which
-    // may quote input) goes only to the log, once, at info (a client's fault, not the server's; OWASP ASVS 5.0 §16.5.1).
+    // Without one, the plain text is latch's reason (bad input is answered with its reason; it is text/plain under
+    // nosniff, never markup) and the reference; the log keeps it once, at info (a client's fault; OWASP ASVS 5.0 §16.5.1).
     const logged = { method: req.method, code: err.code, reason: err.message };
     if (errorPage === undefined) logger.info("client error", { ref, status: err.status, path: where.path, ...logged });
-    writeErrorPage(req, res, err.status, plainClientError(err.status, ref), { ErrorPage: errorPage, Logger: logger }, ref, logged);
+    writeErrorPage(req, res, err.status, plainClientError(err.message, ref), { ErrorPage: errorPage, Logger: logger }, ref, logged);
     return;
   }
   if (res.headersSent || res.writableEnded) {

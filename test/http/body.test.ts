@@ -105,12 +105,9 @@ describe("readForm() and readJSON()", () => {
       assert.equal(reply.error, undefined, `request failed: ${reply.error?.message}`);
       assert.equal(reply.status, c.status, reply.body);
       if (c.body !== undefined) assert.equal(reply.body, c.body);
-      // A refusal escaping the handler (no ErrorPage): the status in words on the wire, the reader's reason in the log.
-      const ref = c.status === 200 ? undefined : /^\d{3} [A-Za-z ]+\nReference: ([a-z2-7]{6})\n$/.exec(reply.body)?.[1];
-      const reason = String(log.lines().find((l) => ref !== undefined && l["ref"] === ref)?.["reason"]);
-      if (c.status === 413) assert.match(reason, /larger than 64 bytes/);
-      if (c.status === 415) assert.match(reason, /expected application\//);
-      if (c.status === 400) assert.match(reason, /not valid JSON/);
+      if (c.status === 413) assert.match(reply.body, /larger than 64 bytes/);
+      if (c.status === 415) assert.match(reply.body, /expected application\//);
+      if (c.status === 400) assert.match(reply.body, /not valid JSON/);
       assert.deepEqual(
         log.lines().filter((l) => l["level"] === "error"),
         [],

@@ -36,12 +36,14 @@ describe("newHandlers()", () => {
 });
 
 describe("latch/jobs exports", () => {
-  it("are the contract's names, its three job limits and the default markup, nothing else", () => {
+  it("are the contract's names, its three job limits, the default markup and the error-code table, nothing else", () => {
     assert.deepEqual(
       Object.keys(jobsModule).sort(),
       [
         "ErrOwnerBusy",
         "HEARTBEAT_INTERVAL",
+        // JobsErrorCode, which public signatures name, is a key of this table (issue 42).
+        "JOBS_ERROR_CODES",
         "MAX_RUNNING_PER_OWNER",
         "MAX_RUNTIME",
         "metaRefresh",
