@@ -15,7 +15,7 @@
  *
  * PORT=N listens on :N when no --addr or --socket is given.
  */
-import { Mux, Run } from "latch";
+import { Mux, Run, StateDirectory } from "latch";
 import { crossOriginProtection, newLogger } from "latch/http";
 import { CLIENT_DIR, NewAssets } from "latch/assets";
 import { mergeSchemas } from "latch/db";
@@ -52,7 +52,7 @@ const jobs = new Registry(logger);
 
 await Run({
   ...(port !== undefined && { Addr: `:${port}` }),
-  DBPath: "app.db", // relative: lives in $STATE_DIRECTORY when set
+  DBPath: StateDirectory() === undefined ? "data/app.db" : "app.db", // $STATE_DIRECTORY/app.db under systemd, else ./data/app.db
   Origin,
   Logger: logger,
   Schema: mergeSchemas(

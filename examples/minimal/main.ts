@@ -19,7 +19,7 @@ const signinPage: HandlerFunc = (_req, res) => {
 };
 
 await Run({
-  // Relative paths live in $STATE_DIRECTORY when it is set; otherwise in ./data (git-ignored), never the working directory.
+  // A relative DBPath goes in $STATE_DIRECTORY when it is set (systemd), else in the working directory: so ./data here.
   DBPath: StateDirectory() === undefined ? "data/minimal.db" : "minimal.db",
   Origin,
   Schema: mergeSchemas(session.Schema, signin.Schema),

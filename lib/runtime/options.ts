@@ -25,7 +25,7 @@ export interface Options {
   Router?: (db: DB | undefined) => Routes;
   /** Middleware hook (sessions, CSRF, authorization). Returning nothing is a boot error. */
   Wrap?: (next: HandlerFunc) => HandlerFunc | undefined;
-  /** SQLite path; relative paths live in `$STATE_DIRECTORY`. Must be blank when `DB` is set. */
+  /** SQLite path; relative paths live in `$STATE_DIRECTORY` when it is set, else in the working directory. Must be blank when `DB` is set. */
   DBPath?: string;
   /** A handle the application opened itself (extension); the runtime never closes it. */
   DB?: DB;

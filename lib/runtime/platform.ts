@@ -2,7 +2,8 @@
  * The platform activation contract (SPEC §4.4 `Run`, `Resolve`): `app
  * [--socket PATH | --addr HOST:PORT]` serves, `app sidecar run` runs
  * Options.Sidecar in a loop; the platform's arguments win over the
- * application's defaults, and a relative `DBPath` lives in `$STATE_DIRECTORY`.
+ * application's defaults, and a relative `DBPath` lives in `$STATE_DIRECTORY`
+ * when it is set (else in the working directory, as given).
  */
 import { basename, isAbsolute, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";

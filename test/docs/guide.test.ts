@@ -30,6 +30,12 @@ test("every excerpt in docs/guide.md is verbatim from the file it names", () => 
   assert.deepEqual(stale, []);
 });
 
+test("step 6 quotes the whole conformance test, its imports and catalogs too, so every name it uses is in the excerpt", () => {
+  const file = "examples/guide/conformance.test.ts";
+  const excerpt = codeBlocks(GUIDE).find((block) => block.info === `ts excerpt=${file}`);
+  assert.equal(`${excerpt?.code ?? ""}\n`, readRepoFile(file).replace(/^\/\*[\s\S]*?\*\/\n/, ""));
+});
+
 test("the guide builds the application in the issue's order of steps", () => {
   const steps = [...GUIDE.matchAll(/^## Step (\d+): (.+)$/gm)].map((m) => `${m[1]}: ${m[2]}`);
   assert.deepEqual(steps, [

@@ -3,7 +3,10 @@
  * file (with the package's import paths), and run from any directory it
  * keeps its database in ./data, or in $STATE_DIRECTORY when systemd sets
  * it, never in the working directory (the repository root, when run from
- * there).
+ * there). The guide's application (docs/guide.md, step 1, which a
+ * newcomer copies) does the same with `data/app.db`: Run puts a relative
+ * DBPath in $STATE_DIRECTORY when it is set and leaves it relative to the
+ * working directory otherwise, so each example asks for ./data itself.
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -14,6 +17,7 @@ import { ROOT, codeBlocks, readRepoFile } from "../_support/docs.ts";
 import { spawnChild } from "../_support/http.ts";
 
 const SCRIPT = join(ROOT, "dist/examples/minimal/main.js");
+const GUIDE = join(ROOT, "dist/examples/guide/main.js");
 
 /** Returns a fresh directory removed when the test ends. */
 function tempDir(t: TestContext, prefix: string): string {
@@ -22,10 +26,10 @@ function tempDir(t: TestContext, prefix: string): string {
   return dir;
 }
 
-/** Runs the example in `cwd` until it answers `/healthz`, then stops it with SIGTERM. */
-async function runExample(t: TestContext, cwd: string, state: string | undefined): Promise<void> {
+/** Runs the example (`script`, the minimal one by default) in `cwd` until it answers `/healthz`, then stops it with SIGTERM. */
+async function runExample(t: TestContext, cwd: string, state: string | undefined, script = SCRIPT): Promise<void> {
   const { STATE_DIRECTORY: _inherited, ...env } = process.env;
-  const child = spawnChild(t, SCRIPT, ["--addr", "127.0.0.1:0"], {
+  const child = spawnChild(t, script, ["--addr", "127.0.0.1:0"], {
     cwd,
     env: { ...env, INSTANCE_KEY: "minimal-example-test-key-0123456789", ...(state !== undefined && { STATE_DIRECTORY: state }) },
   });
@@ -60,5 +64,28 @@ describe("examples/minimal", () => {
     await runExample(t, cwd, state);
     assert.deepEqual(readdirSync(cwd), []);
     assert.ok(existsSync(join(state, "minimal.db")));
+  });
+});
+
+describe("the guide's application (docs/guide.md, step 1)", () => {
+  it("says where a relative DBPath goes, and what the app asks for without a state directory", () => {
+    const guide = readRepoFile("docs/guide.md");
+    assert.match(guide, /A relative `DBPath` goes in `\$STATE_DIRECTORY` when it is set[^]*?otherwise in the working directory/);
+    assert.match(guide, /the database and its `-wal` and `-shm` files stay in\s+`\.\/data`/);
+  });
+
+  it("keeps its database in ./data without $STATE_DIRECTORY, not in the working directory", async (t) => {
+    const cwd = tempDir(t, "latch-guide-");
+    await runExample(t, cwd, undefined, GUIDE);
+    assert.deepEqual(readdirSync(cwd), ["data"]);
+    assert.ok(existsSync(join(cwd, "data", "app.db")));
+  });
+
+  it("keeps its database in $STATE_DIRECTORY when it is set", async (t) => {
+    const cwd = tempDir(t, "latch-guide-");
+    const state = tempDir(t, "latch-guide-state-");
+    await runExample(t, cwd, state, GUIDE);
+    assert.deepEqual(readdirSync(cwd), []);
+    assert.ok(existsSync(join(state, "app.db")));
   });
 });

@@ -77,6 +77,11 @@ describe("Signin Begin() mail delivery", () => {
     assert.equal(warnings.length, 2);
     const links = warnings.map((l) => extractLink(String(l["text"])));
     assert.notEqual(links[0], links[1]);
+    // The link is also a field of its own, whole (lib/mail README, newLogMailer): a JSON line's text has \n escapes.
+    assert.deepEqual(
+      warnings.map((l) => l["links"]),
+      links.map((link) => [link]),
+    );
     for (const link of links) {
       const holding = render(app.log.lines()).filter((l) => l.includes(link));
       assert.equal(holding.length, 1, "exactly one line holds each link");
