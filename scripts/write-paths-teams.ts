@@ -96,6 +96,19 @@ export function teamWritePaths({ address, version, recordAtomic }: TeamDrives): 
       event: { type: "tasks.deleted", actor: "human" },
       atomic: recordAtomic,
     },
+    // The demo's "Clear done tasks" job (examples/demo/clear-done.ts): MountedResource.For, as the person who started it.
+    {
+      name: "POST /teams/{team}/tasks/clear-done",
+      drive: async (d) => {
+        await d.post(`/teams/${team(d)}/tasks`, { title: "Sweep the shavings", done: "1" });
+        const started = await d.post(`/teams/${team(d)}/tasks/clear-done`);
+        // The job runs in the background: its status page stops saying "running" once it finished.
+        while ((await d.get(started.location ?? "")).body.includes('data-status="running"'))
+          await new Promise((turn) => setImmediate(turn));
+      },
+      event: { type: "tasks.deleted", actor: "human" },
+      atomic: recordAtomic,
+    },
     {
       name: "POST /teams/{team}/delete",
       drive: (d) => d.post(`/teams/${team(d)}/delete`, { name: "Loans" }),

@@ -311,6 +311,15 @@ export const WRITE_PATHS: readonly WritePath[] = [
   { name: "manifest: RecordStore.create", via: "POST /expenses", atomic: RECORD_ATOMIC },
   { name: "manifest: RecordStore.update", via: "POST /expenses/{id}", atomic: RECORD_ATOMIC },
   { name: "manifest: RecordStore.delete", via: "POST /expenses/{id}/delete", atomic: RECORD_ATOMIC },
+  {
+    name: "manifest: MountedResource.create",
+    none: "no demo route calls it (a job's, through For); test/manifest/job-records.test.ts drives it and finds tasks.created by human",
+  },
+  {
+    name: "manifest: MountedResource.update",
+    none: "no demo route calls it (a job's, through For); test/manifest/job-records.test.ts drives it and finds tasks.updated by human",
+  },
+  { name: "manifest: MountedResource.delete", via: "POST /teams/{team}/tasks/clear-done" },
   { name: "manifest-conformance: ConformanceApp.signIn", none: "the conformance suite's own sign-in against a test app" },
   { name: "manifest-conformance: CapturingMailer.Send", none: "keeps a test app's mail in memory, changes no record" },
   { name: "manifest-conformance: startApp", none: "starts the application under test for the conformance suite" },

@@ -39,6 +39,7 @@ import { mountOperatorPages } from "../starter/operators.ts";
 import { joinPage, refusalPage } from "../starter/pages/teams.ts";
 import { mountTeamPages } from "../starter/teams.ts";
 import { mountResources, resourceRows, renderResource, resourcesSchema } from "./resources.ts";
+import { mountClearDone } from "./clear-done.ts";
 
 /** Schema steps in apply order: sessions, then sign-in, passkey, events, agent tokens and approvals, OAuth codes and refresh tokens, teams, the resources, the account, the operators' suspensions. */
 export const schema: ReturnType<typeof mergeSchemas> = mergeSchemas(
@@ -269,7 +270,7 @@ function buildRouter(
     mailer,
     mailFrom,
   });
-  mountResources({
+  const tasks = mountResources({
     db,
     mux,
     events,
@@ -282,6 +283,7 @@ function buildRouter(
     standing,
   });
   mountTeamPages({ mux, signedIn, teams: team, assets, shell: renderDemo });
+  mountClearDone(signedIn, jobs, tasks);
   mountOperatorPages({ mux, operators: ops, path: "/operators", assets, shell: renderDemo });
   signedIn.Handle("GET /jobs/{id}", jobHandlers.StatusPage);
   signedIn.Handle("GET /jobs/{id}/fragment", jobHandlers.Fragment);

@@ -14,7 +14,7 @@ import type { Approvals, StandingApprovals, ToolRegistry } from "../../lib/agent
 import type { Assets } from "../../lib/assets/index.ts";
 import type { AccountRows, DB } from "../../lib/db/index.ts";
 import type { EventStore } from "../../lib/events/index.ts";
-import type { Middleware } from "../../lib/http/index.ts";
+import { html, type Middleware } from "../../lib/http/index.ts";
 import { NewLocales } from "../../lib/i18n/index.ts";
 import { ctxFrom } from "../../lib/index.ts";
 import {
@@ -26,10 +26,12 @@ import {
   isResourceView,
   mountResource,
   resourceSchema,
+  type MountedResource,
 } from "../../lib/manifest/index.ts";
 import type { Mux } from "../../lib/router/index.ts";
 import type { Teams } from "../../lib/teams/index.ts";
 import { tasks } from "../starter/tasks.ts";
+import { clearDoneForm } from "./clear-done.ts";
 import { render } from "./pages/layout.ts";
 
 /** Expenses: Exclusive, user-scoped; `label` (Text), `amount` (Money, EUR), `spent_on` (Date) and `category` (Choice). */
@@ -103,7 +105,9 @@ export const resourcesSchema: ReturnType<typeof resourceSchema> = [
 export function renderResource(assets: Assets): (req: IncomingMessage, res: ServerResponse, view: string, data: unknown) => void {
   return (req, res, view, data) => {
     if (!isResourceView(data)) throw new Error(`demo render: unknown view ${view}`);
-    render(req, res, assets, { title: data.Title, body: data.Body, scripts: [...data.Scripts] }, data.Status);
+    // A team's task list offers the "Clear done tasks" job (clear-done.ts).
+    const body = data.Resource === tasks.Name && data.View === "list" ? html`${data.Body}${clearDoneForm(req)}` : data.Body;
+    render(req, res, assets, { title: data.Title, body, scripts: [...data.Scripts] }, data.Status);
   };
 }
 
@@ -124,10 +128,10 @@ export interface ResourcesDeps {
   standing: StandingApprovals;
 }
 
-/** Mounts `expenses`, `notes` and `tasks`. */
-export function mountResources(deps: ResourcesDeps): void {
+/** Mounts `expenses`, `notes` and `tasks`; returns the mounted `tasks` (its records are a job's too: clear-done.ts). */
+export function mountResources(deps: ResourcesDeps): MountedResource {
   const english = NewLocales(["en"], "en", undefined, deps.localeDir);
-  for (const resource of [expenses, notes, tasks]) {
+  const mounted = [expenses, notes, tasks].map((resource) =>
     mountResource(resource, {
       db: deps.db,
       mux: deps.mux,
@@ -140,6 +144,7 @@ export function mountResources(deps: ResourcesDeps): void {
       teams: deps.teams,
       approvals: deps.approvals,
       standing: deps.standing,
-    });
-  }
+    }),
+  );
+  return mounted[2]!;
 }

@@ -24,6 +24,13 @@ export interface ActorInit {
  * new Actor({ Human: false, Name: "billing-bot" }).String(); // "agent:billing-bot"
  */
 export class Actor {
+  /**
+   * The actor of the application's scheduled work, `agent:system` (lib/manifest README, "Records from a job"): the
+   * contract's audit form has only "human" and "agent:<name>" (SPEC §2.3), so work no person started is an agent, and
+   * `AgentTokens.mint` refuses its name so that no person's agent can sign as it.
+   */
+  static readonly System: Actor = new Actor({ Human: false, Name: "system" });
+
   /** True for a person, false for an agent. */
   readonly Human: boolean;
   /** The agent's name; "" for a human. */

@@ -8,7 +8,7 @@ import type { EventStore } from "../events/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
 import { HashToken, NewToken, TOKEN_PATTERN, type Sessions } from "../session/index.ts";
 import { isAccess, type Access } from "./access.ts";
-import { AGENT_NAME_PATTERN, humanActor } from "./actor.ts";
+import { Actor, AGENT_NAME_PATTERN, humanActor } from "./actor.ts";
 import { AgentError } from "./errors.ts";
 
 /** How long a token lives when the mint does not say: 90 days. */
@@ -212,7 +212,7 @@ export class AgentTokens {
 
   /**
    * Mints a token and returns it with its listing; show `Token` once, it is not stored. Throws `AgentError`
-   * ERR_AGENT_INVALID_TOKEN (400) for a bad name, access, subject or TTL, ERR_AGENT_TOKEN_NAME_TAKEN (409) for a live
+   * ERR_AGENT_INVALID_TOKEN (400) for a bad or reserved (`Actor.System`'s) name, access, subject or TTL, ERR_AGENT_TOKEN_NAME_TAKEN (409) for a live
    * token's name, ERR_AGENT_TOO_MANY_TOKENS (409) past `MAX_AGENT_TOKENS`; nothing is stored then.
    */
   mint(input: MintInput): { Token: string; Info: AgentTokenInfo } {
@@ -224,6 +224,8 @@ export class AgentTokens {
     if (typeof input.Name !== "string" || !AGENT_NAME_PATTERN.test(input.Name)) {
       invalid("name must be 1-64 of a-z 0-9 . _ -, starting with a letter or digit");
     }
+    // SPEC §6.2: "agent:system" is the application's scheduled work; a token of that name would pass for it.
+    if (input.Name === Actor.System.Name) invalid(`name "${Actor.System.Name}" is reserved for the application's scheduled work`);
     if (!isAccess(input.Access)) invalid('access must be "read" or "write"');
     const ttl = input.TTL ?? AGENT_TOKEN_TTL;
     if (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > MAX_AGENT_TOKEN_TTL) {

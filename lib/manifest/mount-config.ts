@@ -9,7 +9,8 @@ import type { Clock, Logger, Middleware } from "../http/index.ts";
 import type { Mux } from "../router/index.ts";
 import type { Teams } from "../teams/index.ts";
 import type { Resource } from "./resource.ts";
-import type { RecordStore } from "./store.ts";
+import type { RecordStore, UpdateOutcome } from "./store.ts";
+import type { ListQuery } from "./table.ts";
 
 /**
  * The part of the runtime's `Ctx` a resource renders with (`ctxFrom` from `latch` returns it): its fields are what
@@ -56,4 +57,22 @@ export interface MountedResource {
   readonly Store: RecordStore;
   /** The tools it registered: `<name>_list`, `_read` (ToolRead), `_create`, `_update`, `_delete` (ToolWrite). */
   readonly Tools: readonly ToolDef[];
+  /**
+   * The records `person` reaches, for a job (README "Records from a job"): the person who started it, or the one the
+   * application's scheduled work acts for (`Scheduled`, actor `agent:system`, `Actor.System`); else actor "human".
+   * Each call is checked as that person's own request is (their records only; in `Team`, required for a TeamScoped
+   * resource, as their role allows; values by the form's rules, given as a tool's arguments) and throws the refusal a
+   * tool call gets (latch/agent `ERR_AGENT_INVALID_CALL` with the form's `status` and reason); nothing is written then.
+   */
+  For(
+    person: string,
+    options?: { readonly Team?: string; readonly Scheduled?: boolean },
+  ): {
+    list(query?: Partial<ListQuery>): ReturnType<RecordStore["list"]>;
+    get(id: string): ReturnType<RecordStore["get"]>;
+    create(values: Readonly<Record<string, string | number | boolean | null>>): { id: string; version: number };
+    /** Changes the fields given of record `id`, read at `version` (`get`); the outcome as `Store.update`'s. */
+    update(id: string, version: number, values: Readonly<Record<string, string | number | boolean | null>>): UpdateOutcome;
+    delete(id: string): boolean;
+  };
 }

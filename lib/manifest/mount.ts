@@ -15,6 +15,7 @@
  * Mutating routes also sit behind cross-origin protection here, whatever the app's `Wrap` does.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { actingFor } from "./acting.ts";
 import { actorFrom, isCredentialEnded, subjectFrom } from "../agent/index.ts";
 import { applySchema } from "../db/index.ts";
 import {
@@ -126,7 +127,8 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
       open.close(team, subject);
       voidTeamApprovals(options, tools, team, subject);
     });
-  return Object.freeze({ Resource: resource, Schema: schema, Store: store, Tools: tools });
+  const For = actingFor(spec, store, context.scope, options.label);
+  return Object.freeze({ Resource: resource, Schema: schema, Store: store, Tools: tools, For });
 }
 
 /** What a resource's handlers share: its store, who is asking, and its pages. */

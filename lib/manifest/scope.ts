@@ -4,7 +4,7 @@
  * SQL is built with the two helpers beside it (`where`, `preparer`). The "owner" the store and table take is the scope's
  * key: the person (UserScoped), the team (TeamScoped), or ignored (Unscoped).
  */
-import { ToolWrite, type Approvals, type StandingApprovals, type ToolDef } from "../agent/index.ts";
+import { AgentError, ToolWrite, type Approvals, type StandingApprovals, type ToolDef } from "../agent/index.ts";
 import type { DB, Statement } from "../db/index.ts";
 import { may, type Teams } from "../teams/index.ts";
 import { ScopeKind } from "./kinds.ts";
@@ -68,6 +68,34 @@ export function requestScope(spec: Scoped, teams: Teams | undefined): RequestSco
     owner: (subject, team) => (members === undefined ? subject : team),
     access: (subject, team, action) => (members === undefined ? "ok" : teamAccess(members, team, subject, action)),
   };
+}
+
+/** A call refused with `status` (ERR_AGENT_INVALID_CALL): a tool call's, or a job's through `MountedResource.For`. */
+export function refusedCall(status: number, message: string): AgentError {
+  return new AgentError("ERR_AGENT_INVALID_CALL", message, { status });
+}
+
+/** SPEC §7: another owner's record, an unknown id and a team one is not in are the same 404. */
+export function noSuchRecord(spec: Pick<ResourceSpec, "Name">): AgentError {
+  return refusedCall(404, `${spec.Name}: no such record`);
+}
+
+/**
+ * The owner key `subject` reaches naming `team` for `action`, asked again on every call (a removed member's: 404); throws
+ * the refusal a form request gets, as a call's: 404 as an unknown record, 403 for a viewer's write (`viewerRefusal`).
+ */
+export function reachedOwner(
+  spec: Pick<ResourceSpec, "Name">,
+  scope: RequestScope,
+  subject: string,
+  team: string,
+  action: "read" | "write",
+): string {
+  const allowed = scope.access(subject, team, action);
+  // OWASP ASVS 5.0 §8.2.2: data-specific access; a team's records answer its members only, and as their role allows.
+  if (allowed === 404) throw noSuchRecord(spec);
+  if (allowed === 403) throw refusedCall(403, viewerRefusal(spec.Name));
+  return scope.owner(subject, team);
 }
 
 /** Why a member's pending approval of a team's write was voided, on its page. */

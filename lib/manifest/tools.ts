@@ -8,33 +8,34 @@
  */
 import { AgentError, defineAction, ToolRead, ToolWrite, type ToolArg, type ToolDef } from "../agent/index.ts";
 import type { HandlerFunc } from "../http/index.ts";
-import { BaseCatalog, interpolate } from "../i18n/index.ts";
+import { interpolate } from "../i18n/index.ts";
 import { Kind } from "./kinds.ts";
 import { encodeCursor, FILTER_MAX_LENGTH, filterStyle, LIST_PAGE_SIZE, parseListRequest, SEARCH_MAX_WORDS } from "./list.ts";
 import type { FieldValue } from "./merge.ts";
 import { formatMinor } from "./money.ts";
 import { recordPreviews } from "./preview.ts";
-import { isTeamScoped, requestScope, viewerRefusal, type RequestScope } from "./scope.ts";
+import {
+  callWriter,
+  checkedValues,
+  enteredText,
+  problemRefusal,
+  referencedRefusal,
+  refusingWrite,
+  TOOL_LOCALE,
+  wording,
+  type Label,
+} from "./calls.ts";
+import { isTeamScoped, noSuchRecord, reachedOwner, refusedCall, requestScope, type RequestScope } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
-import { RecordReferenced, ReferenceRefused, type References } from "./references.ts";
+import type { References } from "./references.ts";
 import type { RecordStore, UpdateOutcome, Writer } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
-import { currencyOf, integerRange, parseValues, type FieldProblem, type RecordValues } from "./values.ts";
-
-/** The locale tool arguments are read in: amounts are "1234.56". */
-const TOOL_LOCALE = "en";
+import { currencyOf, integerRange, type RecordValues } from "./values.ts";
 
 /** What the tools ask of a resource's references: a write's checks, and the names and referrers its preview shows. */
 type ToolReferences = Pick<References, "problems" | "refusal" | "find" | "referrers" | "recordNames">;
 
 type Handlers = Record<"list" | "read" | "create" | "update" | "delete", HandlerFunc>;
-
-/** Translates a catalog key in the application's default locale. */
-type Label = (key: string) => string;
-
-function refused(status: number, message: string): AgentError {
-  return new AgentError("ERR_AGENT_INVALID_CALL", message, { status });
-}
 
 /** The reason of a `busy` update (MERGE_RATE), for the route's log and the tool's caller. */
 export function busyMessage(resource: string, retryAfter: number): string {
@@ -50,25 +51,14 @@ export function resourceTools(
   label?: (key: string) => string,
   scope: RequestScope = requestScope(spec, undefined),
 ): ToolDef[] {
-  const english = BaseCatalog();
   // The owner a call reaches: the person, or the team its `team` argument names, which the person must be a member of
   // with a role that allows `action`, asked again on every call (OWASP ASVS 5.0 §8.2.2; a removed member's token: 404).
   const team = (call: Call): string => String(call.Args.get("team") ?? "");
-  const access = (call: Call, action: "read" | "write") => scope.access(call.Subject, team(call), action);
-  const owner = (call: Call, action: "read" | "write"): string => {
-    const allowed = access(call, action);
-    if (allowed === 404) throw missing(spec);
-    if (allowed === 403) throw refused(403, viewerRefusal(spec.Name));
-    return scope.owner(call.Subject, team(call));
-  };
+  const owner = (call: Call, action: "read" | "write"): string => reachedOwner(spec, scope, call.Subject, team(call), action);
   // A team member removed while the call waited commits nothing, as an ended token (store.ts `Writer.stillHeld`).
-  const writer = (call: ToolInvocation): Writer => ({
-    owner: owner(call, "write"),
-    person: call.Subject,
-    actor: call.Actor,
-    stillHeld: () => call.StillHeld?.() !== false && access(call, "write") === "ok",
-  });
-  const t = label ?? ((key: string): string => english[key] ?? key);
+  const writer = (call: ToolInvocation): Writer =>
+    callWriter(spec, scope, { subject: call.Subject, team: team(call), actor: call.Actor, held: call.StillHeld });
+  const t = wording(label);
   // A team resource's tools say which team, in their schema and in tools/list (issue 38).
   const teamArg: ToolArg[] = isTeamScoped(spec)
     ? [
@@ -101,19 +91,9 @@ type Parts = {
   team: ToolArg[];
 };
 
-// As the form: the first field at fault, named with why (422; a list's filter, 400).
-function problemRefusal(t: Label, problems: ReadonlyMap<string, FieldProblem>, status = 422): AgentError {
-  const [[field, problem] = ["", { key: "", args: {} }]] = problems;
-  return refused(status, `${field}: ${interpolate(t(problem.key), problem.args)}`);
-}
-
 // The tool `<name>_<action>`, bound to the route that does the same for a person.
 function binding(spec: ResourceSpec, handlers: Handlers, action: keyof Handlers, method: "GET" | "POST", path = "") {
   return { name: `${spec.Name}_${action}`, method, route: `${spec.Route}${path}`, handler: handlers[action] };
-}
-
-function missing(spec: ResourceSpec): AgentError {
-  return refused(404, `${spec.Name}: no such record`);
 }
 
 function idArg(spec: ResourceSpec): ToolArg {
@@ -209,7 +189,7 @@ function readTools({ spec, store, handlers, refs, t, owner, team }: Parts): Tool
         const { Args } = call;
         const params = new URLSearchParams([...Args].map(([k, v]): [string, string] => [k, enteredText(v)]));
         const parsed = parseListRequest(spec, params, TOOL_LOCALE);
-        if ("bad" in parsed) throw refused(400, `list ${spec.Name}: ${parsed.bad}`);
+        if ("bad" in parsed) throw refusedCall(400, `list ${spec.Name}: ${parsed.bad}`);
         if (parsed.errors.size > 0) throw problemRefusal(t, parsed.errors, 400);
         const key = owner(call, "read");
         const page = store.list(key, parsed.query);
@@ -227,7 +207,7 @@ function readTools({ spec, store, handlers, refs, t, owner, team }: Parts): Tool
       run: (call) => {
         const key = owner(call, "read");
         const found = store.get(key, String(call.Args.get("id")));
-        if (found === undefined) throw missing(spec);
+        if (found === undefined) throw noSuchRecord(spec);
         return items(key, [found.record], found.version)[0];
       },
     }),
@@ -239,42 +219,28 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
   const title = t(`${spec.Name}.title`);
   const fieldArgs = (required: boolean): ToolArg[] =>
     spec.Form.Fields.map((f) => ({ ...valueArg(f, t), Name: f.Name, Required: required && f.Required === true }));
-  const checked = (args: ReadonlyMap<string, unknown>, partial: boolean): RecordValues => {
-    const given = spec.Form.Fields.filter((f) => !partial || args.has(f.Name));
-    // Typed arguments become the text a form posts: a number as plain digits (read in English), true as "1", false as "".
-    const entered = new Map(given.map((f) => [f.Name, enteredText(args.get(f.Name))]));
-    const parsed = parseValues({ ...spec, Form: { Fields: given } }, entered, TOOL_LOCALE);
-    if (!parsed.ok) throw problemRefusal(t, parsed.errors);
-    return parsed.values;
-  };
+  const checked = (args: ReadonlyMap<string, unknown>, partial: boolean): RecordValues => checkedValues(spec, t, args, partial);
   // As the form: a reference to a record that is unknown or someone else's is 422 naming the field (references.ts).
   const ownReferences = (subject: string, values: RecordValues): void => {
     const problems = refs.problems(subject, values);
     if (problems.size > 0) throw problemRefusal(t, problems);
   };
-  const referenced = (e: RecordReferenced): AgentError =>
-    refused(409, `delete ${spec.Name}: ${e.resource.Name} refer to this record (field ${e.field}); change or delete them first`);
-  // The store checks again in the write's transaction: the same refusals when a record changed since the check.
-  const refusing = <R>(write: () => R): R => {
-    try {
-      return write();
-    } catch (e) {
-      if (e instanceof ReferenceRefused) throw problemRefusal(t, e.problems);
-      throw e instanceof RecordReferenced ? referenced(e) : e;
-    }
-  };
+  const refusing = <R>(write: () => R): R => refusingWrite(spec, t, write);
   const existing = (subject: string, args: ReadonlyMap<string, unknown>): string => {
     const recordID = String(args.get("id"));
-    if (store.get(subject, recordID) === undefined) throw missing(spec);
+    if (store.get(subject, recordID) === undefined) throw noSuchRecord(spec);
     return recordID;
   };
   // An update's outcome other than "ok" as the refusal the caller gets.
   const updateRefusal = (outcome: Exclude<UpdateOutcome, { kind: "ok" }>, version: number): AgentError => {
-    if (outcome.kind === "missing") return missing(spec);
-    if (outcome.kind === "bad_version") return refused(400, `update ${spec.Name}: unknown version`);
-    if (outcome.kind === "busy") return refused(429, busyMessage(spec.Name, outcome.retryAfter));
+    if (outcome.kind === "missing") return noSuchRecord(spec);
+    if (outcome.kind === "bad_version") return refusedCall(400, `update ${spec.Name}: unknown version`);
+    if (outcome.kind === "busy") return refusedCall(429, busyMessage(spec.Name, outcome.retryAfter));
     const fields = outcome.kind === "conflict" ? ` (conflicting: ${[...outcome.conflicts.keys()].join(", ")})` : "";
-    return refused(409, `update ${spec.Name}: changed since version ${version}${fields}; read it again (now version ${outcome.version})`);
+    return refusedCall(
+      409,
+      `update ${spec.Name}: changed since version ${version}${fields}; read it again (now version ${outcome.version})`,
+    );
   };
   const confirm = (action: string): string => interpolate(t(`resource.confirm.${action}`), { resource: title });
   const preview = recordPreviews({ spec, store, refs, reader: (call) => owner(call, "read"), values: checked });
@@ -316,7 +282,7 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
         const { Args } = call;
         const version = Number(Args.get("version"));
         const outcome = store.check(owner(call, "write"), String(Args.get("id")), version);
-        if (outcome.kind === "missing") throw missing(spec);
+        if (outcome.kind === "missing") throw noSuchRecord(spec);
         ownReferences(owner(call, "write"), checked(Args, true));
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
       },
@@ -342,12 +308,12 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
       },
       check: (call) => {
         const refusal = refs.refusal(existing(owner(call, "write"), call.Args));
-        if (refusal !== undefined) throw referenced(refusal);
+        if (refusal !== undefined) throw referencedRefusal(spec, refusal);
       },
       preview: preview.delete,
       target: target(true),
       run: (call) => {
-        if (!refusing(() => store.delete(writer(call), String(call.Args.get("id"))))) throw missing(spec);
+        if (!refusing(() => store.delete(writer(call), String(call.Args.get("id"))))) throw noSuchRecord(spec);
         return { deleted: true };
       },
     }),
@@ -385,11 +351,4 @@ export function valueArg(field: Field, t: Label): Omit<ToolArg, "Name"> {
     default:
       return { Type: "string", Description: label };
   }
-}
-
-// A typed argument as the text a form posts (see `checked`).
-function enteredText(value: unknown): string {
-  if (value === true) return "1";
-  if (value === false || value === undefined || value === null) return "";
-  return String(value);
 }

@@ -2,7 +2,7 @@
  * Every SQL statement on `oauth_codes` and `oauth_refresh_tokens`. The grant itself is latch/agent's, asked through
  * `AgentTokens`, never read from agent's tables (a module's tables are its own: docs/handbook.md).
  */
-import type { AgentTokens } from "../agent/index.ts";
+import { Actor, type AgentTokens } from "../agent/index.ts";
 import type { DB } from "../db/index.ts";
 import type { AuthorizationRequest } from "./authorize-request.ts";
 
@@ -140,13 +140,14 @@ export function agentNameOf(clientName: string): string {
   return name === "" ? "client" : name;
 }
 
-/** Mints the grant: an agent token named after the client, unique among the person's live tokens (-2, -3, …). */
+/** Mints the grant: an agent token named after the client, unique among the person's live tokens and never `Actor.System`'s (-2, -3, …). */
 export function mintGrant(
   tokens: AgentTokens,
   subject: string,
   request: AuthorizationRequest,
 ): string | { status: number; message: string } {
-  const taken = new Set(tokens.list(subject).map((t) => t.Name));
+  // The name of the application's scheduled work (`Actor.System`) is never a grant's: a client called "System" gets "system-2".
+  const taken = new Set([Actor.System.Name, ...tokens.list(subject).map((t) => t.Name)]);
   const base = agentNameOf(request.client.Name);
   let name = base;
   for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;

@@ -48,6 +48,8 @@ describe("AgentTokens.mint()", () => {
     { name: "a name with a colon", input: { Subject: ada, Name: "agent:x", Access: ToolRead }, message: /name must be/ },
     { name: "an empty name", input: { Subject: ada, Name: "", Access: ToolRead }, message: /name must be/ },
     { name: "a name of 65 characters", input: { Subject: ada, Name: "a".repeat(65), Access: ToolRead }, message: /name must be/ },
+    // The name of the application's scheduled work (Actor.System, lib/manifest README "Records from a job").
+    { name: "the reserved name system", input: { Subject: ada, Name: "system", Access: ToolRead }, message: /name "system" is reserved/ },
     { name: "an unknown access", input: { Subject: ada, Name: "bot", Access: "admin" }, message: /access must be "read" or "write"/ },
     { name: "no subject", input: { Subject: "", Name: "bot", Access: ToolRead }, message: /no subject/ },
     { name: "a zero lifetime", input: { Subject: ada, Name: "bot", Access: ToolRead, TTL: 0 }, message: /TTL/ },

@@ -27,6 +27,7 @@ import {
   resourceSchema,
   ScopeKind,
   StoreKind,
+  type MountedResource,
 } from "../../lib/manifest/index.ts";
 import { newMCPServer } from "../../lib/mcp/index.ts";
 import { PathValue } from "../../lib/router/index.ts";
@@ -61,6 +62,8 @@ export interface TeamWorld {
   invoker: ToolInvoker;
   tokens: AgentTokens;
   approvals: Approvals;
+  /** What `mountResource` returned, by resource name. */
+  resources: ReadonlyMap<string, MountedResource>;
   team: string;
   jars: Record<"ann" | "bob" | "cat" | "dan", CookieJar>;
   /** `POST /api/tools/{tool}` with `args` as `token`'s agent. */
@@ -76,6 +79,7 @@ export interface TeamWorld {
 export async function teamWorld(t: TestContext, resource: Resource = tasks, targets: readonly Resource[] = []): Promise<TeamWorld> {
   const tools = new ToolRegistry();
   const built: { invoker?: ToolInvoker; tokens?: AgentTokens; approvals?: Approvals } = {};
+  const resources = new Map<string, MountedResource>();
   const app = await startTeamsApp(t, {
     render,
     schema: [...agentSchema, ...[...targets, resource].flatMap((r) => resourceSchema(r))],
@@ -83,7 +87,20 @@ export async function teamWorld(t: TestContext, resource: Resource = tasks, targ
       const approvals = new Approvals(db);
       const tokens = new AgentTokens(db);
       for (const mounted of [...targets, resource])
-        mountResource(mounted, { db, mux, tools, events, origin: ORIGIN, requireSession: auth.RequireSession, ctxFrom, teams, approvals });
+        resources.set(
+          mounted.Name,
+          mountResource(mounted, {
+            db,
+            mux,
+            tools,
+            events,
+            origin: ORIGIN,
+            requireSession: auth.RequireSession,
+            ctxFrom,
+            teams,
+            approvals,
+          }),
+        );
       const invoker = new ToolInvoker({ Registry: tools, Approvals: approvals, Events: events, Logger: discardLogger });
       const transport = { Invoker: invoker, Tokens: tokens, Origin: ORIGIN, ApprovalPath: "/approvals" };
       const api = newToolsAPI({ ...transport, Sessions: auth.Sessions });
@@ -127,6 +144,7 @@ export async function teamWorld(t: TestContext, resource: Resource = tasks, targ
     invoker,
     tokens,
     approvals,
+    resources,
     team,
     jars,
     agentCall: (token, tool, args) => bearer(token, `/api/tools/${tool}`, args),

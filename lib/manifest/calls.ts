@@ -1,0 +1,86 @@
+/*
+ * What a call outside a form shares, a tool's (tools.ts) and a job's (acting.ts): its writer, asked its team role
+ * again in the write's transaction; its values, checked by the form's rules; its refusals, worded as the form's.
+ */
+import { AgentError } from "../agent/index.ts";
+import type { ActorLike } from "../events/index.ts";
+import { BaseCatalog, interpolate } from "../i18n/index.ts";
+import { RecordReferenced, ReferenceRefused } from "./references.ts";
+import { reachedOwner, refusedCall, type RequestScope } from "./scope.ts";
+import type { ResourceSpec } from "./spec.ts";
+import type { Writer } from "./store.ts";
+import { parseValues, type FieldProblem, type RecordValues } from "./values.ts";
+
+/** The locale tool arguments are read in: amounts are "1234.56". */
+export const TOOL_LOCALE = "en";
+
+/** Translates a catalog key in the application's default locale. */
+export type Label = (key: string) => string;
+
+/**
+ * The `Writer` of `subject`'s call naming `team` as `actor`: checked now as `reachedOwner` checks a write, and asked again
+ * in the write's transaction, with `held` (the token's own check), so a member removed meanwhile commits nothing.
+ */
+export function callWriter(
+  spec: Pick<ResourceSpec, "Name">,
+  scope: RequestScope,
+  call: { subject: string; team: string; actor: ActorLike; held?: (() => boolean) | undefined },
+): Writer {
+  const { subject, team, actor, held } = call;
+  return {
+    owner: reachedOwner(spec, scope, subject, team, "write"),
+    person: subject,
+    actor,
+    stillHeld: () => held?.() !== false && scope.access(subject, team, "write") === "ok",
+  };
+}
+
+/** The application's `label`, else the framework's English (else the key): what a refusal's field problem is worded in. */
+export function wording(label: Label | undefined): Label {
+  const english = BaseCatalog();
+  return label ?? ((key: string): string => english[key] ?? key);
+}
+
+// As the form: the first field at fault, named with why (422; a list's filter, 400).
+export function problemRefusal(t: Label, problems: ReadonlyMap<string, FieldProblem>, status = 422): AgentError {
+  const [[field, problem] = ["", { key: "", args: {} }]] = problems;
+  return refusedCall(status, `${field}: ${interpolate(t(problem.key), problem.args)}`);
+}
+
+/**
+ * Typed values (a tool's arguments, a job's values) checked by the form's rules: each becomes the text a form posts (a
+ * number as plain digits, read in English; true as "1", false as ""). `partial` (an update): only the fields given.
+ */
+export function checkedValues(spec: ResourceSpec, t: Label, args: ReadonlyMap<string, unknown>, partial: boolean): RecordValues {
+  const given = spec.Form.Fields.filter((f) => !partial || args.has(f.Name));
+  const entered = new Map(given.map((f) => [f.Name, enteredText(args.get(f.Name))]));
+  const parsed = parseValues({ ...spec, Form: { Fields: given } }, entered, TOOL_LOCALE);
+  if (!parsed.ok) throw problemRefusal(t, parsed.errors);
+  return parsed.values;
+}
+
+/**
+ * Runs a store's `write`, its reference refusals as a call's: 422 naming the field for a reference that is unknown or
+ * someone else's, 409 for a record others refer to. The store checks in the write's transaction, so a record changed
+ * since an earlier check gets the same refusal.
+ */
+export function refusingWrite<R>(spec: Pick<ResourceSpec, "Name">, t: Label, write: () => R): R {
+  try {
+    return write();
+  } catch (e) {
+    if (e instanceof ReferenceRefused) throw problemRefusal(t, e.problems);
+    throw e instanceof RecordReferenced ? referencedRefusal(spec, e) : e;
+  }
+}
+
+/** A delete refused because records of another resource refer to this one (OnDelete "refuse"): 409, naming them. */
+export function referencedRefusal(spec: Pick<ResourceSpec, "Name">, e: RecordReferenced): AgentError {
+  return refusedCall(409, `delete ${spec.Name}: ${e.resource.Name} refer to this record (field ${e.field}); change or delete them first`);
+}
+
+// A typed argument as the text a form posts (see `checked`).
+export function enteredText(value: unknown): string {
+  if (value === true) return "1";
+  if (value === false || value === undefined || value === null) return "";
+  return String(value);
+}
