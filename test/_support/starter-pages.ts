@@ -42,6 +42,7 @@ export const STARTER_PAGES: readonly StarterPage[] = [
   { name: "not-found", signedIn: false, path: at("/no/such/page") },
   { name: "home-in", signedIn: true, path: at("/") },
   { name: "account", signedIn: true, path: at("/account") },
+  { name: "security", signedIn: true, path: at("/account/security") },
   { name: "confirm", signedIn: true, path: at("/confirm") },
   { name: "stepup", signedIn: true, path: at("/stepup?next=/account") },
   { name: "agents", signedIn: true, path: at("/account/agents") },
