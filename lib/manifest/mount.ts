@@ -31,6 +31,7 @@ import {
 import { admitDownload, credentialHeld, MAX_DOWNLOADS_PER_PERSON, writeErrorPage } from "../internal/index.ts";
 import { LocaleFrom, T, Tf } from "../i18n/index.ts";
 import { PathValue } from "../router/index.ts";
+import { appStore } from "./app-store.ts";
 import { writeCSV } from "./csv.ts";
 import { ManifestError } from "./errors.ts";
 import { StoreKind } from "./kinds.ts";
@@ -126,7 +127,8 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
       open.close(team, subject);
       voidTeamApprovals(options, tools, team, subject);
     });
-  return Object.freeze({ Resource: resource, Schema: schema, Store: store, Tools: tools });
+  // Application code reads and writes the values the tools give (app-store.ts); the pages and tools keep the stored ones.
+  return Object.freeze({ Resource: resource, Schema: schema, Store: appStore(spec, store), Tools: tools });
 }
 
 /** What a resource's handlers share: its store, who is asking, and its pages. */

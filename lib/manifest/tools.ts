@@ -11,15 +11,13 @@ import type { HandlerFunc } from "../http/index.ts";
 import { BaseCatalog, interpolate } from "../i18n/index.ts";
 import { Kind } from "./kinds.ts";
 import { encodeCursor, FILTER_MAX_LENGTH, filterStyle, LIST_PAGE_SIZE, parseListRequest, SEARCH_MAX_WORDS } from "./list.ts";
-import type { FieldValue } from "./merge.ts";
-import { formatMinor } from "./money.ts";
 import { recordPreviews } from "./preview.ts";
 import { isTeamScoped, requestScope, viewerRefusal, type RequestScope } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { RecordReferenced, ReferenceRefused, type References } from "./references.ts";
 import type { RecordStore, UpdateOutcome, Writer } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
-import { currencyOf, integerRange, parseValues, type FieldProblem, type RecordValues } from "./values.ts";
+import { currencyOf, integerRange, parseValues, valueOut, type FieldProblem, type RecordValues } from "./values.ts";
 
 /** The locale tool arguments are read in: amounts are "1234.56". */
 const TOOL_LOCALE = "en";
@@ -122,16 +120,12 @@ function idArg(spec: ResourceSpec): ToolArg {
 
 // A record as a tool returns it: an amount as a decimal string, a yes/no as a boolean, the rest as stored.
 function shown(spec: ResourceSpec, record: StoredRecord, version?: number): Record<string, unknown> {
-  const out = (field: Field, value: FieldValue): FieldValue | boolean => {
-    if (field.Kind === Kind.Money && typeof value === "number") return formatMinor(value, currencyOf(field));
-    return field.Kind === Kind.Boolean ? value === 1 : value;
-  };
   return {
     id: record.id,
     ...(version !== undefined && { version }),
     created_at: new Date(record.created_at).toISOString(),
     updated_at: new Date(record.updated_at).toISOString(),
-    ...Object.fromEntries(spec.Form.Fields.map((f) => [f.Name, out(f, record.values[f.Name] ?? null)])),
+    ...Object.fromEntries(spec.Form.Fields.map((f) => [f.Name, valueOut(f, record.values[f.Name] ?? null)])),
   };
 }
 
