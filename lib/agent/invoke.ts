@@ -70,12 +70,21 @@ export const TOOL_CALL_EVENT = "tool.call";
 /** The outcome of a write call's first event, appended before it runs; its outcome follows in a second. */
 export const TOOL_CALL_STARTED = "started";
 
+// Each invoker's registry, for the tools endpoint's boot check of the actions' routes (tools-http.ts); not public.
+const registries = new WeakMap<ToolInvoker, ToolRegistry>();
+
+/** The registry `invoker` calls tools from. */
+export function registryOf(invoker: ToolInvoker): ToolRegistry | undefined {
+  return registries.get(invoker);
+}
+
 /** Calls tools for callers; see the file header for the order of checks. */
 export class ToolInvoker {
   readonly #config: ToolInvokerConfig;
 
   constructor(config: ToolInvokerConfig) {
     this.#config = config;
+    registries.set(this, config.Registry);
   }
 
   /** Returns the tools `caller` may call: every runnable tool, or only read tools for a read-only token. */

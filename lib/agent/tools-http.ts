@@ -18,7 +18,7 @@ import { credentialHeld, needRoute, parseOrigin } from "../internal/index.ts";
 import { PathValue, type Mux } from "../router/index.ts";
 import type { Sessions } from "../session/index.ts";
 import type { ToolDef } from "./action.ts";
-import type { CallOutcome, Caller, ToolInvoker } from "./invoke.ts";
+import { registryOf, type CallOutcome, type Caller, type ToolInvoker } from "./invoke.ts";
 import { limiterFor, type ToolCallLimiter } from "./rate.ts";
 import { actorFrom, grantFrom, subjectFrom, verifyBearer } from "./request.ts";
 import type { AgentTokens } from "./tokens.ts";
@@ -193,6 +193,15 @@ export function newToolsAPI(config: ToolsAPIConfig): ToolsAPI {
 
   // The approval page is the application's: the runtime warns at boot when its Mux does not route it.
   needRoute(Call, { Path: `${config.ApprovalPath}/{id}`, Option: "newToolsAPI ApprovalPath" });
+  // An action's route is the application's to mount, with its pages' middleware (README, "An action's route"): the
+  // runtime warns at boot about each registered one no pattern of its own serves (read then: resources register later).
+  needRoute(Call, () =>
+    (registryOf(config.Invoker)?.list() ?? []).map((def) => ({
+      Path: def.Route,
+      Option: `defineAction ${def.Name}`,
+      Declared: { Method: def.Method },
+    })),
+  );
   return { Authenticate, List, Call };
 }
 

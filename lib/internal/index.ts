@@ -21,7 +21,7 @@ export { encodeEvent } from "./sse.ts";
 export { endStreamsOf, eventStreams, STREAM_LIMITS } from "./event-stream.ts";
 export type { ServeStream } from "./event-stream.ts";
 export type { ErrorPageTarget } from "./respond.ts";
-export { needRoute, routeNeedsOf, bindRouteCheck, unroutedNeeds } from "./route-needs.ts";
+export { needRoute, needsRoutes, routeNeedsOf, bindRouteCheck, unroutedNeeds } from "./route-needs.ts";
 export type { RouteNeed } from "./route-needs.ts";
 export { limitWait, takeLimit, retryAfterSeconds, MemoryLog } from "./limiter.ts";
 export type { Limit, LimitLog } from "./limiter.ts";

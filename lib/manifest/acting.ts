@@ -15,10 +15,14 @@ import { callWriter, checkedValues, refusingWrite, wording } from "./calls.ts";
 /** What a job passes as a record's values: as a tool's arguments (an amount as "12.50" or 12.5, a yes/no as a boolean). */
 type JobValues = Readonly<Record<string, string | number | boolean | null>>;
 
-/** Returns `MountedResource.For` of `spec` over `store`; `label` words a field's problem (MountOptions.label). */
+/**
+ * Returns `MountedResource.For` of `spec` over `store`, reading through `shown` (app-store.ts: the tools' values, as
+ * `MountedResource.Store` gives them); `label` words a field's problem (MountOptions.label).
+ */
 export function actingFor(
   spec: ResourceSpec,
   store: RecordStore,
+  shown: RecordStore,
   scope: RequestScope,
   label?: (key: string) => string,
 ): MountedResource["For"] {
@@ -41,8 +45,8 @@ export function actingFor(
     const owner = (action: "read" | "write"): string => reachedOwner(spec, scope, person, team, action);
     const writer = () => callWriter(spec, scope, { subject: person, team, actor });
     return Object.freeze({
-      list: (query) => store.list(owner("read"), query),
-      get: (id) => store.get(owner("read"), id),
+      list: (query) => shown.list(owner("read"), query),
+      get: (id) => shown.get(owner("read"), id),
       create: (given) => {
         const who = writer();
         return refusingWrite(spec, t, () => store.create(who, values(given, false)));

@@ -80,7 +80,8 @@ export function parseListRequest(spec: ResourceSpec, params: URLSearchParams, lo
         if (text === "") continue;
         const bound = parseField(unbounded, text, locale);
         if ("key" in bound) errors.set(name, bound);
-        else range[end] = bound.value ?? undefined;
+        // A range is of a number or a date (filterStyle): parseField gives no boolean for it.
+        else if (typeof bound.value !== "boolean") range[end] = bound.value ?? undefined;
         // A date typed in the locale's notation goes back into the date input as the ISO it reads.
         if (field.Kind === Kind.Date && !("key" in bound)) entered.set(name, String(bound.value));
       }

@@ -24,8 +24,12 @@ export function needsLineMerge(kind: string, base: FieldValue, mine: FieldValue,
   return kind === "textarea" && mine !== base && mine !== theirs && theirs !== base;
 }
 
-/** A field value: text, or minor units (null for an empty amount). */
-export type FieldValue = string | number | null;
+/**
+ * A field value. Stored (the table, events, forms): text, a number (an amount's minor units, a whole number, a yes/no's
+ * 1 or 0), or null when empty. `MountedResource.Store` and the tools give and take `valueOut`'s shape instead
+ * (values.ts): an amount as a decimal string, a yes/no as a boolean.
+ */
+export type FieldValue = string | number | boolean | null;
 
 /** The outcome of merging one field. */
 export type FieldMerge = { ok: true; value: FieldValue } | { ok: false };

@@ -54,6 +54,10 @@ export interface MountedResource {
   readonly Resource: Resource;
   /** The schema steps it applied (merge them into `Options.Schema` too, to apply them with the rest). */
   readonly Schema: readonly Step[];
+  /**
+   * The records, for application code: values as its tools give them (an amount a decimal string, a yes/no a boolean;
+   * README "Values by kind"), in and out.
+   */
   readonly Store: RecordStore;
   /** The tools it registered: `<name>_list`, `_read` (ToolRead), `_create`, `_update`, `_delete` (ToolWrite). */
   readonly Tools: readonly ToolDef[];

@@ -32,6 +32,7 @@ import {
 import { admitDownload, credentialHeld, MAX_DOWNLOADS_PER_PERSON, writeErrorPage } from "../internal/index.ts";
 import { LocaleFrom, T, Tf } from "../i18n/index.ts";
 import { PathValue } from "../router/index.ts";
+import { appStore } from "./app-store.ts";
 import { writeCSV } from "./csv.ts";
 import { ManifestError } from "./errors.ts";
 import { StoreKind } from "./kinds.ts";
@@ -127,8 +128,10 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
       open.close(team, subject);
       voidTeamApprovals(options, tools, team, subject);
     });
-  const For = actingFor(spec, store, context.scope, options.label);
-  return Object.freeze({ Resource: resource, Schema: schema, Store: store, Tools: tools, For });
+  // Application code reads and writes the values the tools give (app-store.ts); the pages and tools keep the stored ones.
+  const shown = appStore(spec, store);
+  const For = actingFor(spec, store, shown, context.scope, options.label);
+  return Object.freeze({ Resource: resource, Schema: schema, Store: shown, Tools: tools, For });
 }
 
 /** What a resource's handlers share: its store, who is asking, and its pages. */

@@ -11,8 +11,6 @@ import type { HandlerFunc } from "../http/index.ts";
 import { interpolate } from "../i18n/index.ts";
 import { Kind } from "./kinds.ts";
 import { encodeCursor, FILTER_MAX_LENGTH, filterStyle, LIST_PAGE_SIZE, parseListRequest, SEARCH_MAX_WORDS } from "./list.ts";
-import type { FieldValue } from "./merge.ts";
-import { formatMinor } from "./money.ts";
 import { recordPreviews } from "./preview.ts";
 import {
   callWriter,
@@ -30,7 +28,7 @@ import type { Field, ResourceSpec } from "./spec.ts";
 import type { References } from "./references.ts";
 import type { RecordStore, UpdateOutcome, Writer } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
-import { currencyOf, integerRange, type RecordValues } from "./values.ts";
+import { currencyOf, integerRange, valueOut, type RecordValues } from "./values.ts";
 
 /** What the tools ask of a resource's references: a write's checks, and the names and referrers its preview shows. */
 type ToolReferences = Pick<References, "problems" | "refusal" | "find" | "referrers" | "recordNames">;
@@ -102,16 +100,12 @@ function idArg(spec: ResourceSpec): ToolArg {
 
 // A record as a tool returns it: an amount as a decimal string, a yes/no as a boolean, the rest as stored.
 function shown(spec: ResourceSpec, record: StoredRecord, version?: number): Record<string, unknown> {
-  const out = (field: Field, value: FieldValue): FieldValue | boolean => {
-    if (field.Kind === Kind.Money && typeof value === "number") return formatMinor(value, currencyOf(field));
-    return field.Kind === Kind.Boolean ? value === 1 : value;
-  };
   return {
     id: record.id,
     ...(version !== undefined && { version }),
     created_at: new Date(record.created_at).toISOString(),
     updated_at: new Date(record.updated_at).toISOString(),
-    ...Object.fromEntries(spec.Form.Fields.map((f) => [f.Name, out(f, record.values[f.Name] ?? null)])),
+    ...Object.fromEntries(spec.Form.Fields.map((f) => [f.Name, valueOut(f, record.values[f.Name] ?? null)])),
   };
 }
 

@@ -6,7 +6,8 @@
  */
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
-import { currencyDigits, parseMoney } from "./money.ts";
+import { currencyDigits, formatMinor, parseMoney } from "./money.ts";
+import { ManifestError } from "./errors.ts";
 import {
   EMAIL_MAX_LENGTH,
   INTEGER_LIMIT,
@@ -180,4 +181,48 @@ function parseWhole(field: Field, text: string, locale: string): { value: FieldV
   if (parsed.ok && parsed.value >= min && parsed.value <= max) return { value: parsed.value };
   if (!parsed.ok && parsed.reason === "invalid") return problem("resource.err.integer_invalid");
   return problem("resource.err.integer_range", { min: formatInteger(min, locale), max: formatInteger(max, locale) });
+}
+
+/**
+ * A stored value as latch/manifest hands it to code, the one conversion its tools' results and `MountedResource.Store`
+ * share (README "Values by kind"): an amount as a decimal string in its currency's digits ("12.50", never a float), a
+ * yes/no as a boolean, every other kind as stored (text, an ISO date, a whole number, a choice's value, a record id;
+ * an empty number, date or reference null).
+ */
+export function valueOut(field: Field, stored: FieldValue): FieldValue {
+  if (field.Kind === Kind.Boolean) return stored === 1 || stored === true;
+  if (field.Kind === Kind.Money && typeof stored === "number") return formatMinor(stored, currencyOf(field));
+  return stored;
+}
+
+/**
+ * The stored value of `given`, a value in `valueOut`'s shape (what `MountedResource.Store` writes); throws
+ * `ManifestError` `ERR_MANIFEST_INVALID_FIELD` naming the field for a yes/no that is not a boolean or an amount that is
+ * not a decimal string in the currency's digits (a number would be ambiguous: minor units, or whole ones).
+ */
+export function valueIn(resource: string, field: Field, given: FieldValue): FieldValue {
+  const refuse = (reason: string): never => {
+    throw new ManifestError("ERR_MANIFEST_INVALID_FIELD", { resource, field: field.Name }, reason);
+  };
+  if (field.Kind === Kind.Boolean) return typeof given === "boolean" ? (given ? 1 : 0) : refuse("a Boolean's value is true or false");
+  if (field.Kind !== Kind.Money || given === null) return given;
+  const money = typeof given === "string" ? parseMoney(given, "en", currencyOf(field)) : undefined;
+  return money?.ok === true
+    ? money.minor
+    : refuse(`an amount is a decimal string in ${currencyOf(field)}'s digits, as the store returns it ("12.50"), or null`);
+}
+
+/** `values` of `spec`'s fields converted with `convert` (`valueOut` or `valueIn`); a name that is no field is kept as given. */
+export function convertValues(
+  spec: ResourceSpec,
+  values: RecordValues,
+  convert: (field: Field, value: FieldValue) => FieldValue,
+): RecordValues {
+  const fields = new Map(spec.Form.Fields.map((f) => [f.Name, f]));
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => {
+      const field = fields.get(name);
+      return [name, field === undefined ? value : convert(field, value)];
+    }),
+  );
 }

@@ -7,11 +7,11 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HandlerFunc, Middleware } from "../http/index.ts";
-import { bindRouteCheck, routeNeedsOf, type RouteNeed } from "../internal/index.ts";
+import { bindRouteCheck, needsRoutes, routeNeedsOf, type RouteNeed } from "../internal/index.ts";
 import { captureSite, siteLocation } from "./caller.ts";
 import { composeChain } from "./chain.ts";
 import { cleanPath, isCleanPath } from "./clean-path.ts";
-import { describeConflict } from "./compare.ts";
+import { compareMethods, comparePaths, describeConflict } from "./compare.ts";
 import { RouterError } from "./errors.ts";
 import { setMatch } from "./path-value.ts";
 import { parsePattern, SEG_LITERAL } from "./pattern.ts";
@@ -102,8 +102,8 @@ export class Mux {
   #values: string[] = [];
   #probe: string[] = [];
   #notFound: HandlerFunc = plainNotFound;
-  // The paths the registered handlers link to (lib/internal route-needs.ts), checked by the runtime at boot.
-  #needs = new Map<string, RouteNeed>();
+  // The handlers that need routes (lib/internal route-needs.ts), whose needs the runtime checks at boot.
+  #needers = new Set<object>();
 
   /** Registers `handler` for `pattern`; throws `ERR_ROUTER_INVALID_PATTERN`, `ERR_ROUTER_CONFLICT` (naming both sites) or `ERR_ROUTER_INVALID_HANDLER`. */
   Handle(pattern: string, handler: HandlerFunc): void {
@@ -160,9 +160,9 @@ export class Mux {
     }
     const route: Route = { pattern: parsed, handler: composeChain(middleware, handler), where };
     this.#routes.push(route);
-    for (const need of routeNeedsOf(handler)) {
-      this.#needs.set(need.Path, need);
-      bindRouteCheck(this.ServeHTTP, () => [...this.#needs.values()].filter((n) => !this.#serves(n.Path)));
+    if (needsRoutes(handler)) {
+      this.#needers.add(handler);
+      bindRouteCheck(this.ServeHTTP, () => this.#unrouted());
     }
     let table = this.#any;
     if (parsed.host !== "") {
@@ -170,6 +170,30 @@ export class Mux {
       this.#hosts.set(parsed.host, table);
     }
     table.insert(route);
+  }
+
+  /** The needs of the registered handlers without a route, each named once (read now: a need may list a registry that grew). */
+  #unrouted(): RouteNeed[] {
+    const needs = new Map<string, RouteNeed>();
+    for (const handler of this.#needers) {
+      for (const need of routeNeedsOf(handler)) needs.set(`${need.Declared?.Method ?? ""} ${need.Path}`, need);
+    }
+    return [...needs.values()].filter((n) =>
+      n.Declared === undefined ? !this.#serves(n.Path) : !this.#declares(n.Declared.Method, n.Path),
+    );
+  }
+
+  /** Whether a pattern of its own serves `method path`: the same path (wildcard names aside), for that method or any. */
+  #declares(method: string, path: string): boolean {
+    let wanted: ReturnType<typeof parsePattern>;
+    try {
+      wanted = parsePattern(`${method} ${path}`);
+    } catch {
+      return false; // a route no pattern can spell is mounted nowhere
+    }
+    return this.#routes.some(
+      (r) => comparePaths(r.pattern, wanted) === "equivalent" && ["equivalent", "moreGeneral"].includes(compareMethods(r.pattern, wanted)),
+    );
   }
 
   /** Whether a GET for `path` reaches a route of its own: one starting with a literal segment (a catch-all `/` does not count). */

@@ -65,13 +65,23 @@ export function Handler(opts: Options): [handler: HandlerFunc, cleanup: () => vo
   }
 }
 
-/** Warns, once per path, about each page a component links to (`ApprovalPath`) that `routes` (a `Mux`; any other handler is not checked) does not route. */
-
+/**
+ * Warns, once per path, about each page a component links to (`ApprovalPath`) and each route an action declares
+ * (`defineAction`) that `routes` (a `Mux`; any other handler is not checked) does not route.
+ */
 function warnUnrouted(routes: Routes, logger: Logger): void {
   for (const need of unroutedNeeds(typeof routes === "function" ? routes : routes.ServeHTTP)) {
-    logger.warn(
-      `${need.Option}: no route serves GET ${need.Path}, so the links it hands out answer 404; register "GET ${need.Path}" on the Mux, or change ${need.Option}`,
-      { path: need.Path },
-    );
+    if (need.Declared !== undefined) {
+      const route = `${need.Declared.Method} ${need.Path}`;
+      logger.warn(
+        `${need.Option}: no route serves ${route} with a pattern of its own, so the action's handler never runs (a request there reaches another route or a 404); mount it where its pages are, behind their middleware: group.Handle("${route}", def.Handler)`,
+        { path: need.Path, method: need.Declared.Method },
+      );
+    } else {
+      logger.warn(
+        `${need.Option}: no route serves GET ${need.Path}, so the links it hands out answer 404; register "GET ${need.Path}" on the Mux, or change ${need.Option}`,
+        { path: need.Path },
+      );
+    }
   }
 }

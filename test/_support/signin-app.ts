@@ -58,6 +58,8 @@ export interface SigninAppOptions {
   schema?: readonly Step[];
   /** The runtime's `Locales` (the first is the default; a request picks one by Accept-Language). @default unset: English only */
   locales?: readonly string[];
+  /** The runtime's `LocaleFS`: the application's catalogs (the starter's `locales/`). @default unset */
+  localeFS?: string;
   /** The runtime's `Render` (handed to handlers as `Ctx.Render`). @default unset */
   render?: RenderFunc;
   /** Mounts `crossOriginProtection` in `Wrap`; false leaves the component to protect itself. @default true */
@@ -162,6 +164,7 @@ export async function startSigninApp(t: TestContext, options: SigninAppOptions =
     DBPath: dbPath,
     ...(options.render !== undefined && { Render: options.render }),
     ...(options.locales !== undefined && { Locales: [...options.locales] }),
+    ...(options.localeFS !== undefined && { LocaleFS: options.localeFS }),
     Schema: mergeSchemas(session.Schema, signin.Schema, options.schema ?? []),
     ...(options.crossOriginProtection !== false && { Wrap: (next: HandlerFunc) => crossOriginProtection({ Origin: origin })(next) }),
     Logger: logger,

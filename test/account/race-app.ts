@@ -93,7 +93,7 @@ export async function startRaceApp(t: TestContext): Promise<RaceApp> {
               { owner: Subject, actor: Actor, stillHeld: StillHeld },
               {
                 label: "late",
-                amount: 100,
+                amount: "1.00", // the Store takes an amount as its tools give it (README "Values by kind")
                 spent_on: null,
                 // An unchosen Choice is "", as a form stores it (its column is NOT NULL): null failed every run, so the
                 // tool never wrote and the races held without the re-check (mcp-race.test.ts's control catches that).

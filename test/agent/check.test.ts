@@ -52,7 +52,7 @@ async function staleTask(t: Parameters<typeof startTransportsApp>[0]) {
   const store = app.mounted?.Store;
   assert.ok(store !== undefined);
   const token = app.mint("write", "claude");
-  const { id, version: first } = store.create(person, { title: "Plan", cost: 1200 });
+  const { id, version: first } = store.create(person, { title: "Plan", cost: "12.00" });
   app.clock.advance(1000);
   const edited = store.update(person, id, first, { title: "Plan B" });
   assert.equal(edited.kind, "ok");

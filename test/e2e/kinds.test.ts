@@ -171,7 +171,7 @@ describe("field kinds in a browser, English and German", { skip: hasChromium ? f
               title: `Trip ${String(i).padStart(2, "0")}`,
               starts: `2026-01-${String(i).padStart(2, "0")}`,
               people: i,
-              booked: i % 2,
+              booked: i % 2 === 1,
               kind: "travel",
               contact: "",
               site: "",

@@ -367,8 +367,9 @@ describe("Search through the list tool", () => {
     const app = await startTransportsApp(t, { resource: trips });
     const store = app.mounted?.Store;
     assert.ok(store !== undefined);
+    // The Store takes an amount as its tools give it: a decimal string (README "Values by kind").
     const add = (owner: string, title: string, amount: number, notes = ""): string =>
-      store.create({ owner, actor: humanActor() }, { title, notes, contact: "", amount, people: null }).id;
+      store.create({ owner, actor: humanActor() }, { title, notes, contact: "", amount: `${amount / 100}.00`, people: null }).id;
     const wanted: string[] = [];
     for (let i = 1; i <= LIST_PAGE_SIZE + 3; i++) {
       wanted.push(add(SUBJECT, `report ${i}`, i * 100));
