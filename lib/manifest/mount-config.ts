@@ -75,7 +75,7 @@ export interface MountedResource {
     list(query?: Partial<ListQuery>): ReturnType<RecordStore["list"]>;
     get(id: string): ReturnType<RecordStore["get"]>;
     create(values: Readonly<Record<string, string | number | boolean | null>>): { id: string; version: number };
-    /** Changes the fields given of record `id`, read at `version` (`get`); the outcome as `Store.update`'s. */
+    /** Changes the fields given of record `id`, read at `version` (its `updated_at` as `get` or `list` gave it); the outcome as `Store.update`'s. */
     update(id: string, version: number, values: Readonly<Record<string, string | number | boolean | null>>): UpdateOutcome;
     delete(id: string): boolean;
   };

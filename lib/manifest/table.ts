@@ -22,10 +22,10 @@ export interface StoredRecord {
   values: RecordValues;
 }
 
-/** One list filter, already parsed: text contained, a range (both ends included), or one value. */
+/** One list filter, already parsed: text contained, a range (both ends included; an end left out is open), or one value. */
 export type ListFilter =
   | { field: string; contains: string }
-  | { field: string; min: number | string | undefined; max: number | string | undefined }
+  | { field: string; min?: number | string | undefined; max?: number | string | undefined }
   | { field: string; equals: string | number };
 
 /** What a list page asks for. */
