@@ -26,5 +26,6 @@ export type { RouteNeed } from "./route-needs.ts";
 export { limitWait, takeLimit, retryAfterSeconds, MemoryLog } from "./limiter.ts";
 export type { Limit, LimitLog } from "./limiter.ts";
 export { deriveKey, deriveKeyV1 } from "./derive-key.ts";
+export { markLogMailer, isLogMailer } from "./log-mailers.ts";
 export { sealBlob, openBlob, MAX_SEALED_LENGTH } from "./seal.ts";
 export type { OpenResult } from "./seal.ts";

@@ -46,5 +46,6 @@ export function awayAndBack(res: ServerResponse, origin: string, path: string, b
  * renews `AuthTime`. The one freshness test (sign-in, passkey, oauth).
  */
 export function isStale(authTime: Date, now: Date, maxAge: number): boolean {
-  return now.getTime() - authTime.getTime() > maxAge;
+  // Not "age > maxAge": that is false for a NaN maxAge and would pass a session of any age (fail closed, ASVS 5.0 §7.5.1).
+  return !(now.getTime() - authTime.getTime() <= maxAge);
 }

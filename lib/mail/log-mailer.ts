@@ -3,6 +3,7 @@
  * emailed link (docs/design.md §5), which is why every line says the mail was not delivered.
  */
 import type { Logger } from "../http/index.ts";
+import { markLogMailer } from "../internal/index.ts";
 import { composeMessage } from "./build.ts";
 import { MailError } from "./errors.ts";
 import type { Mailer, Message } from "./types.ts";
@@ -23,7 +24,8 @@ function linksIn(text: string): string[] {
 
 /** Creates a mailer that delivers nothing: each `Send` checks the message as SMTP would, then logs one WARN line (To, Subject, the links, Text). */
 export function newLogMailer(logger: Logger): Mailer {
-  return {
+  // Marked, so sign-in knows links are read from the log (development: its rate-limit hint).
+  return markLogMailer({
     async Send(msg: Message, signal?: AbortSignal): Promise<void> {
       if (signal?.aborted === true) {
         throw new MailError("ERR_MAIL_ABORTED", "mail: send aborted", { cause: signal.reason, transient: false });
@@ -31,5 +33,5 @@ export function newLogMailer(logger: Logger): Mailer {
       const composed = composeMessage(msg);
       logger.warn(LOG_MAILER_WARNING, { to: composed.recipients, subject: msg.Subject, links: linksIn(msg.Text), text: msg.Text });
     },
-  };
+  });
 }

@@ -2,7 +2,7 @@
  * Records from a job (README "Records from a job"): what code running outside a request (a job a person started, the
  * application's scheduled work) reads and changes of a resource, for one named person, checked as that person's own call
  * is: the owner scope and the team role (scope.ts, the one home of both), the form's value rules and the references
- * (tools.ts), and every change attributed: actor "human" for a person's job, `Actor.System` ("agent:system") for
+ * (calls.ts, which the tools use too), and every change attributed: actor "human" for a person's job, `Actor.System` ("agent:system") for
  * scheduled work, the person its events' Subject either way.
  */
 import { Actor, humanActor } from "../agent/index.ts";
@@ -10,6 +10,7 @@ import type { MountedResource } from "./mount-config.ts";
 import { isTeamScoped, reachedOwner, refusedCall, type RequestScope } from "./scope.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordStore } from "./store.ts";
+import { shownOutcome } from "./app-store.ts";
 import { callWriter, checkedValues, refusingWrite, wording } from "./calls.ts";
 
 /** What a job passes as a record's values: as a tool's arguments (an amount as "12.50" or 12.5, a yes/no as a boolean). */
@@ -53,7 +54,11 @@ export function actingFor(
       },
       update: (id, version, given) => {
         const who = writer();
-        return refusingWrite(spec, t, () => store.update(who, id, version, values(given, true)));
+        // Its stale or conflicting record comes back as the reads give it (the tools' values), so it can be written back.
+        return shownOutcome(
+          spec,
+          refusingWrite(spec, t, () => store.update(who, id, version, values(given, true))),
+        );
       },
       delete: (id) => {
         const who = writer();

@@ -8,22 +8,28 @@ import type { ResourceSpec } from "./spec.ts";
 import type { StoredRecord } from "./table.ts";
 import { convertValues, valueIn, valueOut, type RecordValues } from "./values.ts";
 
+/** `outcome` with its records' values as the tools give them (`valueOut`). */
+export function shownOutcome(spec: ResourceSpec, o: UpdateOutcome): UpdateOutcome {
+  if (o.kind === "stale") return { ...o, current: shownRecord(spec, o.current) };
+  if (o.kind !== "conflict") return o;
+  const conflicts = new Map(
+    [...o.conflicts].map(([name, c]) => {
+      const field = spec.Form.Fields.find((f) => f.Name === name);
+      return [name, field === undefined ? c : { mine: valueOut(field, c.mine), theirs: valueOut(field, c.theirs) }];
+    }),
+  );
+  return { ...o, current: shownRecord(spec, o.current), merged: convertValues(spec, o.merged, valueOut), conflicts };
+}
+
+function shownRecord(spec: ResourceSpec, r: StoredRecord): StoredRecord {
+  return { ...r, values: convertValues(spec, r.values, valueOut) };
+}
+
 /** Returns `store` giving and taking `valueOut`'s values; a value it cannot take throws `ERR_MANIFEST_INVALID_FIELD`. */
 export function appStore(spec: ResourceSpec, store: RecordStore): RecordStore {
-  const out = (values: RecordValues): RecordValues => convertValues(spec, values, valueOut);
   const into = (values: RecordValues): RecordValues => convertValues(spec, values, (f, v) => valueIn(spec.Name, f, v));
-  const record = (r: StoredRecord): StoredRecord => ({ ...r, values: out(r.values) });
-  const outcome = (o: UpdateOutcome): UpdateOutcome => {
-    if (o.kind === "stale") return { ...o, current: record(o.current) };
-    if (o.kind !== "conflict") return o;
-    const conflicts = new Map(
-      [...o.conflicts].map(([name, c]) => {
-        const field = spec.Form.Fields.find((f) => f.Name === name);
-        return [name, field === undefined ? c : { mine: valueOut(field, c.mine), theirs: valueOut(field, c.theirs) }];
-      }),
-    );
-    return { ...o, current: record(o.current), merged: out(o.merged), conflicts };
-  };
+  const record = (r: StoredRecord): StoredRecord => shownRecord(spec, r);
+  const outcome = (o: UpdateOutcome): UpdateOutcome => shownOutcome(spec, o);
   return {
     list(owner, query) {
       const page = store.list(owner, query);

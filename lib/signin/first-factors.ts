@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { awaitDurable } from "../db/index.ts";
 import { newLogger, NewRef, queryParams, seeOther, writeJSON, isLocalPath, readForm, systemClock } from "../http/index.ts";
 import type { Logger } from "../http/index.ts";
-import { appendSetCookie, clientAddress, rememberNext, takeNext } from "../internal/index.ts";
+import { appendSetCookie, clientAddress, isLogMailer, rememberNext, takeNext } from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, authEventEmitter, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
@@ -112,8 +112,8 @@ export async function begin(ctx: SigninContext, req: IncomingMessage, res: Serve
   const rate = ctx.rate.Take(address, clientAddress(req, ctx.config.ClientIP), ctx.isReturning(address));
   if (!rate.ok) {
     ctx.emit(req, { Kind: "rate_limited", Subject: address, Reason: rate.limit });
-    // In development (no Mailer: rate-hint.ts) the refusal names its limit and reset, in the log and the answer.
-    const hint = ctx.config.Mailer === undefined ? rateHint(ctx.rateLimits, rate.limit, rate.retryAfter, ctx.clock.now()) : undefined;
+    // In development (the logging sender, given or by default: rate-hint.ts) the refusal names its limit and reset.
+    const hint = isLogMailer(ctx.mailer) ? rateHint(ctx.rateLimits, rate.limit, rate.retryAfter, ctx.clock.now()) : undefined;
     if (hint !== undefined) ctx.logger.warn(hint.message);
     // RFC 6585 §4: 429 with Retry-After for clients that read status codes; browsers get the page's message.
     if (!wantsJSON(req))

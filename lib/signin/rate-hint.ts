@@ -27,6 +27,6 @@ export function rateHint(limits: RateLimits, limit: RateLimitName, retryAfter: n
     retryAfter,
     message:
       `development: sign-in limit RateLimits.${field} (${Max} links per ${Window / 60000} minutes) reached; ` +
-      `it resets in ${retryAfter} s, at ${resets}. Shown because no Mailer is configured; set signin Config.RateLimits to change it.`,
+      `it resets in ${retryAfter} s, at ${resets}. Shown because mail goes to the log (development); set signin Config.RateLimits to change it.`,
   };
 }

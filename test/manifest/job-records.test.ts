@@ -145,4 +145,19 @@ describe("MountedResource.For in a job", () => {
     assert.throws(() => resources.get("errands")!.For(""), { status: 400, message: /acts for a person/ });
     assert.deepEqual(rows(app, "errands"), []);
   });
+
+  it("reads, and answers a stale update, in the values its writes take: a yes/no a boolean, not the stored 0", async (t) => {
+    const { resources } = await teamWorld(t, undefined, [errands]);
+    const records = resources.get("errands")!.For("bob@example.com");
+    const { id } = records.create({ title: "Buy glue", done: false });
+    const read = records.get(id);
+    assert.ok(read);
+    assert.equal(read.record.values["done"], false);
+    assert.equal(records.list().records[0]?.values["done"], false);
+    assert.equal(records.update(id, read.version, { done: true }).kind, "ok");
+    // The version read before that update is stale now: its current record can be written back as it is.
+    const stale = records.update(id, read.version, { title: "Buy more glue" });
+    assert.equal(stale.kind, "stale");
+    assert.equal(stale.kind === "stale" && stale.current.values["done"], true);
+  });
 });

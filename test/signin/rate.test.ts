@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { newLogger } from "../../lib/http/index.ts";
+import { newLogMailer } from "../../lib/mail/index.ts";
 import { DEFAULT_RATE_LIMITS, type RateLimits } from "../../lib/signin/index.ts";
 import { FakeClock } from "../_support/clock.ts";
 import { count, startSigninApp, type SigninApp } from "../_support/signin-app.ts";
@@ -108,12 +110,20 @@ describe("Signin Begin() rate limits", () => {
     const api = await dev.begin("ann@example.com", json);
     assert.equal(api.status, 429);
     assert.equal(api.headers["retry-after"], "600");
-    const message = `development: sign-in limit RateLimits.PerAddress (1 links per 15 minutes) reached; it resets in 600 s, at ${resets}. Shown because no Mailer is configured; set signin Config.RateLimits to change it.`;
+    const message = `development: sign-in limit RateLimits.PerAddress (1 links per 15 minutes) reached; it resets in 600 s, at ${resets}. Shown because mail goes to the log (development); set signin Config.RateLimits to change it.`;
     assert.deepEqual(JSON.parse(api.body), { error: "rate", limit: "PerAddress", retryAfter: 600, message });
     assert.ok(
       dev.log.lines().some((l) => l["msg"] === message && l["level"] === "warn"),
       JSON.stringify(dev.log.lines().at(-1)),
     );
+
+    // The guide's and the demo's development set-up passes the logging sender as its Mailer: development too.
+    const given = await startSigninApp(t, {
+      mail: "log",
+      config: { RateLimits: limits, Mailer: newLogMailer(newLogger({ level: "error" })) },
+    });
+    assert.equal(await outcome(given, "ann@example.com"), SENT);
+    assert.equal(await outcome(given, "ann@example.com"), `${RATE}&limit=PerAddress&retry=900`);
 
     const prod = await startSigninApp(t, { config: { RateLimits: limits } });
     assert.equal(await outcome(prod, "ann@example.com"), SENT);

@@ -27,7 +27,7 @@ const RATE_LIMITS: Readonly<Record<string, string>> = {
 };
 
 /**
- * In development (no Mailer), Begin's refusal names its limit and its reset in whole seconds (`&limit=…&retry=…`,
+ * In development (mail read from the log: no Mailer, or newLogMailer), Begin's refusal names its limit and its reset in whole seconds (`&limit=…&retry=…`,
  * latch/signin rate-hint.ts): said here in the person's words, the wait in minutes rounded up (seconds under one).
  * Anything else in those parameters shows nothing more: the page never echoes query text.
  */
