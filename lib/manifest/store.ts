@@ -78,8 +78,15 @@ export function personOf(who: Writer): string {
   return who.person ?? who.owner;
 }
 
-function newID(): string {
-  return randomBytes(9).toString("base64url");
+/**
+ * A record's id: 12 base64url characters, never starting with "-". A spreadsheet reads a cell starting with "-" as a
+ * formula, so the CSV export neutralises it with a quote (OWASP CSV injection) and the id read back would not match.
+ */
+export function newID(): string {
+  for (;;) {
+    const id = randomBytes(9).toString("base64url");
+    if (!id.startsWith("-")) return id;
+  }
 }
 
 /** The record an update may be applied to and its current version, or the outcome that refuses it. */
