@@ -18,7 +18,7 @@ import { deriveCodeKey } from "./link-code.ts";
 import { LINK_TTL, Links, PURPOSE_SIGNIN } from "./links.ts";
 import { codePage, signinMessage, sendFailurePage } from "./message.ts";
 import { InboxProvider } from "./oidc/provider.ts";
-import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from "./rate.ts";
+import { RateLimiter } from "./rate.ts";
 import { rateHint } from "./rate-hint.ts";
 import { refusedCrossOrigin, wantsJSON } from "./request.ts";
 import type { SessionHandlersContext } from "./session-handlers.ts";
@@ -38,7 +38,6 @@ export interface SigninContext extends SessionHandlersContext {
   links: Links;
   rate: RateLimiter;
   /** The limits `rate` enforces, for the development hint. */
-  rateLimits: RateLimits;
   binding: Binding;
   linkTTL: number;
   provider: InboxProvider | undefined;
@@ -79,7 +78,6 @@ export function signinContext(config: Config): SigninContext {
     binding: new Binding(origin, linkTTL),
     emit: authEventEmitter(config, clock, logger),
     rate: new RateLimiter(config.DB, clock, config.RateLimits),
-    rateLimits: config.RateLimits ?? DEFAULT_RATE_LIMITS,
     signinPath: config.SigninPath,
     sessionsPath: config.SessionsPath ?? config.SignedInPath,
     stalePath: config.StalePath ?? config.SigninPath,
@@ -113,7 +111,7 @@ export async function begin(ctx: SigninContext, req: IncomingMessage, res: Serve
   if (!rate.ok) {
     ctx.emit(req, { Kind: "rate_limited", Subject: address, Reason: rate.limit });
     // In development (the logging sender, given or by default: rate-hint.ts) the refusal names its limit and reset.
-    const hint = isLogMailer(ctx.mailer) ? rateHint(ctx.rateLimits, rate.limit, rate.retryAfter, ctx.clock.now()) : undefined;
+    const hint = isLogMailer(ctx.mailer) ? rateHint(ctx.rate.limits, rate.limit, rate.retryAfter, ctx.clock.now()) : undefined;
     if (hint !== undefined) ctx.logger.warn(hint.message);
     // RFC 6585 §4: 429 with Retry-After for clients that read status codes; browsers get the page's message.
     if (!wantsJSON(req))

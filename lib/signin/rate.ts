@@ -62,6 +62,11 @@ export class RateLimiter {
   readonly #log: Required<LimitLog>;
   readonly #sweep;
 
+  /** The limits it counts against (the development hint names them). */
+  get limits(): RateLimits {
+    return this.#limits;
+  }
+
   constructor(db: DB, clock: Clock, limits: RateLimits = DEFAULT_RATE_LIMITS) {
     this.#db = db;
     this.#clock = clock;
