@@ -216,6 +216,7 @@ function readTools({ spec, store, handlers, refs, t, owner, team, events }: Part
       },
     }),
     historyTool(spec, binding(spec, handlers, "history", "GET", "/{id}/history"), events, [...team, idArg(spec)], (call) => {
+      // OWASP ASVS 5.0 §8.2.2 (SPEC §7): the history of a record the caller may not read is the same 404 as the record.
       if (store.get(owner(call, "read"), String(call.Args.get("id"))) === undefined) throw noSuchRecord(spec);
     }),
   ];
