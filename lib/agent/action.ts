@@ -24,6 +24,12 @@ export interface ToolInvocation {
    * lib/manifest); absent when the transport authenticated nothing latch can ask again.
    */
   readonly StillHeld?: (() => boolean) | undefined;
+  /**
+   * What allowed an agent's write call to run: the id of the approval it spent, or of the standing approval covering it
+   * (`Standing` true); absent for a person's call and for reads. A tool records it beside its change (lib/manifest's
+   * record history names it).
+   */
+  readonly Approval?: { readonly ID: string; readonly Standing: boolean } | undefined;
 }
 
 /** Performs a tool call and returns a JSON-serializable result. A latch error with a 4xx status is the caller's refusal. */

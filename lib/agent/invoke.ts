@@ -122,7 +122,9 @@ export class ToolInvoker {
     // call's event commit together, or neither does and nothing runs (lib/events README "A write and its event").
     const begun = this.#config.Events.transaction(() => this.#begin(caller, def, parsed.args, argsHash));
     if ("kind" in begun) return begun;
-    const outcome = await this.#run(caller, def, invocation, begun.approval);
+    const allowed = begun.approval ?? begun.standing;
+    const approval = allowed === undefined ? undefined : { ID: allowed, Standing: begun.approval === undefined };
+    const outcome = await this.#run(caller, def, { ...invocation, Approval: approval }, begun.approval);
     try {
       if (this.#audit(caller, name, argsHash, outcome.kind, begun) === undefined) return UNAUTHORIZED;
     } catch (err) {

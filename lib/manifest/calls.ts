@@ -5,6 +5,7 @@
 import { AgentError } from "../agent/index.ts";
 import type { ActorLike } from "../events/index.ts";
 import { BaseCatalog, interpolate } from "../i18n/index.ts";
+import type { ChangeApproval } from "./changes.ts";
 import { RecordReferenced, ReferenceRefused } from "./references.ts";
 import { reachedOwner, refusedCall, type RequestScope } from "./scope.ts";
 import type { ResourceSpec } from "./spec.ts";
@@ -24,10 +25,11 @@ export type Label = (key: string) => string;
 export function callWriter(
   spec: Pick<ResourceSpec, "Name">,
   scope: RequestScope,
-  call: { subject: string; team: string; actor: ActorLike; held?: (() => boolean) | undefined },
+  call: { subject: string; team: string; actor: ActorLike; held?: (() => boolean) | undefined; approval?: ChangeApproval | undefined },
 ): Writer {
-  const { subject, team, actor, held } = call;
+  const { subject, team, actor, held, approval } = call;
   return {
+    approval,
     owner: reachedOwner(spec, scope, subject, team, "write"),
     person: subject,
     actor,

@@ -6,7 +6,7 @@
  *   GET  <Route>.csv          the list as CSV: every page, same query (csv.ts)
  *   GET  <Route>/new          create form
  *   POST <Route>              create            → 303 <Route>/<id>
- *   GET  <Route>/{id}         record and its edit form
+ *   GET  <Route>/{id}         record, its edit form and its history (changes.ts); /{id}/history?before= its older changes
  *   POST <Route>/{id}         update (carries `version`) → 303 <Route>/<id>?saved=1
  *   POST <Route>/{id}/delete  delete            → 303 <Route>?deleted=1
  *
@@ -34,7 +34,9 @@ import { LocaleFrom, T, Tf } from "../i18n/index.ts";
 import { PathValue } from "../router/index.ts";
 import { appStore } from "./app-store.ts";
 import { writeCSV } from "./csv.ts";
+import { CURSOR_RULE, parseCursor } from "./changes.ts";
 import { ManifestError } from "./errors.ts";
+import { recordSectionsHTML } from "./history-view.ts";
 import { StoreKind } from "./kinds.ts";
 import { listHTML, parseListRequest, type ListReferences } from "./list.ts";
 import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore, OpenStreams } from "./live.ts";
@@ -112,14 +114,16 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   reading.Handle(`GET ${route}/new`, gate("write", blank));
   writing.Handle(`POST ${route}`, gate("write", create));
   reading.Handle(`GET ${route}/{id}`, gate("read", read));
+  // The record's page from an older page of its history (`before`), and the route its history tool is bound to.
+  reading.Handle(`GET ${route}/{id}/history`, gate("read", read));
   // More specific than `{id}`, and no id is "events" (ids are 12 base64url characters).
   const open = new OpenStreams();
   reading.Handle(`GET ${route}/events`, gate("read", liveHandler(spec, feed, context.subject, context.owner, open)));
   writing.Handle(`POST ${route}/{id}`, gate("write", update));
   writing.Handle(`POST ${route}/{id}/delete`, gate("write", remove));
 
-  const handlers = { list, read, create, update, delete: remove };
-  const tools = resourceTools(spec, store, handlers, refs, options.label, context.scope);
+  const handlers = { list, read, history: read, create, update, delete: remove };
+  const tools = resourceTools(spec, store, options.events, handlers, refs, options.label, context.scope);
   for (const def of tools) options.tools.register(def);
   // OWASP ASVS 5.0 §8.2.2 (issue 38): a member removed, leaving, or whose team is deleted hears nothing more (their streams
   // end), and their agent's writes to the team waiting for approval can no longer be approved (voided).
@@ -155,6 +159,7 @@ function mountContext(spec: Resource, options: MountOptions, refs: References, s
   const missing = (req: IncomingMessage, res: ServerResponse): void => refuse(req, res, 404, `${spec.Name}: no such record`);
   const who = asking(spec, options);
   const { owner, at } = who;
+  const events = options.events as NonNullable<MountOptions["events"]>;
   // A write whose session ended while it ran is answered by the app's session gate, as an expired session is (the
   // failed check unbound the request's session): a redirect to sign in, or 401.
   const ended = (req: IncomingMessage, res: ServerResponse): void | Promise<void> =>
@@ -182,6 +187,7 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
   const recordPage = (req: IncomingMessage, id: string, values: RecordValues, state: FormInput, status: number, notice: SafeHTML): Page => {
     const route = at(req);
     const name = recordName(spec, id, values);
+    const { view, history } = recordSectionsHTML(req, { spec, refs, events, owner: owner(req), route }, id, values);
     return {
       View: "record",
       Title: name,
@@ -189,11 +195,13 @@ ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.en
       Body: html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
 <h1>${name}</h1>
 ${notice}
+${view}
 <section class="card" data-record-id="${id}" data-live="${route}/events" data-live-every="${LIVE_POLL_SECONDS}">
 ${liveNoticesHTML(req, spec)}
 ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.entered), action: `${route}/${id}`, submit: T(req, "resource.save") })}
 <form method="post" action="${route}/${id}/delete"><button class="danger" type="submit">${T(req, "resource.delete")}</button></form>
 </section>
+${history}
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
     };
   };
@@ -249,12 +257,8 @@ function readHandlers(context: MountContext) {
     const done = queryParams(req).has("deleted") ? noticeHTML(req, "deleted", true) : html``;
     // The names of the page's references, one query per Reference column, never one per cell.
     const shown = spec.Form.Fields.filter((f) => spec.List.Columns.some((c) => c.Field === f.Name));
-    const names = refs.recordNames(owner(req), page.records, shown);
     const links: ListReferences = {
-      link: (field, id) => {
-        const label = names.get(field.Name)?.get(id);
-        return label === undefined ? undefined : { href: refs.href(field, id, owner(req)), label };
-      },
+      link: refs.links(owner(req), page.records, shown),
       options: (field) => refs.options(owner(req), field, parsed.entered.get(field.Name) ?? ""),
     };
     const body = listHTML(req, { ...spec, Route: at(req) }, parsed, page, done, links);
@@ -279,6 +283,7 @@ function readHandlers(context: MountContext) {
     const id = PathValue(req, "id") ?? "";
     const found = store.get(owner(req), id);
     if (found === undefined) return missing(req, res);
+    if (parseCursor(queryParams(req).get("before")) === "bad") return refuse(req, res, 400, `read ${spec.Name}: ${CURSOR_RULE}`);
     const notice = queryParams(req).has("saved") ? noticeHTML(req, "saved", true) : html``;
     const values = found.record.values;
     await show(req, res, recordPage(req, id, values, stored(req, values, found.version), 200, notice));

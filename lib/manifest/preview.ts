@@ -34,6 +34,15 @@ export interface PreviewParts {
   values: (args: Call["Args"], partial: boolean) => RecordValues;
 }
 
+/**
+ * A value as a preview and a record's history show it: as the list and record pages do in the request's locale, a
+ * reference by the name of the record it points to as `owner` may read it (else "unknown").
+ */
+export function shownValue(req: IncomingMessage, refs: Pick<References, "find">, owner: string, field: Field, value: FieldValue): string {
+  if (field.Kind !== Kind.Reference || typeof value !== "string") return displayValue(req, field, value);
+  return refs.find(owner, field, value)?.label ?? T(req, "resource.reference_unknown");
+}
+
 /** Returns the previews of the create, update and delete tools of `parts.spec`. */
 export function recordPreviews({ spec, store, refs, reader, values }: PreviewParts): Record<"create" | "update" | "delete", Preview> {
   const unlessRefused =
@@ -46,10 +55,8 @@ export function recordPreviews({ spec, store, refs, reader, values }: PreviewPar
         throw e;
       }
     };
-  const shown = (req: IncomingMessage, owner: string, field: Field, value: FieldValue): string => {
-    if (field.Kind !== Kind.Reference || typeof value !== "string") return displayValue(req, field, value);
-    return refs.find(owner, field, value)?.label ?? T(req, "resource.reference_unknown");
-  };
+  const shown = (req: IncomingMessage, owner: string, field: Field, value: FieldValue): string =>
+    shownValue(req, refs, owner, field, value);
   const row = (req: IncomingMessage, owner: string, field: Field, value: FieldValue): PreviewField => ({
     Field: field.Name,
     Label: T(req, field.Label),

@@ -137,11 +137,27 @@ export class References {
    */
   recordNames(
     owner: string,
-    records: readonly StoredRecord[],
+    records: readonly Pick<StoredRecord, "values">[],
     fields: readonly Field[] = this.#fields(),
   ): Map<string, Map<string, string>> {
     const ids = (field: Field) => records.map((r) => r.values[field.Name]).filter((v): v is string => typeof v === "string");
     return new Map(fields.filter((f) => f.Kind === Kind.Reference).map((f) => [f.Name, this.names(owner, f, ids(f))]));
+  }
+
+  /**
+   * Returns the links to the records `records` refer to (among `fields`), as a list's cells and a record's read view
+   * show them: by name, to the record's page; undefined for a record `owner` may not read. One query per field.
+   */
+  links(
+    owner: string,
+    records: readonly Pick<StoredRecord, "values">[],
+    fields?: readonly Field[],
+  ): (field: Field, id: string) => { href: string; label: string } | undefined {
+    const names = this.recordNames(owner, records, fields);
+    return (field, id) => {
+      const label = names.get(field.Name)?.get(id);
+      return label === undefined ? undefined : { href: this.href(field, id, owner), label };
+    };
   }
 
   /**
@@ -233,11 +249,13 @@ export class References {
       for (const row of rows) {
         const stream = `${spec.Name}:${row.id}`;
         const head = events.version(stream);
-        // As the referring resource's store writes an update: Exclusive names the fields changed, Mergeable the values and those they replaced.
+        // As the referring resource's store writes an update: Exclusive names the fields changed and both values,
+        // Mergeable the values and those they replaced.
+        const change = { before: { [field.Name]: id } };
         const data =
           spec.Store === StoreKind.Mergeable
-            ? { base: head, values: { [field.Name]: null }, before: { [field.Name]: id } }
-            : { fields: [field.Name] };
+            ? { base: head, values: { [field.Name]: null }, ...change }
+            : { fields: [field.Name], ...change, after: { [field.Name]: null } };
         const event = events.append({
           Stream: stream,
           Expected: head,

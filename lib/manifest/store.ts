@@ -10,6 +10,7 @@ import { credentialEnded } from "../agent/index.ts";
 import { type ActorLike, type EventStore } from "../events/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { MemoryLog, takeLimit } from "../internal/index.ts";
+import { approvalData, withValues } from "./changes.ts";
 import { MERGE_RATE, mergeField, needsLineMerge, type FieldValue } from "./merge.ts";
 import type { ResourceSpec } from "./spec.ts";
 import { LIST_PAGE_SIZE, RecordTable, type ListQuery, type StoredRecord } from "./table.ts";
@@ -32,6 +33,8 @@ export interface Writer {
    * (lib/internal credential.ts); absent: not asked.
    */
   stillHeld?: (() => boolean) | undefined;
+  /** What allowed an agent's write (a tool call's `Approval`), recorded on its event for the record's history. */
+  approval?: { readonly id: string; readonly standing: boolean } | undefined;
 }
 
 /** A conflicting field of a Mergeable update: the value submitted and the value stored meanwhile. */
@@ -105,7 +108,7 @@ function storeBase(db: DB, spec: ResourceSpec, events: EventStore, version: (rec
       Stream: stream(id),
       Expected: expected,
       Type: `${spec.Name}.${change}`,
-      Data: data,
+      Data: { ...data, ...approvalData(who.approval) },
       Actor: who.actor,
       Subject: personOf(who),
     });
@@ -142,10 +145,10 @@ function storeBase(db: DB, spec: ResourceSpec, events: EventStore, version: (rec
 }
 
 /**
- * Returns the Exclusive store of `spec` over its table. Each change appends `<resource>.created`, `.updated` (the names
- * of the fields changed) or `.deleted` to the record's stream `<resource>:<id>` with the writer's actor, in the
- * change's transaction: both land or neither does. The values stay in the table only (an Exclusive record is not
- * bounded by `MAX_EVENT_DATA`).
+ * Returns the Exclusive store of `spec` over its table. Each change appends `<resource>.created` (its values),
+ * `.updated` (the names of the fields changed, their values before and after) or `.deleted` to the record's stream
+ * `<resource>:<id>` with the writer's actor, in the change's transaction: both land or neither does. An Exclusive record
+ * is not bounded by `MAX_EVENT_DATA`: values that do not fit one event are left out of it (changes.ts `withValues`).
  */
 export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
   const { table, append, write, shared, check } = storeBase(db, spec, events, (record) => record.updated_at);
@@ -163,7 +166,7 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
         const now = clock.now().getTime();
         const id = newID();
         table.insert(who.owner, { id, created_at: now, updated_at: now, values }, personOf(who));
-        append(who, id, "created");
+        append(who, id, "created", withValues({}, { values }));
         return { id, version: now };
       }),
     update: (who, id, version, mine) =>
@@ -173,7 +176,9 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
         const current = admitted.current.values;
         const next = table.update(who.owner, id, version, { ...current, ...mine }, clock.now().getTime());
         if (next === undefined) return { kind: "missing" };
-        append(who, id, "updated", { fields: Object.keys(mine).filter((f) => mine[f] !== (current[f] ?? null)) });
+        const fields = Object.keys(mine).filter((f) => mine[f] !== (current[f] ?? null));
+        const values = (from: RecordValues) => Object.fromEntries(fields.map((f) => [f, from[f] ?? null]));
+        append(who, id, "updated", withValues({ fields }, { before: values(current), after: values(mine) }));
         return { kind: "ok", version: next };
       }),
     check: check(admit),

@@ -12,6 +12,8 @@ import { interpolate } from "../i18n/index.ts";
 import { Kind } from "./kinds.ts";
 import { encodeCursor, FILTER_MAX_LENGTH, filterStyle, LIST_PAGE_SIZE, parseListRequest, SEARCH_MAX_WORDS } from "./list.ts";
 import { recordPreviews } from "./preview.ts";
+import { historyTool } from "./history-tool.ts";
+import type { EventStore } from "../events/index.ts";
 import {
   callWriter,
   checkedValues,
@@ -33,17 +35,18 @@ import { currencyOf, integerRange, valueOut, type RecordValues } from "./values.
 /** What the tools ask of a resource's references: a write's checks, and the names and referrers its preview shows. */
 type ToolReferences = Pick<References, "problems" | "refusal" | "find" | "referrers" | "recordNames">;
 
-type Handlers = Record<"list" | "read" | "create" | "update" | "delete", HandlerFunc>;
+type Handlers = Record<"list" | "read" | "history" | "create" | "update" | "delete", HandlerFunc>;
 
 /** The reason of a `busy` update (MERGE_RATE), for the route's log and the tool's caller. */
 export function busyMessage(resource: string, retryAfter: number): string {
   return `update ${resource}: too many merged edits for this person; try again in ${retryAfter} s`;
 }
 
-/** Returns the five tools of `spec` over `store`, bound to the routes' `handlers`. */
+/** Returns the six tools of `spec` over `store`, bound to the routes' `handlers`. */
 export function resourceTools(
   spec: ResourceSpec,
   store: RecordStore,
+  events: EventStore,
   handlers: Handlers,
   refs: ToolReferences,
   label?: (key: string) => string,
@@ -55,7 +58,13 @@ export function resourceTools(
   const owner = (call: Call, action: "read" | "write"): string => reachedOwner(spec, scope, call.Subject, team(call), action);
   // A team member removed while the call waited commits nothing, as an ended token (store.ts `Writer.stillHeld`).
   const writer = (call: ToolInvocation): Writer =>
-    callWriter(spec, scope, { subject: call.Subject, team: team(call), actor: call.Actor, held: call.StillHeld });
+    callWriter(spec, scope, {
+      subject: call.Subject,
+      team: team(call),
+      actor: call.Actor,
+      held: call.StillHeld,
+      approval: call.Approval === undefined ? undefined : { id: call.Approval.ID, standing: call.Approval.Standing },
+    });
   const t = wording(label);
   // A team resource's tools say which team, in their schema and in tools/list (issue 38).
   const teamArg: ToolArg[] = isTeamScoped(spec)
@@ -68,7 +77,7 @@ export function resourceTools(
         },
       ]
     : [];
-  const parts: Parts = { spec, store, handlers, refs, t, owner, writer, team: teamArg };
+  const parts: Parts = { spec, store, handlers, refs, t, owner, writer, team: teamArg, events };
   return [...readTools(parts), ...writeTools(parts)];
 }
 
@@ -87,6 +96,7 @@ type Parts = {
   writer: (call: ToolInvocation) => Writer;
   /** The `team` argument of a team resource's tools, else none. */
   team: ToolArg[];
+  events: EventStore;
 };
 
 // The tool `<name>_<action>`, bound to the route that does the same for a person.
@@ -140,8 +150,8 @@ function filterArgs(spec: ResourceSpec, t: Label): ToolArg[] {
  */
 const LABELS_KEY = "_labels";
 
-/** `<name>_list` and `<name>_read`. */
-function readTools({ spec, store, handlers, refs, t, owner, team }: Parts): ToolDef[] {
+/** `<name>_list`, `<name>_read` and `<name>_history`. */
+function readTools({ spec, store, handlers, refs, t, owner, team, events }: Parts): ToolDef[] {
   const title = t(`${spec.Name}.title`);
   const hasReferences = spec.Form.Fields.some((f) => f.Kind === Kind.Reference);
   // The records as the tools return them, each with the names of its references (one query per Reference field).
@@ -204,6 +214,10 @@ function readTools({ spec, store, handlers, refs, t, owner, team }: Parts): Tool
         if (found === undefined) throw noSuchRecord(spec);
         return items(key, [found.record], found.version)[0];
       },
+    }),
+    historyTool(spec, binding(spec, handlers, "history", "GET", "/{id}/history"), events, [...team, idArg(spec)], (call) => {
+      // OWASP ASVS 5.0 §8.2.2 (SPEC §7): the history of a record the caller may not read is the same 404 as the record.
+      if (store.get(owner(call, "read"), String(call.Args.get("id"))) === undefined) throw noSuchRecord(spec);
     }),
   ];
 }

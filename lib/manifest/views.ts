@@ -82,11 +82,14 @@ export function inputValue(req: IncomingMessage, field: Field, value: FieldValue
   return String(value);
 }
 
+/** Returns a time (Unix ms) as a record's times are shown, in the request's locale (UTC). */
+export function timeValue(req: IncomingMessage, at: number): string {
+  return dateTimeFormat(LocaleFrom(req), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(at));
+}
+
 /** Returns a fixed column's value as shown (times in the request's locale). */
 export function fixedValue(req: IncomingMessage, column: string, record: StoredRecord): string {
-  if (column === "created_at" || column === "updated_at") {
-    return dateTimeFormat(LocaleFrom(req), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(record[column]));
-  }
+  if (column === "created_at" || column === "updated_at") return timeValue(req, record[column]);
   return column === "id" ? record.id : "";
 }
 

@@ -4,7 +4,8 @@
  * and the parameters it ran with, serves the request paths a person and an
  * agent take (sign-in link and rate, session lookup, account, activity,
  * agent tokens, approvals, events, the expenses list with a filter, a sort
- * and a keyset page, record page, create, the tools over HTTP and MCP).
+ * and a keyset page, record page and its history, create, the tools over
+ * HTTP and MCP).
  * Each statement is then explained with the parameters it ran with; a
  * `SCAN <table>` step without an index fails the test, naming the SQL.
  * Statements run at boot (the schema) are not on a request path and are
@@ -164,7 +165,12 @@ describe("query plans on request paths", () => {
     const approval = new URL((JSON.parse(held.body) as { approval_url: string }).approval_url).pathname;
     assert.equal((await send("GET", approval, { jar })).status, 200);
     assert.equal((await send("POST", approval, { jar, form: { decision: "approve" } })).status, 200);
-    assert.equal((await call("expenses_create", { label: "agent lunch", amount: "7.50" })).status, 200);
+    const createdByAgent = await call("expenses_create", { label: "agent lunch", amount: "7.50" });
+    assert.equal(createdByAgent.status, 200);
+    // A record's history (issue 43): its page from a cursor and its tool, along the stream's key.
+    const agentRecord = (JSON.parse(createdByAgent.body) as { result: { id: string } }).result.id;
+    assert.equal((await send("GET", `/expenses/${agentRecord}/history?before=2`, { jar })).status, 200);
+    assert.equal((await call("expenses_history", { id: agentRecord, before: 2 })).status, 200);
     const mcp = await send("POST", "/mcp", {
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "expenses_list", arguments: {} } }),
