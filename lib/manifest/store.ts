@@ -73,6 +73,14 @@ export interface RecordStore {
   delete(who: Writer, id: string): boolean;
 }
 
+/**
+ * What a store asks, in a create's or update's transaction, of `owner`'s record as it would be stored: it throws to
+ * refuse the write (rules.ts `ruleCheck`: `RuleRefused`), so nothing is stored.
+ */
+export type RulesCheck = (owner: string, values: RecordValues) => void;
+
+const noRules: RulesCheck = () => {};
+
 /** The person a write acts for: its events' Subject, and a team record's author. */
 export function personOf(who: Writer): string {
   return who.person ?? who.owner;
@@ -140,7 +148,13 @@ function storeBase(db: DB, spec: ResourceSpec, events: EventStore, version: (rec
  * change's transaction: both land or neither does. The values stay in the table only (an Exclusive record is not
  * bounded by `MAX_EVENT_DATA`).
  */
-export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
+export function exclusiveStore(
+  db: DB,
+  spec: ResourceSpec,
+  events: EventStore,
+  clock: Clock = systemClock,
+  rules: RulesCheck = noRules,
+): RecordStore {
   const { table, append, write, shared, check } = storeBase(db, spec, events, (record) => record.updated_at);
   const admit = (owner: string, id: string, version: number): Admitted => {
     const current = table.get(owner, id);
@@ -155,6 +169,7 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
       write(who, "create", () => {
         const now = clock.now().getTime();
         const id = newID();
+        rules(who.owner, values);
         table.insert(who.owner, { id, created_at: now, updated_at: now, values }, personOf(who));
         append(who, id, "created");
         return { id, version: now };
@@ -164,6 +179,8 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
         const admitted = admit(who.owner, id, version);
         if (admitted.kind !== "admitted") return admitted;
         const current = admitted.current.values;
+        // The fields not given keep their stored values, and the rules weigh the record as it would be.
+        rules(who.owner, { ...current, ...mine });
         const next = table.update(who.owner, id, version, { ...current, ...mine }, clock.now().getTime());
         if (next === undefined) return { kind: "missing" };
         append(who, id, "updated", { fields: Object.keys(mine).filter((f) => mine[f] !== (current[f] ?? null)) });
@@ -191,7 +208,13 @@ function mergeFields(kind: (name: string) => string, base: RecordValues, mine: R
  * carries the values it replaced (`before`), so an update reads at most `MERGE_MAX_BEHIND` events, however long the
  * stream; a conflict changes nothing but is itself appended with the submitted values, so nothing typed is lost.
  */
-export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
+export function mergeableStore(
+  db: DB,
+  spec: ResourceSpec,
+  events: EventStore,
+  clock: Clock = systemClock,
+  rules: RulesCheck = noRules,
+): RecordStore {
   const common = storeBase(db, spec, events, (record) => events.version(common.stream(record.id)));
   const { table, stream, append, write, shared, check } = common;
   const lineMerges = new MemoryLog();
@@ -228,6 +251,7 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
     create: (who, values) =>
       write(who, "create", () => {
         const id = newID();
+        rules(who.owner, values);
         const event = append(who, id, "created", { values }, 0);
         table.insert(who.owner, { id, created_at: event.At.getTime(), updated_at: event.At.getTime(), values }, personOf(who));
         return { id, version: event.Seq };
@@ -251,6 +275,8 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
           return { kind: "conflict", current, version: event.Seq, merged, conflicts };
         }
         if (Object.keys(changes).length === 0) return { kind: "ok", version: head };
+        // On the merged record: a field another edit changed meanwhile is weighed as it now is.
+        rules(who.owner, merged);
         const before = Object.fromEntries(Object.keys(changes).map((f) => [f, theirs[f] ?? null]));
         const event = append(who, id, "updated", { base: version, values: changes, before }, head);
         table.update(who.owner, id, undefined, merged, event.At.getTime());
