@@ -146,7 +146,8 @@ function storeBase(db: DB, spec: ResourceSpec, events: EventStore, version: (rec
  * Returns the Exclusive store of `spec` over its table. Each change appends `<resource>.created`, `.updated` (the names
  * of the fields changed) or `.deleted` to the record's stream `<resource>:<id>` with the writer's actor, in the
  * change's transaction: both land or neither does. The values stay in the table only (an Exclusive record is not
- * bounded by `MAX_EVENT_DATA`).
+ * bounded by `MAX_EVENT_DATA`). `rules` is asked in that transaction of the record as it would be stored (an update's
+ * fields not given as stored).
  */
 export function exclusiveStore(
   db: DB,
@@ -207,6 +208,7 @@ function mergeFields(kind: (name: string) => string, base: RecordValues, mine: R
  * Returns the Mergeable store of `spec`: event streams in `events`, projected into its table. An `.updated` event
  * carries the values it replaced (`before`), so an update reads at most `MERGE_MAX_BEHIND` events, however long the
  * stream; a conflict changes nothing but is itself appended with the submitted values, so nothing typed is lost.
+ * `rules` is asked in the write's transaction of the record as it would be stored (an update's, as merged).
  */
 export function mergeableStore(
   db: DB,
