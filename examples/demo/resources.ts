@@ -34,7 +34,10 @@ import { tasks } from "../starter/tasks.ts";
 import { clearDoneForm } from "./clear-done.ts";
 import { render } from "./pages/layout.ts";
 
-/** Expenses: Exclusive, user-scoped; `label` (Text), `amount` (Money, EUR), `spent_on` (Date) and `category` (Choice). */
+/**
+ * Expenses: Exclusive, user-scoped; `label` (Text), `amount` (Money, EUR), `spent_on` (Date), `category` (Choice) and
+ * `reimbursed_on` (Date, on or after `spent_on`).
+ */
 export const expenses: Resource = new Resource({
   Name: "expenses",
   Route: "/expenses",
@@ -58,8 +61,11 @@ export const expenses: Resource = new Resource({
         Kind: Kind.Choice,
         Choices: ["travel", "meals", "office", "other"].map((value) => ({ Value: value, Label: `expenses.category.${value}` })),
       },
+      { Name: "reimbursed_on", Label: "expenses.field.reimbursed_on", Kind: Kind.Date },
     ],
   },
+  // A rule across fields (lib/manifest README "Rules across fields"): no reimbursement before the day of the expense.
+  Rules: [{ Field: "reimbursed_on", AtLeast: "spent_on" }],
 });
 
 /** Notes: Mergeable, user-scoped; `title` (Text), `body` (Textarea) and `expense` (a Reference to one of the person's expenses). */

@@ -10,7 +10,8 @@ import { RecordReferenced, ReferenceRefused } from "./references.ts";
 import { reachedOwner, refusedCall, type RequestScope } from "./scope.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { Writer } from "./store.ts";
-import { parseValues, type FieldProblem, type RecordValues } from "./values.ts";
+import { RuleRefused } from "./rules.ts";
+import { parseValues, problemArgs, type FieldProblem, type RecordValues } from "./values.ts";
 
 /** The locale tool arguments are read in: amounts are "1234.56". */
 export const TOOL_LOCALE = "en";
@@ -43,10 +44,13 @@ export function wording(label: Label | undefined): Label {
   return label ?? ((key: string): string => english[key] ?? key);
 }
 
-// As the form: the first field at fault, named with why (422; a list's filter, 400).
-export function problemRefusal(t: Label, problems: ReadonlyMap<string, FieldProblem>, status = 422): AgentError {
-  const [[field, problem] = ["", { key: "", args: {} }]] = problems;
-  return refusedCall(status, `${field}: ${interpolate(t(problem.key), problem.args)}`);
+// As the form: the first field at fault, named with why (422; a list's filter, 400); `every` field, for a rule across fields.
+export function problemRefusal(t: Label, problems: ReadonlyMap<string, FieldProblem>, status = 422, every = false): AgentError {
+  const named = [...problems].slice(0, every ? undefined : 1);
+  return refusedCall(
+    status,
+    named.map(([field, problem]) => `${field}: ${interpolate(t(problem.key), problemArgs(problem, t))}`).join(" "),
+  );
 }
 
 /**
@@ -63,7 +67,7 @@ export function checkedValues(spec: ResourceSpec, t: Label, args: ReadonlyMap<st
 
 /**
  * Runs a store's `write`, its reference refusals as a call's: 422 naming the field for a reference that is unknown or
- * someone else's, 409 for a record others refer to. The store checks in the write's transaction, so a record changed
+ * someone else's, 422 naming every field of a broken rule across fields, 409 for a record others refer to. The store checks in the write's transaction, so a record changed
  * since an earlier check gets the same refusal.
  */
 export function refusingWrite<R>(spec: Pick<ResourceSpec, "Name">, t: Label, write: () => R): R {
@@ -71,6 +75,8 @@ export function refusingWrite<R>(spec: Pick<ResourceSpec, "Name">, t: Label, wri
     return write();
   } catch (e) {
     if (e instanceof ReferenceRefused) throw problemRefusal(t, e.problems);
+    // README "Rules across fields": every field the broken rule relates is named, each with why.
+    if (e instanceof RuleRefused) throw problemRefusal(t, e.problems, 422, true);
     throw e instanceof RecordReferenced ? referencedRefusal(spec, e) : e;
   }
 }

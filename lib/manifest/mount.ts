@@ -42,6 +42,7 @@ import { listHTML, parseListRequest, type ListReferences } from "./list.ts";
 import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore, OpenStreams } from "./live.ts";
 import { recordName, RecordReferenced, ReferenceRefused, References } from "./references.ts";
 import type { Resource } from "./resource.ts";
+import { ruleCheck, RuleRefused } from "./rules.ts";
 import { resourceSchema } from "./schema.ts";
 import { isTeamScoped, requestScope, routeIn, viewerRefusal, voidTeamApprovals } from "./scope.ts";
 import { exclusiveStore, mergeableStore, type RecordStore, type UpdateOutcome, type Writer } from "./store.ts";
@@ -82,12 +83,14 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   applySchema(options.db, schema);
   // Live pages: every write that lands tells the application's feed, whichever path made it (form, tool, MCP).
   const feed = liveFeed(options.events);
+  // README "Rules across fields": weighed by the store in the write's transaction, on the record as it would be stored.
+  const rules = ruleCheck(spec, (owner, values) => refs.reader(owner, values));
   const store = liveStore(
     spec,
     refs.guard(
       spec.Store === StoreKind.Mergeable
-        ? mergeableStore(options.db, spec, options.events, options.clock)
-        : exclusiveStore(options.db, spec, options.events, options.clock),
+        ? mergeableStore(options.db, spec, options.events, options.clock, rules)
+        : exclusiveStore(options.db, spec, options.events, options.clock, rules),
     ),
     feed,
   );
@@ -306,8 +309,9 @@ function writeHandlers(context: MountContext) {
       created = store.create(writer(req), values.values);
     } catch (e) {
       if (isCredentialEnded(e)) return ended(req, res);
-      // A reference to a record that is unknown or someone else's: 422 beside the field, nothing stored (references.ts).
-      if (!(e instanceof ReferenceRefused)) throw e;
+      // A reference to a record that is unknown or someone else's, or a broken rule across fields: 422 beside each field
+      // at fault, nothing stored (references.ts, rules.ts).
+      if (!(e instanceof ReferenceRefused || e instanceof RuleRefused)) throw e;
       return show(req, res, newForm(req, { entered: entered(form), errors: e.problems }, 422));
     }
     seeOther(res, `${at(req)}/${created.id}`);
@@ -337,7 +341,7 @@ function writeHandlers(context: MountContext) {
       outcome = store.update(who, id, version, values.values);
     } catch (e) {
       if (isCredentialEnded(e)) return ended(req, res);
-      if (!(e instanceof ReferenceRefused)) throw e;
+      if (!(e instanceof ReferenceRefused || e instanceof RuleRefused)) throw e;
       return invalid(e.problems);
     }
     switch (outcome.kind) {

@@ -12,9 +12,9 @@ import { Kind, StoreKind } from "./kinds.ts";
 import { ownerClauses, preparer, routeIn, scopeColumn, where } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { personOf, type RecordStore, type Writer } from "./store.ts";
-import type { StoredRecord } from "./table.ts";
+import { RecordTable, type StoredRecord } from "./table.ts";
 import { validateReferences } from "./validate.ts";
-import type { FieldProblem, RecordValues } from "./values.ts";
+import { convertValues, valueOut, type FieldProblem, type RecordValues } from "./values.ts";
 
 /** The most records a Reference field's select offers: the target's newest (the current one is added when older). */
 export const REFERENCE_OPTIONS_LIMIT: number = 200;
@@ -80,6 +80,7 @@ export class References {
   readonly #spec: ResourceSpec;
   readonly #mounted: Map<string, Mounted>;
   readonly #prepare: (sql: string) => Statement;
+  readonly #tables = new Map<string, RecordTable>();
 
   /**
    * Registers `spec` on `db` (validated), after checking each of its Reference fields against the resources mounted
@@ -184,6 +185,23 @@ export class References {
   /** Returns the route of the record `id` of `field`'s target, seen by `owner` (a team target's route holds the team). */
   href(field: Field, id: string, owner: string): string {
     return `${routeIn(this.#target(field), owner)}/${id}`;
+  }
+
+  /**
+   * Returns what reads the record a Reference field of `values` names, as `owner` may (`find`'s scope), in `Store`'s
+   * values (values.ts `valueOut`), or undefined: a rule's check (rules.ts), run in the write's transaction.
+   */
+  reader(owner: string, values: RecordValues): (field: string) => RecordValues | undefined {
+    return (name) => {
+      const field = this.#fields().find((f) => f.Name === name);
+      const id = values[name];
+      if (field === undefined || typeof id !== "string") return undefined;
+      const target = this.#target(field);
+      const table = this.#tables.get(target.Name) ?? new RecordTable(this.#db, target);
+      this.#tables.set(target.Name, table);
+      const record = table.get(owner, id);
+      return record === undefined ? undefined : convertValues(target, record.values, valueOut);
+    };
   }
 
   #fields(): Field[] {

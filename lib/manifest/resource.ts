@@ -21,12 +21,13 @@ export interface Resource extends ResourceSpec {}
  */
 export class Resource {
   constructor(spec: ResourceSpec) {
-    const { Name, Route, Store, Scope, List, Form, History, Title } = spec;
+    const { Name, Route, Store, Scope, List, Form, History, Title, Rules } = spec;
     Object.assign(
       this,
       { Name, Route, Store, Scope, List, Form },
       History === undefined ? {} : { History },
       Title === undefined ? {} : { Title },
+      Rules === undefined ? {} : { Rules },
     );
   }
 

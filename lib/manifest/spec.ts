@@ -3,6 +3,7 @@
  * (resource.ts), validation and everything mounted from a resource read them without importing one another.
  */
 import type { Kind, ScopeKind, StoreKind } from "./kinds.ts";
+import type { FieldValue } from "./merge.ts";
 
 /** One input of a resource's form, and one column of its store. */
 export interface Field {
@@ -113,4 +114,30 @@ export interface ResourceSpec {
    * to it (latch's extension; README "A record's name"). @default the first Text field; the id when there is none
    */
   readonly Title?: string;
+  /**
+   * Rules relating fields, checked in every create and update's transaction on the values it would store (latch's
+   * extension; README "Rules across fields"): a comparison of two Date, Integer or Money fields, or a check reading the
+   * record a Reference field names. @default []
+   */
+  readonly Rules?: readonly (
+    | /** `Field` is later (greater) than `After`. */ { readonly Field: string; readonly After: string }
+    | /** `Field` is `AtLeast` or later (greater). */ { readonly Field: string; readonly AtLeast: string }
+    | /** `Field` is earlier (smaller) than `Before`. */ { readonly Field: string; readonly Before: string }
+    | /** `Field` is `AtMost` or earlier (smaller). */ { readonly Field: string; readonly AtMost: string }
+    | {
+        /** The fields the rule relates: each shows `Message` when it fails. */
+        readonly Fields: readonly string[];
+        /** The catalog key of what a person reads beside each field. */
+        readonly Message: string;
+        /**
+         * Whether `values` (the record as it would be stored, in `MountedResource.Store`'s values) hold; `referenced(field)`
+         * reads the record a Reference field of `values` names, in the same transaction, or undefined (none, or not the
+         * writer's to read).
+         */
+        readonly Check: (
+          values: Readonly<Record<string, FieldValue>>,
+          referenced: (field: string) => Readonly<Record<string, FieldValue>> | undefined,
+        ) => boolean;
+      }
+  )[];
 }

@@ -76,6 +76,14 @@ export interface RecordStore {
   delete(who: Writer, id: string): boolean;
 }
 
+/**
+ * What a store asks, in a create's or update's transaction, of `owner`'s record as it would be stored: it throws to
+ * refuse the write (rules.ts `ruleCheck`: `RuleRefused`), so nothing is stored.
+ */
+export type RulesCheck = (owner: string, values: RecordValues) => void;
+
+const noRules: RulesCheck = () => {};
+
 /** The person a write acts for: its events' Subject, and a team record's author. */
 export function personOf(who: Writer): string {
   return who.person ?? who.owner;
@@ -149,8 +157,15 @@ function storeBase(db: DB, spec: ResourceSpec, events: EventStore, version: (rec
  * `.updated` (the names of the fields changed, their values before and after) or `.deleted` to the record's stream
  * `<resource>:<id>` with the writer's actor, in the change's transaction: both land or neither does. An Exclusive record
  * is not bounded by `MAX_EVENT_DATA`: values that do not fit one event are left out of it (changes.ts `withValues`).
+ * `rules` is asked in that transaction of the record as it would be stored (an update's fields not given as stored).
  */
-export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
+export function exclusiveStore(
+  db: DB,
+  spec: ResourceSpec,
+  events: EventStore,
+  clock: Clock = systemClock,
+  rules: RulesCheck = noRules,
+): RecordStore {
   const { table, append, write, shared, check } = storeBase(db, spec, events, (record) => record.updated_at);
   const admit = (owner: string, id: string, version: number): Admitted => {
     const current = table.get(owner, id);
@@ -165,6 +180,7 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
       write(who, "create", () => {
         const now = clock.now().getTime();
         const id = newID();
+        rules(who.owner, values);
         table.insert(who.owner, { id, created_at: now, updated_at: now, values }, personOf(who));
         append(who, id, "created", withValues({}, { values }));
         return { id, version: now };
@@ -174,6 +190,8 @@ export function exclusiveStore(db: DB, spec: ResourceSpec, events: EventStore, c
         const admitted = admit(who.owner, id, version);
         if (admitted.kind !== "admitted") return admitted;
         const current = admitted.current.values;
+        // The fields not given keep their stored values, and the rules weigh the record as it would be.
+        rules(who.owner, { ...current, ...mine });
         const next = table.update(who.owner, id, version, { ...current, ...mine }, clock.now().getTime());
         if (next === undefined) return { kind: "missing" };
         const fields = Object.keys(mine).filter((f) => mine[f] !== (current[f] ?? null));
@@ -202,8 +220,15 @@ function mergeFields(kind: (name: string) => string, base: RecordValues, mine: R
  * Returns the Mergeable store of `spec`: event streams in `events`, projected into its table. An `.updated` event
  * carries the values it replaced (`before`), so an update reads at most `MERGE_MAX_BEHIND` events, however long the
  * stream; a conflict changes nothing but is itself appended with the submitted values, so nothing typed is lost.
+ * `rules` is asked in the write's transaction of the record as it would be stored (an update's, as merged).
  */
-export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, clock: Clock = systemClock): RecordStore {
+export function mergeableStore(
+  db: DB,
+  spec: ResourceSpec,
+  events: EventStore,
+  clock: Clock = systemClock,
+  rules: RulesCheck = noRules,
+): RecordStore {
   const common = storeBase(db, spec, events, (record) => events.version(common.stream(record.id)));
   const { table, stream, append, write, shared, check } = common;
   const lineMerges = new MemoryLog();
@@ -240,6 +265,7 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
     create: (who, values) =>
       write(who, "create", () => {
         const id = newID();
+        rules(who.owner, values);
         const event = append(who, id, "created", { values }, 0);
         table.insert(who.owner, { id, created_at: event.At.getTime(), updated_at: event.At.getTime(), values }, personOf(who));
         return { id, version: event.Seq };
@@ -263,6 +289,8 @@ export function mergeableStore(db: DB, spec: ResourceSpec, events: EventStore, c
           return { kind: "conflict", current, version: event.Seq, merged, conflicts };
         }
         if (Object.keys(changes).length === 0) return { kind: "ok", version: head };
+        // On the merged record: a field another edit changed meanwhile is weighed as it now is.
+        rules(who.owner, merged);
         const before = Object.fromEntries(Object.keys(changes).map((f) => [f, theirs[f] ?? null]));
         const event = append(who, id, "updated", { base: version, values: changes, before }, head);
         table.update(who.owner, id, undefined, merged, event.At.getTime());

@@ -28,12 +28,13 @@ import {
 import { isTeamScoped, noSuchRecord, reachedOwner, refusedCall, requestScope, type RequestScope } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import type { References } from "./references.ts";
+import { ruleProblems } from "./rules.ts";
 import type { RecordStore, UpdateOutcome, Writer } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
 import { currencyOf, integerRange, valueOut, type RecordValues } from "./values.ts";
 
 /** What the tools ask of a resource's references: a write's checks, and the names and referrers its preview shows. */
-type ToolReferences = Pick<References, "problems" | "refusal" | "find" | "referrers" | "recordNames">;
+type ToolReferences = Pick<References, "problems" | "refusal" | "find" | "referrers" | "recordNames" | "reader">;
 
 type Handlers = Record<"list" | "read" | "history" | "create" | "update" | "delete", HandlerFunc>;
 
@@ -228,10 +229,15 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
   const fieldArgs = (required: boolean): ToolArg[] =>
     spec.Form.Fields.map((f) => ({ ...valueArg(f, t), Name: f.Name, Required: required && f.Required === true }));
   const checked = (args: ReadonlyMap<string, unknown>, partial: boolean): RecordValues => checkedValues(spec, t, args, partial);
-  // As the form: a reference to a record that is unknown or someone else's is 422 naming the field (references.ts).
-  const ownReferences = (subject: string, values: RecordValues): void => {
+  // As the form: a reference to a record that is unknown or someone else's is 422 naming the field (references.ts), a
+  // broken rule across fields 422 naming its fields (rules.ts; `stored`: an update's record), before anyone is asked to
+  // approve; both are weighed again in the write's transaction.
+  const ownReferences = (subject: string, values: RecordValues, stored: RecordValues = {}): void => {
     const problems = refs.problems(subject, values);
     if (problems.size > 0) throw problemRefusal(t, problems);
+    const whole = { ...stored, ...values };
+    const broken = ruleProblems(spec, whole, refs.reader(subject, whole));
+    if (broken.size > 0) throw problemRefusal(t, broken, 422, true);
   };
   const refusing = <R>(write: () => R): R => refusingWrite(spec, t, write);
   const existing = (subject: string, args: ReadonlyMap<string, unknown>): string => {
@@ -291,7 +297,8 @@ function writeTools({ spec, store, handlers, refs, t, owner, writer, team }: Par
         const version = Number(Args.get("version"));
         const outcome = store.check(owner(call, "write"), String(Args.get("id")), version);
         if (outcome.kind === "missing") throw noSuchRecord(spec);
-        ownReferences(owner(call, "write"), checked(Args, true));
+        const stored = store.get(owner(call, "write"), String(Args.get("id")))?.record.values;
+        ownReferences(owner(call, "write"), checked(Args, true), stored);
         if (outcome.kind !== "ok") throw updateRefusal(outcome, version);
       },
       preview: preview.update,

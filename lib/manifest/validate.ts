@@ -7,6 +7,7 @@ import { ManifestError, type ManifestErrorCode } from "./errors.ts";
 import { Kind, ScopeKind, StoreKind } from "./kinds.ts";
 import { MAX_EVENT_DATA } from "../events/index.ts";
 import { validateHistory } from "./history.ts";
+import { validateRules } from "./rules.ts";
 import { INTEGER_LIMIT } from "./scalars.ts";
 import { scopeColumn } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
@@ -40,7 +41,8 @@ export const MAX_LENGTH_LIMIT: number = 50_000;
  * Checks one resource. Throws `ManifestError` with the code of the first mistake, naming the resource and the field,
  * column or filter at fault: a name that is not a lowercase identifier, a malformed route, a missing or unknown Scope,
  * an unknown Store or Kind, no fields, a field colliding with a fixed column, duplicates, an empty label, a column or
- * filter naming no field, an option its kind does not take, a History entry that does not fit (history.ts).
+ * filter naming no field, an option its kind does not take, a History entry that does not fit (history.ts), a rule
+ * across fields that names no field or relates kinds it cannot compare (rules.ts, `ERR_MANIFEST_INVALID_RULE`).
  */
 export function validateResource(spec: ResourceSpec): void {
   const resource = typeof spec.Name === "string" ? spec.Name : "";
@@ -138,6 +140,7 @@ export function validateResource(spec: ResourceSpec): void {
     fail("ERR_MANIFEST_INVALID_FIELD", "Title must name a Text field of the form", String(spec.Title));
   }
   validateHistory(spec);
+  validateRules(spec);
 }
 
 /**

@@ -39,6 +39,15 @@ export type RecordValues = Record<string, FieldValue>;
 export interface FieldProblem {
   key: string;
   args: Record<string, string | number>;
+  /** The names of `args` holding a catalog key (another field's label), translated where the problem is read. @default [] */
+  labels?: readonly string[];
+}
+
+/** The placeholders of `problem`, those among its `labels` translated with `translate`. */
+export function problemArgs(problem: FieldProblem, translate: (key: string) => string): Record<string, string | number> {
+  const args = { ...problem.args };
+  for (const name of problem.labels ?? []) args[name] = translate(String(args[name] ?? ""));
+  return args;
 }
 
 /** The outcome of `parseValues`. */

@@ -16,7 +16,7 @@ import type { ReferenceOption } from "./references.ts";
 import type { FieldConflict } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
 import { formatDate, formatInteger, parseLocalDate } from "./scalars.ts";
-import { currencyOf, integerRange, maxLength, type FieldProblem } from "./values.ts";
+import { currencyOf, integerRange, maxLength, problemArgs, type FieldProblem } from "./values.ts";
 import { dateTimeFormat } from "./intl.ts";
 
 /** What a resource page hands to `Ctx.Render`: render `Body` inside the layout, titled `Title`, answering `Status`. */
@@ -95,7 +95,8 @@ export function fixedValue(req: IncomingMessage, column: string, record: StoredR
 
 /** Renders the problem of the input `name`, which its `aria-describedby` names (`error-<name>`). */
 export function errorHTML(req: IncomingMessage, name: string, problem: FieldProblem): SafeHTML {
-  const text = Object.keys(problem.args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, problem.args);
+  const args = problemArgs(problem, (key) => T(req, key));
+  const text = Object.keys(args).length === 0 ? T(req, problem.key) : Tf(req, problem.key, args);
   return html`<p class="field-error" id="error-${name}" data-error-for="${name}" role="alert">${text}</p>`;
 }
 

@@ -2,7 +2,8 @@
  * The conformance suite works for any valid resource (issue 42, 1): it is run here on resources holding every field
  * kind, required and optional (a Boolean only optional: Validate refuses a Required one), with References required and
  * optional and a chain of required ones (loans → kits → parts: the suite makes a part, then a kit, before its first
- * loan), owner-scoped (pointing to an unscoped resource too) and team-scoped (the records made in the run's team).
+ * loan), owner-scoped (pointing to an unscoped resource too) and team-scoped (the records made in the run's team), and
+ * with rules across fields (loans, picks), which the suite's values satisfy and its rule case breaks.
  */
 import { describeResourceConformance } from "../../lib/manifest/conformance/index.ts";
 import { Kind, Resource, ScopeKind, StoreKind, type Field } from "../../lib/manifest/index.ts";
@@ -44,7 +45,14 @@ function reference(resource: string, name: string, target: string, required: boo
   return { Name: name, Label: `${resource}.${name}`, Kind: Kind.Reference, References: target, ...(required && { Required: true }) };
 }
 
-function resource(name: string, route: string, scope: ScopeKind, store: StoreKind, fields: Field[]): Resource {
+function resource(
+  name: string,
+  route: string,
+  scope: ScopeKind,
+  store: StoreKind,
+  fields: Field[],
+  rules: Resource["Rules"] = [],
+): Resource {
   const spec = new Resource({
     Name: name,
     Route: route,
@@ -52,6 +60,7 @@ function resource(name: string, route: string, scope: ScopeKind, store: StoreKin
     Scope: scope,
     List: { Columns: [{ Field: fields[0]!.Name }] },
     Form: { Fields: fields },
+    Rules: rules,
   });
   spec.Validate();
   return spec;
@@ -63,11 +72,18 @@ const kits = resource("kits", "/kits", ScopeKind.UserScoped, StoreKind.Mergeable
   { Name: "name", Label: "kits.name", Kind: Kind.Text, Required: true },
   reference("kits", "part", "parts", true),
 ]);
-const loans = resource("loans", "/loans", ScopeKind.UserScoped, StoreKind.Exclusive, [
-  ...everyKind("loans"),
-  reference("loans", "kit", "kits", true),
-  reference("loans", "spare", "parts", false),
-]);
+// Rules across fields (issue 43, 3): the suite's dates are equal until it moves date_opt a day past date_req.
+const loans = resource(
+  "loans",
+  "/loans",
+  ScopeKind.UserScoped,
+  StoreKind.Exclusive,
+  [...everyKind("loans"), reference("loans", "kit", "kits", true), reference("loans", "spare", "parts", false)],
+  [
+    { Field: "date_opt", After: "date_req" },
+    { Field: "integer_opt", AtMost: "integer_req" },
+  ],
+);
 const owned = [parts, kits, loans];
 for (const r of owned) describeResourceConformance(r, ownerApp(owned));
 
@@ -77,10 +93,13 @@ const trays = resource("trays", "/teams/{team}/trays", ScopeKind.TeamScoped, Sto
   reference("trays", "bin", "bins", true),
   { Name: "label", Label: "trays.label", Kind: Kind.Text, Required: true },
 ]);
-const picks = resource("picks", "/teams/{team}/picks", ScopeKind.TeamScoped, StoreKind.Exclusive, [
-  reference("picks", "tray", "trays", true),
-  reference("picks", "spare", "bins", false),
-  ...everyKind("picks"),
-]);
+const picks = resource(
+  "picks",
+  "/teams/{team}/picks",
+  ScopeKind.TeamScoped,
+  StoreKind.Exclusive,
+  [reference("picks", "tray", "trays", true), reference("picks", "spare", "bins", false), ...everyKind("picks")],
+  [{ Field: "date_req", Before: "date_opt" }],
+);
 const teamed = [bins, trays, picks];
 for (const r of teamed) describeResourceConformance(r, teamApp(teamed));

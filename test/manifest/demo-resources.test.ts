@@ -93,6 +93,30 @@ describe("demo resources (HTTP)", () => {
     assert.equal(idsIn((await get(erin, "/expenses")).body).length, 3, "nothing stored");
   });
 
+  it("refuses a reimbursement before the expense's day beside both fields, through the form and a tool (issue 43, 3)", async () => {
+    const fay = await signInOverHTTP(demo, "fay@example.com");
+    const early = { label: "Taxi", amount: "20", spent_on: "2026-12-31", reimbursed_on: "2026-12-30" };
+    const refused = await post(fay, "/expenses", early, { "Accept-Language": "de" });
+    assert.equal(refused.status, 422);
+    assert.match(refused.body, /data-error-for="reimbursed_on"[^>]*>Muss am oder nach „Datum“ liegen\.</);
+    assert.match(refused.body, /data-error-for="spent_on"[^>]*>Muss am oder vor „Erstattet am“ liegen\.</);
+    const token = /data-agent-token="([A-Za-z0-9_-]+)"/.exec(
+      (await post(fay, "/account/agents", { name: "clerk", access: "write" })).body,
+    )?.[1];
+    const headers = { Authorization: `Bearer ${token ?? ""}`, "Content-Type": "application/json" };
+    const call = await sendRequest(
+      demo.origin,
+      "POST",
+      "/api/tools/expenses_create",
+      { headers, body: JSON.stringify(early) },
+      demo.origin,
+    );
+    assert.equal(call.status, 422, call.body);
+    assert.match(JSON.parse(call.body).error, /^reimbursed_on: Must be on or after Date\. spent_on: Must be on or before Reimbursed on\.$/);
+    assert.equal((db.prepare("SELECT count(*) AS n FROM expenses WHERE owner = ?").get("fay@example.com") as { n: number }).n, 0);
+    assert.equal(idOf(await post(fay, "/expenses", { ...early, reimbursed_on: "2026-12-31" }), "/expenses").length > 0, true);
+  });
+
   it("creates, lists, filters, edits and deletes expenses, each person seeing only their own", async () => {
     const lunch = idOf(await post(ada, "/expenses", { label: "Lunch with Bob", amount: "12.34" }), "/expenses");
     const train = idOf(await post(ada, "/expenses", { label: "Train ticket", amount: "1,234.56" }), "/expenses");

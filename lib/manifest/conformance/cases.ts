@@ -13,7 +13,8 @@ import type { Resource } from "../resource.ts";
 import type { Field } from "../spec.ts";
 import { expectFieldError, expectStatus, expectThat, prefix } from "./answers.ts";
 import { created, versionOf, type Ready } from "./run.ts";
-import { refusedValues, validValues } from "./samples.ts";
+import { refusedValues, step, validValues } from "./samples.ts";
+import { comparing, ruleFields } from "../rules.ts";
 
 // What a create accepts and refuses: declared fields only, required and overlong values, each kind's values, money.
 export function inputCases(resource: Resource, ready: Ready): void {
@@ -65,7 +66,10 @@ export function inputCases(resource: Resource, ready: Ready): void {
     },
   );
 
-  const money = fields.find((f) => f.Kind === Kind.Money);
+  // A Money field no rule compares, where there is one: the amounts this case posts are its own.
+  const ruled = new Set((resource.Rules ?? []).flatMap(ruleFields));
+  const moneys = fields.filter((f) => f.Kind === Kind.Money);
+  const money = moneys.find((f) => !ruled.has(f.Name)) ?? moneys[0];
   it("parses money in the request's locale and never rounds", { skip: money === undefined ? "no Money field" : false }, async (t) => {
     const { route, ada, send, fill, asking } = await ready(t);
     const field = money as Field;
@@ -94,12 +98,37 @@ export function inputCases(resource: Resource, ready: Ready): void {
   });
 }
 
+// A rule across fields (README "Rules across fields"): the first comparison broken, its field one step on the wrong side.
+export function ruleCase(resource: Resource, ready: Ready): void {
+  const rule = (resource.Rules ?? []).map(comparing).find((c) => c !== undefined);
+  const skip = rule === undefined ? "no comparison rule" : false;
+  it("refuses a write breaking a rule across fields with 422 naming both fields, storing nothing", { skip }, async (t) => {
+    const { route, ada, send, listed, fill, asking } = await ready(t);
+    const { field, other, comparison } = rule!;
+    const form = fill("rule");
+    const date = resource.Form.Fields.find((f) => f.Name === field)?.Kind === Kind.Date;
+    // One step the wrong way from the other field breaks every comparison: later is earlier, earlier is later.
+    const broken = { ...form, [field]: step(form[other] ?? "", date, comparison === "After" || comparison === "AtLeast" ? -1 : 1) };
+    const before = (await listed(ada)).length;
+    const res = await send("POST", route, ada, broken);
+    const request = `POST ${route} with ${field}=${JSON.stringify(broken[field])} and ${other}=${JSON.stringify(broken[other])} (${field} ${comparison} ${other})`;
+    expectFieldError(asking, res, field, request);
+    expectFieldError(asking, res, other, request);
+    expectThat(asking, (await listed(ada)).length === before, "a write breaking a rule stored a record");
+  });
+}
+
 /**
  * The field two concurrent edits change and the values they give it: for a Mergeable store two values other than the
  * stored one and each other (a conflict); for an Exclusive one any change (the second edit is stale whatever it holds).
  */
-function raceField(fields: readonly Field[], exclusive: boolean): { field: Field; values: [string, string] } | undefined {
-  for (const field of fields) {
+function raceField(
+  fields: readonly Field[],
+  exclusive: boolean,
+  ruled: ReadonlySet<string>,
+): { field: Field; values: [string, string] } | undefined {
+  // A field a rule relates could break it with the values below.
+  for (const field of fields.filter((f) => !ruled.has(f.Name))) {
     const [, first, second] = validValues(field, "race", new Map());
     if (first !== undefined && (second !== undefined || exclusive)) return { field, values: [first, second ?? first] };
   }
@@ -110,7 +139,7 @@ function raceField(fields: readonly Field[], exclusive: boolean): { field: Field
 export function writeCases(resource: Resource, ready: Ready): void {
   const fields = resource.Form.Fields;
   const exclusive = resource.Store === StoreKind.Exclusive;
-  const race = raceField(fields, exclusive);
+  const race = raceField(fields, exclusive, new Set((resource.Rules ?? []).flatMap(ruleFields)));
   it(
     exclusive ? "refuses a stale update with the current values" : "merges or refuses concurrent updates without losing a value",
     { skip: race === undefined ? `no field takes ${exclusive ? "a value" : "two values"} other than the stored one` : false },

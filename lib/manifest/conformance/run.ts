@@ -30,7 +30,7 @@ export interface Run {
   /** The resource's route (in the team, for a TeamScoped one). */
   route: string;
   send: Send;
-  /** A valid value for every field: the form a create or an update posts, `tag` in its texts. */
+  /** A valid value for every field, the resource's comparison rules holding: the form a create or an update posts, `tag` in its texts. */
   fill(tag: string): Record<string, string>;
   /** The ids the list shows the person of `cookie`. */
   listed(cookie: string): Promise<string[]>;
@@ -57,7 +57,7 @@ export async function startRun(resource: Resource, app: ConformanceApp): Promise
     team,
     route,
     send,
-    fill: (tag) => sample(resource.Form.Fields, tag, refs),
+    fill: (tag) => sample(resource.Form.Fields, tag, refs, resource.Rules),
     listed: async (cookie) => ids((await send("GET", route, cookie)).body),
   };
 }

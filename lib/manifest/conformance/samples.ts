@@ -5,7 +5,8 @@
  */
 import { Kind } from "../kinds.ts";
 import { INTEGER_LIMIT } from "../scalars.ts";
-import type { Field } from "../spec.ts";
+import { compares, comparing } from "../rules.ts";
+import type { Field, ResourceSpec } from "../spec.ts";
 import { integerRange, maxLength } from "../values.ts";
 
 /** The record ids a run's Reference fields point to, by field name (an absent field posts "": no record). */
@@ -55,9 +56,55 @@ function distinct(values: string[]): string[] {
   return [...new Set(values.filter((v) => v !== ""))];
 }
 
-/** A valid value for every field of `fields`: the first of `validValues`. */
-export function sample(fields: readonly Field[], tag: string, refs: ReferenceIDs): Record<string, string> {
-  return Object.fromEntries(fields.map((f) => [f.Name, validValues(f, tag, refs)[0] ?? ""]));
+/**
+ * A valid value for every field of `fields`: the first of `validValues`, then moved so that each comparison among
+ * `rules` holds (`satisfying`).
+ */
+export function sample(
+  fields: readonly Field[],
+  tag: string,
+  refs: ReferenceIDs,
+  rules: ResourceSpec["Rules"] = [],
+): Record<string, string> {
+  return satisfying(fields, rules, Object.fromEntries(fields.map((f) => [f.Name, validValues(f, tag, refs)[0] ?? ""])));
+}
+
+/**
+ * `form` with each comparison rule made to hold (README "Rules across fields"): a rule's `Field` that breaks it is set
+ * one step past its other field (a day, or one: a whole number, a currency unit), later for After and AtLeast, earlier
+ * for Before and AtMost; repeated so a rule changed by a later one holds again. A check (`Check`) is the application's
+ * code: its values are left as they are.
+ */
+export function satisfying(
+  fields: readonly Field[],
+  rules: ResourceSpec["Rules"] = [],
+  form: Record<string, string>,
+): Record<string, string> {
+  const values = { ...form };
+  const kinds = new Map(fields.map((f) => [f.Name, f.Kind]));
+  for (let pass = 0; pass <= rules.length; pass++) {
+    let moved = false;
+    for (const rule of rules) {
+      const c = comparing(rule);
+      if (c === undefined) continue;
+      const date = kinds.get(c.field) === Kind.Date;
+      const [a, b] = [values[c.field] ?? "", values[c.other] ?? ""];
+      const read = (text: string) => (text === "" ? null : date ? text : Number(text));
+      if (compares(c.comparison, read(a), read(b))) continue;
+      values[c.field] = step(b, date, c.comparison === "After" || c.comparison === "AtLeast" ? 1 : -1);
+      moved = true;
+    }
+    if (!moved) break;
+  }
+  return values;
+}
+
+/** `text` (an ISO date, or a number in English notation) one day or one unit up (`by` 1) or down (-1). */
+export function step(text: string, date: boolean, by: 1 | -1): string {
+  if (!date) return String(Number(text) + by);
+  const day = new Date(`${text}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + by);
+  return day.toISOString().slice(0, 10);
 }
 
 // Values each kind must refuse with 422: a day that does not exist, an unlisted choice, a scheme other than http(s), a record that does not exist.

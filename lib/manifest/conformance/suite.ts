@@ -9,7 +9,7 @@ import { isOwned, isTeamScoped } from "../scope.ts";
 import type { Resource } from "../resource.ts";
 import { expectStatus, expectThat, prefix } from "./answers.ts";
 import type { ConformanceApp } from "./app.ts";
-import { inputCases, writeCases } from "./cases.ts";
+import { inputCases, ruleCase, writeCases } from "./cases.ts";
 import { created, ids, startRun, versionOf, type Case, type Ready, type Run } from "./run.ts";
 import { toolStatus } from "./teams.ts";
 
@@ -39,6 +39,7 @@ export function describeResourceConformance(resource: Resource, start: () => Pro
     scopeCase(resource, ready);
     if (isTeamScoped(resource)) teamCase(resource, ready);
     inputCases(resource, ready);
+    ruleCase(resource, ready);
     writeCases(resource, ready);
   });
 }
