@@ -35,6 +35,7 @@ import { PathValue } from "../router/index.ts";
 import { appStore } from "./app-store.ts";
 import { writeCSV } from "./csv.ts";
 import { ManifestError } from "./errors.ts";
+import { fileHandlers, fileStore, filesHTML, openAttachments } from "./files.ts";
 import { StoreKind } from "./kinds.ts";
 import { listHTML, parseListRequest, type ListReferences } from "./list.ts";
 import { LIVE_POLL_SECONDS, liveFeed, liveHandler, liveNoticesHTML, liveStore, OpenStreams } from "./live.ts";
@@ -80,7 +81,8 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   applySchema(options.db, schema);
   // Live pages: every write that lands tells the application's feed, whichever path made it (form, tool, MCP).
   const feed = liveFeed(options.events);
-  const store = liveStore(
+  const attachments = openAttachments(options.db, spec, options.files);
+  const live = liveStore(
     spec,
     refs.guard(
       spec.Store === StoreKind.Mergeable
@@ -89,6 +91,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     ),
     feed,
   );
+  const store = fileStore(spec, live, attachments);
   const route = spec.Route;
   const context = mountContext(spec, options, refs, store);
   const { access, missing, refuse } = context;
@@ -117,6 +120,9 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   reading.Handle(`GET ${route}/events`, gate("read", liveHandler(spec, feed, context.subject, context.owner, open)));
   writing.Handle(`POST ${route}/{id}`, gate("write", update));
   writing.Handle(`POST ${route}/{id}/delete`, gate("write", remove));
+  const files = attachments === undefined ? undefined : fileHandlers({ ...context, attachments });
+  if (files !== undefined) writing.Handle(`POST ${route}/{id}/files/{field}`, gate("write", files.upload));
+  if (files !== undefined) reading.Handle(`GET ${route}/{id}/files/{field}`, gate("read", files.download));
 
   const handlers = { list, read, create, update, delete: remove };
   const tools = resourceTools(spec, store, handlers, refs, options.label, context.scope);
@@ -192,6 +198,7 @@ ${notice}
 <section class="card" data-record-id="${id}" data-live="${route}/events" data-live-every="${LIVE_POLL_SECONDS}">
 ${liveNoticesHTML(req, spec)}
 ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.entered), action: `${route}/${id}`, submit: T(req, "resource.save") })}
+${filesHTML(req, spec, `${route}/${id}`, values)}
 <form method="post" action="${route}/${id}/delete"><button class="danger" type="submit">${T(req, "resource.delete")}</button></form>
 </section>
 <p><a href="${route}">${T(req, "resource.back")}</a></p>`,
