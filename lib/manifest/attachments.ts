@@ -208,7 +208,7 @@ export class Attachments {
   /** Records `file` as the attachment of `record`'s `field`, refusing (the file removed) when it would pass the person's quota. */
   record(file: WrittenFile, at: Omit<Attachment, "id" | "path" | "size" | "sha256" | "type">): Attachment {
     const row: Attachment = { ...at, id: file.id, path: file.path, size: file.size, sha256: file.sha256, type: file.type };
-    // OWASP ASVS 5.0 §5.2.1 (and §13.1.3): what one person stores is bounded, counted in the transaction that adds to it.
+    // OWASP ASVS 5.0 §5.2.4 (and §13.1.3): what one person stores is bounded, counted in the transaction that adds to it.
     const within = this.#db.transaction(() => {
       if (this.usage(at.person) + file.size > ATTACHMENT_QUOTA_PER_PERSON) return false;
       this.#db

@@ -166,7 +166,7 @@ export function fileHandlers(context: FileRouteContext): { upload: HandlerFunc; 
     res.setHeader("Content-Length", String(row.size));
     // OWASP ASVS 5.0 §5.4.1/§5.4.2 (RFC 6266 §4.3, RFC 8187): saved, never shown inline, under a safe name.
     res.setHeader("Content-Disposition", contentDisposition(row.name));
-    // OWASP ASVS 5.0 §3.4.4 and §5.4.3: the browser keeps the type we sniffed, runs nothing of it, and caches it nowhere shared.
+    // OWASP ASVS 5.0 §3.4.4 and §3.2.1: the browser keeps the type we sniffed, runs nothing of it, and caches it nowhere shared.
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
     res.setHeader("Cache-Control", "private, no-store");
