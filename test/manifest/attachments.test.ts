@@ -20,9 +20,16 @@ import {
   StoreKind,
   isResourceView,
   mountResource,
+  type Field,
   resourceSchema,
 } from "../../lib/manifest/index.ts";
-import { ATTACHMENT_QUOTA_PER_PERSON, FILE_MAX_BYTES_DEFAULT } from "../../lib/manifest/attachments.ts";
+import {
+  ATTACHMENT_QUOTA_PER_PERSON,
+  FILE_MAX_BYTES_DEFAULT,
+  FILE_MAX_BYTES_LIMIT,
+  FILE_NAME_MAX_LENGTH,
+  safeFileName,
+} from "../../lib/manifest/attachments.ts";
 import { startSigninApp, type CookieJar, type SigninApp } from "../_support/signin-app.ts";
 
 const loans = new Resource({
@@ -230,5 +237,30 @@ describe("File fields", () => {
   it("keeps its defaults: 10 MiB a file, 200 MiB a person", () => {
     assert.equal(FILE_MAX_BYTES_DEFAULT, 10 * 1024 * 1024);
     assert.equal(ATTACHMENT_QUOTA_PER_PERSON, 200 * 1024 * 1024);
+  });
+
+  it("takes MaxBytes up to 100 MiB and Accept of the types it recognises only", () => {
+    const withFile = (extra: Partial<Field>): Resource =>
+      new Resource({
+        ...loans,
+        Form: { Fields: [...loans.Form.Fields, { Name: "scan", Label: "loans.scan", Kind: Kind.File, ...extra }] },
+      });
+    withFile({ MaxBytes: FILE_MAX_BYTES_LIMIT }).Validate();
+    assert.equal(FILE_MAX_BYTES_LIMIT, 100 * 1024 * 1024);
+    assert.throws(() => withFile({ MaxBytes: FILE_MAX_BYTES_LIMIT + 1 }).Validate(), /MaxBytes/);
+    assert.throws(() => withFile({ Accept: ["application/x-msdownload"] }).Validate(), /Accept/);
+    assert.throws(
+      () => new Resource({ ...loans, Form: { Fields: [{ Name: "title", Label: "t", Kind: Kind.Text, MaxBytes: 1 }] } }).Validate(),
+      /File fields/,
+    );
+  });
+
+  it("keeps a given name's last segment, without controls or quotes, at most FILE_NAME_MAX_LENGTH characters", () => {
+    assert.equal(safeFileName("../../etc/passwd.pdf", "application/pdf"), "passwd.pdf");
+    assert.equal(safeFileName("C:\\Users\\a.pdf", "application/pdf"), "a.pdf");
+    assert.equal(safeFileName('a"b\u0007;c.pdf', "application/pdf"), "a_b__c.pdf");
+    assert.equal(safeFileName("", "image/png"), "file.png");
+    assert.equal(safeFileName("x".repeat(300), "application/pdf").length, FILE_NAME_MAX_LENGTH);
+    assert.equal(FILE_NAME_MAX_LENGTH, 200);
   });
 });
