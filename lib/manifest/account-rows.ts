@@ -4,10 +4,15 @@
  * `<resource>:<id>` is erased with it. A team resource's records are the team's: the person's authorship of them moves
  * with the address and is in the export; a deletion keeps them, `author` the person's pseudonym as in their events
  * (lib/events `eraseHistory`). An unscoped resource's records are nobody's and stay.
+ *
+ * Attachments (attachments.ts) follow their records: the export holds their rows (metadata; the bytes are downloaded from
+ * the records), a move re-owns them, a deletion deletes the rows and files of the person's own records; a team record's
+ * file stays, its uploader the person's pseudonym.
  */
 import type { DB } from "../db/index.ts";
 import { keysetPages, type AccountRows } from "../db/index.ts";
 import type { Resource } from "./resource.ts";
+import { ATTACHMENT_EXPORT_COLUMNS, removeRows } from "./attachments.ts";
 import { isOwned, isTeamScoped } from "./scope.ts";
 import { ownerTag } from "./search.ts";
 
@@ -18,9 +23,12 @@ export function accountRows(db: DB, resources: readonly Resource[]): AccountRows
   const exists = db.prepare<[string], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?").pluck();
   const indexed = owned.filter((name) => exists.get(`${name}_search`) !== undefined);
   const run = (sql: string, ...params: unknown[]): void => void db.prepare(sql).run(...params);
+  // Asked when used: the table comes with the first mounted resource with a File field (files.ts), maybe after this.
+  const files = (): boolean => exists.get("manifest_attachments") !== undefined;
   // A team record's author becomes `to` (a new address, or the deleted person's pseudonym); its search row is the team's.
   const reattribute = (from: string, to: string): void => {
     for (const name of authored) run(`UPDATE "${name}" SET author = ? WHERE author = ?`, to, from);
+    if (files()) run("UPDATE manifest_attachments SET person = ? WHERE person = ?", to, from);
   };
   return {
     isAccount: (address) => owned.some((name) => db.prepare(`SELECT 1 FROM "${name}" WHERE owner = ? LIMIT 1`).get(address) !== undefined),
@@ -36,11 +44,22 @@ export function accountRows(db: DB, resources: readonly Resource[]): AccountRows
         }
         run(`${merge ? "UPDATE OR REPLACE" : "UPDATE"} "${name}" SET owner = ? WHERE owner = ?`, to, from);
       }
+      if (files()) run("UPDATE manifest_attachments SET owner = ? WHERE owner = ?", to, from);
       reattribute(from, to);
     },
     export: (subject) => [
       ...owned.map((name) => keysetPages(db, { table: name, columns: "*", where: "owner = @s", params: { s: subject } })),
       ...authored.map((name) => keysetPages(db, { table: name, columns: "*", where: "author = @s", params: { s: subject } })),
+      ...(files()
+        ? [
+            keysetPages(db, {
+              table: "manifest_attachments",
+              columns: ATTACHMENT_EXPORT_COLUMNS,
+              where: "owner = @s OR person = @s",
+              params: { s: subject },
+            }),
+          ]
+        : []),
     ],
     streams: (subject) =>
       owned.flatMap((name) =>
@@ -48,6 +67,12 @@ export function accountRows(db: DB, resources: readonly Resource[]): AccountRows
       ),
     erase(subject) {
       for (const name of owned) run(`DELETE FROM "${name}" WHERE owner = ?`, subject);
+      // The files of the person's own records go with them; a team's (owner the team) stay with the team's records.
+      if (files())
+        removeRows(
+          db,
+          db.prepare<[string], { id: string; path: string }>("SELECT id, path FROM manifest_attachments WHERE owner = ?").all(subject),
+        );
     },
     pseudonymize: (subject, alias) => reattribute(subject, alias),
   };

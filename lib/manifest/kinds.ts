@@ -25,9 +25,14 @@ export const Kind = {
   URL: "url",
   /** A record of the resource named by the field's `References`, stored as its id (latch's extension: lib/manifest/README.md "References"). */
   Reference: "reference",
+  /**
+   * A file attached to the record (latch's extension: lib/manifest/README.md "Attachments"), uploaded to its own route,
+   * stored as its attachment's id; `MaxBytes` and `Accept` bound it.
+   */
+  File: "file",
 } as const;
 
-/** A field kind: "text", "textarea", "money", "date", "integer", "boolean", "choice", "email", "url" or "reference". */
+/** A field kind: "text", "textarea", "money", "date", "integer", "boolean", "choice", "email", "url", "reference" or "file". */
 export type Kind = (typeof Kind)[keyof typeof Kind];
 
 /** How a resource's records are stored. */

@@ -39,6 +39,11 @@ export interface MountOptions {
   ctxFrom: (req: IncomingMessage) => RenderCtx | undefined;
   /** Translates a catalog key in the app's default locale, for tool descriptions and confirm sentences. @default the framework's English, else the key */
   label?: (key: string) => string;
+  /**
+   * The directory a resource's File fields keep their files in (README "Attachments"), e.g. `join(StateDirectory(), "files")`;
+   * made when missing. Required by a resource with a File field.
+   */
+  files?: string | undefined;
   /** @default systemClock */
   clock?: Clock;
   /** The application's teams (lib/teams): required by a TeamScoped resource, whose every request asks `roleOf` first. */

@@ -36,6 +36,7 @@ import { appStore } from "./app-store.ts";
 import { writeCSV } from "./csv.ts";
 import { CURSOR_RULE, parseCursor } from "./changes.ts";
 import { ManifestError } from "./errors.ts";
+import { fileHandlers, fileStore, filesHTML, openAttachments } from "./files.ts";
 import { recordSectionsHTML } from "./history-view.ts";
 import { StoreKind } from "./kinds.ts";
 import { listHTML, parseListRequest, type ListReferences } from "./list.ts";
@@ -85,7 +86,8 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   const feed = liveFeed(options.events);
   // README "Rules across fields": weighed by the store in the write's transaction, on the record as it would be stored.
   const rules = ruleCheck(spec, (owner, values) => refs.reader(owner, values));
-  const store = liveStore(
+  const attachments = openAttachments(options.db, spec, options.files);
+  const live = liveStore(
     spec,
     refs.guard(
       spec.Store === StoreKind.Mergeable
@@ -94,6 +96,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     ),
     feed,
   );
+  const store = fileStore(spec, live, attachments);
   const route = spec.Route;
   const context = mountContext(spec, options, refs, store);
   const { access, missing, refuse } = context;
@@ -124,6 +127,9 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   reading.Handle(`GET ${route}/events`, gate("read", liveHandler(spec, feed, context.subject, context.owner, open)));
   writing.Handle(`POST ${route}/{id}`, gate("write", update));
   writing.Handle(`POST ${route}/{id}/delete`, gate("write", remove));
+  const files = attachments === undefined ? undefined : fileHandlers({ ...context, attachments });
+  if (files !== undefined) writing.Handle(`POST ${route}/{id}/files/{field}`, gate("write", files.upload));
+  if (files !== undefined) reading.Handle(`GET ${route}/{id}/files/{field}`, gate("read", files.download));
 
   const handlers = { list, read, history: read, create, update, delete: remove };
   const tools = resourceTools(spec, store, options.events, handlers, refs, options.label, context.scope);
@@ -202,6 +208,7 @@ ${view}
 <section class="card" data-record-id="${id}" data-live="${route}/events" data-live-every="${LIVE_POLL_SECONDS}">
 ${liveNoticesHTML(req, spec)}
 ${formHTML(req, spec, { ...state, options: refs.formOptions(owner(req), state.entered), action: `${route}/${id}`, submit: T(req, "resource.save") })}
+${filesHTML(req, spec, `${route}/${id}`, values)}
 <form method="post" action="${route}/${id}/delete"><button class="danger" type="submit">${T(req, "resource.delete")}</button></form>
 </section>
 ${history}

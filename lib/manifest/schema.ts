@@ -40,6 +40,9 @@ export function columnSQL(field: Field): string {
     case Kind.Reference:
       // The referenced record's id (REFERENCE_ID_PATTERN); NULL when none. Which record it may be is checked on every write (references.ts).
       return `${c} TEXT CHECK (${c} IS NULL OR (length(${c}) BETWEEN 1 AND 64 AND ${c} NOT GLOB '*[^A-Za-z0-9_-]*'))`;
+    case Kind.File:
+      // The attachment's id (attachments.ts: 22 base64url characters); NULL when none.
+      return `${c} TEXT CHECK (${c} IS NULL OR (length(${c}) = 22 AND ${c} NOT GLOB '*[^A-Za-z0-9_-]*'))`;
     default:
       return `${c} TEXT NOT NULL DEFAULT ''`;
   }

@@ -39,6 +39,10 @@ export interface Field {
    * "clear" the field (set it empty, an update of the referring record). @default "refuse"
    */
   readonly OnDelete?: "refuse" | "clear";
+  /** A File field's largest file, in bytes, at most FILE_MAX_BYTES_LIMIT (100 MiB). @default 10 MiB (FILE_MAX_BYTES_DEFAULT) */
+  readonly MaxBytes?: number;
+  /** The media types a File field accepts, recognised by their bytes: "application/pdf", "image/png", "image/jpeg". @default all three */
+  readonly Accept?: readonly string[];
 }
 
 /** One column of the list page. */

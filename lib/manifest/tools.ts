@@ -358,6 +358,11 @@ export function valueArg(field: Field, t: Label): Omit<ToolArg, "Name"> {
       return { Type: "string", Format: "email", Description: `${label}: an email address` };
     case Kind.URL:
       return { Type: "string", Format: "uri", Description: `${label}: an http or https address` };
+    case Kind.File:
+      return {
+        Type: "string",
+        Description: `${label}: the id of the record's file as read, to keep it, or "" to remove it; a file is attached with ${"`<resource>_attach`"}`,
+      };
     case Kind.Reference:
       return {
         Type: "string",

@@ -3,6 +3,7 @@
  * leak is caught here, in manifest order, naming the resource and field at fault. Names are lowercase SQL identifiers,
  * so they can be emitted into SQL and HTML without quoting surprises.
  */
+import { checkFileOptions } from "./attachments.ts";
 import { ManifestError, type ManifestErrorCode } from "./errors.ts";
 import { Kind, ScopeKind, StoreKind } from "./kinds.ts";
 import { MAX_EVENT_DATA } from "../events/index.ts";
@@ -182,6 +183,7 @@ function checkKindOptions(field: Field, fail: (reason: string) => never): void {
   // An unchecked box is a value (no), so "required" could only mean "must be yes", which a form should say in words.
   if (field.Kind === Kind.Boolean && field.Required === true) fail("a Boolean field is never empty, so it cannot be Required");
   checkReferenceOptions(field, fail);
+  checkFileOptions(field, field.Kind === Kind.File, fail);
   if (field.Kind !== Kind.Choice) {
     if (field.Choices !== undefined) fail("Choices are for Choice fields");
     return;

@@ -4,6 +4,7 @@
  * declare. Each value is then checked against its field (README "Field kinds"); problems come back per field as
  * catalog keys, shown inline beside the input with the entered text kept.
  */
+import { ATTACHMENT_ID_PATTERN } from "./attachments.ts";
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { currencyDigits, formatMinor, parseMoney } from "./money.ts";
@@ -67,7 +68,7 @@ export function integerRange(field: Field): { min: number; max: number } {
 
 /** Reports whether `kind` stores a number or NULL (Money, Integer) or a date or NULL (Date): an empty value is NULL. */
 export function isNullable(kind: Kind): boolean {
-  return kind === Kind.Money || kind === Kind.Integer || kind === Kind.Date || kind === Kind.Reference;
+  return kind === Kind.Money || kind === Kind.Integer || kind === Kind.Date || kind === Kind.Reference || kind === Kind.File;
 }
 
 /**
@@ -156,6 +157,8 @@ export function parseField(field: Field, raw: string, locale: string): { value: 
   }
   // The record it names is checked when it is written, in the write's transaction (references.ts); here only the shape of an id.
   if (field.Kind === Kind.Reference) return REFERENCE_ID_PATTERN.test(text) ? { value: text } : problem("resource.err.reference_missing");
+  // Only the id of the record's own attachment is kept (files.ts checks it in the write); a file comes by its upload route.
+  if (field.Kind === Kind.File) return ATTACHMENT_ID_PATTERN.test(text) ? { value: text } : problem("resource.err.invalid");
   if (field.Kind === Kind.Email) {
     if (text.length > EMAIL_MAX_LENGTH) return problem("resource.err.too_long", { max: EMAIL_MAX_LENGTH });
     return isEmail(text) ? { value: text } : problem("resource.err.email_invalid");

@@ -181,6 +181,9 @@ function controlHTML(
       return html`<input id="${id}" name="${name}" type="checkbox" value="1"${value === "1" ? html` checked` : ""}${aria}>`;
     case Kind.Choice:
       return selectHTML(id, name, aria, "", choiceOptions(req, field), value);
+    case Kind.File:
+      // The file is uploaded and downloaded beside the form (files.ts filesHTML); the form only keeps it, or not.
+      return html`<input id="${id}" name="${name}" type="hidden" value="${value}"><span class="muted" data-file="${name}">${value === "" ? "—" : T(req, "resource.file.attached")}</span>`;
     case Kind.Reference: {
       // The person's records of the target, newest first (REFERENCE_OPTIONS_LIMIT); labels are data, never catalog keys.
       const records = options.map((o) => ({ value: o.id, label: o.label }));

@@ -75,6 +75,7 @@ describe("Kind values", () => {
         Email: "email",
         URL: "url",
         Reference: "reference",
+        File: "file",
       },
     );
   });
