@@ -85,7 +85,9 @@ function changesOf(kind: string, data: Readonly<Record<string, unknown>>): { cha
   const before = record(data["before"]);
   if (kind === "created") {
     if (after === undefined) return { changes: [], values: false };
-    return { changes: Object.entries(after).map(([field, value]) => ({ field, after: value })), values: true };
+    // A creation shows the values it set; a field left empty is no change.
+    const set = Object.entries(after).filter(([, value]) => value !== null);
+    return { changes: set.map(([field, value]) => ({ field, after: value })), values: true };
   }
   if (kind !== "updated") return { changes: [], values: true };
   if (after !== undefined && before !== undefined)
