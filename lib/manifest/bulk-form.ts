@@ -85,7 +85,12 @@ export function bulkHandler(context: MountContext, apply: BulkApply, showList: S
     const t = (key: string): string => T(req, key);
     const who = writer(req);
     try {
-      const input = { action: form.get("action") ?? "", ids: form.getAll("ids"), field: form.get("field") ?? "", value: form.get("value") ?? "" };
+      const input = {
+        action: form.get("action") ?? "",
+        ids: form.getAll("ids"),
+        field: form.get("field") ?? "",
+        value: form.get("value") ?? "",
+      };
       const change = readBulk(spec, input, LocaleFrom(req), t);
       weighBulk({ spec, store, refs }, who.owner, change, t);
       const done = apply(who, change);

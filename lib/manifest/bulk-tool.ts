@@ -38,7 +38,12 @@ export function bulkTool(parts: BulkToolParts): ToolDef {
   // The change a call asks for, weighed as the form weighs it; a refusal is the call's, naming every record at fault.
   const weighed = (call: Pick<Call, "Args" | "Subject">, action: "read" | "write") => {
     try {
-      const input = { action: text(call.Args, "action"), ids: text(call.Args, "ids").split(/[\s,]+/), field: text(call.Args, "field"), value: text(call.Args, "value") };
+      const input = {
+        action: text(call.Args, "action"),
+        ids: text(call.Args, "ids").split(/[\s,]+/),
+        field: text(call.Args, "field"),
+        value: text(call.Args, "value"),
+      };
       const change = readBulk(spec, input, TOOL_LOCALE, t);
       return { change, owner: owner(call, action), records: weighBulk(parts, owner(call, action), change, t) };
     } catch (e) {
@@ -47,9 +52,22 @@ export function bulkTool(parts: BulkToolParts): ToolDef {
   };
   const args: ToolArg[] = [
     ...(isTeamScoped(spec)
-      ? [{ Name: "team", Type: "string" as const, Required: true, Description: "The id of the team whose records this reaches (one the person is a member of)" }]
+      ? [
+          {
+            Name: "team",
+            Type: "string" as const,
+            Required: true,
+            Description: "The id of the team whose records this reaches (one the person is a member of)",
+          },
+        ]
       : []),
-    { Name: "action", Type: "string", Required: true, Enum: ["set", "delete"], Description: '"set" one field to one value on every record, or "delete" them' },
+    {
+      Name: "action",
+      Type: "string",
+      Required: true,
+      Enum: ["set", "delete"],
+      Description: '"set" one field to one value on every record, or "delete" them',
+    },
     {
       Name: "ids",
       Type: "string",
@@ -84,7 +102,11 @@ export function bulkTool(parts: BulkToolParts): ToolDef {
     },
     // A standing approval covers only calls changing the same records and field, in the same team.
     target: (args) => ({
-      Record: text(args, "ids").split(/[\s,]+/).filter((id) => id !== "").sort().join(","),
+      Record: text(args, "ids")
+        .split(/[\s,]+/)
+        .filter((id) => id !== "")
+        .sort()
+        .join(","),
       Fields: text(args, "action") === "set" ? [text(args, "field")] : [],
       Context: team(args),
     }),

@@ -74,7 +74,12 @@ export function readBulk(spec: ResourceSpec, input: BulkInput, locale: string, t
   if (input.action === "delete") return { action: "delete", ids };
   if (input.action !== "set") throw new BulkRefused(400, ['action: "delete" or "set"']);
   const field = bulkFields(spec).find((f) => f.Name === input.field);
-  if (field === undefined) throw new BulkRefused(400, [`field: not one of ${bulkFields(spec).map((f) => f.Name).join(", ")}`]);
+  if (field === undefined)
+    throw new BulkRefused(400, [
+      `field: not one of ${bulkFields(spec)
+        .map((f) => f.Name)
+        .join(", ")}`,
+    ]);
   const parsed = parseField(field, input.value, locale);
   if ("key" in parsed) throw new BulkRefused(422, [problemText(t, field.Name, parsed)]);
   return { action: "set", ids, field, value: parsed.value };
@@ -119,7 +124,11 @@ export function weighBulk({ spec, store, refs }: BulkParts, owner: string, chang
   }
   const values: RecordValues = { [change.field.Name]: change.value };
   const reference = refs.problems(owner, values);
-  if (reference.size > 0) throw new BulkRefused(422, [...reference].map(([field, p]) => problemText(t, field, p)));
+  if (reference.size > 0)
+    throw new BulkRefused(
+      422,
+      [...reference].map(([field, p]) => problemText(t, field, p)),
+    );
   // README "Rules across fields": each record weighed as it would be stored, every record at fault named with its fields.
   const broken = records.flatMap((r) => {
     const whole = { ...r.record.values, ...values };

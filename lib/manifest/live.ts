@@ -85,7 +85,8 @@ export function tellLanded(feed: LiveFeed, spec: ResourceSpec, who: Writer, id: 
 
 /** Returns `store` telling `feed` of each create, update and delete once it has landed. */
 export function liveStore(spec: ResourceSpec, store: RecordStore, feed: LiveFeed): RecordStore {
-  const tell = (who: Writer, id: string, change: Change["change"], version: number): void => tellLanded(feed, spec, who, id, change, version);
+  const tell = (who: Writer, id: string, change: Change["change"], version: number): void =>
+    tellLanded(feed, spec, who, id, change, version);
   return Object.freeze({
     ...store,
     create(who, values) {

@@ -129,7 +129,10 @@ for (const store of [StoreKind.Exclusive, StoreKind.Mergeable]) {
       );
       assert.throws(() => apply(ada, { action: "set", ids: [...ids, "gone00000000"], field: seats, value: 3 }), BulkRefused);
       // A session ended meanwhile commits nothing (store.ts writeTransaction).
-      assert.throws(() => apply({ ...ada, stillHeld: () => false }, { action: "delete", ids }), /bulk trips: the session or token of this request has ended/);
+      assert.throws(
+        () => apply({ ...ada, stillHeld: () => false }, { action: "delete", ids }),
+        /bulk trips: the session or token of this request has ended/,
+      );
       assert.equal(count(db, "trips"), 2);
       assert.equal(count(db, "events"), rows, "no event");
       assert.deepEqual(told, []);
@@ -150,7 +153,11 @@ for (const store of [StoreKind.Exclusive, StoreKind.Mergeable]) {
       const jar = await app.signIn(SUBJECT);
       const list = await app.request("GET", "/trips", { jar });
       assert.equal(list.status, 200, list.body);
-      for (const id of ids) assert.match(list.body, new RegExp(`<input type="checkbox" name="ids" value="${id}" form="bulk-trips" data-bulk-select aria-label="Select [A-Za-z]+">`));
+      for (const id of ids)
+        assert.match(
+          list.body,
+          new RegExp(`<input type="checkbox" name="ids" value="${id}" form="bulk-trips" data-bulk-select aria-label="Select [A-Za-z]+">`),
+        );
       assert.match(list.body, /<input type="checkbox" data-bulk-all aria-label="Select all records on this page">/);
       assert.match(list.body, /<form id="bulk-trips" class="card bulk" method="post" action="\/trips\/bulk" data-bulk>/);
       assert.match(list.body, /<label for="bulk-trips-value">New value<\/label>/);
@@ -186,7 +193,10 @@ for (const store of [StoreKind.Exclusive, StoreKind.Mergeable]) {
       assert.equal(updated.length, 3);
       for (const e of updated) assert.deepEqual([e.actor, e.subject], ["human", SUBJECT]);
       const page = await app.request("GET", `/trips/${ids[1]}`, { jar });
-      assert.match(page.body, /<tr data-change="seats">.*?<td data-before><span dir="auto">1<\/span><\/td><td data-after><span dir="auto">4<\/span><\/td>/s);
+      assert.match(
+        page.body,
+        /<tr data-change="seats">.*?<td data-before><span dir="auto">1<\/span><\/td><td data-after><span dir="auto">4<\/span><\/td>/s,
+      );
     });
   });
 }
@@ -235,7 +245,11 @@ describe("bulk changes refused: nothing changed, the records named", () => {
     assert.equal(trip!.Store.get(SUBJECT, mine[0]!)?.record.values["start"], "2026-05-01");
 
     // SPEC §4.2: behind cross-origin protection as every write.
-    const cross = await app.request("POST", "/trips/bulk", { jar, headers: { Origin: "http://evil.test" }, form: { action: "delete", ids: mine[0]! } });
+    const cross = await app.request("POST", "/trips/bulk", {
+      jar,
+      headers: { Origin: "http://evil.test" },
+      form: { action: "delete", ids: mine[0]! },
+    });
     assert.equal(cross.status, 403, cross.body);
     unchanged();
   });
@@ -297,7 +311,10 @@ describe("bulk changes by an agent: one approval listing every record", () => {
     const refused = await app.tools(token, "trips_bulk", { action: "delete", ids: `${ids[0]} ${theirs}` });
     assert.equal(refused.status, 404, refused.body);
     assert.match(JSON.parse(refused.body).error, new RegExp(`no such record: ${theirs}`));
-    const overMCP = (await app.mcpCall(token, "trips_bulk", { action: "delete", ids: theirs }))["result"] as { isError: boolean; content: { text: string }[] };
+    const overMCP = (await app.mcpCall(token, "trips_bulk", { action: "delete", ids: theirs }))["result"] as {
+      isError: boolean;
+      content: { text: string }[];
+    };
     assert.equal(overMCP.isError, true);
     assert.match(overMCP.content[0]?.text ?? "", /no such record/);
     assert.equal(count(app.db, "agent_approvals"), approvals + 1, "no one asked for a call that cannot run");

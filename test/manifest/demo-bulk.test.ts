@@ -88,7 +88,10 @@ describe("demo: bulk changes (HTTP, tools, Chromium)", () => {
     assert.equal(done.location, "/expenses?bulk_updated=3");
     for (const id of ids) {
       const page = await sendRequest(demo.origin, "GET", `/expenses/${id}`, { jar: ada }, demo.origin);
-      assert.match(page.body, /<tr data-change="category"><th scope="row">[^<]+<\/th><td data-before>.*?Travel.*?<\/td><td data-after>.*?Meals.*?<\/td>/s);
+      assert.match(
+        page.body,
+        /<tr data-change="category"><th scope="row">[^<]+<\/th><td data-before>.*?Travel.*?<\/td><td data-after>.*?Meals.*?<\/td>/s,
+      );
     }
     assert.equal(eventsOf(ids, "expenses.updated").length, 3);
   });
@@ -102,7 +105,13 @@ describe("demo: bulk changes (HTTP, tools, Chromium)", () => {
     const page = await sendRequest(demo.origin, "GET", approvalPath, { jar: ada }, demo.origin);
     assert.equal(page.status, 200, page.body);
     for (const [n, label] of ["Pens", "Paper", "Ink"].entries())
-      assert.match(page.body, new RegExp(`<tr data-change="${ids[n]}"><th scope="row">${label} · [^<]+</th><td data-before>.*?12\\.50.*?</td><td data-after>.*?20\\.00.*?</td>`, "s"));
+      assert.match(
+        page.body,
+        new RegExp(
+          `<tr data-change="${ids[n]}"><th scope="row">${label} · [^<]+</th><td data-before>.*?12\\.50.*?</td><td data-after>.*?20\\.00.*?</td>`,
+          "s",
+        ),
+      );
     assert.equal((await post(ada, approvalPath, new URLSearchParams({ decision: "approve" }))).status, 200);
     const ran = await call("expenses_bulk", args);
     assert.equal(ran.status, 200, ran.body);
