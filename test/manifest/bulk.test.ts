@@ -19,6 +19,7 @@ import { BULK_MAX, BulkRefused, bulkWriter } from "../../lib/manifest/bulk.ts";
 import { exclusiveStore, mergeableStore } from "../../lib/manifest/store.ts";
 import { resourceSchema } from "../../lib/manifest/index.ts";
 import { open, tempFile } from "../_support/db.ts";
+import { call, teamWorld } from "./team-world.ts";
 import { SUBJECT, startTransportsApp } from "../_support/agent-transports.ts";
 import { count, startSigninApp, type CookieJar, type SigninApp } from "../_support/signin-app.ts";
 
@@ -318,5 +319,27 @@ describe("bulk changes by an agent: one approval listing every record", () => {
     assert.equal(overMCP.isError, true);
     assert.match(overMCP.content[0]?.text ?? "", /no such record/);
     assert.equal(count(app.db, "agent_approvals"), approvals + 1, "no one asked for a call that cannot run");
+  });
+});
+
+describe("bulk changes of a team's records", () => {
+  it("lets a member change them, refuses a viewer's (403) and a stranger's (404), by form and by tool", async (t) => {
+    const world = await teamWorld(t);
+    const { app, team, jars } = world;
+    const made = await Promise.all(["Order oak", "Plane boards"].map((title) => app.post(jars.ann, `/teams/${team}/tasks`, { title })));
+    const ids = made.map((m) => m.location?.split("/").pop() ?? "");
+    const rows = () => app.db.prepare("SELECT id, title, done FROM tasks ORDER BY id").all();
+    const before = rows();
+    const route = `/teams/${team}/tasks/bulk`;
+    assert.equal((await app.post(jars.cat, route, { action: "delete", ids: ids[0]! })).status, 403, "a viewer");
+    assert.equal((await app.post(jars.dan, route, { action: "delete", ids: ids[0]! })).status, 404, "not a member");
+    const viewer = await call(world, "cat@example.com", "tasks_bulk", { team, action: "delete", ids: ids.join(",") });
+    assert.equal(viewer.kind === "refused" && viewer.status, 403);
+    assert.deepEqual(rows(), before);
+    const done = await app.post(jars.bob, route, { action: "set", field: "done", value: "1", ids: ids[1]! });
+    assert.equal(done.status, 303);
+    assert.equal(done.location, `/teams/${team}/tasks?bulk_updated=1`);
+    const event = app.db.prepare("SELECT actor, subject FROM events WHERE type = 'tasks.updated'").all();
+    assert.deepEqual(event, [{ actor: "human", subject: "bob@example.com" }], "attributed to the member");
   });
 });
