@@ -87,6 +87,12 @@ export function teamWritePaths({ address, version, recordAtomic }: TeamDrives): 
       atomic: recordAtomic,
     },
     {
+      name: "POST /teams/{team}/tasks/bulk",
+      drive: (d) => d.post(`/teams/${team(d)}/tasks/bulk`, { action: "set", field: "title", value: "Oil the chisels", ids: task(d) }),
+      event: { type: "tasks.updated", actor: "human" },
+      atomic: "test/manifest/bulk.test.ts",
+    },
+    {
       name: "POST /teams/{team}/tasks/{id}/delete",
       drive: async (d) => {
         const route = `/teams/${team(d)}/tasks`;

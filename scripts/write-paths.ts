@@ -93,6 +93,7 @@ const SIGNIN_ATOMIC = "test/signin/events.test.ts";
 const AGENT_ATOMIC = "test/agent/demo-atomic.test.ts";
 const TOOL_ATOMIC = "test/agent/atomic.test.ts";
 const RECORD_ATOMIC = "test/manifest/attribution.test.ts";
+const BULK_ATOMIC = "test/manifest/bulk.test.ts";
 const PASSKEY_ATOMIC = "test/passkey/routes-manage.test.ts";
 const ACCOUNT_ATOMIC = "test/account/move.test.ts";
 
@@ -180,6 +181,13 @@ export const WRITE_PATHS: readonly WritePath[] = [
     atomic: RECORD_ATOMIC,
   },
   {
+    name: "POST /expenses/bulk",
+    // A bulk change of one record: the same event as its single update (lib/manifest README, "Bulk changes").
+    drive: (d) => d.post("/expenses/bulk", { action: "set", field: "label", value: "Train", ids: record(d, "expenses") }),
+    event: { type: "expenses.updated", actor: "human" },
+    atomic: BULK_ATOMIC,
+  },
+  {
     name: "POST /expenses/{id}/delete",
     drive: async (d) => {
       const id = record(d, "expenses");
@@ -202,6 +210,13 @@ export const WRITE_PATHS: readonly WritePath[] = [
     },
     event: { type: "notes.updated", actor: "human" },
     atomic: RECORD_ATOMIC,
+  },
+  {
+    name: "POST /notes/bulk",
+    // A bulk change of one record: the same event as its single update (lib/manifest README, "Bulk changes").
+    drive: (d) => d.post("/notes/bulk", { action: "set", field: "title", value: "Plan B", ids: record(d, "notes") }),
+    event: { type: "notes.updated", actor: "human" },
+    atomic: BULK_ATOMIC,
   },
   {
     name: "POST /notes/{id}/delete",

@@ -51,8 +51,19 @@ function watch(element) {
 function swapList(element, page) {
   const fresh = page.querySelector("[data-live-list]");
   if (fresh === null || fresh.innerHTML === element.innerHTML) return;
+  // The rows chosen for a bulk change stay chosen (lib/manifest README, "Bulk changes").
+  const chosen = new Set(Array.from(element.querySelectorAll("input[data-bulk-select]:checked"), (box) => box.value));
   element.replaceChildren(...Array.from(fresh.childNodes));
+  for (const box of element.querySelectorAll("input[data-bulk-select]")) box.checked = chosen.has(box.value);
 }
+
+// A list's "select all" checks or clears every row's box, the rows swapped in later too.
+document.addEventListener("change", (event) => {
+  const all = event.target;
+  if (!(all instanceof HTMLInputElement) || !all.hasAttribute("data-bulk-all")) return;
+  const table = all.closest("table");
+  for (const box of table === null ? [] : table.querySelectorAll("input[data-bulk-select]")) box.checked = all.checked;
+});
 
 /** Shows the fetched record in the form, or, when the person has edited it, tells them and keeps their input. */
 function applyRecord(element, form, recordID, page) {

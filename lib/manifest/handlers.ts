@@ -7,6 +7,7 @@ import { html, queryParams, readForm, seeOther, type HandlerFunc } from "../http
 import { admitDownload, MAX_DOWNLOADS_PER_PERSON } from "../internal/index.ts";
 import { LocaleFrom, T, Tf } from "../i18n/index.ts";
 import { PathValue } from "../router/index.ts";
+import { bulkDoneHTML, type ShowList } from "./bulk-form.ts";
 import { writeCSV } from "./csv.ts";
 import { CURSOR_RULE, parseCursor } from "./changes.ts";
 import { listHTML, parseListRequest, type ListReferences } from "./list.ts";
@@ -20,16 +21,19 @@ import { enteredHTML, noticeHTML } from "./views.ts";
 
 import type { MountContext } from "./mount-context.ts";
 
-/** The reading routes: the list, its CSV, the blank form, a record. */
-export function readHandlers(context: MountContext): Record<"list" | "exportCSV" | "blank" | "read", HandlerFunc> {
+/** The reading routes: the list, its CSV, the blank form, a record; and the list page a refused bulk change shows. */
+export function readHandlers(context: MountContext): Record<"list" | "exportCSV" | "blank" | "read", HandlerFunc> & { showList: ShowList } {
   const { spec, options, refs, store, renderer, show, refuse, missing, owner, at, stored, newForm, recordPage } = context;
-  const list: HandlerFunc = async (req, res) => {
+  const list: HandlerFunc = (req, res) => {
+    const done = queryParams(req).has("deleted") ? noticeHTML(req, "deleted", true) : bulkDoneHTML(req);
+    return showList(req, res, done);
+  };
+  const showList: ShowList = async (req, res, done, status = 200) => {
     renderer(req);
     const parsed = parseListRequest(spec, queryParams(req), LocaleFrom(req));
     if ("bad" in parsed) return refuse(req, res, 400, `list ${spec.Name}: ${parsed.bad}`);
     const bad = parsed.errors.size > 0;
     const page = bad ? { records: [], next: undefined } : store.list(owner(req), parsed.query);
-    const done = queryParams(req).has("deleted") ? noticeHTML(req, "deleted", true) : html``;
     // The names of the page's references, one query per Reference column, never one per cell.
     const shown = spec.Form.Fields.filter((f) => spec.List.Columns.some((c) => c.Field === f.Name));
     const links: ListReferences = {
@@ -37,7 +41,7 @@ export function readHandlers(context: MountContext): Record<"list" | "exportCSV"
       options: (field) => refs.options(owner(req), field, parsed.entered.get(field.Name) ?? ""),
     };
     const body = listHTML(req, { ...spec, Route: at(req) }, parsed, page, done, links);
-    await show(req, res, { View: "list", Title: T(req, `${spec.Name}.title`), Status: bad ? 400 : 200, Body: body });
+    await show(req, res, { View: "list", Title: T(req, `${spec.Name}.title`), Status: bad ? 400 : status, Body: body });
   };
   const exportCSV: HandlerFunc = async (req, res) => {
     const parsed = parseListRequest(spec, queryParams(req), LocaleFrom(req));
@@ -63,7 +67,7 @@ export function readHandlers(context: MountContext): Record<"list" | "exportCSV"
     const values = found.record.values;
     await show(req, res, recordPage(req, id, values, stored(req, values, found.version), 200, notice));
   };
-  return { list, exportCSV, blank, read };
+  return { list, exportCSV, blank, read, showList };
 }
 
 /** The writing routes: create, update, delete. */

@@ -12,7 +12,8 @@ import type { FieldValue } from "./merge.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { LIVE_POLL_SECONDS } from "./live.ts";
 import { LIST_PAGE_SIZE, type ListFilter, type ListQuery, type StoredRecord } from "./table.ts";
-import type { ReferenceOption } from "./references.ts";
+import { recordName, type ReferenceOption } from "./references.ts";
+import { bulkAllHTML, bulkFormHTML, bulkSelectHTML } from "./bulk-form.ts";
 import { isOwned } from "./scope.ts";
 import { parseField, type FieldProblem } from "./values.ts";
 import { cellHTML, choiceOptions, displayValue, errorHTML, fixedValue, selectHTML, type Option, type ReferenceLink } from "./views.ts";
@@ -241,9 +242,11 @@ export function listHTML(
     page.records.length === 0
       ? html`<p class="muted" data-empty>${T(req, filtered ? "resource.empty_filtered" : "resource.empty")}</p>`
       : // A table wider than the page's column (a phone, a long-word language) scrolls in its own box (`table-scroll`), not the page.
-        html`<div class="table-scroll"><table data-resource="${spec.Name}"><thead><tr>${columns.map((c) => header(c.Field, c.Label))}</tr></thead><tbody>
+        // The last column selects rows for a bulk change (bulk-form.ts), so the first stays the record's link.
+        html`<div class="table-scroll"><table data-resource="${spec.Name}"><thead><tr>${columns.map((c) => header(c.Field, c.Label))}${bulkAllHTML(req)}</tr></thead><tbody>
 ${page.records.map(
-  (record) => html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(c.Field, record, n === 0)}</td>`)}</tr>`,
+  (record) =>
+    html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(c.Field, record, n === 0)}</td>`)}${bulkSelectHTML(req, spec, record, recordName(spec, record.id, record.values))}</tr>`,
 )}
 </tbody></table></div>`;
   const more =
@@ -259,5 +262,6 @@ ${filtersHTML(req, spec, list, refs)}
 <div data-live="${spec.Route}/events" data-live-every="${LIVE_POLL_SECONDS}" data-live-list>
 ${table}
 ${more}
-</div>`;
+</div>
+${page.records.length === 0 ? "" : bulkFormHTML(req, spec)}`;
 }

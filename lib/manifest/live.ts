@@ -78,10 +78,15 @@ export function liveFeed(events: EventStore): LiveFeed {
   return feed;
 }
 
+/** Tells `feed` of `who`'s change of record `id` once it has landed (a bulk change tells of each record after its commit). */
+export function tellLanded(feed: LiveFeed, spec: ResourceSpec, who: Writer, id: string, change: Change["change"], version: number): void {
+  feed.publish({ resource: spec.Name, audience: ownerOf(spec, who.owner) ?? "", id, change, version });
+}
+
 /** Returns `store` telling `feed` of each create, update and delete once it has landed. */
 export function liveStore(spec: ResourceSpec, store: RecordStore, feed: LiveFeed): RecordStore {
   const tell = (who: Writer, id: string, change: Change["change"], version: number): void =>
-    feed.publish({ resource: spec.Name, audience: ownerOf(spec, who.owner) ?? "", id, change, version });
+    tellLanded(feed, spec, who, id, change, version);
   return Object.freeze({
     ...store,
     create(who, values) {

@@ -9,9 +9,10 @@
  *   GET  <Route>/{id}         record, its edit form and its history (changes.ts); /{id}/history?before= its older changes
  *   POST <Route>/{id}         update (carries `version`) → 303 <Route>/<id>?saved=1
  *   POST <Route>/{id}/delete  delete            → 303 <Route>?deleted=1
+ *   POST <Route>/bulk         delete, or set one field on, up to BULK_MAX records (bulk.ts) → 303 <Route>?bulk_deleted=<n>
  *   POST <Route>/{id}/files/{field}, GET the same: a File field's upload and download (files.ts)
  *
- * The handlers are in handlers.ts and files.ts, what they share in mount-context.ts.
+ * The handlers are in handlers.ts, bulk-form.ts and files.ts, what they share in mount-context.ts.
  * Every route requires a session; the owner is the session subject, or for a TeamScoped resource the team of the path
  * (`{team}`), which the person must be a member of (scope.ts `teamAccess`: 404 otherwise; 403 for a viewer's write).
  * Mutating routes also sit behind cross-origin protection here, whatever the app's `Wrap` does.
@@ -23,7 +24,11 @@ import { appStore } from "./app-store.ts";
 import { ManifestError } from "./errors.ts";
 import { fileHandlers, fileStore, openAttachments } from "./files.ts";
 import { StoreKind } from "./kinds.ts";
-import { liveFeed, liveHandler, liveStore, OpenStreams } from "./live.ts";
+import { liveFeed, liveHandler, liveStore, OpenStreams, tellLanded } from "./live.ts";
+import { bulkWriter } from "./bulk.ts";
+import { bulkHandler } from "./bulk-form.ts";
+import { bulkTool } from "./bulk-tool.ts";
+import { wording } from "./calls.ts";
 import { References } from "./references.ts";
 import type { Resource } from "./resource.ts";
 import { ruleCheck } from "./rules.ts";
@@ -64,16 +69,18 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   // README "Rules across fields": weighed by the store in the write's transaction, on the record as it would be stored.
   const rules = ruleCheck(spec, (owner, values) => refs.reader(owner, values));
   const attachments = openAttachments(options.db, spec, options.files);
-  const live = liveStore(
-    spec,
-    refs.guard(
-      spec.Store === StoreKind.Mergeable
-        ? mergeableStore(options.db, spec, options.events, options.clock, rules)
-        : exclusiveStore(options.db, spec, options.events, options.clock, rules),
-    ),
-    feed,
+  const guarded = refs.guard(
+    spec.Store === StoreKind.Mergeable
+      ? mergeableStore(options.db, spec, options.events, options.clock, rules)
+      : exclusiveStore(options.db, spec, options.events, options.clock, rules),
   );
-  const store = fileStore(spec, live, attachments);
+  const store = fileStore(spec, liveStore(spec, guarded, feed), attachments);
+  // README "Bulk changes": each record through the guarded store in one transaction; the feed and the attachments hear
+  // of them once it committed, as a single write's do.
+  const bulkApply = bulkWriter(options.db, spec, guarded, (who, done) => {
+    tellLanded(feed, spec, who, done.id, done.change, done.version);
+    if (done.change === "deleted") attachments?.removeOf(spec.Name, done.id);
+  });
   const route = spec.Route;
   const context = mountContext(spec, options, refs, store);
   const { access, missing, refuse } = context;
@@ -86,7 +93,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
           if (allowed === 404) return missing(req, res);
           return allowed === 403 ? refuse(req, res, 403, viewerRefusal(spec.Name)) : handler(req, res);
         };
-  const { list, exportCSV, blank, read } = readHandlers(context);
+  const { list, exportCSV, blank, read, showList } = readHandlers(context);
   const { create, update, remove } = writeHandlers(context);
 
   const reading = options.mux.With(options.requireSession);
@@ -102,6 +109,8 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   // More specific than `{id}`, and no id is "events" (ids are 12 base64url characters).
   const open = new OpenStreams();
   reading.Handle(`GET ${route}/events`, gate("read", liveHandler(spec, feed, context.subject, context.owner, open)));
+  const bulk = bulkHandler(context, bulkApply, showList);
+  writing.Handle(`POST ${route}/bulk`, gate("write", bulk));
   writing.Handle(`POST ${route}/{id}`, gate("write", update));
   writing.Handle(`POST ${route}/{id}/delete`, gate("write", remove));
   const files = attachments === undefined ? undefined : fileHandlers({ ...context, attachments });
@@ -109,7 +118,10 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   if (files !== undefined) reading.Handle(`GET ${route}/{id}/files/{field}`, gate("read", files.download));
 
   const handlers = { list, read, history: read, create, update, delete: remove };
-  const tools = resourceTools(spec, store, options.events, handlers, refs, options.label, context.scope);
+  const tools = [
+    ...resourceTools(spec, store, options.events, handlers, refs, options.label, context.scope),
+    bulkTool({ spec, store, refs, scope: context.scope, t: wording(options.label), apply: bulkApply, handler: bulk }),
+  ];
   for (const def of tools) options.tools.register(def);
   // OWASP ASVS 5.0 §8.2.2 (issue 38): a member removed, leaving, or whose team is deleted hears nothing more (their streams
   // end), and their agent's writes to the team waiting for approval can no longer be approved (voided).

@@ -100,6 +100,25 @@ export function newID(): string {
   }
 }
 
+/** What a write does, for the refusal of one whose credential ended: a bulk change is many updates or deletes in one. */
+type WriteKind = "create" | "update" | "delete" | "bulk";
+
+/**
+ * Runs `run` as `who`'s write to `resource` in one immediate transaction (a write inside it, as each of a bulk change's
+ * records, is a savepoint of it: all land or none does).
+ */
+export function writeTransaction<R>(db: DB, resource: string, who: Writer, what: WriteKind, run: () => R): R {
+  return db
+    .transaction(() => {
+      // First in each write's transaction: ERR_AGENT_CREDENTIAL_ENDED when `who`'s session or token no longer acts for
+      // its owner, so a write authenticated before a change of address or a deletion commits nothing (lib/account
+      // README, "Writes in flight").
+      if (who.stillHeld?.() === false) throw credentialEnded(`${what} ${resource}`);
+      return run();
+    })
+    .immediate();
+}
+
 /** The record an update may be applied to and its current version, or the outcome that refuses it. */
 type Admitted = { kind: "admitted"; current: StoredRecord; head: number } | Exclude<UpdateOutcome, { kind: "ok" | "conflict" }>;
 
@@ -120,16 +139,7 @@ function storeBase(db: DB, spec: ResourceSpec, events: EventStore, version: (rec
       Actor: who.actor,
       Subject: personOf(who),
     });
-  // First in each write's transaction: ERR_AGENT_CREDENTIAL_ENDED when `who`'s session or token no longer acts for its
-  // owner, so a write authenticated before a change of address or a deletion commits nothing (lib/account README,
-  // "Writes in flight").
-  const write = <R>(who: Writer, what: "create" | "update" | "delete", run: () => R): R =>
-    db
-      .transaction(() => {
-        if (who.stillHeld?.() === false) throw credentialEnded(`${what} ${spec.Name}`);
-        return run();
-      })
-      .immediate();
+  const write = <R>(who: Writer, what: WriteKind, run: () => R): R => writeTransaction(db, spec.Name, who, what, run);
   const shared: Pick<RecordStore, "list" | "get" | "delete"> = {
     list: (owner, query) => table.list(owner, { ...LIST_DEFAULTS, ...query }),
     get(owner, id) {

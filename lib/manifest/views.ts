@@ -207,8 +207,14 @@ ${spec.Form.Fields.map((field) => input(req, field, state))}
 }
 
 /** Renders a notice (saved, deleted, stale, conflict, invalid). */
-export function noticeHTML(req: IncomingMessage, outcome: string, ok: boolean, extra: SafeHTML = html``): SafeHTML {
-  return html`<div class="card notice ${ok ? "ok" : "bad"}" role="${ok ? "status" : "alert"}" data-outcome="${outcome}"><p>${T(req, `resource.${outcome}`)}</p>${extra}</div>`;
+export function noticeHTML(
+  req: IncomingMessage,
+  outcome: string,
+  ok: boolean,
+  extra: SafeHTML = html``,
+  args: Record<string, string | number> = {},
+): SafeHTML {
+  return html`<div class="card notice ${ok ? "ok" : "bad"}" role="${ok ? "status" : "alert"}" data-outcome="${outcome}"><p>${Tf(req, `resource.${outcome}`, args)}</p>${extra}</div>`;
 }
 
 /** Renders what the person entered, shown with a stale update's refusal so nothing typed is lost. */

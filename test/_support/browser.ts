@@ -60,6 +60,9 @@ export interface Page {
   evaluate(expression: string): Promise<unknown>;
   getAttribute(selector: string, name: string): Promise<string | null>;
   textContent(selector: string): Promise<string | null>;
+  /** Moves the keyboard focus to the element, as Tab would. */
+  focus(selector: string): Promise<void>;
+  readonly keyboard: { press(key: string): Promise<void> };
   /** Writes a PNG of the page to `path`. */
   screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
   on(event: "console", listener: (message: ConsoleMessage) => void): void;
