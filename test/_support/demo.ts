@@ -31,6 +31,8 @@ export interface Demo {
   smtp: TestSMTPServer;
   /** The demo's state directory (its database is demo.db there). */
   stateDir: string;
+  /** The demo process's id (its memory is read from /proc/<pid>/status). */
+  pid: number;
   /** Everything the demo logged so far (JSON lines). */
   logs(): string;
   /** Log lines at level "error". */
@@ -151,6 +153,7 @@ async function startExample(
     origin,
     smtp,
     stateDir,
+    pid: child.pid ?? 0,
     logs: () => output,
     errorLogs: () => output.split("\n").filter((line) => line.includes('"level":"error"')),
     async close() {
