@@ -108,7 +108,11 @@ describe("demo: an expense's receipt (upload, download, limits, expenses_attach 
     const sent = await upload(ada, id, "Hôtel Lyon.pdf", PDF);
     assert.equal(sent.status, 303, sent.body);
     assert.equal(sent.location, `/expenses/${id}?saved=1`);
-    assert.match((await page(ada, `/expenses/${id}`)).body, new RegExp(`<a href="/expenses/${id}/files/receipt" download>Download</a>`));
+    const saved = (await page(ada, `/expenses/${id}`)).body;
+    assert.match(saved, new RegExp(`<a href="/expenses/${id}/files/receipt" download>Download</a>`));
+    // The field holds the attachment's id, which says nothing to a person: the record and its history say a file is there.
+    assert.equal(/<dd data-value="receipt"[^>]*>(.*?)<\/dd>/s.exec(saved)?.[1]?.trim(), "File attached");
+    assert.match(saved, /<tr data-change="receipt">.*?<td data-after><span dir="auto">File attached<\/span><\/td>/s);
     const got = await page(ada, `/expenses/${id}/files/receipt`);
     assert.equal(got.status, 200);
     assert.equal(got.headers["content-type"], "application/pdf");
