@@ -9,7 +9,6 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ATTACHMENT_QUOTA_PER_PERSON, FILE_MAX_BYTES_DEFAULT, FILE_NAME_MAX_LENGTH } from "../../lib/manifest/attachments.ts";
@@ -17,6 +16,7 @@ import { ATTACH_TOOL_MAX_BYTES } from "../../lib/manifest/files-tool.ts";
 import { mintAgentToken, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
 import { sendRequest, type CookieJar, type TestResponse } from "../_support/http-client.ts";
 import { connectMCP } from "../_support/mcp-client.ts";
+import { sendChunked } from "../_support/uploads.ts";
 
 const BOUNDARY = "----latchdemo7MA4YWxkTrZu0gW";
 // ISO 32000-2 §7.5.2: "%PDF-"; ASCII throughout, so the download compares as text.
@@ -132,35 +132,14 @@ describe("demo: an expense's receipt (upload, download, limits, expenses_attach 
     assert.equal(FILE_MAX_BYTES_DEFAULT, 10 * 1024 * 1024);
     const id = await expense(ada, "Big scan");
     const total = 30 * 1000 * 1000;
-    const piece = Buffer.alloc(64 * 1024, 0x41);
+    // Chunked, no Content-Length: the demo learns the size only by reading the bytes as they come.
     const send = (): Promise<number> =>
-      new Promise<number>((resolve, reject) => {
-        // Chunked, no Content-Length: the demo learns the size only by reading the bytes as they come.
-        const req = request(`${demo.origin}/expenses/${id}/files/receipt`, {
-          method: "POST",
-          headers: {
-            Origin: demo.origin,
-            Cookie: ada.header() ?? "",
-            "Content-Type": `multipart/form-data; boundary=${BOUNDARY}`,
-            "Transfer-Encoding": "chunked",
-          },
-        });
-        req.on("response", (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
-        // The demo closes the connection on its answer, before every byte is sent.
-        req.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" || e.code === "ECONNRESET" ? undefined : reject(e)));
-        let sent = 0;
-        req.write(`${head("big.pdf")}%PDF-1.7\n`);
-        const more = (): void => {
-          while (sent < total) {
-            sent += piece.length;
-            if (!req.write(piece)) return void req.once("drain", more);
-          }
-          req.end(TAIL);
-        };
-        more();
+      sendChunked({
+        url: `${demo.origin}/expenses/${id}/files/receipt`,
+        headers: { Origin: demo.origin, Cookie: ada.header() ?? "", "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` },
+        head: `${head("big.pdf")}%PDF-1.7\n`,
+        total,
+        tail: TAIL,
       });
     // A process's first large upload grows its memory by what a streamed read leaves to the collector (about 20 MB for
     // 9 MB, measured), kept for the next: an accepted 9 MB scan comes first, then the refused 30 MB one is weighed.
