@@ -49,6 +49,8 @@ export interface Driver {
   get(path: string): Promise<Answer>;
   /** Posts `form` as the signed-in person. */
   post(path: string, form?: Record<string, string>): Promise<Answer>;
+  /** Posts `bytes` as the one file part of a multipart/form-data body (a File field's upload) as the signed-in person. */
+  upload(path: string, filename: string, bytes: Buffer): Promise<Answer>;
   /** Calls `tool` over the tools API with a write token the person minted. */
   call(tool: string, args: Record<string, unknown>): Promise<Answer>;
   /** One row of the demo's database. */
@@ -186,6 +188,19 @@ export const WRITE_PATHS: readonly WritePath[] = [
     drive: (d) => d.post("/expenses/bulk", { action: "set", field: "label", value: "Train", ids: record(d, "expenses") }),
     event: { type: "expenses.updated", actor: "human" },
     atomic: BULK_ATOMIC,
+  },
+  {
+    // lib/manifest README "Attachments": the upload is the record's update holding the file; expenses_attach, the same
+    // write through POST /api/tools/{name}, appends the same event by its agent (test/manifest/demo-files.test.ts).
+    name: "POST /expenses/{id}/files/{field}",
+    drive: (d) => d.upload(`/expenses/${record(d, "expenses")}/files/receipt`, "receipt.pdf", Buffer.from("%PDF-1.7\n%%EOF\n")),
+    event: { type: "expenses.updated", actor: "human" },
+    atomic: RECORD_ATOMIC,
+  },
+  { name: "POST /notes/{id}/files/{field}", none: "mounted for a resource with a File field only: notes has none, so no such route" },
+  {
+    name: "POST /teams/{team}/tasks/{id}/files/{field}",
+    none: "mounted for a resource with a File field only: tasks has none, so no such route",
   },
   {
     name: "POST /expenses/{id}/delete",

@@ -35,8 +35,8 @@ import { clearDoneForm } from "./clear-done.ts";
 import { render } from "./pages/layout.ts";
 
 /**
- * Expenses: Exclusive, user-scoped; `label` (Text), `amount` (Money, EUR), `spent_on` (Date), `category` (Choice) and
- * `reimbursed_on` (Date, on or after `spent_on`).
+ * Expenses: Exclusive, user-scoped; `label` (Text), `amount` (Money, EUR), `spent_on` (Date), `category` (Choice),
+ * `reimbursed_on` (Date, on or after `spent_on`) and `receipt` (File: PDF, PNG or JPEG).
  */
 export const expenses: Resource = new Resource({
   Name: "expenses",
@@ -62,6 +62,14 @@ export const expenses: Resource = new Resource({
         Choices: ["travel", "meals", "office", "other"].map((value) => ({ Value: value, Label: `expenses.category.${value}` })),
       },
       { Name: "reimbursed_on", Label: "expenses.field.reimbursed_on", Kind: Kind.Date },
+      // A File field (lib/manifest README "Attachments"): a receipt as PDF, PNG or JPEG, recognised by its bytes, at most
+      // 10 MiB (FILE_MAX_BYTES_DEFAULT); uploaded and downloaded on the record's page, attached by agents with expenses_attach.
+      {
+        Name: "receipt",
+        Label: "expenses.field.receipt",
+        Kind: Kind.File,
+        Accept: ["application/pdf", "image/png", "image/jpeg"],
+      },
     ],
   },
   // A rule across fields (lib/manifest README "Rules across fields"): no reimbursement before the day of the expense.
@@ -132,6 +140,8 @@ export interface ResourcesDeps {
   approvals: Approvals;
   /** The agents' standing approvals: a member's for a team's tasks end when the membership ends. */
   standing: StandingApprovals;
+  /** Where the expenses' receipts are kept: `files` under the state directory. */
+  files: string;
 }
 
 /** Mounts `expenses`, `notes` and `tasks`; returns the mounted `tasks` (its records are a job's too: clear-done.ts). */
@@ -150,6 +160,7 @@ export function mountResources(deps: ResourcesDeps): MountedResource {
       teams: deps.teams,
       approvals: deps.approvals,
       standing: deps.standing,
+      files: deps.files,
     }),
   );
   return mounted[2]!;

@@ -171,7 +171,7 @@ export class Attachments {
    * Writes `chunks` to a new file under a random name, hashing and counting them, checking the first SNIFF_BYTES against
    * `accept` and the size against `limit`; throws FileRefused (the partial file removed) when either fails.
    */
-  async write(chunks: AsyncIterable<Uint8Array>, accept: readonly string[], limit: number): Promise<WrittenFile> {
+  async write(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, accept: readonly string[], limit: number): Promise<WrittenFile> {
     // OWASP ASVS 5.0 §5.3.2: the stored name is ours (128 random bits), never the person's.
     const id = randomBytes(16).toString("base64url");
     const path = join(this.directory, id);
@@ -185,7 +185,7 @@ export class Attachments {
       for await (const chunk of chunks) {
         size += chunk.length;
         // OWASP ASVS 5.0 §5.2.1: the cap is checked as the bytes arrive, never after they are all held.
-        if (size > limit) throw new FileRefused("too_large", `larger than ${limit} bytes`);
+        if (size > limit) throw tooLarge(limit);
         if (type === undefined) {
           head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
           if (head.length >= 3) type = sniffAccepted(head, accept, head.length >= SNIFF_BYTES);
@@ -210,7 +210,7 @@ export class Attachments {
     const row: Attachment = { ...at, id: file.id, path: file.path, size: file.size, sha256: file.sha256, type: file.type };
     // OWASP ASVS 5.0 §5.2.4 (and §13.1.3): what one person stores is bounded, counted in the transaction that adds to it.
     const within = this.#db.transaction(() => {
-      if (this.usage(at.person) + file.size > ATTACHMENT_QUOTA_PER_PERSON) return false;
+      if (!this.#withinQuota(at.person, file.size)) return false;
       this.#db
         .prepare(
           `INSERT INTO manifest_attachments (id, resource, record, field, owner, person, name, type, size, sha256, path, created_at)
@@ -221,9 +221,24 @@ export class Attachments {
     })();
     if (!within) {
       rmSync(file.path, { force: true });
-      throw new FileRefused("quota", `over the quota of ${ATTACHMENT_QUOTA_PER_PERSON} bytes per person`);
+      throw overQuota();
     }
     return row;
+  }
+
+  /**
+   * Throws the FileRefused that `write` then `record` would throw for `bytes` (a whole file already in memory, as a
+   * tool's argument is), writing nothing: a tool's dry run before its person is asked (files-tool.ts).
+   */
+  refuseEarly(bytes: Uint8Array, accept: readonly string[], limit: number, person: string): void {
+    if (bytes.length > limit) throw tooLarge(limit);
+    sniffAccepted(bytes.subarray(0, SNIFF_BYTES), accept, true);
+    if (!this.#withinQuota(person, bytes.length)) throw overQuota();
+  }
+
+  // OWASP ASVS 5.0 §5.2.4: whether `person` may store `size` bytes more.
+  #withinQuota(person: string, size: number): boolean {
+    return this.usage(person) + size <= ATTACHMENT_QUOTA_PER_PERSON;
   }
 
   /** The bytes `person` has stored. */
@@ -260,6 +275,16 @@ export function removeRows(db: DB, rows: readonly { id: string; path: string }[]
   const remove = db.prepare("DELETE FROM manifest_attachments WHERE id = ?");
   for (const row of rows) remove.run(row.id);
   for (const row of rows) rmSync(row.path, { force: true });
+}
+
+// OWASP ASVS 5.0 §5.2.1: past the field's cap.
+function tooLarge(limit: number): FileRefused {
+  return new FileRefused("too_large", `larger than ${limit} bytes`);
+}
+
+// OWASP ASVS 5.0 §5.2.4: past what one person may store.
+function overQuota(): FileRefused {
+  return new FileRefused("quota", `over the quota of ${ATTACHMENT_QUOTA_PER_PERSON} bytes per person; delete files first`);
 }
 
 // The accepted type `head` starts with; undefined when it can be none of them, or (not `final`) when more bytes may decide.

@@ -17,7 +17,16 @@ import { admitDownload, MAX_DOWNLOADS_PER_PERSON } from "../internal/index.ts";
 import { PathValue } from "../router/index.ts";
 import type { DB } from "../db/index.ts";
 import { applySchema } from "../db/index.ts";
-import { acceptedTypes, ATTACHMENTS_STEP, Attachments, FileRefused, maxBytes, removeRows, safeFileName } from "./attachments.ts";
+import {
+  acceptedTypes,
+  ATTACHMENTS_STEP,
+  Attachments,
+  type Attachment,
+  FileRefused,
+  maxBytes,
+  removeRows,
+  safeFileName,
+} from "./attachments.ts";
 import { ManifestError } from "./errors.ts";
 import { Kind } from "./kinds.ts";
 import { MULTIPART_HEAD_LIMIT, multipartBoundary, MultipartRefused, readFilePart } from "./multipart.ts";
@@ -101,6 +110,48 @@ export interface FileRouteContext {
   readonly ended: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 }
 
+/** What attaching a file needs of the resource's mount. */
+export type AttachContext = Pick<FileRouteContext, "spec" | "store" | "attachments" | "options">;
+
+/**
+ * Attaches `chunks` (named `givenName`) to `target.field` of record `target.id`, read at `target.version`: the file
+ * written and checked (attachments.ts, the one home of the byte checks, cap and quota; FileRefused otherwise), recorded,
+ * then the record updated to hold it. The upload route and the attach tool (files-tool.ts) both write through here.
+ * Returns the attachment and the record's new version, or "missing" or "changed" when the record went or changed
+ * meanwhile: nothing is kept then.
+ */
+export async function attachFile(
+  context: AttachContext,
+  who: Writer,
+  target: { readonly id: string; readonly version: number; readonly field: Field },
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  givenName: string,
+): Promise<{ attachment: Attachment; version: number } | "missing" | "changed"> {
+  const { spec, attachments, store } = context;
+  const { id, field } = target;
+  const written = await attachments.write(chunks, acceptedTypes(field), maxBytes(field));
+  const row = attachments.record(written, {
+    resource: spec.Name,
+    record: id,
+    field: field.Name,
+    owner: who.owner,
+    person: personOf(who),
+    name: safeFileName(givenName, written.type),
+    created_at: (context.options.clock ?? systemClock).now().getTime(),
+  });
+  let outcome;
+  try {
+    outcome = store.update(who, id, target.version, { [field.Name]: row.id });
+  } catch (e) {
+    removeRows(context.options.db, [row]);
+    throw e;
+  }
+  if (outcome.kind === "ok") return { attachment: row, version: outcome.version };
+  // The record changed or went meanwhile: the file is not kept, and the person uploads again.
+  removeRows(context.options.db, [row]);
+  return outcome.kind === "missing" ? "missing" : "changed";
+}
+
 /** The handlers of a File field's upload and download. */
 export function fileHandlers(context: FileRouteContext): { upload: HandlerFunc; download: HandlerFunc } {
   const { spec, store, attachments, owner, refuse, missing } = context;
@@ -117,39 +168,18 @@ export function fileHandlers(context: FileRouteContext): { upload: HandlerFunc; 
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > maxBytes(field) + MULTIPART_HEAD_LIMIT * 2)
       return refuse(req, res, 413, `${what}: larger than ${maxBytes(field)} bytes`);
-    const who = context.writer(req);
-    let row;
     try {
       const part = await readFilePart(req.iterator({ destroyOnReturn: false }), boundary);
       if (part.name !== "file") return refuse(req, res, 400, `${what}: the part must be named "file"`);
-      const written = await attachments.write(part.body, acceptedTypes(field), maxBytes(field));
-      const name = safeFileName(part.filename, written.type);
-      const at = {
-        resource: spec.Name,
-        record: id,
-        field: field.Name,
-        owner: who.owner,
-        person: personOf(who),
-        created_at: (context.options.clock ?? systemClock).now().getTime(),
-      };
-      row = attachments.record(written, { ...at, name });
+      const outcome = await attachFile(context, context.writer(req), { id, version: existing.version, field }, part.body, part.filename);
+      if (typeof outcome === "object") return seeOther(res, `${context.at(req)}/${id}?saved=1`);
+      return outcome === "missing" ? missing(req, res) : refuse(req, res, 409, `${what}: the record changed meanwhile; upload again`);
     } catch (e) {
       if (e instanceof FileRefused) return refuse(req, res, e.status, `${what}: ${e.message}`);
       if (e instanceof MultipartRefused) return refuse(req, res, 400, `${what}: ${e.message}`);
-      throw e;
-    }
-    let outcome;
-    try {
-      outcome = store.update(who, id, existing.version, { [field.Name]: row.id });
-    } catch (e) {
-      removeRows(context.options.db, [row]);
       if (isCredentialEnded(e)) return context.ended(req, res);
       throw e;
     }
-    if (outcome.kind === "ok") return seeOther(res, `${context.at(req)}/${id}?saved=1`);
-    // The record changed or went meanwhile: the file is not kept, and the person uploads again.
-    removeRows(context.options.db, [row]);
-    return outcome.kind === "missing" ? missing(req, res) : refuse(req, res, 409, `${what}: the record changed meanwhile; upload again`);
   };
   const download: HandlerFunc = async (req, res) => {
     const id = PathValue(req, "id") ?? "";

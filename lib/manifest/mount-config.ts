@@ -64,7 +64,7 @@ export interface MountedResource {
    * README "Values by kind"), in and out.
    */
   readonly Store: RecordStore;
-  /** The tools it registered: `<name>_list`, `_read` (ToolRead), `_create`, `_update`, `_delete` (ToolWrite). */
+  /** The tools it registered: `<name>_list`, `_read`, `_history` (ToolRead), `_create`, `_update`, `_delete` (ToolWrite), and `_attach` (ToolWrite) for a resource with File fields. */
   readonly Tools: readonly ToolDef[];
   /**
    * The records `person` reaches, for a job (README "Records from a job"): the person who started it, or the one the

@@ -23,6 +23,7 @@ import { crossOriginProtection, type HandlerFunc } from "../http/index.ts";
 import { appStore } from "./app-store.ts";
 import { ManifestError } from "./errors.ts";
 import { fileHandlers, fileStore, openAttachments } from "./files.ts";
+import { attachTool } from "./files-tool.ts";
 import { StoreKind } from "./kinds.ts";
 import { liveFeed, liveHandler, liveStore, OpenStreams, tellLanded } from "./live.ts";
 import { bulkWriter } from "./bulk.ts";
@@ -122,6 +123,9 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     ...resourceTools(spec, store, options.events, handlers, refs, options.label, context.scope),
     bulkTool({ spec, store, refs, scope: context.scope, t: wording(options.label), apply: bulkApply, handler: bulk }),
   ];
+  // README "Attachments": agents attach a file through `<name>_attach`, bound to the upload route.
+  if (files !== undefined && attachments !== undefined)
+    tools.push(attachTool(spec, { ...context, attachments, upload: files.upload, t: wording(options.label) }));
   for (const def of tools) options.tools.register(def);
   // OWASP ASVS 5.0 §8.2.2 (issue 38): a member removed, leaving, or whose team is deleted hears nothing more (their streams
   // end), and their agent's writes to the team waiting for approval can no longer be approved (voided).

@@ -44,6 +44,8 @@ export function displayValue(req: IncomingMessage, field: Field | undefined, val
   if (field?.Kind === Kind.Integer && typeof value === "number") return formatInteger(value, LocaleFrom(req));
   if (field?.Kind === Kind.Date && typeof value === "string") return formatDate(value, LocaleFrom(req));
   if (field?.Kind === Kind.Boolean) return T(req, value === 1 ? "resource.yes" : "resource.no");
+  // README "Attachments": a File field holds its attachment's id, which says nothing to a person; the file is downloaded from the record.
+  if (field?.Kind === Kind.File) return value === "" ? "" : T(req, "resource.file.attached");
   if (field?.Kind === Kind.Choice) {
     // A value no longer among the Choices (removed from the manifest) is shown as stored.
     const choice = field.Choices?.find((c) => c.Value === value);

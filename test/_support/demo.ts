@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { DEMO_BUNDLE, DEMO_ENTRY } from "../../scripts/bundle.ts";
 import type { Page } from "./browser.ts";
 import { extractCode, extractLink } from "./signin-app.ts";
-import { CookieJar, sendRequest } from "./http-client.ts";
+import { CookieJar, sendRequest, type TestResponse } from "./http-client.ts";
 import { newAuthenticator } from "./authenticator.ts";
 import { freePort } from "./server.ts";
 import { startSMTPServer, type CapturedMessage, type TestSMTPServer, type TestSMTPServerOptions } from "./smtp-server.ts";
@@ -31,6 +31,8 @@ export interface Demo {
   smtp: TestSMTPServer;
   /** The demo's state directory (its database is demo.db there). */
   stateDir: string;
+  /** The demo process's id (its memory is read from /proc/<pid>/status). */
+  pid: number;
   /** Everything the demo logged so far (JSON lines). */
   logs(): string;
   /** Log lines at level "error". */
@@ -151,6 +153,7 @@ async function startExample(
     origin,
     smtp,
     stateDir,
+    pid: child.pid ?? 0,
     logs: () => output,
     errorLogs: () => output.split("\n").filter((line) => line.includes('"level":"error"')),
     async close() {
@@ -238,6 +241,17 @@ export async function mintAgentToken(demo: Demo, jar: CookieJar, name: string, a
   const token = agentTokenIn(minted.body);
   if (token === undefined) throw new Error(`demo: minting ${name} answered ${minted.status}`);
   return token;
+}
+
+/** Calls `tool` with `args` over `POST /api/tools/{name}` with the agent token `bearer`. */
+export function callTool(demo: Pick<Demo, "origin">, bearer: string, tool: string, args: Record<string, unknown>): Promise<TestResponse> {
+  return sendRequest(
+    demo.origin,
+    "POST",
+    `/api/tools/${tool}`,
+    { headers: { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json" }, body: JSON.stringify(args) },
+    demo.origin,
+  );
 }
 
 /** A PKCE verifier and its S256 challenge (RFC 7636 §4.2). */

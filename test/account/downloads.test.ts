@@ -7,6 +7,9 @@
  * count is released when a download ends, fails or its client goes away.
  * The write deadline itself: test/internal/respond.test.ts.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
 import { describe, it, type TestContext } from "node:test";
@@ -26,6 +29,9 @@ const BODY = "b".repeat(1000);
 const CSV = "/notes.csv?sort=id&dir=asc";
 
 async function start(t: TestContext): Promise<AccountApp> {
+  // The expenses' receipts (a File field) need a directory of their own.
+  const files = mkdtempSync(join(tmpdir(), "latch-downloads-"));
+  t.after(() => rmSync(files, { recursive: true, force: true }));
   return startAccountApp(t, {
     extend: (mux, auth, db, _logger, events) => {
       // A note references an expense: expenses are mounted first.
@@ -38,6 +44,7 @@ async function start(t: TestContext): Promise<AccountApp> {
           origin: "http://localhost",
           requireSession: auth.RequireSession,
           ctxFrom,
+          files,
         });
       }
     },

@@ -8,6 +8,9 @@
  * writes through the resource's store. Requests can be held open: the
  * head and part of the body sent, the rest when the test says.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import type { TestContext } from "node:test";
 import { AgentTokens, Approvals, ToolInvoker, ToolRegistry, ToolWrite, defineAction, newToolsAPI } from "../../lib/agent/index.ts";
@@ -54,6 +57,9 @@ export async function startRaceApp(t: TestContext): Promise<RaceApp> {
   let arrived = deferred<IncomingMessage>();
   const entered = deferred<void>();
   const released = deferred<void>();
+  // The expenses' receipts (a File field) need a directory of their own.
+  const files = mkdtempSync(join(tmpdir(), "latch-race-"));
+  t.after(() => rmSync(files, { recursive: true, force: true }));
   const app = await startAccountApp(t, {
     render: (_req, res, view) => {
       res.setHeader("Content-Type", "text/plain");
@@ -78,6 +84,7 @@ export async function startRaceApp(t: TestContext): Promise<RaceApp> {
         requireSession,
         ctxFrom,
         clock,
+        files,
       });
       registry.register(
         defineAction({

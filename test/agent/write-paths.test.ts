@@ -82,6 +82,18 @@ describe("write paths: each route driven once against the demo appends its event
   const driver = (): Driver => ({
     get: (path) => sendRequest(demo.origin, "GET", path, { jar }, demo.origin),
     post: (path, form = {}) => sendRequest(demo.origin, "POST", path, { jar, form }, demo.origin),
+    upload: (path, filename, bytes) => {
+      const boundary = "----latchwritepaths";
+      const part = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n\r\n`;
+      const body = Buffer.concat([Buffer.from(part), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+      return sendRequest(
+        demo.origin,
+        "POST",
+        path,
+        { jar, headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, body },
+        demo.origin,
+      );
+    },
     call: (tool, args) =>
       sendRequest(
         demo.origin,

@@ -3,7 +3,6 @@
  * readers only with `Content-Disposition: attachment` and nosniff, deleted with its record.
  */
 import assert from "node:assert/strict";
-import { request } from "node:http";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +30,7 @@ import {
   safeFileName,
 } from "../../lib/manifest/attachments.ts";
 import { startSigninApp, type CookieJar, type SigninApp } from "../_support/signin-app.ts";
+import { sendChunked } from "../_support/uploads.ts";
 
 const loans = new Resource({
   Name: "loans",
@@ -179,37 +179,17 @@ describe("File fields", () => {
     const { app, files } = await start(t);
     const ada = await app.signIn("ada@example.com");
     const id = await newLoan(app, ada);
-    const piece = Buffer.alloc(64 * 1024, 0x41);
     const total = 30 * 1024 * 1024;
     const before = process.memoryUsage().rss;
     let peak = before;
-    const status = await new Promise<number>((resolve, reject) => {
-      // Chunked: no Content-Length, so the server learns the size only by reading it.
-      const req = request(`${app.base}/loans/${id}/files/contract`, {
-        method: "POST",
-        headers: {
-          Origin: ORIGIN,
-          Cookie: ada.header() ?? "",
-          "Content-Type": `multipart/form-data; boundary=${BOUNDARY}`,
-          "Transfer-Encoding": "chunked",
-        },
-      });
-      req.on("response", (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on("error", reject);
-      let sent = 0;
-      req.write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\n\r\n%PDF-1.7\n`);
-      const more = (): void => {
-        while (sent < total) {
-          sent += piece.length;
-          peak = Math.max(peak, process.memoryUsage().rss);
-          if (!req.write(piece)) return void req.once("drain", more);
-        }
-        req.end(`\r\n--${BOUNDARY}--\r\n`);
-      };
-      more();
+    // Chunked: no Content-Length, so the server learns the size only by reading it.
+    const status = await sendChunked({
+      url: `${app.base}/loans/${id}/files/contract`,
+      headers: { Origin: ORIGIN, Cookie: ada.header() ?? "", "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` },
+      head: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\n\r\n%PDF-1.7\n`,
+      total,
+      tail: `\r\n--${BOUNDARY}--\r\n`,
+      onPiece: () => void (peak = Math.max(peak, process.memoryUsage().rss)),
     });
     assert.equal(status, 413);
     assert.deepEqual(stored(files), []);
