@@ -11,8 +11,6 @@ export interface ChunkedUpload {
   head: string;
   total: number;
   tail: string;
-  /** Called before each piece is written (a test sampling its own memory). */
-  onPiece?: () => void;
 }
 
 /** Sends `upload` and resolves with the answer's status; a connection the server closes on its answer is no error. */
@@ -30,7 +28,6 @@ export function sendChunked(upload: ChunkedUpload): Promise<number> {
     const more = (): void => {
       while (sent < upload.total) {
         sent += piece.length;
-        upload.onPiece?.();
         if (!req.write(piece)) return void req.once("drain", more);
       }
       req.end(upload.tail);

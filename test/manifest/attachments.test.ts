@@ -175,13 +175,13 @@ describe("File fields", () => {
     assert.equal(app.db.prepare("SELECT count(*) FROM manifest_attachments").pluck().get(), 0);
   });
 
-  it("refuses a 30 MB upload over the 10 MB cap as it streams, holding no more than a piece of it", async (t) => {
+  // That the server never holds the file is measured on the demo in its own process (demo-files.test.ts): this
+  // process's memory is the client's as well, and its first large transfer grows it by about the file's size anyway.
+  it("refuses a 30 MB upload over the 10 MB cap as it streams, storing nothing", async (t) => {
     const { app, files } = await start(t);
     const ada = await app.signIn("ada@example.com");
     const id = await newLoan(app, ada);
     const total = 30 * 1024 * 1024;
-    const before = process.memoryUsage().rss;
-    let peak = before;
     // Chunked: no Content-Length, so the server learns the size only by reading it.
     const status = await sendChunked({
       url: `${app.base}/loans/${id}/files/contract`,
@@ -189,12 +189,9 @@ describe("File fields", () => {
       head: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\n\r\n%PDF-1.7\n`,
       total,
       tail: `\r\n--${BOUNDARY}--\r\n`,
-      onPiece: () => void (peak = Math.max(peak, process.memoryUsage().rss)),
     });
     assert.equal(status, 413);
     assert.deepEqual(stored(files), []);
-    // The server (this process) never held the file: its memory grew by less than the file's size.
-    assert.ok(peak - before < total, `rss grew by ${peak - before} bytes`);
   });
 
   it("an account's export lists its attachments, and its deletion removes their files", async (t) => {
