@@ -281,6 +281,8 @@ function buildRouter(
     teams: team,
     approvals,
     standing,
+    jobs,
+    stateDir: config.stateDir,
   });
   mountTeamPages({ mux, signedIn, teams: team, assets, shell: renderDemo });
   mountClearDone(signedIn, jobs, tasks);

@@ -2,7 +2,7 @@
  * What a call outside a form shares, a tool's (tools.ts) and a job's (acting.ts): its writer, asked its team role
  * again in the write's transaction; its values, checked by the form's rules; its refusals, worded as the form's.
  */
-import { AgentError } from "../agent/index.ts";
+import { AgentError, type ToolDef } from "../agent/index.ts";
 import type { ActorLike } from "../events/index.ts";
 import { BaseCatalog, interpolate } from "../i18n/index.ts";
 import type { ChangeApproval } from "./changes.ts";
@@ -36,6 +36,23 @@ export function callWriter(
     actor,
     stillHeld: () => held?.() !== false && scope.access(subject, team, "write") === "ok",
   };
+}
+
+/** What a tool's run receives (lib/agent `ToolInvocation`). */
+type ToolInvocation = Parameters<NonNullable<ToolDef["Run"]>>[0];
+
+/**
+ * The `Writer` of tool call `call`: its subject, in the team its `team` argument names, as its actor, with its token's
+ * own check and the approval that allowed it (recorded on its events for the record's history).
+ */
+export function toolWriter(spec: Pick<ResourceSpec, "Name">, scope: RequestScope, call: ToolInvocation): Writer {
+  return callWriter(spec, scope, {
+    subject: call.Subject,
+    team: String(call.Args.get("team") ?? ""),
+    actor: call.Actor,
+    held: call.StillHeld,
+    approval: call.Approval === undefined ? undefined : { id: call.Approval.ID, standing: call.Approval.Standing },
+  });
 }
 
 /** The application's `label`, else the framework's English (else the key): what a refusal's field problem is worded in. */

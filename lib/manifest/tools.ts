@@ -15,13 +15,13 @@ import { recordPreviews } from "./preview.ts";
 import { historyTool } from "./history-tool.ts";
 import type { EventStore } from "../events/index.ts";
 import {
-  callWriter,
   checkedValues,
   enteredText,
   problemRefusal,
   referencedRefusal,
   refusingWrite,
   TOOL_LOCALE,
+  toolWriter,
   wording,
   type Label,
 } from "./calls.ts";
@@ -58,28 +58,21 @@ export function resourceTools(
   const team = (call: Call): string => String(call.Args.get("team") ?? "");
   const owner = (call: Call, action: "read" | "write"): string => reachedOwner(spec, scope, call.Subject, team(call), action);
   // A team member removed while the call waited commits nothing, as an ended token (store.ts `Writer.stillHeld`).
-  const writer = (call: ToolInvocation): Writer =>
-    callWriter(spec, scope, {
-      subject: call.Subject,
-      team: team(call),
-      actor: call.Actor,
-      held: call.StillHeld,
-      approval: call.Approval === undefined ? undefined : { id: call.Approval.ID, standing: call.Approval.Standing },
-    });
+  const writer = (call: ToolInvocation): Writer => toolWriter(spec, scope, call);
   const t = wording(label);
-  // A team resource's tools say which team, in their schema and in tools/list (issue 38).
-  const teamArg: ToolArg[] = isTeamScoped(spec)
-    ? [
-        {
-          Name: "team",
-          Type: "string",
-          Required: true,
-          Description: "The id of the team whose records this reaches (one the person is a member of)",
-        },
-      ]
-    : [];
-  const parts: Parts = { spec, store, handlers, refs, t, owner, writer, team: teamArg, events };
+  const parts: Parts = { spec, store, handlers, refs, t, owner, writer, team: teamArg(spec), events };
   return [...readTools(parts), ...writeTools(parts)];
+}
+
+/** The `team` argument of a team resource's tools, which says which team in their schema and in tools/list (issue 38); else none. */
+export function teamArg(spec: ResourceSpec): ToolArg[] {
+  const team: ToolArg = {
+    Name: "team",
+    Type: "string",
+    Required: true,
+    Description: "The id of the team whose records this reaches (one the person is a member of)",
+  };
+  return isTeamScoped(spec) ? [team] : [];
 }
 
 /** What a tool's run receives (lib/agent `ToolInvocation`). */
