@@ -27,6 +27,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writingNames } from "./write-paths-names.ts";
 import { STARTER_MOUNTED_AT, operatorWritePaths } from "./write-paths-operators.ts";
+import { imported, importWritePaths, UPLOAD_ONLY } from "./write-paths-imports.ts";
 import { teamWritePaths } from "./write-paths-teams.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -49,6 +50,8 @@ export interface Driver {
   get(path: string): Promise<Answer>;
   /** Posts `form` as the signed-in person. */
   post(path: string, form?: Record<string, string>): Promise<Answer>;
+  /** Posts `text` as the one file (part "file") of a multipart/form-data body, as the signed-in person. */
+  upload(path: string, text: string): Promise<Answer>;
   /** Calls `tool` over the tools API with a write token the person minted. */
   call(tool: string, args: Record<string, unknown>): Promise<Answer>;
   /** One row of the demo's database. */
@@ -110,7 +113,7 @@ export const WRITE_PATHS: readonly WritePath[] = [
     none: "a code typed with no pending link of this browser changes nothing; a right code signs in as the link does (signed_in, test/signin/code.test.ts)",
   },
   // Teams: the drives act in the person's newest team (scripts/write-paths-teams.ts).
-  ...teamWritePaths({ address: ADDRESS, version, recordAtomic: RECORD_ATOMIC }),
+  ...teamWritePaths({ address: ADDRESS, version, recordAtomic: RECORD_ATOMIC, imported, uploadOnly: UPLOAD_ONLY }),
   {
     name: "POST /account/agents",
     drive: (d) => d.post("/account/agents", { name: "writer", access: "write" }),
@@ -212,6 +215,8 @@ export const WRITE_PATHS: readonly WritePath[] = [
     event: { type: "notes.deleted", actor: "human" },
     atomic: RECORD_ATOMIC,
   },
+  ...importWritePaths(RECORD_ATOMIC),
+
   {
     name: "POST /account/recovery-codes",
     drive: (d) => d.post("/account/recovery-codes"),
@@ -311,10 +316,7 @@ export const WRITE_PATHS: readonly WritePath[] = [
   { name: "manifest: RecordStore.create", via: "POST /expenses", atomic: RECORD_ATOMIC },
   { name: "manifest: RecordStore.update", via: "POST /expenses/{id}", atomic: RECORD_ATOMIC },
   { name: "manifest: RecordStore.delete", via: "POST /expenses/{id}/delete", atomic: RECORD_ATOMIC },
-  {
-    name: "manifest: MountedResource.create",
-    none: "no demo route calls it (a job's, through For); test/manifest/job-records.test.ts drives it and finds tasks.created by human",
-  },
+  { name: "manifest: MountedResource.create", via: "POST /expenses/import/confirm" },
   {
     name: "manifest: MountedResource.update",
     none: "no demo route calls it (a job's, through For); test/manifest/job-records.test.ts drives it and finds tasks.updated by human",
