@@ -317,6 +317,8 @@ export const WRITE_PATHS: readonly WritePath[] = [
   { name: "manifest: RecordStore.update", via: "POST /expenses/{id}", atomic: RECORD_ATOMIC },
   { name: "manifest: RecordStore.delete", via: "POST /expenses/{id}/delete", atomic: RECORD_ATOMIC },
   { name: "manifest: MountedResource.create", via: "POST /expenses/import/confirm" },
+  // The job registry a resource's import starts its jobs on (MountOptions.imports.jobs: the app's lib/jobs Registry).
+  { name: "manifest: MountOptions.Start", via: "POST /expenses/import/confirm" },
   {
     name: "manifest: MountedResource.update",
     none: "no demo route calls it (a job's, through For); test/manifest/job-records.test.ts drives it and finds tasks.updated by human",
