@@ -44,6 +44,7 @@ function errorText(req: IncomingMessage, spec: ResourceSpec, error: RowError): s
 export function importPageHTML(req: IncomingMessage, spec: ResourceSpec, route: string, upload: UploadView): SafeHTML {
   const { preview } = upload;
   const fields = spec.Form.Fields.filter((f) => preview.columns.roles.some((r) => "field" in r && r.field === f && !r.name));
+  const label = (name: string): string => T(req, spec.Form.Fields.find((f) => f.Name === name)?.Label ?? name);
   const role = (i: number): string => {
     const r = preview.columns.roles[i]!;
     if ("field" in r) return r.name ? Tf(req, "resource.import.name_of", { field: T(req, r.field.Label) }) : T(req, r.field.Label);
@@ -52,7 +53,7 @@ export function importPageHTML(req: IncomingMessage, spec: ResourceSpec, route: 
   const columns = html`<table data-import-columns><thead><tr><th scope="col">${T(req, "resource.import.column")}</th><th scope="col">${T(req, "resource.import.field")}</th></tr></thead><tbody>
 ${preview.columns.header.map((c, i) => html`<tr data-column="${c}"><td>${c}</td><td>${role(i)}</td></tr>`)}
 </tbody></table>
-${preview.columns.missing.length === 0 ? "" : html`<p class="muted" data-import-missing>${Tf(req, "resource.import.missing", { fields: preview.columns.missing.join(", ") })}</p>`}`;
+${preview.columns.missing.length === 0 ? "" : html`<p class="muted" data-import-missing>${Tf(req, "resource.import.missing", { fields: preview.columns.missing.map((name) => `${label(name)} (${name})`).join(", ") })}</p>`}`;
   const sample = html`<div class="table-scroll"><table data-import-sample><thead><tr><th scope="col">${T(req, "resource.import.line")}</th>${fields.map((f) => html`<th scope="col">${T(req, f.Label)}</th>`)}</tr></thead><tbody>
 ${preview.sample.map((row: CheckedRow) => html`<tr data-line="${row.line}"><td>${row.line}</td>${fields.map((f) => html`<td>${row.given[f.Name] ?? ""}</td>`)}</tr>`)}
 </tbody></table></div>`;

@@ -7,10 +7,13 @@
  * a sample.
  */
 import assert from "node:assert/strict";
+import { request } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { OpenDB, type DB } from "../../lib/db/index.ts";
+import { IMPORT_MAX_BYTES } from "../../lib/manifest/import.ts";
 import { IMPORT_SAMPLE_ROWS } from "../../lib/manifest/import-tool.ts";
+import { MULTIPART_HEAD_LIMIT } from "../../lib/manifest/multipart.ts";
 import { mintAgentToken, signInOverHTTP, startDemo, type Demo } from "../_support/demo.ts";
 import { sendRequest, type CookieJar, type TestResponse } from "../_support/http-client.ts";
 
@@ -159,6 +162,9 @@ describe("demo: a resource's CSV import", () => {
     const upload = new URLSearchParams(path.split("?")[1]).get("upload") ?? "";
     const refused = await post(carol, "/notes/import/confirm", { upload });
     assert.equal(refused.status, 422);
+    // Another person's upload is as missing as an unknown one.
+    assert.equal((await get(ada, path)).status, 404);
+    assert.equal((await post(ada, "/notes/import/confirm", { upload })).status, 404);
     assert.equal(db.prepare("SELECT count(*) FROM notes WHERE title = 'Second'").pluck().get(), 0);
   });
 
@@ -182,6 +188,30 @@ describe("demo: a resource's CSV import", () => {
         { label: "Tab bus", amount: 240, category: "" },
       ],
     );
+  });
+
+  it("refuses an upload declared larger than IMPORT_MAX_BYTES before reading it (413)", async () => {
+    const declared = IMPORT_MAX_BYTES + 2 * MULTIPART_HEAD_LIMIT + 1;
+    const answer = await new Promise<number>((resolve, reject) => {
+      const url = new URL("/expenses/import", demo.origin);
+      const req = request(url, {
+        method: "POST",
+        agent: false,
+        headers: {
+          Origin: demo.origin,
+          Cookie: carol.header() ?? "",
+          "Content-Type": `multipart/form-data; boundary=${BOUNDARY}`,
+          "Content-Length": String(declared),
+        },
+      });
+      req.on("response", (res) => {
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      });
+      req.on("error", reject);
+      req.write(multipart("label\n").subarray(0, 64));
+    });
+    assert.equal(answer, 413);
   });
 
   it("an agent's import is one approval showing the count and a sample, and each record is the agent's", async () => {
