@@ -23,8 +23,17 @@ export interface CSVRow {
   readonly problem?: RowProblem | undefined;
 }
 
-/** The file is no UTF-8 text, or its header row is missing: nothing of it can be read. */
-export class CSVRefused extends Error {}
+/** The file is no UTF-8 text, or its header row is missing or unreadable: nothing of it can be read. */
+export class CSVRefused extends Error {
+  /** Why, as the catalogs word it: `resource.import.refused.<reason>`, with `args`. */
+  readonly reason: "not_utf8" | "header_long" | "no_header" | "twice";
+  readonly args: Record<string, string | number>;
+  constructor(reason: CSVRefused["reason"], message: string, args: Record<string, string | number> = {}) {
+    super(message);
+    this.reason = reason;
+    this.args = args;
+  }
+}
 
 /**
  * OWASP "CSV Injection" (https://owasp.org/www-community/attacks/CSV_Injection): the apostrophe the export (csv.ts
@@ -155,7 +164,7 @@ export async function* csvRows(pieces: AsyncIterable<Uint8Array> | Iterable<Uint
     try {
       return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
     } catch {
-      throw new CSVRefused("the file is not UTF-8 text");
+      throw new CSVRefused("not_utf8", "the file is not UTF-8 text");
     }
   };
   let parser: RowParser | undefined;
@@ -166,7 +175,7 @@ export async function* csvRows(pieces: AsyncIterable<Uint8Array> | Iterable<Uint
     head += text;
     const end = head.search(/[\r\n]/);
     if (end < 0 && head.length <= headMax) return [];
-    if (end < 0) throw new CSVRefused(`the header row is longer than ${headMax} characters`);
+    if (end < 0) throw new CSVRefused("header_long", `the header row is longer than ${headMax} characters`, { max: headMax });
     parser = new RowParser(detectDelimiter(head.slice(0, end)));
     const rows = parser.push(head);
     head = "";

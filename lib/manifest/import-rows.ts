@@ -62,7 +62,8 @@ export function importColumns(spec: ResourceSpec, header: readonly string[]): Im
   const seen = new Set<string>();
   const roles = header.map((raw): Role => {
     const column = raw.trim();
-    if (seen.has(column)) throw new CSVRefused(`the column ${JSON.stringify(column.slice(0, 64))} is named twice`);
+    const named = JSON.stringify(column.slice(0, 64));
+    if (seen.has(column)) throw new CSVRefused("twice", `the column ${named} is named twice`, { column: named });
     seen.add(column);
     const field = fields.get(column) ?? fields.get(nameOf(column) ?? "");
     if (KEPT_APART.includes(column)) return { apart: "export" };
@@ -167,7 +168,7 @@ export async function* checkedBatches(
     yield { columns, rows: check(batch) };
     batch = [];
   }
-  if (columns === undefined || check === undefined) throw new CSVRefused("the file has no header row");
+  if (columns === undefined || check === undefined) throw new CSVRefused("no_header", "the file has no header row");
   yield { columns, rows: check(batch) };
 }
 
@@ -179,7 +180,7 @@ export function checkedRows(
   owner: string,
 ): { columns: ImportColumns; rows: CheckedRow[] } {
   const [header, ...body] = rows;
-  if (header === undefined) throw new CSVRefused("the text has no header row");
+  if (header === undefined) throw new CSVRefused("no_header", "the text has no header row");
   const columns = importColumns(spec, header.cells);
   const check = rowChecker(spec, refs, owner, columns);
   const checked: CheckedRow[] = [];
@@ -215,7 +216,8 @@ export async function previewImport(
       if (sample.length < IMPORT_PREVIEW_ROWS) sample.push(row);
       if (row.errors.length === 0) continue;
       rowsWithErrors += 1;
-      if (errors.length < IMPORT_ERRORS_SHOWN) errors.push(row);
+      // Its line and problems only: a row's text (up to IMPORT_CELL_MAX a cell) is not kept for every row in error.
+      if (errors.length < IMPORT_ERRORS_SHOWN) errors.push({ line: row.line, given: {}, errors: row.errors });
     }
   }
   return { columns: columns!, sample, errors, rows, rowsWithErrors };

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from "node:http";
 import { html, type SafeHTML } from "../http/index.ts";
 import { T, Tf } from "../i18n/index.ts";
+import type { CSVRefused } from "./csv-read.ts";
 import type { CheckedRow, ImportOutcome, ImportPreview, RowError } from "./import-rows.ts";
 import type { ResourceSpec } from "./spec.ts";
 import { problemArgs } from "./values.ts";
@@ -22,9 +23,11 @@ const heading = (req: IncomingMessage, spec: ResourceSpec, route: string): SafeH
   html`<p><a href="${route}">${T(req, `${spec.Name}.title`)}</a></p>
 <h1>${Tf(req, "resource.import.title", { resource: T(req, `${spec.Name}.title`) })}</h1>`;
 
-/** The upload form: one CSV file. */
-export function uploadFormHTML(req: IncomingMessage, spec: ResourceSpec, route: string): SafeHTML {
+/** The upload form: one CSV file; after a file that could not be read, why. */
+export function uploadFormHTML(req: IncomingMessage, spec: ResourceSpec, route: string, refused?: CSVRefused): SafeHTML {
+  const why = refused === undefined ? "" : Tf(req, `resource.import.refused.${refused.reason}`, refused.args);
   return html`${heading(req, spec, route)}
+${refused === undefined ? "" : html`<p class="notice bad" role="alert" data-import-refused="${refused.reason}">${why}</p>`}
 <form class="card" method="post" enctype="multipart/form-data" action="${route}/import" data-import-upload>
 <p class="muted">${T(req, "resource.import.help")}</p>
 <label>${T(req, "resource.import.file")} <input type="file" name="file" accept=".csv,.tsv,.txt,text/csv" required></label>

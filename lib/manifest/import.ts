@@ -106,7 +106,8 @@ export function importHandlers(
       rmSync(path, { force: true });
       if (e instanceof TooLarge) return refuse(req, res, 413, `${what}: larger than ${IMPORT_MAX_BYTES} bytes`);
       if (e instanceof MultipartRefused) return refuse(req, res, 400, `${what}: ${e.message}`);
-      if (e instanceof CSVRefused) return refuse(req, res, 422, `${what}: ${e.message}`);
+      // The person reads why beside the form, in their language, and uploads another file.
+      if (e instanceof CSVRefused) return show(req, res, uploadFormHTML(req, spec, at(req), e), 422);
       throw e;
     }
     seeOther(res, `${at(req)}/import?upload=${id}`);

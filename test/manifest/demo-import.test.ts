@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { request } from "node:http";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { OpenDB, type DB } from "../../lib/db/index.ts";
@@ -166,6 +167,17 @@ describe("demo: a resource's CSV import", () => {
     assert.equal((await get(ada, path)).status, 404);
     assert.equal((await post(ada, "/notes/import/confirm", { upload })).status, 404);
     assert.equal(db.prepare("SELECT count(*) FROM notes WHERE title = 'Second'").pluck().get(), 0);
+  });
+
+  it("refuses a file that is not UTF-8 or names a column twice (422), keeping nothing", async () => {
+    const latin1 = await upload(carol, "/notes", Buffer.from("title\nCaf\xe9\n", "latin1"));
+    assert.equal(latin1.status, 422);
+    assert.match(latin1.body, /<p class="notice bad" role="alert" data-import-refused="not_utf8">The file is not UTF-8 text/);
+    const twice = await upload(carol, "/notes", "title,body,title\nA,B,C\n");
+    assert.equal(twice.status, 422);
+    assert.match(twice.body, /data-import-refused="twice">The column &quot;title&quot; is named twice\./);
+    // Neither file is kept, nor carol's earlier upload to notes (one waiting upload per person and resource).
+    assert.deepEqual(readdirSync(join(demo.stateDir, "imports", "notes")), []);
   });
 
   it("reads a file with a byte order mark and semicolons, and one with tabs", async () => {
