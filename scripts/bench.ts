@@ -9,6 +9,7 @@
  *   (i) /healthz during a passkey burst (bench-extra.ts)
  *   (j) no client starves the others: six attacks under a 1,024 file limit
  *   (l) search of 10,000 records per person, CSV of 10,000 rows streamed
+ *   (n) a CSV import of 10,000 and 100,000 rows: rows/s, peak memory (bench-import.ts)
  *       ((k) is `npm run bench:scale`, its own run)
  *
  * Each server runs pinned to core 0 and the load generator to core 1; each
@@ -45,6 +46,7 @@ import {
   type ServerSpec,
 } from "./bench-load.ts";
 import type { PasskeyBench } from "./bench-passkey.ts";
+import { benchImport, importSummary, importTable } from "./bench-import.ts";
 import { formatProfile, summarizeProfile } from "./bench-profile.ts";
 import { passkeyTable, perCPU, ratio, table, target, type Row } from "./bench-report.ts";
 import { extraBurst, extraCold, extraSearch, extraSlow, extraSSE, extraStarve, type ExtraResult } from "./bench-extra.ts";
@@ -58,7 +60,7 @@ const load: LoadOptions = {
   warmup: envNumber("BENCH_WARMUP", 3),
   slices: Math.max(1, Math.round(envNumber("BENCH_SLICES", 5))),
 };
-const only = new Set((process.env["BENCH_ONLY"] ?? "a,b,c,d,e,f,g,h,i,j,l").split(","));
+const only = new Set((process.env["BENCH_ONLY"] ?? "a,b,c,d,e,f,g,h,i,j,l,n").split(","));
 const serverFilter = process.env["BENCH_SERVERS"]?.split(",");
 const profileDir = process.env["BENCH_PROFILE"] === undefined ? undefined : resolve(process.env["BENCH_PROFILE"]);
 // --sse and BENCH_SSE=1 are kept from before (f) ran by default; they add (f) to a BENCH_ONLY list.
@@ -306,6 +308,10 @@ async function main(): Promise<void> {
   await step("i", "(i) passkey burst", () => extraBurst(envNumber("BENCH_BURST_SECONDS", 10)));
   await step("j", "(j) starvation attacks", () => extraStarve(envNumber("BENCH_STARVE_SECONDS", 20)));
   await step("l", "(l) search and CSV export", () => extraSearch(Math.max(1, Math.round(envNumber("BENCH_SEARCH_RUNS", 200)))));
+  await step("n", "(n) CSV import", async () => {
+    const result = await benchImport();
+    return { key: "n", table: importTable(result), summary: importSummary(result), raw: result };
+  });
   for (const e of extra) print("\n" + e.table);
   print(summary(results, passkey));
   for (const e of extra) for (const line of e.summary) print(line);

@@ -16,10 +16,14 @@ export interface TeamDrives {
   version: (d: Driver, route: string, id: string) => Promise<string>;
   /** The failure-injection test of a record's event. */
   recordAtomic: string;
+  /** Imports a CSV into the list at a route: upload, confirm, the job followed to its end. */
+  imported: (route: (d: Driver) => string, csv: string) => (d: Driver) => Promise<unknown>;
+  /** Why an import's upload records no change. */
+  uploadOnly: string;
 }
 
 /** The team routes' rows of WRITE_PATHS, in the order they are driven: the team's, its task list's, the team's deletion. */
-export function teamWritePaths({ address, version, recordAtomic }: TeamDrives): WritePath[] {
+export function teamWritePaths({ address, version, recordAtomic, imported, uploadOnly }: TeamDrives): WritePath[] {
   // The person's newest team, as the drives act in it, and its newest task.
   const team = (d: Driver): string =>
     String(d.one("SELECT team FROM team_members WHERE subject = ? ORDER BY joined_at DESC LIMIT 1", address)?.["team"] ?? "");
@@ -113,6 +117,17 @@ export function teamWritePaths({ address, version, recordAtomic }: TeamDrives): 
           await new Promise((turn) => setImmediate(turn));
       },
       event: { type: "tasks.deleted", actor: "human" },
+      atomic: recordAtomic,
+    },
+    {
+      name: "POST /teams/{team}/tasks/import",
+      drive: (d) => d.upload(`/teams/${team(d)}/tasks/import`, "import.csv", "title\nPlane the lid\n"),
+      none: uploadOnly,
+    },
+    {
+      name: "POST /teams/{team}/tasks/import/confirm",
+      drive: imported((d) => `/teams/${team(d)}/tasks`, "title\nPlane the lid\n"),
+      event: { type: "tasks.created", actor: "human" },
       atomic: recordAtomic,
     },
     {

@@ -27,6 +27,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writingNames } from "./write-paths-names.ts";
 import { STARTER_MOUNTED_AT, operatorWritePaths } from "./write-paths-operators.ts";
+import { imported, UPLOAD_ONLY } from "./write-paths-imports.ts";
+import { recordWritePaths } from "./write-paths-records.ts";
 import { teamWritePaths } from "./write-paths-teams.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -49,8 +51,8 @@ export interface Driver {
   get(path: string): Promise<Answer>;
   /** Posts `form` as the signed-in person. */
   post(path: string, form?: Record<string, string>): Promise<Answer>;
-  /** Posts `bytes` as the one file part of a multipart/form-data body (a File field's upload) as the signed-in person. */
-  upload(path: string, filename: string, bytes: Buffer): Promise<Answer>;
+  /** Posts `bytes` as the one file part (`file`, named `filename`) of a multipart/form-data body, as the signed-in person: a File field's upload, a CSV import's. */
+  upload(path: string, filename: string, bytes: Buffer | string): Promise<Answer>;
   /** Calls `tool` over the tools API with a write token the person minted. */
   call(tool: string, args: Record<string, unknown>): Promise<Answer>;
   /** One row of the demo's database. */
@@ -95,7 +97,6 @@ const SIGNIN_ATOMIC = "test/signin/events.test.ts";
 const AGENT_ATOMIC = "test/agent/demo-atomic.test.ts";
 const TOOL_ATOMIC = "test/agent/atomic.test.ts";
 const RECORD_ATOMIC = "test/manifest/attribution.test.ts";
-const BULK_ATOMIC = "test/manifest/bulk.test.ts";
 const PASSKEY_ATOMIC = "test/passkey/routes-manage.test.ts";
 const ACCOUNT_ATOMIC = "test/account/move.test.ts";
 
@@ -113,7 +114,7 @@ export const WRITE_PATHS: readonly WritePath[] = [
     none: "a code typed with no pending link of this browser changes nothing; a right code signs in as the link does (signed_in, test/signin/code.test.ts)",
   },
   // Teams: the drives act in the person's newest team (scripts/write-paths-teams.ts).
-  ...teamWritePaths({ address: ADDRESS, version, recordAtomic: RECORD_ATOMIC }),
+  ...teamWritePaths({ address: ADDRESS, version, recordAtomic: RECORD_ATOMIC, imported, uploadOnly: UPLOAD_ONLY }),
   {
     name: "POST /account/agents",
     drive: (d) => d.post("/account/agents", { name: "writer", access: "write" }),
@@ -167,81 +168,9 @@ export const WRITE_PATHS: readonly WritePath[] = [
     event: { type: "tool.call", actor: "human" },
     atomic: TOOL_ATOMIC,
   },
-  {
-    name: "POST /expenses",
-    drive: (d) => d.post("/expenses", { label: "Train", amount: "12.50" }),
-    event: { type: "expenses.created", actor: "human" },
-    atomic: RECORD_ATOMIC,
-  },
-  {
-    name: "POST /expenses/{id}",
-    drive: async (d) => {
-      const id = record(d, "expenses");
-      return d.post(`/expenses/${id}`, { label: "Train back", amount: "12.50", version: await version(d, "/expenses", id) });
-    },
-    event: { type: "expenses.updated", actor: "human" },
-    atomic: RECORD_ATOMIC,
-  },
-  {
-    name: "POST /expenses/bulk",
-    // A bulk change of one record: the same event as its single update (lib/manifest README, "Bulk changes").
-    drive: (d) => d.post("/expenses/bulk", { action: "set", field: "label", value: "Train", ids: record(d, "expenses") }),
-    event: { type: "expenses.updated", actor: "human" },
-    atomic: BULK_ATOMIC,
-  },
-  {
-    // lib/manifest README "Attachments": the upload is the record's update holding the file; expenses_attach, the same
-    // write through POST /api/tools/{name}, appends the same event by its agent (test/manifest/demo-files.test.ts).
-    name: "POST /expenses/{id}/files/{field}",
-    drive: (d) => d.upload(`/expenses/${record(d, "expenses")}/files/receipt`, "receipt.pdf", Buffer.from("%PDF-1.7\n%%EOF\n")),
-    event: { type: "expenses.updated", actor: "human" },
-    atomic: RECORD_ATOMIC,
-  },
-  { name: "POST /notes/{id}/files/{field}", none: "mounted for a resource with a File field only: notes has none, so no such route" },
-  {
-    name: "POST /teams/{team}/tasks/{id}/files/{field}",
-    none: "mounted for a resource with a File field only: tasks has none, so no such route",
-  },
-  {
-    name: "POST /expenses/{id}/delete",
-    drive: async (d) => {
-      const id = record(d, "expenses");
-      return d.post(`/expenses/${id}/delete`, { version: await version(d, "/expenses", id) });
-    },
-    event: { type: "expenses.deleted", actor: "human" },
-    atomic: RECORD_ATOMIC,
-  },
-  {
-    name: "POST /notes",
-    drive: (d) => d.post("/notes", { title: "Plan", body: "a line" }),
-    event: { type: "notes.created", actor: "human" },
-    atomic: RECORD_ATOMIC,
-  },
-  {
-    name: "POST /notes/{id}",
-    drive: async (d) => {
-      const id = record(d, "notes");
-      return d.post(`/notes/${id}`, { title: "Plan", body: "two lines", version: await version(d, "/notes", id) });
-    },
-    event: { type: "notes.updated", actor: "human" },
-    atomic: RECORD_ATOMIC,
-  },
-  {
-    name: "POST /notes/bulk",
-    // A bulk change of one record: the same event as its single update (lib/manifest README, "Bulk changes").
-    drive: (d) => d.post("/notes/bulk", { action: "set", field: "title", value: "Plan B", ids: record(d, "notes") }),
-    event: { type: "notes.updated", actor: "human" },
-    atomic: BULK_ATOMIC,
-  },
-  {
-    name: "POST /notes/{id}/delete",
-    drive: async (d) => {
-      const id = record(d, "notes");
-      return d.post(`/notes/${id}/delete`, { version: await version(d, "/notes", id) });
-    },
-    event: { type: "notes.deleted", actor: "human" },
-    atomic: RECORD_ATOMIC,
-  },
+  // The demo's expenses and notes: form, bulk, file and import routes (scripts/write-paths-records.ts).
+  ...recordWritePaths({ record, version, recordAtomic: RECORD_ATOMIC }),
+
   {
     name: "POST /account/recovery-codes",
     drive: (d) => d.post("/account/recovery-codes"),
@@ -341,10 +270,9 @@ export const WRITE_PATHS: readonly WritePath[] = [
   { name: "manifest: RecordStore.create", via: "POST /expenses", atomic: RECORD_ATOMIC },
   { name: "manifest: RecordStore.update", via: "POST /expenses/{id}", atomic: RECORD_ATOMIC },
   { name: "manifest: RecordStore.delete", via: "POST /expenses/{id}/delete", atomic: RECORD_ATOMIC },
-  {
-    name: "manifest: MountedResource.create",
-    none: "no demo route calls it (a job's, through For); test/manifest/job-records.test.ts drives it and finds tasks.created by human",
-  },
+  { name: "manifest: MountedResource.create", via: "POST /expenses/import/confirm" },
+  // The job registry a resource's import starts its jobs on (MountOptions.imports.jobs: the app's lib/jobs Registry).
+  { name: "manifest: MountOptions.Start", via: "POST /expenses/import/confirm" },
   {
     name: "manifest: MountedResource.update",
     none: "no demo route calls it (a job's, through For); test/manifest/job-records.test.ts drives it and finds tasks.updated by human",

@@ -3,7 +3,6 @@
  * application would wire it. `buildApp` is called by the runtime's Router
  * hook with the database it opened.
  */
-import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { awaitDurable, mergeSchemas, type DB } from "../../lib/db/index.ts";
 import { crossOriginProtection, type Logger } from "../../lib/http/index.ts";
@@ -282,8 +281,8 @@ function buildRouter(
     teams: team,
     approvals,
     standing,
-    // lib/manifest README "Attachments": the files sit under the state directory, beside the database.
-    files: resolve(config.stateDir, "files"),
+    jobs,
+    stateDir: config.stateDir,
   });
   mountTeamPages({ mux, signedIn, teams: team, assets, shell: renderDemo });
   mountClearDone(signedIn, jobs, tasks);

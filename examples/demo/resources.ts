@@ -7,15 +7,18 @@
  * starter's `tasks`, a team's shared task list under `/teams/{team}/tasks`
  * (team-scoped: its members read, members and above write). Their pages render
  * through the demo's `Render` (main layout), their actions are tools in the
- * demo's registry, so agents list and (after approval) change them.
+ * demo's registry, so agents list and (after approval) change them. Each
+ * list links to its CSV import (`<Route>/import`), which runs as a job.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
 import type { Approvals, StandingApprovals, ToolRegistry } from "../../lib/agent/index.ts";
 import type { Assets } from "../../lib/assets/index.ts";
 import type { AccountRows, DB } from "../../lib/db/index.ts";
 import type { EventStore } from "../../lib/events/index.ts";
 import { html, type Middleware } from "../../lib/http/index.ts";
 import { NewLocales } from "../../lib/i18n/index.ts";
+import type { Registry } from "../../lib/jobs/index.ts";
 import { ctxFrom } from "../../lib/index.ts";
 import {
   Kind,
@@ -140,8 +143,10 @@ export interface ResourcesDeps {
   approvals: Approvals;
   /** The agents' standing approvals: a member's for a team's tasks end when the membership ends. */
   standing: StandingApprovals;
-  /** Where the expenses' receipts are kept: `files` under the state directory. */
-  files: string;
+  /** The job registry a CSV import runs on (lib/manifest README "Import"); its status page is `/jobs/{id}`. */
+  jobs: Registry;
+  /** The state directory: the expenses' receipts are kept in its `files` directory, CSV uploads wait in `imports`. */
+  stateDir: string;
 }
 
 /** Mounts `expenses`, `notes` and `tasks`; returns the mounted `tasks` (its records are a job's too: clear-done.ts). */
@@ -160,7 +165,9 @@ export function mountResources(deps: ResourcesDeps): MountedResource {
       teams: deps.teams,
       approvals: deps.approvals,
       standing: deps.standing,
-      files: deps.files,
+      // lib/manifest README "Attachments": the files sit under the state directory, beside the database.
+      files: join(deps.stateDir, "files"),
+      imports: { directory: join(deps.stateDir, "imports"), jobs: deps.jobs },
     }),
   );
   return mounted[2]!;

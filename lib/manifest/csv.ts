@@ -21,9 +21,10 @@ export const CSV_CHUNK: number = 500;
 /**
  * OWASP "CSV Injection" (https://owasp.org/www-community/attacks/CSV_Injection), ASVS 5.0 §1.2.10: a formula character
  * (`=`, `+`, `-`, `@`, tab, CR, NUL) where a spreadsheet may start a cell, at a field's start or after a separator inside
- * it (README "Formulas"), gets a `'` before it and reads as text: `x;=1+1` is written `"x;'=1+1"`.
+ * it (README "Formulas"), gets a `'` before it and reads as text: `x;=1+1` is written `"x;'=1+1"`. So does one after
+ * apostrophes there (`'=1` is written `''=1`), so an import takes exactly one off again (csv-read.ts `unneutralised`).
  */
-const FORMULA_START = /(^|[,;\t\r\n])(?=[=+\-@\t\r\0])/g;
+const FORMULA_START = /(^|[,;\t\r\n])(?='*[=+\-@\t\r\0])/g;
 
 /**
  * Returns `text` as one CSV field, formulas neutralised (`FORMULA_START`) unless it is a `number` latch wrote. RFC 4180

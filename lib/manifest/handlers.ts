@@ -40,7 +40,7 @@ export function readHandlers(context: MountContext): Record<"list" | "exportCSV"
       link: refs.links(owner(req), page.records, shown),
       options: (field) => refs.options(owner(req), field, parsed.entered.get(field.Name) ?? ""),
     };
-    const body = listHTML(req, { ...spec, Route: at(req) }, parsed, page, done, links);
+    const body = listHTML(req, { ...spec, Route: at(req) }, parsed, page, done, links, options.imports !== undefined);
     await show(req, res, { View: "list", Title: T(req, `${spec.Name}.title`), Status: bad ? 400 : status, Body: body });
   };
   const exportCSV: HandlerFunc = async (req, res) => {

@@ -207,7 +207,7 @@ ${filters.map((filter) => {
 </form>`;
 }
 
-/** Renders the list page body. */
+/** Renders the list page body; `importable`: with the link to the CSV import (README "Import"). */
 export function listHTML(
   req: IncomingMessage,
   spec: ResourceSpec,
@@ -215,6 +215,7 @@ export function listHTML(
   page: { records: StoredRecord[]; next: [FieldValue, string] | undefined },
   notice: SafeHTML,
   refs?: ListReferences,
+  importable = false,
 ): SafeHTML {
   const params = queryParams(req);
   const columns = spec.List.Columns.filter((c) => !(c.Field === "owner" && isOwned(spec)));
@@ -257,7 +258,7 @@ ${page.records.map(
   const csv = link(`${spec.Route}.csv`, params, { after: undefined });
   return html`<h1>${T(req, `${spec.Name}.title`)}</h1>
 ${notice}
-<p><a class="button" href="${spec.Route}/new">${T(req, `${spec.Name}.new`)}</a> <a href="${csv}" download data-export="csv">${T(req, "resource.export")}</a></p>
+<p><a class="button" href="${spec.Route}/new">${T(req, `${spec.Name}.new`)}</a> <a href="${csv}" download data-export="csv">${T(req, "resource.export")}</a>${importable ? html` <a href="${spec.Route}/import" data-import>${T(req, "resource.import.link")}</a>` : ""}</p>
 ${filtersHTML(req, spec, list, refs)}
 <div data-live="${spec.Route}/events" data-live-every="${LIVE_POLL_SECONDS}" data-live-list>
 ${table}

@@ -44,6 +44,25 @@ export interface MountOptions {
    * made when missing. Required by a resource with a File field.
    */
   files?: string | undefined;
+  /**
+   * A resource's CSV import (README "Import"): the directory its uploads wait in (under the state directory, made when
+   * missing, emptied at boot), the job registry its imports run on (latch/jobs `Registry`), and the path of that
+   * registry's status page (`GET <jobPage>/{id}`, default "/jobs"). Without it, no import route is mounted.
+   */
+  imports?:
+    | {
+        directory: string;
+        jobs: {
+          Start(
+            owner: string,
+            name: string,
+            fn: (signal: AbortSignal, progress: (text: string) => void) => unknown,
+            options?: { Location?: string },
+          ): { readonly ID: string };
+        };
+        jobPage?: string;
+      }
+    | undefined;
   /** @default systemClock */
   clock?: Clock;
   /** The application's teams (lib/teams): required by a TeamScoped resource, whose every request asks `roleOf` first. */

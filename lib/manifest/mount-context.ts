@@ -69,8 +69,9 @@ export function mountContext(spec: Resource, options: MountOptions, refs: Refere
   };
   const show = async (req: IncomingMessage, res: ServerResponse, page: Page): Promise<void> => {
     if (page.Status !== 200) res.statusCode = page.Status;
-    // The list and a record follow their changes (live.js); the new-record form has nothing to follow.
-    const view: ResourceView = { Resource: spec.Name, ...page, Scripts: page.View === "new" ? [] : ["live.js"] };
+    // The list and a record follow their changes (live.js); the new-record form and the import pages have nothing to follow.
+    const still = page.View === "new" || page.View === "import";
+    const view: ResourceView = { Resource: spec.Name, ...page, Scripts: still ? [] : ["live.js"] };
     await renderer(req)(req, res, `resource.${page.View}`, view);
   };
   // As the runtime's writeError (this module sits below the runtime, so both answer through lib/internal's writeErrorPage).

@@ -11,6 +11,7 @@
  *   POST <Route>/{id}/delete  delete            → 303 <Route>?deleted=1
  *   POST <Route>/bulk         delete, or set one field on, up to BULK_MAX records (bulk.ts) → 303 <Route>?bulk_deleted=<n>
  *   POST <Route>/{id}/files/{field}, GET the same: a File field's upload and download (files.ts)
+ *   GET, POST <Route>/import, POST <Route>/import/confirm: the CSV import, with `options.imports` (import.ts)
  *
  * The handlers are in handlers.ts, bulk-form.ts and files.ts, what they share in mount-context.ts.
  * Every route requires a session; the owner is the session subject, or for a TeamScoped resource the team of the path
@@ -36,10 +37,12 @@ import { ruleCheck } from "./rules.ts";
 import { resourceSchema } from "./schema.ts";
 import { isTeamScoped, viewerRefusal, voidTeamApprovals } from "./scope.ts";
 import { exclusiveStore, mergeableStore } from "./store.ts";
-import { resourceTools } from "./tools.ts";
+import { resourceTools, teamArgs } from "./tools.ts";
 import { readHandlers, writeHandlers } from "./handlers.ts";
 import type { MountOptions, MountedResource } from "./mount-config.ts";
 import { mountContext } from "./mount-context.ts";
+import { importHandlers } from "./import.ts";
+import { importTool } from "./import-tool.ts";
 
 export type { MountOptions, MountedResource, RenderCtx } from "./mount-config.ts";
 
@@ -118,6 +121,16 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   if (files !== undefined) writing.Handle(`POST ${route}/{id}/files/{field}`, gate("write", files.upload));
   if (files !== undefined) reading.Handle(`GET ${route}/{id}/files/{field}`, gate("read", files.download));
 
+  // Application code reads and writes the values the tools give (app-store.ts); the pages and tools keep the stored ones.
+  const shown = appStore(spec, store);
+  const For = actingFor(spec, store, shown, context.scope, options.label);
+  const importing = options.imports === undefined ? undefined : importHandlers(context, options.imports, For);
+  if (importing !== undefined) {
+    reading.Handle(`GET ${route}/import`, gate("write", importing.form));
+    writing.Handle(`POST ${route}/import`, gate("write", importing.upload));
+    writing.Handle(`POST ${route}/import/confirm`, gate("write", importing.confirm));
+  }
+
   const handlers = { list, read, history: read, create, update, delete: remove };
   const tools = [
     ...resourceTools(spec, store, options.events, handlers, refs, options.label, context.scope),
@@ -126,6 +139,17 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   // README "Attachments": agents attach a file through `<name>_attach`, bound to the upload route.
   if (files !== undefined && attachments !== undefined)
     tools.push(attachTool(spec, { ...context, attachments, upload: files.upload, t: wording(options.label) }));
+  // README "Import": an agent's import is one approval showing the count and a sample.
+  if (importing !== undefined)
+    tools.push(
+      importTool({
+        ...context,
+        db: options.db,
+        t: wording(options.label),
+        team: teamArgs(spec),
+        route: { route: `${route}/import`, handler: importing.upload },
+      }),
+    );
   for (const def of tools) options.tools.register(def);
   // OWASP ASVS 5.0 §8.2.2 (issue 38): a member removed, leaving, or whose team is deleted hears nothing more (their streams
   // end), and their agent's writes to the team waiting for approval can no longer be approved (voided).
@@ -134,8 +158,5 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
       open.close(team, subject);
       voidTeamApprovals(options, tools, team, subject);
     });
-  // Application code reads and writes the values the tools give (app-store.ts); the pages and tools keep the stored ones.
-  const shown = appStore(spec, store);
-  const For = actingFor(spec, store, shown, context.scope, options.label);
   return Object.freeze({ Resource: resource, Schema: schema, Store: shown, Tools: tools, For });
 }

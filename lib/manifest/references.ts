@@ -133,6 +133,23 @@ export class References {
   }
 
   /**
+   * Returns the records of `field`'s target that `owner` may point to whose name (its `titleField`) is among `names`,
+   * their ids by name, in one query (an import's references by name, README "Import"): two ids for a name is ambiguous.
+   */
+  named(owner: string, field: Field, names: Iterable<string>): Map<string, string[]> {
+    const wanted = [...new Set(names)];
+    const target = this.#target(field);
+    const label = titleField(target);
+    if (wanted.length === 0 || label === undefined) return new Map();
+    const found = new Map<string, string[]>();
+    const joined = ownerClauses(target, owner).clauses.length === 0 ? " WHERE" : " AND";
+    const tail = `${joined} "${label}" IN (SELECT value FROM json_each(?))`;
+    for (const r of this.#select(owner, field, undefined, tail, [JSON.stringify(wanted)]))
+      found.set(r.label, [...(found.get(r.label) ?? []), r.id]);
+    return found;
+  }
+
+  /**
    * Returns the names of the records `records` refer to, by Reference field (among `fields`, default all) then id: one
    * query per field (`names`), never one per record.
    */

@@ -60,8 +60,7 @@ export function resourceTools(
   // A team member removed while the call waited commits nothing, as an ended token (store.ts `Writer.stillHeld`).
   const writer = (call: ToolInvocation): Writer => toolWriter(spec, scope, call);
   const t = wording(label);
-  const teamArg = teamArgs(spec);
-  const parts: Parts = { spec, store, handlers, refs, t, owner, writer, team: teamArg, events };
+  const parts: Parts = { spec, store, handlers, refs, t, owner, writer, team: teamArgs(spec), events };
   return [...readTools(parts), ...writeTools(parts)];
 }
 

@@ -23,8 +23,8 @@ import { dateTimeFormat } from "./intl.ts";
 export interface ResourceView {
   /** The resource's name. */
   readonly Resource: string;
-  /** "list", "new" or "record"; the view name passed to Render is `resource.<View>`. */
-  readonly View: "list" | "new" | "record";
+  /** "list", "new", "record" or "import" (README "Import"); the view name passed to Render is `resource.<View>`. */
+  readonly View: "list" | "new" | "record" | "import";
   readonly Title: string;
   readonly Status: number;
   readonly Body: SafeHTML;

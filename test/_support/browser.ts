@@ -53,6 +53,8 @@ export interface Page {
   click(selector: string): Promise<void>;
   fill(selector: string, value: string): Promise<void>;
   selectOption(selector: string, value: string): Promise<string[]>;
+  /** Sets the files of a file input, as a person choosing them would. */
+  setInputFiles(selector: string, files: { name: string; mimeType: string; buffer: Buffer }): Promise<void>;
   waitForURL(url: RegExp | string): Promise<void>;
   waitForSelector(selector: string): Promise<unknown>;
   /** Handles the page's requests to `url` (a glob or RegExp), e.g. `route.abort()` to cut them. */

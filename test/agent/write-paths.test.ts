@@ -17,6 +17,7 @@ import { sendRequest, type CookieJar } from "../_support/http-client.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const known = new Set(WRITE_PATHS.map((p) => p.name));
+const BOUNDARY = "----latch-write-paths";
 
 describe("write paths: the table knows every one", () => {
   it("every writing name of the API reports is in the table", () => {
@@ -83,14 +84,13 @@ describe("write paths: each route driven once against the demo appends its event
     get: (path) => sendRequest(demo.origin, "GET", path, { jar }, demo.origin),
     post: (path, form = {}) => sendRequest(demo.origin, "POST", path, { jar, form }, demo.origin),
     upload: (path, filename, bytes) => {
-      const boundary = "----latchwritepaths";
-      const part = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n\r\n`;
-      const body = Buffer.concat([Buffer.from(part), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+      const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n\r\n`;
+      const body = Buffer.concat([Buffer.from(head), Buffer.from(bytes), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
       return sendRequest(
         demo.origin,
         "POST",
         path,
-        { jar, headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, body },
+        { jar, headers: { "Content-Type": `multipart/form-data; boundary=${BOUNDARY}` }, body },
         demo.origin,
       );
     },

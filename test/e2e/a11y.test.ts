@@ -181,6 +181,18 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
       ),
     );
 
+    // The CSV import (lib/manifest README "Import"): its upload form, and a preview with a row in error.
+    await checker.visit("expenses-import", "/expenses/import");
+    await page.goto(`${demo.origin}/expenses/import`);
+    await page.setInputFiles('form[data-import-upload] input[name="file"]', {
+      name: "expenses.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("label,amount,unknown\nTaxi,9.00,x\n,12.5.0,y\n"),
+    });
+    await page.click("form[data-import-upload] button[type=submit]");
+    await page.waitForSelector("[data-import-errors]");
+    const preview = new URL(page.url());
+    await checker.visit("expenses-import-preview", `${preview.pathname}${preview.search}`);
     await page.goto(`${demo.origin}/account`);
     await page.click('form[action="/jobs"] button[value="ok"]');
     await page.waitForURL(/\/jobs\/[^/?]+$/);
