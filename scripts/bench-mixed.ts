@@ -52,7 +52,13 @@ const pin = spawnSync("taskset", ["--version"]).status === 0 && process.env["BEN
 /** Starts `script` (dist/scripts/bench-servers/) with `args`; resolves when it printed its port (and origin, if it does). */
 async function start(script: string, args: string[], origin: boolean): Promise<Child> {
   const file = fileURLToPath(new URL(`./bench-servers/${script}`, import.meta.url));
-  const command = pin ? ["taskset", "-c", "0", process.execPath, file, ...args] : [process.execPath, file, ...args];
+  // BENCH_PROFILE=<dir>: the demo writes a CPU profile there when it stops (summarize it with bench-profile.js).
+  const profile =
+    process.env["BENCH_PROFILE"] !== undefined && script === "mixed-demo.js"
+      ? ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE"]}`]
+      : [];
+  const node = [process.execPath, ...profile, file, ...args];
+  const command = pin ? ["taskset", "-c", "0", ...node] : node;
   const proc = spawn(command[0] ?? "", command.slice(1), { stdio: ["ignore", "pipe", "inherit"] });
   const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
   const port = (JSON.parse(String((await lines.next()).value)) as { port: number }).port;
@@ -130,7 +136,9 @@ async function baselines(latch: Child, bare: Child, people: number, costs: Recor
     [`write call ${WRITE_TOOL} with its audit events`, () => (i) => writeReq(latch.origin, i, person())],
   ];
   const baseRates: Record<string, number> = {};
-  for (const [name, make] of cases) {
+  // BENCH_MIXED_CASES=list or =write: one of the two (a profile of one).
+  const chosen = cases.filter(([name]) => (process.env["BENCH_MIXED_CASES"] ?? "list,write").split(",").some((c) => name.startsWith(c)));
+  for (const [name, make] of chosen) {
     await costOf(latch, make(latch), rate, Math.round(count / 3), counter);
     await costOf(bare, make(bare), rate, Math.round(count / 3), counter);
     const cpu: Record<"latch" | "bare", number[]> = { latch: [], bare: [] };
@@ -216,6 +224,7 @@ try {
   }
   if (ONLY.has("rate")) {
     console.log(`the day's mix, open loop, ${env("BENCH_MIXED_SECONDS", 5)} s a step:`);
+    latch.proc.kill("SIGUSR1");
     const rate = await sustainable(latch, sizes.people, (p) => records[p] ?? "");
     const sum = Object.values(baseRates).reduce((a, b) => a + b, 0);
     console.log(
