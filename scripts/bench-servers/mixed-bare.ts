@@ -167,8 +167,8 @@ const findToken = db.prepare<[string, number], Record<string, unknown>>(
   `SELECT ${columns} FROM agent_tokens WHERE revoked_at IS NULL AND token_hash = ? AND expires_at > ? AND client_id IS NULL`,
 );
 const touch = db.prepare("UPDATE agent_tokens SET last_used_at = ? WHERE id = ?");
-const liveTokens = db.prepare<[string, number], Record<string, unknown>>(
-  `SELECT ${columns} FROM agent_tokens WHERE revoked_at IS NULL AND subject = ? AND expires_at > ? ORDER BY created_at DESC, id`,
+const holds = db.prepare<[string, string, number], { one: number }>(
+  "SELECT 1 AS one FROM agent_tokens WHERE id = ? AND subject = ? AND revoked_at IS NULL AND expires_at > ?",
 );
 const spendApproval = db.prepare(
   "UPDATE agent_approvals SET status = 'spent' WHERE id = ( SELECT id FROM agent_approvals WHERE subject = ? AND token_id = ? AND tool = ? AND args_hash = ? AND status = 'approved' AND expires_at > ? LIMIT 1 ) RETURNING id",
@@ -229,7 +229,7 @@ function writeCall({ token, args }: Call): string {
   const argsHash = createHash("sha256").update(JSON.stringify(args)).digest("hex");
   const fields = JSON.stringify(Object.keys(args));
   const live = (): void => {
-    if (!liveTokens.all(subject, Date.now()).some((t) => t["id"] === tokenID)) throw new Error("token ended");
+    if (holds.get(tokenID, subject, Date.now()) === undefined) throw new Error("token ended");
   };
   const audit = `audit:${subject}`;
   const head = (outcome: string, standing: string, started?: number): string =>
