@@ -12,7 +12,7 @@
  *      BENCH_MIXED_BASE_SECONDS (3) against each server in turn, BENCH_MIXED_ROUNDS (3) rounds interleaved; a
  *      request's cost is the server's CPU time (utime + stime from /proc) over the requests answered: latch's cost ÷
  *      the baseline's is printed (target ≤ 1.25×), with median latencies.
- *   3. The sustainable rate: the day's mix from BENCH_MIXED_RATE (default 25) a second after BENCH_MIXED_WARMUP (10)
+ *   3. The sustainable rate: the day's mix from BENCH_MIXED_RATE (default 10) a second after BENCH_MIXED_WARMUP (10)
  *      seconds of it at that rate (the copy's pages are cold), each step BENCH_MIXED_SECONDS (5) after a 1-second
  *      warm-up at that rate, the rate times BENCH_MIXED_STEP (1.25) each step until a kind's p99
  *      reaches 100 ms or a request fails; per kind median and p99 of every step. The highest rate that held is printed
@@ -178,7 +178,7 @@ async function sustainable(latch: Child, people: number, recordOf: (p: number) =
   const counter = { n: 1_000_000 };
   const random = seededRandom(2026);
   let held = 0;
-  const first = env("BENCH_MIXED_RATE", 25);
+  const first = env("BENCH_MIXED_RATE", 10);
   // The copy's pages are cold: BENCH_MIXED_WARMUP seconds (10) of the mix at the first rate read them in first.
   await openLoop(target, kinds, first, env("BENCH_MIXED_WARMUP", 10), counter, random);
   for (let rate = first; ; rate = Math.round(rate * step)) {
