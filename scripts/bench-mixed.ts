@@ -14,8 +14,8 @@
  *      the baseline's is printed (target ≤ 1.25×), with median latencies.
  *   3. The sustainable rate: the day's mix from BENCH_MIXED_RATE (default 10) a second after BENCH_MIXED_WARMUP (10)
  *      seconds of it at that rate (the copy's pages are cold), each step BENCH_MIXED_SECONDS (5) after a 1-second
- *      warm-up at that rate, the rate times BENCH_MIXED_STEP (1.25) each step until a kind's p99
- *      reaches 100 ms or a request fails; per kind median and p99 of every step. The highest rate that held is printed
+ *      warm-up at that rate, the rate times BENCH_MIXED_STEP (1.25) each step until a kind's p99 reaches 100 ms or a
+ *      request fails in two tries of the step; per kind median and p99 of every step. The highest rate that held is printed
  *      with its ratio to the baselines' own rates (1 ÷ cost).
  *   4. Guards (scripts/bench-mixed-guards.ts): the membership check, the audit append's hash and the standing
  *      approval's lookup, each beside the same work without it.
@@ -182,14 +182,23 @@ async function sustainable(latch: Child, people: number, recordOf: (p: number) =
   // The copy's pages are cold: BENCH_MIXED_WARMUP seconds (10) of the mix at the first rate read them in first.
   await openLoop(target, kinds, first, env("BENCH_MIXED_WARMUP", 10), counter, random);
   for (let rate = first; ; rate = Math.round(rate * step)) {
-    await openLoop(target, kinds, rate, 1, counter, random);
-    const summary = summarize(await openLoop(target, kinds, rate, seconds, counter, random));
-    const failed = summary.filter((s) => s.p99 >= P99_LIMIT_MS || !/^(2\d\d|303)×\d+( (2\d\d|303)×\d+)*$/.test(s.statuses));
-    console.log(`  ${rate} req/s: ${failed.length === 0 ? "every p99 under 100 ms" : `over: ${failed.map((s) => s.kind).join(", ")}`}`);
-    for (const s of summary)
+    // A step fails when it fails twice in a row: at a low rate a kind's p99 is its slowest of a few dozen, which one
+    // stall of a shared host decides.
+    let failed: string[] = [];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await openLoop(target, kinds, rate, 1, counter, random);
+      const summary = summarize(await openLoop(target, kinds, rate, seconds, counter, random));
+      failed = summary.filter((s) => s.p99 >= P99_LIMIT_MS || !/^(2\d\d|303)×\d+( (2\d\d|303)×\d+)*$/.test(s.statuses)).map((s) => s.kind);
       console.log(
-        `    ${s.kind.padEnd(52)} ${String(s.count).padStart(5)}  p50 ${s.p50.toFixed(2).padStart(7)} ms  p99 ${s.p99.toFixed(2).padStart(7)} ms  ${s.statuses}`,
+        `  ${rate} req/s${attempt > 0 ? " again" : ""}: ${failed.length === 0 ? "every p99 under 100 ms" : `over: ${failed.join(", ")}`}`,
       );
+      for (const s of summary) {
+        console.log(
+          `    ${s.kind.padEnd(52)} ${String(s.count).padStart(5)}  p50 ${s.p50.toFixed(2).padStart(7)} ms  p99 ${s.p99.toFixed(2).padStart(7)} ms  ${s.statuses}`,
+        );
+      }
+      if (failed.length === 0) break;
+    }
     if (failed.length > 0) return held;
     held = rate;
   }
@@ -230,7 +239,8 @@ try {
   }
   if (ONLY.has("rate")) {
     console.log(`the day's mix, open loop, ${env("BENCH_MIXED_SECONDS", 5)} s a step:`);
-    latch.proc.kill("SIGUSR1");
+    // BENCH_MIXED_SWEEP=0: the mix without the sweep (what the sweep costs the requests).
+    if (process.env["BENCH_MIXED_SWEEP"] !== "0") latch.proc.kill("SIGUSR1");
     const rate = await sustainable(latch, sizes.people, (p) => records[p] ?? "");
     const sum = Object.values(baseRates).reduce((a, b) => a + b, 0);
     console.log(
