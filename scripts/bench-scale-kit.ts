@@ -16,6 +16,7 @@ import { OpenDB, type DB } from "../lib/db/index.ts";
 import { newLogger } from "../lib/http/index.ts";
 import { Handler } from "../lib/index.ts";
 import { HashToken, NewToken } from "../lib/session/index.ts";
+import { ownerTag, searchRow } from "../lib/manifest/search.ts";
 import { demoOptions } from "../examples/demo/app.ts";
 import { loadConfig } from "../examples/demo/config.ts";
 import { copyClientScripts } from "../test/_support/demo.ts";
@@ -44,24 +45,9 @@ export interface Served {
 }
 
 export async function serve(dir: string): Promise<Served> {
-  copyClientScripts();
   const path = join(dir, "scale.db");
   const db = OpenDB(path);
-  const listening = await listen();
-  const origin = `http://localhost:${listening.port}`;
-  const quiet = new Writable({ write: (_c, _e, done) => done() });
-  const logger = newLogger({ stream: quiet });
-  const env = {
-    STATE_DIRECTORY: dir,
-    ORIGIN: origin,
-    INSTANCE_KEY: "bench-scale-instance-key-not-secret",
-    MAIL_FROM: "demo@localhost",
-    JOB_STEP_MS: "50",
-    FRESH_SECONDS: "3600",
-  };
-  const { cleanup, ...options } = demoOptions(loadConfig(env, logger), logger);
-  const [handler, close] = Handler({ ...options, DB: db });
-  (listening.server as Server).on("request", (req, res) => void handler(req, res));
+  const demo = await serveDemo(db, dir);
   // A signed-in person: a session row as sign-in writes it, and its cookie.
   const token = NewToken();
   const now = Date.now();
@@ -71,14 +57,47 @@ export async function serve(dir: string): Promise<Served> {
   return {
     db,
     path,
+    base: demo.base,
+    origin: demo.origin,
+    cookie: `framework_session=${token}`,
+    async close() {
+      await demo.close();
+      db.close();
+    },
+  };
+}
+
+/** The demo as shipped (its options from `demoOptions`, JOB_STEP_MS aside) on `db`, served in this process; `dir` is its state directory. */
+export async function serveDemo(
+  db: DB,
+  dir: string,
+  env: Record<string, string> = { JOB_STEP_MS: "50" },
+): Promise<{ base: string; origin: string; port: number; close(): Promise<void> }> {
+  copyClientScripts();
+  const listening = await listen();
+  const origin = `http://localhost:${listening.port}`;
+  // BENCH_LOG=1 shows the demo's log (a 500's cause); quiet by default, a log line per request being part of no scenario.
+  const quiet = new Writable({ write: (_c, _e, done) => done() });
+  const logger = newLogger({ stream: process.env["BENCH_LOG"] === "1" ? process.stderr : quiet });
+  const config = {
+    STATE_DIRECTORY: dir,
+    ORIGIN: origin,
+    INSTANCE_KEY: "bench-scale-instance-key-not-secret",
+    MAIL_FROM: "demo@localhost",
+    FRESH_SECONDS: "3600",
+    ...env,
+  };
+  const { cleanup, ...options } = demoOptions(loadConfig(config, logger), logger);
+  const [handler, close] = Handler({ ...options, DB: db });
+  (listening.server as Server).on("request", (req, res) => void handler(req, res));
+  return {
     base: listening.base,
     origin,
-    cookie: `framework_session=${token}`,
+    port: listening.port,
     async close() {
       await listening.close();
       cleanup();
       close();
-      db.close();
     },
   };
 }
@@ -293,4 +312,66 @@ export async function paced(fn: () => void, seconds: number): Promise<Point> {
 export function perMillion(path: string, rows: number): string {
   const bytes = statSync(path).size + (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0);
   return `${(bytes / rows).toFixed(0)} MB`;
+}
+
+/** The word seedExpenses puts in one label of every `wordEvery`: a search finds it. */
+export const WORD = "taxi";
+
+/**
+ * Inserts `count` expenses of `owner` (SQL over `i`, with `ownerParams`) with created_at
+ * `newest - i`, labels "item <i mod 997>" and WORD in one label of every
+ * `wordEvery` (the first included), and their search rows as the write path
+ * makes them (searchRow: the owner's tag, then the label, the one searched
+ * field), in one transaction. `owners` lists every owner `owner` names.
+ */
+export function seedExpenses(
+  db: DB,
+  count: number,
+  owner: string,
+  ownerParams: unknown[],
+  owners: readonly string[],
+  newest: number,
+  wordEvery: number,
+): void {
+  const last = (db.prepare("SELECT ifnull(max(rowid), 0) AS n FROM expenses").get() as { n: number }).n;
+  tagOwners(db, owners);
+  bigCache(db, () =>
+    db.transaction(() => {
+      seedRange(
+        db,
+        count,
+        `${UUIDS} INSERT INTO expenses (id, owner, created_at, updated_at, label, amount)
+       SELECT ${UUID}, ${owner}, ? - i, ? - i, 'item ' || (i % 997) || CASE WHEN i % ? = 0 THEN ' ${WORD}' ELSE '' END,
+              (i * 7919) % 100000 FROM u ORDER BY i`,
+        ...ownerParams,
+        newest,
+        newest,
+        wordEvery,
+      );
+      // searchRow(owner, [label]): the tag, and the label on the next line when it is not empty.
+      const indexed = db
+        .prepare(
+          `INSERT INTO expenses_search (rowid, body)
+           SELECT e.rowid, t.tag || CASE WHEN ifnull(e.label, '') = '' THEN '' ELSE char(10) || e.label END
+           FROM expenses e JOIN temp.owner_tags t ON t.owner = e.owner WHERE e.rowid > ?`,
+        )
+        .run(last).changes;
+      if (indexed !== count) throw new Error(`bench: ${count} expenses seeded, ${indexed} search rows (an owner without a tag)`);
+    })(),
+  );
+  const seeded = db
+    .prepare("SELECT e.owner, e.label, s.body FROM expenses e JOIN expenses_search s ON s.rowid = e.rowid WHERE e.rowid = ?")
+    .get(last + 1) as { owner: string; label: string; body: string };
+  if (seeded.body !== searchRow(seeded.owner, [seeded.label])) throw new Error("bench: a seeded search row differs from searchRow's");
+}
+
+/**
+ * Writes the search tag (ownerTag) of each of `owners` into the temp
+ * table owner_tags, computed here once an owner, for the seeding's
+ * INSERT … SELECT to join.
+ */
+function tagOwners(db: DB, owners: readonly string[]): void {
+  db.exec("CREATE TEMP TABLE IF NOT EXISTS owner_tags (owner TEXT PRIMARY KEY, tag TEXT NOT NULL)");
+  const insert = db.prepare("INSERT OR IGNORE INTO temp.owner_tags (owner, tag) VALUES (?, ?)");
+  db.transaction(() => owners.forEach((o) => insert.run(o, ownerTag(o))))();
 }

@@ -59,7 +59,6 @@ import { newLogger } from "../lib/http/index.ts";
 import { HashToken, NewToken } from "../lib/session/index.ts";
 import * as signin from "../lib/signin/index.ts";
 import { LIST_PAGE_SIZE } from "../lib/manifest/list.ts";
-import { ownerTag, searchRow } from "../lib/manifest/search.ts";
 import { listen } from "../test/_support/server.ts";
 import { SHIPPED_DEMO, coldStart, coldServers } from "./bench-cold.ts";
 import { teams } from "./bench-scale-teams.ts";
@@ -69,10 +68,10 @@ import {
   SECONDS,
   SEQUENTIAL,
   SUBJECT,
+  WORD,
   UUID,
   UUIDS,
   agent,
-  bigCache,
   found,
   judgeRPC,
   mb,
@@ -82,6 +81,7 @@ import {
   report,
   rows,
   scaled,
+  seedExpenses,
   seedRange,
   sequential,
   serve,
@@ -215,68 +215,8 @@ const OTHERS = 999;
 const EACH = scaled(901);
 
 /** A word in 1 of every OTHERS_WORD_EVERY labels of other people's records and 1 of every OWN_WORD_EVERY of the person's. */
-const WORD = "taxi";
 const OTHERS_WORD_EVERY = 2;
 const OWN_WORD_EVERY = 1000;
-
-/**
- * Inserts `count` expenses of `owner` (SQL over `i`, with `ownerParams`) with created_at
- * `newest - i`, labels "item <i mod 997>" and WORD in one label of every
- * `wordEvery` (the first included), and their search rows as the write path
- * makes them (searchRow: the owner's tag, then the label, the one searched
- * field), in one transaction. `owners` lists every owner `owner` names.
- */
-function seedExpenses(
-  db: DB,
-  count: number,
-  owner: string,
-  ownerParams: unknown[],
-  owners: readonly string[],
-  newest: number,
-  wordEvery: number,
-): void {
-  const last = (db.prepare("SELECT ifnull(max(rowid), 0) AS n FROM expenses").get() as { n: number }).n;
-  tagOwners(db, owners);
-  bigCache(db, () =>
-    db.transaction(() => {
-      seedRange(
-        db,
-        count,
-        `${UUIDS} INSERT INTO expenses (id, owner, created_at, updated_at, label, amount)
-       SELECT ${UUID}, ${owner}, ? - i, ? - i, 'item ' || (i % 997) || CASE WHEN i % ? = 0 THEN ' ${WORD}' ELSE '' END,
-              (i * 7919) % 100000 FROM u ORDER BY i`,
-        ...ownerParams,
-        newest,
-        newest,
-        wordEvery,
-      );
-      // searchRow(owner, [label]): the tag, and the label on the next line when it is not empty.
-      const indexed = db
-        .prepare(
-          `INSERT INTO expenses_search (rowid, body)
-           SELECT e.rowid, t.tag || CASE WHEN ifnull(e.label, '') = '' THEN '' ELSE char(10) || e.label END
-           FROM expenses e JOIN temp.owner_tags t ON t.owner = e.owner WHERE e.rowid > ?`,
-        )
-        .run(last).changes;
-      if (indexed !== count) throw new Error(`bench: ${count} expenses seeded, ${indexed} search rows (an owner without a tag)`);
-    })(),
-  );
-  const seeded = db
-    .prepare("SELECT e.owner, e.label, s.body FROM expenses e JOIN expenses_search s ON s.rowid = e.rowid WHERE e.rowid = ?")
-    .get(last + 1) as { owner: string; label: string; body: string };
-  if (seeded.body !== searchRow(seeded.owner, [seeded.label])) throw new Error("bench: a seeded search row differs from searchRow's");
-}
-
-/**
- * Writes the search tag (ownerTag) of each of `owners` into the temp
- * table owner_tags, computed here once an owner, for the seeding's
- * INSERT … SELECT to join.
- */
-function tagOwners(db: DB, owners: readonly string[]): void {
-  db.exec("CREATE TEMP TABLE IF NOT EXISTS owner_tags (owner TEXT PRIMARY KEY, tag TEXT NOT NULL)");
-  const insert = db.prepare("INSERT OR IGNORE INTO temp.owner_tags (owner, tag) VALUES (?, ?)");
-  db.transaction(() => owners.forEach((o) => insert.run(o, ownerTag(o))))();
-}
 
 /**
  * A plain node:http handler doing the work of `expenses_list` without

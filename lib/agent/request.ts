@@ -56,6 +56,6 @@ export async function verifyBearer(req: IncomingMessage, tokens: AgentTokens, re
   grants.set(req, grant);
   // A call that commits later asks again whether the token still acts for its person (lib/internal credential.ts):
   // still live (not revoked by a change of address, a deletion or its person), for the same subject.
-  bindCredentialCheck(req, (_req, subject) => subject === grant.Subject && tokens.list(subject).some((t) => t.ID === grant.TokenID), true);
+  bindCredentialCheck(req, (_req, subject) => subject === grant.Subject && tokens.holds(subject, grant.TokenID), true);
   return grant;
 }

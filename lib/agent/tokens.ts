@@ -118,6 +118,7 @@ export class AgentTokens {
   readonly #authorize: ((address: string) => boolean | Promise<boolean>) | undefined;
   readonly #mint: (row: Row & { hash: string }) => void;
   readonly #list: Statement<[string, number], Row>;
+  readonly #holds: Statement<[string, string, number], { one: number }>;
   readonly #revoke: (subject: string, id: string) => boolean;
   readonly #revokeAll: Statement<[number, string]>;
   readonly #find: Statement<[string, number], Row>;
@@ -167,6 +168,8 @@ export class AgentTokens {
     const columns = "id, subject, name, access, created_at, expires_at, last_used_at, client_id, client_name, client_host";
     const live = `SELECT ${columns} FROM agent_tokens WHERE revoked_at IS NULL`;
     this.#list = db.prepare(`${live} AND subject = ? AND expires_at > ? ORDER BY created_at DESC, id`);
+    // One token by its key: what a write asks in each of its transactions (request.ts), not the person's whole list.
+    this.#holds = db.prepare("SELECT 1 AS one FROM agent_tokens WHERE id = ? AND subject = ? AND revoked_at IS NULL AND expires_at > ?");
     const revoke = db.prepare<[number, string, string]>(
       "UPDATE agent_tokens SET revoked_at = ? WHERE id = ? AND subject = ? AND revoked_at IS NULL",
     );
@@ -259,6 +262,11 @@ export class AgentTokens {
       throw err;
     }
     return { Token: token, Info: toInfo(row) };
+  }
+
+  /** Reports whether token `id` is one of `subject`'s live tokens (`list(subject)` holds it), reading that token alone. */
+  holds(subject: string, id: string): boolean {
+    return this.#holds.get(id, subject, this.#clock.now().getTime()) !== undefined;
   }
 
   /** Returns `subject`'s live tokens, newest first. */

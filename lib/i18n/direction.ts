@@ -20,6 +20,24 @@ export type Direction = "rtl" | "ltr";
  * html`<html lang="${code}" dir="${Dir(code)}">`;
  */
 export function Dir(locale: string): Direction {
+  let direction = directions.get(locale);
+  if (direction === undefined) {
+    // Bounded, as a caller may pass any text: past DIRECTIONS_KEPT codes the table starts again.
+    if (directions.size >= DIRECTIONS_KEPT) directions.clear();
+    direction = directionOf(locale);
+    directions.set(locale, direction);
+  }
+  return direction;
+}
+
+/** Codes whose direction `Dir` keeps (an application's locales and their variants): 256. */
+const DIRECTIONS_KEPT = 256;
+
+// Each page asks for its locale's direction; Intl.Locale and its text info cost about as much as the rest of the
+// page's layout (issue 44, BENCHMARKS.md "(o)"), so the answer is kept per code.
+const directions = new Map<string, Direction>();
+
+function directionOf(locale: string): Direction {
   let loc: Intl.Locale;
   try {
     loc = new Intl.Locale(locale);

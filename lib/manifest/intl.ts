@@ -21,12 +21,19 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
 }
 
 function kept<F>(cache: Map<string, F>, locale: string, options: object, make: () => F): F {
-  const key = `${locale} ${JSON.stringify(options)}`;
-  let format = cache.get(key);
-  if (format === undefined) {
+  return remembered(cache, `${locale} ${JSON.stringify(options)}`, make);
+}
+
+/**
+ * Returns `cache`'s value for `key`, made by `make` the first time; past FORMATTERS_KEPT entries the cache starts
+ * again. What a formatter answers for a locale or a currency (its digits, its separators) is kept with it (issue 44).
+ */
+export function remembered<V>(cache: Map<string, V>, key: string, make: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
     if (cache.size >= FORMATTERS_KEPT) cache.clear();
-    format = make();
-    cache.set(key, format);
+    value = make();
+    cache.set(key, value);
   }
-  return format;
+  return value;
 }

@@ -3,7 +3,7 @@
  * the request locale's separators from Intl.NumberFormat parts; more decimals than the currency has is refused, never
  * rounded, and group separators must sit between groups of three digits ("12.34" in German is refused, not 1234).
  */
-import { numberFormat } from "./intl.ts";
+import { numberFormat, remembered } from "./intl.ts";
 
 /** The largest absolute amount stored, in minor units (below 2^53, so exact). */
 export const MONEY_MAX_MINOR: number = 999_999_999_999_999;
@@ -11,18 +11,29 @@ export const MONEY_MAX_MINOR: number = 999_999_999_999_999;
 /** The outcome of `parseMoney`. */
 export type ParsedMoney = { ok: true; minor: number } | { ok: false; reason: "invalid" | "precision" | "range" };
 
+// Asked once per currency and per locale (issue 44): `resolvedOptions` and `formatToParts` build objects on every call,
+// and a list page asked them for every amount it showed (BENCHMARKS.md "(o)").
+const digitsOf = new Map<string, number>();
+const separatorsOf = new Map<string, { decimal: string; group: string }>();
+
 /** Returns how many decimals `currency` has (its ISO 4217 minor unit, as Intl knows it). */
 export function currencyDigits(currency: string): number {
-  return numberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return remembered(
+    digitsOf,
+    currency,
+    () => numberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2,
+  );
 }
 
 /** Returns the decimal and group separators `locale` writes numbers with (Latin digits). */
 export function numberSeparators(locale: string): { decimal: string; group: string } {
-  const parts = numberFormat(locale, { numberingSystem: "latn" }).formatToParts(12345.6);
-  return {
-    decimal: parts.find((p) => p.type === "decimal")?.value ?? ".",
-    group: parts.find((p) => p.type === "group")?.value ?? ",",
-  };
+  return remembered(separatorsOf, locale, () => {
+    const parts = numberFormat(locale, { numberingSystem: "latn" }).formatToParts(12345.6);
+    return Object.freeze({
+      decimal: parts.find((p) => p.type === "decimal")?.value ?? ".",
+      group: parts.find((p) => p.type === "group")?.value ?? ",",
+    });
+  });
 }
 
 /** Returns `text` with Arabic-Indic and extended Arabic-Indic digits, as an Arabic keyboard types them, and their separators in Latin. */

@@ -9,6 +9,7 @@ import { fetchHTTP, startHandler } from "../_support/http.ts";
 import { open } from "../_support/db.ts";
 import { FakeClock } from "../_support/clock.ts";
 import { count } from "../_support/signin-app.ts";
+import { credentialHeld } from "../../lib/internal/index.ts";
 
 function tokenStore(t: TestContext, options: Omit<AgentTokensOptions, "Clock"> = {}): { db: DB; tokens: AgentTokens; clock: FakeClock } {
   const db = open(t, ":memory:");
@@ -128,6 +129,32 @@ describe("AgentTokens.list()", () => {
 });
 
 describe("verifyBearer()", () => {
+  it("binds a check a write asks in each transaction that reads the one token, however many the person holds (issue 44)", async (t) => {
+    const { db, tokens } = tokenStore(t);
+    const { Token, Info } = tokens.mint({ Subject: ada, Name: "claude", Access: ToolWrite });
+    for (let k = 0; k < MAX_AGENT_TOKENS - 1; k++) tokens.mint({ Subject: ada, Name: `other-${k}`, Access: ToolRead });
+    const statement = Object.getPrototypeOf(db.prepare("SELECT 1")) as { get: () => unknown; all: () => unknown[] };
+    const got = t.mock.method(statement, "get");
+    const listed = t.mock.method(statement, "all");
+    const answers: string[] = [];
+    const { port } = await startHandler(t, {
+      Mux: async (req, res) => {
+        await verifyBearer(req, tokens);
+        // The second request's token is revoked between the gate and the write's transaction: the check says no.
+        if (answers.length === 1) tokens.revoke(ada, Info.ID);
+        got.mock.resetCalls();
+        listed.mock.resetCalls();
+        const held = credentialHeld(req, ada);
+        const rows =
+          listed.mock.calls.reduce((n, c) => n + (c.result?.length ?? 0), 0) + got.mock.calls.filter((c) => c.result !== undefined).length;
+        answers.push(`${held} ${rows}`);
+        res.end();
+      },
+    });
+    await fetchHTTP(port, "/", { headers: { Authorization: `Bearer ${Token}` } });
+    await fetchHTTP(port, "/", { headers: { Authorization: `Bearer ${Token}` } });
+    assert.deepEqual(answers, ["true 1", "false 0"], "one row read of the person's 20 tokens; none once revoked");
+  });
   it("tells no Authorization, a refused one (malformed, unknown, revoked, another scheme) and a live token's grant", async (t) => {
     const { tokens } = tokenStore(t);
     const { Token, Info } = tokens.mint({ Subject: ada, Name: "claude", Access: ToolRead });

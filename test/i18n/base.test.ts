@@ -55,6 +55,28 @@ describe("IsBaseKey()", () => {
 });
 
 describe("Dir()", () => {
+  it("makes one Intl.Locale per code, keeping 256 codes before it starts again (issue 44)", (t) => {
+    const made: string[] = [];
+    const Real = Intl.Locale;
+    t.mock.property(
+      Intl,
+      "Locale",
+      class extends Real {
+        constructor(tag: string | Intl.Locale, options?: Intl.LocaleOptions) {
+          super(tag, options);
+          made.push(String(tag));
+        }
+      },
+    );
+    const codes = Array.from({ length: 256 }, (_, k) => `en-x-dir${k}`);
+    for (const code of codes) Dir(code);
+    const first = codes[0] ?? "";
+    assert.equal(Dir(first), "ltr");
+    assert.equal(made.filter((c) => c === first).length, 1, "the 256th code kept the first");
+    Dir("en-x-dir256");
+    Dir(first);
+    assert.equal(made.filter((c) => c === first).length, 2, "the 257th code started the table again");
+  });
   const rows: { locale: string; want: "rtl" | "ltr" }[] = [
     { locale: "ar", want: "rtl" },
     { locale: "ar-EG", want: "rtl" },

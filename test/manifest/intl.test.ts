@@ -2,12 +2,14 @@
  * The manifest's Intl formatters are made once per locale and options
  * (lib/manifest/intl.ts, issue 27): a list page no longer builds one for
  * every amount and date it shows. The cache is bounded: past 256 formatters
- * of a kind it starts again.
+ * of a kind it starts again. What a formatter answers for a currency (its
+ * digits) and a locale (its separators) is kept too (issue 44): a list page
+ * asked for them once per amount shown.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { dateTimeFormat, numberFormat } from "../../lib/manifest/intl.ts";
-import { formatMoney } from "../../lib/manifest/money.ts";
+import { currencyDigits, formatMoney, numberSeparators } from "../../lib/manifest/money.ts";
 
 describe("Intl formatters", () => {
   it("keeps one per locale and options, and starts again past 256 of a kind", () => {
@@ -29,5 +31,19 @@ describe("Intl formatters", () => {
       new Intl.NumberFormat("de", { style: "currency", currency: "EUR", numberingSystem: "latn" }).format("1234.56"),
     );
     assert.equal(formatMoney(123456, "de", "EUR"), formatMoney(123456, "de", "EUR"));
+  });
+
+  it("asks Intl a currency's digits and a locale's separators once", (t) => {
+    const resolved = t.mock.method(Intl.NumberFormat.prototype, "resolvedOptions");
+    const parts = t.mock.method(Intl.NumberFormat.prototype, "formatToParts");
+    assert.equal(currencyDigits("JPY"), 0);
+    assert.equal(currencyDigits("KWD"), 3);
+    const asked = resolved.mock.callCount();
+    for (let k = 0; k < 20; k++) assert.equal(currencyDigits("KWD"), 3);
+    assert.equal(resolved.mock.callCount(), asked, "the digits of KWD were kept");
+    assert.deepEqual(numberSeparators("de"), { decimal: ",", group: "." });
+    const split = parts.mock.callCount();
+    for (let k = 0; k < 20; k++) assert.equal(numberSeparators("de").decimal, ",");
+    assert.equal(parts.mock.callCount(), split, "the separators of de were kept");
   });
 });
