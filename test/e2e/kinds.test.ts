@@ -102,7 +102,7 @@ describe("field kinds in a browser, English and German", { skip: hasChromium ? f
       (await page.evaluate(`[...document.querySelectorAll("tr[data-record-id] td:first-child")].map((td) => td.textContent)`)) as string[];
     const cells = async (page: Page, title: string): Promise<string[]> =>
       (await page.evaluate(
-        `[...[...document.querySelectorAll("tr[data-record-id]")].find((tr) => tr.cells[0].textContent === ${JSON.stringify(title)}).cells].map((td) => td.textContent)`,
+        `[...[...document.querySelectorAll("tr[data-record-id]")].find((tr) => tr.cells[0].textContent === ${JSON.stringify(title)}).cells].filter((td) => td.querySelector("[data-bulk-select]") === null).map((td) => td.textContent)`,
       )) as string[];
 
     for (const locale of ["en", "de"]) {
