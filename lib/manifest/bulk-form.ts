@@ -8,18 +8,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isCredentialEnded } from "../agent/index.ts";
 import { html, queryParams, readForm, seeOther, type HandlerFunc, type SafeHTML } from "../http/index.ts";
 import { LocaleFrom, T, Tf } from "../i18n/index.ts";
-import { BULK_MAX, bulkFields, BulkRefused, readBulk, weighBulk, type BulkChange, type BulkLanded } from "./bulk.ts";
+import { BULK_MAX, bulkFields, BulkRefused, readBulk, weighBulk, type BulkApply } from "./bulk.ts";
 import type { MountContext } from "./mount-context.ts";
 import type { ResourceSpec } from "./spec.ts";
-import type { Writer } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
 import { noticeHTML } from "./views.ts";
 
 /** Shows the list page `req` asks for, headed by `notice`, at `status` unless a filter is refused (400). */
 export type ShowList = (req: IncomingMessage, res: ServerResponse, notice: SafeHTML, status?: number) => Promise<void>;
-
-/** Applies a weighed bulk change in one transaction (bulk.ts `bulkWriter`). */
-export type BulkApply = (who: Writer, change: BulkChange) => BulkLanded[];
 
 /** The names a bulk form posts. */
 const BULK_FORM_NAMES = ["action", "ids", "field", "value"];
@@ -93,7 +89,7 @@ export function bulkHandler(context: MountContext, apply: BulkApply, showList: S
       };
       const change = readBulk(spec, input, LocaleFrom(req), t);
       weighBulk({ spec, store, refs }, who.owner, change, t);
-      const done = apply(who, change);
+      const done = apply(who, change, t);
       seeOther(res, `${at(req)}?${DONE_PARAMS[change.action]}=${done.length}`);
     } catch (e) {
       if (isCredentialEnded(e)) return ended(req, res);

@@ -5,17 +5,23 @@
  * record, for a delete); its run applies it in one transaction, each record's event attributed to the agent with the
  * approval that allowed it.
  */
-import { defineAction, ToolWrite, type ArgValue, type CallPreview, type ToolArg, type ToolDef } from "../agent/index.ts";
+import { defineAction, isAgentError, ToolWrite, type ArgValue, type CallPreview, type ToolArg, type ToolDef } from "../agent/index.ts";
 import type { HandlerFunc } from "../http/index.ts";
 import { interpolate, T, Tf } from "../i18n/index.ts";
-import { BULK_MAX, bulkFields, BulkRefused, readBulk, weighBulk, type BulkChange, type BulkParts } from "./bulk.ts";
-import type { BulkApply } from "./bulk-form.ts";
-import { callWriter, TOOL_LOCALE, type Label } from "./calls.ts";
+import { BULK_MAX, bulkFields, BulkRefused, readBulk, weighBulk, type BulkApply, type BulkChange, type BulkParts } from "./bulk.ts";
+import { callOwner, callTeam, TOOL_LOCALE, toolWriter, type Label, type ToolCall } from "./calls.ts";
 import { shownValue } from "./preview.ts";
 import type { References } from "./references.ts";
-import { isTeamScoped, reachedOwner, refusedCall, type RequestScope } from "./scope.ts";
+import { refusedCall, type RequestScope } from "./scope.ts";
+import { teamArgs } from "./tools.ts";
 
-type Call = Parameters<NonNullable<ToolDef["Run"]>>[0];
+type Call = Pick<ToolCall, "Args" | "Subject">;
+
+/**
+ * What a delete's target names in place of fields: not a field name (validate.ts NAME_PATTERN), so a standing approval
+ * of a set never covers a delete, nor one of a delete a set.
+ */
+const DELETE_TARGET = "(delete)";
 
 /** What the bulk tool is made of: what `weighBulk` reads, the names its preview shows, whose records a call reaches, its labels. */
 export interface BulkToolParts extends BulkParts {
@@ -31,12 +37,9 @@ export interface BulkToolParts extends BulkParts {
 export function bulkTool(parts: BulkToolParts): ToolDef {
   const { spec, scope, t, apply, refs } = parts;
   const title = t(`${spec.Name}.title`);
-  const team = (args: ReadonlyMap<string, ArgValue>): string => String(args.get("team") ?? "");
-  const owner = (call: Pick<Call, "Args" | "Subject">, action: "read" | "write"): string =>
-    reachedOwner(spec, scope, call.Subject, team(call.Args), action);
   const text = (args: ReadonlyMap<string, ArgValue>, name: string): string => String(args.get(name) ?? "");
   // The change a call asks for, weighed as the form weighs it; a refusal is the call's, naming every record at fault.
-  const weighed = (call: Pick<Call, "Args" | "Subject">, action: "read" | "write") => {
+  const weighed = (call: Call, action: "read" | "write") => {
     try {
       const input = {
         action: text(call.Args, "action"),
@@ -45,22 +48,14 @@ export function bulkTool(parts: BulkToolParts): ToolDef {
         value: text(call.Args, "value"),
       };
       const change = readBulk(spec, input, TOOL_LOCALE, t);
-      return { change, owner: owner(call, action), records: weighBulk(parts, owner(call, action), change, t) };
+      const owner = callOwner(spec, scope, call, action);
+      return { change, owner, records: weighBulk(parts, owner, change, t) };
     } catch (e) {
       throw e instanceof BulkRefused ? refusedCall(e.status, `bulk ${spec.Name}: ${e.reasons.join("; ")}`) : e;
     }
   };
   const args: ToolArg[] = [
-    ...(isTeamScoped(spec)
-      ? [
-          {
-            Name: "team",
-            Type: "string" as const,
-            Required: true,
-            Description: "The id of the team whose records this reaches (one the person is a member of)",
-          },
-        ]
-      : []),
+    ...teamArgs(spec),
     {
       Name: "action",
       Type: "string",
@@ -94,9 +89,10 @@ export function bulkTool(parts: BulkToolParts): ToolDef {
       let found: ReturnType<typeof weighed>;
       try {
         found = weighed(call, "read");
-      } catch {
-        // A call the tool would refuse previews nothing (preview.ts).
-        return undefined;
+      } catch (e) {
+        // A call the tool would refuse previews nothing (preview.ts); anything else is a failure, not "no preview".
+        if (isAgentError(e)) return undefined;
+        throw e;
       }
       return bulkPreview(req, refs, found.change, found.owner, found.records);
     },
@@ -107,20 +103,15 @@ export function bulkTool(parts: BulkToolParts): ToolDef {
         .filter((id) => id !== "")
         .sort()
         .join(","),
-      Fields: text(args, "action") === "set" ? [text(args, "field")] : [],
-      Context: team(args),
+      // OWASP ASVS 5.0 §8.2.1: a standing approval grants no more than the person saw, so a set's never covers a delete.
+      Fields: [text(args, "action") === "set" ? text(args, "field") : DELETE_TARGET],
+      Context: callTeam({ Args: args }),
     }),
     run: (call) => {
       const { change } = weighed(call, "write");
-      const who = callWriter(spec, scope, {
-        subject: call.Subject,
-        team: team(call.Args),
-        actor: call.Actor,
-        held: call.StillHeld,
-        approval: call.Approval === undefined ? undefined : { id: call.Approval.ID, standing: call.Approval.Standing },
-      });
+      const who = toolWriter(spec, scope, call);
       try {
-        const done = apply(who, change);
+        const done = apply(who, change, t);
         return { [change.action === "delete" ? "deleted" : "updated"]: done.map((d) => d.id) };
       } catch (e) {
         throw e instanceof BulkRefused ? refusedCall(e.status, `bulk ${spec.Name}: ${e.reasons.join("; ")}`) : e;

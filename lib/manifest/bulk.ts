@@ -7,14 +7,14 @@
  * does. Versions: the value is set on each record as it is when the change is applied (last writer), its event keeping
  * the value it replaced (the record's history shows before → after); the list is not asked to carry one per record.
  */
-import { isCredentialEnded } from "../agent/index.ts";
+import { isAgentError, isCredentialEnded } from "../agent/index.ts";
 import type { DB } from "../db/index.ts";
 import { interpolate } from "../i18n/index.ts";
-import type { Label } from "./calls.ts";
+import { refusingWrite, type Label } from "./calls.ts";
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
-import { recordName, RecordReferenced, ReferenceRefused, type References } from "./references.ts";
-import { ruleProblems, RuleRefused } from "./rules.ts";
+import { recordName, type References } from "./references.ts";
+import { ruleProblems } from "./rules.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { writeTransaction, type RecordStore, type Writer } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
@@ -146,18 +146,17 @@ export interface BulkLanded {
   readonly version: number;
 }
 
+/** Applies a weighed bulk change in one transaction (`bulkWriter`), its refusals worded by `t`. */
+export type BulkApply = (who: Writer, change: BulkChange, t: Label) => BulkLanded[];
+
 /**
  * Returns the writer of `spec`'s bulk changes over `store` (the references' guard of the store, below the live feed and
  * the attachments): each record updated or deleted through `store` inside one transaction, so every record's checks
  * and attributed event are its single write's, and a refusal of any record (a race since `weighBulk`) rolls back all of
- * them and throws `BulkRefused` naming it. `landed` hears of each record only after the transaction committed.
+ * them and throws `BulkRefused` naming it, with why as a single write's call says it (calls.ts `refusingWrite`).
+ * `landed` hears of each record only after the transaction committed.
  */
-export function bulkWriter(
-  db: DB,
-  spec: ResourceSpec,
-  store: RecordStore,
-  landed: (who: Writer, change: BulkLanded) => void,
-): (who: Writer, change: BulkChange) => BulkLanded[] {
+export function bulkWriter(db: DB, spec: ResourceSpec, store: RecordStore, landed: (who: Writer, change: BulkLanded) => void): BulkApply {
   const one = (who: Writer, change: BulkChange, id: string): BulkLanded => {
     if (change.action === "delete") {
       if (!store.delete(who, id)) throw new BulkRefused(404, [`no such record: ${id}`]);
@@ -170,16 +169,15 @@ export function bulkWriter(
     if (outcome.kind === "ok") return { id, change: "updated", version: outcome.version };
     throw new BulkRefused(outcome.kind === "missing" ? 404 : outcome.kind === "busy" ? 429 : 409, [`${id}: ${outcome.kind}`]);
   };
-  return (who, change) => {
+  return (who, change, t) => {
     const done = writeTransaction(db, spec.Name, who, "bulk", () =>
       change.ids.map((id) => {
         try {
-          return one(who, change, id);
+          return refusingWrite(spec, t, () => one(who, change, id));
         } catch (e) {
-          if (e instanceof BulkRefused || isCredentialEnded(e)) throw e;
-          if (e instanceof RuleRefused || e instanceof ReferenceRefused)
-            throw new BulkRefused(422, [`${id}: ${[...e.problems.keys()].join(", ")}`]);
-          if (e instanceof RecordReferenced) throw new BulkRefused(409, [`${id}: ${e.message}`]);
+          // refusingWrite's refusals (a broken rule or reference 422, a record referred to 409), by the record's id.
+          if (isAgentError(e) && !isCredentialEnded(e) && (e.status === 409 || e.status === 422))
+            throw new BulkRefused(e.status, [`${id}: ${e.message}`]);
           throw e;
         }
       }),

@@ -48,11 +48,29 @@ export type ToolCall = Parameters<NonNullable<ToolDef["Run"]>>[0];
 export function toolWriter(spec: Pick<ResourceSpec, "Name">, scope: RequestScope, call: ToolCall): Writer {
   return callWriter(spec, scope, {
     subject: call.Subject,
-    team: String(call.Args.get("team") ?? ""),
+    team: callTeam(call),
     actor: call.Actor,
     held: call.StillHeld,
     approval: call.Approval === undefined ? undefined : { id: call.Approval.ID, standing: call.Approval.Standing },
   });
+}
+
+/** The team a tool call names (its `team` argument), "" for none: the person's own records. */
+export function callTeam(call: Pick<ToolCall, "Args">): string {
+  return String(call.Args.get("team") ?? "");
+}
+
+/**
+ * The owner a tool call reaches for `action`: the person, or the team it names, which the person must be a member of
+ * with a role that allows `action`, asked again on every call (scope.ts `reachedOwner`; OWASP ASVS 5.0 §8.2.2).
+ */
+export function callOwner(
+  spec: Pick<ResourceSpec, "Name">,
+  scope: RequestScope,
+  call: Pick<ToolCall, "Args" | "Subject">,
+  action: "read" | "write",
+): string {
+  return reachedOwner(spec, scope, call.Subject, callTeam(call), action);
 }
 
 /** The application's `label`, else the framework's English (else the key): what a refusal's field problem is worded in. */

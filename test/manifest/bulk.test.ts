@@ -16,6 +16,8 @@ import { ctxFrom, type RenderFunc } from "../../lib/index.ts";
 import { Kind, Resource, ScopeKind, StoreKind, isResourceView, mountResource } from "../../lib/manifest/index.ts";
 import { applySchema } from "../../lib/db/index.ts";
 import { BULK_MAX, BulkRefused, bulkWriter } from "../../lib/manifest/bulk.ts";
+import { wording } from "../../lib/manifest/calls.ts";
+import { ruleCheck } from "../../lib/manifest/rules.ts";
 import { exclusiveStore, mergeableStore } from "../../lib/manifest/store.ts";
 import { resourceSchema } from "../../lib/manifest/index.ts";
 import { open, tempFile } from "../_support/db.ts";
@@ -83,6 +85,8 @@ async function start(t: TestContext, resources: Resource[]): Promise<SigninApp &
 }
 
 const ada = { owner: SUBJECT, actor: humanActor() };
+// The framework's English catalog, as a tool's refusal is worded.
+const english = wording(undefined);
 const bob = { owner: "bob@example.com", actor: humanActor() };
 
 // Posts a bulk form: `ids` repeated, as the checked boxes are.
@@ -111,13 +115,22 @@ describe("bulk changes: the bound", () => {
 
 for (const store of [StoreKind.Exclusive, StoreKind.Mergeable]) {
   describe(`bulk changes: one transaction (${store})`, () => {
-    it("rolls every record back when one is refused inside the write, and tells of none", (t) => {
+    // A database with trips' table and `store` over it, its rules weighed in the write's transaction as mount.ts gives
+    // them (trips refer to nothing).
+    const opened = (t: TestContext) => {
       const db = open(t, tempFile(t));
       applySchema(db, events.Schema);
       const spec = trips(store);
       applySchema(db, resourceSchema(spec));
       const log = new EventStore(db);
-      const records = store === StoreKind.Exclusive ? exclusiveStore(db, spec, log) : mergeableStore(db, spec, log);
+      const rules = ruleCheck(spec, () => () => undefined);
+      const records =
+        store === StoreKind.Exclusive ? exclusiveStore(db, spec, log, undefined, rules) : mergeableStore(db, spec, log, undefined, rules);
+      return { db, spec, records };
+    };
+
+    it("rolls every record back when one is refused inside the write, and tells of none", (t) => {
+      const { db, spec, records } = opened(t);
       const told: string[] = [];
       const apply = bulkWriter(db, spec, records, (_who, done) => told.push(done.id));
       const ids = ["Lisbon", "Porto"].map((title) => records.create(ada, { title }).id);
@@ -125,23 +138,41 @@ for (const store of [StoreKind.Exclusive, StoreKind.Mergeable]) {
       const rows = count(db, "events");
       // The third is gone by the time the write runs (deleted since it was weighed).
       assert.throws(
-        () => apply(ada, { action: "delete", ids: [...ids, "gone00000000"] }),
+        () => apply(ada, { action: "delete", ids: [...ids, "gone00000000"] }, english),
         (e: unknown) => e instanceof BulkRefused && e.status === 404 && e.reasons[0] === "no such record: gone00000000",
       );
-      assert.throws(() => apply(ada, { action: "set", ids: [...ids, "gone00000000"], field: seats, value: 3 }), BulkRefused);
+      assert.throws(() => apply(ada, { action: "set", ids: [...ids, "gone00000000"], field: seats, value: 3 }, english), BulkRefused);
       // A session ended meanwhile commits nothing (store.ts writeTransaction).
       assert.throws(
-        () => apply({ ...ada, stillHeld: () => false }, { action: "delete", ids }),
+        () => apply({ ...ada, stillHeld: () => false }, { action: "delete", ids }, english),
         /bulk trips: the session or token of this request has ended/,
       );
       assert.equal(count(db, "trips"), 2);
       assert.equal(count(db, "events"), rows, "no event");
       assert.deepEqual(told, []);
       assert.deepEqual(
-        apply(ada, { action: "delete", ids }).map((d) => [d.id, d.change]),
+        apply(ada, { action: "delete", ids }, english).map((d) => [d.id, d.change]),
         ids.map((id) => [id, "deleted"]),
       );
       assert.deepEqual(told, ids, "told once committed");
+    });
+
+    it("words a rule broken inside the write as a single write's call does, naming the record", (t) => {
+      const { db, spec, records } = opened(t);
+      const apply = bulkWriter(db, spec, records, () => {});
+      const id = records.create(ada, { title: "Lisbon", start: "2026-03-10", end: "2026-03-12" }).id;
+      const end = spec.Form.Fields.find((f) => f.Name === "end")!;
+      // Not weighed first (`weighBulk`), as a record changed since it was: the store refuses it in the transaction.
+      assert.throws(
+        () => apply(ada, { action: "set", ids: [id], field: end, value: "2026-03-01" }, english),
+        (e: unknown) =>
+          e instanceof BulkRefused &&
+          e.status === 422 &&
+          e.reasons.length === 1 &&
+          /^[^:]+: end: Must be after .+\. start: /.test(e.reasons[0] ?? "") &&
+          e.reasons[0]!.startsWith(`${id}: `),
+      );
+      assert.equal(records.get(SUBJECT, id)?.record.values["end"], "2026-03-12", "nothing changed");
     });
   });
 
