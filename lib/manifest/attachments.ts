@@ -10,10 +10,10 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { Step } from "../db/index.ts";
 import type { DB } from "../db/index.ts";
+import { writeUploadFile } from "./multipart.ts";
 import type { Field } from "./spec.ts";
 
 /** A File field's largest file when it declares no `MaxBytes`: 10 MiB. */
@@ -32,13 +32,13 @@ export const FILE_NAME_MAX_LENGTH: number = 200;
  * The media types a File field may accept, each recognised by its first bytes (OWASP ASVS 5.0 §5.2.2: the content, not
  * the name or the client's Content-Type). A field's `Accept` is a subset; every one of them by default.
  */
-export const FILE_TYPES: Readonly<Record<string, { readonly magic: readonly number[]; readonly extension: string }>> = {
+export const FILE_TYPES: Readonly<Record<string, { readonly magic: readonly number[]; readonly extensions: readonly string[] }>> = {
   // ISO 32000-2 §7.5.2: a PDF file begins with "%PDF-".
-  "application/pdf": { magic: [0x25, 0x50, 0x44, 0x46, 0x2d], extension: "pdf" },
+  "application/pdf": { magic: [0x25, 0x50, 0x44, 0x46, 0x2d], extensions: ["pdf"] },
   // PNG (ISO/IEC 15948) §5.2: the 8-byte signature.
-  "image/png": { magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], extension: "png" },
+  "image/png": { magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], extensions: ["png"] },
   // JPEG (ITU T.81) Annex B: SOI marker FFD8 followed by another marker's FF.
-  "image/jpeg": { magic: [0xff, 0xd8, 0xff], extension: "jpg" },
+  "image/jpeg": { magic: [0xff, 0xd8, 0xff], extensions: ["jpg", "jpeg"] },
 };
 
 /** The shape of an attachment's id, as a File field stores it: 128 random bits as base64url. */
@@ -125,7 +125,7 @@ export interface Attachment {
   readonly created_at: number;
 }
 
-/** A file written to disk and not yet recorded: `commit` records it, `discard` removes it. */
+/** A file written to disk and not yet recorded: `insertRow` records it. */
 export interface WrittenFile {
   readonly id: string;
   readonly path: string;
@@ -145,22 +145,34 @@ export class FileRefused extends Error {
   }
 }
 
-/** A safe file name to keep and send back: no path, no control or quoting characters, at most FILE_NAME_MAX_LENGTH. */
+/**
+ * A safe file name to keep and send back: no path, no control, format or quoting characters, ending in the extension of
+ * the type sniffed from the bytes, at most FILE_NAME_MAX_LENGTH characters.
+ */
 export function safeFileName(given: string, type: string): string {
   // OWASP ASVS 5.0 §5.3.2: the name a person gave is never a path; only its last segment, without controls or quotes.
   const last = given.split(/[\\/]/).pop() ?? "";
   const cleaned = last
+    // OWASP ASVS 5.0 §5.3.2: no format characters (\p{Cf}: U+202E reverses what follows), which show one name and save another.
+    .replace(/\p{Cf}/gu, "")
     .replace(/[\u0000-\u001f\u007f"\\;]/g, "_")
     .replace(/^\.+/, "")
-    .trim()
-    .slice(0, FILE_NAME_MAX_LENGTH);
-  return cleaned === "" ? `file.${FILE_TYPES[type]?.extension ?? "bin"}` : cleaned;
+    .trim();
+  const extensions = FILE_TYPES[type]?.extensions ?? ["bin"];
+  if (cleaned === "") return `file.${extensions[0]}`;
+  // OWASP ASVS 5.0 §5.2.2: the extension is the checked type's ("invoice.bat" holding a PDF is kept as "invoice.bat.pdf").
+  const kept = extensions.map((e) => `.${e}`).find((e) => cleaned.toLowerCase().endsWith(e));
+  const ending = kept === undefined ? `.${extensions[0]}` : cleaned.slice(-kept.length);
+  const stem = kept === undefined ? cleaned : cleaned.slice(0, -kept.length);
+  return stem.slice(0, FILE_NAME_MAX_LENGTH - ending.length) + ending;
 }
 
 /** The attachments of one database, their files in `directory`. */
 export class Attachments {
   readonly #db: DB;
   readonly directory: string;
+  // The bytes each person's uploads may still write (README "Attachments": the quota bounds them with what is stored).
+  readonly #inFlight = new Map<string, number>();
 
   constructor(db: DB, directory: string) {
     this.#db = db;
@@ -175,38 +187,55 @@ export class Attachments {
     // OWASP ASVS 5.0 §5.3.2: the stored name is ours (128 random bits), never the person's.
     const id = randomBytes(16).toString("base64url");
     const path = join(this.directory, id);
-    // The file is opened (created, never an existing one) before any byte is weighed, and closed however it ends.
-    const file = await open(path, "wx", 0o600);
     const hash = createHash("sha256");
-    let size = 0;
     let head = Buffer.alloc(0);
     let type: string | undefined;
-    try {
-      for await (const chunk of chunks) {
-        size += chunk.length;
-        // OWASP ASVS 5.0 §5.2.1: the cap is checked as the bytes arrive, never after they are all held.
-        if (size > limit) throw tooLarge(limit);
+    const size = await writeUploadFile(
+      chunks,
+      path,
+      limit,
+      () => tooLarge(limit),
+      (chunk) => {
         if (type === undefined) {
           head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
           if (head.length >= 3) type = sniffAccepted(head, accept, head.length >= SNIFF_BYTES);
         }
         hash.update(chunk);
-        await file.write(chunk);
-      }
+      },
+    );
+    try {
       // A file shorter than every signature is none of the accepted types.
       type ??= sniffAccepted(head, accept, true);
-      if (type === undefined) throw new FileRefused("type", `not one of ${accept.join(", ")}`);
     } catch (e) {
-      await file.close();
       rmSync(path, { force: true });
       throw e;
     }
-    await file.close();
     return { id, path, size, sha256: hash.digest("hex"), type: type ?? "" };
   }
 
-  /** Records `file` as the attachment of `record`'s `field`, refusing (the file removed) when it would pass the person's quota. */
-  record(file: WrittenFile, at: Omit<Attachment, "id" | "path" | "size" | "sha256" | "type">): Attachment {
+  /**
+   * Holds `bytes` of `person`'s quota for an upload about to be read, refusing (FileRefused "quota") when what they store
+   * and what their other uploads hold would pass it; the upload calls the returned release when it ends, however it ends.
+   */
+  reserve(person: string, bytes: number): () => void {
+    // OWASP ASVS 5.0 §5.2.4: uploads running at once cannot together write past the quota; refused before a byte is read.
+    if (!this.#withinQuota(person, (this.#inFlight.get(person) ?? 0) + bytes)) throw overQuota();
+    this.#inFlight.set(person, (this.#inFlight.get(person) ?? 0) + bytes);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.#inFlight.get(person) ?? 0) - bytes;
+      if (left > 0) this.#inFlight.set(person, left);
+      else this.#inFlight.delete(person);
+    };
+  }
+
+  /**
+   * Inserts `file`'s row as the attachment of `record`'s `field`, refusing (the file removed) when it would pass the
+   * person's quota.
+   */
+  insertRow(file: WrittenFile, at: Omit<Attachment, "id" | "path" | "size" | "sha256" | "type">): Attachment {
     const row: Attachment = { ...at, id: file.id, path: file.path, size: file.size, sha256: file.sha256, type: file.type };
     // OWASP ASVS 5.0 §5.2.4 (and §13.1.3): what one person stores is bounded, counted in the transaction that adds to it.
     const within = this.#db.transaction(() => {
@@ -227,13 +256,13 @@ export class Attachments {
   }
 
   /**
-   * Throws the FileRefused that `write` then `record` would throw for `bytes` (a whole file already in memory, as a
+   * Throws the FileRefused that `reserve`, `write` then `insertRow` would throw for `bytes` (a whole file already in memory, as a
    * tool's argument is), writing nothing: a tool's dry run before its person is asked (files-tool.ts).
    */
   refuseEarly(bytes: Uint8Array, accept: readonly string[], limit: number, person: string): void {
     if (bytes.length > limit) throw tooLarge(limit);
     sniffAccepted(bytes.subarray(0, SNIFF_BYTES), accept, true);
-    if (!this.#withinQuota(person, bytes.length)) throw overQuota();
+    if (!this.#withinQuota(person, (this.#inFlight.get(person) ?? 0) + bytes.length)) throw overQuota();
   }
 
   // OWASP ASVS 5.0 §5.2.4: whether `person` may store `size` bytes more.

@@ -157,7 +157,7 @@ export function attachTool(spec: ResourceSpec, parts: AttachToolParts): ToolDef 
       const target = { id: found.record.id, version: found.version, field };
       let outcome;
       try {
-        outcome = await attachFile(parts, who, target, [bytes], name);
+        outcome = await attachFile(parts, who, target, [bytes], name, bytes.length);
       } catch (e) {
         if (e instanceof FileRefused) throw refusal(field, e);
         // As every write tool: a reference or rule refusal worded as the form's.

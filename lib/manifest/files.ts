@@ -12,7 +12,7 @@ import { pipeline } from "node:stream/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isCredentialEnded } from "../agent/index.ts";
 import { html, seeOther, systemClock, type Clock, type HandlerFunc, type SafeHTML } from "../http/index.ts";
-import { T } from "../i18n/index.ts";
+import { T, Tf } from "../i18n/index.ts";
 import { admitDownload, MAX_DOWNLOADS_PER_PERSON } from "../internal/index.ts";
 import { PathValue } from "../router/index.ts";
 import type { DB } from "../db/index.ts";
@@ -29,11 +29,12 @@ import {
 } from "./attachments.ts";
 import { ManifestError } from "./errors.ts";
 import { Kind } from "./kinds.ts";
-import { MULTIPART_HEAD_LIMIT, multipartBoundary, MultipartRefused, readFilePart } from "./multipart.ts";
+import { declaredLength, MultipartRefused, readUpload } from "./multipart.ts";
 import { ReferenceRefused } from "./references.ts";
+import { RuleRefused } from "./rules.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { personOf, type RecordStore, type Writer } from "./store.ts";
-import type { RecordValues } from "./values.ts";
+import { problemArgs, type RecordValues } from "./values.ts";
 
 /** The File fields of `spec`. */
 export function fileFields(spec: ResourceSpec): readonly Field[] {
@@ -114,9 +115,9 @@ export interface FileRouteContext {
 export type AttachContext = Pick<FileRouteContext, "spec" | "store" | "attachments" | "options">;
 
 /**
- * Attaches `chunks` (named `givenName`) to `target.field` of record `target.id`, read at `target.version`: the file
- * written and checked (attachments.ts, the one home of the byte checks, cap and quota; FileRefused otherwise), recorded,
- * then the record updated to hold it. The upload route and the attach tool (files-tool.ts) both write through here.
+ * Attaches `chunks` (named `givenName`, at most `expected` bytes) to `target.field` of record `target.id`, read at
+ * `target.version`: `expected` bytes of the person's quota held while the file is written and checked (attachments.ts,
+ * the one home of the byte checks, cap and quota; FileRefused otherwise), recorded, then the record updated to hold it. The upload route and the attach tool (files-tool.ts) both write through here.
  * Returns the attachment and the record's new version, or "missing" or "changed" when the record went or changed
  * meanwhile: nothing is kept then.
  */
@@ -126,11 +127,28 @@ export async function attachFile(
   target: { readonly id: string; readonly version: number; readonly field: Field },
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   givenName: string,
+  expected: number,
+): Promise<{ attachment: Attachment; version: number } | "missing" | "changed"> {
+  const release = context.attachments.reserve(personOf(who), Math.min(expected, maxBytes(target.field)));
+  try {
+    return await attachHeld(context, who, target, chunks, givenName);
+  } finally {
+    release();
+  }
+}
+
+// `attachFile` once the person's quota holds the file's bytes.
+async function attachHeld(
+  context: AttachContext,
+  who: Writer,
+  target: { readonly id: string; readonly version: number; readonly field: Field },
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  givenName: string,
 ): Promise<{ attachment: Attachment; version: number } | "missing" | "changed"> {
   const { spec, attachments, store } = context;
   const { id, field } = target;
   const written = await attachments.write(chunks, acceptedTypes(field), maxBytes(field));
-  const row = attachments.record(written, {
+  const row = attachments.insertRow(written, {
     resource: spec.Name,
     record: id,
     field: field.Name,
@@ -162,23 +180,29 @@ export function fileHandlers(context: FileRouteContext): { upload: HandlerFunc; 
     const existing = field === undefined ? undefined : store.get(owner(req), id);
     if (field === undefined || existing === undefined) return missing(req, res);
     const what = `upload ${spec.Name}.${field.Name}`;
-    const boundary = multipartBoundary(req.headers["content-type"]);
-    if (boundary === undefined) return refuse(req, res, 415, `${what}: the body must be multipart/form-data with a boundary`);
-    // OWASP ASVS 5.0 §5.2.1: a body declared larger than the file cap allows is refused before a byte of it is read.
-    const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > maxBytes(field) + MULTIPART_HEAD_LIMIT * 2)
-      return refuse(req, res, 413, `${what}: larger than ${maxBytes(field)} bytes`);
     try {
-      const part = await readFilePart(req.iterator({ destroyOnReturn: false }), boundary);
-      if (part.name !== "file") return refuse(req, res, 400, `${what}: the part must be named "file"`);
-      const outcome = await attachFile(context, context.writer(req), { id, version: existing.version, field }, part.body, part.filename);
+      const part = await readUpload(req, maxBytes(field));
+      const who = context.writer(req);
+      // A chunked body declares no length: its quota is held for the field's cap (attachFile takes the smaller).
+      const expected = declaredLength(req) || maxBytes(field);
+      const outcome = await attachFile(context, who, { id, version: existing.version, field }, part.body, part.filename, expected);
       if (typeof outcome === "object") return seeOther(res, `${context.at(req)}/${id}?saved=1`);
       return outcome === "missing" ? missing(req, res) : refuse(req, res, 409, `${what}: the record changed meanwhile; upload again`);
     } catch (e) {
-      if (e instanceof FileRefused) return refuse(req, res, e.status, `${what}: ${e.message}`);
-      if (e instanceof MultipartRefused) return refuse(req, res, 400, `${what}: ${e.message}`);
+      if (e instanceof FileRefused || e instanceof MultipartRefused) return refuse(req, res, e.status, `${what}: ${e.message}`);
       if (isCredentialEnded(e)) return context.ended(req, res);
-      throw e;
+      // A rule across fields or a reference the record breaks refuses the update that holds the file (422, nothing kept),
+      // each field at fault named with its reason, as the record's form does (handlers.ts).
+      if (!(e instanceof ReferenceRefused || e instanceof RuleRefused)) throw e;
+      const reasons = [...e.problems].map(
+        ([name, p]) =>
+          `${name}: ${Tf(
+            req,
+            p.key,
+            problemArgs(p, (key) => T(req, key)),
+          )}`,
+      );
+      return refuse(req, res, 422, `${what}: ${reasons.join(" ")}`);
     }
   };
   const download: HandlerFunc = async (req, res) => {

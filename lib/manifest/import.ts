@@ -11,7 +11,6 @@
  * them): nothing half-checked is imported. The job writes through `MountedResource.For`, as the person.
  */
 import { createReadStream, mkdirSync, rmSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -21,7 +20,7 @@ import { wording } from "./calls.ts";
 import { CSVRefused, csvRows } from "./csv-read.ts";
 import { previewImport, writeImport, type ImportOutcome, type ImportPreview } from "./import-rows.ts";
 import { importPageHTML, uploadFormHTML } from "./import-view.ts";
-import { MULTIPART_HEAD_LIMIT, multipartBoundary, MultipartRefused, readFilePart } from "./multipart.ts";
+import { MultipartRefused, readUpload, writeUploadFile } from "./multipart.ts";
 import type { MountContext } from "./mount-context.ts";
 import type { MountedResource, MountOptions } from "./mount-config.ts";
 import { isTeamScoped } from "./scope.ts";
@@ -87,25 +86,19 @@ export function importHandlers(
   const upload: HandlerFunc = async (req, res) => {
     renderer(req);
     const what = `import ${spec.Name}`;
-    const boundary = multipartBoundary(req.headers["content-type"]);
-    if (boundary === undefined) return refuse(req, res, 415, `${what}: the body must be multipart/form-data with a boundary`);
-    // OWASP ASVS 5.0 §5.2.1: a body declared larger than the cap allows is refused before a byte of it is read.
-    if (Number(req.headers["content-length"] ?? "0") > IMPORT_MAX_BYTES + MULTIPART_HEAD_LIMIT * 2)
-      return refuse(req, res, 413, `${what}: larger than ${IMPORT_MAX_BYTES} bytes`);
     const person = subject(req);
-    sweep(person);
     const id = randomBytes(16).toString("base64url");
     const path = join(directory, id);
     try {
-      const part = await readFilePart(req.iterator({ destroyOnReturn: false }), boundary);
-      if (part.name !== "file") return refuse(req, res, 400, `${what}: the part must be named "file"`);
-      await store(part.body, path);
+      const part = await readUpload(req, IMPORT_MAX_BYTES);
+      sweep(person);
+      await writeUploadFile(part.body, path, IMPORT_MAX_BYTES, () => new TooLarge());
       const preview = await previewImport(csvRows(createReadStream(path)), spec, refs, owner(req));
       uploads.set(id, { id, person, owner: owner(req), path, at: clock.now().getTime(), preview, state: "ready" });
     } catch (e) {
       rmSync(path, { force: true });
       if (e instanceof TooLarge) return refuse(req, res, 413, `${what}: larger than ${IMPORT_MAX_BYTES} bytes`);
-      if (e instanceof MultipartRefused) return refuse(req, res, 400, `${what}: ${e.message}`);
+      if (e instanceof MultipartRefused) return refuse(req, res, e.status, `${what}: ${e.message}`);
       // The person reads why beside the form, in their language, and uploads another file.
       if (e instanceof CSVRefused) return show(req, res, uploadFormHTML(req, spec, at(req), e), 422);
       throw e;
@@ -148,19 +141,3 @@ export function importHandlers(
 }
 
 class TooLarge extends Error {}
-
-// Writes `body` to a new file at `path` (created, never an existing one), refusing past IMPORT_MAX_BYTES as the bytes arrive.
-async function store(body: AsyncIterable<Buffer>, path: string): Promise<void> {
-  const file = await open(path, "wx", 0o600);
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      size += chunk.length;
-      // OWASP ASVS 5.0 §5.2.1: the cap is checked as the bytes arrive, never after they are all held.
-      if (size > IMPORT_MAX_BYTES) throw new TooLarge();
-      await file.write(chunk);
-    }
-  } finally {
-    await file.close();
-  }
-}

@@ -4,12 +4,21 @@
  * delimiter's length (or the part's headers, at most MULTIPART_HEAD_LIMIT), never the file (OWASP ASVS 5.0 §5.2.1).
  * Node's `Request.formData()` reads the whole body into memory first, so latch does not use it for uploads.
  */
+import { rmSync } from "node:fs";
+import { open } from "node:fs/promises";
+import type { IncomingMessage } from "node:http";
 
 /** The most bytes of preamble and part headers before the file's bytes start: 8 KiB. */
 export const MULTIPART_HEAD_LIMIT: number = 8 * 1024;
 
-/** A malformed multipart body: the reason, answered as a 400. */
-export class MultipartRefused extends Error {}
+/** An upload refused as it is read: the reason and the status to answer (400 malformed, 413 too large, 415 not multipart). */
+export class MultipartRefused extends Error {
+  readonly status: 400 | 413 | 415;
+  constructor(message: string, status: 400 | 413 | 415 = 400) {
+    super(message);
+    this.status = status;
+  }
+}
 
 /** The file part of a multipart body: the field name and file name given, its bytes as they arrive. */
 export interface FilePart {
@@ -25,6 +34,56 @@ export function multipartBoundary(contentType: string | undefined): string | und
   const boundary = match?.[1] ?? match?.[2];
   // RFC 2046 §5.1.1: 1 to 70 characters of bchars, not ending in a space.
   return boundary !== undefined && /^[0-9A-Za-z'()+_,./:=? -]*[0-9A-Za-z'()+_,./:=?-]$/.test(boundary) ? boundary : undefined;
+}
+
+/**
+ * The part named "file" of `req`, a multipart/form-data upload of a file of at most `cap` bytes, its bytes not read yet;
+ * throws MultipartRefused: 415 for another body, 413 for a body declared larger, 400 for a malformed one or another part.
+ */
+export async function readUpload(req: IncomingMessage, cap: number): Promise<FilePart> {
+  const boundary = multipartBoundary(req.headers["content-type"]);
+  if (boundary === undefined) throw new MultipartRefused("the body must be multipart/form-data with a boundary", 415);
+  // OWASP ASVS 5.0 §5.2.1: a body declared larger than the cap allows is refused before a byte of it is read.
+  if (declaredLength(req) > cap + MULTIPART_HEAD_LIMIT * 2) throw new MultipartRefused(`larger than ${cap} bytes`, 413);
+  const part = await readFilePart(req.iterator({ destroyOnReturn: false }), boundary);
+  if (part.name !== "file") throw new MultipartRefused('the part must be named "file"');
+  return part;
+}
+
+/**
+ * Streams `chunks` (an upload's file) to a new file at `path`, each chunk handed to `inspect` before it is written;
+ * throws `tooLarge()` as soon as they pass `limit` bytes. Whatever is thrown, the partial file is removed. Returns the size.
+ */
+export async function writeUploadFile(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  path: string,
+  limit: number,
+  tooLarge: () => Error,
+  inspect: (chunk: Uint8Array) => void = () => undefined,
+): Promise<number> {
+  // OWASP ASVS 5.0 §5.3.1: created (never an existing file), readable by the application's user alone, closed however it ends.
+  const file = await open(path, "wx", 0o600);
+  let size = 0;
+  try {
+    for await (const chunk of chunks) {
+      size += chunk.length;
+      // OWASP ASVS 5.0 §5.2.1: the cap is checked as the bytes arrive, never after they are all held.
+      if (size > limit) throw tooLarge();
+      inspect(chunk);
+      await file.write(chunk);
+    }
+  } catch (e) {
+    await file.close();
+    rmSync(path, { force: true });
+    throw e;
+  }
+  await file.close();
+  return size;
+}
+
+/** The Content-Length `req` declares, 0 when it declares none (a chunked body). */
+export function declaredLength(req: IncomingMessage): number {
+  return Number(req.headers["content-length"] ?? "0");
 }
 
 /**
