@@ -9,8 +9,7 @@
  */
 import { isAgentError, isCredentialEnded } from "../agent/index.ts";
 import type { DB } from "../db/index.ts";
-import { interpolate } from "../i18n/index.ts";
-import { refusingWrite, type Label } from "./calls.ts";
+import { problemText, refusingWrite, type Label } from "./calls.ts";
 import { Kind } from "./kinds.ts";
 import type { FieldValue } from "./merge.ts";
 import { recordName, type References } from "./references.ts";
@@ -18,7 +17,7 @@ import { ruleProblems } from "./rules.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { writeTransaction, type RecordStore, type Writer } from "./store.ts";
 import type { StoredRecord } from "./table.ts";
-import { parseField, problemArgs, type FieldProblem, type RecordValues } from "./values.ts";
+import { parseField, type RecordValues } from "./values.ts";
 
 /**
  * The most records one bulk change reaches: five list pages (LIST_PAGE_SIZE 20), so the one write transaction that
@@ -88,10 +87,6 @@ export function readBulk(spec: ResourceSpec, input: BulkInput, locale: string, t
 /** The fields a bulk change may set: the form's, but a File's (a file is uploaded to one record). */
 export function bulkFields(spec: ResourceSpec): Field[] {
   return spec.Form.Fields.filter((f) => f.Kind !== Kind.File);
-}
-
-function problemText(t: Label, field: string, problem: FieldProblem): string {
-  return `${field}: ${interpolate(t(problem.key), problemArgs(problem, t))}`;
 }
 
 /** What weighing a bulk change reads: the resource, its store, its references. */

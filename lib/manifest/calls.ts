@@ -79,13 +79,16 @@ export function wording(label: Label | undefined): Label {
   return label ?? ((key: string): string => english[key] ?? key);
 }
 
+/** `field`'s `problem` worded by `t`, after the field's name ("" for a row's text as a whole: the words alone). */
+export function problemText(t: Label, field: string, problem: FieldProblem): string {
+  const words = interpolate(t(problem.key), problemArgs(problem, t));
+  return field === "" ? words : `${field}: ${words}`;
+}
+
 // As the form: the first field at fault, named with why (422; a list's filter, 400); `every` field, for a rule across fields.
 export function problemRefusal(t: Label, problems: ReadonlyMap<string, FieldProblem>, status = 422, every = false): AgentError {
   const named = [...problems].slice(0, every ? undefined : 1);
-  return refusedCall(
-    status,
-    named.map(([field, problem]) => `${field}: ${interpolate(t(problem.key), problemArgs(problem, t))}`).join(" "),
-  );
+  return refusedCall(status, named.map(([field, problem]) => problemText(t, field, problem)).join(" "));
 }
 
 /**

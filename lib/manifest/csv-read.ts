@@ -1,11 +1,37 @@
 /*
  * Reading a CSV an import brings (README "Import"): RFC 4180 text in UTF-8, with or without a byte order mark, its
  * delimiter (comma, semicolon or tab) read from the header row, parsed as its bytes arrive so a file is never held
- * whole: the reader holds one row, each cell bounded (IMPORT_CELL_MAX), each row's cells bounded (IMPORT_COLUMNS_MAX).
+ * whole: the reader holds one row, each cell bounded (`importCellMax`), each row's cells bounded (IMPORT_COLUMNS_MAX).
  */
+import { Kind } from "./kinds.ts";
+import type { Field } from "./spec.ts";
+import { MAX_LENGTH_LIMIT } from "./validate.ts";
+import { maxLength } from "./values.ts";
 
-/** The longest cell an import reads, in characters: 8192 (the longest value a field holds is 2048, an address). */
-export const IMPORT_CELL_MAX: number = 8 * 1024;
+/**
+ * The longest cell any import reads, in characters: 100,000, twice the longest text a field may declare
+ * (MAX_LENGTH_LIMIT), as the export may write an apostrophe before each of its characters (csv.ts `csvField`).
+ */
+export const IMPORT_CELL_MAX: number = 2 * MAX_LENGTH_LIMIT;
+
+/** The longest cell an import reads whatever its fields: 8192 characters (a column no field names is read, then ignored). */
+export const IMPORT_CELL_MIN: number = 8 * 1024;
+
+/**
+ * The longest cell an import of `fields` (the resource's, and the name fields of the records its references name, as
+ * the export writes them beside their ids) reads: twice the longest text one of them holds, since the export's formula
+ * neutralisation may put an apostrophe before each character (a text of tabs) and the quotes around a cell and a
+ * doubled quote are not counted; at least IMPORT_CELL_MIN, at most IMPORT_CELL_MAX. Every value the export wrote of a
+ * valid record is read back; the file's own bound (IMPORT_MAX_BYTES) bounds a row's memory whatever its cells.
+ */
+export function importCellMax(fields: readonly Field[]): number {
+  const texts = fields.filter((f) => TEXTS.includes(f.Kind));
+  const longest = Math.max(0, ...texts.map((f) => 2 * maxLength(f)));
+  return Math.min(IMPORT_CELL_MAX, Math.max(IMPORT_CELL_MIN, longest));
+}
+
+// The kinds whose value is text a person typed, as long as `maxLength` allows; every other kind's cell is short (an id, a number, a date).
+const TEXTS: readonly string[] = [Kind.Text, Kind.Textarea, Kind.Email, Kind.URL];
 
 /** The most cells a row of an import may hold: 256. */
 export const IMPORT_COLUMNS_MAX: number = 256;
@@ -61,6 +87,7 @@ export function detectDelimiter(header: string): string {
 /** A streaming RFC 4180 parser: `push` text as it is decoded, then `end`; each returns the rows it completed. */
 class RowParser {
   readonly #delimiter: string;
+  readonly #cellMax: number;
   #cells: string[] = [];
   #cell = "";
   #quoted = false;
@@ -74,8 +101,9 @@ class RowParser {
   #problem: RowProblem | undefined;
   #line = 0;
 
-  constructor(delimiter: string) {
+  constructor(delimiter: string, cellMax: number) {
     this.#delimiter = delimiter;
+    this.#cellMax = cellMax;
   }
 
   push(text: string): CSVRow[] {
@@ -126,7 +154,7 @@ class RowParser {
   }
 
   #add(c: string): void {
-    if (this.#cell.length < IMPORT_CELL_MAX) this.#cell += c;
+    if (this.#cell.length < this.#cellMax) this.#cell += c;
     else this.#problem ??= "cell_too_long";
   }
 
@@ -154,11 +182,11 @@ class RowParser {
 }
 
 /**
- * The rows of a CSV arriving as `pieces` (bytes), header first: decoded as UTF-8 (a byte order mark dropped), the
- * delimiter read from the header (`detectDelimiter`). Throws CSVRefused for bytes that are not UTF-8 or a header row
- * longer than IMPORT_COLUMNS_MAX cells of IMPORT_CELL_MAX.
+ * The rows of a CSV arriving as `pieces` (bytes), header first, a cell at most `cellMax` characters (`importCellMax`):
+ * decoded as UTF-8 (a byte order mark dropped), the delimiter read from the header (`detectDelimiter`). Throws
+ * CSVRefused for bytes that are not UTF-8 or a first line longer than 4 × IMPORT_CELL_MIN characters.
  */
-export async function* csvRows(pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<CSVRow> {
+export async function* csvRows(pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, cellMax: number): AsyncGenerator<CSVRow> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const decode = (bytes?: Uint8Array): string => {
     try {
@@ -170,13 +198,13 @@ export async function* csvRows(pieces: AsyncIterable<Uint8Array> | Iterable<Uint
   let parser: RowParser | undefined;
   // Text before the header's end, to read its delimiter; bounded by the longest header a parser would accept.
   let head = "";
-  const headMax = IMPORT_CELL_MAX * 4;
+  const headMax = IMPORT_CELL_MIN * 4;
   const first = (text: string): CSVRow[] => {
     head += text;
     const end = head.search(/[\r\n]/);
     if (end < 0 && head.length <= headMax) return [];
     if (end < 0) throw new CSVRefused("header_long", `the header row is longer than ${headMax} characters`, { max: headMax });
-    parser = new RowParser(detectDelimiter(head.slice(0, end)));
+    parser = new RowParser(detectDelimiter(head.slice(0, end)), cellMax);
     const rows = parser.push(head);
     head = "";
     return rows;
@@ -187,16 +215,16 @@ export async function* csvRows(pieces: AsyncIterable<Uint8Array> | Iterable<Uint
   }
   const rest = decode();
   if (parser === undefined) {
-    parser = new RowParser(detectDelimiter(head + rest));
+    parser = new RowParser(detectDelimiter(head + rest), cellMax);
     yield* parser.push(head + rest);
   } else yield* parser.push(rest);
   yield* parser.end();
 }
 
 /** The rows of `text`, as `csvRows` reads them (an agent's CSV, given whole within the tools' body limit, so read at once). */
-export function csvTextRows(text: string): CSVRow[] {
+export function csvTextRows(text: string, cellMax: number): CSVRow[] {
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const end = body.search(/[\r\n]/);
-  const parser = new RowParser(detectDelimiter(end < 0 ? body : body.slice(0, end)));
+  const parser = new RowParser(detectDelimiter(end < 0 ? body : body.slice(0, end)), cellMax);
   return [...parser.push(body), ...parser.end()];
 }

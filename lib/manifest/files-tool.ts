@@ -10,11 +10,11 @@ import { AgentError, defineAction, ToolWrite, type ToolDef } from "../agent/inde
 import type { HandlerFunc } from "../http/index.ts";
 import { interpolate, LocaleFrom, T } from "../i18n/index.ts";
 import { acceptedTypes, FileRefused, maxBytes, safeFileName, SNIFF_BYTES, sniffType, type Attachments } from "./attachments.ts";
-import { refusingWrite, toolWriter, type Label, type ToolCall } from "./calls.ts";
+import { callOwner, refusingWrite, toolWriter, type Label, type ToolCall } from "./calls.ts";
 import { attachFile, fileFields, type AttachContext } from "./files.ts";
 import { numberFormat } from "./intl.ts";
 import { recordName } from "./references.ts";
-import { noSuchRecord, reachedOwner, refusedCall, type RequestScope } from "./scope.ts";
+import { noSuchRecord, refusedCall, type RequestScope } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { personOf } from "./store.ts";
 import { idArg, teamArgs } from "./tools.ts";
@@ -80,8 +80,7 @@ function described(req: Parameters<NonNullable<ToolDef["Preview"]>>[1], name: st
 /** `<name>_attach` of `spec` (one with File fields), bound to its upload route. */
 export function attachTool(spec: ResourceSpec, parts: AttachToolParts): ToolDef {
   const { store, attachments, scope, t } = parts;
-  const owner = (call: Pick<ToolCall, "Args" | "Subject">, action: "read" | "write"): string =>
-    reachedOwner(spec, scope, call.Subject, String(call.Args.get("team") ?? ""), action);
+  const owner = (call: Pick<ToolCall, "Args" | "Subject">, action: "read" | "write"): string => callOwner(spec, scope, call, action);
   const record = (call: Pick<ToolCall, "Args" | "Subject">, action: "read" | "write") => {
     const found = store.get(owner(call, action), String(call.Args.get("id")));
     if (found === undefined) throw noSuchRecord(spec);

@@ -6,14 +6,14 @@
  */
 import { isAgentError } from "../agent/index.ts";
 import type { DB } from "../db/index.ts";
-import { interpolate } from "../i18n/index.ts";
-import { TOOL_LOCALE, type Label } from "./calls.ts";
-import { type CSVRow, CSVRefused, IMPORT_CELL_MAX, IMPORT_COLUMNS_MAX, unneutralised } from "./csv-read.ts";
+import { checkedValues, problemText, refusingWrite, TOOL_LOCALE, type Label } from "./calls.ts";
+import { type CSVRow, CSVRefused, IMPORT_COLUMNS_MAX, importCellMax, unneutralised } from "./csv-read.ts";
 import { Kind } from "./kinds.ts";
 import type { References } from "./references.ts";
 import { ruleProblems } from "./rules.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
-import { parseValues, problemArgs, REFERENCE_ID_PATTERN, type FieldProblem } from "./values.ts";
+import type { RecordStore, Writer } from "./store.ts";
+import { parseValues, REFERENCE_ID_PATTERN, type FieldProblem } from "./values.ts";
 
 /** Rows an import checks and writes together, in one transaction: 500 (a batch's records and events stay small). */
 export const IMPORT_BATCH: number = 500;
@@ -53,6 +53,18 @@ export interface CheckedRow {
   readonly errors: readonly RowError[];
 }
 
+/** What an import reads of the references: records by id and by name, a rule's reader, the name field of a target. */
+export type ImportRefs = Pick<References, "names" | "named" | "reader" | "titleOf">;
+
+/**
+ * The longest cell an import of `spec` reads (csv-read.ts `importCellMax`): of its fields, and of the name fields of
+ * the records its Reference fields point to, whose names the export writes beside their ids.
+ */
+export function cellMaxOf(spec: ResourceSpec, refs: Pick<References, "titleOf">): number {
+  const titles = spec.Form.Fields.filter((f) => f.Kind === Kind.Reference).flatMap((f) => refs.titleOf(f) ?? []);
+  return importCellMax([...spec.Form.Fields, ...titles]);
+}
+
 /** The name column the export writes beside a Reference field's id (csv.ts). */
 const nameOf = (column: string): string | undefined => (column.endsWith(".name") ? column.slice(0, -".name".length) : undefined);
 
@@ -80,9 +92,6 @@ export function importColumns(spec: ResourceSpec, header: readonly string[]): Im
   };
 }
 
-// The bounds a row's text problem names (csv-read.ts).
-const ROW_ARGS = { max: IMPORT_CELL_MAX, columns: IMPORT_COLUMNS_MAX };
-
 const problem = (key: string, args: Record<string, string | number> = {}): FieldProblem => ({ key, args });
 
 /**
@@ -92,12 +101,14 @@ const problem = (key: string, args: Record<string, string | number> = {}): Field
  */
 export function rowChecker(
   spec: ResourceSpec,
-  refs: Pick<References, "names" | "named" | "reader">,
+  refs: ImportRefs,
   owner: string,
   columns: ImportColumns,
 ): (rows: readonly CSVRow[]) => CheckedRow[] {
   const stored = { ...spec, Form: { Fields: spec.Form.Fields.filter((f) => f.Kind !== Kind.File) } };
   const references = stored.Form.Fields.filter((f) => f.Kind === Kind.Reference);
+  // The bounds a row's text problem names (csv-read.ts).
+  const rowArgs = { max: cellMaxOf(spec, refs), columns: IMPORT_COLUMNS_MAX };
   const read = (row: CSVRow) => {
     const entered = new Map<string, string>();
     const names = new Map<string, string>();
@@ -121,7 +132,7 @@ export function rowChecker(
       resolved.set(field.Name, { ids, byName: refs.named(owner, field, wanted) });
     }
     return batch.map(({ row, entered, names, text }) => {
-      const errors: RowError[] = text === undefined ? [] : [{ field: "", problem: problem(`resource.import.err.${text}`, ROW_ARGS) }];
+      const errors: RowError[] = text === undefined ? [] : [{ field: "", problem: problem(`resource.import.err.${text}`, rowArgs) }];
       for (const field of references) {
         const { ids, byName } = resolved.get(field.Name)!;
         const cell = entered.get(field.Name) ?? "";
@@ -151,7 +162,7 @@ export function rowChecker(
 export async function* checkedBatches(
   source: AsyncIterable<CSVRow>,
   spec: ResourceSpec,
-  refs: Pick<References, "names" | "named" | "reader">,
+  refs: ImportRefs,
   owner: string,
 ): AsyncGenerator<{ columns: ImportColumns; rows: CheckedRow[] }> {
   let columns: ImportColumns | undefined;
@@ -176,7 +187,7 @@ export async function* checkedBatches(
 export function checkedRows(
   rows: readonly CSVRow[],
   spec: ResourceSpec,
-  refs: Pick<References, "names" | "named" | "reader">,
+  refs: ImportRefs,
   owner: string,
 ): { columns: ImportColumns; rows: CheckedRow[] } {
   const [header, ...body] = rows;
@@ -201,7 +212,7 @@ export interface ImportPreview {
 export async function previewImport(
   source: AsyncIterable<CSVRow>,
   spec: ResourceSpec,
-  refs: Pick<References, "names" | "named" | "reader">,
+  refs: ImportRefs,
   owner: string,
 ): Promise<ImportPreview> {
   let columns: ImportColumns | undefined;
@@ -216,7 +227,7 @@ export async function previewImport(
       if (sample.length < IMPORT_PREVIEW_ROWS) sample.push(row);
       if (row.errors.length === 0) continue;
       rowsWithErrors += 1;
-      // Its line and problems only: a row's text (up to IMPORT_CELL_MAX a cell) is not kept for every row in error.
+      // Its line and problems only: a row's text (up to `cellMaxOf` a cell) is not kept for every row in error.
       if (errors.length < IMPORT_ERRORS_SHOWN) errors.push({ line: row.line, given: {}, errors: row.errors });
     }
   }
@@ -229,22 +240,40 @@ export interface ImportOutcome {
   skipped: { line: number; reason: string }[];
 }
 
+/** Where an import's records go: a store below the live feed, and what tells the feed of each once its batch committed (live.ts `tellLanded`). */
+export interface ImportWrites {
+  readonly store: Pick<RecordStore, "create">;
+  readonly landed: (who: Writer, id: string, version: number) => void;
+}
+
+/** Returns what creates an imported row as `who` through `store`: its text read by the form's rules, refused as a call's write is (calls.ts). */
+export function importCreate(
+  spec: ResourceSpec,
+  t: Label,
+  store: ImportWrites["store"],
+  who: Writer,
+): (given: Readonly<Record<string, string>>) => { id: string; version: number } {
+  return (given) => refusingWrite(spec, t, () => store.create(who, checkedValues(spec, t, new Map(Object.entries(given)), false)));
+}
+
 /**
  * Writes every row of `source` without errors through `create` (the form's checks, attributed to whoever `create`
  * writes as), IMPORT_BATCH rows per transaction, telling `progress` the rows done after each; a row with errors, or
  * one `create` refuses (a latch refusal: its reference deleted meanwhile), is skipped and listed (at most
- * IMPORT_ERRORS_SHOWN). Stops before the next batch once `signal` aborts.
+ * IMPORT_ERRORS_SHOWN). `landed` hears of each record created only once its batch committed: a batch rolled back
+ * (an error that is no refusal) tells nothing. Stops before the next batch once `signal` aborts.
  */
 export async function writeImport(
   source: AsyncIterable<CSVRow>,
   parts: {
     spec: ResourceSpec;
-    refs: Pick<References, "names" | "named" | "reader">;
+    refs: ImportRefs;
     owner: string;
     db: DB;
     /** Words a skipped row's problem (MountOptions.label). */
     t: Label;
-    create: (given: Readonly<Record<string, string>>) => unknown;
+    create: (given: Readonly<Record<string, string>>) => { id: string; version: number };
+    landed: (created: { id: string; version: number }) => void;
     progress?: (done: number) => void;
     signal?: AbortSignal;
   },
@@ -257,24 +286,25 @@ export async function writeImport(
   for await (const batch of checkedBatches(source, parts.spec, parts.refs, parts.owner)) {
     if (parts.signal?.aborted === true) break;
     // One transaction per batch: its records and their events land together (a refused row's savepoint is rolled back alone).
-    parts.db.transaction(() => {
+    const created = parts.db.transaction(() => {
+      const made: { id: string; version: number }[] = [];
       for (const row of batch.rows) {
         if (row.errors.length > 0) {
-          skip(
-            row.line,
-            row.errors.map((e) => `${e.field}: ${interpolate(parts.t(e.problem.key), problemArgs(e.problem, parts.t))}`).join(" "),
-          );
+          skip(row.line, row.errors.map((e) => problemText(parts.t, e.field, e.problem)).join(" "));
           continue;
         }
         try {
-          parts.create(row.given);
-          outcome.imported += 1;
+          made.push(parts.create(row.given));
         } catch (e) {
           if (!isAgentError(e)) throw e;
           skip(row.line, e.message);
         }
       }
+      return made;
     })();
+    // README "Live pages": as a bulk change's, the records are told once they landed, never from inside the transaction.
+    for (const record of created) parts.landed(record);
+    outcome.imported += created.length;
     done += batch.rows.length;
     parts.progress?.(done);
   }

@@ -9,15 +9,13 @@ import { defineAction, isAgentError, ToolWrite, type CallPreview, type ToolArg, 
 import type { DB } from "../db/index.ts";
 import type { HandlerFunc } from "../http/index.ts";
 import { interpolate, T, Tf } from "../i18n/index.ts";
-import { checkedValues, refusingWrite, toolWriter, type Label } from "./calls.ts";
+import { callOwner, problemText, toolWriter, type Label } from "./calls.ts";
 import { CSVRefused, csvTextRows, type CSVRow } from "./csv-read.ts";
-import { checkedRows, writeImport, type CheckedRow } from "./import-rows.ts";
+import { cellMaxOf, checkedRows, importCreate, writeImport, type CheckedRow, type ImportRefs, type ImportWrites } from "./import-rows.ts";
 import { Kind } from "./kinds.ts";
 import type { References } from "./references.ts";
-import { reachedOwner, refusedCall, type RequestScope } from "./scope.ts";
+import { refusedCall, type RequestScope } from "./scope.ts";
 import type { ResourceSpec } from "./spec.ts";
-import type { RecordStore } from "./store.ts";
-import { problemArgs } from "./values.ts";
 
 /** The rows of an agent's import its approval page shows: the first 5. */
 export const IMPORT_SAMPLE_ROWS: number = 5;
@@ -30,8 +28,9 @@ type Call = Parameters<NonNullable<ToolDef["Run"]>>[0];
 /** What the import tool is made of. */
 export interface ImportToolParts {
   spec: ResourceSpec;
-  store: RecordStore;
-  refs: Pick<References, "names" | "named" | "reader" | "find">;
+  /** Where the records go, and what tells the live feed of each once its batch committed. */
+  writes: ImportWrites;
+  refs: ImportRefs & Pick<References, "find">;
   db: DB;
   t: Label;
   scope: RequestScope;
@@ -42,13 +41,13 @@ export interface ImportToolParts {
 }
 
 /** Returns `<name>_import` of `parts.spec`. */
-export function importTool({ spec, store, refs, db, t, scope, team, route }: ImportToolParts): ToolDef {
-  const owner = (call: Pick<Call, "Args" | "Subject">): string =>
-    reachedOwner(spec, scope, call.Subject, String(call.Args.get("team") ?? ""), "write");
+export function importTool({ spec, writes, refs, db, t, scope, team, route }: ImportToolParts): ToolDef {
+  const owner = (call: Pick<Call, "Args" | "Subject">): string => callOwner(spec, scope, call, "write");
   const what = `${spec.Name}_import`;
+  const cellMax = cellMaxOf(spec, refs);
   // The call's rows, read and checked now for its owner; the refusal of a text that is no CSV, has no rows or rows with errors.
   const read = (call: Pick<Call, "Args" | "Subject">): { rows: CSVRow[]; checked: CheckedRow[] } => {
-    const rows = csvTextRows(String(call.Args.get("csv") ?? ""));
+    const rows = csvTextRows(String(call.Args.get("csv") ?? ""), cellMax);
     let checked: CheckedRow[];
     try {
       checked = checkedRows(rows, spec, refs, owner(call)).rows;
@@ -62,10 +61,7 @@ export function importTool({ spec, store, refs, db, t, scope, team, route }: Imp
     if (bad.length > 0) {
       const said = bad
         .slice(0, REFUSAL_ROWS)
-        .map(
-          (r) =>
-            `line ${r.line}: ${r.errors.map((e) => `${e.field === "" ? "" : `${e.field}: `}${interpolate(t(e.problem.key), problemArgs(e.problem, t))}`).join(" ")}`,
-        );
+        .map((r) => `line ${r.line}: ${r.errors.map((e) => problemText(t, e.field, e.problem)).join(" ")}`);
       throw refusedCall(422, `${what}: ${bad.length} rows have errors; ${said.join("; ")}`);
     }
     return { rows, checked };
@@ -116,12 +112,12 @@ export function importTool({ spec, store, refs, db, t, scope, team, route }: Imp
     run: async (call) => {
       const { rows } = read(call);
       const who = toolWriter(spec, scope, call);
-      const create = (given: Readonly<Record<string, string>>) =>
-        refusingWrite(spec, t, () => store.create(who, checkedValues(spec, t, new Map(Object.entries(given)), false)));
+      const create = importCreate(spec, t, writes.store, who);
+      const landed = (record: { id: string; version: number }) => writes.landed(who, record.id, record.version);
       const source = (async function* () {
         yield* rows;
       })();
-      const outcome = await writeImport(source, { spec, refs, owner: who.owner, db, t, create });
+      const outcome = await writeImport(source, { spec, refs, owner: who.owner, db, t, create, landed });
       return { imported: outcome.imported, skipped: outcome.skipped };
     },
   });

@@ -36,7 +36,7 @@ import type { Resource } from "./resource.ts";
 import { ruleCheck } from "./rules.ts";
 import { resourceSchema } from "./schema.ts";
 import { isTeamScoped, viewerRefusal, voidTeamApprovals } from "./scope.ts";
-import { exclusiveStore, mergeableStore } from "./store.ts";
+import { exclusiveStore, mergeableStore, type Writer } from "./store.ts";
 import { resourceTools, teamArgs } from "./tools.ts";
 import { readHandlers, writeHandlers } from "./handlers.ts";
 import type { MountOptions, MountedResource } from "./mount-config.ts";
@@ -124,7 +124,12 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
   // Application code reads and writes the values the tools give (app-store.ts); the pages and tools keep the stored ones.
   const shown = appStore(spec, store);
   const For = actingFor(spec, store, shown, context.scope, options.label);
-  const importing = options.imports === undefined ? undefined : importHandlers(context, options.imports, For);
+  // README "Import": as a bulk change's, imported records go below the feed, which hears of each once its batch committed.
+  const writes = {
+    store: fileStore(spec, guarded, attachments),
+    landed: (who: Writer, id: string, version: number) => tellLanded(feed, spec, who, id, "created", version),
+  };
+  const importing = options.imports === undefined ? undefined : importHandlers(context, options.imports, writes);
   if (importing !== undefined) {
     reading.Handle(`GET ${route}/import`, gate("write", importing.form));
     writing.Handle(`POST ${route}/import`, gate("write", importing.upload));
@@ -144,6 +149,7 @@ export function mountResource(resource: Resource, options: MountOptions): Mounte
     tools.push(
       importTool({
         ...context,
+        writes,
         db: options.db,
         t: wording(options.label),
         team: teamArgs(spec),

@@ -15,17 +15,18 @@ import { recordPreviews } from "./preview.ts";
 import { historyTool } from "./history-tool.ts";
 import type { EventStore } from "../events/index.ts";
 import {
+  callOwner,
   checkedValues,
   enteredText,
+  type Label,
   problemRefusal,
   referencedRefusal,
   refusingWrite,
   TOOL_LOCALE,
   toolWriter,
   wording,
-  type Label,
 } from "./calls.ts";
-import { isTeamScoped, noSuchRecord, reachedOwner, refusedCall, requestScope, type RequestScope } from "./scope.ts";
+import { isTeamScoped, noSuchRecord, refusedCall, requestScope, type RequestScope } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import type { References } from "./references.ts";
 import { ruleProblems } from "./rules.ts";
@@ -53,10 +54,8 @@ export function resourceTools(
   label?: (key: string) => string,
   scope: RequestScope = requestScope(spec, undefined),
 ): ToolDef[] {
-  // The owner a call reaches: the person, or the team its `team` argument names, which the person must be a member of
-  // with a role that allows `action`, asked again on every call (OWASP ASVS 5.0 §8.2.2; a removed member's token: 404).
-  const team = (call: Call): string => String(call.Args.get("team") ?? "");
-  const owner = (call: Call, action: "read" | "write"): string => reachedOwner(spec, scope, call.Subject, team(call), action);
+  // OWASP ASVS 5.0 §8.2.2: the owner a call reaches, its team's membership asked again on every call (calls.ts).
+  const owner = (call: Call, action: "read" | "write"): string => callOwner(spec, scope, call, action);
   // A team member removed while the call waited commits nothing, as an ended token (store.ts `Writer.stillHeld`).
   const writer = (call: ToolInvocation): Writer => toolWriter(spec, scope, call);
   const t = wording(label);

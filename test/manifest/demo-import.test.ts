@@ -202,6 +202,55 @@ describe("demo: a resource's CSV import", () => {
     );
   });
 
+  it("takes one upload per person and resource: another while the first is received is a 409, the first lands", async () => {
+    const directory = join(demo.stateDir, "imports", "notes");
+    const before = new Set(readdirSync(directory));
+    const body = multipart("title,body\nHeld open,while another comes\n");
+    // The first upload's body is sent but for its last bytes, held open until the second is answered.
+    const split = body.length - 8;
+    const first = request(new URL("/notes/import", demo.origin), {
+      method: "POST",
+      agent: false,
+      headers: {
+        Origin: demo.origin,
+        Cookie: ada.header() ?? "",
+        "Content-Type": `multipart/form-data; boundary=${BOUNDARY}`,
+        "Content-Length": String(body.length),
+      },
+    });
+    const answered = new Promise<{ status: number; location: string }>((resolve, reject) => {
+      first.on("response", (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, location: String(res.headers.location ?? "") });
+      });
+      first.on("error", reject);
+    });
+    first.write(body.subarray(0, split));
+    // Its file is being written: the server took its slot and is reading its body.
+    let receiving: string[] = [];
+    for (let tries = 0; tries < 2000 && receiving.length === 0; tries++) {
+      receiving = readdirSync(directory).filter((name) => !before.has(name));
+      if (receiving.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(receiving.length, 1);
+    const second = await upload(ada, "/notes", "title\nSecond\n");
+    assert.equal(second.status, 409);
+    assert.match(second.body, /data-status="409"/);
+    assert.deepEqual(
+      readdirSync(directory).filter((name) => !before.has(name)),
+      receiving,
+    );
+    first.end(body.subarray(split));
+    const landed = await answered;
+    assert.equal(landed.status, 303);
+    assert.match((await get(ada, landed.location)).body, /data-import-rows="1"/);
+    // Once received and waiting, another upload replaces it: one file of the person's, the first's page gone.
+    const replacing = await preview(ada, "/notes", "title\nThird\n");
+    assert.equal((await get(ada, landed.location)).status, 404);
+    assert.notEqual(replacing.path, landed.location);
+    assert.equal(readdirSync(directory).filter((name) => !before.has(name)).length, 1);
+  });
+
   it("refuses an upload declared larger than IMPORT_MAX_BYTES before reading it (413)", async () => {
     const declared = IMPORT_MAX_BYTES + 2 * MULTIPART_HEAD_LIMIT + 1;
     const answer = await new Promise<number>((resolve, reject) => {
