@@ -35,26 +35,32 @@ export interface Demo {
   pid: number;
   /** Everything the demo logged so far (JSON lines). */
   logs(): string;
+  /** Resolves once the log matches `pattern`: a line logged as an answer is sent may reach the pipe after the answer. */
+  waitForLog(pattern: RegExp): Promise<void>;
   /** Log lines at level "error". */
   errorLogs(): string[];
   /** Stops the demo (SIGTERM), the SMTP server, and removes the state directory. */
   close(): Promise<void>;
 }
 
-function waitForListening(child: ChildProcess, output: () => string): Promise<void> {
+/** Resolves once `output` matches `pattern` (the demo writes its log to stdout and stderr as it goes); rejects if it exits first. */
+function waitForOutput(child: ChildProcess, output: () => string, pattern: RegExp): Promise<void> {
   return new Promise((resolve, reject) => {
     const onData = (): void => {
-      if (/"msg":"listening"/.test(output())) done(undefined);
+      if (pattern.test(output())) done(undefined);
     };
-    const onExit = (code: number | null): void => done(new Error(`demo exited (${code}) before listening:\n${output()}`));
+    const onExit = (code: number | null): void => done(new Error(`demo exited (${code}) before logging ${pattern}:\n${output()}`));
     const done = (err: Error | undefined): void => {
+      child.stdout?.off("data", onData);
       child.stderr?.off("data", onData);
       child.off("exit", onExit);
       if (err === undefined) resolve();
       else reject(err);
     };
+    child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
     child.on("exit", onExit);
+    onData();
   });
 }
 
@@ -143,7 +149,7 @@ async function startExample(
   child.stderr?.on("data", (c: Buffer) => (output += c.toString("utf8")));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   try {
-    await waitForListening(child, () => output);
+    await waitForOutput(child, () => output, /"msg":"listening"/);
   } catch (err) {
     await smtp.close();
     rmSync(stateDir, { recursive: true, force: true });
@@ -155,6 +161,15 @@ async function startExample(
     stateDir,
     pid: child.pid ?? 0,
     logs: () => output,
+    // A guard against a hang when the line never comes (a changed message), not a measure of speed: a pipe delivers
+    // a line logged with an answer within milliseconds.
+    waitForLog: (pattern) =>
+      Promise.race([
+        waitForOutput(child, () => output, pattern),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`the demo never logged ${pattern}:\n${output}`)), 60_000).unref(),
+        ),
+      ]),
     errorLogs: () => output.split("\n").filter((line) => line.includes('"level":"error"')),
     async close() {
       if (child.exitCode === null) child.kill("SIGTERM");

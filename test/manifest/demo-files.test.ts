@@ -240,7 +240,7 @@ describe("demo: an expense's receipt (upload, download, limits, expenses_attach 
     const id = await expense(carol, "One more");
     const over = await upload(carol, id, "small.pdf", PDF);
     assert.equal(over.status, 413);
-    assert.match(demo.logs(), /upload expenses\.receipt: over the quota of 209715200 bytes per person; delete files first/);
+    await demo.waitForLog(/upload expenses\.receipt: over the quota of 209715200 bytes per person; delete files first/);
     const res = await call(
       "expenses_attach",
       { id, field: "receipt", name: "small.pdf", content_base64: PDF.toString("base64") },
