@@ -216,7 +216,11 @@ export class StandingApprovals {
       .transaction(() => {
         const request = this.#options.Approvals.get(approvalID, subject);
         if (request === undefined || request.Status !== "pending" || request.ExpiresAt.getTime() <= now) return undefined;
-        const target = targetOf(this.#options.Tools.get(request.Tool), new Map(Object.entries(request.Args)));
+        const def = this.#options.Tools.get(request.Tool);
+        const target = targetOf(def, new Map(Object.entries(request.Args)));
+        // OWASP ASVS 5.0 §8.2.1: a destructive tool's standing approval keeps the fields the person saw whatever
+        // `SameFields` says, so one given for a kind of change (a bulk set) never covers another (a bulk delete).
+        const sameFields = bounds.SameFields || def?.Tool.Destructive === true;
         const row: Row & { subject: string } = {
           id: Buffer.from((this.#options.Random ?? cryptoRandom).read(16)).toString("base64url"),
           subject,
@@ -224,7 +228,7 @@ export class StandingApprovals {
           tool: request.Tool,
           context: target.Context,
           record: bounds.SameRecord ? (target.Record ?? null) : null,
-          fields: bounds.SameFields ? JSON.stringify([...target.Fields].sort()) : null,
+          fields: sameFields ? JSON.stringify([...target.Fields].sort()) : null,
           // The approved call, kept so that its tool's preview names the record and fields for the list (`list`).
           args: JSON.stringify(request.Args),
           remaining: bounds.Calls,

@@ -25,12 +25,13 @@ describe("demo: a bulk change's standing approval covers its action only", () =>
   };
   const approvalID = (answer: { json: Record<string, unknown> }): string => String(answer.json["approval_url"]).split("/").pop() ?? "";
   // "Approve calls like this", for the same records and fields (the form's defaults).
-  const standing = (id: string) =>
+  // Without `same_fields` (a form posted without the box): a destructive tool's approval keeps its fields all the same.
+  const standing = (id: string, fields: Record<string, string> = { same_fields: "1" }) =>
     sendRequest(
       demo.origin,
       "POST",
       `/account/approvals/${id}`,
-      { jar: ada, form: { decision: "standing", calls: "3", hours: "1", same_record: "1", same_fields: "1" } },
+      { jar: ada, form: { decision: "standing", calls: "3", hours: "1", same_record: "1", ...fields } },
       demo.origin,
     );
   const expenses = async (labels: string[]): Promise<string> => {
@@ -66,6 +67,18 @@ describe("demo: a bulk change's standing approval covers its action only", () =>
     assert.equal(deleted.status, 202, deleted.body);
     assert.equal(deleted.json["status"], "approval_required");
     assert.equal(await listed(ids), 3, "nothing deleted");
+  });
+
+  it("keeps a set's fields when the form asks for any fields: a delete of the same records still asks", async () => {
+    const ids = await expenses(["Clips", "Tape"]);
+    const set = { action: "set", ids, field: "category", value: "office" };
+    const held = await call(set);
+    assert.equal(held.status, 202, held.body);
+    assert.equal((await standing(approvalID(held), {})).status, 303);
+    assert.equal((await call(set)).status, 200, "the waiting set runs under it");
+    const deleted = await call({ action: "delete", ids });
+    assert.equal(deleted.status, 202, deleted.body);
+    assert.equal(await listed(ids), 2, "nothing deleted");
   });
 
   it("lets a delete's standing approval cover no set of the same records", async () => {

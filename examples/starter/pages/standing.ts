@@ -2,7 +2,8 @@
  * Standing approvals (latch/agent, README "Standing approvals"): `standingForm`, the "approve calls like this" form an
  * approval page shows below Approve and Decline while its request is pending (`data-standing-form`; posts
  * `decision=standing` with `calls` and `hours`, pre-filled with the defaults, and the checkboxes `same_record` and
- * `same_fields`, value "1", checked, offered only when the call names a record or declares its fields, each naming
+ * `same_fields`, value "1", checked, offered only when the call names a record or declares its fields (for a destructive
+ * tool the fields are kept always, so `p[data-standing-fields-kept]` says so instead of a box), each naming
  * what it limits to: the record by its name, the fields by their labels, as the page's preview does), and
  * `standingList`, a token's standing approvals as the agent-token page lists them beside it (`data-standing-id`,
  * `data-standing-remaining`, `data-standing-expires` ISO 8601; the tool and limits in words: the record by the name
@@ -67,9 +68,20 @@ export function standingForm(req: IncomingMessage, approval: Approval, def?: Too
   <label for="standing-hours">${Tf(req, "starter.standing.hours", { max: STANDING_MAX_TTL / HOUR })}</label>
   <input id="standing-hours" name="hours" type="number" min="1" max="${STANDING_MAX_TTL / HOUR}" value="${STANDING_DEFAULT_TTL / HOUR}" required>
   ${sameRecord}
-  ${target === null ? html`` : box("same_fields", "starter.standing.same_fields", names === undefined ? html`` : fieldNames(req, names.FieldLabels))}
+  ${target === null ? html`` : sameFields(req, def, names === undefined ? html`` : fieldNames(req, names.FieldLabels), box)}
   <p><button type="submit" name="decision" value="standing" data-approval="standing">${Icon("check")} ${T(req, "starter.standing.submit")}</button></p>
 </form>`;
+}
+
+// "Only the fields this call changes": a box, or for a destructive tool a statement (latch/agent keeps its fields always).
+function sameFields(
+  req: IncomingMessage,
+  def: ToolDef | undefined,
+  what: SafeHTML,
+  box: (name: string, label: string, what: SafeHTML) => SafeHTML,
+): SafeHTML {
+  if (def?.Tool.Destructive !== true) return box("same_fields", "starter.standing.same_fields", what);
+  return html`<p data-standing-fields-kept>${T(req, "starter.standing.same_fields")} ${what}</p>`;
 }
 
 function limits(req: IncomingMessage, s: StandingApproval, contexts: ReadonlyMap<string, string>): SafeHTML {
