@@ -83,7 +83,8 @@ function cut(sample: string): string[] {
     ['name="sort" value="', '"'],
     ['name="dir" value="', '"'],
     ['name="amount_min" type="text" inputmode="decimal" value="', '"'],
-    ['<div class="table-scroll">', "\n</div>\n</main>"],
+    // The table and its next page's link, up to the bulk form under the list (lib/manifest bulk-form.ts), which is fixed.
+    ['<div class="table-scroll">', '\n</div>\n<form id="bulk-expenses"'],
   ];
   const parts: string[] = [];
   let at = 0;
@@ -117,13 +118,16 @@ function table(rows: Record<string, unknown>[], filter: string, query: string): 
     const href = escapeHTML(`/expenses?${filter}&sort=${field}&dir=asc`);
     body += `<th scope="col" aria-sort="${sorted ? "descending" : "none"}"><a href="${href}">${label}${sorted ? " ↓" : ""}</a></th>`;
   }
+  body += '<th scope="col"><input type="checkbox" data-bulk-all aria-label="Select all records on this page"></th>';
   body += "</tr></thead><tbody>\n";
   for (const row of rows.slice(0, 20)) {
     const id = escapeHTML(String(row["id"]));
     const amount = row["amount"] === null ? "" : money.format(Number(row["amount"]) / 100);
     const category = CATEGORY[String(row["category"])] ?? "";
     body += `<tr data-record-id="${id}"><td><a href="/expenses/${id}">${escapeHTML(String(row["label"]))}</a></td><td>${amount}</td>`;
-    body += `<td>${escapeHTML(String(row["spent_on"] ?? ""))}</td><td>${category}</td><td>${when.format(Number(row["created_at"]))}</td></tr>`;
+    body += `<td>${escapeHTML(String(row["spent_on"] ?? ""))}</td><td>${category}</td><td>${when.format(Number(row["created_at"]))}</td>`;
+    // The row's checkbox for a bulk change, labelled by the record's name (its label).
+    body += `<td><input type="checkbox" name="ids" value="${id}" form="bulk-expenses" data-bulk-select aria-label="Select ${escapeHTML(String(row["label"]))}"></td></tr>`;
   }
   body += "\n</tbody></table></div>\n";
   const last = rows.length > 20 ? rows[19] : undefined;
