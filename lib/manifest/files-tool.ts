@@ -7,6 +7,7 @@
  * and recorded by the upload route's own path (files.ts `attachFile`, attachments.ts).
  */
 import { AgentError, defineAction, ToolWrite, type ToolDef } from "../agent/index.ts";
+import { unlessRefused } from "./preview.ts";
 import type { HandlerFunc } from "../http/index.ts";
 import { interpolate, LocaleFrom, T } from "../i18n/index.ts";
 import { acceptedTypes, FileRefused, maxBytes, safeFileName, SNIFF_BYTES, sniffType, type Attachments } from "./attachments.ts";
@@ -121,33 +122,28 @@ export function attachTool(spec: ResourceSpec, parts: AttachToolParts): ToolDef 
         throw e instanceof FileRefused ? refusal(field, e) : e;
       }
     },
-    preview: (call, req) => {
-      try {
-        const found = record(call, "read");
-        const { field, name, bytes } = given(spec, call);
-        const type = sniffType(bytes.subarray(0, SNIFF_BYTES)) ?? "application/octet-stream";
-        const held = found.record.values[field.Name];
-        const before = typeof held === "string" ? attachments.find(spec.Name, found.record.id, field.Name, held) : undefined;
-        return {
-          Kind: "update",
-          Title: recordName(spec, found.record.id, found.record.values),
-          Fields: [
-            {
-              Field: field.Name,
-              Label: T(req, field.Label),
-              Value: described(req, safeFileName(name, type), type, bytes.length),
-              Before: before === undefined ? "" : described(req, before.name, before.type, before.size),
-            },
-          ],
-          Unchanged: [],
-          Stale: false,
-          ReferredBy: [],
-        };
-      } catch (e) {
-        if (e instanceof AgentError) return undefined;
-        throw e;
-      }
-    },
+    preview: unlessRefused((call, req) => {
+      const found = record(call, "read");
+      const { field, name, bytes } = given(spec, call);
+      const type = sniffType(bytes.subarray(0, SNIFF_BYTES)) ?? "application/octet-stream";
+      const held = found.record.values[field.Name];
+      const before = typeof held === "string" ? attachments.find(spec.Name, found.record.id, field.Name, held) : undefined;
+      return {
+        Kind: "update",
+        Title: recordName(spec, found.record.id, found.record.values),
+        Fields: [
+          {
+            Field: field.Name,
+            Label: T(req, field.Label),
+            Value: described(req, safeFileName(name, type), type, bytes.length),
+            Before: before === undefined ? "" : described(req, before.name, before.type, before.size),
+          },
+        ],
+        Unchanged: [],
+        Stale: false,
+        ReferredBy: [],
+      };
+    }),
     target: (args) => ({ Record: String(args.get("id")), Fields: [String(args.get("field"))], Context: String(args.get("team") ?? "") }),
     run: async (call) => {
       const { field, name, bytes } = given(spec, call);

@@ -5,7 +5,8 @@
  * it creates and its first IMPORT_SAMPLE_ROWS rows. Each record is the agent's, with the approval that allowed it.
  */
 import type { IncomingMessage } from "node:http";
-import { defineAction, isAgentError, ToolWrite, type CallPreview, type ToolArg, type ToolDef } from "../agent/index.ts";
+import { defineAction, ToolWrite, type ToolArg, type ToolDef } from "../agent/index.ts";
+import { unlessRefused } from "./preview.ts";
 import type { DB } from "../db/index.ts";
 import type { HandlerFunc } from "../http/index.ts";
 import { interpolate, T, Tf } from "../i18n/index.ts";
@@ -75,27 +76,23 @@ export function importTool({ spec, writes, refs, db, t, scope, team, route }: Im
         return `${T(req, f.Label)}: ${named}`;
       })
       .join(" · ");
-  const preview = (call: Pick<Call, "Args" | "Subject">, req: IncomingMessage): CallPreview | undefined => {
-    try {
-      const { checked } = read(call);
-      const key = owner(call);
-      return {
-        Kind: "create",
-        Title: Tf(req, "resource.import.preview_title", { count: checked.length }),
-        Fields: checked.slice(0, IMPORT_SAMPLE_ROWS).map((row) => ({
-          Field: `line-${row.line}`,
-          Label: Tf(req, "resource.import.at_line", { line: row.line }),
-          Value: shownRow(req, key, row),
-        })),
-        Unchanged: [],
-        Stale: false,
-        ReferredBy: [],
-      };
-    } catch (e) {
-      if (isAgentError(e)) return undefined;
-      throw e;
-    }
-  };
+  // A call the tool would refuse previews nothing (preview.ts).
+  const preview = unlessRefused((call, req) => {
+    const { checked } = read(call);
+    const key = owner(call);
+    return {
+      Kind: "create",
+      Title: Tf(req, "resource.import.preview_title", { count: checked.length }),
+      Fields: checked.slice(0, IMPORT_SAMPLE_ROWS).map((row) => ({
+        Field: `line-${row.line}`,
+        Label: Tf(req, "resource.import.at_line", { line: row.line }),
+        Value: shownRow(req, key, row),
+      })),
+      Unchanged: [],
+      Stale: false,
+      ReferredBy: [],
+    };
+  });
   return defineAction({
     name: what,
     method: "POST",

@@ -118,13 +118,12 @@ export function importHandlers(
     try {
       // OWASP ASVS 5.0 §5.2.1: multipart.ts refuses a body declared larger than the cap before a byte of it is read.
       const part = await readUpload(req, IMPORT_MAX_BYTES);
-      await writeUploadFile(part.body, path, IMPORT_MAX_BYTES, () => new TooLarge());
+      await writeUploadFile(part.body, path, IMPORT_MAX_BYTES, () => new MultipartRefused(`larger than ${IMPORT_MAX_BYTES} bytes`, 413));
       slot.preview = await previewImport(csvRows(createReadStream(path), cellMax), spec, refs, slot.owner);
       slot.state = "ready";
     } catch (e) {
       // Gone before the answer is sent: whoever reads the answer finds no file left of it.
       drop(slot);
-      if (e instanceof TooLarge) return refuse(req, res, 413, `${what}: larger than ${IMPORT_MAX_BYTES} bytes`);
       if (e instanceof MultipartRefused) return refuse(req, res, e.status, `${what}: ${e.message}`);
       // The person reads why beside the form, in their language, and uploads another file.
       if (e instanceof CSVRefused) return show(req, res, uploadFormHTML(req, spec, at(req), e), 422);
@@ -172,5 +171,3 @@ export function importHandlers(
   };
   return { form, upload, confirm };
 }
-
-class TooLarge extends Error {}

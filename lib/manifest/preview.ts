@@ -43,18 +43,23 @@ export function shownValue(req: IncomingMessage, refs: Pick<References, "find">,
   return refs.find(owner, field, value)?.label ?? T(req, "resource.reference_unknown");
 }
 
+/**
+ * `build` as a tool's preview: a call the tool would refuse at once (its `AgentError`) previews nothing, so a record the
+ * person may not read shows nothing of it; any other error is a failure, not "no preview".
+ */
+export function unlessRefused(build: (call: Call, req: IncomingMessage) => CallPreview | undefined): Preview {
+  return (call, req) => {
+    try {
+      return build(call, req);
+    } catch (e) {
+      if (isAgentError(e)) return undefined;
+      throw e;
+    }
+  };
+}
+
 /** Returns the previews of the create, update and delete tools of `parts.spec`. */
 export function recordPreviews({ spec, store, refs, reader, values }: PreviewParts): Record<"create" | "update" | "delete", Preview> {
-  const unlessRefused =
-    (build: (call: Call, req: IncomingMessage) => CallPreview | undefined): Preview =>
-    (call, req) => {
-      try {
-        return build(call, req);
-      } catch (e) {
-        if (isAgentError(e)) return undefined;
-        throw e;
-      }
-    };
   const shown = (req: IncomingMessage, owner: string, field: Field, value: FieldValue): string =>
     shownValue(req, refs, owner, field, value);
   const row = (req: IncomingMessage, owner: string, field: Field, value: FieldValue): PreviewField => ({
