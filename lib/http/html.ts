@@ -18,9 +18,14 @@ const ESCAPES: Readonly<Record<string, string>> = {
   "'": "&#39;",
 };
 
+const SPECIAL = /[&<>"']/;
+const SPECIALS = /[&<>"']/g;
+const escapeOne = (c: string): string => ESCAPES[c] ?? c;
+
 /** Escapes text for an HTML body or a quoted attribute value. */
 export function escapeHTML(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+  // Most text has nothing to escape: asked first, it is returned as it is (issue 44: a list page escapes every cell).
+  return SPECIAL.test(text) ? text.replace(SPECIALS, escapeOne) : text;
 }
 
 /** Marks a string as trusted HTML. Never pass user input. */

@@ -25,6 +25,8 @@ export class Locales implements LocaleSet {
   /** The `POST /_locale` handler: sets the locale cookie and redirects (303). */
   readonly SwitchHandler: HandlerFunc;
   #app: ReadonlyMap<string, MessageMap>;
+  #levels = new Map<string, readonly Level[]>();
+  #found = new Map<string, Map<string, string>>();
 
   constructor(codes: readonly string[], defaultCode: string, app: ReadonlyMap<string, MessageMap>) {
     this.Codes = Object.freeze([...codes]);
@@ -56,7 +58,39 @@ export class Locales implements LocaleSet {
   }
 
   #lookup(locale: string, key: string, args: MessageArgs | undefined): string | undefined {
-    const code = findDeclared(this.Codes, locale) ?? locale;
+    // A request's locale is a declared code as written: found without lowercasing every code.
+    const declared = this.Codes.includes(locale) ? locale : findDeclared(this.Codes, locale);
+    const levels = declared === undefined ? this.#levelsFrom(locale) : this.#levelsOf(declared);
+    // A message without a count is the same every time in a declared locale (the catalogs never change after
+    // NewLocales): found once, then kept (issue 44: every label of every page looks one up). Only found messages are
+    // kept, so the cache holds at most the catalogs' keys.
+    const found = declared === undefined || typeof args?.["count"] === "number" ? undefined : this.#found.get(declared);
+    const known = found?.get(key);
+    if (known !== undefined) return known;
+    for (const [levelLocale, messages] of levels) {
+      for (const candidate of candidateKeys(key, levelLocale, args)) {
+        const message = messages.get(candidate);
+        if (message === undefined) continue;
+        found?.set(key, message);
+        return message;
+      }
+    }
+    return undefined;
+  }
+
+  // The catalogs a declared locale's lookups try, in order, worked out once.
+  #levelsOf(code: string): readonly Level[] {
+    let levels = this.#levels.get(code);
+    if (levels === undefined) {
+      levels = this.#levelsFrom(code);
+      this.#levels.set(code, levels);
+      this.#found.set(code, new Map());
+    }
+    return levels;
+  }
+
+  // SPEC.md §4.4's order: the locale's app catalog, the app default's, the framework's for the locale, framework English.
+  #levelsFrom(code: string): readonly Level[] {
     const framework = frameworkCatalogFor(code);
     const levels: [string, MessageMap | undefined][] = [
       [code, this.#app.get(code)],
@@ -64,16 +98,12 @@ export class Locales implements LocaleSet {
       [framework?.code ?? code, framework?.messages],
       ["en", englishCatalog()],
     ];
-    for (const [levelLocale, messages] of levels) {
-      if (messages === undefined) continue;
-      for (const candidate of candidateKeys(key, levelLocale, args)) {
-        const message = messages.get(candidate);
-        if (message !== undefined) return message;
-      }
-    }
-    return undefined;
+    return levels.filter((level): level is [string, MessageMap] => level[1] !== undefined);
   }
 }
+
+/** One level of the lookup order: a catalog and the locale whose plural rules pick its keys. */
+type Level = readonly [string, MessageMap];
 
 /**
  * Builds the locale set of an app: `baseCatalog` the default locale's messages, `dir` the app's

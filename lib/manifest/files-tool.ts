@@ -68,13 +68,19 @@ function given(spec: ResourceSpec, call: Pick<ToolCall, "Args">): { field: Field
   return { field, name: String(call.Args.get("name") ?? ""), bytes };
 }
 
+// "128 bytes", "46.1 kB": bytes spelled out, larger sizes by their symbol (Intl units: SI, as the unit names say). Constants:
+// intl.ts keeps a formatter by its options object.
+const SIZE_UNITS: Record<"byte" | "kilobyte" | "megabyte", Intl.NumberFormatOptions> = {
+  byte: { style: "unit", unit: "byte", unitDisplay: "long", maximumFractionDigits: 1 },
+  kilobyte: { style: "unit", unit: "kilobyte", unitDisplay: "short", maximumFractionDigits: 1 },
+  megabyte: { style: "unit", unit: "megabyte", unitDisplay: "short", maximumFractionDigits: 1 },
+};
+
 /** A file as the approval page shows it: its name, media type and size in the request's locale. */
 function described(req: Parameters<NonNullable<ToolDef["Preview"]>>[1], name: string, type: string, size: number): string {
   const unit = size < 1000 ? "byte" : size < 1000 * 1000 ? "kilobyte" : "megabyte";
   const amount = size / (unit === "byte" ? 1 : unit === "kilobyte" ? 1000 : 1000 * 1000);
-  // "128 bytes", "46.1 kB": bytes spelled out, larger sizes by their symbol (Intl units: SI, as the unit names say).
-  const display = unit === "byte" ? "long" : "short";
-  const shown = numberFormat(LocaleFrom(req), { style: "unit", unit, unitDisplay: display, maximumFractionDigits: 1 }).format(amount);
+  const shown = numberFormat(LocaleFrom(req), SIZE_UNITS[unit]).format(amount);
   return `${name} (${type}, ${shown})`;
 }
 

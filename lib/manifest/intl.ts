@@ -1,14 +1,16 @@
 /*
  * Intl formatters, made once per locale and options and then kept (issue 27): building one costs tens of microseconds,
- * and a list page built one for every amount and date it showed (BENCHMARKS.md (k)). Past FORMATTERS_KEPT (a caller
- * passing something unbounded) the cache starts again rather than grow.
+ * and a list page built one for every amount and date it showed (BENCHMARKS.md (k)). They are kept by the options
+ * object itself, so a caller passes a constant (issue 44: a key written from the options cost a list page more than
+ * the formatting); a fresh object each call still works, and makes a formatter each time. Past FORMATTERS_KEPT locales
+ * (a caller passing something unbounded) an options object's cache starts again rather than grow.
  */
 
 /** Formatters kept of each kind before the cache starts again. */
 const FORMATTERS_KEPT = 256;
 
-const numbers = new Map<string, Intl.NumberFormat>();
-const dates = new Map<string, Intl.DateTimeFormat>();
+const numbers = new WeakMap<object, Map<string, Intl.NumberFormat>>();
+const dates = new WeakMap<object, Map<string, Intl.DateTimeFormat>>();
 
 /** Returns `new Intl.NumberFormat(locale, options)`, made once. */
 export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
@@ -20,8 +22,13 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
   return kept(dates, locale, options, () => new Intl.DateTimeFormat(locale, options));
 }
 
-function kept<F>(cache: Map<string, F>, locale: string, options: object, make: () => F): F {
-  return remembered(cache, `${locale} ${JSON.stringify(options)}`, make);
+function kept<F>(cache: WeakMap<object, Map<string, F>>, locale: string, options: object, make: () => F): F {
+  let byLocale = cache.get(options);
+  if (byLocale === undefined) {
+    byLocale = new Map();
+    cache.set(options, byLocale);
+  }
+  return remembered(byLocale, locale, make);
 }
 
 /**

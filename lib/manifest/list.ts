@@ -221,15 +221,16 @@ export function listHTML(
   const columns = spec.List.Columns.filter((c) => !(c.Field === "owner" && isOwned(spec)));
   const sortable = sortableColumns(spec);
   const filtered = list.query.filters.length > 0 || list.query.search.length > 0;
-  const cell = (column: string, record: StoredRecord, linked: boolean): SafeHTML => {
-    const field = spec.Form.Fields.find((f) => f.Name === column);
+  // Each column's field, found once a page rather than once a cell.
+  const fields = columns.map((c) => spec.Form.Fields.find((f) => f.Name === c.Field));
+  const cell = (column: string, field: Field | undefined, record: StoredRecord, linked: boolean): SafeHTML => {
     const stored = record.values[column] ?? null;
-    // A reference is named (`refs.link`), never shown as its id.
+    if (!linked) return field === undefined ? html`${fixedValue(req, column, record)}` : cellHTML(req, field, stored, refs?.link);
+    // The first column links to the record, by its value as shown (an address or a reference there is text: a link holds
+    // no link); a reference is named (`refs.link`), never shown as its id.
     const named = field?.Kind === Kind.Reference && typeof stored === "string" ? (refs?.link(field, stored)?.label ?? "") : undefined;
     const value = field === undefined ? fixedValue(req, column, record) : (named ?? displayValue(req, field, stored));
-    // The first column links to the record (an address or a reference there is text: a link holds no link); the others show their kind.
-    if (linked) return html`<a href="${spec.Route}/${record.id}">${value === "" ? record.id : value}</a>`;
-    return field === undefined ? html`${value}` : cellHTML(req, field, stored, refs?.link);
+    return html`<a href="${spec.Route}/${record.id}">${value === "" ? record.id : value}</a>`;
   };
   const header = (column: string, label: string | undefined): SafeHTML => {
     const text = columnLabel(req, spec, column, label);
@@ -247,7 +248,7 @@ export function listHTML(
         html`<div class="table-scroll"><table data-resource="${spec.Name}"><thead><tr>${columns.map((c) => header(c.Field, c.Label))}${bulkAllHTML(req)}</tr></thead><tbody>
 ${page.records.map(
   (record) =>
-    html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(c.Field, record, n === 0)}</td>`)}${bulkSelectHTML(req, spec, record, recordName(spec, record.id, record.values))}</tr>`,
+    html`<tr data-record-id="${record.id}">${columns.map((c, n) => html`<td>${cell(c.Field, fields[n], record, n === 0)}</td>`)}${bulkSelectHTML(req, spec, record, recordName(spec, record.id, record.values))}</tr>`,
 )}
 </tbody></table></div>`;
   const more =

@@ -16,6 +16,11 @@ export type ParsedMoney = { ok: true; minor: number } | { ok: false; reason: "in
 const digitsOf = new Map<string, number>();
 const separatorsOf = new Map<string, { decimal: string; group: string }>();
 
+// The formatters' options, one object per currency: intl.ts keeps a formatter by its options object.
+const LATIN: Intl.NumberFormatOptions = { numberingSystem: "latn" };
+const currencyOptions = new Map<string, Intl.NumberFormatOptions>();
+const inputOptions = new Map<string, Intl.NumberFormatOptions>();
+
 /** Returns how many decimals `currency` has (its ISO 4217 minor unit, as Intl knows it). */
 export function currencyDigits(currency: string): number {
   return remembered(
@@ -28,7 +33,7 @@ export function currencyDigits(currency: string): number {
 /** Returns the decimal and group separators `locale` writes numbers with (Latin digits). */
 export function numberSeparators(locale: string): { decimal: string; group: string } {
   return remembered(separatorsOf, locale, () => {
-    const parts = numberFormat(locale, { numberingSystem: "latn" }).formatToParts(12345.6);
+    const parts = numberFormat(locale, LATIN).formatToParts(12345.6);
     return Object.freeze({
       decimal: parts.find((p) => p.type === "decimal")?.value ?? ".",
       group: parts.find((p) => p.type === "group")?.value ?? ",",
@@ -102,15 +107,19 @@ export function formatMinor(minor: number, currency: string): string {
 
 /** Formats `minor` units for display in `locale`, with the currency: 123456 USD, "de" → "1.234,56 $". */
 export function formatMoney(minor: number, locale: string, currency: string): string {
-  return numberFormat(locale, { style: "currency", currency, numberingSystem: "latn" }).format(decimalString(minor, currency));
+  const options = remembered(currencyOptions, currency, (): Intl.NumberFormatOptions => ({ style: "currency", currency, numberingSystem: "latn" }));
+  return numberFormat(locale, options).format(decimalString(minor, currency));
 }
 
 /** Formats `minor` units as `locale` writes them in an input, without the currency: 123456, "de" → "1.234,56". */
 export function formatMoneyInput(minor: number, locale: string, currency: string): string {
   const digits = currencyDigits(currency);
-  return numberFormat(locale, { numberingSystem: "latn", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
-    decimalString(minor, currency),
-  );
+  const options = remembered(inputOptions, currency, (): Intl.NumberFormatOptions => ({
+    numberingSystem: "latn",
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }));
+  return numberFormat(locale, options).format(decimalString(minor, currency));
 }
 
 // Intl formats a decimal string exactly (ECMA-402 "Intl.NumberFormat v3"), so no float ever carries the amount.

@@ -18,6 +18,17 @@ export const URL_MAX_LENGTH: number = 2048;
 
 const ISO_DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 
+// The formatters' options, constants: intl.ts keeps a formatter by its options object.
+const NUMERIC_DATE: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  numberingSystem: "latn",
+  timeZone: "UTC",
+};
+const MEDIUM_DATE: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeZone: "UTC" };
+const WHOLE_NUMBER: Intl.NumberFormatOptions = { numberingSystem: "latn", maximumFractionDigits: 0 };
+
 /**
  * Returns `text` when it is an ISO calendar date "YYYY-MM-DD" that exists
  * (year 0001 to 9999, 29 February only in a leap year), else undefined.
@@ -51,13 +62,7 @@ export function parseLocalDate(text: string, locale: string): string | undefined
   const typed = latinDigits(text).replace(BIDI_MARKS, "").trim();
   const iso = parseDate(typed);
   if (iso !== undefined) return iso;
-  const parts = dateTimeFormat(locale, {
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    numberingSystem: "latn",
-    timeZone: "UTC",
-  })
+  const parts = dateTimeFormat(locale, NUMERIC_DATE)
     .formatToParts(0)
     .map((p) => ({ type: p.type, value: p.value.replace(BIDI_MARKS, "").trim() }));
   const order = parts.filter((p) => p.type === "year" || p.type === "month" || p.type === "day").map((p) => p.type);
@@ -86,7 +91,7 @@ function daysIn(year: number, month: number): number {
 
 /** Formats an ISO date for display in `locale`: "2026-12-31", "de" → "31.12.2026". */
 export function formatDate(iso: string, locale: string): string {
-  return dateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${iso}T00:00:00Z`));
+  return dateTimeFormat(locale, MEDIUM_DATE).format(new Date(`${iso}T00:00:00Z`));
 }
 
 /** The outcome of `parseInteger`. */
@@ -111,7 +116,7 @@ export function parseInteger(text: string, locale: string): ParsedInteger {
 
 /** Formats a whole number for display in `locale` (Latin digits, as amounts): 1234, "de" → "1.234". */
 export function formatInteger(value: number, locale: string): string {
-  return numberFormat(locale, { numberingSystem: "latn", maximumFractionDigits: 0 }).format(value);
+  return numberFormat(locale, WHOLE_NUMBER).format(value);
 }
 
 // HTML §4.10.5.1.5 "valid e-mail address": exactly what <input type="email"> lets through.

@@ -84,9 +84,12 @@ export function inputValue(req: IncomingMessage, field: Field, value: FieldValue
   return String(value);
 }
 
+// intl.ts keeps a formatter by its options object.
+const MEDIUM_TIME: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" };
+
 /** Returns a time (Unix ms) as a record's times are shown, in the request's locale (UTC). */
 export function timeValue(req: IncomingMessage, at: number): string {
-  return dateTimeFormat(LocaleFrom(req), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(at));
+  return dateTimeFormat(LocaleFrom(req), MEDIUM_TIME).format(at);
 }
 
 /** Returns a fixed column's value as shown (times in the request's locale). */

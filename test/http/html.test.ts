@@ -80,6 +80,16 @@ describe("escapeHTML()", () => {
     }
   });
 
+  // Issue 44: a list page escapes every cell, and most cells have nothing to escape; they are returned as they are, with
+  // no replace run over them.
+  test("returns text with nothing to escape as it is, without replacing", (t) => {
+    const replace = t.mock.method(String.prototype, "replace");
+    assert.equal(escapeHTML("Taxi to the airport, 23.50 EUR"), "Taxi to the airport, 23.50 EUR");
+    assert.equal(replace.mock.callCount(), 0);
+    assert.equal(escapeHTML("Tom & Jerry"), "Tom &amp; Jerry");
+    assert.equal(replace.mock.callCount(), 1);
+  });
+
   test("leaves no markup-significant character unescaped", () => {
     assert.doesNotMatch(escapeHTML(`<>"'&`.repeat(3)), /[<>"']|&(?!amp;|lt;|gt;|quot;|#39;)/);
   });

@@ -176,6 +176,22 @@ describe("Locales.Tf()", () => {
     assert.equal(locales.Tf("en", "jobs.failed", { count: 2, err: "disk full" }), "This job failed: disk full");
   });
 
+  // Issue 44: every label of every page is looked up; a declared locale's catalogs are worked out once, not matched
+  // (lowercased, compared, shortened) on each lookup, and a message without a count is found once, then kept.
+  it("looks a declared locale's message up without matching the locale again", (t) => {
+    assert.equal(locales.T("fr", "app.greet"), locales.T("fr", "app.greet"));
+    const lowered = t.mock.method(String.prototype, "toLowerCase");
+    const read = t.mock.method(Map.prototype, "get");
+    for (let k = 0; k < 10; k++) assert.equal(locales.T("fr", "app.greet"), "Hello (compiled)");
+    assert.equal(lowered.mock.callCount(), 0, "no locale matched");
+    // Per lookup: the locale's levels and its found messages (two reads), then the message itself.
+    assert.ok(read.mock.callCount() <= 30, `${read.mock.callCount()} map reads for 10 lookups`);
+    // A count still picks its plural form on every lookup, by the number given.
+    assert.equal(locales.Tf("fr", "app.items", { count: 1 }), "1 item");
+    assert.equal(locales.Tf("fr", "app.items", { count: 2 }), "2 items");
+    assert.equal(locales.Tf("fr", "app.items", { count: 1 }), "1 item");
+  });
+
   it("ignores a count that is not a number", () => {
     assert.equal(locales.Tf("en", "passkey.recovery.remaining", { count: "1" }), "passkey.recovery.remaining");
   });

@@ -1,0 +1,93 @@
+/*
+ * A list page formats each value it shows once (issue 44): a cell's value was
+ * formatted for the link of the first column and then again for every other
+ * column's cell. Counted on Intl itself while one page of three records is
+ * served: one amount and one number a row, one time a row.
+ */
+import assert from "node:assert/strict";
+import { describe, it, type TestContext } from "node:test";
+import { ToolRegistry } from "../../lib/agent/index.ts";
+import * as events from "../../lib/events/index.ts";
+import { EventStore } from "../../lib/events/index.ts";
+import { ctxFrom, type RenderFunc } from "../../lib/index.ts";
+import { Kind, Resource, ScopeKind, StoreKind, isResourceView, mountResource, resourceSchema } from "../../lib/manifest/index.ts";
+import { startSigninApp, type SigninApp } from "../_support/signin-app.ts";
+
+const costs = new Resource({
+  Name: "costs",
+  Route: "/costs",
+  Store: StoreKind.Exclusive,
+  Scope: ScopeKind.UserScoped,
+  List: { Columns: [{ Field: "label" }, { Field: "amount" }, { Field: "people" }, { Field: "created_at" }] },
+  Form: {
+    Fields: [
+      { Name: "label", Label: "costs.label", Kind: Kind.Text, Required: true },
+      { Name: "amount", Label: "costs.amount", Kind: Kind.Money, Currency: "EUR" },
+      { Name: "people", Label: "costs.people", Kind: Kind.Integer },
+    ],
+  },
+});
+
+const render: RenderFunc = (_req, res, _view, data) => {
+  if (!isResourceView(data)) throw new Error("test render: not a resource view");
+  res.statusCode = data.Status;
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.end(`<!doctype html><title>${data.Title}</title>${data.Body.toString()}`);
+};
+
+function start(t: TestContext): Promise<SigninApp> {
+  return startSigninApp(t, {
+    render,
+    schema: [...events.Schema, ...resourceSchema(costs)],
+    origin: "http://costs.test",
+    extend: (mux, auth, db) => {
+      mountResource(costs, {
+        db,
+        mux,
+        tools: new ToolRegistry(),
+        events: new EventStore(db),
+        origin: "http://costs.test",
+        requireSession: auth.RequireSession,
+        ctxFrom,
+      });
+    },
+  });
+}
+
+/** Counts the calls of `format` of every formatter of `kind` from now on (the getter hands out a counting wrapper). */
+function countFormats(t: TestContext, kind: typeof Intl.NumberFormat | typeof Intl.DateTimeFormat): { n: number } {
+  const counted = { n: 0 };
+  const getter = Object.getOwnPropertyDescriptor(kind.prototype, "format")?.get;
+  assert.ok(getter !== undefined);
+  t.mock.getter(kind.prototype, "format", function (this: object) {
+    const format = getter.call(this) as (value: unknown) => string;
+    return (value: unknown) => {
+      counted.n++;
+      return format(value);
+    };
+  });
+  return counted;
+}
+
+describe("A list page's cells", () => {
+  it("formats each value shown once", async (t) => {
+    const app = await start(t);
+    const jar = await app.signIn("ada@example.com");
+    for (const [label, amount, people] of [
+      ["Taxi", "23.50", "1"],
+      ["Hotel", "1,234.00", "2"],
+      ["Lunch", "12", "1,500"],
+    ] as const) {
+      const res = await app.request("POST", "/costs", { jar, headers: { Origin: app.origin }, form: { label, amount, people } });
+      assert.equal(res.status, 303, res.body);
+    }
+    const numbers = countFormats(t, Intl.NumberFormat);
+    const dates = countFormats(t, Intl.DateTimeFormat);
+    const page = await app.request("GET", "/costs", { jar });
+    assert.equal(page.status, 200);
+    assert.match(page.body, /<td>€1,234\.00<\/td><td>2<\/td>/);
+    assert.match(page.body, /<td>€12\.00<\/td><td>1,500<\/td>/);
+    assert.equal(numbers.n, 6, "an amount and a number a row");
+    assert.equal(dates.n, 3, "a time a row");
+  });
+});
