@@ -10,10 +10,11 @@ import { describe, it, type TestContext } from "node:test";
 import { ToolRegistry } from "../../lib/agent/index.ts";
 import * as events from "../../lib/events/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
-import { ctxFrom, type RenderFunc } from "../../lib/index.ts";
-import { Kind, Resource, ScopeKind, StoreKind, isResourceView, mountResource, resourceSchema } from "../../lib/manifest/index.ts";
+import { ctxFrom } from "../../lib/index.ts";
+import { Kind, Resource, ScopeKind, StoreKind, mountResource, resourceSchema } from "../../lib/manifest/index.ts";
 import { SUBJECT, startTransportsApp } from "../_support/agent-transports.ts";
 import { count, startSigninApp, type CookieJar, type SigninApp } from "../_support/signin-app.ts";
+import { render } from "./conformance-apps.ts";
 
 const trips = new Resource({
   Name: "trips",
@@ -45,13 +46,6 @@ const trips = new Resource({
     ],
   },
 });
-
-const render: RenderFunc = (_req, res, _view, data) => {
-  if (!isResourceView(data)) throw new Error("test render: not a resource view");
-  res.statusCode = data.Status;
-  res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.end(`<!doctype html><title>${data.Title}</title>${data.Body.toString()}`);
-};
 
 async function start(t: TestContext): Promise<SigninApp> {
   return startSigninApp(t, {

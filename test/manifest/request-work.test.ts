@@ -11,9 +11,10 @@ import { describe, it, type TestContext } from "node:test";
 import { ToolRegistry } from "../../lib/agent/index.ts";
 import * as events from "../../lib/events/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
-import { ctxFrom, type RenderFunc } from "../../lib/index.ts";
-import { Kind, Resource, ScopeKind, StoreKind, isResourceView, mountResource, resourceSchema } from "../../lib/manifest/index.ts";
+import { ctxFrom } from "../../lib/index.ts";
+import { Kind, Resource, ScopeKind, StoreKind, mountResource, resourceSchema } from "../../lib/manifest/index.ts";
 import { startSigninApp, type SigninApp } from "../_support/signin-app.ts";
+import { render } from "./conformance-apps.ts";
 
 const costs = new Resource({
   Name: "costs",
@@ -29,13 +30,6 @@ const costs = new Resource({
     ],
   },
 });
-
-const render: RenderFunc = (_req, res, _view, data) => {
-  if (!isResourceView(data)) throw new Error("test render: not a resource view");
-  res.statusCode = data.Status;
-  res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.end(`<!doctype html><title>${data.Title}</title>${data.Body.toString()}`);
-};
 
 /** Starts the app; `transactions` counts the transactions (and savepoints) the resource's writes open on the handle. */
 function start(t: TestContext, transactions = { n: 0 }): Promise<SigninApp> {

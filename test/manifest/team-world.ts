@@ -17,10 +17,9 @@ import {
   type CallOutcome,
 } from "../../lib/agent/index.ts";
 import { discardLogger, readForm, writeJSON } from "../../lib/http/index.ts";
-import { ctxFrom, type RenderFunc } from "../../lib/index.ts";
+import { ctxFrom } from "../../lib/index.ts";
 import {
   accountRows,
-  isResourceView,
   Kind,
   mountResource,
   Resource,
@@ -34,6 +33,7 @@ import { PathValue } from "../../lib/router/index.ts";
 import { From } from "../../lib/signin/index.ts";
 import type { CookieJar, TestResponse } from "../_support/http-client.ts";
 import { ORIGIN, startTeamsApp, type TeamsApp } from "../teams/harness.ts";
+import { render } from "./conformance-apps.ts";
 
 export const tasks: Resource = new Resource({
   Name: "tasks",
@@ -48,13 +48,6 @@ export const tasks: Resource = new Resource({
     ],
   },
 });
-
-const render: RenderFunc = (_req, res, _view, data) => {
-  if (!isResourceView(data)) throw new Error("test render: not a resource view");
-  res.statusCode = data.Status;
-  res.setHeader("Content-Type", "text/html; charset=utf-8");
-  res.end(`<!doctype html><title>${data.Title}</title>${data.Body.toString()}`);
-};
 
 export interface TeamWorld {
   app: TeamsApp;
