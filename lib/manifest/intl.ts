@@ -1,12 +1,13 @@
 /*
  * Intl formatters, made once per locale and options and then kept (issue 27): building one costs tens of microseconds,
  * and a list page built one for every amount and date it showed (BENCHMARKS.md (k)). They are kept by the options
- * object itself, so a caller passes a constant (issue 44: a key written from the options cost a list page more than
- * the formatting); a fresh object each call still works, and makes a formatter each time. Past FORMATTERS_KEPT locales
- * (a caller passing something unbounded) an options object's cache starts again rather than grow.
+ * object itself, so a caller passes a constant (issue 44: the key was written from the options, with JSON.stringify, at
+ * every cell of a list page); a fresh object each call still works, and makes a formatter each time. Past
+ * FORMATTERS_KEPT locales of one options object (a caller passing something unbounded) its cache starts again rather
+ * than grow.
  */
 
-/** Formatters kept of each kind before the cache starts again. */
+/** Locales kept of one options object (and entries of a `remembered` cache) before its cache starts again. */
 const FORMATTERS_KEPT = 256;
 
 const numbers = new WeakMap<object, Map<string, Intl.NumberFormat>>();

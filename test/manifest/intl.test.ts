@@ -32,7 +32,7 @@ describe("Intl formatters", () => {
   });
 
   // Issue 44: a list page formats every amount, number and date it shows with a formatter kept by its options object; it
-  // makes none of them again, and writing a key from the options each time cost more than the formatting.
+  // makes none of them again, and writes no key from the options (JSON.stringify) to find them.
   it("makes no formatter again for the amounts, numbers and dates a page shows", (t) => {
     const show = (): string[] => [
       formatMoney(123456, "de", "EUR"),
