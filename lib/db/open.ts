@@ -22,9 +22,6 @@ export const PRAGMAS: readonly string[] = [
   "synchronous = NORMAL",
   "foreign_keys = ON",
   "trusted_schema = OFF",
-  // A write's savepoints (an event appended inside a record's transaction, a bulk change's records) journal the pages
-  // they change; on disk that journal was a temp file opened, written and unlinked by every write call (issue 44).
-  "temp_store = MEMORY",
 ];
 
 /**

@@ -68,13 +68,13 @@ function given(spec: ResourceSpec, call: Pick<ToolCall, "Args">): { field: Field
   return { field, name: String(call.Args.get("name") ?? ""), bytes };
 }
 
-// "128 bytes", "46.1 kB": bytes spelled out, larger sizes by their symbol (Intl units: SI, as the unit names say). Constants:
-// intl.ts keeps a formatter by its options object.
-const SIZE_UNITS: Record<"byte" | "kilobyte" | "megabyte", Intl.NumberFormatOptions> = {
-  byte: { style: "unit", unit: "byte", unitDisplay: "long", maximumFractionDigits: 1 },
-  kilobyte: { style: "unit", unit: "kilobyte", unitDisplay: "short", maximumFractionDigits: 1 },
-  megabyte: { style: "unit", unit: "megabyte", unitDisplay: "short", maximumFractionDigits: 1 },
-};
+// "128 bytes", "46.1 kB": bytes spelled out, larger sizes by their symbol (Intl units: SI, as the unit names say). Frozen
+// constants: intl.ts keeps a formatter by its options object.
+const SIZE_UNITS: Readonly<Record<"byte" | "kilobyte" | "megabyte", Intl.NumberFormatOptions>> = Object.freeze({
+  byte: Object.freeze({ style: "unit", unit: "byte", unitDisplay: "long", maximumFractionDigits: 1 }),
+  kilobyte: Object.freeze({ style: "unit", unit: "kilobyte", unitDisplay: "short", maximumFractionDigits: 1 }),
+  megabyte: Object.freeze({ style: "unit", unit: "megabyte", unitDisplay: "short", maximumFractionDigits: 1 }),
+});
 
 /** A file as the approval page shows it: its name, media type and size in the request's locale. */
 function described(req: Parameters<NonNullable<ToolDef["Preview"]>>[1], name: string, type: string, size: number): string {

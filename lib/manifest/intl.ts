@@ -1,7 +1,7 @@
 /*
  * Intl formatters, made once per locale and options and then kept (issue 27): building one costs tens of microseconds,
  * and a list page built one for every amount and date it showed (BENCHMARKS.md (k)). They are kept by the options
- * object itself, so a caller passes a constant (issue 44: the key was written from the options, with JSON.stringify, at
+ * object itself, so a caller passes a frozen constant (issue 44: the key was written from the options, with JSON.stringify, at
  * every cell of a list page); a fresh object each call still works, and makes a formatter each time. Past
  * FORMATTERS_KEPT locales of one options object (a caller passing something unbounded) its cache starts again rather
  * than grow.

@@ -16,8 +16,8 @@ export type ParsedMoney = { ok: true; minor: number } | { ok: false; reason: "in
 const digitsOf = new Map<string, number>();
 const separatorsOf = new Map<string, { decimal: string; group: string }>();
 
-// The formatters' options, one object per currency: intl.ts keeps a formatter by its options object.
-const LATIN: Intl.NumberFormatOptions = { numberingSystem: "latn" };
+// The formatters' options, one frozen object per currency: intl.ts keeps a formatter by its options object.
+const LATIN: Intl.NumberFormatOptions = Object.freeze({ numberingSystem: "latn" });
 const currencyOptions = new Map<string, Intl.NumberFormatOptions>();
 const inputOptions = new Map<string, Intl.NumberFormatOptions>();
 
@@ -107,18 +107,18 @@ export function formatMinor(minor: number, currency: string): string {
 
 /** Formats `minor` units for display in `locale`, with the currency: 123456 USD, "de" → "1.234,56 $". */
 export function formatMoney(minor: number, locale: string, currency: string): string {
-  const options = remembered(currencyOptions, currency, (): Intl.NumberFormatOptions => ({ style: "currency", currency, numberingSystem: "latn" }));
+  const options = remembered(currencyOptions, currency, (): Intl.NumberFormatOptions =>
+    Object.freeze({ style: "currency", currency, numberingSystem: "latn" }),
+  );
   return numberFormat(locale, options).format(decimalString(minor, currency));
 }
 
 /** Formats `minor` units as `locale` writes them in an input, without the currency: 123456, "de" → "1.234,56". */
 export function formatMoneyInput(minor: number, locale: string, currency: string): string {
   const digits = currencyDigits(currency);
-  const options = remembered(inputOptions, currency, (): Intl.NumberFormatOptions => ({
-    numberingSystem: "latn",
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }));
+  const options = remembered(inputOptions, currency, (): Intl.NumberFormatOptions =>
+    Object.freeze({ numberingSystem: "latn", minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  );
   return numberFormat(locale, options).format(decimalString(minor, currency));
 }
 

@@ -18,16 +18,16 @@ export const URL_MAX_LENGTH: number = 2048;
 
 const ISO_DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 
-// The formatters' options, constants: intl.ts keeps a formatter by its options object.
-const NUMERIC_DATE: Intl.DateTimeFormatOptions = {
+// The formatters' options, frozen constants: intl.ts keeps a formatter by its options object.
+const NUMERIC_DATE: Intl.DateTimeFormatOptions = Object.freeze({
   year: "numeric",
   month: "2-digit",
   day: "2-digit",
   numberingSystem: "latn",
   timeZone: "UTC",
-};
-const MEDIUM_DATE: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeZone: "UTC" };
-const WHOLE_NUMBER: Intl.NumberFormatOptions = { numberingSystem: "latn", maximumFractionDigits: 0 };
+});
+const MEDIUM_DATE: Intl.DateTimeFormatOptions = Object.freeze({ dateStyle: "medium", timeZone: "UTC" });
+const WHOLE_NUMBER: Intl.NumberFormatOptions = Object.freeze({ numberingSystem: "latn", maximumFractionDigits: 0 });
 
 /**
  * Returns `text` when it is an ISO calendar date "YYYY-MM-DD" that exists

@@ -84,8 +84,8 @@ export function inputValue(req: IncomingMessage, field: Field, value: FieldValue
   return String(value);
 }
 
-// intl.ts keeps a formatter by its options object.
-const MEDIUM_TIME: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" };
+// Frozen: intl.ts keeps a formatter by its options object.
+const MEDIUM_TIME: Intl.DateTimeFormatOptions = Object.freeze({ dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** Returns a time (Unix ms) as a record's times are shown, in the request's locale (UTC). */
 export function timeValue(req: IncomingMessage, at: number): string {
