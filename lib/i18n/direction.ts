@@ -3,6 +3,7 @@
  * likely script's, else a table of right-to-left languages. A right-to-left script always wins: older
  * ICU data answers "ltr" for some (`dv` in Thaana, `az-Arab`).
  */
+import { remembered } from "../internal/index.ts";
 
 // Unicode scripts written right to left (Unicode Standard §2.10, CLDR script metadata "rtl").
 const RTL_SCRIPTS: ReadonlySet<string> = new Set(["Adlm", "Arab", "Hebr", "Mand", "Nkoo", "Rohg", "Samr", "Syrc", "Thaa", "Yezi"]);
@@ -20,14 +21,8 @@ export type Direction = "rtl" | "ltr";
  * html`<html lang="${code}" dir="${Dir(code)}">`;
  */
 export function Dir(locale: string): Direction {
-  let direction = directions.get(locale);
-  if (direction === undefined) {
-    // Bounded, as a caller may pass any text: past DIRECTIONS_KEPT codes the table starts again.
-    if (directions.size >= DIRECTIONS_KEPT) directions.clear();
-    direction = directionOf(locale);
-    directions.set(locale, direction);
-  }
-  return direction;
+  // Bounded, as a caller may pass any text: past DIRECTIONS_KEPT codes the table starts again.
+  return remembered(directions, locale, () => directionOf(locale), DIRECTIONS_KEPT);
 }
 
 /** Codes whose direction `Dir` keeps (an application's locales and their variants): 256. */

@@ -6,9 +6,13 @@
  * FORMATTERS_KEPT locales of one options object (a caller passing something unbounded) its cache starts again rather
  * than grow.
  */
+import { remembered } from "../internal/index.ts";
 
-/** Locales kept of one options object (and entries of a `remembered` cache) before its cache starts again. */
-const FORMATTERS_KEPT = 256;
+/**
+ * Locales kept of one options object, and what a formatter answers for a currency or a locale (money.ts: its digits,
+ * its separators), before the cache starts again (lib/internal `remembered`).
+ */
+export const FORMATTERS_KEPT = 256;
 
 const numbers = new WeakMap<object, Map<string, Intl.NumberFormat>>();
 const dates = new WeakMap<object, Map<string, Intl.DateTimeFormat>>();
@@ -29,19 +33,5 @@ function kept<F>(cache: WeakMap<object, Map<string, F>>, locale: string, options
     byLocale = new Map();
     cache.set(options, byLocale);
   }
-  return remembered(byLocale, locale, make);
-}
-
-/**
- * Returns `cache`'s value for `key`, made by `make` the first time; past FORMATTERS_KEPT entries the cache starts
- * again. What a formatter answers for a locale or a currency (its digits, its separators) is kept with it (issue 44).
- */
-export function remembered<V>(cache: Map<string, V>, key: string, make: () => V): V {
-  let value = cache.get(key);
-  if (value === undefined) {
-    if (cache.size >= FORMATTERS_KEPT) cache.clear();
-    value = make();
-    cache.set(key, value);
-  }
-  return value;
+  return remembered(byLocale, locale, make, FORMATTERS_KEPT);
 }

@@ -3,7 +3,8 @@
  * the request locale's separators from Intl.NumberFormat parts; more decimals than the currency has is refused, never
  * rounded, and group separators must sit between groups of three digits ("12.34" in German is refused, not 1234).
  */
-import { numberFormat, remembered } from "./intl.ts";
+import { remembered } from "../internal/index.ts";
+import { FORMATTERS_KEPT, numberFormat } from "./intl.ts";
 
 /** The largest absolute amount stored, in minor units (below 2^53, so exact). */
 export const MONEY_MAX_MINOR: number = 999_999_999_999_999;
@@ -27,18 +28,24 @@ export function currencyDigits(currency: string): number {
     digitsOf,
     currency,
     () => numberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2,
+    FORMATTERS_KEPT,
   );
 }
 
 /** Returns the decimal and group separators `locale` writes numbers with (Latin digits). */
 export function numberSeparators(locale: string): { decimal: string; group: string } {
-  return remembered(separatorsOf, locale, () => {
-    const parts = numberFormat(locale, LATIN).formatToParts(12345.6);
-    return Object.freeze({
-      decimal: parts.find((p) => p.type === "decimal")?.value ?? ".",
-      group: parts.find((p) => p.type === "group")?.value ?? ",",
-    });
-  });
+  return remembered(
+    separatorsOf,
+    locale,
+    () => {
+      const parts = numberFormat(locale, LATIN).formatToParts(12345.6);
+      return Object.freeze({
+        decimal: parts.find((p) => p.type === "decimal")?.value ?? ".",
+        group: parts.find((p) => p.type === "group")?.value ?? ",",
+      });
+    },
+    FORMATTERS_KEPT,
+  );
 }
 
 /** Returns `text` with Arabic-Indic and extended Arabic-Indic digits, as an Arabic keyboard types them, and their separators in Latin. */
@@ -107,8 +114,11 @@ export function formatMinor(minor: number, currency: string): string {
 
 /** Formats `minor` units for display in `locale`, with the currency: 123456 USD, "de" → "1.234,56 $". */
 export function formatMoney(minor: number, locale: string, currency: string): string {
-  const options = remembered(currencyOptions, currency, (): Intl.NumberFormatOptions =>
-    Object.freeze({ style: "currency", currency, numberingSystem: "latn" }),
+  const options = remembered(
+    currencyOptions,
+    currency,
+    (): Intl.NumberFormatOptions => Object.freeze({ style: "currency", currency, numberingSystem: "latn" }),
+    FORMATTERS_KEPT,
   );
   return numberFormat(locale, options).format(decimalString(minor, currency));
 }
@@ -116,8 +126,12 @@ export function formatMoney(minor: number, locale: string, currency: string): st
 /** Formats `minor` units as `locale` writes them in an input, without the currency: 123456, "de" → "1.234,56". */
 export function formatMoneyInput(minor: number, locale: string, currency: string): string {
   const digits = currencyDigits(currency);
-  const options = remembered(inputOptions, currency, (): Intl.NumberFormatOptions =>
-    Object.freeze({ numberingSystem: "latn", minimumFractionDigits: digits, maximumFractionDigits: digits }),
+  const options = remembered(
+    inputOptions,
+    currency,
+    (): Intl.NumberFormatOptions =>
+      Object.freeze({ numberingSystem: "latn", minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    FORMATTERS_KEPT,
   );
   return numberFormat(locale, options).format(decimalString(minor, currency));
 }

@@ -91,6 +91,8 @@ const ONE_PLACE = [
   },
   // A wait in ms made whole seconds for Retry-After: a line naming retry (or ms) that divides by 1000.
   { row: "takeLimit", claim: /the one `Retry-After` rounding/, code: /(retry|\bms\b)[^;]*\/ ?1000\)/i, home: "lib/internal/limiter.ts" },
+  // A table that starts again past its bound: its size checked, then cleared, on one line.
+  { row: "remembered", claim: /The one bounded memo/, code: /\.size >= [\w.#]+\) [\w.#]+\.clear\(\)/, home: "lib/internal/remembered.ts" },
   {
     row: "equalSecret",
     claim: /where every secret given as a string is compared/,
