@@ -25,8 +25,8 @@ export class Locales implements LocaleSet {
   /** The `POST /_locale` handler: sets the locale cookie and redirects (303). */
   readonly SwitchHandler: HandlerFunc;
   #app: ReadonlyMap<string, MessageMap>;
-  #levels = new Map<string, readonly Level[]>();
-  #found = new Map<string, Map<string, string>>();
+  // Per declared code: the catalogs its lookups try, in order, and the messages found without a count.
+  #declared = new Map<string, { levels: readonly Level[]; found: Map<string, string> }>();
 
   constructor(codes: readonly string[], defaultCode: string, app: ReadonlyMap<string, MessageMap>) {
     this.Codes = Object.freeze([...codes]);
@@ -60,11 +60,12 @@ export class Locales implements LocaleSet {
   #lookup(locale: string, key: string, args: MessageArgs | undefined): string | undefined {
     // A request's locale is a declared code as written: found without lowercasing every code.
     const declared = this.Codes.includes(locale) ? locale : findDeclared(this.Codes, locale);
-    const levels = declared === undefined ? this.#levelsFrom(locale) : this.#levelsOf(declared);
+    const kept = declared === undefined ? undefined : this.#keptFor(declared);
+    const levels = kept?.levels ?? this.#levelsFrom(locale);
     // A message without a count is the same every time in a declared locale (the catalogs never change after
     // NewLocales): found once, then kept (issue 44: every label of every page looks one up). Only found messages are
     // kept, so the cache holds at most the catalogs' keys.
-    const found = declared === undefined || typeof args?.["count"] === "number" ? undefined : this.#found.get(declared);
+    const found = typeof args?.["count"] === "number" ? undefined : kept?.found;
     const known = found?.get(key);
     if (known !== undefined) return known;
     for (const [levelLocale, messages] of levels) {
@@ -78,15 +79,14 @@ export class Locales implements LocaleSet {
     return undefined;
   }
 
-  // The catalogs a declared locale's lookups try, in order, worked out once.
-  #levelsOf(code: string): readonly Level[] {
-    let levels = this.#levels.get(code);
-    if (levels === undefined) {
-      levels = this.#levelsFrom(code);
-      this.#levels.set(code, levels);
-      this.#found.set(code, new Map());
+  // What a declared locale's lookups keep, its levels worked out on the first.
+  #keptFor(code: string): { levels: readonly Level[]; found: Map<string, string> } {
+    let kept = this.#declared.get(code);
+    if (kept === undefined) {
+      kept = { levels: this.#levelsFrom(code), found: new Map() };
+      this.#declared.set(code, kept);
     }
-    return levels;
+    return kept;
   }
 
   // SPEC.md §4.4's order: the locale's app catalog, the app default's, the framework's for the locale, framework English.
