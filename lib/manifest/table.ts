@@ -53,6 +53,17 @@ const SEARCH_WALK = 4;
 /** Records per list page. */
 export const LIST_PAGE_SIZE: number = 20;
 
+/**
+ * A LIMIT written into the SQL, never bound: SQLite (3.53, better-sqlite3's) marks a bound LIMIT as steering the plan and
+ * prepares its statement again each time it is bound (`sqlite3ExprIsInteger`), so the list's query was planned anew on every
+ * page, a third of its time (BENCHMARKS.md (o)). A page's size is one of few values, each its own statement once.
+ */
+function limitSQL(rows: number): string {
+  // Every LIMIT here is a list's limit plus one (or a multiple of that): it is the list's limit that was wrong.
+  if (!Number.isSafeInteger(rows) || rows < 1) throw new RangeError(`list: limit must be a whole number, 0 or more`);
+  return `LIMIT ${rows}`;
+}
+
 /** The SQL of one resource's table, scoped to an owner (a person or a team) when the resource is scoped. */
 export class RecordTable {
   readonly #spec: ResourceSpec;
@@ -176,7 +187,9 @@ export class RecordTable {
     const order = `ORDER BY ${byID ? "" : `${sortExpr} ${dir}, `}id ${dir}`;
     const rows =
       words.length === 0
-        ? (this.#prepare(`SELECT * FROM "${this.#spec.Name}"${where(clauses)} ${order} LIMIT ?`).all(...params, query.limit + 1) as Row[])
+        ? (this.#prepare(`SELECT * FROM "${this.#spec.Name}"${where(clauses)} ${order} ${limitSQL(query.limit + 1)}`).all(
+            ...params,
+          ) as Row[])
         : this.#search(owner, clauses, params, order, words.join(" AND "), query.limit + 1);
     const records = rows.slice(0, query.limit).map((r) => this.#toRecord(r));
     const last = records[records.length - 1];
@@ -197,18 +210,21 @@ export class RecordTable {
     const table = `"${this.#spec.Name}"`;
     const budget = want * SEARCH_WALK;
     const walked = this.#prepare(
-      `SELECT * FROM (SELECT rowid AS latch_rowid, * FROM ${table}${where(clauses)} ${order} LIMIT ?) AS r
-WHERE EXISTS (SELECT 1 FROM ${this.#index} WHERE ${this.#index}.rowid = r.latch_rowid AND ${this.#index} MATCH ?) ${order} LIMIT ?`,
-    ).all(...params, budget, match, want) as Row[];
+      `SELECT * FROM (SELECT rowid AS latch_rowid, * FROM ${table}${where(clauses)} ${order} ${limitSQL(budget)}) AS r
+WHERE EXISTS (SELECT 1 FROM ${this.#index} WHERE ${this.#index}.rowid = r.latch_rowid AND ${this.#index} MATCH ?) ${order} ${limitSQL(want)}`,
+    ).all(...params, match) as Row[];
     if (walked.length === want) return walked;
-    const read = this.#prepare(`SELECT count(*) FROM (SELECT 1 FROM ${table}${where(clauses)} LIMIT ?)`)
+    const read = this.#prepare(`SELECT count(*) FROM (SELECT 1 FROM ${table}${where(clauses)} ${limitSQL(budget)})`)
       .pluck()
-      .get(...params, budget);
+      .get(...params);
     // Fewer rows than the walk could read: it read them all, and found every match.
     if (Number(read) < budget) return walked;
     const scoped = ownerOf(this.#spec, owner) === undefined ? match : `"${ownerTag(owner)}" AND ${match}`;
     const matches = `rowid IN (SELECT rowid FROM ${this.#index} WHERE ${this.#index} MATCH ?)`;
-    return this.#prepare(`SELECT * FROM ${table}${where([...clauses, matches])} ${order} LIMIT ?`).all(...params, scoped, want) as Row[];
+    return this.#prepare(`SELECT * FROM ${table}${where([...clauses, matches])} ${order} ${limitSQL(want)}`).all(
+      ...params,
+      scoped,
+    ) as Row[];
   }
 
   #sortValue(column: string, record: StoredRecord): FieldValue {

@@ -63,8 +63,8 @@ const session = db.prepare<[string], [string, string, number, number, number, nu
   "SELECT subject, method, auth_time, created_at, last_seen, expires_at, public_id, device FROM sessions WHERE token_hash = ?",
 );
 session.raw(true);
-const page = db.prepare<[string, number, number], Record<string, unknown>>(
-  `SELECT * FROM "expenses" WHERE owner = ? AND "amount" >= ? ORDER BY ifnull("amount", -1000000000000000000) DESC, id DESC LIMIT ?`,
+const page = db.prepare<[string, number], Record<string, unknown>>(
+  `SELECT * FROM "expenses" WHERE owner = ? AND "amount" >= ? ORDER BY ifnull("amount", -1000000000000000000) DESC, id DESC LIMIT 21`,
 );
 const waiting = db.prepare<[string, number], { n: number }>(
   "SELECT count(*) AS n FROM agent_approvals WHERE subject = ? AND status = 'pending' AND expires_at > ?",
@@ -137,7 +137,7 @@ function table(rows: Record<string, unknown>[], filter: string, query: string): 
 }
 
 function listPage(subject: string, euros: string, now: number): string {
-  const rows = page.all(subject, Math.round(Number(euros) * 100), 21);
+  const rows = page.all(subject, Math.round(Number(euros) * 100));
   const n = waiting.get(subject, now)?.n ?? 0;
   const filter = `amount_min=${encodeURIComponent(euros)}`;
   const query = `${filter}&sort=amount&dir=desc`;

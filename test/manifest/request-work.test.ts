@@ -5,7 +5,9 @@
  *   an amount, a number and a date a row, and a time (the fixed created_at column, formatted once before too);
  * - a create of a resource without Reference fields runs in its store's transaction and its event's, not in one more
  *   around them: each level inside another is a savepoint, two more statements and a journal of the pages it changes,
- *   which SQLite wrote to a temp file past 64 KiB (every write call of the mixed scenario did, BENCHMARKS.md (o)).
+ *   which SQLite wrote to a temp file past 64 KiB (every write call of the mixed scenario did, BENCHMARKS.md (o));
+ * - a list page's LIMIT is written into its SQL: bound, SQLite prepared the statement again at every page (table.ts
+ *   `limitSQL`).
  */
 import assert from "node:assert/strict";
 import { describe, it, type TestContext } from "node:test";
@@ -13,7 +15,10 @@ import { ToolRegistry } from "../../lib/agent/index.ts";
 import * as events from "../../lib/events/index.ts";
 import { EventStore } from "../../lib/events/index.ts";
 import { ctxFrom } from "../../lib/index.ts";
+import { applySchema } from "../../lib/db/index.ts";
 import { Kind, Resource, ScopeKind, StoreKind, mountResource, resourceSchema } from "../../lib/manifest/index.ts";
+import { LIST_PAGE_SIZE, RecordTable } from "../../lib/manifest/table.ts";
+import { open } from "../_support/db.ts";
 import { startSigninApp, type SigninApp } from "../_support/signin-app.ts";
 import { render } from "./conformance-apps.ts";
 
@@ -33,8 +38,11 @@ const costs = new Resource({
   },
 });
 
-/** Starts the app; `transactions` counts the transactions (and savepoints) the resource's writes open on the handle. */
-function start(t: TestContext, transactions = { n: 0 }): Promise<SigninApp> {
+/**
+ * Starts the app; `transactions` counts the transactions (and savepoints) the resource's writes open on the handle, and
+ * `prepared` collects the SQL of each statement the resource prepares.
+ */
+function start(t: TestContext, transactions = { n: 0 }, prepared: string[] = []): Promise<SigninApp> {
   return startSigninApp(t, {
     render,
     schema: [...events.Schema, ...resourceSchema(costs)],
@@ -42,6 +50,11 @@ function start(t: TestContext, transactions = { n: 0 }): Promise<SigninApp> {
     extend: (mux, auth, handle) => {
       const db = new Proxy(handle, {
         get(target, name, receiver) {
+          if (name === "prepare")
+            return (sql: string) => {
+              prepared.push(sql);
+              return target.prepare(sql);
+            };
           if (name !== "transaction") return Reflect.get(target, name, receiver) as unknown;
           return (fn: () => unknown) => {
             transactions.n++;
@@ -108,5 +121,44 @@ describe("A list page's cells", () => {
     assert.equal(res.status, 303, res.body);
     assert.equal(transactions.n, 2, "the store's write and its event's append");
     assert.equal((app.db.prepare("SELECT count(*) AS n FROM costs").get() as { n: number }).n, 1);
+  });
+
+  it("writes a page's LIMIT into its SQL, never binds it, so SQLite does not plan the query again on every page", async (t) => {
+    const prepared: string[] = [];
+    const app = await start(t, { n: 0 }, prepared);
+    const jar = await app.signIn("ada@example.com");
+    for (let i = 0; i < 22; i++) {
+      const res = await app.request("POST", "/costs", { jar, headers: { Origin: app.origin }, form: { label: `Taxi ${i}` } });
+      assert.equal(res.status, 303, res.body);
+    }
+    const first = await app.request("GET", "/costs", { jar });
+    const next = /rel="next" href="([^"]+)"/.exec(first.body)?.[1]?.replaceAll("&amp;", "&");
+    assert.ok(next !== undefined, "a second page");
+    assert.equal((await app.request("GET", next, { jar })).status, 200);
+    assert.equal((await app.request("GET", "/costs?q=taxi", { jar })).status, 200);
+    const reads = prepared.filter((sql) => /^SELECT/.test(sql) && sql.includes('"costs"'));
+    // The first page, the next (keyset) page, and the search's walk: each LIMIT the page size and one more (README "Search").
+    assert.ok(
+      reads.some((sql) => sql.endsWith(`LIMIT ${LIST_PAGE_SIZE + 1}`)),
+      reads.join("\n"),
+    );
+    assert.ok(
+      reads.some((sql) => sql.includes(`LIMIT ${(LIST_PAGE_SIZE + 1) * 4}`)),
+      reads.join("\n"),
+    );
+    assert.deepEqual(
+      reads.filter((sql) => /LIMIT \?/.test(sql)),
+      [],
+    );
+  });
+
+  it("refuses a limit that is not a whole number, 0 or more", (t) => {
+    const db = open(t, ":memory:");
+    applySchema(db, resourceSchema(costs));
+    const table = new RecordTable(db, costs);
+    const query = { filters: [], search: [], sort: "created_at", desc: true, after: undefined };
+    for (const limit of [-1, 1.5, Number.NaN, 2 ** 53])
+      assert.throws(() => table.list("ada@example.com", { ...query, limit }), /list: limit must be a whole number, 0 or more/);
+    assert.deepEqual(table.list("ada@example.com", { ...query, limit: 0 }), { records: [], next: undefined });
   });
 });
