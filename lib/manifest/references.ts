@@ -9,7 +9,7 @@ import type { DB, Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
 import { Kind, StoreKind } from "./kinds.ts";
-import { ownerClauses, preparer, routeIn, scopeColumn, where } from "./scope.ts";
+import { limitSQL, ownerClauses, preparer, routeIn, scopeColumn, where } from "./scope.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import { personOf, type RecordStore, type Writer } from "./store.ts";
 import { RecordTable, type StoredRecord } from "./table.ts";
@@ -183,7 +183,7 @@ export class References {
    * `current` (the stored value) when it is older.
    */
   options(owner: string, field: Field, current: string): ReferenceOption[] {
-    const options = this.#select(owner, field, undefined, " ORDER BY created_at DESC, id DESC LIMIT ?", [REFERENCE_OPTIONS_LIMIT]);
+    const options = this.#select(owner, field, undefined, ` ORDER BY created_at DESC, id DESC ${limitSQL(REFERENCE_OPTIONS_LIMIT)}`);
     const older = current === "" || options.some((o) => o.id === current) ? undefined : this.find(owner, field, current);
     return older === undefined ? options : [...options, older];
   }

@@ -1,7 +1,7 @@
 /*
  * The owner scope (SPEC §2.5 ScopeKind; README "Owner in SQL", "Team resources"): whose records a statement, a live
  * stream or a search row reaches. Every rule that tells one owner's records from another's asks here, and a resource's
- * SQL is built with the two helpers beside it (`where`, `preparer`). The "owner" the store and table take is the scope's
+ * SQL is built with the helpers beside it (`where`, `limitSQL`, `preparer`). The "owner" the store and table take is the scope's
  * key: the person (UserScoped), the team (TeamScoped), or ignored (Unscoped).
  */
 import { AgentError, ToolWrite, type Approvals, type StandingApprovals, type ToolDef } from "../agent/index.ts";
@@ -133,9 +133,20 @@ export function where(clauses: readonly string[]): string {
   return clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`;
 }
 
+/**
+ * A LIMIT written into the SQL, never bound: SQLite (3.53, better-sqlite3's) marks a bound LIMIT as steering the plan and
+ * prepares its statement again each time it is bound (`sqlite3ExprIsInteger`), so a list's query was planned anew on every
+ * page, a third of its time (BENCHMARKS.md (o)). A page's size is one of few values, each its own statement once.
+ */
+export function limitSQL(rows: number): string {
+  // Every LIMIT here is a list's limit plus one (or a multiple of that): it is the list's limit that was wrong.
+  if (!Number.isSafeInteger(rows) || rows < 1) throw new RangeError(`list: limit must be a whole number, 0 or more`);
+  return `LIMIT ${rows}`;
+}
+
 /** Returns `db.prepare` preparing each statement once, on first use (so a store may be built before its schema is applied). */
 export function preparer(db: DB): (sql: string) => Statement {
-  // The SQL is built from manifest names only (values are bound), so there are finitely many statements.
+  // The SQL is built from manifest names and page sizes only (values are bound), so there are finitely many statements.
   const statements = new Map<string, Statement>();
   return (sql) => {
     let statement = statements.get(sql);

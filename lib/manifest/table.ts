@@ -9,7 +9,7 @@ import { requireTables, type DB, type Statement } from "../db/index.ts";
 import type { FieldValue } from "./merge.ts";
 import { isSearched } from "./schema.ts";
 import { ownerTag, searchRow } from "./search.ts";
-import { ownerClauses, ownerOf, preparer, scopeColumn, where } from "./scope.ts";
+import { limitSQL, ownerClauses, ownerOf, preparer, scopeColumn, where } from "./scope.ts";
 import type { ResourceSpec } from "./spec.ts";
 import type { RecordValues } from "./values.ts";
 import { nullSort, sortExpression } from "./schema.ts";
@@ -52,17 +52,6 @@ const SEARCH_WALK = 4;
 
 /** Records per list page. */
 export const LIST_PAGE_SIZE: number = 20;
-
-/**
- * A LIMIT written into the SQL, never bound: SQLite (3.53, better-sqlite3's) marks a bound LIMIT as steering the plan and
- * prepares its statement again each time it is bound (`sqlite3ExprIsInteger`), so the list's query was planned anew on every
- * page, a third of its time (BENCHMARKS.md (o)). A page's size is one of few values, each its own statement once.
- */
-function limitSQL(rows: number): string {
-  // Every LIMIT here is a list's limit plus one (or a multiple of that): it is the list's limit that was wrong.
-  if (!Number.isSafeInteger(rows) || rows < 1) throw new RangeError(`list: limit must be a whole number, 0 or more`);
-  return `LIMIT ${rows}`;
-}
 
 /** The SQL of one resource's table, scoped to an owner (a person or a team) when the resource is scoped. */
 export class RecordTable {
