@@ -97,7 +97,10 @@ export class EventStore {
     // One read of the primary key's last entry gives both the sequence and the hash the next event links to.
     this.#last = db.prepare("SELECT seq, hash FROM events WHERE stream = ? ORDER BY seq DESC LIMIT 1");
     this.#insert = db.prepare(INSERT_EVENT);
-    this.#read = db.prepare("SELECT * FROM events WHERE stream = ? AND seq >= ? ORDER BY seq LIMIT ?");
+    // A stream's sequences run 1, 2, 3... with no gap (an append takes the next; only whole streams are deleted), so "at most
+    // n from `from`" is the range [from, from + n), not a LIMIT: SQLite prepares a statement with a bound LIMIT again each
+    // time it is bound (BENCHMARKS.md (o)), and a record's page reads its history here.
+    this.#read = db.prepare("SELECT * FROM events WHERE stream = ? AND seq >= ? AND seq < ? ORDER BY seq");
     this.#latest = {
       // The partial index of people's events (schema step events/002): without it SQLite walks the primary key past every agent event.
       human: db.prepare("SELECT * FROM events INDEXED BY events_by_people WHERE stream = ? AND actor = 'human' ORDER BY seq DESC LIMIT ?"),
@@ -169,7 +172,7 @@ export class EventStore {
     checkID("Stream", stream);
     if (!Number.isSafeInteger(from) || from < 1 || !Number.isSafeInteger(limit) || limit < 1)
       throw invalidEvent("from and limit must be positive integers", "read events");
-    return this.#read.all(stream, from, Math.min(limit, MAX_READ)).map(toEvent);
+    return this.#read.all(stream, from, from + Math.min(limit, MAX_READ)).map(toEvent);
   }
 
   /**
@@ -179,7 +182,7 @@ export class EventStore {
   chainLines(stream: string, from = 1): string[] {
     checkID("Stream", stream);
     if (!Number.isSafeInteger(from) || from < 1) throw invalidEvent("from must be a positive integer", "read events");
-    return (this.#read.all(stream, from, MAX_READ) as unknown as ChainedRow[]).map(chainLine);
+    return (this.#read.all(stream, from, from + MAX_READ) as unknown as ChainedRow[]).map(chainLine);
   }
 
   /**

@@ -222,6 +222,37 @@ describe("EventStore.read()", () => {
     assert.equal(MAX_READ, 1000);
   });
 
+  it("reads at most MAX_READ as a range of sequences, with no LIMIT bound for SQLite to plan again at every read", (t) => {
+    const db = open(t, ":memory:");
+    applySchema(db, Schema);
+    const prepared: string[] = [];
+    const handle = new Proxy(db, {
+      get: (target, name, receiver) =>
+        name === "prepare"
+          ? (sql: string) => {
+              prepared.push(sql);
+              return target.prepare(sql);
+            }
+          : (Reflect.get(target, name, receiver) as unknown),
+    });
+    const events = new EventStore(handle);
+    db.transaction(() => {
+      for (let i = 0; i < MAX_READ + 5; i++) events.append({ ...base, Expected: i, Data: { i } });
+    })();
+    const all = events.read("invoice:1");
+    assert.equal(all.length, MAX_READ);
+    assert.deepEqual([all[0]?.Seq, all.at(-1)?.Seq], [1, MAX_READ]);
+    assert.deepEqual(
+      events.read("invoice:1", MAX_READ + 1).map((e) => e.Seq),
+      [1001, 1002, 1003, 1004, 1005],
+    );
+    assert.equal(events.read("invoice:1", 998, 5000).length, 8);
+    assert.equal(events.chainLines("invoice:1").length, MAX_READ);
+    const read = prepared.filter((sql) => sql.includes("seq >= ?"));
+    assert.equal(read.length, 1, prepared.join("\n"));
+    assert.doesNotMatch(read[0] ?? "", /LIMIT/);
+  });
+
   it("refuses a bad bound with 400", (t) => {
     const { events } = store(t);
     for (const [from, limit] of [
