@@ -6,6 +6,7 @@
  */
 import { AgentError, ToolWrite, type Approvals, type StandingApprovals, type ToolDef } from "../agent/index.ts";
 import type { DB, Statement } from "../db/index.ts";
+import { remembered } from "../internal/index.ts";
 import { may, type Teams } from "../teams/index.ts";
 import { ScopeKind } from "./kinds.ts";
 import type { ResourceSpec } from "./spec.ts";
@@ -134,23 +135,25 @@ export function where(clauses: readonly string[]): string {
 }
 
 /**
- * A LIMIT written into the SQL, never bound: SQLite (3.53, better-sqlite3's) marks a bound LIMIT as steering the plan and
+ * A LIMIT written into the SQL, never bound: SQLite (3.53, the one the driver builds) marks a bound LIMIT as steering the plan and
  * prepares its statement again each time it is bound (`sqlite3ExprIsInteger`), so a list's query was planned anew on every
- * page, a third of its time (BENCHMARKS.md (o)). A page's size is one of few values, each its own statement once.
+ * page, a third of its time (BENCHMARKS.md (o)). `rows` is a whole number the caller checked, written as digits.
  */
 export function limitSQL(rows: number): string {
-  // Every LIMIT here is a list's limit plus one (or a multiple of that): it is the list's limit that was wrong.
-  if (!Number.isSafeInteger(rows) || rows < 1) throw new RangeError(`list: limit must be a whole number, 0 or more`);
+  if (!Number.isInteger(rows) || rows < 1 || rows > 2 ** 62) throw new RangeError(`LIMIT must be a whole number from 1, got ${rows}`);
   return `LIMIT ${rows}`;
 }
 
+/**
+ * Statements a resource keeps prepared. Each shape of its lists (the filters given, the sort, the direction, the first
+ * page or a later one) and each page size is one; an application asking many sizes would add one each, so past this
+ * many the cache starts again (lib/internal `remembered`).
+ */
+const STATEMENTS_KEPT = 4096;
+
 /** Returns `db.prepare` preparing each statement once, on first use (so a store may be built before its schema is applied). */
 export function preparer(db: DB): (sql: string) => Statement {
-  // The SQL is built from manifest names and page sizes only (values are bound), so there are finitely many statements.
+  // The SQL is built from manifest names and page sizes only (values are bound).
   const statements = new Map<string, Statement>();
-  return (sql) => {
-    let statement = statements.get(sql);
-    if (statement === undefined) statements.set(sql, (statement = db.prepare(sql)));
-    return statement;
-  };
+  return (sql) => remembered(statements, sql, () => db.prepare(sql), STATEMENTS_KEPT);
 }

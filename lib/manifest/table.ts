@@ -134,6 +134,9 @@ export class RecordTable {
 
   /** Returns one page of `owner`'s records and the keyset of the next page, if any. */
   list(owner: string, query: ListQuery): { records: StoredRecord[]; next: [FieldValue, string] | undefined } {
+    // Written into the SQL (scope.ts `limitSQL`): checked first.
+    if (!Number.isSafeInteger(query.limit) || query.limit < 0)
+      throw new RangeError(`list ${this.#spec.Name}: limit must be a whole number, 0 or more, got ${query.limit}`);
     const { clauses, params } = ownerClauses(this.#spec, owner);
     for (const filter of query.filters) {
       const c = `"${filter.field}"`;

@@ -76,9 +76,10 @@ const BOUNDED_SORTS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Statements that bind their LIMIT still: the activity page's newest events of each part of a person's history, people's
- * or agents' apart (events `latestHistory`): filtered by actor, so no range of sequences, and any number asked. Not on a
- * working day's busy paths (BENCHMARKS.md (o)); each read plans its statement anew.
+ * Statements on the paths served here that bind their LIMIT still: the activity page's newest events of each part of a
+ * person's history, people's or agents' apart (events `latestHistory`): filtered by actor, so no range of sequences, and
+ * any number asked. Not on a working day's busy paths (BENCHMARKS.md (o)); each read plans its statement anew. (Paths not
+ * served here bind theirs too: `EventStore.latest`, the operators' page of a person.)
  */
 const BOUND_LIMITS: ReadonlySet<string> = new Set([
   "SELECT * FROM events INDEXED BY events_by_people WHERE stream = ? AND actor = 'human' AND seq > ? AND seq <= ? ORDER BY seq DESC LIMIT ?",
@@ -92,6 +93,60 @@ function plan(db: DB, executed: Executed): string[] {
 
 /** The statement's SQL on one line, as the allow-lists name it. */
 const oneLine = (sql: string): string => sql.replace(/\s+/g, " ").trim();
+
+/**
+ * The checks of the statements recorded while the demo served: no whole table read, no keyset page bounded by the owner
+ * alone, no sort outside an index but the bounded ones, no bound LIMIT but `BOUND_LIMITS`, and both ways a search reads.
+ */
+function assertPlans(db: DB, executed: Map<string, Executed>): void {
+  assert.ok(executed.size > 20, `recorded ${executed.size} statements`);
+  const statements = [...executed.values()].map((e) => ({ sql: oneLine(e.sql), steps: plan(db, e) }));
+  // A whole table read: `SCAN t` with no index (a constant row is no table, a co-routine's rows are what its own steps read),
+  // or a virtual table (a search index) read with no constraint: `INDEX 0:` with nothing after the colon (`M1` is a MATCH,
+  // `=` a rowid). `json_each`'s rows are those of the JSON array bound to it, not a table's.
+  const wholeTable = (step: string, steps: string[]): boolean => {
+    const scan = /^SCAN (?!CONSTANT ROW|json_each )(\S+|\(subquery-\d+\))( VIRTUAL TABLE INDEX \d+:)?$/.exec(step);
+    return scan !== null && !steps.includes(`CO-ROUTINE ${scan[1]}`);
+  };
+  const scanning = statements.filter((s) => !BOUNDED_SCANS.has(s.sql) && s.steps.some((step) => wholeTable(step, s.steps)));
+  assert.deepEqual(
+    scanning.map((s) => s.sql),
+    [],
+  );
+  // All of a person's matching rows sorted before the first page is read.
+  // A keyset page (`after`) seeks to its cursor in the sort index: a plan bounded by the owner alone reads every row before it.
+  const unbounded = statements.filter(
+    (s) => / OR id [<>] \?|\) [<>] \(\?, \?\)/.test(s.sql) && s.steps.some((step) => /\(owner=\?\)$/.test(step)),
+  );
+  assert.deepEqual(
+    unbounded.map((s) => s.sql),
+    [],
+  );
+  const sorting = statements.filter((s) => !BOUNDED_SORTS.has(s.sql) && s.steps.some((step) => step.startsWith("USE TEMP B-TREE")));
+  assert.deepEqual(
+    sorting.map((s) => s.sql),
+    [],
+  );
+  // A LIMIT bound as a parameter: SQLite (3.53) prepares such a statement again each time it is bound, planning it anew
+  // (BENCHMARKS.md (o)); a request path's LIMIT is written into the SQL or is a range of keys.
+  const boundLimits = statements.filter((s) => !BOUND_LIMITS.has(s.sql) && /\bLIMIT\s+[?:@$]/i.test(s.sql));
+  assert.deepEqual(
+    boundLimits.map((s) => s.sql),
+    [],
+  );
+  // Both ways a search reads: the person's rows in the list's order, each looked up in the index, then the index's matches
+  // among the person's rows alone, found by the person's tag (lib/manifest/search.ts), never every person's matches.
+  const searches = [...executed.values()].filter((e) => e.sql.includes('"expenses_search" MATCH ?'));
+  assert.deepEqual(
+    searches.map((e) => (e.sql.includes("latch_rowid") ? "in the list's order" : "the index's matches")),
+    ["in the list's order", "the index's matches"],
+  );
+  const owner = db.prepare("SELECT DISTINCT owner FROM expenses").pluck().get() as string;
+  assert.equal(
+    searches[1]?.params.find((p) => typeof p === "string" && p.includes("lunch")),
+    `"${ownerTag(owner)}" AND "lunch"`,
+  );
+}
 
 describe("query plans on request paths", () => {
   it("no statement the demo runs while serving reads a whole table", async (t) => {
@@ -190,52 +245,6 @@ describe("query plans on request paths", () => {
     assert.equal((await send("POST", "/signout", { jar })).status, 303);
     serving = false;
 
-    assert.ok(executed.size > 20, `recorded ${executed.size} statements`);
-    const statements = [...executed.values()].map((e) => ({ sql: oneLine(e.sql), steps: plan(db, e) }));
-    // A whole table read: `SCAN t` with no index (a constant row is no table, a co-routine's rows are what its own steps read),
-    // or a virtual table (a search index) read with no constraint: `INDEX 0:` with nothing after the colon (`M1` is a MATCH,
-    // `=` a rowid). `json_each`'s rows are those of the JSON array bound to it, not a table's.
-    const wholeTable = (step: string, steps: string[]): boolean => {
-      const scan = /^SCAN (?!CONSTANT ROW|json_each )(\S+|\(subquery-\d+\))( VIRTUAL TABLE INDEX \d+:)?$/.exec(step);
-      return scan !== null && !steps.includes(`CO-ROUTINE ${scan[1]}`);
-    };
-    const scanning = statements.filter((s) => !BOUNDED_SCANS.has(s.sql) && s.steps.some((step) => wholeTable(step, s.steps)));
-    assert.deepEqual(
-      scanning.map((s) => s.sql),
-      [],
-    );
-    // All of a person's matching rows sorted before the first page is read.
-    // A keyset page (`after`) seeks to its cursor in the sort index: a plan bounded by the owner alone reads every row before it.
-    const unbounded = statements.filter(
-      (s) => / OR id [<>] \?|\) [<>] \(\?, \?\)/.test(s.sql) && s.steps.some((step) => /\(owner=\?\)$/.test(step)),
-    );
-    assert.deepEqual(
-      unbounded.map((s) => s.sql),
-      [],
-    );
-    const sorting = statements.filter((s) => !BOUNDED_SORTS.has(s.sql) && s.steps.some((step) => step.startsWith("USE TEMP B-TREE")));
-    assert.deepEqual(
-      sorting.map((s) => s.sql),
-      [],
-    );
-    // A LIMIT bound as a parameter: SQLite (3.53) prepares such a statement again each time it is bound, planning it anew
-    // (BENCHMARKS.md (o)); a request path's LIMIT is written into the SQL or is a range of keys.
-    const boundLimits = statements.filter((s) => !BOUND_LIMITS.has(s.sql) && /LIMIT \?/.test(s.sql));
-    assert.deepEqual(
-      boundLimits.map((s) => s.sql),
-      [],
-    );
-    // Both ways a search reads: the person's rows in the list's order, each looked up in the index, then the index's matches
-    // among the person's rows alone, found by the person's tag (lib/manifest/search.ts), never every person's matches.
-    const searches = [...executed.values()].filter((e) => e.sql.includes('"expenses_search" MATCH ?'));
-    assert.deepEqual(
-      searches.map((e) => (e.sql.includes("latch_rowid") ? "in the list's order" : "the index's matches")),
-      ["in the list's order", "the index's matches"],
-    );
-    const owner = db.prepare("SELECT DISTINCT owner FROM expenses").pluck().get() as string;
-    assert.equal(
-      searches[1]?.params.find((p) => typeof p === "string" && p.includes("lunch")),
-      `"${ownerTag(owner)}" AND "lunch"`,
-    );
+    assertPlans(db, executed);
   });
 });

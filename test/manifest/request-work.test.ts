@@ -6,7 +6,7 @@
  * - a create of a resource without Reference fields runs in its store's transaction and its event's, not in one more
  *   around them: each level inside another is a savepoint, two more statements and a journal of the pages it changes,
  *   which SQLite wrote to a temp file past 64 KiB (every write call of the mixed scenario did, BENCHMARKS.md (o));
- * - a list page's LIMIT is written into its SQL: bound, SQLite prepared the statement again at every page (table.ts
+ * - a list page's LIMIT is written into its SQL: bound, SQLite prepared the statement again at every page (scope.ts
  *   `limitSQL`).
  */
 import assert from "node:assert/strict";
@@ -137,17 +137,16 @@ describe("A list page's cells", () => {
     assert.equal((await app.request("GET", next, { jar })).status, 200);
     assert.equal((await app.request("GET", "/costs?q=taxi", { jar })).status, 200);
     const reads = prepared.filter((sql) => /^SELECT/.test(sql) && sql.includes('"costs"'));
-    // The first page, the next (keyset) page, and the search's walk: each LIMIT the page size and one more (README "Search").
-    assert.ok(
-      reads.some((sql) => sql.endsWith(`LIMIT ${LIST_PAGE_SIZE + 1}`)),
-      reads.join("\n"),
-    );
-    assert.ok(
-      reads.some((sql) => sql.includes(`LIMIT ${(LIST_PAGE_SIZE + 1) * 4}`)),
-      reads.join("\n"),
-    );
+    // The first page, the next (keyset) page and the search's walk each read the page size and one more; the walk reads
+    // the rows of SEARCH_WALK (4) pages in the list's order first (README "Search").
+    const paged = reads.filter((sql) => sql.endsWith(` LIMIT ${LIST_PAGE_SIZE + 1}`));
     assert.deepEqual(
-      reads.filter((sql) => /LIMIT \?/.test(sql)),
+      paged.map((sql) => (sql.includes("latch_rowid") ? "search" : / [<>]=? \?/.test(sql) ? "next page" : "first page")),
+      ["first page", "next page", "search"],
+    );
+    assert.match(paged[2] ?? "", new RegExp(` LIMIT ${(LIST_PAGE_SIZE + 1) * 4}\\) AS r`));
+    assert.deepEqual(
+      reads.filter((sql) => /\bLIMIT\s+[?:@$]/i.test(sql)),
       [],
     );
   });
@@ -158,7 +157,13 @@ describe("A list page's cells", () => {
     const table = new RecordTable(db, costs);
     const query = { filters: [], search: [], sort: "created_at", desc: true, after: undefined };
     for (const limit of [-1, 1.5, Number.NaN, 2 ** 53])
-      assert.throws(() => table.list("ada@example.com", { ...query, limit }), /list: limit must be a whole number, 0 or more/);
-    assert.deepEqual(table.list("ada@example.com", { ...query, limit: 0 }), { records: [], next: undefined });
+      assert.throws(
+        () => table.list("ada@example.com", { ...query, limit }),
+        new RegExp(`^RangeError: list costs: limit must be a whole number, 0 or more, got ${limit}$`),
+      );
+    for (const limit of [0, Number.MAX_SAFE_INTEGER]) {
+      assert.deepEqual(table.list("ada@example.com", { ...query, limit }), { records: [], next: undefined });
+      assert.deepEqual(table.list("ada@example.com", { ...query, limit, search: ["taxi"] }), { records: [], next: undefined });
+    }
   });
 });
