@@ -225,17 +225,8 @@ describe("EventStore.read()", () => {
   it("reads at most MAX_READ as a range of sequences, with no LIMIT bound for SQLite to plan again at every read", (t) => {
     const db = open(t, ":memory:");
     applySchema(db, Schema);
-    const prepared: string[] = [];
-    const handle = new Proxy(db, {
-      get: (target, name, receiver) =>
-        name === "prepare"
-          ? (sql: string) => {
-              prepared.push(sql);
-              return target.prepare(sql);
-            }
-          : (Reflect.get(target, name, receiver) as unknown),
-    });
-    const events = new EventStore(handle);
+    const prepare = t.mock.method(db, "prepare");
+    const events = new EventStore(db);
     db.transaction(() => {
       for (let i = 0; i < MAX_READ + 5; i++) events.append({ ...base, Expected: i, Data: { i } });
     })();
@@ -248,6 +239,7 @@ describe("EventStore.read()", () => {
     );
     assert.equal(events.read("invoice:1", 998, 5000).length, 8);
     assert.equal(events.chainLines("invoice:1").length, MAX_READ);
+    const prepared = prepare.mock.calls.map((call) => String(call.arguments[0]));
     const read = prepared.filter((sql) => sql.includes("seq >= ?"));
     assert.equal(read.length, 1, prepared.join("\n"));
     assert.doesNotMatch(read[0] ?? "", /LIMIT/);
