@@ -22,7 +22,7 @@ import { isPasskeyConfirmed } from "../passkey/index.ts";
 import { newLogMailer, type Mailer, type Message } from "../mail/index.ts";
 import { HashToken, NewToken, authEventEmitter, type AuthEventEmitter, type Sessions } from "../session/index.ts";
 import type { Config } from "./config.ts";
-import { admitDownload, MAX_DOWNLOADS_PER_PERSON } from "../internal/index.ts";
+import { admitDownload, MAX_DOWNLOADS_PER_PERSON, immediately } from "../internal/index.ts";
 import { AccountError } from "./errors.ts";
 import { writeExport } from "./export.ts";
 import { changedMessage, confirmMessage, requestedMessage, takenMessage } from "./mail.ts";
@@ -124,7 +124,7 @@ export class Account {
   }
 
   #atomically<T>(fn: () => T): T {
-    return this.#config.DB.transaction(fn).immediate();
+    return immediately(this.#config.DB, fn);
   }
 
   // A mail that is not the confirmation itself: its failure is logged with a reference and blocks nothing.

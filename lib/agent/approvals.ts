@@ -9,6 +9,7 @@ import type { EventStore } from "../events/index.ts";
 import { cryptoRandom, systemClock, type Clock, type RandomReader } from "../http/index.ts";
 import { humanActor } from "./actor.ts";
 import { AgentError } from "./errors.ts";
+import { immediately } from "../internal/index.ts";
 
 /** How long an approval (and an unanswered request) stays valid: 5 minutes. */
 export const APPROVAL_TTL: number = 5 * 60 * 1000;
@@ -149,36 +150,34 @@ export class Approvals {
       }
     }
     const now = this.#clock.now().getTime();
-    return this.#db
-      .transaction(() => {
-        const live = this.#pending.get(binding.Subject, binding.TokenID, binding.Tool, binding.ArgsHash, now);
-        if (live !== undefined) return toApproval(live);
-        // OWASP ASVS 5.0 §2.4.1 (anti-automation): one token cannot fill the table with pending requests.
-        if ((this.#pendingCount.get(binding.TokenID, now)?.n ?? 0) >= MAX_PENDING_APPROVALS) {
-          throw new AgentError(
-            "ERR_AGENT_TOO_MANY_APPROVALS",
-            `request approval: this token already has ${MAX_PENDING_APPROVALS} requests awaiting the person; wait for their decision or for requests to lapse`,
-            { status: 429 },
-          );
-        }
-        const { Subject, TokenID, Tool, ArgsHash } = binding;
-        const ID = Buffer.from(this.#random.read(16)).toString("base64url");
-        const row: Row = {
-          ID,
-          Subject,
-          TokenID,
-          Tool,
-          ArgsHash,
-          Args: JSON.stringify(args),
-          Status: "pending",
-          CreatedAt: now,
-          ExpiresAt: now + APPROVAL_TTL,
-          Reason: "",
-        };
-        this.#insert.run(row);
-        return toApproval(row);
-      })
-      .immediate();
+    return immediately(this.#db, () => {
+      const live = this.#pending.get(binding.Subject, binding.TokenID, binding.Tool, binding.ArgsHash, now);
+      if (live !== undefined) return toApproval(live);
+      // OWASP ASVS 5.0 §2.4.1 (anti-automation): one token cannot fill the table with pending requests.
+      if ((this.#pendingCount.get(binding.TokenID, now)?.n ?? 0) >= MAX_PENDING_APPROVALS) {
+        throw new AgentError(
+          "ERR_AGENT_TOO_MANY_APPROVALS",
+          `request approval: this token already has ${MAX_PENDING_APPROVALS} requests awaiting the person; wait for their decision or for requests to lapse`,
+          { status: 429 },
+        );
+      }
+      const { Subject, TokenID, Tool, ArgsHash } = binding;
+      const ID = Buffer.from(this.#random.read(16)).toString("base64url");
+      const row: Row = {
+        ID,
+        Subject,
+        TokenID,
+        Tool,
+        ArgsHash,
+        Args: JSON.stringify(args),
+        Status: "pending",
+        CreatedAt: now,
+        ExpiresAt: now + APPROVAL_TTL,
+        Reason: "",
+      };
+      this.#insert.run(row);
+      return toApproval(row);
+    });
   }
 
   /** Returns `subject`'s approval request `id`, or undefined (unknown, malformed and another person's look the same). */
@@ -216,7 +215,7 @@ export class Approvals {
     // OWASP ASVS 5.0 §2.4.1 (anti-automation): one form post decides a bounded number of requests.
     if (unique.size > MAX_BATCH_DECISIONS) refuse(`id: at most ${MAX_BATCH_DECISIONS} requests at once`);
     if (decision !== "approve" && decision !== "decline") refuse('decision must be "approve" or "decline"');
-    return this.#db.transaction(() => new Map([...unique].map((id) => [id, this.decide(id, subject, decision)]))).immediate();
+    return immediately(this.#db, () => new Map([...unique].map((id) => [id, this.decide(id, subject, decision)])));
   }
 
   /**
@@ -229,24 +228,22 @@ export class Approvals {
       throw new AgentError("ERR_AGENT_INVALID_APPROVAL", 'decide approval: decision must be "approve" or "decline"', { status: 400 });
     }
     const now = this.#clock.now().getTime();
-    return this.#db
-      .transaction((): Decision => {
-        const current = this.get(id, subject);
-        if (current === undefined) return { ok: false, reason: "unknown" };
-        if (current.Status !== "pending") return { ok: false, reason: "decided" };
-        if (current.ExpiresAt.getTime() <= now) return { ok: false, reason: "expired" };
-        const status = decision === "approve" ? "approved" : "declined";
-        this.#decide.run(status, now + APPROVAL_TTL, id);
-        // SPEC §6.2: the decision and its audit event commit together (lib/events README "A write and its event").
-        this.#events?.appendAudit({
-          Subject: subject,
-          Actor: humanActor(),
-          Type: status === "approved" ? "agent.call_approved" : "agent.call_declined",
-          Data: { approval: id, tool: current.Tool, args_hash: current.ArgsHash },
-        });
-        return { ok: true, approval: { ...current, Status: status, ExpiresAt: new Date(now + APPROVAL_TTL) } };
-      })
-      .immediate();
+    return immediately(this.#db, (): Decision => {
+      const current = this.get(id, subject);
+      if (current === undefined) return { ok: false, reason: "unknown" };
+      if (current.Status !== "pending") return { ok: false, reason: "decided" };
+      if (current.ExpiresAt.getTime() <= now) return { ok: false, reason: "expired" };
+      const status = decision === "approve" ? "approved" : "declined";
+      this.#decide.run(status, now + APPROVAL_TTL, id);
+      // SPEC §6.2: the decision and its audit event commit together (lib/events README "A write and its event").
+      this.#events?.appendAudit({
+        Subject: subject,
+        Actor: humanActor(),
+        Type: status === "approved" ? "agent.call_approved" : "agent.call_declined",
+        Data: { approval: id, tool: current.Tool, args_hash: current.ArgsHash },
+      });
+      return { ok: true, approval: { ...current, Status: status, ExpiresAt: new Date(now + APPROVAL_TTL) } };
+    });
   }
 
   /**
@@ -265,14 +262,12 @@ export class Approvals {
    */
   voidPending(subject: string, match: (approval: Approval) => boolean, reason: string): number {
     const now = this.#clock.now().getTime();
-    return this.#db
-      .transaction(() =>
-        this.#unspent
-          .all(subject, now)
-          .filter((row) => match(toApproval(row)))
-          .reduce((voided, row) => voided + this.#void.run(reason, row.ID).changes, 0),
-      )
-      .immediate();
+    return immediately(this.#db, () =>
+      this.#unspent
+        .all(subject, now)
+        .filter((row) => match(toApproval(row)))
+        .reduce((voided, row) => voided + this.#void.run(reason, row.ID).changes, 0),
+    );
   }
 
   /** Spends one live approval matching `binding` and returns its id, or undefined when there is none. */

@@ -9,6 +9,7 @@ import { NewRef, newLogger, systemClock, type Clock, type Logger } from "../http
 import { BaseCatalogs, interpolate, type Catalog } from "../i18n/index.ts";
 import type { Mailer, Message } from "../mail/index.ts";
 import { APPROVAL_TTL } from "./approvals.ts";
+import { immediately } from "../internal/index.ts";
 
 /** How long a call waits for its person before they are mailed: 2 minutes, well inside `APPROVAL_TTL` (5). */
 export const WAITING_NOTICE_AFTER: number = 2 * 60 * 1000;
@@ -86,16 +87,14 @@ export class WaitingNotices {
    */
   async sweep(): Promise<number> {
     const now = this.#clock.now().getTime();
-    const due = this.#db
-      .transaction(() => {
-        const byPerson = new Map<string, Overdue[]>();
-        for (const row of this.#overdue.all({ now, waited: now - WAITING_NOTICE_AFTER, noticed: now - WAITING_NOTICE_INTERVAL })) {
-          byPerson.set(row.subject, [...(byPerson.get(row.subject) ?? []), row]);
-        }
-        for (const subject of byPerson.keys()) this.#noticed.run(subject, now);
-        return byPerson;
-      })
-      .immediate();
+    const due = immediately(this.#db, () => {
+      const byPerson = new Map<string, Overdue[]>();
+      for (const row of this.#overdue.all({ now, waited: now - WAITING_NOTICE_AFTER, noticed: now - WAITING_NOTICE_INTERVAL })) {
+        byPerson.set(row.subject, [...(byPerson.get(row.subject) ?? []), row]);
+      }
+      for (const subject of byPerson.keys()) this.#noticed.run(subject, now);
+      return byPerson;
+    });
     for (const [subject, rows] of due) await this.#send(subject, rows);
     return due.size;
   }

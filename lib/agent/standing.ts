@@ -15,6 +15,7 @@ import type { Approvals } from "./approvals.ts";
 import { AgentError } from "./errors.ts";
 import { standingNotice } from "./standing-notice.ts";
 import type { ArgValue } from "./tool.ts";
+import { immediately } from "../internal/index.ts";
 
 /** The most calls one standing approval allows: 20, what one agent's task on a page of records needs, not a blank cheque. */
 export const STANDING_MAX_CALLS = 20;
@@ -212,45 +213,43 @@ export class StandingApprovals {
     const hours = STANDING_MAX_TTL / 3_600_000;
     if (!Number.isSafeInteger(bounds.Hours) || bounds.Hours < 1 || bounds.Hours > hours) invalid("hours", hours);
     const now = this.#clock.now().getTime();
-    const made = this.#db
-      .transaction(() => {
-        const request = this.#options.Approvals.get(approvalID, subject);
-        if (request === undefined || request.Status !== "pending" || request.ExpiresAt.getTime() <= now) return undefined;
-        const def = this.#options.Tools.get(request.Tool);
-        const target = targetOf(def, new Map(Object.entries(request.Args)));
-        // OWASP ASVS 5.0 §8.2.1: a destructive tool's standing approval keeps the fields the person saw whatever
-        // `SameFields` says, so one given for a kind of change (a bulk set) never covers another (a bulk delete).
-        const sameFields = bounds.SameFields || def?.Tool.Destructive === true;
-        const row: Row & { subject: string } = {
-          id: Buffer.from((this.#options.Random ?? cryptoRandom).read(16)).toString("base64url"),
-          subject,
-          token_id: request.TokenID,
-          tool: request.Tool,
-          context: target.Context,
-          record: bounds.SameRecord ? (target.Record ?? null) : null,
-          fields: sameFields ? JSON.stringify([...target.Fields].sort()) : null,
-          // The approved call, kept so that its tool's preview names the record and fields for the list (`list`).
-          args: JSON.stringify(request.Args),
-          remaining: bounds.Calls,
-          created_at: now,
-          expires_at: now + bounds.Hours * 3_600_000,
-        };
-        this.#insert.run(row);
-        this.#options.Approvals.voidPending(subject, (a) => a.ID === request.ID, STANDING_CLOSED);
-        const { id, token_id, tool, context, record, fields, remaining, expires_at } = row;
-        this.#record(subject, "agent.standing_approved", {
-          standing: id,
-          token: token_id,
-          tool,
-          context,
-          record,
-          fields,
-          calls: remaining,
-          expires_at,
-        });
-        return { standing: toStanding(row), first: this.#noticed.run(now, token_id).changes === 1 };
-      })
-      .immediate();
+    const made = immediately(this.#db, () => {
+      const request = this.#options.Approvals.get(approvalID, subject);
+      if (request === undefined || request.Status !== "pending" || request.ExpiresAt.getTime() <= now) return undefined;
+      const def = this.#options.Tools.get(request.Tool);
+      const target = targetOf(def, new Map(Object.entries(request.Args)));
+      // OWASP ASVS 5.0 §8.2.1: a destructive tool's standing approval keeps the fields the person saw whatever
+      // `SameFields` says, so one given for a kind of change (a bulk set) never covers another (a bulk delete).
+      const sameFields = bounds.SameFields || def?.Tool.Destructive === true;
+      const row: Row & { subject: string } = {
+        id: Buffer.from((this.#options.Random ?? cryptoRandom).read(16)).toString("base64url"),
+        subject,
+        token_id: request.TokenID,
+        tool: request.Tool,
+        context: target.Context,
+        record: bounds.SameRecord ? (target.Record ?? null) : null,
+        fields: sameFields ? JSON.stringify([...target.Fields].sort()) : null,
+        // The approved call, kept so that its tool's preview names the record and fields for the list (`list`).
+        args: JSON.stringify(request.Args),
+        remaining: bounds.Calls,
+        created_at: now,
+        expires_at: now + bounds.Hours * 3_600_000,
+      };
+      this.#insert.run(row);
+      this.#options.Approvals.voidPending(subject, (a) => a.ID === request.ID, STANDING_CLOSED);
+      const { id, token_id, tool, context, record, fields, remaining, expires_at } = row;
+      this.#record(subject, "agent.standing_approved", {
+        standing: id,
+        token: token_id,
+        tool,
+        context,
+        record,
+        fields,
+        calls: remaining,
+        expires_at,
+      });
+      return { standing: toStanding(row), first: this.#noticed.run(now, token_id).changes === 1 };
+    });
     if (made?.first === true) await this.#notify(req, subject, made.standing);
     return made?.standing;
   }
@@ -281,13 +280,11 @@ export class StandingApprovals {
 
   /** Ends `subject`'s standing approval `id`; reports whether one was live (another person's id ends nothing). */
   revoke(subject: string, id: string): boolean {
-    return this.#db
-      .transaction(() => {
-        if (this.#end.run({ reason: "revoked", id, subject }).changes !== 1) return false;
-        this.#record(subject, "agent.standing_revoked", { standing: id });
-        return true;
-      })
-      .immediate();
+    return immediately(this.#db, () => {
+      if (this.#end.run({ reason: "revoked", id, subject }).changes !== 1) return false;
+      this.#record(subject, "agent.standing_revoked", { standing: id });
+      return true;
+    });
   }
 
   /**
@@ -296,9 +293,9 @@ export class StandingApprovals {
    * membership's end is on the team's stream.
    */
   end(subject: string, match: (standing: StandingApproval) => boolean, reason: string): number {
-    return this.#db
-      .transaction(() => this.list(subject).reduce((n, s) => n + (match(s) ? this.#end.run({ reason, id: s.ID, subject }).changes : 0), 0))
-      .immediate();
+    return immediately(this.#db, () =>
+      this.list(subject).reduce((n, s) => n + (match(s) ? this.#end.run({ reason, id: s.ID, subject }).changes : 0), 0),
+    );
   }
 
   /** Spends one call of a live standing approval covering the call and returns its id, or undefined (the invoker's). */

@@ -6,6 +6,7 @@
  */
 import type { DB } from "./handle.ts";
 import { DBError } from "./errors.ts";
+import { immediately } from "../internal/index.ts";
 
 const DESTRUCTIVE = /\b(DROP|RENAME)\b/i;
 
@@ -21,10 +22,10 @@ export function applyMigrations(db: DB, migrations: readonly string[]): number {
     if (DESTRUCTIVE.test(sql)) throw new DBError("ERR_DB_MIGRATION_NOT_ADDITIVE", `apply migrations: migration ${i} drops or renames`);
 
     try {
-      db.transaction(() => {
+      immediately(db, () => {
         db.exec(sql);
         db.pragma(`user_version = ${i + 1}`);
-      }).immediate();
+      });
     } catch (cause) {
       throw new DBError("ERR_DB_STEP_FAILED", `apply migrations: migration ${i} failed`, { cause });
     }

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { DB } from "./handle.ts";
 import { DBError } from "./errors.ts";
+import { immediately } from "../internal/index.ts";
 
 /** One named, immutable schema step. */
 export interface Step {
@@ -70,7 +71,7 @@ export function applySchema(db: DB, steps: readonly Step[]): string[] {
     const keys = step.Run !== undefined && Number(db.pragma("foreign_keys", { simple: true })) === 1;
     if (keys) db.pragma("foreign_keys = OFF");
     try {
-      db.transaction(() => {
+      immediately(db, () => {
         db.exec(step.SQL);
         const redone = step.Run?.(db, new Set(names.all())) ?? [];
         if (keys && (db.pragma("foreign_key_check") as unknown[]).length > 0)
@@ -83,7 +84,7 @@ export function applySchema(db: DB, steps: readonly Step[]): string[] {
           const current = byName.get(name);
           if (current !== undefined) record.run(name, checksum(current.SQL), now);
         }
-      }).immediate();
+      });
     } catch (cause) {
       // The cause's message is the reason (a failed statement, or a rebuild naming the field and the fix).
       const reason = cause instanceof Error ? `: ${cause.message}` : "";

@@ -21,6 +21,7 @@ import {
   type OtherEvents,
 } from "./history.ts";
 import type { RowPages } from "../db/index.ts";
+import { immediately } from "../internal/index.ts";
 
 /** Options of `EventStore`. */
 export interface EventStoreOptions {
@@ -125,14 +126,12 @@ export class EventStore {
     checkID("Stream", input.Stream);
     if (!Number.isSafeInteger(input.Expected) || input.Expected < 0) throw invalidEvent("Expected must be a non-negative integer");
     const checked = this.#check(input);
-    return this.#db
-      .transaction(() => {
-        const last = this.#last.get(input.Stream);
-        const actual = last?.seq ?? 0;
-        if (actual !== input.Expected) throw new EventConflictError(input.Stream, input.Expected, actual);
-        return this.#write(input.Stream, last, checked);
-      })
-      .immediate();
+    return immediately(this.#db, () => {
+      const last = this.#last.get(input.Stream);
+      const actual = last?.seq ?? 0;
+      if (actual !== input.Expected) throw new EventConflictError(input.Stream, input.Expected, actual);
+      return this.#write(input.Stream, last, checked);
+    });
   }
 
   /** Appends one event at the end of `auditStream(Subject)`, whatever its sequence; throws as `append` for a malformed one. */
@@ -140,7 +139,7 @@ export class EventStore {
     checkID("Subject", input.Subject);
     const stream = auditStream(input.Subject);
     const checked = this.#check(input);
-    return this.#db.transaction(() => this.#write(stream, this.#last.get(stream), checked)).immediate();
+    return immediately(this.#db, () => this.#write(stream, this.#last.get(stream), checked));
   }
 
   /**
@@ -148,7 +147,7 @@ export class EventStore {
    * writes and the events appended inside commit together, or none does (README "A write and its event").
    */
   transaction<T>(fn: () => T): T {
-    return this.#db.transaction(fn).immediate();
+    return immediately(this.#db, fn);
   }
 
   // The history's own types are appended only by this store (history.ts): a forged link would show another person's history.

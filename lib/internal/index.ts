@@ -9,6 +9,7 @@ export { admitDownload, MAX_DOWNLOADS_PER_PERSON, DOWNLOAD_RETRY_AFTER, DOWNLOAD
 export { equalSecret } from "./secret.ts";
 export { ownField } from "./own-field.ts";
 export { remembered } from "./remembered.ts";
+export { immediately } from "./transaction.ts";
 export { rememberNext, takeNext, awayAndBack, isStale } from "./next-cookie.ts";
 export { PKCE_METHOD, PKCE_VERIFIER, PKCE_CHALLENGE, computeCodeChallenge } from "./pkce.ts";
 export { requestSlot, SlottedRequest } from "./request-slot.ts";

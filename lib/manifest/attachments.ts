@@ -15,6 +15,7 @@ import type { Step } from "../db/index.ts";
 import type { DB } from "../db/index.ts";
 import { writeUploadFile } from "./multipart.ts";
 import type { Field } from "./spec.ts";
+import { immediately } from "../internal/index.ts";
 
 /** A File field's largest file when it declares no `MaxBytes`: 10 MiB. */
 export const FILE_MAX_BYTES_DEFAULT: number = 10 * 1024 * 1024;
@@ -238,7 +239,7 @@ export class Attachments {
   insertRow(file: WrittenFile, at: Omit<Attachment, "id" | "path" | "size" | "sha256" | "type">): Attachment {
     const row: Attachment = { ...at, id: file.id, path: file.path, size: file.size, sha256: file.sha256, type: file.type };
     // OWASP ASVS 5.0 §5.2.4 (and §13.1.3): what one person stores is bounded, counted in the transaction that adds to it.
-    const within = this.#db.transaction(() => {
+    const within = immediately(this.#db, () => {
       if (!this.#withinQuota(at.person, file.size)) return false;
       this.#db
         .prepare(
@@ -247,7 +248,7 @@ export class Attachments {
         )
         .run(row);
       return true;
-    })();
+    });
     if (!within) {
       rmSync(file.path, { force: true });
       throw overQuota();

@@ -14,6 +14,7 @@ import { ruleProblems } from "./rules.ts";
 import type { Field, ResourceSpec } from "./spec.ts";
 import type { RecordStore, Writer } from "./store.ts";
 import { parseValues, REFERENCE_ID_PATTERN, type FieldProblem } from "./values.ts";
+import { immediately } from "../internal/index.ts";
 
 /** Rows an import checks and writes together, in one transaction: 500 (a batch's records and events stay small). */
 export const IMPORT_BATCH: number = 500;
@@ -286,7 +287,7 @@ export async function writeImport(
   for await (const batch of checkedBatches(source, parts.spec, parts.refs, parts.owner)) {
     if (parts.signal?.aborted === true) break;
     // One transaction per batch: its records and their events land together (a refused row's savepoint is rolled back alone).
-    const created = parts.db.transaction(() => {
+    const created = immediately(parts.db, () => {
       const made: { id: string; version: number }[] = [];
       for (const row of batch.rows) {
         if (row.errors.length > 0) {
@@ -301,7 +302,7 @@ export async function writeImport(
         }
       }
       return made;
-    })();
+    });
     // README "Live pages": as a bulk change's, the records are told once they landed, never from inside the transaction.
     for (const record of created) parts.landed(record);
     outcome.imported += created.length;

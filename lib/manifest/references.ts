@@ -15,6 +15,7 @@ import { personOf, type RecordStore, type Writer } from "./store.ts";
 import { RecordTable, type StoredRecord } from "./table.ts";
 import { validateReferences } from "./validate.ts";
 import { convertValues, valueOut, type FieldProblem, type RecordValues } from "./values.ts";
+import { immediately } from "../internal/index.ts";
 
 /** The most records a Reference field's select offers: the target's newest (the current one is added when older). */
 export const REFERENCE_OPTIONS_LIMIT: number = 200;
@@ -314,7 +315,6 @@ export class References {
    * delete clears the "clear" fields referring to it; each in the write's transaction, so all of it lands or none does.
    */
   guard(store: RecordStore): RecordStore {
-    const inTransaction = <R>(write: () => R): R => this.#db.transaction(write).immediate();
     const refuse = (owner: string, values: RecordValues): void => {
       const problems = this.problems(owner, values);
       if (problems.size > 0) throw new ReferenceRefused(problems);
@@ -326,12 +326,12 @@ export class References {
         ? { create: store.create, update: store.update }
         : {
             create: (who: Writer, values: RecordValues) =>
-              inTransaction(() => {
+              immediately(this.#db, () => {
                 refuse(who.owner, values);
                 return store.create(who, values);
               }),
             update: (who: Writer, id: string, version: number, mine: RecordValues) =>
-              inTransaction(() => {
+              immediately(this.#db, () => {
                 refuse(who.owner, mine);
                 return store.update(who, id, version, mine);
               }),
@@ -340,7 +340,7 @@ export class References {
       ...store,
       ...checked,
       delete: (who, id) =>
-        inTransaction(() => {
+        immediately(this.#db, () => {
           if (store.get(who.owner, id) === undefined) return false;
           const refused = this.refusal(id);
           if (refused !== undefined) throw refused;

@@ -9,7 +9,7 @@ import type { DB } from "../db/index.ts";
 import { credentialEnded } from "../agent/index.ts";
 import { type ActorLike, type EventStore } from "../events/index.ts";
 import { systemClock, type Clock } from "../http/index.ts";
-import { MemoryLog, takeLimit } from "../internal/index.ts";
+import { MemoryLog, takeLimit, immediately } from "../internal/index.ts";
 import { approvalData, withValues } from "./changes.ts";
 import { MERGE_RATE, mergeField, needsLineMerge, type FieldValue } from "./merge.ts";
 import type { ResourceSpec } from "./spec.ts";
@@ -108,15 +108,13 @@ type WriteKind = "create" | "update" | "delete" | "bulk";
  * records, is a savepoint of it: all land or none does).
  */
 export function writeTransaction<R>(db: DB, resource: string, who: Writer, what: WriteKind, run: () => R): R {
-  return db
-    .transaction(() => {
-      // First in each write's transaction: ERR_AGENT_CREDENTIAL_ENDED when `who`'s session or token no longer acts for
-      // its owner, so a write authenticated before a change of address or a deletion commits nothing (lib/account
-      // README, "Writes in flight").
-      if (who.stillHeld?.() === false) throw credentialEnded(`${what} ${resource}`);
-      return run();
-    })
-    .immediate();
+  return immediately(db, () => {
+    // First in each write's transaction: ERR_AGENT_CREDENTIAL_ENDED when `who`'s session or token no longer acts for
+    // its owner, so a write authenticated before a change of address or a deletion commits nothing (lib/account
+    // README, "Writes in flight").
+    if (who.stillHeld?.() === false) throw credentialEnded(`${what} ${resource}`);
+    return run();
+  });
 }
 
 /** The record an update may be applied to and its current version, or the outcome that refuses it. */

@@ -8,6 +8,7 @@ import type { AccountRows, DB, Statement } from "../db/index.ts";
 import type { EventStore } from "../events/index.ts";
 import type { Clock } from "../http/index.ts";
 import type { Session, Sessions } from "../session/index.ts";
+import { immediately } from "../internal/index.ts";
 
 /** A person's suspension, as stored. */
 export interface Suspension {
@@ -128,6 +129,6 @@ export class Actions {
   }
 
   #immediate<T>(fn: () => T): T {
-    return this.#db.transaction(fn).immediate();
+    return immediately(this.#db, fn);
   }
 }

@@ -23,7 +23,7 @@ import {
   type Logger,
 } from "../http/index.ts";
 import { awaitDurable, requireTables } from "../db/index.ts";
-import { LatchCookie, appendSetCookie, isStale, takeNext } from "../internal/index.ts";
+import { LatchCookie, appendSetCookie, isStale, takeNext, immediately } from "../internal/index.ts";
 import { authEventEmitter, type AuthEventEmitter, type Identity, type Session, type Sessions } from "../session/index.ts";
 import {
   DEFAULT_ALGORITHMS,
@@ -83,7 +83,7 @@ export class Passkey {
   // SPEC §6.2: a change and its auth events commit together; a sink that throws (an audit stream
   // that cannot be appended to) rolls the change back (lib/events README "A write and its event").
   #atomically<T>(fn: () => T): T {
-    return this.#config.DB.transaction(fn).immediate();
+    return immediately(this.#config.DB, fn);
   }
 
   // A lost device: every other session of the subject ends (README "Sessions").

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { awaitDurable } from "../db/index.ts";
 import { newLogger, NewRef, queryParams, seeOther, writeJSON, isLocalPath, readForm, systemClock } from "../http/index.ts";
 import type { Logger } from "../http/index.ts";
-import { appendSetCookie, clientAddress, isLogMailer, rememberNext, takeNext } from "../internal/index.ts";
+import { appendSetCookie, clientAddress, isLogMailer, rememberNext, takeNext, immediately } from "../internal/index.ts";
 import { newLogMailer, type Mailer } from "../mail/index.ts";
 import { Sessions, authEventEmitter, type Identity } from "../session/index.ts";
 import { normalizeAddress } from "./address.ts";
@@ -83,7 +83,7 @@ export function signinContext(config: Config): SigninContext {
     stalePath: config.StalePath ?? config.SigninPath,
     // SPEC §6.2: a session change and its auth event commit together; a sink that throws (an audit
     // stream that cannot be appended to) rolls the change back (lib/events README "A write and its event").
-    atomically: (fn) => config.DB.transaction(fn).immediate(),
+    atomically: (fn) => immediately(config.DB, fn),
     isReturning: (address) => returning.get(address) !== undefined,
     recordAccount: (address, now) => void record.run({ address, now }),
     provider:

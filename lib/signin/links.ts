@@ -5,7 +5,7 @@
  */
 import { SWEEP_STEP, type DB } from "../db/index.ts";
 import { type Clock } from "../http/index.ts";
-import { equalSecret } from "../internal/index.ts";
+import { equalSecret, immediately } from "../internal/index.ts";
 import { HashToken, NewToken } from "../session/index.ts";
 import { MAX_CODE_ATTEMPTS, codeForToken, hashCode } from "./link-code.ts";
 
@@ -96,25 +96,23 @@ export class Links {
    * miss.
    */
   consumeCode(bindingHash: string, code: string, purpose: string, misses: CodeMisses): CodeResult {
-    return this.#db
-      .transaction((): CodeResult => {
-        // OWASP ASVS 5.0 §6.6.3: past the address's wrong-code budget, this browser (if it erred) takes no more
-        // codes for it; the lock is this browser's alone, so another's wrong codes never stop the person's sign-in.
-        const rows = this.#sql.ofBinding
-          .all(bindingHash, purpose, this.#clock.now().getTime())
-          .filter((row) => !misses.codeLocked(row.address, bindingHash));
-        // docs/design.md §5 (secrets compared in constant time): every candidate is compared, no early exit at a match.
-        let match: Row | undefined;
-        for (const row of rows) if (equalSecret(hashCode(this.#key, row.token_hash, code), row.code_hash)) match = row;
-        if (match !== undefined && this.#sql.take.get(match.token_hash) !== undefined) return { ok: true, address: match.address };
-        if (rows.length === 0) return { ok: false, reason: "wrong" };
-        this.#sql.miss.run(bindingHash);
-        for (const address of new Set(rows.map((row) => row.address))) misses.recordCodeMiss(address, bindingHash);
-        // OWASP ASVS 5.0 §6.6.3: out-of-band codes are rate limited; MAX_CODE_ATTEMPTS wrong codes void the pending sign-in.
-        const voided = this.#sql.void.run({ binding: bindingHash, max: MAX_CODE_ATTEMPTS }).changes > 0;
-        return { ok: false, reason: voided ? "voided" : "wrong" };
-      })
-      .immediate();
+    return immediately(this.#db, (): CodeResult => {
+      // OWASP ASVS 5.0 §6.6.3: past the address's wrong-code budget, this browser (if it erred) takes no more
+      // codes for it; the lock is this browser's alone, so another's wrong codes never stop the person's sign-in.
+      const rows = this.#sql.ofBinding
+        .all(bindingHash, purpose, this.#clock.now().getTime())
+        .filter((row) => !misses.codeLocked(row.address, bindingHash));
+      // docs/design.md §5 (secrets compared in constant time): every candidate is compared, no early exit at a match.
+      let match: Row | undefined;
+      for (const row of rows) if (equalSecret(hashCode(this.#key, row.token_hash, code), row.code_hash)) match = row;
+      if (match !== undefined && this.#sql.take.get(match.token_hash) !== undefined) return { ok: true, address: match.address };
+      if (rows.length === 0) return { ok: false, reason: "wrong" };
+      this.#sql.miss.run(bindingHash);
+      for (const address of new Set(rows.map((row) => row.address))) misses.recordCodeMiss(address, bindingHash);
+      // OWASP ASVS 5.0 §6.6.3: out-of-band codes are rate limited; MAX_CODE_ATTEMPTS wrong codes void the pending sign-in.
+      const voided = this.#sql.void.run({ binding: bindingHash, max: MAX_CODE_ATTEMPTS }).changes > 0;
+      return { ok: false, reason: voided ? "voided" : "wrong" };
+    });
   }
 
   #live(row: Row, purpose: string): boolean {

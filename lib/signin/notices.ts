@@ -10,6 +10,7 @@ import { NewRef, newLogger, type Logger } from "../http/index.ts";
 import { BaseCatalogs, BaseLocales, LocaleFrom, interpolate, type Catalog } from "../i18n/index.ts";
 import type { Mailer, Message } from "../mail/index.ts";
 import { describeUserAgent, type AuthEvent, type AuthEventKind, type AuthEventSink } from "../session/index.ts";
+import { immediately } from "../internal/index.ts";
 
 /** Every kind of security notice. */
 export const NOTICE_KINDS = [
@@ -177,13 +178,11 @@ ON CONFLICT (subject, device_hash) DO UPDATE SET last_seen = @now, locale = @loc
     let taken: Pending[] = [];
     try {
       // Taken and deleted in one transaction: of two drains, one sends each notice.
-      taken = this.#db
-        .transaction(() => {
-          const rows = this.#sql.pending.all();
-          for (const row of rows) this.#sql.sent.run(row.id);
-          return rows;
-        })
-        .immediate();
+      taken = immediately(this.#db, () => {
+        const rows = this.#sql.pending.all();
+        for (const row of rows) this.#sql.sent.run(row.id);
+        return rows;
+      });
     } catch (err) {
       this.#failed("outbox", err);
     }

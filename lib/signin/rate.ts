@@ -4,7 +4,7 @@
  * sent; every accepted Begin counts, refused ones do not (README "Rate limits").
  */
 import { SWEEP_STEP, type DB } from "../db/index.ts";
-import { clientKey, limitWait, type LimitLog } from "../internal/index.ts";
+import { clientKey, limitWait, type LimitLog, immediately } from "../internal/index.ts";
 import type { Clock } from "../http/index.ts";
 
 /** One sliding window: at most `Max` sends within `Window` ms. */
@@ -95,16 +95,14 @@ export class RateLimiter {
     if (ip !== undefined && ip !== "") checks.push([`ip:${clientKey(ip)}`, this.#limits.PerIP, "client"]);
     // OWASP ASVS 5.0 §6.1.1: anti-automation that an attacker cannot turn into a lockout of known accounts.
     if (!returning) checks.push(["global", this.#limits.Global, "global"]);
-    return this.#db
-      .transaction((): RateResult => {
-        for (const [bucket, w, limit] of checks) {
-          const retryAfter = limitWait(this.#log, bucket, w, now);
-          if (retryAfter > 0) return { ok: false, limit, retryAfter };
-        }
-        for (const [bucket] of checks) this.#log.record(bucket, now);
-        return { ok: true };
-      })
-      .immediate();
+    return immediately(this.#db, (): RateResult => {
+      for (const [bucket, w, limit] of checks) {
+        const retryAfter = limitWait(this.#log, bucket, w, now);
+        if (retryAfter > 0) return { ok: false, limit, retryAfter };
+      }
+      for (const [bucket] of checks) this.#log.record(bucket, now);
+      return { ok: true };
+    });
   }
 
   /**

@@ -6,6 +6,8 @@
  * - a create of a resource without Reference fields runs in its store's transaction and its event's, not in one more
  *   around them: each level inside another is a savepoint, two more statements and a journal of the pages it changes,
  *   which SQLite wrote to a temp file past 64 KiB (every write call of the mixed scenario did, BENCHMARKS.md (o));
+ * - the transaction function a write runs in is made once per handle (lib/internal `immediately`): better-sqlite3's
+ *   `transaction()` builds four wrappers and defines their properties each time it is asked, 5% of a tool call;
  * - a list page's LIMIT is written into its SQL: bound, SQLite prepared the statement again at every page (scope.ts
  *   `limitSQL`).
  */
@@ -38,8 +40,11 @@ const costs = new Resource({
   },
 });
 
-/** Starts the app; `transactions` counts the transactions (and savepoints) the resource's writes open on the handle. */
-function start(t: TestContext, transactions = { n: 0 }): Promise<SigninApp> {
+/**
+ * Starts the app; on the handle the resource writes through, `transactions.n` counts the transactions (and savepoints)
+ * its writes open, `transactions.made` the transaction functions asked of better-sqlite3.
+ */
+function start(t: TestContext, transactions = { n: 0, made: 0 }): Promise<SigninApp> {
   return startSigninApp(t, {
     render,
     schema: [...events.Schema, ...resourceSchema(costs)],
@@ -48,9 +53,14 @@ function start(t: TestContext, transactions = { n: 0 }): Promise<SigninApp> {
       const db = new Proxy(handle, {
         get(target, name, receiver) {
           if (name !== "transaction") return Reflect.get(target, name, receiver) as unknown;
-          return (fn: () => unknown) => {
-            transactions.n++;
-            return target.transaction(fn);
+          return (fn: (...args: unknown[]) => unknown) => {
+            transactions.made++;
+            const made = target.transaction(fn);
+            const counted = (...args: unknown[]): unknown => {
+              transactions.n++;
+              return made.immediate(...args);
+            };
+            return Object.assign(counted, { immediate: counted });
           };
         },
       });
@@ -105,7 +115,7 @@ describe("A list page's cells", () => {
   });
 
   it("creates a record in its store's transaction with its event inside, and no level more", async (t) => {
-    const transactions = { n: 0 };
+    const transactions = { n: 0, made: 0 };
     const app = await start(t, transactions);
     const jar = await app.signIn("ada@example.com");
     transactions.n = 0;
@@ -113,6 +123,19 @@ describe("A list page's cells", () => {
     assert.equal(res.status, 303, res.body);
     assert.equal(transactions.n, 2, "the store's write and its event's append");
     assert.equal((app.db.prepare("SELECT count(*) AS n FROM costs").get() as { n: number }).n, 1);
+  });
+
+  it("asks better-sqlite3 for a transaction function once per handle, not once per write (lib/internal `immediately`)", async (t) => {
+    const transactions = { n: 0, made: 0 };
+    const app = await start(t, transactions);
+    const jar = await app.signIn("ada@example.com");
+    for (const label of ["Taxi", "Hotel", "Lunch"]) {
+      const res = await app.request("POST", "/costs", { jar, headers: { Origin: app.origin }, form: { label } });
+      assert.equal(res.status, 303, res.body);
+    }
+    assert.equal(transactions.n, 6, "two levels a write");
+    // Each call of `transaction()` builds four wrappers and defines their properties: 5% of a tool call (BENCHMARKS.md (o)).
+    assert.equal(transactions.made, 1, "one function, made at the first write");
   });
 
   it("writes a page's LIMIT into its SQL, never binds it, so SQLite does not plan the query again on every page", async (t) => {
