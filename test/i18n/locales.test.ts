@@ -202,4 +202,17 @@ describe("interpolate()", () => {
     assert.equal(interpolate("{constructor} {toString} {max} {missing}", { max: 3 }), "{constructor} {toString} 3 {missing}");
     assert.equal(interpolate("{n} of {total}", { n: 0, total: "12" }), "0 of 12");
   });
+
+  it("fills every placeholder, an unknown name's as written, and the text around and between", () => {
+    assert.equal(interpolate("{a}{b} {c}, {a}!", { a: "x" }), "x{b} {c}, x!");
+    assert.equal(interpolate("no placeholder { here }", { here: 1 }), "no placeholder { here }");
+    assert.equal(interpolate("", {}), "");
+  });
+
+  it("splits a message at its placeholders once, then fills it (issue 44: one label a list row)", (t) => {
+    const split = t.mock.method(String.prototype, "split");
+    for (let i = 0; i < 50; i++)
+      assert.equal(interpolate("Select {name} (split once)", { name: `row ${i}` }), `Select row ${i} (split once)`);
+    assert.equal(split.mock.callCount(), 1);
+  });
 });
