@@ -93,11 +93,13 @@ const ONE_PLACE = [
   { row: "takeLimit", claim: /the one `Retry-After` rounding/, code: /(retry|\bms\b)[^;]*\/ ?1000\)/i, home: "lib/internal/limiter.ts" },
   // A table that starts again past its bound: its size checked, then cleared, on one line.
   { row: "remembered", claim: /The one bounded memo/, code: /\.size >= [\w.#]+\) [\w.#]+\.clear\(\)/, home: "lib/internal/remembered.ts" },
-  // A transaction begun by its mode (`.immediate(…)`), or a wrapper made and called on one line: made once, in its home.
+  // A transaction begun by its mode (`.immediate(…)`), a wrapper made and called on one line, or one made of a function
+  // without arguments on a handle (`db.transaction(() => …`, or `.transaction(() =>` opening a line, the handle on the
+  // line before): made per call, which is `immediately`'s work. A handle's statement group taking arguments is made once.
   {
     row: "immediately",
     claim: /The one way a piece of work runs in a transaction of its own/,
-    code: /\.(immediate|deferred|exclusive)\(|\.transaction\([^;]*\)\(\)/,
+    code: /\.(immediate|deferred|exclusive)\(|\.transaction\([^;]*\)\(\)|\b(db|DB)\s*\.transaction\(\s*\(\)|^\s*\.transaction\(\s*\(\)/,
     home: "lib/internal/transaction.ts",
   },
   {
