@@ -123,10 +123,6 @@ export class Account {
     return this.#clock.now().getTime();
   }
 
-  #atomically<T>(fn: () => T): T {
-    return immediately(this.#config.DB, fn);
-  }
-
   // A mail that is not the confirmation itself: its failure is logged with a reference and blocks nothing.
   async #send(message: Message, what: string): Promise<void> {
     try {
@@ -201,7 +197,7 @@ export class Account {
     if (address === undefined || session === undefined) return this.#outcome(res, path, "address=link");
     const old = session.Subject;
     const token = NewToken();
-    const moved = this.#atomically(() => {
+    const moved = immediately(this.#config.DB, () => {
       // The change this session asked for, still waiting; and the address still no account (it may have become one since).
       if (this.#sql.takePending.get(old, address, this.#now()) === undefined || this.#records.isAccount(address)) return false;
       this.#records.move(old, address);
@@ -230,7 +226,7 @@ export class Account {
     const form = await readForm(req);
     const token = form.get("token") ?? "";
     const signin = this.#config.SigninPath;
-    if (!this.#atomically(() => this.#reverse(req, token))) return this.#outcome(res, signin, "account=reverse_failed");
+    if (!immediately(this.#config.DB, () => this.#reverse(req, token))) return this.#outcome(res, signin, "account=reverse_failed");
     await awaitDurable(this.#config.DB);
     this.#outcome(res, signin, "account=reversed");
   };
@@ -291,7 +287,7 @@ export class Account {
       return seeOther(res, `${this.#config.StalePath ?? this.#config.SigninPath}?next=${encodeURIComponent(this.#config.AccountPath)}`);
     }
     const alias = pseudonym(this.#config.InstanceKey, subject);
-    const refused = this.#atomically(() => {
+    const refused = immediately(this.#config.DB, () => {
       // A module's rows that must not be orphaned (a team's only owner) refuse it; nothing is deleted.
       const reason = this.#records.refusal(subject);
       if (reason !== undefined) return reason;

@@ -74,7 +74,7 @@ export class Actions {
 
   /** Records `type` on both streams in one transaction (an action that changes nothing else: an audit export). */
   recordBoth(operator: string, subject: string, type: string): void {
-    this.#immediate(() => this.record(operator, subject, type, {}));
+    immediately(this.#db, () => this.record(operator, subject, type, {}));
   }
 
   // Every session, then what the other modules end (tokens, grants, approvals): how many of each.
@@ -86,7 +86,7 @@ export class Actions {
 
   /** Suspends `subject` and ends all their access, with both audit events, in one transaction. */
   suspend(operator: string, subject: string, reason: string): void {
-    this.#immediate(() => {
+    immediately(this.#db, () => {
       this.#sql.put.run(subject, reason, operator, this.#clock.now().getTime());
       this.record(operator, subject, OPERATOR_EVENTS.suspended, { reason, ...this.#endAccess(subject) });
     });
@@ -94,7 +94,7 @@ export class Actions {
 
   /** Lifts `subject`'s suspension; false when there was none (nothing recorded). */
   reactivate(operator: string, subject: string, reason: string): boolean {
-    return this.#immediate(() => {
+    return immediately(this.#db, () => {
       if (this.#sql.drop.run(subject).changes === 0) return false;
       this.record(operator, subject, OPERATOR_EVENTS.reactivated, { reason });
       return true;
@@ -103,7 +103,7 @@ export class Actions {
 
   /** Ends `subject`'s sessions, agent tokens, OAuth grants and approvals (no suspension). */
   endAccess(operator: string, subject: string): void {
-    this.#immediate(() => this.record(operator, subject, OPERATOR_EVENTS.accessEnded, this.#endAccess(subject)));
+    immediately(this.#db, () => this.record(operator, subject, OPERATOR_EVENTS.accessEnded, this.#endAccess(subject)));
   }
 
   /**
@@ -112,7 +112,7 @@ export class Actions {
    * one event on the operator's stream (one per person would be a write per account; the counts say what ended).
    */
   endEveryone(keep: Session): { sessions: number; access: number } {
-    return this.#immediate(() => {
+    return immediately(this.#db, () => {
       const sessions = this.#sessions.RevokeEveryone(keep);
       const access = this.#rows.reduce((n, rows) => n + (rows.endEveryone?.(this.#clock.now().getTime()) ?? 0), 0);
       this.#events.appendAudit({ Subject: keep.Subject, Actor: HUMAN, Type: OPERATOR_EVENTS.everyoneEnded, Data: { sessions, access } });
@@ -122,13 +122,9 @@ export class Actions {
 
   /** Deletes `subject`'s passkeys, recovery codes and user handle, and ends their sessions: they enrol again. */
   resetPasskeys(operator: string, subject: string): void {
-    this.#immediate(() => {
+    immediately(this.#db, () => {
       this.#passkeys.erase(subject);
       this.record(operator, subject, OPERATOR_EVENTS.passkeysReset, { sessions: this.#sessions.RevokeAll(subject) });
     });
-  }
-
-  #immediate<T>(fn: () => T): T {
-    return immediately(this.#db, fn);
   }
 }
