@@ -66,6 +66,27 @@ describe("html()", () => {
       assert.equal(`${out}`, want);
     });
   }
+
+  // Issue 44: an array (a list's rows, a row's cells) is appended item by item; a join at each level copied every row again.
+  test("renders nested arrays without joining them", () => {
+    const want = "<table>" + [1, 2, 3].map((n) => `<tr><td>a</td><td>&lt;b&gt;</td><td>${n}</td></tr>`).join("") + "</table>";
+    // node:test cannot mock a method of Array.prototype (an array itself): counted by hand, and put back.
+    const originalJoin = Array.prototype.join;
+    let joins = 0;
+    Array.prototype.join = function (this: unknown[], separator?: string): string {
+      joins++;
+      return originalJoin.call(this, separator);
+    };
+    let got: string;
+    try {
+      const rows = [1, 2, 3].map((n) => html`<tr>${["a", "<b>", n].map((cell) => html`<td>${cell}</td>`)}</tr>`);
+      got = html`<table>${rows}</table>`.toString();
+    } finally {
+      Array.prototype.join = originalJoin;
+    }
+    assert.equal(got, want);
+    assert.equal(joins, 0);
+  });
 });
 
 describe("escapeHTML()", () => {
