@@ -132,7 +132,8 @@ function send(base: string, r: Req, due: number, held: (() => void)[]): Promise<
         res.on("end", () => resolve([status, performance.now() - due]));
       },
     );
-    req.on("error", () => resolve(["error", performance.now() - due]));
+    // Its code printed (error:ECONNRESET), so a failed request says whether the server refused or the socket was lost.
+    req.on("error", (e: NodeJS.ErrnoException) => resolve([`error:${e.code ?? e.name}`, performance.now() - due]));
     req.end(r.body);
   });
 }
