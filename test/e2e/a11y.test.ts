@@ -79,6 +79,14 @@ async function buttonTops(page: Page): Promise<unknown> {
   );
 }
 
+/** A phone's screen, and the desktop one the other checks run at (Playwright's default), in CSS px. */
+const PHONE = { width: 375, height: 740 } as const;
+const DESKTOP = { width: 1280, height: 720 } as const;
+/** The page's scroll width and its visible width. */
+const PAGE_WIDTHS = `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`;
+/** The text of every heading of a record's history whose text is wider than its cell. */
+const OVERFLOWING_HEADINGS = `[...document.querySelectorAll("table.preview th")].filter((th) => th.scrollWidth > th.clientWidth).map((th) => th.textContent)`;
+
 /** The hrefs of the header's navigation. */
 async function navLinks(page: Page): Promise<unknown> {
   return page.evaluate(`[...document.querySelectorAll("header nav a")].map((a) => a.getAttribute("href"))`);
@@ -162,6 +170,7 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
     await page.goto(`${demo.origin}/expenses/new`);
     await page.fill('input[name="label"]', "Train");
     await page.fill('input[name="amount"]', "12.50");
+    await page.fill('input[name="reimbursed_on"]', "2026-11-20");
     await page.click('form[data-resource="expenses"] button[type="submit"]');
     await page.waitForSelector("section[data-record-id]");
     await checker.here("expense");
@@ -170,6 +179,15 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
       await page.goto(`${demo.origin}${prefix}${new URL(page.url()).pathname}`);
       assert.deepEqual(await buttonTops(page), 1, `Save and Delete on one line (${prefix || "/"})`);
     }
+    // WCAG 2.1 1.4.10 (reflow): on a phone the record's page, its receipt's upload form among it, is no wider than the
+    // screen, and each field named in its history ("Reimbursed on") wraps in its column rather than run into the value.
+    await page.setViewportSize(PHONE);
+    for (const prefix of ["", "/ar"]) {
+      await page.goto(`${demo.origin}${prefix}${new URL(page.url()).pathname}`);
+      assert.deepEqual(await page.evaluate(PAGE_WIDTHS), [PHONE.width, PHONE.width], `the record page fits the phone (${prefix || "/"})`);
+      assert.deepEqual(await page.evaluate(OVERFLOWING_HEADINGS), [], `history's headings fit their cells (${prefix || "/"})`);
+    }
+    await page.setViewportSize(DESKTOP);
     await checker.visit("expenses-one", "/expenses");
     // The search box looks like the filters beside it (the starter's input style): as tall as the label filter.
     assert.deepEqual(
