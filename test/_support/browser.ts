@@ -72,9 +72,18 @@ export interface Page {
   on(event: "response", listener: (response: PageResponse & { url(): string }) => void): void;
   context(): BrowserContext;
   setViewportSize(size: { width: number; height: number }): Promise<void>;
+  viewportSize(): { width: number; height: number } | null;
   /** Emulates `prefers-color-scheme` for the page's next renders. */
   emulateMedia(options: { colorScheme: "light" | "dark" }): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A phone's screen, in CSS px: the width the pages' reflow is checked at (WCAG 2.1 1.4.10). */
+export const PHONE = { width: 375, height: 740 } as const;
+
+/** Returns the page's scroll width and its visible width: equal when the page does not scroll sideways. */
+export async function pageWidths(page: Page): Promise<unknown> {
+  return page.evaluate(`[document.documentElement.scrollWidth, document.documentElement.clientWidth]`);
 }
 
 /** The slice of a playwright BrowserContext the tests use. */

@@ -15,7 +15,16 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { axeViolations } from "../_support/axe.ts";
-import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page } from "../_support/browser.ts";
+import {
+  addVirtualAuthenticator,
+  hasChromium,
+  launchBrowser,
+  pageWidths,
+  PHONE,
+  watchedPage,
+  type Browser,
+  type Page,
+} from "../_support/browser.ts";
 import { mintTokenInBrowser, signInByLink, startDemo, startGuide, type Demo } from "../_support/demo.ts";
 import { consentPath, pendingApproval, teamWithInvitation } from "../_support/starter-pages.ts";
 
@@ -79,11 +88,6 @@ async function buttonTops(page: Page): Promise<unknown> {
   );
 }
 
-/** A phone's screen, and the desktop one the other checks run at (Playwright's default), in CSS px. */
-const PHONE = { width: 375, height: 740 } as const;
-const DESKTOP = { width: 1280, height: 720 } as const;
-/** The page's scroll width and its visible width. */
-const PAGE_WIDTHS = `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`;
 /** The text of every heading of a record's history whose text is wider than its cell. */
 const OVERFLOWING_HEADINGS = `[...document.querySelectorAll("table.preview th")].filter((th) => th.scrollWidth > th.clientWidth).map((th) => th.textContent)`;
 
@@ -181,13 +185,14 @@ describe("accessibility: the demo's pages (browser)", { skip: hasChromium ? fals
     }
     // WCAG 2.1 1.4.10 (reflow): on a phone the record's page, its receipt's upload form among it, is no wider than the
     // screen, and each field named in its history ("Reimbursed on") wraps in its column rather than run into the value.
+    const screen = page.viewportSize();
     await page.setViewportSize(PHONE);
     for (const prefix of ["", "/ar"]) {
       await page.goto(`${demo.origin}${prefix}${new URL(page.url()).pathname}`);
-      assert.deepEqual(await page.evaluate(PAGE_WIDTHS), [PHONE.width, PHONE.width], `the record page fits the phone (${prefix || "/"})`);
+      assert.deepEqual(await pageWidths(page), [PHONE.width, PHONE.width], `the record page fits the phone (${prefix || "/"})`);
       assert.deepEqual(await page.evaluate(OVERFLOWING_HEADINGS), [], `history's headings fit their cells (${prefix || "/"})`);
     }
-    await page.setViewportSize(DESKTOP);
+    if (screen !== null) await page.setViewportSize(screen);
     await checker.visit("expenses-one", "/expenses");
     // The search box looks like the filters beside it (the starter's input style): as tall as the label filter.
     assert.deepEqual(

@@ -17,7 +17,16 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { axeViolations } from "../_support/axe.ts";
-import { addVirtualAuthenticator, hasChromium, launchBrowser, watchedPage, type Browser, type Page } from "../_support/browser.ts";
+import {
+  addVirtualAuthenticator,
+  hasChromium,
+  launchBrowser,
+  pageWidths,
+  PHONE,
+  watchedPage,
+  type Browser,
+  type Page,
+} from "../_support/browser.ts";
 import { signInByLink, startGuide, type Demo } from "../_support/demo.ts";
 import { LONG_GERMAN_LABEL, seedStarter, STARTER_PAGES, type StarterRecords } from "../_support/starter-pages.ts";
 
@@ -31,8 +40,6 @@ const LAPTOPS = [
   { width: 1366, height: 768 },
   { width: 1280, height: 800 },
 ] as const;
-/** A phone's width (CSS px). */
-const PHONE = { width: 375, height: 740 } as const;
 
 /** Every input kind a resource form or a starter page renders, injected into a starter page to read its computed style. */
 const INPUT_KINDS = ["text", "email", "search", "number", "date", "datetime-local", "url", "file", "textarea", "select", "checkbox"];
@@ -181,11 +188,7 @@ describe("the starter's pages look finished (browser)", { skip: hasChromium ? fa
       assert.equal(pageScroll, pageClient, `${locale}: the page itself does not scroll sideways`);
       // The record's page, the long word its heading: the word breaks, the page does not widen.
       await open(page, prefixed(app.origin, locale, records.expense));
-      assert.deepEqual(
-        await page.evaluate(`[document.documentElement.scrollWidth, document.documentElement.clientWidth]`),
-        [PHONE.width, PHONE.width],
-        `${locale}: the record page fits the phone`,
-      );
+      assert.deepEqual(await pageWidths(page), [PHONE.width, PHONE.width], `${locale}: the record page fits the phone`);
     }
     await page.setViewportSize(LAPTOPS[0]);
   });
